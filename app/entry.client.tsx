@@ -1,0 +1,24 @@
+import { startTransition, StrictMode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { I18nextProvider } from "react-i18next";
+import { HydratedRouter } from "react-router/dom";
+import { isLang, DEFAULT_LANG } from "./i18n/config";
+import { createI18n } from "./i18n/i18n";
+import { loadLanguage } from "./i18n/load.client";
+
+// Start in the language the server rendered, or hydration would not match.
+const htmlLang = document.documentElement.lang;
+const lang = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
+const translation = await loadLanguage(lang);
+const i18n = createI18n(lang, { [lang]: translation });
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <I18nextProvider i18n={i18n}>
+      <StrictMode>
+        <HydratedRouter />
+      </StrictMode>
+    </I18nextProvider>,
+  );
+});

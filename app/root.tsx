@@ -1,0 +1,142 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { ConsentOverlay } from "./components/ConsentOverlay";
+import { SiteFooter } from "./components/SiteFooter";
+import { SiteHeader } from "./components/SiteHeader";
+import { useNonce } from "./components/nonce";
+import { DEFAULT_LANG, type Lang } from "./i18n/config";
+import { getT } from "./i18n/i18n";
+import { BRAND } from "./lib/brand";
+import { requestContext } from "./server/context";
+import stylesHref from "./styles/app.scss?url";
+import { getSessionUser } from "./server/auth/session.server";
+import { getRuntime } from "./server/runtime.server";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+/** Default title; pages override it, and error screens get theirs here. */
+export const meta: Route.MetaFunction = ({ error, loaderData }) => {
+  const t = getT(loaderData?.lang ?? DEFAULT_LANG);
+  if (error) {
+    const key =
+      isRouteErrorResponse(error) && error.status === 404 ? "errors.notFound.title" : "errors.unexpected.title";
+    return [{ title: `${t(key)} | ${BRAND}` }];
+  }
+  return [{ title: BRAND }];
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const info = context.get(requestContext);
+  const [user, { config }] = await Promise.all([getSessionUser(request), getRuntime()]);
+  return {
+    lang: info.lang,
+    consent: info.consent,
+    user,
+    testPayments: config.payments === "test",
+  };
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRootData();
+  const nonce = useNonce();
+  const lang: Lang = data?.lang ?? DEFAULT_LANG;
+  const { t } = useTranslation();
+  const blocked = data ? !data.consent : false;
+
+  useEffect(() => {
+    // Lets end-to-end tests wait until clicks are handled by React.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
+  return (
+    <html lang={lang} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="visually-hidden-focusable skip-link" href="#main">
+          {t("layout.skipToContent")}
+        </a>
+        <div className="site" inert={blocked || undefined}>
+          {data?.testPayments ? (
+            <div className="test-banner" role="note">
+              {t("layout.testModeBanner")}
+            </div>
+          ) : null}
+          <SiteHeader user={data?.user ?? null} />
+          <main id="main" className="site-main container" tabIndex={-1}>
+            {children}
+          </main>
+          <SiteFooter />
+        </div>
+        {blocked ? <ConsentOverlay lang={lang} /> : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <section className="py-5" aria-labelledby="not-found-title">
+        <h1 id="not-found-title">{t("errors.notFound.title")}</h1>
+        <p>{t("errors.notFound.intro")}</p>
+        <ul>
+          <li>{t("errors.notFound.hintReloaded")}</li>
+          <li>{t("errors.notFound.hintStale")}</li>
+          <li>{t("errors.notFound.hintMistyped")}</li>
+        </ul>
+        <p>
+          <a href="/">{t("errors.notFound.home")}</a>
+        </p>
+      </section>
+    );
+  }
+  let detail: string;
+  if (isRouteErrorResponse(error)) {
+    detail = `${error.status} ${error.statusText}`.trim();
+  } else if (error instanceof Error) {
+    // React Router replaces server errors' messages in production builds, so no
+    // internals reach the page; client errors show their own message.
+    detail = error.message;
+  } else {
+    detail = t("errors.unexpected.generic");
+  }
+  return (
+    <section className="py-5" aria-labelledby="error-title">
+      <h1 id="error-title">{t("errors.unexpected.title")}</h1>
+      <p className="error-detail">{detail}</p>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { redirect } from "react-router";
+import type { SessionUser } from "~/lib/session-user";
+import { getRuntime } from "../runtime.server";
+
+/** The signed-in user for this request, or null. Reads the session from the database. */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  const { auth, config } = await getRuntime();
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const u = session.user;
+  return {
+    ref: u.id,
+    name: u.name ?? "",
+    email: u.email,
+    img: u.image ?? null,
+    isAdmin: config.adminEmails.includes(u.email.toLowerCase()),
+  };
+}
+
+/** Guard: a signed-in user, else redirect to /login. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw redirect("/login");
+  return user;
+}

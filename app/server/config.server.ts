@@ -1,0 +1,207 @@
+/**
+ * The only reader of process.env. Everything the server needs is validated here once,
+ * at start-up, and a bad value stops the process with a message naming the variable.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const emailList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email())),
+);
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(["development", "production", "test"]).default("production")),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
+  BASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("file:./data/hittad.sqlite")
+      .refine((v) => v.startsWith("file:") || /^postgres(ql)?:\/\//.test(v), {
+        message: "must be a file: URL (SQLite) or a postgres:// URL",
+      }),
+  ),
+  AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+  SMTP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_OUTBOX_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/outbox")),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default("Hittad <no-reply@hittad.se>")),
+  SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default("support@hittad.se")),
+  PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["test", "stripe"]).optional()),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  CAPTCHA: z.preprocess(emptyToUndefined, z.enum(["altcha", "recaptcha"]).default("altcha")),
+  RECAPTCHA_SITE_KEY: optionalString,
+  RECAPTCHA_SECRET: optionalString,
+  RECAPTCHA_VERIFY_URL: z.preprocess(
+    emptyToUndefined,
+    z.url().default("https://www.google.com/recaptcha/api/siteverify"),
+  ),
+  ADMIN_EMAILS: emailList,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  FACEBOOK_CLIENT_ID: optionalString,
+  FACEBOOK_CLIENT_SECRET: optionalString,
+  TWITTER_CLIENT_ID: optionalString,
+  TWITTER_CLIENT_SECRET: optionalString,
+  /** Test-only: an OpenID provider standing in for the social providers (see docs/decisions). */
+  OAUTH_TEST_ISSUER: z.preprocess(emptyToUndefined, z.url().optional()),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+  /** Disables rate limits; refused in production. Only the e2e suite sets it. */
+  RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
+});
+
+export type DatabaseTarget = { kind: "sqlite"; file: string; url: string } | { kind: "postgres"; url: string };
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  baseUrl: URL;
+  database: DatabaseTarget;
+  dataDir: string;
+  authSecret: string;
+  authSecretGenerated: boolean;
+  smtpUrl: string | undefined;
+  mailOutboxDir: string;
+  mailFrom: string;
+  supportEmail: string;
+  payments: "test" | "stripe";
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  captcha: "altcha" | "recaptcha";
+  recaptcha: { siteKey?: string; secret?: string; verifyUrl: string };
+  adminEmails: string[];
+  oauth: {
+    google?: { clientId: string; clientSecret: string };
+    facebook?: { clientId: string; clientSecret: string };
+    twitter?: { clientId: string; clientSecret: string };
+    testIssuer?: string;
+  };
+  logLevel: string;
+  rateLimitDisabled: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function pair(id: string | undefined, secret: string | undefined, name: string) {
+  if (!id && !secret) return undefined;
+  if (!id || !secret) throw new ConfigError(`${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`);
+  return { clientId: id, clientSecret: secret };
+}
+
+/** Parse an environment into a Config. Pure apart from the SQLite auth-secret file. */
+export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(environment)"}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const baseUrl = new URL(e.BASE_URL ?? `http://localhost:${e.PORT}`);
+
+  let database: DatabaseTarget;
+  if (e.DATABASE_URL.startsWith("file:")) {
+    const raw = decodeURIComponent(e.DATABASE_URL.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
+    if (!raw) throw new ConfigError("Invalid configuration:\n  DATABASE_URL: file: URL has no path");
+    database = { kind: "sqlite", file: raw === ":memory:" ? raw : path.resolve(cwd, raw), url: e.DATABASE_URL };
+  } else {
+    database = { kind: "postgres", url: e.DATABASE_URL };
+  }
+  const dataDir =
+    database.kind === "sqlite" && database.file !== ":memory:"
+      ? path.dirname(database.file)
+      : path.resolve(cwd, "data");
+
+  let authSecret = e.AUTH_SECRET;
+  let authSecretGenerated = false;
+  if (!authSecret) {
+    if (database.kind === "postgres") {
+      throw new ConfigError(
+        "Invalid configuration:\n  AUTH_SECRET: required with PostgreSQL (every app instance must share it)",
+      );
+    }
+    // Zero set-up on SQLite: generate once and keep it beside the database file.
+    const file = path.join(dataDir, "auth-secret");
+    fs.mkdirSync(dataDir, { recursive: true });
+    if (fs.existsSync(file)) authSecret = fs.readFileSync(file, "utf8").trim();
+    if (!authSecret || authSecret.length < 32) {
+      authSecret = randomBytes(32).toString("base64url");
+      fs.writeFileSync(file, authSecret + "\n", { mode: 0o600 });
+    }
+    authSecretGenerated = true;
+  }
+
+  const payments = e.PAYMENTS ?? (e.STRIPE_SECRET_KEY ? "stripe" : "test");
+  if (payments === "stripe" && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  PAYMENTS: 'stripe' needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET",
+    );
+  }
+  if (payments === "test" && e.STRIPE_SECRET_KEY?.startsWith("sk_live_")) {
+    throw new ConfigError("Invalid configuration:\n  PAYMENTS: test payments cannot be enabled with a live Stripe key");
+  }
+  if (e.CAPTCHA === "recaptcha" && (!e.RECAPTCHA_SITE_KEY || !e.RECAPTCHA_SECRET)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  CAPTCHA: 'recaptcha' needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET",
+    );
+  }
+  if (e.RATE_LIMIT_DISABLED === "1" && e.NODE_ENV === "production" && !env.HITTAD_TEST_RUN) {
+    throw new ConfigError("Invalid configuration:\n  RATE_LIMIT_DISABLED: not allowed in production");
+  }
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    database,
+    dataDir,
+    authSecret,
+    authSecretGenerated,
+    smtpUrl: e.SMTP_URL,
+    mailOutboxDir: path.resolve(cwd, e.MAIL_OUTBOX_DIR),
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    payments,
+    stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },
+    captcha: e.CAPTCHA,
+    recaptcha: { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET, verifyUrl: e.RECAPTCHA_VERIFY_URL },
+    adminEmails: e.ADMIN_EMAILS,
+    oauth: {
+      google: pair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, "GOOGLE"),
+      facebook: pair(e.FACEBOOK_CLIENT_ID, e.FACEBOOK_CLIENT_SECRET, "FACEBOOK"),
+      twitter: pair(e.TWITTER_CLIENT_ID, e.TWITTER_CLIENT_SECRET, "TWITTER"),
+      testIssuer: e.OAUTH_TEST_ISSUER,
+    },
+    logLevel: e.LOG_LEVEL,
+    rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
+  };
+}
+
+let cached: Config | undefined;
+/** The process's configuration, parsed on first use. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

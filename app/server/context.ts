@@ -1,0 +1,14 @@
+import { createContext } from "react-router";
+import type { Lang } from "~/i18n/config";
+
+/** Per-request facts decided by the HTTP layer (server/app.ts) before any loader runs. */
+export interface RequestInfo {
+  requestId: string;
+  /** CSP nonce for this response's scripts. */
+  nonce: string;
+  lang: Lang;
+  /** The ConsentApproved cookie is present. */
+  consent: boolean;
+}
+
+export const requestContext = createContext<RequestInfo>();

@@ -1,0 +1,74 @@
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Migrator, type MigrationResultSet } from "kysely/migration";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { DatabaseTarget } from "../config.server";
+import { migrations } from "./migrations";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type Dialect = DatabaseTarget["kind"];
+
+// int8 (bigint) columns hold epoch milliseconds, which fit a JS number exactly.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: Dialect;
+  /** Cheap reachability check for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+  if (target.kind === "sqlite") {
+    if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    const sqlite = new SqliteDatabase(target.file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    // WAL + NORMAL is durable across process crashes (kill -9); only an OS crash can
+    // lose the last transactions, which FULL would prevent at a large write cost.
+    sqlite.pragma("synchronous = NORMAL");
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      db,
+      dialect: "sqlite",
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: () => db.destroy(),
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: "kysely_migration",
+    migrationLockTableName: "kysely_migration_lock",
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) throw result.error;
+  return result;
+}

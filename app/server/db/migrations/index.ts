@@ -1,0 +1,10 @@
+import type { Migration } from "kysely/migration";
+import * as m0001 from "./0001-initial";
+
+/**
+ * Every migration, in order. Listed statically (not read from disk) so the production
+ * bundle carries them. Append new files; never edit or reorder landed ones.
+ */
+export const migrations: Record<string, Migration> = {
+  "0001-initial": m0001,
+};

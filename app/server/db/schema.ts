@@ -1,0 +1,102 @@
+/**
+ * Kysely table types. Our own tables store instants as epoch milliseconds (UTC) and
+ * booleans as 0/1 integers on both SQLite and PostgreSQL, so every query is the same
+ * on both. better-auth's own tables (user, session, account, verification, rateLimit)
+ * follow better-auth's Kysely adapter, which converts their dates itself.
+ */
+import type { ColumnType } from "kysely";
+
+type AuthDate = ColumnType<Date, Date | string, Date | string>;
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: ColumnType<boolean, boolean | number, boolean | number>;
+  image: string | null;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+  /** 'en' | 'sv' */
+  language: string | null;
+  /** JSON of the spec's Address entity, or null. */
+  adress: string | null;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: AuthDate;
+  token: string;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: AuthDate | null;
+  refreshTokenExpiresAt: AuthDate | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: AuthDate;
+  createdAt: AuthDate;
+  updatedAt: AuthDate;
+}
+
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number;
+}
+
+export interface ProductTable {
+  /** 10 random alphanumerics; also the sticker's short code. */
+  id: string;
+  owner: string;
+  name: string;
+  findFee: number;
+  /** 'SEK' | 'EUR': the owner's currency when the fee was set. */
+  currency: string;
+  /** 'mobile' | 'laptop' | 'other' */
+  prodType: string;
+  contactInfo: string;
+  /** 'month' | 'year' */
+  payment: string;
+  /** 0 | 1 */
+  payed: number;
+  paidUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AppRateLimitTable {
+  key: string;
+  windowStart: number;
+  count: number;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  rateLimit: RateLimitTable;
+  products: ProductTable;
+  app_rate_limits: AppRateLimitTable;
+}

@@ -1,0 +1,53 @@
+// `npm test`: the whole suite, in the order that fails fastest.
+//   npm test                 typecheck, lint, unit, build, integration, end-to-end
+//   npm test -- --db-only    only the database-touching suites (CI's PostgreSQL leg)
+// The database is SQLite unless DATABASE_URL=postgres://… is set.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const dbOnly = process.argv.includes("--db-only");
+const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+function run(name, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}`);
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.log(`\n✖ ${name} failed after ${secs}s`);
+    console.log(`steps: 0 passed, 1 failed`);
+    process.exit(r.status ?? 1);
+  }
+  console.log(`✔ ${name} (${secs}s)`);
+}
+
+function ensureChromium() {
+  if (fs.existsSync(chromium)) return;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync("sh", ["-c", "command -v apt-get"]).status === 0;
+  if (isRoot && hasApt) {
+    console.log("Chromium not found: installing Debian's chromium package…");
+    run("apt-get update", "apt-get", ["update", "-qq"]);
+    run("apt-get install chromium", "apt-get", ["install", "-y", "-qq", "chromium"]);
+    return;
+  }
+  console.error(
+    `Chromium not found at ${chromium}: install it (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+  );
+  process.exit(1);
+}
+
+const steps = [];
+if (!dbOnly) {
+  ensureChromium();
+  steps.push(["typecheck", "npm", ["run", "-s", "typecheck"]]);
+  steps.push(["lint", "npm", ["run", "-s", "lint"]]);
+  steps.push(["format check", "npx", ["prettier", "--check", "--log-level", "warn", "."]]);
+  steps.push(["unit tests", "npx", ["vitest", "run"]]);
+}
+steps.push(["build", "npm", ["run", "-s", "build"]]);
+steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
+if (!dbOnly) steps.push(["end-to-end tests", "npx", ["playwright", "test"]]);
+
+for (const [name, cmd, args] of steps) run(name, cmd, args);
+console.log(`\nsteps: ${steps.length} passed, 0 failed`);

@@ -1,0 +1,63 @@
+// Node entry: sockets, static files, compression and graceful shutdown. Everything
+// else lives in server/app.ts (built by Vite). `--dev` serves through Vite instead.
+import compression from "compression";
+import express from "express";
+import process from "node:process";
+
+const DEV = process.argv.includes("--dev");
+const PORT = Number(process.env.PORT || 3000);
+const HOST = process.env.HOST || "0.0.0.0";
+
+const web = express();
+web.disable("x-powered-by");
+web.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
+web.use(compression());
+
+let appModule;
+if (DEV) {
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  web.use(viteDevServer.middlewares);
+  appModule = await viteDevServer.ssrLoadModule("./server/app.ts");
+  web.use((req, res, next) =>
+    viteDevServer
+      .ssrLoadModule("./server/app.ts")
+      .then((m) => m.app(req, res, next))
+      .catch(next),
+  );
+} else {
+  web.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  web.use(express.static("build/client", { maxAge: "1h", index: false }));
+  appModule = await import("./build/server/index.js");
+  web.use(appModule.app);
+}
+
+try {
+  await appModule.start();
+} catch (err) {
+  appModule.logger.fatal({ err: String(err?.message ?? err) }, "start-up failed");
+  console.error(String(err?.message ?? err));
+  process.exit(1);
+}
+
+const server = web.listen(PORT, HOST, () => {
+  appModule.logger.info({ port: server.address().port, host: HOST }, "Hittad is listening");
+});
+server.keepAliveTimeout = 65_000;
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  appModule.logger.info({ signal }, "shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
+  server.close(async () => {
+    await appModule.shutdown();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,147 @@
+/**
+ * The HTTP application: everything between the socket (server.js) and React Router.
+ * Built by Vite as the SSR bundle's entry so it can import the app's TypeScript modules.
+ */
+import { createRequestHandler } from "@react-router/express";
+import { toNodeHandler } from "better-auth/node";
+import * as cookie from "cookie";
+import express from "express";
+import helmet from "helmet";
+import { randomBytes, randomUUID } from "node:crypto";
+import { pinoHttp } from "pino-http";
+import { RouterContextProvider } from "react-router";
+import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
+import { CONSENT_COOKIE } from "../app/lib/consent";
+import { requestContext } from "../app/server/context";
+import { logger } from "../app/server/logger.server";
+import { closeRuntime, getRuntime } from "../app/server/runtime.server";
+
+export { logger };
+
+/** Run migrations and build the runtime before the first request is accepted. */
+export async function start() {
+  const rt = await getRuntime();
+  if (rt.config.authSecretGenerated) {
+    logger.warn(
+      "AUTH_SECRET is not set: using a generated secret kept in the data folder (fine for one SQLite server)",
+    );
+  }
+  if (rt.config.payments === "test") {
+    logger.warn("PAYMENTS=test: the test checkout is active, no real payments are taken");
+  }
+  return rt;
+}
+
+export async function shutdown() {
+  await closeRuntime();
+}
+
+export const app = express.Router();
+
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const incoming = req.headers["x-request-id"];
+      const id = typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+      res.setHeader("X-Request-Id", id);
+      return id;
+    },
+    autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+  }),
+);
+
+app.get("/healthz", (_req, res) => {
+  res.type("text/plain").send("ok");
+});
+
+app.get("/readyz", async (_req, res) => {
+  try {
+    const rt = await getRuntime();
+    await rt.database.ping();
+    res.type("text/plain").send("ready");
+  } catch (err) {
+    logger.warn({ err }, "readiness check failed");
+    res.status(503).type("text/plain").send("database unavailable");
+  }
+});
+
+app.use((_req, res, next) => {
+  res.locals.nonce = randomBytes(16).toString("base64");
+  next();
+});
+
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.nonce}'`, "'strict-dynamic'"],
+        styleSrc: ["'self'"],
+        styleSrcAttr: ["'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    strictTransportSecurity: false,
+  }),
+);
+
+// CSRF: refuse state-changing requests that a browser says come from another site.
+app.use(async (req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+  if (req.path === "/api/stripe/webhook") return next(); // signed by Stripe, not a browser
+  const { config } = await getRuntime();
+  const origin = req.headers.origin;
+  const site = req.headers["sec-fetch-site"];
+  const foreignOrigin = origin !== undefined && origin !== config.baseUrl.origin;
+  const foreignSite = origin === undefined && site === "cross-site";
+  if (foreignOrigin || foreignSite) {
+    res.status(403).type("text/plain").send("Cross-origin request refused");
+    return;
+  }
+  next();
+});
+
+app.all("/api/auth/*splat", async (req, res) => {
+  const { auth } = await getRuntime();
+  return toNodeHandler(auth)(req, res);
+});
+
+const handler = createRequestHandler({
+  // eslint-disable-next-line @typescript-eslint/ban-ts-comment
+  // @ts-ignore the virtual module exists only inside the Vite build
+  build: () => import("virtual:react-router/server-build"),
+  getLoadContext(req, res) {
+    const cookies = cookie.parse(req.headers.cookie ?? "");
+    const context = new RouterContextProvider();
+    context.set(requestContext, {
+      requestId: String(req.id),
+      nonce: res.locals.nonce as string,
+      lang: pickLanguage(cookies[LANG_COOKIE], req.headers["accept-language"]),
+      consent: cookies[CONSENT_COOKIE] !== undefined,
+    });
+    return context;
+  },
+});
+
+app.use(async (req, res, next) => {
+  try {
+    await getRuntime();
+  } catch (err) {
+    // Database unreachable at start or later: a clear 503 instead of a crash.
+    logger.error({ err }, "runtime unavailable");
+    res.status(503).type("text/plain").send("Hittad is temporarily unavailable. Please try again in a minute.");
+    return;
+  }
+  return handler(req, res, next);
+});

@@ -1,0 +1,92 @@
+/**
+ * Shared end-to-end fixtures. Every worker gets a fresh database and its own production
+ * server; tests create users and sessions directly (tests/support/users.ts) and only the
+ * sign-in tests click through sign-in. Any console error or page error fails the test.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, type TestUser } from "../support/users";
+import type { Runtime } from "../../app/server/runtime.server";
+
+export interface WorkerApp {
+  server: TestServer;
+  runtime: Runtime;
+  db: TestDatabase;
+  env: Record<string, string>;
+}
+
+interface TestFixtures {
+  /** Sets ConsentApproved in the browser so the overlay does not block the test. */
+  consent: void;
+  /** A signed-in user (cookie already in the browser context). */
+  user: TestUser;
+  /** Fails the test on console errors and uncaught page errors. */
+  failOnConsoleErrors: void;
+}
+
+export const test = base.extend<TestFixtures, { app: WorkerApp }>({
+  app: [
+    async ({}, use, workerInfo) => {
+      const db = await createTestDatabase(`e2e${workerInfo.workerIndex}`);
+      const env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+      const server = await startServer(env);
+      const runtime = await createTestRuntime({ ...env, BASE_URL: server.url });
+      await use({ server, runtime, db, env: { ...env, BASE_URL: server.url } });
+      await server.stop();
+      await runtime.database.close();
+      await db.drop();
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  baseURL: async ({ app }, use) => {
+    await use(app.server.url);
+  },
+  failOnConsoleErrors: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        // A 404/4xx document (e.g. 'Page not found') is logged by Chromium itself; expected.
+        const loc = msg.location().url;
+        if (
+          /^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()) &&
+          loc === page.url()
+        )
+          return;
+        problems.push(`console.error: ${msg.text()} (${loc})`);
+      });
+      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      await use();
+      expect(problems, "browser console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+  consent: async ({ context, app }, use) => {
+    await context.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+    await use();
+  },
+  user: async ({ app, context }, use) => {
+    const user = await createUser(app.runtime);
+    await context.addCookies([{ ...user.sessionCookie, url: app.server.url }]);
+    await use(user);
+  },
+});
+
+export { expect };
+
+/** Waits until React has hydrated (clicks before that are lost). */
+export async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
+/** axe: no serious or critical violations on the current page. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
+    "axe serious/critical violations",
+  ).toEqual([]);
+}

@@ -1,0 +1,84 @@
+/**
+ * Starts the production server (build/) as a child process on a free port, the way
+ * `npm start` runs it. Integration and end-to-end tests talk to it over HTTP.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface TestServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  logs: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServer(env: Record<string, string>, opts: { port?: number } = {}): Promise<TestServer> {
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    throw new Error("No production build: run `npm run build` first (npm test does it).");
+  }
+  const port = opts.port ?? (await freePort());
+  env = { BASE_URL: `http://localhost:${port}`, ...env };
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      HITTAD_TEST_RUN: "1",
+      ...env,
+      // The start-up line below is an info log; the output is only kept, not printed.
+      LOG_LEVEL: "info",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const actualPort = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /"port":(\d+)[^\n]*"msg":"Hittad is listening"/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  const url = env.BASE_URL!;
+  return {
+    url,
+    port: actualPort,
+    process: child,
+    logs: () => output,
+    stop(signal = "SIGTERM") {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once("exit", (code) => resolve(code));
+        child.kill(signal);
+      });
+    },
+  };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

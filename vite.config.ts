@@ -1,0 +1,25 @@
+import { reactRouter } from "@react-router/dev/vite";
+import path from "node:path";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
+  environments: {
+    // The SSR bundle's entry is our Express app (server/app.ts), which imports the
+    // React Router build through the virtual module. server.js loads it in production.
+    ssr: { build: { rollupOptions: { input: "./server/app.ts" }, target: "node24" } },
+  },
+  css: {
+    preprocessorOptions: {
+      scss: {
+        // Bootstrap 5.3 still uses @import and global Sass functions.
+        quietDeps: true,
+        silenceDeprecations: ["import", "global-builtin", "color-functions", "if-function"],
+      },
+    },
+  },
+  optimizeDeps: {
+    include: ["react", "react-dom", "react-dom/client", "react-router", "react-bootstrap", "i18next", "react-i18next"],
+  },
+  plugins: [reactRouter()],
+});
