@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 import { getRuntime } from "../runtime.server";
 
@@ -21,5 +21,22 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) throw redirect("/login");
+  return user;
+}
+
+/**
+ * Guard for screens the spec reserves for users with a name (address, order):
+ * redirect to `to` (the spec says /login for those, / for the dashboard).
+ */
+export async function requireNamedUser(request: Request, to: "/login" | "/" = "/login"): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (!user.name.trim()) throw redirect(to);
+  return user;
+}
+
+/** Guard for admin pages: anyone else gets the 404 page, so the pages stay invisible. */
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user?.isAdmin) throw data(null, { status: 404 });
   return user;
 }
