@@ -14,13 +14,20 @@ import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
 import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { logger } from "../app/server/logger.server";
+import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 
 export { logger };
 
+let mailWorker: MailWorker | undefined;
+
 /** Run migrations and build the runtime before the first request is accepted. */
 export async function start() {
   const rt = await getRuntime();
+  mailWorker = startMailWorker(rt.database.db, rt.config);
+  if (!rt.config.smtpUrl) {
+    logger.warn({ dir: rt.config.mailOutboxDir }, "SMTP_URL is not set: mail is written to the outbox folder");
+  }
   if (rt.config.authSecretGenerated) {
     logger.warn(
       "AUTH_SECRET is not set: using a generated secret kept in the data folder (fine for one SQLite server)",
@@ -33,6 +40,7 @@ export async function start() {
 }
 
 export async function shutdown() {
+  await mailWorker?.stop();
   await closeRuntime();
 }
 

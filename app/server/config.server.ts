@@ -41,6 +41,8 @@ const schema = z.object({
   SMTP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_OUTBOX_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/outbox")),
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default("Hittad <no-reply@hittad.se>")),
+  /** How often the mail worker looks for due mail (it is also woken at once by new mail). */
+  MAIL_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2000)),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default("support@hittad.se")),
   PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["test", "stripe"]).optional()),
   STRIPE_SECRET_KEY: optionalString,
@@ -84,6 +86,7 @@ export interface Config {
   smtpUrl: string | undefined;
   mailOutboxDir: string;
   mailFrom: string;
+  mailPollMs: number;
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
@@ -182,6 +185,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     smtpUrl: e.SMTP_URL,
     mailOutboxDir: path.resolve(cwd, e.MAIL_OUTBOX_DIR),
     mailFrom: e.MAIL_FROM,
+    mailPollMs: e.MAIL_POLL_MS,
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },

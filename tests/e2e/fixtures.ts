@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { createUser, type TestUser } from "../support/users";
 import type { Runtime } from "../../app/server/runtime.server";
 
@@ -15,6 +16,8 @@ export interface WorkerApp {
   runtime: Runtime;
   db: TestDatabase;
   env: Record<string, string>;
+  /** The SMTP server the app sends its mail to. */
+  smtp: TestSmtpServer;
 }
 
 interface TestFixtures {
@@ -30,12 +33,14 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
   app: [
     async ({}, use, workerInfo) => {
       const db = await createTestDatabase(`e2e${workerInfo.workerIndex}`);
-      const env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+      const smtp = await startSmtpServer();
+      const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", SMTP_URL: smtp.url, MAIL_POLL_MS: "200" });
       const server = await startServer(env);
       const runtime = await createTestRuntime({ ...env, BASE_URL: server.url });
-      await use({ server, runtime, db, env: { ...env, BASE_URL: server.url } });
+      await use({ server, runtime, db, env: { ...env, BASE_URL: server.url }, smtp });
       await server.stop();
       await runtime.database.close();
+      await smtp.close();
       await db.drop();
     },
     { scope: "worker", timeout: 60_000 },

@@ -91,6 +91,23 @@ export interface AppRateLimitTable {
   count: number;
 }
 
+export interface MailOutboxTable {
+  id: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+  /** 'pending' | 'sending' | 'sent' | 'failed' */
+  status: string;
+  attempts: number;
+  nextAttemptAt: number;
+  lockedUntil: number | null;
+  lastError: string | null;
+  createdAt: number;
+  sentAt: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -99,4 +116,5 @@ export interface Database {
   rateLimit: RateLimitTable;
   products: ProductTable;
   app_rate_limits: AppRateLimitTable;
+  mail_outbox: MailOutboxTable;
 }

@@ -1,0 +1,243 @@
+/**
+ * Outgoing mail. Callers enqueue (one INSERT, in their own request); a worker delivers
+ * with retries and exponential backoff. Without SMTP_URL each mail becomes an .eml file
+ * in MAIL_OUTBOX_DIR. Several app instances may run workers: a row is claimed with a
+ * conditional UPDATE, so each mail is sent by one of them.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { logger } from "../logger.server";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  /** The plain-text part; always sent. */
+  text: string;
+  /** Optional HTML part; without it one is made from the text (escaped, links kept). */
+  html?: string;
+  replyTo?: string;
+}
+
+export const MAX_ATTEMPTS = 8;
+const LOCK_MS = 60_000;
+const BACKOFF_BASE_MS = 5_000;
+const BACKOFF_MAX_MS = 60 * 60_000;
+
+/** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s, … capped at 1 h. */
+export function backoffMs(attempts: number): number {
+  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
+}
+
+const wakers = new Set<() => void>();
+
+/** Store a mail for delivery. Returns its outbox id. */
+export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
+  const id = randomUUID();
+  const now = Date.now();
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id,
+      to: msg.to,
+      replyTo: msg.replyTo ?? null,
+      subject: msg.subject,
+      text: msg.text,
+      html: msg.html ?? null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+    })
+    .execute();
+  for (const wake of wakers) wake();
+  return id;
+}
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** A simple HTML part from plain text: escaped, paragraphs kept, http(s) links clickable. */
+export function textToHtml(text: string): string {
+  const body = text
+    .split(/\n{2,}/)
+    .map((p) => {
+      const escaped = escapeHtml(p).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+      return `<p>${escaped.replace(/\n/g, "<br>")}</p>`;
+    })
+    .join("\n");
+  return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${body}</body></html>`;
+}
+
+type Deliver = (row: {
+  id: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  html: string | null;
+}) => Promise<void>;
+
+function createDeliver(config: Config): { deliver: Deliver; close(): void } {
+  if (config.smtpUrl) {
+    const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
+    return {
+      deliver: async (row) => {
+        await transport.sendMail({
+          from: config.mailFrom,
+          to: row.to,
+          replyTo: row.replyTo ?? undefined,
+          subject: row.subject,
+          text: row.text,
+          html: row.html ?? textToHtml(row.text),
+          messageId: `<${row.id}@${config.baseUrl.hostname}>`,
+        });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    deliver: async (row) => {
+      const info = await stream.sendMail({
+        from: config.mailFrom,
+        to: row.to,
+        replyTo: row.replyTo ?? undefined,
+        subject: row.subject,
+        text: row.text,
+        html: row.html ?? textToHtml(row.text),
+        messageId: `<${row.id}@${config.baseUrl.hostname}>`,
+      });
+      await fs.mkdir(config.mailOutboxDir, { recursive: true });
+      const file = path.join(config.mailOutboxDir, `${Date.now()}-${row.id}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      logger.info({ to: row.to, subject: row.subject, file }, "mail written to outbox folder (no SMTP_URL)");
+    },
+    close: () => stream.close(),
+  };
+}
+
+/** Claim one due mail for this worker, or undefined. Safe with concurrent workers. */
+async function claimNext(db: DB) {
+  const now = Date.now();
+  const due = await db
+    .selectFrom("mail_outbox")
+    .select(["id", "attempts"])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "pending"), eb("nextAttemptAt", "<=", now)]),
+        eb.and([eb("status", "=", "sending"), eb("lockedUntil", "<", now)]),
+      ]),
+    )
+    .orderBy("nextAttemptAt")
+    .limit(5)
+    .execute();
+  for (const candidate of due) {
+    const res = await db
+      .updateTable("mail_outbox")
+      .set({ status: "sending", lockedUntil: now + LOCK_MS, attempts: candidate.attempts + 1 })
+      .where("id", "=", candidate.id)
+      .where("attempts", "=", candidate.attempts)
+      .where((eb) =>
+        eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "sending"), eb("lockedUntil", "<", now)])]),
+      )
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 1) {
+      return db.selectFrom("mail_outbox").selectAll().where("id", "=", candidate.id).executeTakeFirstOrThrow();
+    }
+  }
+  return undefined;
+}
+
+export interface MailWorker {
+  /** Deliver everything that is due now; resolves when nothing is left. */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startMailWorker(db: DB, config: Config): MailWorker {
+  const { deliver, close } = createDeliver(config);
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  async function runOnce() {
+    for (;;) {
+      if (stopped) return;
+      let row;
+      try {
+        row = await claimNext(db);
+      } catch (err) {
+        logger.warn({ err }, "mail worker could not read the outbox");
+        return;
+      }
+      if (!row) return;
+      try {
+        await deliver(row);
+        await db
+          .updateTable("mail_outbox")
+          .set({ status: "sent", sentAt: Date.now(), lockedUntil: null, lastError: null })
+          .where("id", "=", row.id)
+          .execute();
+      } catch (err) {
+        const failed = row.attempts >= MAX_ATTEMPTS;
+        const message = err instanceof Error ? err.message : String(err);
+        logger.warn(
+          { mailId: row.id, attempts: row.attempts, err: message },
+          failed ? "mail failed for good" : "mail delivery failed; will retry",
+        );
+        await db
+          .updateTable("mail_outbox")
+          .set({
+            status: failed ? "failed" : "pending",
+            nextAttemptAt: Date.now() + backoffMs(row.attempts),
+            lockedUntil: null,
+            lastError: message.slice(0, 1000),
+          })
+          .where("id", "=", row.id)
+          .execute()
+          .catch(() => {});
+      }
+    }
+  }
+
+  function kick(): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await runOnce();
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  const wake = () => void kick();
+  wakers.add(wake);
+  const timer = setInterval(wake, config.mailPollMs);
+  timer.unref();
+  void kick();
+
+  return {
+    drain: kick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      wakers.delete(wake);
+      await running;
+      close();
+    },
+  };
+}
