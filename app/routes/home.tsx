@@ -1,17 +1,104 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { DEFAULT_LANG, isLang } from "~/i18n/config";
 import { pageMeta } from "~/lib/meta";
+import { formatPrice, PACKAGES, priceFor } from "~/lib/pricing";
 import type { Route } from "./+types/home";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "home");
 }
 
+const STEPS = ["step1", "step2", "step3", "step4"] as const;
+const REASONS = ["noApp", "reward", "anything"] as const;
+
+/** `/`: the pitch, how it works and the spec's pricing cards (prices from app/lib/pricing). */
 export default function Home() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
+  const prices = priceFor(lang);
+
   return (
-    <section className="py-5">
-      <h1>{t("home.title")}</h1>
-      <p className="lead">{t("home.lead")}</p>
-    </section>
+    <>
+      <section className="home-hero py-5" aria-labelledby="home-title">
+        <h1 id="home-title" className="display-5 fw-bold">
+          {t("home.title")}
+        </h1>
+        <p className="lead">{t("home.lead")}</p>
+        <p className="col-lg-8">{t("home.intro")}</p>
+        <p className="d-flex flex-wrap gap-2 mb-0">
+          <Link className="btn btn-primary btn-lg" to="/user/register">
+            {t("home.cta")}
+          </Link>
+          <a className="btn btn-outline-primary btn-lg" href="#how-it-works">
+            {t("home.how.link")}
+          </a>
+        </p>
+      </section>
+
+      <section className="py-4" aria-labelledby="how-it-works">
+        <h2 id="how-it-works">{t("home.how.title")}</h2>
+        <ol className="home-steps row row-cols-1 row-cols-md-2 row-cols-lg-4 g-4 list-unstyled mt-1">
+          {STEPS.map((step, index) => (
+            <li key={step} className="col">
+              <span className="home-step-number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <h3 className="h5">{t(`home.how.${step}.title`)}</h3>
+              <p className="mb-0">{t(`home.how.${step}.text`)}</p>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className="py-4" aria-labelledby="pricing">
+        <h2 id="pricing">{t("home.pricing.title")}</h2>
+        <p>{t("home.pricing.intro")}</p>
+        <div className="row row-cols-1 row-cols-md-2 g-4">
+          {PACKAGES.map((pkg) => (
+            <div key={pkg} className="col">
+              <article className="card h-100 text-center" aria-labelledby={`package-${pkg}`}>
+                <div className="card-body d-flex flex-column">
+                  <h3 id={`package-${pkg}`} className="card-title">
+                    {t(`home.pricing.${pkg}.name`)}
+                  </h3>
+                  <p className="fw-semibold">{t(`home.pricing.${pkg}.codes`)}</p>
+                  <p className="mb-1">
+                    <span className="price-amount">{formatPrice(prices[pkg].year, lang)}</span>{" "}
+                    {t("home.pricing.perYear")}
+                  </p>
+                  <p className="text-body-secondary">
+                    {t("home.pricing.perMonth", { price: formatPrice(prices[pkg].month, lang) })}
+                  </p>
+                  <p className="fw-semibold text-success">
+                    {t("home.pricing.perDay", { price: formatPrice(prices.perDayUnder[pkg], lang) })}
+                  </p>
+                  <p>{t(`home.pricing.${pkg}.use`)}</p>
+                  <p className="mt-auto mb-0">
+                    <Link className="btn btn-primary w-100" to="/user/register">
+                      {t(`home.pricing.${pkg}.choose`)}
+                    </Link>
+                  </p>
+                </div>
+              </article>
+            </div>
+          ))}
+        </div>
+        <p className="small mt-3 mb-1">{t("home.pricing.discount")}</p>
+        <p className="small text-body-secondary">{t("home.pricing.minimum")}</p>
+      </section>
+
+      <section className="py-4" aria-labelledby="why-hittad">
+        <h2 id="why-hittad">{t("home.why.title")}</h2>
+        <div className="row row-cols-1 row-cols-md-3 g-4 mt-1">
+          {REASONS.map((reason) => (
+            <div key={reason} className="col">
+              <h3 className="h5">{t(`home.why.${reason}.title`)}</h3>
+              <p className="mb-0">{t(`home.why.${reason}.text`)}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+    </>
   );
 }

@@ -1,0 +1,57 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/companies";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "companies");
+}
+
+const FEATURES = ["volume", "devices", "contact"] as const;
+
+/** `/companies`: the pitch for companies whose employees lose things. */
+export default function Companies() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <section className="py-5" aria-labelledby="companies-title">
+        <h1 id="companies-title" className="display-5 fw-bold">
+          {t("companies.title")}
+        </h1>
+        <p className="lead col-lg-8">{t("companies.lead")}</p>
+        <p className="mb-0">
+          <Link className="btn btn-primary btn-lg" to="/contact">
+            {t("companies.cta.link")}
+          </Link>
+        </p>
+      </section>
+
+      <section className="py-4" aria-labelledby="companies-features">
+        <h2 id="companies-features">{t("companies.features.title")}</h2>
+        <div className="row row-cols-1 row-cols-md-3 g-4 mt-1">
+          {FEATURES.map((feature) => (
+            <div key={feature} className="col">
+              <h3 className="h5">{t(`companies.features.${feature}.title`)}</h3>
+              <p className="mb-0">{t(`companies.features.${feature}.text`)}</p>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section className="py-4" aria-labelledby="companies-worth">
+        <h2 id="companies-worth">{t("companies.worth.title")}</h2>
+        <p className="col-lg-8">{t("companies.worth.text")}</p>
+      </section>
+
+      <section className="py-4" aria-labelledby="companies-cta">
+        <h2 id="companies-cta">{t("companies.cta.title")}</h2>
+        <p>{t("companies.cta.text")}</p>
+        <p className="mb-0">
+          <Link className="btn btn-outline-primary" to="/contact">
+            {t("companies.cta.link")}
+          </Link>
+        </p>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { useTranslation } from "react-i18next";
+import { LANG_COOKIE } from "~/i18n/config";
+import { CONSENT_COOKIE } from "~/lib/consent";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/cookies";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "cookies");
+}
+
+/** better-auth's cookie prefix (app/server/auth/auth.server.ts `advanced.cookiePrefix`). */
+const AUTH_PREFIX = "hittad";
+
+type Lifetime = { days: number } | { minutes: number } | "browserSession" | "session";
+
+/**
+ * Every cookie the product sets (ours only; others' are described in text). Keep in step
+ * with the code: tests/e2e/public-pages.spec.ts checks that the cookies a signed-in,
+ * consenting visitor with a language choice holds are all listed here.
+ */
+export const OUR_COOKIES: ReadonlyArray<{ name: string; purpose: string; lifetime: Lifetime }> = [
+  { name: CONSENT_COOKIE, purpose: "consent", lifetime: { days: 365 } },
+  { name: LANG_COOKIE, purpose: "lang", lifetime: { days: 365 } },
+  { name: `${AUTH_PREFIX}.session_token`, purpose: "session", lifetime: "session" },
+  { name: `${AUTH_PREFIX}.dont_remember`, purpose: "dontRemember", lifetime: "browserSession" },
+  // better-auth's OAuth state cookie (database strategy: 5 minutes), social sign-in only.
+  { name: `${AUTH_PREFIX}.state`, purpose: "state", lifetime: { minutes: 5 } },
+];
+
+/** `/cookies`: the cookie policy. */
+export default function Cookies() {
+  const { t } = useTranslation();
+  const lifetime = (l: Lifetime) =>
+    typeof l === "string"
+      ? t(`cookies.lifetime.${l}`)
+      : "days" in l
+        ? t("cookies.lifetime.days", { n: l.days })
+        : t("cookies.lifetime.minutes", { n: l.minutes });
+  return (
+    <article className="legal py-5" aria-labelledby="cookies-title">
+      <h1 id="cookies-title">{t("cookies.title")}</h1>
+      <p className="lead">{t("cookies.intro")}</p>
+
+      <section aria-labelledby="cookies-ours">
+        <h2 id="cookies-ours" className="h4 mt-4">
+          {t("cookies.ours.title")}
+        </h2>
+        <div className="table-responsive">
+          <table className="table align-top">
+            <caption>{t("cookies.ours.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("cookies.ours.name")}</th>
+                <th scope="col">{t("cookies.ours.purpose")}</th>
+                <th scope="col">{t("cookies.ours.lifetime")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {OUR_COOKIES.map((c) => (
+                <tr key={c.name}>
+                  <th scope="row">
+                    <code>{c.name}</code>
+                  </th>
+                  <td>{t(`cookies.purpose.${c.purpose}`)}</td>
+                  <td>{lifetime(c.lifetime)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="small">{t("cookies.ours.secure")}</p>
+      </section>
+
+      <section aria-labelledby="cookies-theirs">
+        <h2 id="cookies-theirs" className="h4 mt-4">
+          {t("cookies.theirs.title")}
+        </h2>
+        <p>{t("cookies.theirs.stripe")}</p>
+        <p>{t("cookies.theirs.social")}</p>
+        <p>{t("cookies.theirs.captcha")}</p>
+      </section>
+
+      <section aria-labelledby="cookies-manage">
+        <h2 id="cookies-manage" className="h4 mt-4">
+          {t("cookies.manage.title")}
+        </h2>
+        <p>{t("cookies.manage.text")}</p>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,66 @@
+import { Trans, useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { pageMeta } from "~/lib/meta";
+import type { Route } from "./+types/terms";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "terms");
+}
+
+/** The spec's date of the current terms. */
+export const TERMS_UPDATED = "2022-04-15";
+
+const SECTIONS = [
+  "age",
+  "account",
+  "subscriptions",
+  "content",
+  "finders",
+  "liability",
+  "changes",
+  "law",
+  "language",
+] as const;
+const CONTENT_RULES = ["offensive", "personalData", "rights", "advertising", "impersonation"] as const;
+
+/** `/terms`: terms and conditions, numbered sections so they can be referred to. */
+export default function Terms() {
+  const { t } = useTranslation();
+  return (
+    <article className="legal py-5" aria-labelledby="terms-title">
+      <h1 id="terms-title">{t("terms.title")}</h1>
+      <p className="text-body-secondary">
+        {t("terms.updated")} <time dateTime={TERMS_UPDATED}>{TERMS_UPDATED}</time>
+      </p>
+      <p className="lead">{t("terms.intro")}</p>
+      {SECTIONS.map((section, index) => (
+        <section key={section} id={section} aria-labelledby={`terms-${section}`}>
+          <h2 id={`terms-${section}`} className="h4 mt-4">
+            {index + 1}. {t(`terms.${section}.title`)}
+          </h2>
+          {section === "content" ? (
+            <>
+              <p>{t("terms.content.intro")}</p>
+              <ul>
+                {CONTENT_RULES.map((rule) => (
+                  <li key={rule}>{t(`terms.content.${rule}`)}</li>
+                ))}
+              </ul>
+              <p>{t("terms.content.removal")}</p>
+            </>
+          ) : (
+            <p>{t(`terms.${section}.text`)}</p>
+          )}
+        </section>
+      ))}
+      <section aria-labelledby="terms-contact">
+        <h2 id="terms-contact" className="h4 mt-4">
+          {SECTIONS.length + 1}. {t("terms.contact.title")}
+        </h2>
+        <p>
+          <Trans i18nKey="terms.contact.text" components={{ a: <Link to="/contact" /> }} />
+        </p>
+      </section>
+    </article>
+  );
+}
