@@ -9,6 +9,7 @@ import { NonceContext } from "./components/nonce";
 import { createI18n } from "./i18n/i18n";
 import { allResources } from "./i18n/resources.server";
 import { requestContext } from "./server/context";
+import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/db/unavailable.server";
 import { logger } from "./server/logger.server";
 
 export const streamTimeout = 5_000;
@@ -20,6 +21,15 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  if (failedOnDatabase(loadContext)) {
+    if (responseStatusCode !== 503) {
+      // A loader failed because the database is down: React Router renders again with
+      // this thrown response as the root error, so the page is the translated 503 page.
+      throw new Response(null, { status: 503, statusText: "Service Unavailable" });
+    }
+    responseHeaders.set("Retry-After", "30");
+    responseHeaders.set("Cache-Control", "no-store");
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -68,7 +78,13 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context: object }) {
   if (request.signal.aborted) return;
-  logger.error({ err: error, url: request.url }, "unhandled error");
+  if (error instanceof Response) return; // our own 503 re-render (see above)
+  if (isDatabaseUnavailable(error)) {
+    markDatabaseUnavailable(context);
+    logger.warn({ err: error, url: new URL(request.url).pathname }, "database unavailable");
+    return;
+  }
+  logger.error({ err: error, url: new URL(request.url).pathname }, "unhandled error");
 }

@@ -15,13 +15,14 @@ import { ConsentOverlay } from "./components/ConsentOverlay";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
-import { DEFAULT_LANG, type Lang } from "./i18n/config";
+import { DEFAULT_LANG, isLang, type Lang } from "./i18n/config";
 import { getT } from "./i18n/i18n";
 import { BRAND } from "./lib/brand";
 import { requestContext } from "./server/context";
 import stylesHref from "./styles/app.scss?url";
 import { getSessionUser } from "./server/auth/session.server";
 import { getRuntime } from "./server/runtime.server";
+import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/db/unavailable.server";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -32,8 +33,13 @@ export const links: Route.LinksFunction = () => [
 export const meta: Route.MetaFunction = ({ error, loaderData }) => {
   const t = getT(loaderData?.lang ?? DEFAULT_LANG);
   if (error) {
+    const status = isRouteErrorResponse(error) ? error.status : 500;
     const key =
-      isRouteErrorResponse(error) && error.status === 404 ? "errors.notFound.title" : "errors.unexpected.title";
+      status === 404
+        ? "errors.notFound.title"
+        : status === 503
+          ? "errors.unavailable.title"
+          : "errors.unexpected.title";
     return [{ title: `${t(key)} | ${BRAND}` }];
   }
   return [{ title: BRAND }];
@@ -41,7 +47,15 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const info = context.get(requestContext);
-  const [user, { config }] = await Promise.all([getSessionUser(request), getRuntime()]);
+  const [user, { config }] = await Promise.all([
+    getSessionUser(request).catch((err: unknown) => {
+      // Database down: keep the language and consent, and let entry.server answer 503.
+      if (!isDatabaseUnavailable(err)) throw err;
+      markDatabaseUnavailable(context);
+      return null;
+    }),
+    getRuntime(),
+  ]);
   return {
     lang: info.lang,
     consent: info.consent,
@@ -59,8 +73,9 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const nonce = useNonce();
-  const lang: Lang = data?.lang ?? DEFAULT_LANG;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Without root data (its loader failed) the request's i18n language still holds.
+  const lang: Lang = data?.lang ?? (isLang(i18n.language) ? i18n.language : DEFAULT_LANG);
   const blocked = data ? !data.consent : false;
 
   useEffect(() => {
@@ -120,6 +135,14 @@ export function ErrorBoundary() {
         <p>
           <a href="/">{t("errors.notFound.home")}</a>
         </p>
+      </section>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return (
+      <section className="py-5" aria-labelledby="unavailable-title">
+        <h1 id="unavailable-title">{t("errors.unavailable.title")}</h1>
+        <p>{t("errors.unavailable.text")}</p>
       </section>
     );
   }

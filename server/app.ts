@@ -13,7 +13,7 @@ import { RouterContextProvider } from "react-router";
 import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
 import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
-import { logger } from "../app/server/logger.server";
+import { logger, redactUrl } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 
@@ -56,6 +56,16 @@ app.use(
       return id;
     },
     autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    // One line per request with what an operator needs, and nothing personal: no
+    // headers (cookies, user agents), no secrets from URLs (reset tokens, OAuth codes).
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
   }),
 );

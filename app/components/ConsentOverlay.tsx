@@ -53,7 +53,7 @@ export function ConsentOverlay({ lang }: { lang: Lang }) {
           {t("consent.title")}
         </h2>
         <div id="consent-text">
-          <p>{t("consent.language", { language: t(lang === "sv" ? "layout.swedish" : "layout.english") })}</p>
+          <p>{t("consent.language", { language: t(`consent.languageName.${lang}`) })}</p>
           <p>{t("consent.thirdParty")}</p>
         </div>
         <fetcher.Form method="post" action="/consent">

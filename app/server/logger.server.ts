@@ -5,3 +5,18 @@ export const logger = pino({
   base: { service: "hittad" },
   redact: { paths: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'], remove: true },
 });
+
+const SECRET_PARAMS = /^(token|code|state|id_token|access_token|callbackURL)$/i;
+
+/**
+ * A request URL fit for the logs: one-time secrets (password-reset and verification
+ * tokens, OAuth codes) are replaced, everything else is kept for debugging.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf("?");
+  const path = (q === -1 ? url : url.slice(0, q)).replace(/(\/reset-password\/)[^/]+/, "$1[redacted]");
+  if (q === -1) return path;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, "[redacted]");
+  return `${path}?${params.toString()}`;
+}

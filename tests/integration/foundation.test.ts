@@ -118,6 +118,26 @@ describe(`foundation on ${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     expect((await fetch(`${server.url}/language/fr`, { redirect: "manual" })).status).toBe(404);
   });
 
+  it("logs one line per request with method, url, status, time and request id, never cookies", async () => {
+    const res = await fetch(`${server.url}/no-such-page?from=log-test`, {
+      headers: { Cookie: "ConsentApproved=true; secret-cookie=do-not-log", "User-Agent": "log-test-agent" },
+    });
+    const id = res.headers.get("x-request-id");
+    await res.text();
+    await new Promise((r) => setTimeout(r, 200));
+    const line = server
+      .logs()
+      .split("\n")
+      .find((l) => l.includes("/no-such-page?from=log-test"));
+    expect(line, "request log line").toBeTruthy();
+    const entry = JSON.parse(line!);
+    expect(entry.req).toEqual({ id, method: "GET", url: "/no-such-page?from=log-test" });
+    expect(entry.res).toEqual({ statusCode: 404 });
+    expect(typeof entry.responseTime).toBe("number");
+    expect(line).not.toContain("do-not-log");
+    expect(line).not.toContain("log-test-agent");
+  });
+
   it("shuts down gracefully on SIGTERM", async () => {
     const other = await startServer(testEnv(db));
     const code = await other.stop("SIGTERM");

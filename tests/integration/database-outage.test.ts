@@ -1,0 +1,78 @@
+/**
+ * Reliability: while PostgreSQL refuses connections the app answers 503 (readiness and
+ * a clear, translated page) and recovers by itself once the database is back. Only
+ * meaningful on PostgreSQL, so it runs in the PostgreSQL leg (DATABASE_URL=postgres://…).
+ * The outage is made on this test's own database (never the shared server).
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, type TestUser } from "../support/users";
+
+describe.runIf(usingPostgres())("PostgreSQL outage", () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let user: TestUser;
+  let admin: pg.Client;
+  let name: string;
+
+  async function setConnectionsAllowed(allowed: boolean) {
+    await admin.query(`alter database "${name}" allow_connections ${allowed}`);
+    if (!allowed) {
+      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [name]);
+    }
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase("outage");
+    name = new URL(db.url).pathname.slice(1);
+    const env = testEnv(db);
+    server = await startServer(env);
+    const rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+    user = await createUser(rt, { name: "Outage Tester" });
+    await rt.database.close();
+    admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await setConnectionsAllowed(true).catch(() => {});
+    await admin?.end();
+    await server?.stop();
+    await db?.drop();
+  });
+
+  const page = (lang: string) =>
+    fetch(`${server.url}/`, { headers: { Cookie: `${user.cookie}; ConsentApproved=true`, "Accept-Language": lang } });
+
+  it("answers 503 with a translated page while the database is down, and recovers without a restart", async () => {
+    expect((await page("en")).status).toBe(200);
+
+    await setConnectionsAllowed(false);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+
+    const en = await page("en");
+    expect(en.status).toBe(503);
+    expect(en.headers.get("retry-after")).toBe("30");
+    const enHtml = await en.text();
+    expect(enHtml).toContain('<html lang="en"');
+    expect(enHtml).toMatch(/<h1[^>]*>Temporarily unavailable<\/h1>/);
+    expect(enHtml).not.toContain("Unexpected Application Error!");
+    // Still a whole page: header and footer around the message.
+    expect(enHtml).toContain("<footer");
+
+    const sv = await page("sv-SE");
+    expect(sv.status).toBe(503);
+    const svHtml = await sv.text();
+    expect(svHtml).toContain('<html lang="sv"');
+    expect(svHtml).toMatch(/<h1[^>]*>Tillfälligt otillgänglig<\/h1>/);
+
+    await setConnectionsAllowed(true);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const back = await page("en");
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain("Outage Tester");
+    expect(server.process.exitCode).toBeNull();
+  });
+});
