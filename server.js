@@ -5,6 +5,10 @@ import express from "express";
 import process from "node:process";
 
 const DEV = process.argv.includes("--dev");
+// `npm run dev` runs Node with --conditions=development so that Node-loaded packages
+// (@react-router/express) and Vite's SSR modules share one copy of react-router;
+// with two copies its RouterContextProvider instanceof check fails on every request.
+if (DEV) process.env.NODE_ENV ??= "development";
 const PORT = Number(process.env.PORT || 3000);
 const HOST = process.env.HOST || "0.0.0.0";
 

@@ -2,6 +2,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { NonceContext } from "./components/nonce";
 import { isLang, DEFAULT_LANG } from "./i18n/config";
 import { createI18n } from "./i18n/i18n";
 import { loadLanguage } from "./i18n/load.client";
@@ -15,10 +16,14 @@ const i18n = createI18n(lang, { [lang]: translation });
 startTransition(() => {
   hydrateRoot(
     document,
-    <I18nextProvider i18n={i18n}>
-      <StrictMode>
-        <HydratedRouter />
-      </StrictMode>
-    </I18nextProvider>,
+    // Browsers blank nonce attributes after load (nonce=""); rendering the same empty
+    // value keeps React from reporting a hydration mismatch on every script tag.
+    <NonceContext value="">
+      <I18nextProvider i18n={i18n}>
+        <StrictMode>
+          <HydratedRouter />
+        </StrictMode>
+      </I18nextProvider>
+    </NonceContext>,
   );
 });

@@ -89,7 +89,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Stylesheets need no nonce (style-src 'self'); an empty one keeps the server's
+            nonce off <link>s, where browsers do not hide it and hydration would differ. */}
+        <Links nonce="" />
       </head>
       <body>
         <a className="visually-hidden-focusable skip-link" href="#main">

@@ -101,7 +101,8 @@ app.use(
         styleSrcAttr: ["'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "https:"],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        // Dev only (`npm run dev`): Vite's hot-reload websocket. Production builds drop it.
+        connectSrc: import.meta.env.DEV ? ["'self'", "ws://localhost:*"] : ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
