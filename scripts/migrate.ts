@@ -1,9 +1,17 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL and exit.
-import { getConfig } from "../app/server/config.server";
+// Needs only DATABASE_URL (default: the SQLite file `npm start` uses).
+import { ConfigError, parseDatabaseConfig } from "../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../app/server/db/db.server";
 
-const config = getConfig();
-const handle = openDatabase(config.database);
+let target;
+try {
+  target = parseDatabaseConfig(process.env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+const handle = openDatabase(target);
 try {
   const result = await migrateToLatest(handle.db);
   const applied = (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

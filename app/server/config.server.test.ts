@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config.server";
+import { parseConfig, parseDatabaseConfig } from "./config.server";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "hittad-config-"));
 
@@ -35,6 +35,16 @@ describe("configuration", () => {
     expect(parseConfig({ DATABASE_URL: "file:db/x.sqlite" }, cwd).database).toMatchObject({
       file: path.join(cwd, "db/x.sqlite"),
     });
+  });
+
+  it("migrations need only DATABASE_URL, with the same default as the server", () => {
+    const cwd = tmp();
+    expect(parseDatabaseConfig({}, cwd)).toEqual(parseConfig({}, cwd).database);
+    expect(parseDatabaseConfig({ DATABASE_URL: "postgres://u@h/db" }, cwd)).toEqual({
+      kind: "postgres",
+      url: "postgres://u@h/db",
+    });
+    expect(() => parseDatabaseConfig({ DATABASE_URL: "mysql://x" }, cwd)).toThrow(/DATABASE_URL/);
   });
 
   it("names the bad variable", () => {

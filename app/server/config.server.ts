@@ -123,14 +123,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   const e = parsed.data;
   const baseUrl = new URL(e.BASE_URL ?? `http://localhost:${e.PORT}`);
 
-  let database: DatabaseTarget;
-  if (e.DATABASE_URL.startsWith("file:")) {
-    const raw = decodeURIComponent(e.DATABASE_URL.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
-    if (!raw) throw new ConfigError("Invalid configuration:\n  DATABASE_URL: file: URL has no path");
-    database = { kind: "sqlite", file: raw === ":memory:" ? raw : path.resolve(cwd, raw), url: e.DATABASE_URL };
-  } else {
-    database = { kind: "postgres", url: e.DATABASE_URL };
-  }
+  const database = databaseTarget(e.DATABASE_URL, cwd);
   const dataDir =
     database.kind === "sqlite" && database.file !== ":memory:"
       ? path.dirname(database.file)
@@ -201,6 +194,27 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     logLevel: e.LOG_LEVEL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
   };
+}
+
+function databaseTarget(url: string, cwd: string): DatabaseTarget {
+  if (url.startsWith("file:")) {
+    const raw = decodeURIComponent(url.slice("file:".length).replace(/^\/\/(?=\/)/, ""));
+    if (!raw) throw new ConfigError("Invalid configuration:\n  DATABASE_URL: file: URL has no path");
+    return { kind: "sqlite", file: raw === ":memory:" ? raw : path.resolve(cwd, raw), url };
+  }
+  return { kind: "postgres", url };
+}
+
+/**
+ * Only DATABASE_URL, for `npm run db:migrate`: migrating needs no AUTH_SECRET or other
+ * settings, so an operator can migrate PostgreSQL with just the database URL.
+ */
+export function parseDatabaseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): DatabaseTarget {
+  const parsed = schema.shape.DATABASE_URL.safeParse(env.DATABASE_URL);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration:\n  DATABASE_URL: ${parsed.error.issues[0]?.message}`);
+  }
+  return databaseTarget(parsed.data, cwd);
 }
 
 let cached: Config | undefined;

@@ -4,6 +4,7 @@
  * request failed with "Invalid `context` value provided to `handleRequest`".
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestDatabase, testEnv, type TestDatabase } from "../support/database";
@@ -22,7 +23,7 @@ describe("npm run dev", () => {
   it("serves server-rendered pages through Vite", { timeout: 60_000 }, async () => {
     db = await createTestDatabase("dev");
     const port = await freePort();
-    const pkg = (await import("../../package.json", { with: { type: "json" } })).default as {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
     // Run exactly what `npm run dev` runs, with this process's Node 24.
