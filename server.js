@@ -2,6 +2,7 @@
 // else lives in server/app.ts (built by Vite). `--dev` serves through Vite instead.
 import compression from "compression";
 import express from "express";
+import fs from "node:fs";
 import process from "node:process";
 
 const DEV = process.argv.includes("--dev");
@@ -9,6 +10,8 @@ const DEV = process.argv.includes("--dev");
 // (@react-router/express) and Vite's SSR modules share one copy of react-router;
 // with two copies its RouterContextProvider instanceof check fails on every request.
 if (DEV) process.env.NODE_ENV ??= "development";
+// `npm start` (scripts/start.mjs) loads ./.env itself; tests run server.js without it.
+if (DEV && fs.existsSync(".env")) process.loadEnvFile(".env");
 const PORT = Number(process.env.PORT || 3000);
 const HOST = process.env.HOST || "0.0.0.0";
 

@@ -1,7 +1,10 @@
 // `npm run db:migrate`: apply pending migrations to DATABASE_URL and exit.
 // Needs only DATABASE_URL (default: the SQLite file `npm start` uses).
+import fs from "node:fs";
 import { ConfigError, parseDatabaseConfig } from "../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../app/server/db/db.server";
+
+if (fs.existsSync(".env")) process.loadEnvFile(".env"); // like `npm start`; the environment wins
 
 let target;
 try {

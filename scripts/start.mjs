@@ -26,6 +26,9 @@ function needsBuild() {
   return Math.max(...sources, ...files) > built;
 }
 
+// Variables from ./.env, if there is one (the real environment wins; see .env.example).
+if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, ".env"));
+
 if (process.env.SKIP_BUILD !== "1" && needsBuild()) {
   console.log("Building the production bundle…");
   const r = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });

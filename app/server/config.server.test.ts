@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseConfig, parseDatabaseConfig } from "./config.server";
+import { CONFIG_VARIABLES, parseConfig, parseDatabaseConfig } from "./config.server";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "hittad-config-"));
 
@@ -69,5 +69,22 @@ describe("configuration", () => {
 
   it("parses the admin list case-insensitively", () => {
     expect(parseConfig({ ADMIN_EMAILS: " A@B.se ,c@d.se" }, tmp()).adminEmails).toEqual(["a@b.se", "c@d.se"]);
+  });
+});
+
+describe("documentation of the configuration", () => {
+  const root = path.resolve(import.meta.dirname, "../..");
+  // Read outside the schema: server.js (TRUST_PROXY) and the production guard (HITTAD_TEST_RUN).
+  const variables = [...CONFIG_VARIABLES, "TRUST_PROXY", "HITTAD_TEST_RUN"];
+
+  it("lists every variable in .env.example, and nothing else", () => {
+    const example = fs.readFileSync(path.join(root, ".env.example"), "utf8");
+    const listed = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual([...variables].sort());
+  });
+
+  it("documents every variable in the README", () => {
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+    expect(variables.filter((v) => !readme.includes(`\`${v}\``))).toEqual([]);
   });
 });

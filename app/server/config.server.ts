@@ -72,6 +72,9 @@ const schema = z.object({
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
 });
 
+/** Every variable the schema reads (README and .env.example must document each). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
 export type DatabaseTarget = { kind: "sqlite"; file: string; url: string } | { kind: "postgres"; url: string };
 
 export interface Config {
