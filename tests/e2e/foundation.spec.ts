@@ -1,96 +1,203 @@
+/**
+ * Issue 2 (foundation) in both languages: consent overlay with and without JavaScript,
+ * header and footer, the language switch (in place, persisted, smooth scroll to the
+ * top, and as a plain link), the phone-sized navbar toggler, and 'Page not found'.
+ */
+import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
 
-test.describe("in English", () => {
-  test.use({ locale: "en-US" });
+const LANGS = {
+  en: {
+    locale: "en-US",
+    accept: "Accept our cookies to continue",
+    consentLanguage: "show the site in English",
+    consentThirdParty: "third-party cookies",
+    nav: { support: "Support", companies: "Companies", contact: "Contact us", signIn: "Sign in" },
+    footerHeadings: ["Information", "Contact Us", "Language"],
+    footerLinks: [
+      ["Cookie policy", "/cookies"],
+      ["Terms and conditions", "/terms"],
+      ["Contact us", "/contact"],
+      ["For companies", "/companies"],
+      ["Want to help?", "/support#help"],
+    ],
+    toggler: "Toggle navigation",
+    selfLink: "English",
+    notFound: "Page not found",
+    other: { lang: "sv", link: "Swedish", signIn: "Logga in", backLink: "Engelska" },
+  },
+  sv: {
+    locale: "sv-SE",
+    accept: "Acceptera våra cookies för att fortsätta",
+    consentLanguage: "visar sidan på svenska",
+    consentThirdParty: "tredjepartscookies",
+    nav: { support: "Support", companies: "Företag", contact: "Kontakta oss", signIn: "Logga in" },
+    footerHeadings: ["Information", "Kontakta oss", "Språk"],
+    footerLinks: [
+      ["Cookiepolicy", "/cookies"],
+      ["Villkor", "/terms"],
+      ["Kontakta oss", "/contact"],
+      ["För företag", "/companies"],
+      ["Vill du hjälpa till?", "/support#help"],
+    ],
+    toggler: "Visa eller dölj menyn",
+    selfLink: "Svenska",
+    notFound: "Sidan hittades inte",
+    other: { lang: "en", link: "Engelska", signIn: "Sign in", backLink: "Swedish" },
+  },
+} as const;
 
-  test("the consent overlay blocks the page until accepted, then sets ConsentApproved", async ({ page, context }) => {
-    await page.goto("/");
-    const dialog = page.getByRole("dialog", { name: "Cookies" });
-    await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText("bottom right");
-    await expect(dialog).toContainText("third-party cookies");
-    await expectAccessible(page);
-    await waitForHydration(page);
-    const accept = page.getByRole("button", { name: "Accept our cookies to continue" });
-    await expect(accept).toBeFocused();
-    // Focus stays in the dialog.
-    for (let i = 0; i < 5; i++) await page.keyboard.press("Tab");
-    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
-    await accept.click();
-    await expect(dialog).toBeHidden();
-    const cookie = (await context.cookies()).find((c) => c.name === "ConsentApproved");
-    expect(cookie?.sameSite).toBe("Lax");
-    expect(cookie?.path).toBe("/");
-    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
-    await page.reload();
-    await expect(page.getByRole("dialog")).toHaveCount(0);
+/** Records window.scrollTo calls so a test can see the smooth scroll being asked for. */
+async function recordScrolls(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { scrolls: unknown[]; marker: number };
+    w.scrolls = [];
+    w.marker = 42;
+    const original = window.scrollTo.bind(window);
+    window.scrollTo = ((...args: unknown[]) => {
+      w.scrolls.push(args[0]);
+      return (original as (...a: unknown[]) => void)(...args);
+    }) as typeof window.scrollTo;
   });
+}
 
-  test("header, footer and language switch without a reload", async ({ page, consent }) => {
-    void consent;
-    await page.goto("/");
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
-    const header = page.getByRole("banner");
-    await expect(header.getByRole("link", { name: "Hittad" })).toHaveAttribute("href", "/");
-    await expect(header.getByRole("link", { name: "Support" })).toBeVisible();
-    await expect(header.getByRole("link", { name: "Companies" })).toBeVisible();
-    await expect(header.getByRole("link", { name: "Contact us" })).toBeVisible();
-    await expect(header.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
-    const footer = page.getByRole("contentinfo");
-    await expect(footer).toContainText("© 2022");
-    for (const h of ["Information", "Contact Us", "Language"])
-      await expect(footer.getByRole("heading", { name: h })).toBeVisible();
-    await expectAccessible(page);
-    await waitForHydration(page);
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-    await footer.getByRole("link", { name: "Swedish" }).click();
-    await expect(page.locator("html")).toHaveAttribute("lang", "sv");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Få tillbaka det du tappat bort");
-    await expect(footer.getByRole("link", { name: "Engelska" })).toBeVisible();
-    // No full reload happened, and the choice is kept.
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
-    await page.reload();
-    await expect(page.locator("html")).toHaveAttribute("lang", "sv");
+for (const [lang, L] of Object.entries(LANGS)) {
+  test.describe(`in ${lang === "en" ? "English" : "Swedish"}`, () => {
+    test.use({ locale: L.locale });
+
+    test("the consent overlay is an announced dialog that blocks the page until accepted", async ({
+      page,
+      context,
+    }) => {
+      await page.goto("/");
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      const dialog = page.getByRole("dialog", { name: "Cookies" });
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toHaveAttribute("aria-modal", "true");
+      await expect(dialog).toHaveAccessibleDescription(new RegExp(L.consentLanguage));
+      await expect(dialog).toContainText(L.consentThirdParty);
+      // The page behind is inert: not clickable, not focusable, hidden from screen readers.
+      await expect(page.locator(".site")).toHaveAttribute("inert", "");
+      await expectAccessible(page);
+      await waitForHydration(page);
+      const accept = page.getByRole("button", { name: L.accept });
+      await expect(accept).toBeFocused();
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press(i % 2 ? "Shift+Tab" : "Tab");
+        await page.keyboard.press("Tab");
+        expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+      }
+      await accept.click();
+      await expect(dialog).toBeHidden();
+      await expect(page.locator(".site")).not.toHaveAttribute("inert");
+      const cookie = (await context.cookies()).find((c) => c.name === "ConsentApproved");
+      expect(cookie?.sameSite).toBe("Lax");
+      expect(cookie?.path).toBe("/");
+      expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
+      await page.reload();
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+    });
+
+    test("consent works without JavaScript: a form post that comes back to the page", async ({ browser, app }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false, locale: L.locale, baseURL: app.server.url });
+      const page = await context.newPage();
+      await page.goto("/no-such-page?x=1");
+      await page.getByRole("button", { name: L.accept }).click();
+      await expect(page).toHaveURL(/\/no-such-page\?x=1$/);
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+      expect((await context.cookies()).some((c) => c.name === "ConsentApproved")).toBe(true);
+      await context.close();
+    });
+
+    test("every page has the header and footer of the spec", async ({ page, consent }) => {
+      void consent;
+      await page.goto("/");
+      const header = page.getByRole("banner");
+      await expect(header.getByRole("link", { name: "Hittad" })).toHaveAttribute("href", "/");
+      await expect(header.getByRole("link", { name: L.nav.support })).toHaveAttribute("href", "/support");
+      await expect(header.getByRole("link", { name: L.nav.companies })).toHaveAttribute("href", "/companies");
+      await expect(header.getByRole("link", { name: L.nav.contact })).toHaveAttribute("href", "/contact");
+      await expect(header.getByRole("link", { name: L.nav.signIn })).toHaveAttribute("href", "/login");
+      const footer = page.getByRole("contentinfo");
+      for (const h of L.footerHeadings) await expect(footer.getByRole("heading", { name: h })).toBeVisible();
+      for (const [name, href] of L.footerLinks) {
+        await expect(footer.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+      }
+      await expect(footer.getByRole("link", { name: L.selfLink })).toBeVisible();
+      await expect(footer.getByRole("link", { name: L.other.link })).toBeVisible();
+      await expect(footer).toContainText("© 2022 Hittad");
+      await expectAccessible(page);
+    });
+
+    test("the footer switch changes the language in place, scrolls smoothly to the top and is kept", async ({
+      page,
+      consent,
+    }) => {
+      void consent;
+      await page.setViewportSize({ width: 1000, height: 320 });
+      await page.goto("/");
+      await waitForHydration(page);
+      await recordScrolls(page);
+      const footer = page.getByRole("contentinfo");
+      await footer.getByRole("link", { name: L.other.link }).scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await footer.getByRole("link", { name: L.other.link }).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);
+      await expect(page.getByRole("banner").getByRole("link", { name: L.other.signIn })).toBeVisible();
+      await expect(footer.getByRole("link", { name: L.other.backLink })).toBeVisible();
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+      const w = await page.evaluate(() => {
+        const { scrolls, marker } = window as unknown as { scrolls: unknown[]; marker?: number };
+        return { scrolls, marker };
+      });
+      expect(w.scrolls).toContainEqual({ top: 0, behavior: "smooth" });
+      // Same document (no reload) and same page.
+      expect(w.marker).toBe(42);
+      expect(new URL(page.url()).pathname).toBe("/");
+      await expectAccessible(page);
+      await page.reload();
+      await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);
+    });
+
+    test("the language links work without JavaScript and keep the page", async ({ browser, app }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false, locale: L.locale, baseURL: app.server.url });
+      await context.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+      const page = await context.newPage();
+      await page.goto("/no-such-page");
+      await page.getByRole("contentinfo").getByRole("link", { name: L.other.link }).click();
+      await expect(page).toHaveURL(/\/no-such-page$/);
+      await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+        LANGS[L.other.lang as keyof typeof LANGS].notFound,
+      );
+      await context.close();
+    });
+
+    test("on a phone the navigation collapses behind a working toggler", async ({ page, consent }) => {
+      void consent;
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.goto("/");
+      await waitForHydration(page);
+      const support = page.getByRole("banner").getByRole("link", { name: L.nav.support });
+      await expect(support).toBeHidden();
+      const toggler = page.getByRole("button", { name: L.toggler });
+      await expect(toggler).toHaveAttribute("aria-expanded", "false");
+      await toggler.click();
+      await expect(toggler).toHaveAttribute("aria-expanded", "true");
+      await expect(support).toBeVisible();
+      await expect(page.getByRole("banner").getByRole("link", { name: L.nav.signIn })).toBeVisible();
+      await expectAccessible(page);
+      await toggler.click();
+      await expect(support).toBeHidden();
+    });
+
+    test("unknown paths show 'Page not found' with the three hints and HTTP 404", async ({ page, consent }) => {
+      void consent;
+      const res = await page.goto("/no/such-page");
+      expect(res?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(L.notFound);
+      await expect(page.getByRole("main").getByRole("listitem")).toHaveCount(3);
+      await expectAccessible(page);
+    });
   });
-
-  test("unknown paths show 'Page not found' with the three hints", async ({ page, consent }) => {
-    void consent;
-    const res = await page.goto("/no-such-page");
-    expect(res?.status()).toBe(404);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
-    await expect(page.getByRole("main").getByRole("listitem")).toHaveCount(3);
-    await expectAccessible(page);
-  });
-});
-
-test.describe("in Swedish", () => {
-  test.use({ locale: "sv-SE" });
-
-  test("the site is Swedish for a Swedish browser, with the Swedish consent button", async ({ page }) => {
-    await page.goto("/");
-    await expect(page.locator("html")).toHaveAttribute("lang", "sv");
-    await expect(page.getByRole("button", { name: "Acceptera våra cookies för att fortsätta" })).toBeVisible();
-    await expectAccessible(page);
-  });
-
-  test("consent and language work without JavaScript", async ({ browser, app }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, locale: "sv-SE", baseURL: app.server.url });
-    const page = await context.newPage();
-    await page.goto("/terms-missing");
-    await page.getByRole("button", { name: "Acceptera våra cookies för att fortsätta" }).click();
-    await expect(page).toHaveURL(/\/terms-missing$/);
-    await expect(page.getByRole("dialog")).toHaveCount(0);
-    await page.getByRole("contentinfo").getByRole("link", { name: "Engelska" }).click();
-    await expect(page).toHaveURL(/\/terms-missing$/);
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
-    await context.close();
-  });
-
-  test("unknown paths: 'Sidan hittades inte'", async ({ page, consent }) => {
-    void consent;
-    await page.goto("/saknas");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sidan hittades inte");
-    await expectAccessible(page);
-  });
-});
+}
