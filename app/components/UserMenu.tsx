@@ -23,11 +23,12 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <span aria-hidden="true">{user.name || user.email}</span>
       </Dropdown.Toggle>
       <Dropdown.Menu>
-        <Dropdown.Header>
+        {/* Not Dropdown.Header: its role="heading" without a level fails axe (aria-required-attr). */}
+        <div className="dropdown-header">
           <span className="d-block small">{t("layout.loggedInAs")}</span>
           <strong className="d-block">{user.name}</strong>
           <span className="d-block small">{user.email}</span>
-        </Dropdown.Header>
+        </div>
         <Dropdown.Divider />
         <Dropdown.Item as={Link} to="/dashboard">
           {t("layout.menu.dashboard")}

@@ -201,3 +201,55 @@ for (const [lang, L] of Object.entries(LANGS)) {
     });
   });
 }
+
+const MENU = {
+  en: {
+    locale: "en-US",
+    toggle: "Account menu",
+    loggedInAs: "Logged in as",
+    links: [
+      ["Dashboard", "/dashboard"],
+      ["Register product", "/product/register"],
+      ["My adress", "/user/register-adress"],
+      ["Activate products", "/order"],
+    ],
+    logout: "Logout",
+  },
+  sv: {
+    locale: "sv-SE",
+    toggle: "Kontomeny",
+    loggedInAs: "Inloggad som",
+    links: [
+      ["Min sida", "/dashboard"],
+      ["Registrera produkt", "/product/register"],
+      ["Min adress", "/user/register-adress"],
+      ["Aktivera produkter", "/order"],
+    ],
+    logout: "Logga ut",
+  },
+} as const;
+
+for (const [lang, M] of Object.entries(MENU)) {
+  test.describe(`signed in, ${lang === "en" ? "English" : "Swedish"}`, () => {
+    test.use({ locale: M.locale });
+
+    test("a signed-in user gets the user dropdown instead of Sign in", async ({ page, consent, user }) => {
+      void consent;
+      await page.goto("/");
+      const header = page.getByRole("banner");
+      await expect(header.getByRole("link", { name: lang === "en" ? "Sign in" : "Logga in" })).toHaveCount(0);
+      await waitForHydration(page);
+      const toggle = header.getByRole("button", { name: M.toggle });
+      // No photo from a provider: the default avatar.
+      await expect(toggle.locator("img")).toHaveAttribute("src", "/images/avatar-default.svg");
+      await toggle.click();
+      const menu = header.locator(".dropdown-menu");
+      await expect(menu).toContainText(M.loggedInAs);
+      await expect(menu).toContainText(user.name);
+      await expect(menu).toContainText(user.email);
+      for (const [name, href] of M.links) await expect(menu.getByRole("link", { name })).toHaveAttribute("href", href);
+      await expect(menu.getByRole("button", { name: M.logout })).toBeVisible();
+      await expectAccessible(page);
+    });
+  });
+}
