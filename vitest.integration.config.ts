@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
     include: ["tests/integration/**/*.test.ts"],
+    // PostgreSQL-only suites (named *.pg.test.ts) run in the PostgreSQL leg only.
+    exclude: /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "") ? [] : ["tests/integration/**/*.pg.test.ts"],
     environment: "node",
     setupFiles: ["tests/support/vitest-setup.ts"],
     pool: "forks",

@@ -1,16 +1,17 @@
 /**
  * Reliability: while PostgreSQL refuses connections the app answers 503 (readiness and
  * a clear, translated page) and recovers by itself once the database is back. Only
- * meaningful on PostgreSQL, so it runs in the PostgreSQL leg (DATABASE_URL=postgres://…).
+ * meaningful on PostgreSQL: *.pg.test.ts files run only with DATABASE_URL=postgres://…
+ * (vitest.integration.config.ts), i.e. in CI's PostgreSQL leg.
  * The outage is made on this test's own database (never the shared server).
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
 
-describe.runIf(usingPostgres())("PostgreSQL outage", () => {
+describe("PostgreSQL outage", () => {
   let db: TestDatabase;
   let server: TestServer;
   let user: TestUser;
