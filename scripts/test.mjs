@@ -45,7 +45,10 @@ if (!dbOnly) {
   steps.push(["format check", "npx", ["prettier", "--check", "--log-level", "warn", "."]]);
   steps.push(["unit tests", "npx", ["vitest", "run"]]);
 }
-steps.push(["build", "npm", ["run", "-s", "build"]]);
+// SKIP_BUILD=1 reuses build/ as is (CI's PostgreSQL leg runs right after a full build).
+if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js"))) {
+  steps.push(["build", "npm", ["run", "-s", "build"]]);
+}
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
 if (!dbOnly) steps.push(["end-to-end tests", "npx", ["playwright", "test"]]);
 
