@@ -8,6 +8,12 @@ export default [
   route("support", "routes/support.tsx"),
   route("terms", "routes/terms.tsx"),
   route("cookies", "routes/cookies.tsx"),
+  route("login", "routes/login.tsx"),
+  route("logout", "routes/logout.tsx"),
+  route("user/register", "routes/register.tsx"),
+  route("user/social", "routes/social-return.tsx"),
+  route("resetpassword", "routes/reset-password.tsx"),
+  route("resetpassword/new", "routes/new-password.tsx"),
   // Must stay last: every other path is the spec's 'Page not found'.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

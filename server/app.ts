@@ -131,7 +131,18 @@ app.use(async (req, res, next) => {
   next();
 });
 
+/**
+ * Only the OAuth redirect endpoints of better-auth are public. Sign-in, sign-up, reset
+ * and sign-out go through our form actions (app/routes), which apply the rate limits
+ * and password rules, so no second, unguarded way in exists.
+ */
+const PUBLIC_AUTH_PATHS = [/^\/api\/auth\/callback\/[\w-]+$/, /^\/api\/auth\/error$/];
+
 app.all("/api/auth/*splat", async (req, res) => {
+  if (!PUBLIC_AUTH_PATHS.some((re) => re.test(req.path))) {
+    res.status(404).type("text/plain").send("Not found");
+    return;
+  }
   const { auth } = await getRuntime();
   return toNodeHandler(auth)(req, res);
 });
@@ -148,6 +159,7 @@ const handler = createRequestHandler({
       nonce: res.locals.nonce as string,
       lang: pickLanguage(cookies[LANG_COOKIE], req.headers["accept-language"]),
       consent: cookies[CONSENT_COOKIE] !== undefined,
+      ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
     });
     return context;
   },

@@ -9,6 +9,8 @@ export interface RequestInfo {
   lang: Lang;
   /** The ConsentApproved cookie is present. */
   consent: boolean;
+  /** The client's IP address (rate limits); behind a proxy see TRUST_PROXY. */
+  ip: string;
 }
 
 export const requestContext = createContext<RequestInfo>();
