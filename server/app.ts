@@ -15,6 +15,8 @@ import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { logger, redactUrl } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { socialFormActionOrigins } from "../app/server/auth/auth.server";
+import { getConfig } from "../app/server/config.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 
 export { logger };
@@ -103,7 +105,8 @@ app.use(
         fontSrc: ["'self'"],
         // Dev only (`npm run dev`): Vite's hot-reload websocket. Production builds drop it.
         connectSrc: import.meta.env.DEV ? ["'self'", "ws://localhost:*"] : ["'self'"],
-        formAction: ["'self'"],
+        // Social sign-in forms POST to us and are redirected to the provider.
+        formAction: ["'self'", () => socialFormActionOrigins(getConfig()).join(" ") || "'self'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],

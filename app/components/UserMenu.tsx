@@ -10,7 +10,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   return (
     <Dropdown align="end">
-      <Dropdown.Toggle variant="outline-secondary" id="user-menu" className="d-flex align-items-center gap-2">
+      <Dropdown.Toggle variant="outline-dark" id="user-menu" className="d-flex align-items-center gap-2">
         <img
           src={user.img || DEFAULT_AVATAR}
           alt=""

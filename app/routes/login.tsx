@@ -85,7 +85,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       {loaderData.providers.length > 0 && !linkProvider ? (
         <p className="text-center text-body-secondary">{t("auth.login.or")}</p>
       ) : null}
-      <Form method="post" noValidate aria-labelledby="login-title">
+      {/* A full page load: signing in changes the whole page (header) and may continue to a
+          social provider to link accounts. */}
+      <Form method="post" reloadDocument noValidate aria-labelledby="login-title">
         {linkProvider ? <input type="hidden" name="linkProvider" value={linkProvider} /> : null}
         <div className="mb-3">
           <label htmlFor="login-email" className="form-label">

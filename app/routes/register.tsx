@@ -128,7 +128,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       {loaderData.providers.length > 0 ? (
         <p className="text-center text-body-secondary">{t("auth.register.or")}</p>
       ) : null}
-      <Form method="post" noValidate aria-labelledby="register-title">
+      {/* A full page load: signing in changes the whole page (header) and may continue to a
+          social provider to link accounts. */}
+      <Form method="post" reloadDocument noValidate aria-labelledby="register-title">
         {field("name", "text", "name")}
         {field("email", "email", "email")}
         {field("password", "password", "new-password", t("auth.password.requirements"))}

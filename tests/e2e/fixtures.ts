@@ -54,10 +54,12 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
         // A 404/4xx document (e.g. 'Page not found') is logged by Chromium itself; expected.
+        // So is a 4xx answer to the current page's data request (React Router's
+        // `<path>.data`), e.g. a form action refusing bad input with 400/401/429.
         const loc = msg.location().url;
         if (
           /^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text()) &&
-          loc === page.url()
+          (loc === page.url() || isDataRequestFor(loc, page.url()))
         )
           return;
         problems.push(`console.error: ${msg.text()} (${loc})`);
@@ -80,6 +82,18 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
 });
 
 export { expect };
+
+/** Whether `url` is React Router's data request for the page at `pageUrl`. */
+function isDataRequestFor(url: string, pageUrl: string) {
+  try {
+    const at = new URL(url);
+    const here = new URL(pageUrl);
+    const path = here.pathname === "/" ? "/_root" : here.pathname.replace(/\/$/, "");
+    return at.origin === here.origin && at.pathname === `${path}.data`;
+  } catch {
+    return false;
+  }
+}
 
 /** Waits until React has hydrated (clicks before that are lost). */
 export async function waitForHydration(page: Page) {

@@ -55,6 +55,11 @@ export async function startOidcProvider(appOrigin: string): Promise<TestOidcProv
   const callback = provider.callback();
 
   const server = http.createServer(async (req, res) => {
+    if (req.url === "/favicon.ico") {
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
     const m = /^\/interaction\/([\w-]+)$/.exec(req.url ?? "");
     if (!m) return callback(req, res);
     try {

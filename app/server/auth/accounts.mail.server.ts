@@ -1,6 +1,5 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import "~/i18n/resources.server";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -10,7 +9,10 @@ export function resetPasswordUrl(config: Config, token: string) {
   return `${config.baseUrl.origin}/resetpassword/new?token=${encodeURIComponent(token)}`;
 }
 
-/** The reset mail, in the user's saved language, queued in the outbox. */
+/**
+ * The reset mail, in the user's saved language, queued in the outbox. (Translations are
+ * registered by entry.server at start; importing them here would break non-Vite tools.)
+ */
 export async function sendPasswordResetMail(
   db: DB,
   config: Config,

@@ -16,6 +16,20 @@ export function enabledProviders(config: Config): SocialProvider[] {
   return SOCIAL_PROVIDERS.filter((p) => config.oauth[p]);
 }
 
+/**
+ * Origins our sign-in forms redirect to. CSP form-action also covers the redirect after
+ * a form POST, so each configured provider's authorization origin must be listed.
+ */
+export function socialFormActionOrigins(config: Config): string[] {
+  if (config.oauth.testIssuer) return [new URL(config.oauth.testIssuer).origin];
+  const origins: Record<SocialProvider, string> = {
+    google: "https://accounts.google.com",
+    facebook: "https://www.facebook.com",
+    twitter: "https://x.com",
+  };
+  return enabledProviders(config).map((p) => origins[p]);
+}
+
 /** "Remember me": a 30-day session; unchecked, the cookie ends with the browser. */
 export const SESSION_DAYS = 30;
 /** Reset links work for one hour, once. */
