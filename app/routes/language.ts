@@ -2,6 +2,7 @@ import * as cookie from "cookie";
 import { data, redirect } from "react-router";
 import { isLang, LANG_COOKIE } from "~/i18n/config";
 import { safeRedirectTarget } from "~/lib/redirect-target";
+import { saveUserLanguage } from "~/server/auth/accounts.service.server";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/language";
@@ -12,15 +13,13 @@ import type { Route } from "./+types/language";
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
   if (!isLang(params.lang)) throw data(null, { status: 404 });
-  const { config, database } = await getRuntime();
+  const { config } = await getRuntime();
   // A signed-in user's choice is kept on the profile (mails use it). Only for requests
   // from our own pages, so a cross-site image cannot change it.
   const site = request.headers.get("sec-fetch-site");
   if (site === null || site === "same-origin" || site === "none") {
     const user = await getSessionUser(request);
-    if (user) {
-      await database.db.updateTable("user").set({ language: params.lang }).where("id", "=", user.ref).execute();
-    }
+    if (user) await saveUserLanguage(user.ref, params.lang);
   }
   const url = new URL(request.url);
   const setCookie = cookie.serialize(LANG_COOKIE, params.lang, {

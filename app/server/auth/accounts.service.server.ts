@@ -7,6 +7,7 @@ import { APIError } from "better-auth/api";
 import type { Lang } from "~/i18n/config";
 import { passwordProblem } from "~/lib/password";
 import { getRuntime } from "../runtime.server";
+import { setUserLanguage } from "./accounts.repository.server";
 import { enabledProviders, isSocialProvider, type SocialProvider } from "./auth.server";
 import { hitRateLimits, RULES } from "./rate-limit.server";
 
@@ -207,4 +208,10 @@ export async function socialReturnNotice(
     if (others.length > 0 && Date.now() - created < 10 * 60_000) return "linked";
   }
   return from === "register" ? "alreadyRegistered" : null;
+}
+
+/** The user's chosen language, used for their mails. */
+export async function saveUserLanguage(userId: string, lang: Lang): Promise<void> {
+  const { database } = await getRuntime();
+  await setUserLanguage(database.db, userId, lang);
 }

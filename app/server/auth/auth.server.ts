@@ -7,6 +7,7 @@ import { isSocialProvider, PASSWORD_LINK_REQUIRED, SOCIAL_PROVIDERS, type Social
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { sendPasswordResetMail } from "./accounts.mail.server";
+import { hasPassword } from "./accounts.repository.server";
 
 export { isSocialProvider, PASSWORD_LINK_REQUIRED, SOCIAL_PROVIDERS, type SocialProvider };
 
@@ -108,13 +109,7 @@ export function createAuth(config: Config, handle: DatabaseHandle) {
         if (state?.link) return;
         const session = await getSessionFromCtx(ctx).catch(() => null);
         if (session && session.user.id === user.id) return;
-        const credential = await db
-          .selectFrom("account")
-          .select("id")
-          .where("userId", "=", String(user.id))
-          .where("providerId", "=", "credential")
-          .executeTakeFirst();
-        if (credential) return { error: PASSWORD_LINK_REQUIRED };
+        if (await hasPassword(db, String(user.id))) return { error: PASSWORD_LINK_REQUIRED };
       },
     },
     databaseHooks: {
