@@ -1,6 +1,6 @@
 import { Dropdown } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
@@ -48,12 +48,12 @@ export function UserMenu({ user }: { user: SessionUser }) {
           </Dropdown.Item>
         ) : null}
         <Dropdown.Divider />
-        {/* /logout shows 'Logging out...' and signs out with a same-origin POST. */}
-        <div className="px-3">
-          <Link to="/logout" className="btn btn-outline-danger btn-sm w-100">
+        {/* GET /logout only shows 'Logging out...'; that screen signs out with a same-origin POST. */}
+        <Form method="get" action="/logout" className="px-3">
+          <button type="submit" className="btn btn-outline-danger btn-sm w-100">
             {t("layout.menu.logout")}
-          </Link>
-        </div>
+          </button>
+        </Form>
       </Dropdown.Menu>
     </Dropdown>
   );

@@ -208,7 +208,7 @@ for (const lang of ["en", "sv"] as const) {
       await waitForHydration(page);
       await page.getByRole("button", { name: tx.menu }).click();
       const logoutRequest = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/logout"));
-      await page.getByRole("link", { name: tx.logout }).click();
+      await page.getByRole("button", { name: tx.logout }).click();
       await logoutRequest;
       await page.waitForURL((url) => url.pathname === "/");
       // The screen may be up only for a moment; the recorder saw it before the POST.
