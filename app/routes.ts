@@ -14,6 +14,11 @@ export default [
   route("user/social", "routes/social-return.tsx"),
   route("resetpassword", "routes/reset-password.tsx"),
   route("resetpassword/new", "routes/new-password.tsx"),
+  route("contact", "routes/contact.tsx"),
+  route("api/contact", "routes/api.contact.ts"),
+  route("api/captcha/challenge", "routes/api.captcha.challenge.ts"),
+  route("admin/messages", "routes/admin.messages.tsx"),
+  route("admin/messages/:id", "routes/admin.message.tsx"),
   // Must stay last: every other path is the spec's 'Page not found'.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

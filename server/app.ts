@@ -105,6 +105,16 @@ app.use(
         fontSrc: ["'self'"],
         // Dev only (`npm run dev`): Vite's hot-reload websocket. Production builds drop it.
         connectSrc: import.meta.env.DEV ? ["'self'", "ws://localhost:*"] : ["'self'"],
+        // The ALTCHA widget solves in a Web Worker from /assets ('strict-dynamic' would
+        // otherwise leave workers without an allowed source).
+        workerSrc: ["'self'"],
+        // reCAPTCHA (CAPTCHA=recaptcha) renders its checkbox in Google's frame.
+        frameSrc: [
+          () =>
+            getConfig().captcha === "recaptcha"
+              ? "https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/"
+              : "'self'",
+        ],
         // Social sign-in forms POST to us and are redirected to the provider.
         formAction: ["'self'", () => socialFormActionOrigins(getConfig()).join(" ") || "'self'"],
         frameAncestors: ["'none'"],

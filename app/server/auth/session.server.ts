@@ -1,19 +1,23 @@
 import { data, redirect } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
+import { hasAdminGrant } from "../admin/admin.repository.server";
 import { getRuntime } from "../runtime.server";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  const { auth, config } = await getRuntime();
+  const { auth, config, database } = await getRuntime();
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const u = session.user;
+  const email = u.email.toLowerCase();
+  // ADMIN_EMAILS first (no query), then grants made with `npm run admin:grant`.
+  const isAdmin = config.adminEmails.includes(email) || (await hasAdminGrant(database.db, email));
   return {
     ref: u.id,
     name: u.name ?? "",
     email: u.email,
     img: u.image ?? null,
-    isAdmin: config.adminEmails.includes(u.email.toLowerCase()),
+    isAdmin,
   };
 }
 

@@ -108,6 +108,43 @@ export interface MailOutboxTable {
   sentAt: number | null;
 }
 
+export interface ContactMessageTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  /** 'en' | 'sv': the sender's language; replies are written in it. */
+  lang: string;
+  createdAt: number;
+  /** First opened by staff; null = unread. */
+  readAt: number | null;
+  handledAt: number | null;
+  /** Email of the admin who marked it handled. */
+  handledBy: string | null;
+}
+
+export interface ContactReplyTable {
+  id: string;
+  messageId: string;
+  authorEmail: string;
+  text: string;
+  /** The mail_outbox row that carries it. */
+  mailId: string;
+  createdAt: number;
+}
+
+export interface CaptchaSolutionTable {
+  /** The solved ALTCHA challenge's nonce. */
+  id: string;
+  expiresAt: number;
+}
+
+export interface AdminGrantTable {
+  /** Lower case. */
+  email: string;
+  grantedAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -117,4 +154,8 @@ export interface Database {
   products: ProductTable;
   app_rate_limits: AppRateLimitTable;
   mail_outbox: MailOutboxTable;
+  contact_messages: ContactMessageTable;
+  contact_replies: ContactReplyTable;
+  captcha_solutions: CaptchaSolutionTable;
+  admin_grants: AdminGrantTable;
 }

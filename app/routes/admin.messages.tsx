@@ -1,0 +1,64 @@
+import { useTranslation } from "react-i18next";
+import { Link, useLoaderData } from "react-router";
+import { pageMeta } from "~/lib/meta";
+import { requireAdmin } from "~/server/auth/session.server";
+import { inboxPage } from "~/server/contact/contact.service.server";
+import { getRuntime } from "~/server/runtime.server";
+import type { Route } from "./+types/admin.messages";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "admin.messages");
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const { database } = await getRuntime();
+  return inboxPage(database.db, Number.isSafeInteger(page) ? page : 1);
+}
+
+export default function AdminMessages() {
+  const { t, i18n } = useTranslation();
+  const inbox = useLoaderData<typeof loader>();
+  const fmt = new Intl.DateTimeFormat(i18n.language === "sv" ? "sv-SE" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Europe/Stockholm",
+  });
+  return (
+    <section className="py-4" aria-labelledby="inbox-title">
+      <h1 id="inbox-title">{t("admin.messages.title")}</h1>
+      <p>{t("admin.messages.counts", { total: inbox.total, unread: inbox.unread })}</p>
+      {inbox.messages.length === 0 ? (
+        <p>{t("admin.messages.empty")}</p>
+      ) : (
+        <ul className="list-group mb-3 inbox-list">
+          {inbox.messages.map((m) => (
+            <li key={m.id} className={`list-group-item${m.unread ? " inbox-unread" : ""}`}>
+              <div className="d-flex flex-wrap justify-content-between gap-2">
+                <Link to={`/admin/messages/${m.id}`} className={m.unread ? "fw-bold" : undefined}>
+                  {m.name || t("admin.messages.noName")} &lt;{m.email}&gt;
+                </Link>
+                <span className="d-flex gap-2 align-items-center">
+                  {m.unread ? <span className="badge text-bg-primary">{t("admin.messages.unread")}</span> : null}
+                  {m.handled ? <span className="badge text-bg-success">{t("admin.messages.handled")}</span> : null}
+                  <time dateTime={new Date(m.createdAt).toISOString()} className="small text-body-secondary">
+                    {fmt.format(m.createdAt)}
+                  </time>
+                </span>
+              </div>
+              <p className="mb-0 small text-break inbox-excerpt">{m.excerpt}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {inbox.pages > 1 ? (
+        <nav aria-label={t("admin.messages.pagination")} className="d-flex gap-3 align-items-center">
+          {inbox.page > 1 ? <Link to={`?page=${inbox.page - 1}`}>{t("admin.messages.previous")}</Link> : null}
+          <span>{t("admin.messages.page", { page: inbox.page, pages: inbox.pages })}</span>
+          {inbox.page < inbox.pages ? <Link to={`?page=${inbox.page + 1}`}>{t("admin.messages.next")}</Link> : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

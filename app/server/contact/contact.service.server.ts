@@ -1,0 +1,163 @@
+/**
+ * The contact form and the support inbox. No HTTP here: routes parse input, call these
+ * functions and map ContactError codes to statuses and translated messages.
+ */
+import { randomUUID } from "node:crypto";
+import type { Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { REPLY_MAX, type ContactInput } from "~/lib/contact";
+import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { enqueueMail } from "../mail/mail.server";
+import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import * as repo from "./contact.repository.server";
+
+/** Per client IP: enough for a person with follow-ups, too few for a spam run. */
+export const CONTACT_RATE_RULE: RateRule = { name: "contact:ip", limit: 5, windowMs: 15 * 60_000 };
+export const INBOX_PAGE_SIZE = 25;
+
+export type ContactErrorCode = `captcha.${CaptchaFailure}` | "rateLimited" | "notFound" | "replyEmpty" | "replyTooLong";
+
+export class ContactError extends Error {
+  override name = "ContactError";
+  constructor(
+    readonly code: ContactErrorCode,
+    readonly retryAfterMinutes = 0,
+  ) {
+    super(code);
+  }
+}
+
+interface Deps {
+  config: Config;
+  db: DB;
+}
+
+/**
+ * Store a contact message and queue the notification to support (reply-to the sender).
+ * The rate limit is counted first, so refused captchas count too.
+ */
+export async function submitContactMessage(
+  { config, db }: Deps,
+  input: ContactInput,
+  meta: { ip: string; lang: Lang },
+  now = Date.now(),
+): Promise<{ id: string }> {
+  const limit = await rateLimiter(config, db)(CONTACT_RATE_RULE, meta.ip, now);
+  if (!limit.ok) throw new ContactError("rateLimited", limit.retryAfterMinutes);
+  const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
+  if (!captcha.ok) throw new ContactError(`captcha.${captcha.reason}`);
+
+  const id = randomUUID();
+  await repo.insertMessage(db, {
+    id,
+    name: input.name,
+    email: input.email,
+    message: input.message,
+    lang: meta.lang,
+    createdAt: now,
+  });
+  // Support reads English; the sender's language is in the mail for the reply.
+  const t = getT("en");
+  const from = input.name ? `${input.name} <${input.email}>` : input.email;
+  await enqueueMail(db, {
+    to: config.supportEmail,
+    replyTo: input.email,
+    subject: t("contact.mail.support.subject", { from: input.name || input.email }),
+    text: t("contact.mail.support.text", {
+      from,
+      lang: meta.lang,
+      message: input.message,
+      url: new URL(`/admin/messages/${id}`, config.baseUrl).toString(),
+    }),
+  });
+  return { id };
+}
+
+export async function inboxPage(db: DB, page: number) {
+  const counts = await repo.countMessages(db);
+  const pages = Math.max(1, Math.ceil(counts.total / INBOX_PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pages);
+  const rows = await repo.listMessages(db, INBOX_PAGE_SIZE, (current - 1) * INBOX_PAGE_SIZE);
+  return {
+    ...counts,
+    page: current,
+    pages,
+    messages: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      excerpt: r.message.length > 140 ? `${r.message.slice(0, 140)}…` : r.message,
+      createdAt: Number(r.createdAt),
+      unread: r.readAt === null,
+      handled: r.handledAt !== null,
+    })),
+  };
+}
+
+/** Open a message: marks it read the first time staff see it. */
+export async function openMessage(db: DB, id: string, now = Date.now()) {
+  const m = await repo.findMessage(db, id);
+  if (!m) throw new ContactError("notFound");
+  if (m.readAt === null) await repo.markRead(db, id, now);
+  const replies = await repo.listReplies(db, id);
+  return {
+    id: m.id,
+    name: m.name,
+    email: m.email,
+    message: m.message,
+    lang: m.lang,
+    createdAt: Number(m.createdAt),
+    readAt: m.readAt === null ? now : Number(m.readAt),
+    handledAt: m.handledAt === null ? null : Number(m.handledAt),
+    handledBy: m.handledBy,
+    replies: replies.map((r) => ({ ...r, createdAt: Number(r.createdAt) })),
+  };
+}
+
+export async function markHandled(db: DB, id: string, handled: boolean, by: string, now = Date.now()) {
+  const m = await repo.findMessage(db, id);
+  if (!m) throw new ContactError("notFound");
+  await repo.setHandled(db, id, handled ? { at: now, by } : null);
+}
+
+/**
+ * Answer a message: the mail goes through the outbox in the sender's language, with
+ * replies directed to the support address, and is recorded on the message.
+ */
+export async function replyToMessage(
+  { config, db }: Deps,
+  id: string,
+  text: string,
+  author: { email: string },
+  now = Date.now(),
+) {
+  const body = text.trim();
+  if (!body) throw new ContactError("replyEmpty");
+  if (body.length > REPLY_MAX) throw new ContactError("replyTooLong");
+  const m = await repo.findMessage(db, id);
+  if (!m) throw new ContactError("notFound");
+  const lang: Lang = m.lang === "sv" ? "sv" : "en";
+  const t = getT(lang);
+  const quoted = m.message
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+  const mailId = await enqueueMail(db, {
+    to: m.email,
+    replyTo: config.supportEmail,
+    subject: t("contact.mail.reply.subject"),
+    text: t("contact.mail.reply.text", { reply: body, quoted }),
+  });
+  await repo.insertReply(db, {
+    id: randomUUID(),
+    messageId: id,
+    authorEmail: author.email,
+    text: body,
+    mailId,
+    createdAt: now,
+  });
+  // Answering is handling it, unless staff reopen it.
+  if (m.handledAt === null) await repo.setHandled(db, id, { at: now, by: author.email });
+}
