@@ -94,6 +94,19 @@ export default function Contact() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === "loading") return;
+    // The form is noValidate because the captcha widget marks its own checkbox required,
+    // which would stop the submit before the spec's captcha message can show. The
+    // browser still checks our own fields here.
+    const form = event.currentTarget;
+    for (const field of ["name", "email", "message"]) {
+      const input = form.elements.namedItem(field);
+      if (input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement) {
+        if (!input.checkValidity()) {
+          input.reportValidity();
+          return;
+        }
+      }
+    }
     if (!token) {
       // Spec: no request is sent without a captcha solution.
       fail(t(captcha === "recaptcha" ? "contact.errors.captchaRequiredRecaptcha" : "contact.errors.captchaRequired"));
@@ -134,13 +147,7 @@ export default function Contact() {
     <section className="py-4 contact-page" aria-labelledby="contact-title">
       <h1 id="contact-title">{t("contact.title")}</h1>
       <p className="lead">{t("contact.intro")}</p>
-      <Form
-        method="post"
-        onSubmit={onSubmit}
-        noValidate={false}
-        className="contact-form"
-        aria-busy={status === "loading"}
-      >
+      <Form method="post" onSubmit={onSubmit} noValidate className="contact-form" aria-busy={status === "loading"}>
         <div className="mb-3">
           <label htmlFor="contact-name" className="form-label">
             {t("contact.fields.name")}

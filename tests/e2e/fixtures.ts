@@ -27,6 +27,11 @@ interface TestFixtures {
   user: TestUser;
   /** Fails the test on console errors and uncaught page errors. */
   failOnConsoleErrors: void;
+  /**
+   * Console errors a test provokes on purpose, matched against "<text> (<url>)", e.g. the
+   * browser's own log line for an API call the test makes fail. Set with test.use().
+   */
+  expectedConsoleErrors: RegExp[];
 }
 
 export const test = base.extend<TestFixtures, { app: WorkerApp }>({
@@ -48,8 +53,9 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
   baseURL: async ({ app }, use) => {
     await use(app.server.url);
   },
+  expectedConsoleErrors: [[], { option: true }],
   failOnConsoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, expectedConsoleErrors }, use) => {
       const problems: string[] = [];
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
@@ -62,6 +68,7 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
           (loc === page.url() || isDataRequestFor(loc, page.url()))
         )
           return;
+        if (expectedConsoleErrors.some((re) => re.test(`${msg.text()} (${loc})`))) return;
         problems.push(`console.error: ${msg.text()} (${loc})`);
       });
       page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
