@@ -231,3 +231,38 @@ for (const [lang, s] of Object.entries(LANGS)) {
     });
   });
 }
+
+test.describe("contact form without JavaScript", () => {
+  test.use({ javaScriptEnabled: false, locale: "sv-SE" });
+
+  test("posts as a plain form: errors are shown with the input kept, and the page says the captcha needs JavaScript", async ({
+    page,
+    app,
+    consent,
+  }) => {
+    void consent;
+    await page.goto("/contact");
+    // Playwright's text selectors skip <noscript>; the CSS one does not.
+    const notice = page.locator("noscript .alert");
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText("Captchan kräver JavaScript");
+    await expect(notice).toContainText("support@hittad.se");
+    await page.getByLabel("E-post").fill("not-an-email");
+    await page.getByLabel("Meddelande").fill("Skickat utan JavaScript");
+    await page.getByRole("button", { name: "Skicka meddelande" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Ange en giltig e-postadress.");
+    await expect(page.getByLabel("E-post")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Meddelande")).toHaveValue("Skickat utan JavaScript");
+    // (axe needs page scripts, so the accessibility checks run in the tests above.)
+    await page.getByLabel("E-post").fill("nojs@example.test");
+    await page.getByRole("button", { name: "Skicka meddelande" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Slutför captcha-verifieringen");
+    await expect(page.getByLabel("E-post")).toHaveValue("nojs@example.test");
+    const rows = await app.runtime.database.db
+      .selectFrom("contact_messages")
+      .select("id")
+      .where("email", "=", "nojs@example.test")
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
