@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,6 +24,7 @@ const ADMIN_EMAIL = "admin-env@example.test";
 const SUPPORT_EMAIL = "support@hittad.test";
 
 interface App {
+  env: Record<string, string>;
   db: TestDatabase;
   server: TestServer;
   rt: Runtime;
@@ -40,7 +42,7 @@ async function startApp(label: string, extra: Record<string, string>, withSmtp =
   });
   const server = await startServer(env);
   const rt = await createTestRuntime({ ...env, BASE_URL: server.url });
-  return { db, server, rt, smtp };
+  return { env, db, server, rt, smtp };
 }
 
 async function stopApp(app: App | undefined) {
@@ -396,13 +398,25 @@ describe("admin pages", () => {
     expect(await app.rt.database.db.selectFrom("contact_replies").selectAll().execute()).toEqual([]);
   });
 
-  it("open for ADMIN_EMAILS and for users granted with admin:grant", async () => {
+  it("open for ADMIN_EMAILS and for users granted with npm run admin:grant, closed again after --revoke", async () => {
     const envAdmin = await createUser(app.rt, { email: ADMIN_EMAIL });
     expect((await get("/admin/messages", envAdmin.cookie)).status).toBe(200);
     const granted = await createUser(app.rt);
     expect((await get("/admin/messages", granted.cookie)).status).toBe(404);
-    await grantAdmin(app.rt.database.db, granted.email.toUpperCase());
+    // The real command, as an operator runs it.
+    const run = (...args: string[]) =>
+      spawnSync("npm", ["run", "-s", "admin:grant", "--", ...args], {
+        // (Vitest sets BASE_URL="/" in process.env; the app wants an origin.)
+        env: { ...process.env, ...app.env, BASE_URL: app.server.url },
+        encoding: "utf8",
+      });
+    const out = run(granted.email.toUpperCase());
+    expect(out.status, out.stderr).toBe(0);
+    expect(out.stdout).toContain(`Admin role granted to ${granted.email}.`);
     expect((await get("/admin/messages", granted.cookie)).status).toBe(200);
+    expect(run("--revoke", granted.email).status).toBe(0);
+    expect((await get("/admin/messages", granted.cookie)).status).toBe(404);
+    expect(run("not-an-email").status).toBe(2);
   });
 
   it("opening marks read, mark handled records who, and a reply is mailed in the sender's language and recorded", async () => {
