@@ -60,11 +60,13 @@ export async function submitContactMessage(
   });
   // Support reads English; the sender's language is in the mail for the reply.
   const t = getT("en");
-  const from = input.name ? `${input.name} <${input.email}>` : input.email;
+  // The name is the visitor's text: keep line breaks out of the mail's subject line.
+  const name = input.name.replace(/\s+/g, " ");
+  const from = name ? `${name} <${input.email}>` : input.email;
   await enqueueMail(db, {
     to: config.supportEmail,
     replyTo: input.email,
-    subject: t("contact.mail.support.subject", { from: input.name || input.email }),
+    subject: t("contact.mail.support.subject", { from: name || input.email }),
     text: t("contact.mail.support.text", {
       from,
       lang: meta.lang,
