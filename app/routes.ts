@@ -19,6 +19,14 @@ export default [
   route("api/captcha/challenge", "routes/api.captcha.challenge.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
   route("admin/messages/:id", "routes/admin.message.tsx"),
+  route("dashboard", "routes/dashboard.tsx"),
+  route("product/register", "routes/product-register.tsx"),
+  route("product/edit/:id", "routes/product-edit.tsx"),
+  route("product/:id", "routes/product.tsx"),
+  route("product/:id/qr.svg", "routes/product-qr.ts"),
+  route("user/register-adress", "routes/register-adress.tsx"),
+  // The sticker's short URL /{id}: only ids match (its loader 404s anything else); keep it just before `*`.
+  route(":id", "routes/product-short.tsx"),
   // Must stay last: every other path is the spec's 'Page not found'.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -143,6 +143,14 @@ export interface AdminGrantTable {
   /** Lower case. */
   email: string;
   grantedAt: number;
+/** Per user: the address kept for the next order and the item being bought (spec's 'adress' and 'buy'). */
+export interface OrderDraftTable {
+  userId: string;
+  /** JSON of the spec's Address entity, or null. */
+  adress: string | null;
+  /** products.id being bought (pay-now), or null. */
+  buy: string | null;
+  updatedAt: number;
 }
 
 export interface Database {
@@ -158,4 +166,5 @@ export interface Database {
   contact_replies: ContactReplyTable;
   captcha_solutions: CaptchaSolutionTable;
   admin_grants: AdminGrantTable;
+  order_drafts: OrderDraftTable;
 }

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001-initial";
 import * as m0002 from "./0002-mail-outbox";
+import * as m0004 from "./0004-order-drafts";
 import * as m0005 from "./0005-contact-admin";
 
 /**
@@ -10,5 +11,6 @@ import * as m0005 from "./0005-contact-admin";
 export const migrations: Record<string, Migration> = {
   "0001-initial": m0001,
   "0002-mail-outbox": m0002,
+  "0004-order-drafts": m0004,
   "0005-contact-admin": m0005,
 };

@@ -1,0 +1,63 @@
+/**
+ * Random ids over the 62 alphanumerics (spec section 9: "length given by the caller").
+ * Product ids are also the sticker's short URL `/{id}`, so they must be unguessable
+ * (crypto randomness, no modulo bias) and must never spell a top-level route name.
+ */
+export const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+export const PRODUCT_ID_LENGTH = 10;
+
+/**
+ * First path segments the app (or the HTTP layer) owns. React Router matches paths
+ * case-insensitively, so ids are compared in lower case.
+ */
+export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
+  "admin",
+  "api",
+  "assets",
+  "companies",
+  "consent",
+  "contact",
+  "cookies",
+  "dashboard",
+  "healthz",
+  "language",
+  "login",
+  "logout",
+  "order",
+  "product",
+  "readyz",
+  "resetpassword",
+  "support",
+  "terms",
+  "user",
+]);
+
+type RandomFill = (bytes: Uint8Array<ArrayBuffer>) => Uint8Array;
+const cryptoFill: RandomFill = (bytes) => globalThis.crypto.getRandomValues(bytes);
+
+/** A random id of `length` characters from ID_ALPHABET, never a reserved route name. */
+export function randomId(length: number, fill: RandomFill = cryptoFill): string {
+  if (!Number.isInteger(length) || length < 1) throw new RangeError("id length must be a positive integer");
+  for (;;) {
+    let id = "";
+    while (id.length < length) {
+      const bytes = fill(new Uint8Array(length * 2));
+      for (const b of bytes) {
+        // 248 = 4 * 62: rejecting bytes above it keeps every character equally likely.
+        if (b < 248 && id.length < length) id += ID_ALPHABET[b % 62];
+      }
+    }
+    if (!RESERVED_ROUTE_NAMES.has(id.toLowerCase())) return id;
+  }
+}
+
+export function newProductId(): string {
+  return randomId(PRODUCT_ID_LENGTH);
+}
+
+const PRODUCT_ID_RE = new RegExp(`^[A-Za-z0-9]{${PRODUCT_ID_LENGTH}}$`);
+
+/** Whether `value` has the shape of a product id (the short route only answers these). */
+export function isProductId(value: unknown): value is string {
+  return typeof value === "string" && PRODUCT_ID_RE.test(value) && !RESERVED_ROUTE_NAMES.has(value.toLowerCase());
+}

@@ -1,0 +1,25 @@
+/**
+ * One-shot messages carried across a redirect (the spec's alert-then-navigate, e.g.
+ * 'Error load product' then /dashboard). The cookie holds only a known key, never text,
+ * so nothing a visitor sets can be shown as a message.
+ */
+import * as cookie from "cookie";
+
+export const FLASH_COOKIE = "flash";
+
+const FLASH_MESSAGES = {
+  errorLoadProduct: "items.flash.errorLoadProduct",
+} as const;
+export type FlashKey = keyof typeof FLASH_MESSAGES;
+
+export function setFlash(key: FlashKey, secure: boolean): string {
+  return cookie.serialize(FLASH_COOKIE, key, { path: "/", httpOnly: true, sameSite: "lax", secure, maxAge: 60 });
+}
+
+/** The translation key of the pending message (or null) and the header that clears it. */
+export function takeFlash(request: Request): { message: string | null; clear: string | null } {
+  const value = cookie.parse(request.headers.get("Cookie") ?? "")[FLASH_COOKIE];
+  if (value === undefined) return { message: null, clear: null };
+  const message = Object.hasOwn(FLASH_MESSAGES, value) ? FLASH_MESSAGES[value as FlashKey] : null;
+  return { message, clear: cookie.serialize(FLASH_COOKIE, "", { path: "/", httpOnly: true, maxAge: 0 }) };
+}
