@@ -143,6 +143,8 @@ export interface AdminGrantTable {
   /** Lower case. */
   email: string;
   grantedAt: number;
+}
+
 /** Per user: the address kept for the next order and the item being bought (spec's 'adress' and 'buy'). */
 export interface OrderDraftTable {
   userId: string;
