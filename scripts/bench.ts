@@ -1,0 +1,297 @@
+// `npm run bench`: throughput of the anonymous finder page against a bare node:http
+// server in the same run (brief section 4: ≥ 30 % of bare, p99 ≤ 50 ms, 0 errors).
+//
+//   npm run bench                                   fresh SQLite database in a temp folder
+//   DATABASE_URL=postgres://… npm run bench         an (empty, dedicated) PostgreSQL database
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=50           defaults
+//   BENCH_PROFILE=1                                 also write a --cpu-prof of the app server
+//
+// Seeds 1,000 paid items and a user with 500 items through the app's own repositories
+// (not over HTTP), starts the production build (`npm run build` first when stale) and a
+// bare server answering a fixed 4 KB page, warms both up, then runs autocannon. The JSON
+// report goes to bench/results/ (ignored by git). Exits 1 when a bar is missed.
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseConfig } from "../app/server/config.server";
+import { insertProduct } from "../app/server/items/items.repository.server";
+import { newProductId } from "../app/lib/ids";
+import { createRuntime } from "../app/server/runtime.server";
+import { buildIfNeeded, root } from "./lib/build.mjs";
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const WARMUP_SECONDS = 3;
+const ITEMS = 1000;
+const DASHBOARD_ITEMS = 500;
+const BARS = { ratio: 0.3, p99Ms: 50, errors: 0 };
+
+buildIfNeeded();
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-bench-"));
+const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres")
+  ? process.env.DATABASE_URL
+  : `file:${path.join(tmp, "bench.sqlite")}`;
+const env: Record<string, string> = {
+  NODE_ENV: "production",
+  DATABASE_URL: databaseUrl,
+  AUTH_SECRET: randomBytes(32).toString("hex"),
+  MAIL_OUTBOX_DIR: path.join(tmp, "outbox"),
+  LOG_LEVEL: process.env.LOG_LEVEL || "info",
+};
+
+// ---- seed through the repositories ----------------------------------------------
+console.log(`Seeding ${ITEMS} paid items and a user with ${DASHBOARD_ITEMS} items (${databaseUrl.split(":")[0]})…`);
+const rt = await createRuntime(parseConfig({ ...process.env, ...env }));
+async function seedUser(tag: string) {
+  const email = `bench-${tag}-${randomBytes(4).toString("hex")}@example.test`;
+  const password = `pw-${randomBytes(8).toString("hex")}-Bench!`;
+  await rt.auth.api.signUpEmail({ body: { name: `Bench ${tag}`, email, password, language: "en" } });
+  const res = await rt.auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
+  const cookie = res.headers
+    .getSetCookie()
+    .find((c) => c.includes("session_token="))!
+    .split(";")[0]!;
+  return { id: res.response.user.id, cookie };
+}
+const finderOwner = await seedUser("owner");
+const dashboardUser = await seedUser("dashboard");
+const ids: string[] = [];
+const now = Date.now();
+async function seedItems(owner: string, count: number, keep: boolean) {
+  for (let i = 0; i < count; i++) {
+    const id = newProductId();
+    await insertProduct(rt.database.db, {
+      id,
+      owner,
+      name: `Item ${i} with a reasonably long name`,
+      findFee: 100 + (i % 400),
+      currency: i % 2 ? "SEK" : "EUR",
+      prodType: ["keys", "phone", "bag", "wallet"][i % 4]!,
+      contactInfo: `Call +46 70 123 ${String(1000 + i).slice(-4)} or write to owner${i}@example.test`,
+      payment: "yearly",
+      payed: 1,
+      paidUntil: now + 365 * 86_400_000,
+      createdAt: now - i * 1000,
+      updatedAt: now - i * 1000,
+    });
+    if (keep) ids.push(id);
+  }
+}
+await seedItems(finderOwner.id, ITEMS, true);
+await seedItems(dashboardUser.id, DASHBOARD_ITEMS, false);
+await rt.database.close();
+
+// ---- servers ----------------------------------------------------------------------
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForUp(url: string, child: ChildProcess, logFile: string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${fs.readFileSync(logFile, "utf8")}`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not start:\n${fs.readFileSync(logFile, "utf8")}`);
+}
+
+const children: ChildProcess[] = [];
+function startChild(args: string[], extraEnv: Record<string, string>, logName: string) {
+  const logFile = path.join(tmp, logName);
+  const out = fs.openSync(logFile, "w");
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...extraEnv },
+    stdio: ["ignore", out, out],
+  });
+  children.push(child);
+  return { child, logFile };
+}
+
+const appPort = await freePort();
+const appUrl = `http://127.0.0.1:${appPort}`;
+const profileDir = path.join(root, "bench/results/profiles");
+if (process.env.BENCH_PROFILE === "1") fs.mkdirSync(profileDir, { recursive: true });
+const app = startChild(
+  [...(process.env.BENCH_PROFILE === "1" ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []), "server.js"],
+  { ...env, HOST: "127.0.0.1", PORT: String(appPort), BASE_URL: appUrl },
+  "app.log",
+);
+
+// The bare server: node:http and a fixed 4 KB HTML page, nothing else.
+const barePort = await freePort();
+const bareUrl = `http://127.0.0.1:${barePort}`;
+const bareSource = `
+const page = "<!doctype html><html lang=en><head><meta charset=utf-8><title>Bare</title></head><body><main><h1>Bare</h1><p>" + "x".repeat(4096 - 120) + "</p></main></body></html>";
+require("node:http").createServer((req, res) => {
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
+  res.end(page);
+}).listen(${barePort}, "127.0.0.1");
+`;
+const bare = startChild(["-e", bareSource], {}, "bare.log");
+
+function stopAll() {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+}
+process.on("exit", stopAll);
+process.on("SIGINT", () => process.exit(130));
+
+await waitForUp(`${appUrl}/healthz`, app.child, app.logFile);
+await waitForUp(bareUrl, bare.child, bare.logFile);
+
+// ---- what /{id} answers --------------------------------------------------------------
+const probe = await fetch(`${appUrl}/${ids[0]}`, { redirect: "manual" });
+const shortAnswer =
+  probe.status >= 300 && probe.status < 400
+    ? `redirect ${probe.status} to ${probe.headers.get("location")}`
+    : `${probe.status}, the page itself`;
+const probeHtml = await probe.text();
+if (probe.status === 200 && !probeHtml.includes("reasonably long name"))
+  throw new Error("/{id} does not show the item");
+
+// ---- load ------------------------------------------------------------------------------
+// What a phone scanning a sticker sends: no cookies, gzip accepted, a language preference.
+const browserHeaders = {
+  accept: "text/html,application/xhtml+xml",
+  "accept-encoding": "gzip, deflate, br",
+  "accept-language": "sv-SE,sv;q=0.9,en;q=0.8",
+};
+
+interface Run {
+  name: string;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  bytesPerRequest: number;
+}
+
+function pick() {
+  return ids[Math.floor(Math.random() * ids.length)]!;
+}
+
+async function load(name: string, url: string, pathFor: (() => string) | null, seconds: number): Promise<Run> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: browserHeaders,
+    requests: pathFor ? [{ setupRequest: (req) => ({ ...req, path: pathFor() }) }] : undefined,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)),
+  };
+}
+
+async function measure(name: string, url: string, pathFor: (() => string) | null) {
+  process.stdout.write(`  ${name}: warm-up ${WARMUP_SECONDS}s, then ${SECONDS}s at ${CONNECTIONS} connections… `);
+  await load(name, url, pathFor, WARMUP_SECONDS);
+  const run = await load(name, url, pathFor, SECONDS);
+  console.log(`${run.requestsPerSec} req/s`);
+  return run;
+}
+
+console.log(`\nLoad (${os.cpus().length} CPUs: ${os.cpus()[0]?.model ?? "unknown"}):`);
+const runs = {
+  bare: await measure("bare node:http 4 KB", bareUrl, null),
+  product: await measure("/product/{id}", appUrl, () => `/product/${pick()}`),
+  short: await measure("/{id}", appUrl, () => `/${pick()}`),
+};
+
+// ---- dashboard of a user with 500 items ------------------------------------------------
+const dashTimes: number[] = [];
+let dashBytes = 0;
+let dashStatus = 0;
+for (let i = 0; i < 12; i++) {
+  const t0 = performance.now();
+  const r = await fetch(`${appUrl}/dashboard`, {
+    headers: { cookie: `${dashboardUser.cookie}; ConsentApproved=1`, "accept-encoding": "identity" },
+  });
+  const body = await r.text();
+  const ms = performance.now() - t0;
+  dashStatus = r.status;
+  dashBytes = Buffer.byteLength(body);
+  if (i >= 2) dashTimes.push(ms); // the first two warm up
+}
+dashTimes.sort((a, b) => a - b);
+const dashboard = {
+  items: DASHBOARD_ITEMS,
+  status: dashStatus,
+  htmlBytes: dashBytes,
+  medianMs: Math.round(dashTimes[Math.floor(dashTimes.length / 2)]!),
+  maxMs: Math.round(dashTimes[dashTimes.length - 1]!),
+};
+
+stopAll();
+await new Promise((r) => setTimeout(r, 500));
+
+// ---- report ------------------------------------------------------------------------------
+const worst = [runs.product, runs.short].reduce((a, b) => (a.requestsPerSec <= b.requestsPerSec ? a : b));
+const ratio = worst.requestsPerSec / Math.max(1, runs.bare.requestsPerSec);
+const checks = {
+  ratio: ratio >= BARS.ratio,
+  p99: Math.max(runs.product.p99Ms, runs.short.p99Ms) <= BARS.p99Ms,
+  errors: [runs.product, runs.short].every((r) => r.errors === 0 && r.non2xx === 0),
+};
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+console.log(
+  `\n${"".padEnd(22)}${pad("req/s", 8)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("errors", 8)}${pad("non-2xx", 9)}${pad("B/req", 8)}`,
+);
+for (const r of Object.values(runs)) {
+  console.log(
+    `${r.name.padEnd(22)}${pad(r.requestsPerSec, 8)}${pad(r.p50Ms, 8)}${pad(r.p99Ms, 8)}${pad(r.errors, 8)}${pad(r.non2xx, 9)}${pad(r.bytesPerRequest, 8)}`,
+  );
+}
+console.log(`\n/{id} answers: ${shortAnswer}`);
+console.log(
+  `item page / bare: ${(ratio * 100).toFixed(1)} % (bar ≥ ${BARS.ratio * 100} %) ${checks.ratio ? "ok" : "MISSED"}`,
+);
+console.log(`p99 ≤ ${BARS.p99Ms} ms: ${checks.p99 ? "ok" : "MISSED"}; zero errors: ${checks.errors ? "ok" : "MISSED"}`);
+console.log(
+  `dashboard with ${DASHBOARD_ITEMS} items: ${dashboard.status}, median ${dashboard.medianMs} ms, max ${dashboard.maxMs} ms, ${Math.round(dashboard.htmlBytes / 1024)} KB HTML`,
+);
+
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg(), node: process.version },
+  database: databaseUrl.split(":")[0],
+  settings: { seconds: SECONDS, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, items: ITEMS },
+  shortUrlAnswer: shortAnswer,
+  runs,
+  ratio,
+  bars: BARS,
+  checks,
+  dashboard,
+};
+const outDir = path.join(root, "bench/results");
+fs.mkdirSync(outDir, { recursive: true });
+const outFile = path.join(outDir, `bench-${report.date.replace(/[:.]/g, "-")}.json`);
+fs.writeFileSync(outFile, JSON.stringify(report, null, 2));
+console.log(`\nreport: ${path.relative(root, outFile)}`);
+fs.rmSync(tmp, { recursive: true, force: true });
+process.exit(Object.values(checks).every(Boolean) ? 0 : 1);
