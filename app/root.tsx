@@ -37,9 +37,11 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
     const key =
       status === 404
         ? "errors.notFound.title"
-        : status === 503
-          ? "errors.unavailable.title"
-          : "errors.unexpected.title";
+        : status === 400
+          ? "errors.badRequest.title"
+          : status === 503
+            ? "errors.unavailable.title"
+            : "errors.unexpected.title";
     return [{ title: `${t(key)} | ${BRAND}` }];
   }
   return [{ title: BRAND }];
@@ -137,6 +139,14 @@ export function ErrorBoundary() {
         <p>
           <a href="/">{t("errors.notFound.home")}</a>
         </p>
+      </section>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 400) {
+    return (
+      <section className="py-5" aria-labelledby="bad-request-title">
+        <h1 id="bad-request-title">{t("errors.badRequest.title")}</h1>
+        <p>{t("errors.badRequest.text")}</p>
       </section>
     );
   }

@@ -10,6 +10,7 @@ import { requestContext } from "~/server/context";
 import { contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
 import { ContactError, markHandled, openMessage, replyToMessage } from "~/server/contact/contact.service.server";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.message";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -38,7 +39,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const t = getT(context.get(requestContext).lang);
   const { config, database } = await getRuntime();
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = intentSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) throw data(null, { status: 400 });
   try {
     if (parsed.data.intent === "handled") {

@@ -7,6 +7,7 @@ import { contactSchema, fieldErrors } from "~/lib/contact";
 import { requestContext } from "~/server/context";
 import { contactErrorHeaders, contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
 import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
+import { hasNul } from "~/server/http/form.server";
 import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/api.contact";
 
@@ -28,6 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch {
     return Response.json({ message: t("contact.errors.badRequest") }, { status: 400 });
   }
+  // PostgreSQL cannot store NUL in text: refuse it on every database alike.
+  if (hasNul(body)) return Response.json({ message: t("contact.errors.badRequest") }, { status: 400 });
   const parsed = contactSchema.safeParse(body);
   if (!parsed.success) {
     const errors = Object.fromEntries(Object.entries(fieldErrors(parsed.error)).map(([k, v]) => [k, t(v)]));

@@ -11,6 +11,7 @@ import { requestContext } from "~/server/context";
 import { contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
 import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -39,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { lang, ip } = context.get(requestContext);
   const t = getT(lang);
   const { config, database } = await getRuntime();
-  const form = await request.formData();
+  const form = await readForm(request);
   const raw = Object.fromEntries(["name", "email", "message", "captchaToken"].map((k) => [k, form.get(k) ?? ""]));
   const values: Values = { name: String(raw.name), email: String(raw.email), message: String(raw.message) };
   const parsed = contactSchema.safeParse(raw);

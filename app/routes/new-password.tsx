@@ -4,6 +4,7 @@ import { newPasswordSchema } from "~/lib/auth-forms";
 import { fieldErrors } from "~/lib/form-errors";
 import { pageMeta } from "~/lib/meta";
 import { resetPassword } from "~/server/auth/accounts.service.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/new-password";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -17,7 +18,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const parsed = newPasswordSchema.safeParse(form);
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);

@@ -11,6 +11,7 @@ import { setFlash } from "~/server/flash.server";
 import { getOwnedItem, updateOwnedItem } from "~/server/items/items.service.server";
 import { afterSave } from "~/server/items/save-flow.server";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/product-edit";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -43,7 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // A forged POST for someone else's (or no) item: refused, nothing changed; 404 so the
   // answer does not tell whether the id exists.
   if (!item) throw data(null, { status: 404 });
-  const parsed = parseProductForm(await request.formData());
+  const parsed = parseProductForm(await readForm(request));
   if (!parsed.ok) return data({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   if (!(await updateOwnedItem(db, user.ref, item.id, parsed.data))) throw data(null, { status: 404 });
   const payNow = parsed.data.intent === "payNow" && !item.paid;

@@ -9,6 +9,7 @@ import { requestContext } from "~/server/context";
 import { createItem } from "~/server/items/items.service.server";
 import { afterSave } from "~/server/items/save-flow.server";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/product-register";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -23,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   const { lang } = context.get(requestContext);
-  const parsed = parseProductForm(await request.formData());
+  const parsed = parseProductForm(await readForm(request));
   if (!parsed.ok) return data({ values: parsed.values, errors: parsed.errors }, { status: 400 });
   const { database } = await getRuntime();
   const id = await createItem(database.db, user.ref, parsed.data, lang);

@@ -5,6 +5,7 @@ import { pageMeta } from "~/lib/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/register-adress";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  const parsed = parseAddressForm(await request.formData());
+  const parsed = parseAddressForm(await readForm(request));
   if (!parsed.ok) return data({ values: parsed.values, save: parsed.save, errors: parsed.errors }, { status: 400 });
   const { database } = await getRuntime();
   await keepOrderAddress(database.db, user.ref, parsed.data, parsed.save);

@@ -10,6 +10,7 @@ import { registerWithPassword, startSocialSignIn } from "~/server/auth/accounts.
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getRuntime } from "~/server/runtime.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/register";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   if (form.intent === "social") {
     const res = await startSocialSignIn({ provider: String(form.provider ?? ""), from: "register", request });
     if (!res.ok) return data({ error: res.error, params: res.params, fields: {}, values: {} }, { status: res.status });

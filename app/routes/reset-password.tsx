@@ -6,6 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import { requestPasswordReset } from "~/server/auth/accounts.service.server";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/reset-password";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   const values = { email: typeof form.email === "string" ? form.email : "" };
   const parsed = resetRequestSchema.safeParse(form);
   if (!parsed.success) {
