@@ -25,6 +25,10 @@ export default [
   route("product/:id", "routes/product.tsx"),
   route("product/:id/qr.svg", "routes/product-qr.ts"),
   route("user/register-adress", "routes/register-adress.tsx"),
+  route("order", "routes/order.tsx"),
+  route("order/checkout/:id", "routes/order-checkout.tsx"),
+  route("order/complete/:id", "routes/order-complete.tsx"),
+  route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   // The sticker's short URL /{id}: only ids match (its loader 404s anything else); keep it just before `*`.
   route(":id", "routes/product-short.tsx"),
   // Must stay last: every other path is the spec's 'Page not found'.

@@ -17,6 +17,7 @@ import { logger, redactUrl } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { socialFormActionOrigins } from "../app/server/auth/auth.server";
 import { getConfig } from "../app/server/config.server";
+import { checkoutFormActionOrigins } from "../app/server/orders/payments.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 
 export { logger };
@@ -142,8 +143,13 @@ app.use(
               ? "https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/"
               : "'self'",
         ],
-        // Social sign-in forms POST to us and are redirected to the provider.
-        formAction: ["'self'", () => socialFormActionOrigins(getConfig()).join(" ") || "'self'"],
+        // Social sign-in forms POST to us and are redirected to the provider; so is the
+        // order form to Stripe's hosted checkout (PAYMENTS=stripe).
+        formAction: [
+          "'self'",
+          () =>
+            [...socialFormActionOrigins(getConfig()), ...checkoutFormActionOrigins(getConfig())].join(" ") || "'self'",
+        ],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],

@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
+  addMonths,
+  cancelledSubscriptionEnd,
   DEFAULT_PACKAGE,
   DEFAULT_PERIOD,
   formatPrice,
   hasYearlyDiscount,
   MINIMUM_TERM_MONTHS,
+  minimumTermEnd,
   orderTotals,
   PACKAGE_CODES,
   packagePrice,
+  PERIOD_MONTHS,
+  periodEnd,
   price,
   priceFor,
   priceKey,
@@ -205,5 +210,76 @@ describe("formatPrice: one style per language", () => {
 
   it("refuses what is not a number", () => {
     expect(() => formatPrice(Number.NaN, "en")).toThrow(RangeError);
+  });
+});
+
+describe("every order case, both currencies (issue #6)", () => {
+  // Yearly single prices: 300 kr / €30; monthly 30 kr / €3.
+  const unit = { sv: { year: 300, month: 30 }, en: { year: 30, month: 3 } } as const;
+  for (const lang of ["sv", "en"] as const) {
+    for (const period of ["month", "year"] as const) {
+      for (let count = 1; count <= 7; count++) {
+        const pkg = unit[lang][period] * count;
+        const discounted = period === "year" && (count > 3 || count % 3 === 0);
+        const discount = discounted ? (unit[lang].year * count) / 3 : 0;
+        const total = pkg - discount;
+        it(`${count} × ${period} in ${lang}: package ${formatPrice(pkg, lang)}, discount ${formatPrice(discount, lang)}, total ${formatPrice(total, lang)}`, () => {
+          const t = orderTotals({ lang, period, count });
+          expect(t.currency).toBe(lang === "sv" ? "SEK" : "EUR");
+          expect(t.sign).toBe(lang === "sv" ? "kr" : "euro");
+          expect([t.packagePrice, t.discount, t.total]).toEqual([pkg, discount, total]);
+          expect(t.minor).toEqual({
+            unitPrice: unit[lang][period] * 100,
+            packagePrice: pkg * 100,
+            discount: discount * 100,
+            total: total * 100,
+          });
+        });
+      }
+    }
+  }
+});
+
+describe("subscription dates", () => {
+  const at = (s: string) => Date.parse(s);
+
+  it("adds calendar months in UTC and clamps to the month's last day", () => {
+    expect(addMonths(at("2026-01-15T10:00:00Z"), 1)).toBe(at("2026-02-15T10:00:00Z"));
+    expect(addMonths(at("2026-01-31T10:00:00Z"), 1)).toBe(at("2026-02-28T10:00:00Z"));
+    expect(addMonths(at("2028-01-31T00:00:00Z"), 1)).toBe(at("2028-02-29T00:00:00Z"));
+    expect(addMonths(at("2026-11-30T00:00:00Z"), 3)).toBe(at("2027-02-28T00:00:00Z"));
+    expect(addMonths(at("2026-12-31T23:59:59Z"), 12)).toBe(at("2027-12-31T23:59:59Z"));
+  });
+
+  it("a period ends one month or one year after it starts", () => {
+    expect(PERIOD_MONTHS).toEqual({ month: 1, year: 12 });
+    expect(periodEnd(at("2026-03-10T00:00:00Z"), "month")).toBe(at("2026-04-10T00:00:00Z"));
+    expect(periodEnd(at("2026-03-10T00:00:00Z"), "year")).toBe(at("2027-03-10T00:00:00Z"));
+    expect(periodEnd(at("2026-03-10T00:00:00Z"), "month", 6)).toBe(at("2026-09-10T00:00:00Z"));
+  });
+
+  it("the minimum term ends 6 months after the start", () => {
+    expect(minimumTermEnd(at("2026-03-10T00:00:00Z"))).toBe(at("2026-09-10T00:00:00Z"));
+    expect(minimumTermEnd(at("2026-08-31T00:00:00Z"))).toBe(at("2027-02-28T00:00:00Z"));
+  });
+
+  it("a monthly subscription cancelled before 6 months runs to the 6-month mark", () => {
+    const start = at("2026-01-01T00:00:00Z");
+    const minimumUntil = minimumTermEnd(start);
+    // Cancelled in month 2: paid until 1 March, still runs until 1 July.
+    expect(cancelledSubscriptionEnd({ paidUntil: periodEnd(start, "month", 2), minimumUntil })).toBe(minimumUntil);
+    // Cancelled in month 8: ends when the paid month ends.
+    expect(cancelledSubscriptionEnd({ paidUntil: periodEnd(start, "month", 8), minimumUntil })).toBe(
+      periodEnd(start, "month", 8),
+    );
+    // Yearly: the first period already covers the minimum term.
+    expect(cancelledSubscriptionEnd({ paidUntil: periodEnd(start, "year"), minimumUntil })).toBe(
+      periodEnd(start, "year"),
+    );
+  });
+
+  it("refuses what is not a date or a whole number of months", () => {
+    expect(() => addMonths(Number.NaN, 1)).toThrow(RangeError);
+    expect(() => addMonths(0, 1.5)).toThrow(RangeError);
   });
 });

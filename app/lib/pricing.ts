@@ -145,3 +145,47 @@ export function formatPrice(amount: number, lang: PriceLang): string {
   const minus = toMinor(amount) < 0 ? "-" : "";
   return swedish ? `${minus}${number} kr` : `${minus}€${number}`;
 }
+
+/** Months in one subscription period. */
+export const PERIOD_MONTHS: Record<Period, number> = { month: 1, year: 12 };
+
+/**
+ * `from` (epoch ms) plus whole calendar months in UTC. A day that does not exist in the
+ * target month is clamped to its last day (31 January + 1 month = 28/29 February), as
+ * Stripe bills monthly subscriptions.
+ */
+export function addMonths(from: number, months: number): number {
+  if (!Number.isFinite(from) || !Number.isSafeInteger(months)) throw new RangeError("addMonths: bad arguments");
+  const d = new Date(from);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d.getTime();
+}
+
+/** The end of `periods` paid periods starting at `from`: paidUntil after a payment. */
+export function periodEnd(from: number, period: Period, periods = 1): number {
+  return addMonths(from, PERIOD_MONTHS[period] * periods);
+}
+
+/** The end of the minimum term (spec §9: 6 months) of a subscription that started at `from`. */
+export function minimumTermEnd(from: number): number {
+  return addMonths(from, MINIMUM_TERM_MONTHS);
+}
+
+/**
+ * When a subscription whose renewal is cancelled at `now` ends: a monthly one cancelled
+ * before the 6-month mark keeps running until that mark; otherwise it ends when the
+ * period already paid ends.
+ */
+export function cancelledSubscriptionEnd({
+  paidUntil,
+  minimumUntil,
+}: {
+  paidUntil: number;
+  minimumUntil: number;
+}): number {
+  return Math.max(paidUntil, minimumUntil);
+}

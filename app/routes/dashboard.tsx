@@ -1,10 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { data, Link } from "react-router";
 import { ItemCard } from "~/components/ItemCard";
+import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import type { OrderFormError } from "~/lib/order-form";
 import { requireNamedUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
 import { takeFlash } from "~/server/flash.server";
 import { listOwnedItems } from "~/server/items/items.service.server";
+import { cancelRenewal, isOrderId, listItemSubscriptions, OrderError } from "~/server/orders/orders.service.server";
+import { getPaymentProvider } from "~/server/orders/payments.server";
 import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/dashboard";
 
@@ -16,27 +21,55 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec: users without a name go to / (and without a user to /login).
   const user = await requireNamedUser(request, "/");
   const { database, config } = await getRuntime();
-  const items = await listOwnedItems(database.db, user.ref);
+  const [items, subscriptions] = await Promise.all([
+    listOwnedItems(database.db, user.ref),
+    listItemSubscriptions(database.db, user.ref),
+  ]);
   const flash = takeFlash(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
   return data(
     {
       origin: config.baseUrl.origin,
-      items: items.map(({ payment: _payment, ...card }) => card),
+      lang: context.get(requestContext).lang,
+      // Paid items show their subscription: renews on …, or active until … after a cancel.
+      items: items.map(({ payment: _payment, ...card }) => ({
+        ...card,
+        subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
+      })),
       flash: flash.message,
     },
     { headers },
   );
 }
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+type CancelResult = { error: OrderFormError | null; endsAt: number | null };
+
+/** Cancel renewal of one of the owner's orders (issue #6: minimum term 6 months). */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/");
+  const form = await request.formData();
+  const orderId = form.get("orderId");
+  if (form.get("intent") !== "cancelRenewal" || !isOrderId(orderId)) {
+    return data<CancelResult>({ error: "orders.errors.notFound", endsAt: null }, { status: 404 });
+  }
+  const { database, config } = await getRuntime();
+  try {
+    const { endsAt } = await cancelRenewal(database.db, { userId: user.ref, orderId }, getPaymentProvider(config));
+    return data<CancelResult>({ error: null, endsAt });
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    return data<CancelResult>({ error: err.code, endsAt: null }, { status: err.status });
+  }
+}
+
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { items, origin, flash } = loaderData;
+  const { items, origin, flash, lang } = loaderData;
   const unactivated = items.filter((i) => !i.paid).length;
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
@@ -53,6 +86,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {t(flash)}
         </div>
       ) : null}
+      {actionData?.error ? (
+        <div className="alert alert-danger" role="alert">
+          {t(actionData.error)}
+        </div>
+      ) : null}
+      {actionData?.endsAt ? (
+        <div className="alert alert-success" role="status">
+          {t("orders.status.cancelled", { date: formatDate(actionData.endsAt, lang) })}
+        </div>
+      ) : null}
       {unactivated > 0 ? (
         <div className="alert alert-warning" role="status">
           {t("items.dashboard.unactivated", { count: unactivated })}{" "}
@@ -67,7 +110,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <ul className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3 list-unstyled">
           {items.map((item) => (
             <li key={item.id} className="col">
-              <ItemCard item={item} origin={origin} />
+              <ItemCard item={item} origin={origin} lang={lang} />
             </li>
           ))}
         </ul>

@@ -155,6 +155,67 @@ export interface OrderDraftTable {
   updatedAt: number;
 }
 
+/** One checkout (issue #6). Amounts in minor units (öre, cents), recomputed by the server. */
+export interface OrderTable {
+  id: string;
+  userId: string;
+  /** 'test' | 'stripe' */
+  provider: string;
+  /** 'pending' | 'paid' */
+  status: string;
+  /** 'month' | 'year' */
+  period: string;
+  /** 'en' | 'sv' */
+  lang: string;
+  /** 'SEK' | 'EUR' */
+  currency: string;
+  count: number;
+  unitAmount: number;
+  packageAmount: number;
+  discountAmount: number;
+  totalAmount: number;
+  /** JSON of the spec's Address entity. */
+  adress: string;
+  checkoutId: string | null;
+  subscriptionId: string | null;
+  customerId: string | null;
+  paidAt: number | null;
+  paidUntil: number | null;
+  minimumUntil: number | null;
+  /** 0 | 1 */
+  renewing: ColumnType<number, number | undefined, number>;
+  endsAt: number | null;
+  cancelledAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface OrderItemTable {
+  orderId: string;
+  productId: string;
+}
+
+/** Payment provider events already applied (idempotency by event id). */
+export interface PaymentEventTable {
+  id: string;
+  type: string;
+  orderId: string | null;
+  receivedAt: number;
+}
+
+/** One sticker shipment per paid order. */
+export interface StickerShipmentTable {
+  id: string;
+  orderId: string;
+  userId: string;
+  /** JSON of the order's address. */
+  adress: string;
+  /** 'pending' | 'shipped' */
+  status: string;
+  createdAt: number;
+  shippedAt: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -169,4 +230,8 @@ export interface Database {
   captcha_solutions: CaptchaSolutionTable;
   admin_grants: AdminGrantTable;
   order_drafts: OrderDraftTable;
+  orders: OrderTable;
+  order_items: OrderItemTable;
+  payment_events: PaymentEventTable;
+  sticker_shipments: StickerShipmentTable;
 }

@@ -1,0 +1,49 @@
+/**
+ * The receipt after an order's first payment, in the owner's language (their saved
+ * language, else the order's), queued in the mail outbox inside the payment transaction
+ * so a paid order always has its receipt and a rolled-back one never does.
+ */
+import { isLang, type Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { parseStoredAddress } from "~/lib/address";
+import { formatDate } from "~/lib/dates";
+import { addressLines } from "~/lib/order-form";
+import { formatPrice } from "~/lib/pricing";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { enqueueMail } from "../mail/mail.server";
+import { findUserForReceipt, listOrderProducts, type OrderRow } from "./orders.repository.server";
+
+export async function enqueueReceiptMail(db: DB, config: Config, order: OrderRow): Promise<void> {
+  const user = await findUserForReceipt(db, order.userId);
+  if (!user) return;
+  const lang: Lang = isLang(user.language) ? user.language : isLang(order.lang) ? order.lang : "en";
+  const t = getT(lang);
+  const address = parseStoredAddress(order.adress);
+  const to = address?.email.trim() || user.email;
+  const items = await listOrderProducts(db, order.id);
+  const origin = config.baseUrl.origin;
+  // Amounts are in the order's currency, whatever language the mail is in.
+  const priceLang = order.currency === "SEK" ? "sv" : "en";
+  const money = (minor: number) => formatPrice(minor / 100, priceLang);
+  const period = order.period === "month" ? "month" : "year";
+  const lines = [
+    t("orders.receipt.greeting", { name: user.name || to }),
+    t("orders.receipt.intro"),
+    items.map((i) => `- ${i.name}: ${origin}/${i.id}`).join("\n"),
+    [
+      t("orders.receipt.order", { id: order.id }),
+      t(`orders.receipt.period.${period}`),
+      t("orders.receipt.package", { count: order.count, amount: money(order.packageAmount) }),
+      t("orders.receipt.discount", { amount: money(order.discountAmount) }),
+      t(`orders.receipt.total.${period}`, { amount: money(order.totalAmount) }),
+      order.paidUntil ? t("orders.receipt.paidUntil", { date: formatDate(order.paidUntil, lang) }) : "",
+    ]
+      .filter(Boolean)
+      .join("\n"),
+    address ? `${t("orders.receipt.shipping")}\n${addressLines(address).join("\n")}` : "",
+    t("orders.receipt.minimumTerm", { url: `${origin}/dashboard` }),
+    t("orders.receipt.signature"),
+  ].filter(Boolean);
+  await enqueueMail(db, { to, subject: t("orders.receipt.subject"), text: lines.join("\n\n") });
+}

@@ -1,0 +1,98 @@
+/**
+ * POST /api/stripe/webhook: verify Stripe's signature over the raw body, then apply the
+ * events we use. Each event id is applied once (payment_events), so Stripe's retries and
+ * replays change nothing; events may arrive in any order (see applyPayment).
+ */
+import type Stripe from "stripe";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { logger } from "../logger.server";
+import { applyPayment, endSubscription, type PaymentResult } from "./orders.service.server";
+import { stripeClient } from "./payments.server";
+
+export class WebhookSignatureError extends Error {
+  override name = "WebhookSignatureError";
+}
+
+export function verifyStripeEvent(config: Config, rawBody: Buffer, signature: string | null): Stripe.Event {
+  const secret = config.stripe.webhookSecret;
+  if (!secret || !signature) throw new WebhookSignatureError("missing signature or secret");
+  try {
+    return stripeClient(config).webhooks.constructEvent(rawBody, signature, secret);
+  } catch (err) {
+    throw new WebhookSignatureError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+const idOf = (v: unknown): string | null =>
+  typeof v === "string" ? v : v && typeof v === "object" && "id" in v && typeof v.id === "string" ? v.id : null;
+
+function metadataOrderId(meta: unknown): string | null {
+  if (!meta || typeof meta !== "object") return null;
+  const id = (meta as Record<string, unknown>).orderId;
+  return typeof id === "string" && id ? id : null;
+}
+
+/** The subscription and its metadata on an invoice (API 2025+: parent.subscription_details; older: subscription). */
+function invoiceSubscription(invoice: Stripe.Invoice): { subscriptionId: string | null; orderId: string | null } {
+  const details = invoice.parent?.subscription_details;
+  const legacy = (invoice as unknown as { subscription?: unknown; subscription_details?: { metadata?: unknown } })
+    .subscription;
+  return {
+    subscriptionId: idOf(details?.subscription) ?? idOf(legacy),
+    orderId:
+      metadataOrderId(details?.metadata) ??
+      metadataOrderId(
+        (invoice as unknown as { subscription_details?: { metadata?: unknown } }).subscription_details?.metadata,
+      ),
+  };
+}
+
+export async function handleStripeEvent(db: DB, config: Config, event: Stripe.Event): Promise<PaymentResult> {
+  const base = { eventId: event.id, eventType: event.type };
+  switch (event.type) {
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      if (session.mode !== "subscription" || session.payment_status !== "paid") return "ignored";
+      return applyPayment(db, config, {
+        ...base,
+        orderId: metadataOrderId(session.metadata) ?? session.client_reference_id ?? null,
+        subscriptionId: idOf(session.subscription),
+        customerId: idOf(session.customer),
+        paidAt: event.created * 1000,
+        amount:
+          session.amount_total != null && session.currency
+            ? { total: session.amount_total, currency: session.currency }
+            : null,
+      });
+    }
+    case "invoice.paid": {
+      const invoice = event.data.object;
+      const { subscriptionId, orderId } = invoiceSubscription(invoice);
+      if (!subscriptionId && !orderId) return "ignored";
+      const ends = (invoice.lines?.data ?? []).map((l) => l.period?.end ?? 0).filter((n) => n > 0);
+      const paidAtSeconds = invoice.status_transitions?.paid_at ?? event.created;
+      return applyPayment(db, config, {
+        ...base,
+        orderId,
+        subscriptionId,
+        customerId: idOf(invoice.customer),
+        paidAt: paidAtSeconds * 1000,
+        periodEnd: ends.length > 0 ? Math.max(...ends) * 1000 : null,
+        amount: { total: invoice.amount_paid, currency: invoice.currency },
+      });
+    }
+    case "customer.subscription.deleted": {
+      const sub = event.data.object;
+      return endSubscription(db, {
+        ...base,
+        orderId: metadataOrderId(sub.metadata),
+        subscriptionId: sub.id,
+        endedAt: (sub.ended_at ?? event.created) * 1000,
+      });
+    }
+    default:
+      logger.debug({ type: event.type }, "stripe event not used");
+      return "ignored";
+  }
+}

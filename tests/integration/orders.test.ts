@@ -1,0 +1,720 @@
+/**
+ * Orders and payments over HTTP against the production server and a real database
+ * (SQLite, or PostgreSQL with DATABASE_URL): the /order page and its rules, the test
+ * provider end to end, and the Stripe provider against a local stand-in of the Stripe API
+ * with signed webhook events (paid, renewal, cancellation, replay, bad signature).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createItem } from "../../app/server/items/items.service.server";
+import { keepOrderAddress, rememberBuy } from "../../app/server/order-draft/order-draft.service.server";
+import { addMonths } from "../../app/lib/pricing";
+import type { Runtime } from "../../app/server/runtime.server";
+import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
+import { startServer, type TestServer } from "../support/server";
+import {
+  signedEvent,
+  startStripeStandIn,
+  TEST_STRIPE_KEY,
+  TEST_WEBHOOK_SECRET,
+  type StripeStandIn,
+} from "../support/stripe";
+import { createUser, type TestUser } from "../support/users";
+
+type Opts = { cookie?: string; lang?: "en" | "sv" };
+
+function client(base: () => string) {
+  const headers = ({ cookie, lang = "en" }: Opts) => {
+    const h: Record<string, string> = { "Accept-Language": lang === "sv" ? "sv-SE" : "en-US" };
+    if (cookie) h.Cookie = cookie;
+    return h;
+  };
+  return {
+    get: (path: string, opts: Opts = {}) => fetch(`${base()}${path}`, { headers: headers(opts), redirect: "manual" }),
+    post: (path: string, body: Array<[string, string]> | Record<string, string>, opts: Opts = {}) =>
+      fetch(`${base()}${path}`, {
+        method: "POST",
+        headers: { ...headers(opts), Origin: base() },
+        body: new URLSearchParams(body),
+        redirect: "manual",
+      }),
+  };
+}
+
+const ADDRESS = {
+  firstname: "Anna",
+  lastname: "Svensson",
+  email: "anna.orders@example.test",
+  co: "",
+  address: "Storgatan 1",
+  address2: "",
+  city: "Uppsala",
+  state: "",
+  zip: "753 20",
+  country: "Sweden",
+};
+
+async function newItem(rt: Runtime, owner: TestUser, name = "Black phone", lang: "en" | "sv" = "en") {
+  return createItem(
+    rt.database.db,
+    owner.id,
+    { name, findFee: 100, prodType: "mobile", contactInfo: "Call 070-123", payment: "year", intent: "payLater" },
+    lang,
+  );
+}
+
+const product = (rt: Runtime, id: string) =>
+  rt.database.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const ordersOf = (rt: Runtime, userId: string) =>
+  rt.database.db.selectFrom("orders").selectAll().where("userId", "=", userId).orderBy("createdAt").execute();
+const orderById = (rt: Runtime, id: string) =>
+  rt.database.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const shipmentsOf = (rt: Runtime, orderId: string) =>
+  rt.database.db.selectFrom("sticker_shipments").selectAll().where("orderId", "=", orderId).execute();
+const mailsTo = (rt: Runtime, to: string) =>
+  rt.database.db.selectFrom("mail_outbox").selectAll().where("to", "=", to).execute();
+
+async function ownerWithAddress(rt: Runtime, email = ADDRESS.email, language: "en" | "sv" = "en") {
+  const u = await createUser(rt, { name: "Anna Svensson", language });
+  await keepOrderAddress(rt.database.db, u.id, { ...ADDRESS, email }, false);
+  return u;
+}
+
+const label = usingPostgres() ? "PostgreSQL" : "SQLite";
+
+describe(`orders with the test provider on ${label}`, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let rt: Runtime;
+  const { get, post } = client(() => server.url);
+
+  beforeAll(async () => {
+    db = await createTestDatabase("orders_test");
+    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+    server = await startServer(env);
+    rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rt?.database.close();
+    await db?.drop();
+  });
+
+  it("anonymous visitors and users without a name are sent to /login", async () => {
+    expect((await get("/order")).headers.get("location")).toBe("/login");
+    expect((await post("/order", { payment: "year" })).headers.get("location")).toBe("/login");
+    const u = await createUser(rt, { name: "Temp" });
+    await rt.database.db.updateTable("user").set({ name: "" }).where("id", "=", u.id).execute();
+    expect((await get("/order", { cookie: u.cookie })).headers.get("location")).toBe("/login");
+  });
+
+  it("lists the items: unpaid ones preselected, paid ones active and not selectable, yearly by default", async () => {
+    const u = await ownerWithAddress(rt);
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await newItem(rt, u, `Item ${i}`));
+    const paid = await newItem(rt, u, "Paid one");
+    await rt.database.db
+      .updateTable("products")
+      .set({ payed: 1, paidUntil: Date.parse("2099-01-01T00:00:00Z") })
+      .where("id", "=", paid)
+      .execute();
+    const res = await get("/order", { cookie: u.cookie, lang: "sv" });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const id of ids) {
+      expect(html).toMatch(new RegExp(`id="order-item-${id}"[^>]*checked`));
+      // QR of the short URL, 128 px, and a View link opening the item page in a new tab.
+      expect(html).toContain(`src="/product/${id}/qr.svg?short"`);
+      expect(html).toMatch(new RegExp(`href="/product/${id}" target="_blank"`));
+      expect(html).toContain(`href="/product/edit/${id}"`);
+    }
+    expect(html).not.toContain(`id="order-item-${paid}"`);
+    expect(html).toContain("Aktiv till och med 1 januari 2099");
+    expect(html).toMatch(/id="order-payment-year"[^>]*checked/);
+    // 4 items yearly in Swedish: 1200 kr package, 400 kr discount, 800 kr total.
+    expect(html).toContain("Paket: 4 saker × 300 kr");
+    expect(html).toMatch(/id="order-package"[^>]*>1200 kr</);
+    expect(html).toMatch(/id="order-discount"[^>]*>-400 kr</);
+    expect(html).toMatch(/id="order-total"[^>]*>800 kr</);
+    expect(html).toContain("* Minsta bindningstid 6 månader.");
+    // Without JavaScript a button recomputes the summary.
+    expect(html).toContain('value="recalc"');
+  });
+
+  it("recomputes the summary on the server for a no-JavaScript submit (the browser's figures are never read)", async () => {
+    const u = await ownerWithAddress(rt);
+    const a = await newItem(rt, u);
+    const b = await newItem(rt, u);
+    const c = await newItem(rt, u);
+    const res = await post(
+      "/order",
+      [
+        ["items", a],
+        ["items", b],
+        ["items", c],
+        ["payment", "month"],
+        ["intent", "recalc"],
+        ["total", "1"],
+      ],
+      { cookie: u.cookie },
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/id="order-package"[^>]*>€9</);
+    expect(html).toMatch(/id="order-discount"[^>]*>€0</);
+    expect(html).toMatch(/id="order-total"[^>]*>€9</);
+    expect(html).toMatch(/id="order-payment-month"[^>]*checked/);
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
+  it("nothing selected gives a clear, translated message and no order", async () => {
+    const u = await ownerWithAddress(rt);
+    await newItem(rt, u);
+    const en = await post("/order", { payment: "year", intent: "pay" }, { cookie: u.cookie });
+    expect(en.status).toBe(400);
+    expect(await en.text()).toContain("Please select at least one item to activate.");
+    const sv = await post("/order", { payment: "year", intent: "pay" }, { cookie: u.cookie, lang: "sv" });
+    expect(sv.status).toBe(400);
+    expect(await sv.text()).toContain("Välj minst en sak att aktivera.");
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
+  it("bad input is a translated 4xx, never a 500", async () => {
+    const u = await ownerWithAddress(rt);
+    const id = await newItem(rt, u);
+    const badPeriod = await post("/order", { items: id, payment: "week" }, { cookie: u.cookie, lang: "sv" });
+    expect(badPeriod.status).toBe(400);
+    expect(await badPeriod.text()).toContain("Välj månadsvis eller årsvis betalning.");
+    const badId = await post("/order", { items: "../../etc", payment: "year" }, { cookie: u.cookie });
+    expect(badId.status).toBe(400);
+    expect(await badId.text()).toContain("Some of the selected items could not be found.");
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
+  it("another user's item ids are refused and nothing changes", async () => {
+    const alice = await ownerWithAddress(rt);
+    const mallory = await ownerWithAddress(rt, "mallory@example.test");
+    const alices = await newItem(rt, alice);
+    const own = await newItem(rt, mallory);
+    const res = await post(
+      "/order",
+      [
+        ["items", own],
+        ["items", alices],
+        ["payment", "year"],
+      ],
+      { cookie: mallory.cookie },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Some of the selected items could not be found.");
+    expect(await ordersOf(rt, mallory.id)).toHaveLength(0);
+    expect(await product(rt, alices)).toMatchObject({ payed: 0, paidUntil: null });
+  });
+
+  it("without an order address the owner is sent to the address form first", async () => {
+    const u = await createUser(rt, { name: "No Address" });
+    const id = await newItem(rt, u);
+    const res = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/user/register-adress");
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
+  it("pays through the test checkout: items active for a year, shipment pending, receipt in the owner's language", async () => {
+    const u = await ownerWithAddress(rt, "receipt.sv@example.test", "sv");
+    const ids = [await newItem(rt, u, "Svart mobil", "sv"), await newItem(rt, u, "Grå dator", "sv")];
+    await rememberBuy(rt.database.db, u.id, ids[0]!);
+    const res = await post(
+      "/order",
+      [
+        ["items", ids[0]!],
+        ["items", ids[1]!],
+        ["payment", "year"],
+      ],
+      { cookie: u.cookie, lang: "sv" },
+    );
+    expect(res.status).toBe(302);
+    const location = res.headers.get("location")!;
+    expect(location).toMatch(/^\/order\/checkout\/[0-9a-f-]{36}$/);
+    const [order] = await ordersOf(rt, u.id);
+    expect(order).toMatchObject({
+      provider: "test",
+      status: "pending",
+      period: "year",
+      lang: "sv",
+      currency: "SEK",
+      count: 2,
+      unitAmount: 30000,
+      packageAmount: 60000,
+      discountAmount: 0,
+      totalAmount: 60000,
+    });
+    // Nothing is paid before the checkout is completed.
+    expect((await get(`/product/${ids[0]}`)).status).toBe(200);
+    expect(await (await get(`/product/${ids[0]}`)).text()).toContain("This item is not paid.");
+
+    const page = await get(location, { cookie: u.cookie, lang: "sv" });
+    expect(page.status).toBe(200);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain("Testbetalning – inga riktiga pengar");
+    expect(pageHtml).toContain("Testläge — inga riktiga betalningar");
+
+    const before = Date.now();
+    const done = await post(location, {}, { cookie: u.cookie, lang: "sv" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe(`/order/complete/${order!.id}`);
+    const paid = await orderById(rt, order!.id);
+    expect(paid.status).toBe("paid");
+    expect(paid.renewing).toBe(1);
+    expect(paid.paidUntil).toBeGreaterThanOrEqual(addMonths(before, 12));
+    expect(paid.paidUntil).toBeLessThanOrEqual(addMonths(Date.now(), 12));
+    expect(paid.minimumUntil).toBe(addMonths(paid.paidAt!, 6));
+    for (const id of ids) expect(await product(rt, id)).toMatchObject({ payed: 1, paidUntil: paid.paidUntil });
+    const shipments = await shipmentsOf(rt, order!.id);
+    expect(shipments).toHaveLength(1);
+    expect(shipments[0]).toMatchObject({ status: "pending", userId: u.id });
+    expect(JSON.parse(shipments[0]!.adress)).toMatchObject({ address: "Storgatan 1", city: "Uppsala" });
+    const mails = await mailsTo(rt, "receipt.sv@example.test");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Ditt kvitto från Hittad");
+    expect(mails[0]!.text).toContain("Svart mobil");
+    expect(mails[0]!.text).toContain("Totalt: 600 kr per år");
+    // The remembered pay-now item is no longer remembered once paid.
+    const draft = await rt.database.db
+      .selectFrom("order_drafts")
+      .selectAll()
+      .where("userId", "=", u.id)
+      .executeTakeFirst();
+    expect(draft?.buy).toBeNull();
+
+    const confirmation = await get(`/order/complete/${order!.id}`, { cookie: u.cookie, lang: "sv" });
+    expect(await confirmation.text()).toContain("Tack för din beställning!");
+    // The item page is public now.
+    const publicPage = await (await get(`/product/${ids[0]}`)).text();
+    expect(publicPage).toContain("Svart mobil");
+    expect(publicPage).not.toContain("This item is not paid.");
+
+    // Completing again (a double click, a replay) changes nothing.
+    const again = await post(location, {}, { cookie: u.cookie });
+    expect(again.status).toBe(302);
+    expect(await shipmentsOf(rt, order!.id)).toHaveLength(1);
+    expect(await mailsTo(rt, "receipt.sv@example.test")).toHaveLength(1);
+    // Paid items cannot be ordered again.
+    const twice = await post("/order", { items: ids[0]!, payment: "year" }, { cookie: u.cookie });
+    expect(twice.status).toBe(400);
+    expect(await twice.text()).toContain("already active");
+  });
+
+  it("another user cannot see or complete someone's checkout or confirmation", async () => {
+    const owner = await ownerWithAddress(rt);
+    const other = await ownerWithAddress(rt, "other@example.test");
+    const id = await newItem(rt, owner);
+    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const location = res.headers.get("location")!;
+    const orderId = location.split("/").pop()!;
+    expect((await get(location, { cookie: other.cookie })).status).toBe(404);
+    expect((await post(location, {}, { cookie: other.cookie })).status).toBe(404);
+    expect((await get(`/order/complete/${orderId}`, { cookie: other.cookie })).status).toBe(404);
+    expect((await orderById(rt, orderId)).status).toBe("pending");
+    expect(await product(rt, id)).toMatchObject({ payed: 0 });
+    expect((await get("/order/checkout/not-an-id", { cookie: owner.cookie })).status).toBe(404);
+  });
+
+  it("a monthly subscription cancelled before 6 months stays active until the 6-month mark", async () => {
+    const owner = await ownerWithAddress(rt);
+    const other = await ownerWithAddress(rt, "other2@example.test");
+    const id = await newItem(rt, owner, "Monthly thing");
+    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const location = res.headers.get("location")!;
+    await post(location, {}, { cookie: owner.cookie });
+    const orderId = location.split("/").pop()!;
+    const paid = await orderById(rt, orderId);
+    expect(paid.paidUntil).toBe(addMonths(paid.paidAt!, 1));
+
+    const dash = await (await get("/dashboard", { cookie: owner.cookie })).text();
+    expect(dash).toContain("Renews ");
+    expect(dash).toContain("Cancel renewal");
+
+    // Someone else's cancel is refused and changes nothing.
+    const forged = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: other.cookie });
+    expect(forged.status).toBe(404);
+    expect((await orderById(rt, orderId)).renewing).toBe(1);
+
+    const cancel = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: owner.cookie });
+    expect(cancel.status).toBe(200);
+    const html = await cancel.text();
+    expect(html).toContain("Renewal cancelled.");
+    const cancelled = await orderById(rt, orderId);
+    expect(cancelled).toMatchObject({ renewing: 0, endsAt: addMonths(paid.paidAt!, 6) });
+    expect((await product(rt, id)).paidUntil).toBe(addMonths(paid.paidAt!, 6));
+    const after = await (await get("/dashboard", { cookie: owner.cookie })).text();
+    expect(after).not.toContain("Cancel renewal");
+    expect(after).toContain("Active until ");
+    // Cancelling twice is a translated 409.
+    const twice = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: owner.cookie });
+    expect(twice.status).toBe(409);
+    expect(await twice.text()).toContain("already cancelled");
+    // Garbage is a 404, not a 500.
+    expect((await post("/dashboard", { intent: "cancelRenewal", orderId: "x" }, { cookie: owner.cookie })).status).toBe(
+      404,
+    );
+  });
+
+  it("an item whose paidUntil has passed is not paid anywhere", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner, "Expired thing");
+    await rt.database.db
+      .updateTable("products")
+      .set({ payed: 1, paidUntil: Date.now() - 1000 })
+      .where("id", "=", id)
+      .execute();
+    expect(await (await get(`/product/${id}`)).text()).toContain("This item is not paid.");
+    expect(await (await get(`/${id}`)).text()).toContain("This item is not paid.");
+    expect(await (await get("/dashboard", { cookie: owner.cookie })).text()).toContain("You have 1 unactivated item.");
+    expect(await (await get("/order", { cookie: owner.cookie })).text()).toMatch(
+      new RegExp(`id="order-item-${id}"[^>]*checked`),
+    );
+  });
+
+  it("the Stripe webhook does not exist with the test provider", async () => {
+    const res = await fetch(`${server.url}/api/stripe/webhook`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe(`orders with Stripe (local stand-in) on ${label}`, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let rt: Runtime;
+  let stripe: StripeStandIn;
+  const { get, post } = client(() => server.url);
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    db = await createTestDatabase("orders_stripe");
+    const env = testEnv(db, {
+      RATE_LIMIT_DISABLED: "1",
+      PAYMENTS: "stripe",
+      STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+    });
+    server = await startServer(env);
+    rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rt?.database.close();
+    await db?.drop();
+    await stripe?.close();
+  });
+
+  function webhook(body: string, signature?: string) {
+    const headers: Record<string, string> = { "Content-Type": "application/json" };
+    if (signature) headers["Stripe-Signature"] = signature;
+    return fetch(`${server.url}/api/stripe/webhook`, { method: "POST", headers, body });
+  }
+
+  async function startOrder(owner: TestUser, items: string[], payment: "month" | "year", lang: "en" | "sv") {
+    const res = await post("/order", [...items.map((id): [string, string] => ["items", id]), ["payment", payment]], {
+      cookie: owner.cookie,
+      lang,
+    });
+    expect(res.status).toBe(302);
+    const [order] = (await ordersOf(rt, owner.id)).slice(-1);
+    return { res, order: order! };
+  }
+
+  const completed = (orderId: string, over: Record<string, unknown> = {}, id = `evt_cs_${orderId}`) =>
+    signedEvent({
+      id,
+      type: "checkout.session.completed",
+      created: Math.floor(Date.parse("2026-11-23T12:00:00Z") / 1000),
+      data: {
+        object: {
+          id: "cs_test_x",
+          object: "checkout.session",
+          mode: "subscription",
+          payment_status: "paid",
+          status: "complete",
+          client_reference_id: orderId,
+          metadata: { orderId },
+          subscription: `sub_${orderId.slice(0, 8)}`,
+          customer: "cus_123",
+          amount_total: 80000,
+          currency: "sek",
+          ...over,
+        },
+      },
+    });
+
+  it("creates a subscription Checkout Session in SEK for Swedish (yearly, discount included) and redirects to it", async () => {
+    const owner = await ownerWithAddress(rt, "stripe.sv@example.test", "sv");
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await newItem(rt, owner, `Sak ${i}`, "sv"));
+    const { res, order } = await startOrder(owner, ids, "year", "sv");
+    expect(res.headers.get("location")).toMatch(new RegExp(`^${stripe.url}/c/pay/cs_test_\\d+$`));
+    const req = stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
+    expect(req.method).toBe("POST");
+    expect(req.headers.authorization).toBe(`Bearer ${TEST_STRIPE_KEY}`);
+    expect(req.headers["idempotency-key"]).toBe(`checkout-${order.id}`);
+    expect(req.form).toMatchObject({
+      mode: "subscription",
+      client_reference_id: order.id,
+      customer_email: "stripe.sv@example.test",
+      locale: "sv",
+      "line_items[0][quantity]": "1",
+      "line_items[0][price_data][currency]": "sek",
+      "line_items[0][price_data][unit_amount]": "80000",
+      "line_items[0][price_data][recurring][interval]": "year",
+      "line_items[0][price_data][product_data][name]": "Hittad: 4 saker",
+      "metadata[orderId]": order.id,
+      "metadata[userId]": owner.id,
+      "metadata[count]": "4",
+      "metadata[period]": "year",
+      "metadata[packageAmount]": "120000",
+      "metadata[discountAmount]": "40000",
+      "metadata[totalAmount]": "80000",
+      "subscription_data[metadata][orderId]": order.id,
+      success_url: `${server.url}/order/complete/${order.id}`,
+      cancel_url: `${server.url}/order`,
+    });
+    expect(order).toMatchObject({ provider: "stripe", status: "pending", currency: "SEK", totalAmount: 80000 });
+    expect(order.checkoutId).toMatch(/^cs_test_/);
+  });
+
+  it("uses EUR for English and a monthly interval without discount", async () => {
+    const owner = await ownerWithAddress(rt, "stripe.en@example.test");
+    const ids = [await newItem(rt, owner), await newItem(rt, owner), await newItem(rt, owner)];
+    const { order } = await startOrder(owner, ids, "month", "en");
+    const req = stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
+    expect(req.form).toMatchObject({
+      locale: "en",
+      "line_items[0][price_data][currency]": "eur",
+      "line_items[0][price_data][unit_amount]": "900",
+      "line_items[0][price_data][recurring][interval]": "month",
+      "metadata[discountAmount]": "0",
+      "metadata[totalAmount]": "900",
+    });
+    expect(order).toMatchObject({ currency: "EUR", period: "month", totalAmount: 900, discountAmount: 0 });
+  });
+
+  it("the order form may be redirected to the checkout's origin (CSP form-action)", async () => {
+    const owner = await ownerWithAddress(rt);
+    const res = await get("/order", { cookie: owner.cookie });
+    expect(res.headers.get("content-security-policy")).toMatch(new RegExp(`form-action 'self' ${stripe.url}`));
+  });
+
+  it("a failing Stripe API is a translated 502 on the order page, not a 500", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    stripe.failNext(400);
+    const res = await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie, lang: "sv" });
+    expect(res.status).toBe(502);
+    expect(await res.text()).toContain("Betalningen kunde inte startas.");
+    expect(await product(rt, id)).toMatchObject({ payed: 0 });
+  });
+
+  it("a bad or missing signature is refused with 400 and nothing changes", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    const { order } = await startOrder(owner, [id], "year", "en");
+    const good = completed(order.id, { amount_total: 3000, currency: "eur" });
+    const forged = signedEvent(JSON.parse(good.payload), "whsec_wrong_secret");
+    expect((await webhook(good.payload, forged.signature)).status).toBe(400);
+    expect((await webhook(good.payload)).status).toBe(400);
+    // A valid signature over other bytes (tampered body) is refused as well.
+    expect((await webhook(good.payload.replace("3000", "1"), good.signature)).status).toBe(400);
+    expect((await orderById(rt, order.id)).status).toBe("pending");
+    expect(await product(rt, id)).toMatchObject({ payed: 0 });
+    const events = await rt.database.db.selectFrom("payment_events").selectAll().execute();
+    expect(events.filter((e) => e.orderId === order.id)).toHaveLength(0);
+  });
+
+  it("checkout.session.completed makes the order paid; a replay changes nothing", async () => {
+    const owner = await ownerWithAddress(rt, "paid.sv@example.test", "sv");
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push(await newItem(rt, owner, `Sak ${i}`, "sv"));
+    const { order } = await startOrder(owner, ids, "year", "sv");
+    const event = completed(order.id);
+    const res = await webhook(event.payload, event.signature);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true, result: "applied" });
+    const created = Date.parse("2026-11-23T12:00:00Z");
+    const paid = await orderById(rt, order.id);
+    expect(paid).toMatchObject({
+      status: "paid",
+      renewing: 1,
+      paidAt: created,
+      paidUntil: Date.parse("2027-11-23T12:00:00Z"),
+      minimumUntil: Date.parse("2027-05-23T12:00:00Z"),
+      subscriptionId: `sub_${order.id.slice(0, 8)}`,
+      customerId: "cus_123",
+    });
+    for (const id of ids) {
+      expect(await product(rt, id)).toMatchObject({ payed: 1, paidUntil: Date.parse("2027-11-23T12:00:00Z") });
+    }
+    expect(await shipmentsOf(rt, order.id)).toHaveLength(1);
+    const mails = await mailsTo(rt, "paid.sv@example.test");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("Totalt: 800 kr per år");
+    expect(mails[0]!.text).toContain("Rabatt: 400 kr");
+
+    const replay = await webhook(event.payload, event.signature);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ result: "duplicate" });
+    expect(await shipmentsOf(rt, order.id)).toHaveLength(1);
+    expect(await mailsTo(rt, "paid.sv@example.test")).toHaveLength(1);
+    expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-11-23T12:00:00Z"));
+
+    // The owner's confirmation page.
+    const page = await (await get(`/order/complete/${order.id}`, { cookie: owner.cookie, lang: "sv" })).text();
+    expect(page).toContain("Tack för din beställning!");
+    expect(page).toContain("23 november 2027");
+  });
+
+  it("a payment whose amount does not match the order is not applied", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    const { order } = await startOrder(owner, [id], "year", "en");
+    const event = completed(order.id, { amount_total: 1, currency: "eur" });
+    const res = await webhook(event.payload, event.signature);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ result: "ignored" });
+    expect((await orderById(rt, order.id)).status).toBe("pending");
+    expect(await product(rt, id)).toMatchObject({ payed: 0 });
+  });
+
+  it("invoice.paid renews (paidUntil grows); an older invoice arriving late does not shrink it", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    const { order } = await startOrder(owner, [id], "month", "en");
+    const sub = `sub_${order.id.slice(0, 8)}`;
+    const c = completed(order.id, { amount_total: 300, currency: "eur" });
+    expect((await webhook(c.payload, c.signature)).status).toBe(200);
+    expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2026-12-23T12:00:00Z"));
+
+    const invoice = (evt: string, start: string, end: string) =>
+      signedEvent({
+        id: evt,
+        type: "invoice.paid",
+        data: {
+          object: {
+            id: `in_${evt}`,
+            object: "invoice",
+            amount_paid: 300,
+            currency: "eur",
+            customer: "cus_123",
+            status_transitions: { paid_at: Math.floor(Date.parse(start) / 1000) },
+            parent: {
+              type: "subscription_details",
+              subscription_details: { subscription: sub, metadata: { orderId: order.id } },
+            },
+            lines: {
+              object: "list",
+              data: [{ period: { start: Date.parse(start) / 1000, end: Date.parse(end) / 1000 } }],
+            },
+          },
+        },
+      });
+    const renewal = invoice("evt_inv_2", "2026-12-23T12:00:00Z", "2027-01-23T12:00:00Z");
+    const r = await webhook(renewal.payload, renewal.signature);
+    expect(await r.json()).toMatchObject({ result: "applied" });
+    expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
+    expect((await product(rt, id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
+    // The first invoice, delivered late: harmless.
+    const first = invoice("evt_inv_1", "2026-11-23T12:00:00Z", "2026-12-23T12:00:00Z");
+    expect((await webhook(first.payload, first.signature)).status).toBe(200);
+    expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
+    // Replay of the renewal: no change, one receipt in total.
+    expect(await (await webhook(renewal.payload, renewal.signature)).json()).toMatchObject({ result: "duplicate" });
+    expect(await mailsTo(rt, ADDRESS.email)).toHaveLength(1);
+  });
+
+  it("cancelling renewal goes through Stripe: cancel_at at the 6-month mark for monthly, at period end for yearly", async () => {
+    const owner = await ownerWithAddress(rt);
+    const other = await ownerWithAddress(rt, "intruder@example.test");
+    const m = await newItem(rt, owner, "Monthly");
+    const { order: monthly } = await startOrder(owner, [m], "month", "en");
+    const c1 = completed(monthly.id, { amount_total: 300, currency: "eur" });
+    await webhook(c1.payload, c1.signature);
+    const y = await newItem(rt, owner, "Yearly");
+    const { order: yearly } = await startOrder(owner, [y], "year", "en");
+    const c2 = completed(yearly.id, { amount_total: 3000, currency: "eur", subscription: "sub_yearly" });
+    await webhook(c2.payload, c2.signature);
+
+    const before = stripe.requests.length;
+    expect(
+      (await post("/dashboard", { intent: "cancelRenewal", orderId: monthly.id }, { cookie: other.cookie })).status,
+    ).toBe(404);
+    expect(stripe.requests.length).toBe(before);
+
+    const res = await post("/dashboard", { intent: "cancelRenewal", orderId: monthly.id }, { cookie: owner.cookie });
+    expect(res.status).toBe(200);
+    const sixMonths = Date.parse("2027-05-23T12:00:00Z");
+    const call = stripe.requests.at(-1)!;
+    expect(call.method).toBe("POST");
+    expect(call.path).toBe(`/v1/subscriptions/sub_${monthly.id.slice(0, 8)}`);
+    expect(call.form).toEqual({ cancel_at: String(sixMonths / 1000), proration_behavior: "none" });
+    expect(await orderById(rt, monthly.id)).toMatchObject({ renewing: 0, endsAt: sixMonths });
+    // Stripe keeps billing monthly until then: the item's paidUntil still follows the invoices.
+    expect((await product(rt, m)).paidUntil).toBe(Date.parse("2026-12-23T12:00:00Z"));
+
+    expect(
+      (await post("/dashboard", { intent: "cancelRenewal", orderId: yearly.id }, { cookie: owner.cookie })).status,
+    ).toBe(200);
+    const yearlyCall = stripe.requests.at(-1)!;
+    expect(yearlyCall.path).toBe("/v1/subscriptions/sub_yearly");
+    expect(yearlyCall.form).toEqual({ cancel_at_period_end: "true" });
+    expect(await orderById(rt, yearly.id)).toMatchObject({ renewing: 0, endsAt: Date.parse("2027-11-23T12:00:00Z") });
+  });
+
+  it("a failing Stripe call on cancel is a translated error and renewal stays on", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    const { order } = await startOrder(owner, [id], "year", "en");
+    const c = completed(order.id, { amount_total: 3000, currency: "eur", subscription: "sub_fails" });
+    await webhook(c.payload, c.signature);
+    stripe.failNext(400);
+    const res = await post("/dashboard", { intent: "cancelRenewal", orderId: order.id }, { cookie: owner.cookie });
+    expect(res.status).toBe(502);
+    expect(await res.text()).toContain("Renewal could not be cancelled right now.");
+    expect((await orderById(rt, order.id)).renewing).toBe(1);
+  });
+
+  it("customer.subscription.deleted stops renewals; the items stay active until paidUntil", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    const { order } = await startOrder(owner, [id], "year", "en");
+    const c = completed(order.id, { amount_total: 3000, currency: "eur", subscription: "sub_deleted" });
+    await webhook(c.payload, c.signature);
+    const deleted = signedEvent({
+      id: "evt_sub_deleted",
+      type: "customer.subscription.deleted",
+      data: {
+        object: {
+          id: "sub_deleted",
+          object: "subscription",
+          status: "canceled",
+          ended_at: Math.floor(Date.parse("2027-11-23T12:00:00Z") / 1000),
+          metadata: { orderId: order.id },
+        },
+      },
+    });
+    const res = await webhook(deleted.payload, deleted.signature);
+    expect(await res.json()).toMatchObject({ result: "applied" });
+    expect(await orderById(rt, order.id)).toMatchObject({ renewing: 0, endsAt: Date.parse("2027-11-23T12:00:00Z") });
+    expect(await product(rt, id)).toMatchObject({ payed: 1, paidUntil: Date.parse("2027-11-23T12:00:00Z") });
+    expect(await (await webhook(deleted.payload, deleted.signature)).json()).toMatchObject({ result: "duplicate" });
+    const dash = await (await get("/dashboard", { cookie: owner.cookie })).text();
+    expect(dash).toContain("Active until 23 November 2027");
+    expect(dash).not.toContain("Cancel renewal");
+  });
+
+  it("events for unknown orders and unused event types are acknowledged and change nothing", async () => {
+    const unknown = completed("00000000-0000-4000-8000-000000000000", {}, "evt_unknown");
+    expect(await (await webhook(unknown.payload, unknown.signature)).json()).toMatchObject({ result: "unknownOrder" });
+    const other = signedEvent({ id: "evt_other", type: "customer.created", data: { object: { id: "cus_1" } } });
+    expect(await (await webhook(other.payload, other.signature)).json()).toMatchObject({ result: "ignored" });
+    expect((await fetch(`${server.url}/api/stripe/webhook`)).status).toBe(405);
+  });
+});

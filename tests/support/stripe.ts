@@ -1,0 +1,113 @@
+/**
+ * A local stand-in for the Stripe API endpoints the app uses (Checkout Sessions,
+ * subscription updates), so the official `stripe` client can be pointed at it with
+ * STRIPE_API_URL. It records every request (method, path, form fields) for assertions,
+ * and signs webhook events with the stripe library's own test header helper.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+export const TEST_STRIPE_KEY = "sk_test_standin_0123456789";
+export const TEST_WEBHOOK_SECRET = "whsec_test_standin_0123456789";
+
+export interface StripeRequest {
+  method: string;
+  path: string;
+  /** Form fields as Stripe's client encodes them, e.g. `line_items[0][price_data][currency]`. */
+  form: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface StripeStandIn {
+  url: string;
+  requests: StripeRequest[];
+  /** Answer the next N API requests with this HTTP status and a Stripe error body. */
+  failNext(status: number, times?: number): void;
+  close(): Promise<void>;
+}
+
+export async function startStripeStandIn(): Promise<StripeStandIn> {
+  const requests: StripeRequest[] = [];
+  let failures: { status: number; times: number } | null = null;
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const form = Object.fromEntries(new URLSearchParams(body));
+      const path = (req.url ?? "/").split("?")[0]!;
+      requests.push({ method: req.method ?? "GET", path, form, headers: req.headers });
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${++n}` });
+        res.end(JSON.stringify(json));
+      };
+      if (failures && failures.times > 0) {
+        failures.times--;
+        return send(failures.status, { error: { type: "api_error", message: "stand-in failure" } });
+      }
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const id = `cs_test_${++n}`;
+        const metadata = Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => /^metadata\[[^\]]+\]$/.test(k))
+            .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
+        );
+        return send(200, {
+          id,
+          object: "checkout.session",
+          mode: form.mode,
+          url: `${standInUrl}/c/pay/${id}`,
+          client_reference_id: form.client_reference_id ?? null,
+          currency: form["line_items[0][price_data][currency]"],
+          amount_total: Number(form["line_items[0][price_data][unit_amount]"]),
+          metadata,
+          status: "open",
+          payment_status: "unpaid",
+        });
+      }
+      const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+      if (sub && req.method === "POST") {
+        return send(200, {
+          id: sub[1],
+          object: "subscription",
+          status: "active",
+          cancel_at: form.cancel_at ? Number(form.cancel_at) : null,
+          cancel_at_period_end: form.cancel_at_period_end === "true",
+          metadata: {},
+        });
+      }
+      send(404, { error: { type: "invalid_request_error", message: `No such route: ${req.method} ${path}` } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const standInUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: standInUrl,
+    requests,
+    failNext(status, times = 1) {
+      failures = { status, times };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const signer = new Stripe(TEST_STRIPE_KEY);
+
+/** A Stripe event as the webhook receives it, with a valid (or given) signature header. */
+export function signedEvent(
+  event: { id: string; type: string; created?: number; data: { object: Record<string, unknown> } },
+  secret = TEST_WEBHOOK_SECRET,
+): { payload: string; signature: string } {
+  const payload = JSON.stringify({
+    object: "event",
+    api_version: Stripe.API_VERSION,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    created: Math.floor(Date.now() / 1000),
+    ...event,
+  });
+  return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
+}
