@@ -10,6 +10,7 @@ import { takeFlash } from "~/server/flash.server";
 import { listOwnedItems } from "~/server/items/items.service.server";
 import { cancelRenewal, isOrderId, listItemSubscriptions, OrderError } from "~/server/orders/orders.service.server";
 import { getPaymentProvider } from "~/server/orders/payments.server";
+import { readForm } from "~/server/http/form.server";
 import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/dashboard";
 
@@ -52,7 +53,7 @@ type CancelResult = { error: OrderFormError | null; endsAt: number | null };
 /** Cancel renewal of one of the owner's orders (issue #6: minimum term 6 months). */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
-  const form = await request.formData();
+  const form = await readForm(request);
   const orderId = form.get("orderId");
   if (form.get("intent") !== "cancelRenewal" || !isOrderId(orderId)) {
     return data<CancelResult>({ error: "orders.errors.notFound", endsAt: null }, { status: 404 });

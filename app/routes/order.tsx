@@ -11,6 +11,7 @@ import { requestContext } from "~/server/context";
 import { logger } from "~/server/logger.server";
 import { createOrder, getOrderPage, OrderError, setCheckoutId } from "~/server/orders/orders.service.server";
 import { getPaymentProvider } from "~/server/orders/payments.server";
+import { readForm } from "~/server/http/form.server";
 import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/order";
 
@@ -47,7 +48,7 @@ type ActionResult = { values: OrderFormValues; error: OrderFormError | null };
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const { lang } = context.get(requestContext);
-  const parsed = parseOrderForm(await request.formData());
+  const parsed = parseOrderForm(await readForm(request));
   if (!parsed.ok) return data<ActionResult>({ values: parsed.values, error: parsed.error }, { status: 400 });
   // No JavaScript: the summary is recomputed here and the page rendered again.
   if (parsed.intent === "recalc") return data<ActionResult>({ values: parsed.data, error: null });
