@@ -1,0 +1,388 @@
+/**
+ * Security suite (issue #8, item 4), over HTTP against the production server:
+ * - the authorization matrix of tests/quality/route-table.ts: every route, GET and POST,
+ *   as anonymous, owner, other user and admin, with the expected status (and redirect,
+ *   and which private text may show);
+ * - a Content-Security-Policy without 'unsafe-inline' scripts on every HTML response,
+ *   and a nonce on every inline script;
+ * - POSTs from a foreign Origin (or a cross-site fetch without one) refused on every route;
+ * - a new session id at sign-in (no fixation), the old one not carried over;
+ * - cookie flags: HttpOnly and SameSite always, Secure when BASE_URL is https.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertMessage } from "../../app/server/contact/contact.repository.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
+import "../../app/i18n/resources.server"; // the receipt mail of the test payment is translated
+import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import {
+  ROLES,
+  ROUTE_TABLE,
+  SECRET_CONTACT,
+  SECRET_MESSAGE,
+  type Expectation,
+  type Role,
+  type RouteRow,
+} from "../quality/route-table";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, signIn, type TestUser } from "../support/users";
+
+const ADMIN_EMAIL = "security-admin@example.test";
+const MESSAGE_ID = "secMessage000000000000000";
+
+let db: TestDatabase;
+let server: TestServer;
+let rt: Runtime;
+let users: Record<Exclude<Role, "anonymous">, TestUser>;
+let item: string;
+let order: string;
+let paidOrder: string;
+const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase("security");
+  const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", ADMIN_EMAILS: ADMIN_EMAIL });
+  server = await startServer(env);
+  rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  users = {
+    owner: await createUser(rt, { name: "Olivia Owner" }),
+    other: await createUser(rt, { name: "Oscar Other" }),
+    admin: await createUser(rt, { name: "Ada Admin", email: ADMIN_EMAIL }),
+  };
+  item = await createItem(
+    rt.database.db,
+    users.owner.id,
+    {
+      name: "Olivia's phone",
+      findFee: 100,
+      prodType: "mobile",
+      contactInfo: SECRET_CONTACT,
+      payment: "year",
+      intent: "payLater",
+    },
+    "en",
+  );
+  // A pending test-payment order of the owner's, for another item (the item above stays unpaid).
+  const orderItem = await createItem(
+    rt.database.db,
+    users.owner.id,
+    { name: "Olivia's laptop", findFee: 50, prodType: "laptop", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+  );
+  await keepOrderAddress(
+    rt.database.db,
+    users.owner.id,
+    {
+      firstname: "Olivia",
+      lastname: "Owner",
+      email: users.owner.email,
+      co: "",
+      address: "Storgatan 1",
+      address2: "",
+      city: "Umeå",
+      state: "",
+      zip: "90326",
+      country: "Sweden",
+    },
+    false,
+  );
+  order = (
+    await createOrder(rt.database.db, {
+      userId: users.owner.id,
+      productIds: [orderItem],
+      period: "year",
+      lang: "en",
+      provider: "test",
+    })
+  ).id;
+  // And a paid one (a renewing subscription) whose renewal the dashboard can cancel.
+  const paidItem = await createItem(
+    rt.database.db,
+    users.owner.id,
+    { name: "Olivia's keys", findFee: 20, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+  );
+  paidOrder = (
+    await createOrder(rt.database.db, {
+      userId: users.owner.id,
+      productIds: [paidItem],
+      period: "year",
+      lang: "en",
+      provider: "test",
+    })
+  ).id;
+  await completeTestPayment(rt.database.db, rt.config, { userId: users.owner.id, orderId: paidOrder });
+  await insertMessage(rt.database.db, {
+    id: MESSAGE_ID,
+    name: "Sam Sender",
+    email: "sam@example.test",
+    message: SECRET_MESSAGE,
+    lang: "en",
+    createdAt: Date.now(),
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await rt?.database.close();
+  await db?.drop();
+});
+
+const fill = (url: string) =>
+  url
+    .replaceAll("{item}", item)
+    .replaceAll("{message}", MESSAGE_ID)
+    .replaceAll("{order}", order)
+    .replaceAll("{paidOrder}", paidOrder);
+const filledBody = (row: RouteRow) => Object.fromEntries(Object.entries(row.body ?? {}).map(([k, v]) => [k, fill(v)]));
+
+async function cookieFor(role: Role, fresh = false) {
+  if (role === "anonymous") return "ConsentApproved=true";
+  const u = users[role];
+  const cookie = fresh ? (await signIn(rt, u.email, u.password)).cookie : u.cookie;
+  return `${cookie}; ConsentApproved=true`;
+}
+
+async function request(row: RouteRow, method: "GET" | "POST", role: Role) {
+  const headers: Record<string, string> = {
+    Cookie: await cookieFor(role, method === "POST" && row.freshSession),
+    "Accept-Language": "en",
+  };
+  let body: string | URLSearchParams | undefined;
+  if (method === "POST") {
+    headers.Origin = server.url;
+    if (row.json) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(filledBody(row));
+    } else body = new URLSearchParams(filledBody(row));
+  }
+  return fetch(`${server.url}${fill(row.url)}`, { method, headers, body, redirect: "manual" });
+}
+
+function expectation(cell: number | Expectation): Expectation {
+  return typeof cell === "number" ? { status: cell } : cell;
+}
+
+describe("authorization matrix (tests/quality/route-table.ts)", () => {
+  for (const row of ROUTE_TABLE) {
+    it(`${row.route === undefined ? "express" : "route"} ${row.url}`, async () => {
+      // GETs first, then POSTs with the owner last: the owner's edit really saves.
+      const order: Role[] = ["anonymous", "other", "admin", "owner"];
+      expect([...order].sort()).toEqual([...ROLES].sort());
+      const problems: string[] = [];
+      for (const method of ["GET", "POST"] as const) {
+        for (const role of order) {
+          const want = expectation((method === "GET" ? row.get : row.post)[role]);
+          const res = await request(row, method, role);
+          const text = await res.text();
+          const label = `${method} ${row.url} as ${role}`;
+          if (res.status !== want.status) problems.push(`${label}: ${res.status}, expected ${want.status}`);
+          if (want.location !== undefined) {
+            const location = res.headers.get("location");
+            const path = location ? new URL(location, server.url).pathname : null;
+            if (path !== fill(want.location))
+              problems.push(`${label}: redirect to ${location}, expected ${want.location}`);
+          }
+          for (const s of want.contains ?? []) if (!text.includes(s)) problems.push(`${label}: lacks "${s}"`);
+          for (const s of want.absent ?? []) if (text.includes(s)) problems.push(`${label}: shows "${s}"`);
+          if (res.headers.get("content-type")?.startsWith("text/html")) {
+            htmlResponses.push({ url: `${label}`, csp: res.headers.get("content-security-policy"), body: text });
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("an edit by anyone but the owner changed nothing; the owner's was saved", async () => {
+    const row = await rt.database.db
+      .selectFrom("products")
+      .selectAll()
+      .where("id", "=", item)
+      .executeTakeFirstOrThrow();
+    expect(row.owner).toBe(users.owner.id);
+    expect(row.name).toBe("Renamed"); // the owner's POST, last in the matrix
+    const others = await rt.database.db
+      .selectFrom("products")
+      .select("id")
+      .where("owner", "!=", users.owner.id)
+      .execute();
+    expect(others).toEqual([]);
+  });
+});
+
+describe("Content-Security-Policy", () => {
+  it("is on every HTML response of the matrix, without 'unsafe-inline' scripts, and every inline script has its nonce", () => {
+    expect(htmlResponses.length).toBeGreaterThan(50);
+    for (const r of htmlResponses) {
+      expect(r.csp, r.url).toBeTruthy();
+      const directives = Object.fromEntries(
+        r.csp!.split(";").map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      const scriptSrc: string[] = directives["script-src"] ?? directives["default-src"];
+      expect(scriptSrc, r.url).toBeDefined();
+      expect(scriptSrc, r.url).not.toContain("'unsafe-inline'");
+      expect(scriptSrc, r.url).not.toContain("'unsafe-eval'");
+      expect(directives["script-src-attr"] ?? [], r.url).not.toContain("'unsafe-inline'");
+      expect(directives["object-src"], r.url).toEqual(["'none'"]);
+      expect(directives["frame-ancestors"], r.url).toEqual(["'none'"]);
+      const nonce = /'nonce-([^']+)'/.exec(scriptSrc.join(" "))?.[1];
+      expect(nonce, r.url).toBeTruthy();
+      for (const tag of r.body.match(/<script\b[^>]*>/g) ?? []) {
+        expect(tag, r.url).toContain(`nonce="${nonce}"`);
+      }
+    }
+  });
+
+  it("uses a new nonce for every response", async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${server.url}/`, { headers: { Cookie: "ConsentApproved=true" } });
+      nonces.add(/'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? "");
+    }
+    expect(nonces.size).toBe(3);
+  });
+});
+
+describe("foreign origins", () => {
+  const posts = ROUTE_TABLE.filter((r) => r.route !== undefined && !r.noOriginCheck);
+
+  it("every POST with a foreign Origin, a null Origin or a cross-site fetch without one is refused with 403", async () => {
+    const problems: string[] = [];
+    for (const row of posts) {
+      for (const role of ROLES) {
+        const variants: Record<string, string>[] = [
+          { Origin: "http://evil.example" },
+          { Origin: "null" },
+          { Origin: server.url.replace("localhost", "127.0.0.1") },
+          { "Sec-Fetch-Site": "cross-site" },
+        ];
+        for (const extra of variants) {
+          const res = await fetch(`${server.url}${fill(row.url)}`, {
+            method: "POST",
+            headers: { Cookie: await cookieFor(role), ...extra },
+            body: new URLSearchParams(filledBody(row)),
+            redirect: "manual",
+          });
+          if (res.status !== 403) problems.push(`${row.url} as ${role} with ${JSON.stringify(extra)}: ${res.status}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Nothing was changed by the refused requests.
+    const msg = await rt.database.db
+      .selectFrom("contact_messages")
+      .selectAll()
+      .where("id", "=", MESSAGE_ID)
+      .executeTakeFirstOrThrow();
+    expect(msg.message).toBe(SECRET_MESSAGE);
+  });
+});
+
+/** The session cookie from a sign-in response. */
+function sessionCookie(res: Response) {
+  return res.headers.getSetCookie().find((c) => /session_token=[^;]/.test(c));
+}
+
+async function signInOverHttp(base: string, origin: string, email: string, password: string, cookie = "") {
+  return fetch(`${base}/login`, {
+    method: "POST",
+    headers: { Origin: origin, Cookie: `ConsentApproved=true${cookie ? `; ${cookie}` : ""}` },
+    body: new URLSearchParams({ email, password }),
+    redirect: "manual",
+  });
+}
+
+describe("sessions", () => {
+  it("sign-in issues a new session id: a planted or earlier one is not carried over", async () => {
+    const u = await createUser(rt, { name: "Fixation Target" });
+    const planted = "hittad.session_token=attacker-chosen-value.signature";
+    const first = await signInOverHttp(server.url, server.url, u.email, u.password, planted);
+    expect(first.status).toBe(302);
+    const a = sessionCookie(first)!;
+    expect(a).toBeTruthy();
+    expect(a).not.toContain("attacker-chosen-value");
+    const aPair = a.split(";")[0]!;
+
+    // Signing in again while signed in: yet another id.
+    const second = await signInOverHttp(server.url, server.url, u.email, u.password, aPair);
+    const bPair = sessionCookie(second)!.split(";")[0]!;
+    expect(bPair).not.toBe(aPair);
+    expect(bPair).not.toBe(u.cookie);
+
+    // Signing out ends that session on the server, not just in the browser.
+    const out = await fetch(`${server.url}/logout`, {
+      method: "POST",
+      headers: { Origin: server.url, Cookie: bPair },
+      redirect: "manual",
+    });
+    expect(out.status).toBe(302);
+    const after = await fetch(`${server.url}/dashboard`, { headers: { Cookie: bPair }, redirect: "manual" });
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toMatch(/\/login$/);
+  });
+
+  it("session cookies are HttpOnly and SameSite (no Secure on plain-http BASE_URL)", async () => {
+    const u = await createUser(rt, { name: "Cookie Flags" });
+    const res = await signInOverHttp(server.url, server.url, u.email, u.password);
+    const cookies = res.headers.getSetCookie().filter((c) => /session_(token|data)=/.test(c));
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const c of cookies) {
+      expect(c).toMatch(/;\s*HttpOnly/i);
+      expect(c).toMatch(/;\s*SameSite=(Lax|Strict)/i);
+      expect(c).toMatch(/;\s*Path=\//i);
+    }
+  });
+});
+
+describe("cookie flags with an https BASE_URL", () => {
+  let httpsServer: TestServer;
+  let httpsDb: TestDatabase;
+  let httpsRt: Runtime;
+  let origin: string;
+
+  beforeAll(async () => {
+    httpsDb = await createTestDatabase("sechttps");
+    // Served at https behind a TLS-terminating proxy (TRUST_PROXY=1, X-Forwarded-Proto):
+    // the test plays the proxy, talks plain HTTP and sends the https Origin a browser would.
+    const port = await import("../support/server").then((m) => m.freePort());
+    origin = `https://localhost:${port}`;
+    const env = testEnv(httpsDb, { RATE_LIMIT_DISABLED: "1", BASE_URL: origin, TRUST_PROXY: "1" });
+    httpsServer = await startServer(env, { port });
+    httpsRt = await createTestRuntime(env);
+  });
+  afterAll(async () => {
+    await httpsServer?.stop();
+    await httpsRt?.database.close();
+    await httpsDb?.drop();
+  });
+
+  it("every cookie the app sets is Secure and SameSite; session cookies also HttpOnly", async () => {
+    const base = `http://localhost:${httpsServer.port}`;
+    const u = await createUser(httpsRt, { name: "Secure Cookies" });
+    const proxied = { Origin: origin, "X-Forwarded-Proto": "https" };
+    const responses = [
+      await fetch(`${base}/login`, {
+        method: "POST",
+        headers: { ...proxied, Cookie: "ConsentApproved=true" },
+        body: new URLSearchParams({ email: u.email, password: u.password }),
+        redirect: "manual",
+      }),
+      await fetch(`${base}/consent`, { method: "POST", headers: proxied, redirect: "manual" }),
+      await fetch(`${base}/language/sv`, { headers: proxied, redirect: "manual" }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([302, 302, 302]);
+    const cookies = responses.flatMap((r) => r.headers.getSetCookie());
+    expect(cookies.some((c) => /^__Secure-hittad\.session_token=/.test(c))).toBe(true);
+    expect(cookies.some((c) => /^ConsentApproved=/.test(c))).toBe(true);
+    for (const c of cookies) {
+      expect(c).toMatch(/;\s*Secure/i);
+      expect(c).toMatch(/;\s*SameSite=(Lax|Strict)/i);
+      if (/session_(token|data)=/.test(c)) expect(c).toMatch(/;\s*HttpOnly/i);
+    }
+  });
+});

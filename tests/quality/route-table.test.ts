@@ -1,0 +1,46 @@
+/**
+ * Completeness of the authorization matrix: every route in app/routes.ts has a row in
+ * route-table.ts (and no row names a route that is gone). Add the row, with the status
+ * each role must get, when you add a route; tests/integration/authorization.test.ts
+ * then requests it.
+ */
+import { describe, expect, it } from "vitest";
+import routes from "../../app/routes";
+import { ROLES, ROUTE_TABLE } from "./route-table";
+
+interface Entry {
+  path?: string;
+  index?: boolean;
+  children?: Entry[];
+}
+
+function paths(entries: readonly Entry[], prefix = ""): string[] {
+  return entries.flatMap((e) => {
+    const own = e.index ? prefix : [prefix, e.path ?? ""].filter(Boolean).join("/");
+    return [...(e.path !== undefined || e.index ? [own] : []), ...paths(e.children ?? [], own)];
+  });
+}
+
+describe("route table", () => {
+  const declared = paths(routes as Entry[]);
+  const covered = ROUTE_TABLE.flatMap((r) => (r.route === undefined ? [] : [r.route]));
+
+  it("has a row for every route in app/routes.ts", () => {
+    expect(declared.length).toBeGreaterThan(20);
+    expect(declared.filter((p) => !covered.includes(p))).toEqual([]);
+  });
+
+  it("has no rows for routes that no longer exist, and one row per route", () => {
+    expect(covered.filter((p) => !declared.includes(p))).toEqual([]);
+    expect(new Set(covered).size).toBe(covered.length);
+  });
+
+  it("states an expectation for every role, for GET and POST", () => {
+    for (const row of ROUTE_TABLE) {
+      for (const role of ROLES) {
+        expect(row.get[role], `${row.url} GET ${role}`).toBeDefined();
+        expect(row.post[role], `${row.url} POST ${role}`).toBeDefined();
+      }
+    }
+  });
+});

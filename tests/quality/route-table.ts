@@ -1,0 +1,219 @@
+/**
+ * The authorization matrix (issue #8, item 4): every route of app/routes.ts, and the
+ * Express endpoints beside them, with the status each kind of visitor must get for a GET
+ * (loader) and a POST (action). tests/integration/authorization.test.ts requests every
+ * cell; tests/quality/route-table.test.ts fails when app/routes.ts has a route without a
+ * row here, so a new route cannot land untested.
+ *
+ * Roles: `anonymous`; `owner`, a signed-in user who owns the item in `{item}` (for pages
+ * without an item: any signed-in user with a name); `other`, another signed-in user;
+ * `admin`, a signed-in support admin (ADMIN_EMAILS) who does not own the item.
+ * Placeholders in `url` and `body`: {item} = the owner's unpaid item, {message} = a support
+ * message, {order} = the owner's pending order (test payments), {paidOrder} = the owner's
+ * paid, renewing order.
+ */
+export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Expectation {
+  status: number;
+  /** Redirect target (Location header, path only). */
+  location?: string;
+  /** Text the page must contain (e.g. the owner's private contact info). */
+  contains?: string[];
+  /** Text the page must not contain. */
+  absent?: string[];
+}
+type Cell = number | Expectation;
+type PerRole = Record<Role, Cell>;
+
+export interface RouteRow {
+  /** The path exactly as in app/routes.ts ("" for the index route); absent for Express endpoints. */
+  route?: string;
+  /** What is requested. */
+  url: string;
+  get: PerRole;
+  post: PerRole;
+  /** The POST body: a form (or JSON with `json: true`). Defaults to an empty form. */
+  body?: Record<string, string>;
+  json?: boolean;
+  /** POST with a session made for this request only (e.g. logout ends it). */
+  freshSession?: boolean;
+  /** Signed by its sender instead of sent by a browser: exempt from the Origin check. */
+  noOriginCheck?: boolean;
+}
+
+/** Same answer for everyone. */
+export const all = (c: Cell): PerRole => ({ anonymous: c, owner: c, other: c, admin: c });
+const to = (location: string, status = 302): Expectation => ({ status, location });
+/** Signed-out visitors see the page; signed-in users with a name go to the dashboard. */
+const guestOnly = (status = 200): PerRole => ({
+  anonymous: status,
+  owner: to("/dashboard"),
+  other: to("/dashboard"),
+  admin: to("/dashboard"),
+});
+/** Signed-in users only: anonymous visitors go to /login. */
+const signedIn = (c: Cell): PerRole => ({ anonymous: to("/login"), owner: c, other: c, admin: c });
+const adminOnly = (c: Cell): PerRole => ({ anonymous: 404, owner: 404, other: 404, admin: c });
+/** A route without an action: POST is refused. */
+const noAction = all(405);
+
+export const SECRET_CONTACT = "owner-private-contact-070-SECRET";
+export const SECRET_MESSAGE = "support-message-text-SECRET";
+
+const itemPage: PerRole = {
+  anonymous: { status: 200, absent: [SECRET_CONTACT] },
+  owner: { status: 200, contains: [SECRET_CONTACT] },
+  other: { status: 200, absent: [SECRET_CONTACT] },
+  admin: { status: 200, absent: [SECRET_CONTACT] },
+};
+
+export const ROUTE_TABLE: RouteRow[] = [
+  { route: "", url: "/", get: all(200), post: noAction },
+  { route: "consent", url: "/consent", get: all(to("/")), post: all(to("/")) },
+  { route: "language/:lang", url: "/language/sv?redirectTo=/support", get: all(to("/support")), post: noAction },
+  { route: "companies", url: "/companies", get: all(200), post: noAction },
+  { route: "support", url: "/support", get: all(200), post: noAction },
+  { route: "terms", url: "/terms", get: all(200), post: noAction },
+  { route: "cookies", url: "/cookies", get: all(200), post: noAction },
+  {
+    route: "login",
+    url: "/login",
+    get: guestOnly(),
+    // Wrong credentials: refused (401); signed-in users then go on to the dashboard.
+    post: guestOnly(401),
+    body: { email: "nobody@example.test", password: "wrong-password-123" },
+  },
+  { route: "logout", url: "/logout", get: all(200), post: all(to("/")), freshSession: true },
+  {
+    route: "user/register",
+    url: "/user/register",
+    get: guestOnly(),
+    post: guestOnly(400),
+    body: { name: "", email: "", password: "" },
+  },
+  {
+    route: "user/social",
+    url: "/user/social",
+    get: signedIn(to("/dashboard")),
+    post: noAction,
+  },
+  { route: "resetpassword", url: "/resetpassword", get: guestOnly(), post: guestOnly(400), body: { email: "" } },
+  {
+    route: "resetpassword/new",
+    url: "/resetpassword/new?token=abc",
+    get: all(200),
+    post: all(400),
+    body: { token: "not-a-real-token", password: "New-password-123" },
+  },
+  { route: "contact", url: "/contact", get: all(200), post: all(400), body: { email: "", message: "" } },
+  { route: "api/contact", url: "/api/contact", get: all(405), post: all(400), body: {}, json: true },
+  { route: "api/captcha/challenge", url: "/api/captcha/challenge", get: all(200), post: noAction },
+  {
+    route: "admin/messages",
+    url: "/admin/messages",
+    get: adminOnly({ status: 200, contains: [SECRET_MESSAGE.slice(0, 20)] }),
+    post: noAction,
+  },
+  {
+    route: "admin/messages/:id",
+    url: "/admin/messages/{message}",
+    get: adminOnly({ status: 200, contains: [SECRET_MESSAGE] }),
+    post: adminOnly(200),
+    body: { intent: "handled", handled: "1" },
+  },
+  {
+    route: "dashboard",
+    url: "/dashboard",
+    get: signedIn(200),
+    // Cancel the renewal of an order: only one's own.
+    post: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    body: { intent: "cancelRenewal", orderId: "{paidOrder}" },
+  },
+  {
+    route: "product/register",
+    url: "/product/register",
+    get: signedIn(200),
+    // An incomplete form: refused with 400 for users, /login for visitors; nothing saved.
+    post: signedIn(400),
+    body: { name: "" },
+  },
+  {
+    route: "product/edit/:id",
+    url: "/product/edit/{item}",
+    get: { anonymous: to("/login"), owner: 200, other: to("/dashboard"), admin: to("/dashboard") },
+    // A complete, valid form: only the owner's is saved; the others get 404 and change nothing.
+    post: { anonymous: to("/login"), owner: to("/dashboard"), other: 404, admin: 404 },
+    body: {
+      name: "Renamed",
+      findFee: "300",
+      prodType: "laptop",
+      contactInfo: SECRET_CONTACT,
+      payment: "year",
+      intent: "payLater",
+    },
+  },
+  { route: "product/:id", url: "/product/{item}", get: itemPage, post: noAction },
+  {
+    route: "product/:id/qr.svg",
+    url: "/product/{item}/qr.svg",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "user/register-adress",
+    url: "/user/register-adress",
+    get: signedIn(200),
+    post: signedIn(400),
+    body: { email: "" },
+  },
+  {
+    route: "order",
+    url: "/order",
+    get: signedIn(200),
+    // Nothing selected: refused, no order made.
+    post: signedIn(400),
+    body: { payment: "year" },
+  },
+  {
+    route: "order/checkout/:id",
+    url: "/order/checkout/{order}",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    // The test checkout's "pay": only the order's owner can complete it.
+    post: { anonymous: to("/login"), owner: to("/order/complete/{order}"), other: 404, admin: 404 },
+  },
+  {
+    route: "order/complete/:id",
+    url: "/order/complete/{order}",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "api/stripe/webhook",
+    url: "/api/stripe/webhook",
+    get: all(405),
+    // PAYMENTS=test: the Stripe webhook does not exist (its signature tests are in orders).
+    post: all(404),
+    noOriginCheck: true,
+  },
+  { route: ":id", url: "/{item}", get: itemPage, post: noAction },
+  { route: "*", url: "/no/such/page", get: all(404), post: noAction },
+
+  // Express endpoints outside React Router (server/app.ts).
+  // GET only: a POST falls through to React Router's 'Page not found' route, which has no action.
+  { url: "/healthz", get: all(200), post: noAction },
+  { url: "/readyz", get: all(200), post: noAction },
+  // better-auth's own sign-in/sign-up/session endpoints are closed: the form actions are
+  // the only way in (rate limits, password rules).
+  {
+    url: "/api/auth/sign-in/email",
+    get: all(404),
+    post: all(404),
+    body: { email: "a@b.se", password: "x" },
+    json: true,
+  },
+  { url: "/api/auth/sign-up/email", get: all(404), post: all(404), body: {}, json: true },
+  { url: "/api/auth/get-session", get: all(404), post: all(404) },
+  { url: "/api/auth/list-accounts", get: all(404), post: all(404) },
+];
