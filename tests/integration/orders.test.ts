@@ -375,6 +375,14 @@ describe(`orders with the test provider on ${label}`, () => {
     );
   });
 
+  it("test mode is announced: a start-up warning and a banner on every page", async () => {
+    expect(server.logs()).toContain("PAYMENTS=test: the test checkout is active, no real payments are taken");
+    for (const path of ["/", "/support", "/login"]) {
+      expect(await (await get(path)).text()).toContain("Test mode — no real payments");
+      expect(await (await get(path, { lang: "sv" })).text()).toContain("Testläge — inga riktiga betalningar");
+    }
+  });
+
   it("the Stripe webhook does not exist with the test provider", async () => {
     const res = await fetch(`${server.url}/api/stripe/webhook`, { method: "POST", body: "{}" });
     expect(res.status).toBe(404);
@@ -498,10 +506,12 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect(order).toMatchObject({ currency: "EUR", period: "month", totalAmount: 900, discountAmount: 0 });
   });
 
-  it("the order form may be redirected to the checkout's origin (CSP form-action)", async () => {
+  it("the order form may be redirected to the checkout's origin (CSP form-action); no test banner", async () => {
     const owner = await ownerWithAddress(rt);
     const res = await get("/order", { cookie: owner.cookie });
     expect(res.headers.get("content-security-policy")).toMatch(new RegExp(`form-action 'self' ${stripe.url}`));
+    expect(await res.text()).not.toContain("Test mode");
+    expect(server.logs()).not.toContain("PAYMENTS=test");
   });
 
   it("a failing Stripe API is a translated 502 on the order page, not a 500", async () => {
