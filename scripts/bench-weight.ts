@@ -1,0 +1,143 @@
+// `npm run bench:weight`: what a browser downloads for `/`, `/login`, `/dashboard`
+// (signed in) and the paid item page, in gzip bytes per kind, and whether the page's main
+// content is already in the first HTML response (no JavaScript needed to see it).
+// Exits 1 when a page is over its budget (brief section 4). Part of `npm test`.
+//
+// Debian's Chromium loads each page in a fresh context (empty cache) and every response
+// it receives is counted: the document, stylesheets, module scripts and modulepreloads,
+// the chunks loaded while the page starts (translations), fonts and images. Sizes are
+// gzip level 6 of each body, computed here, so the figures do not depend on the
+// encoding the server picked or on timing.
+import { chromium } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { CHROMIUM_ARGS } from "../playwright.config";
+import { root } from "./lib/build.mjs";
+import { startQualityServer } from "./lib/quality-server";
+
+const KB = 1024;
+
+interface PageSpec {
+  name: string;
+  path: string;
+  signedIn: boolean;
+  /** Text that proves the main content is in the server's HTML. */
+  content: string;
+  budget: { total: number; htmlCss?: number };
+}
+
+type Kind = "html" | "css" | "js" | "font" | "image" | "other";
+
+const server = await startQualityServer();
+// Budgets: the finder page's are the brief's; the other pages share its total budget
+// so that no screen grows past what the finder page is allowed.
+const pages: PageSpec[] = [
+  { name: "/", path: "/", signedIn: false, content: "<h1", budget: { total: 150 * KB } },
+  { name: "/login", path: "/login", signedIn: false, content: 'type="password"', budget: { total: 150 * KB } },
+  { name: "/dashboard", path: "/dashboard", signedIn: true, content: server.itemName, budget: { total: 150 * KB } },
+  {
+    name: "item page",
+    path: `/product/${server.itemId}`,
+    signedIn: false,
+    content: server.itemName,
+    budget: { total: 150 * KB, htmlCss: 30 * KB },
+  },
+];
+
+function kindOf(contentType: string): Kind {
+  if (contentType.includes("text/html")) return "html";
+  if (contentType.includes("text/css")) return "css";
+  if (contentType.includes("javascript")) return "js";
+  if (contentType.startsWith("font/") || contentType.includes("font")) return "font";
+  if (contentType.startsWith("image/")) return "image";
+  return "other";
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+  args: CHROMIUM_ARGS,
+});
+const rows: Array<{
+  page: string;
+  bytes: Record<Kind, number>;
+  htmlCss: number;
+  total: number;
+  requests: number;
+  contentInFirstHtml: boolean;
+  problems: string[];
+}> = [];
+try {
+  for (const spec of pages) {
+    const context = await browser.newContext({ locale: "en-GB", viewport: { width: 390, height: 844 } });
+    if (spec.signedIn) {
+      await context.addCookies([
+        { ...server.sessionCookie, url: server.url },
+        { name: "ConsentApproved", value: "1", url: server.url },
+      ]);
+    }
+    const page = await context.newPage();
+    const pending: Promise<void>[] = [];
+    const bytes: Record<Kind, number> = { html: 0, css: 0, js: 0, font: 0, image: 0, other: 0 };
+    let firstHtml: string | null = null;
+    let requests = 0;
+    page.on("response", (response) => {
+      pending.push(
+        (async () => {
+          if (response.status() >= 300 && response.status() < 400) return; // no body
+          const body = await response.body().catch(() => null);
+          if (!body) return;
+          const kind = kindOf(response.headers()["content-type"] ?? "");
+          if (kind === "html" && firstHtml === null && response.request().isNavigationRequest()) {
+            firstHtml = body.toString("utf8");
+          }
+          bytes[kind] += gzipSync(body, { level: 6 }).length;
+          requests++;
+        })(),
+      );
+    });
+    const res = await page.goto(server.url + spec.path, { waitUntil: "networkidle" });
+    await Promise.all(pending);
+    const problems: string[] = [];
+    if (res?.status() !== 200) problems.push(`status ${res?.status()}`);
+    const contentInFirstHtml = firstHtml !== null && (firstHtml as string).includes(spec.content);
+    if (!contentInFirstHtml) problems.push("main content missing from the first HTML response");
+    const total = Object.values(bytes).reduce((a, b) => a + b, 0);
+    const htmlCss = bytes.html + bytes.css;
+    if (total > spec.budget.total) problems.push(`total ${kb(total)} > ${kb(spec.budget.total)}`);
+    if (spec.budget.htmlCss !== undefined && htmlCss > spec.budget.htmlCss) {
+      problems.push(`HTML+CSS ${kb(htmlCss)} > ${kb(spec.budget.htmlCss)}`);
+    }
+    rows.push({ page: spec.name, bytes, htmlCss, total, requests, contentInFirstHtml, problems });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+function kb(n: number) {
+  return `${(n / KB).toFixed(1)} KB`;
+}
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+console.log(
+  `\n${"page (gzip)".padEnd(14)}${pad("HTML", 10)}${pad("CSS", 10)}${pad("JS", 10)}${pad("other", 10)}${pad("total", 10)}${pad("requests", 10)}  content in first HTML`,
+);
+for (const r of rows) {
+  const other = r.bytes.font + r.bytes.image + r.bytes.other;
+  console.log(
+    `${r.page.padEnd(14)}${pad(kb(r.bytes.html), 10)}${pad(kb(r.bytes.css), 10)}${pad(kb(r.bytes.js), 10)}${pad(kb(other), 10)}${pad(kb(r.total), 10)}${pad(r.requests, 10)}  ${r.contentInFirstHtml ? "yes" : "NO"}`,
+  );
+}
+console.log("\nBudgets: item page HTML+CSS ≤ 30 KB and total ≤ 150 KB (brief section 4); other pages total ≤ 150 KB.");
+const failed = rows.filter((r) => r.problems.length > 0);
+for (const r of failed) console.log(`✖ ${r.page}: ${r.problems.join("; ")}`);
+if (failed.length === 0) console.log("✔ all pages within budget");
+
+const outDir = path.join(root, "bench/results");
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(
+  path.join(outDir, "weight-latest.json"),
+  JSON.stringify({ date: new Date().toISOString(), pages: rows }, null, 2),
+);
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,118 @@
+// The production server on a fresh SQLite database with one signed-up user and one paid
+// item, for `npm run bench:weight` and `npm run lighthouse`.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { newProductId } from "../../app/lib/ids";
+import { parseConfig } from "../../app/server/config.server";
+import { openDatabase } from "../../app/server/db/db.server";
+import { insertProduct } from "../../app/server/items/items.repository.server";
+import { buildIfNeeded, root } from "./build.mjs";
+
+export interface QualityServer {
+  url: string;
+  /** `name=value` of the signed-up user's session cookie. */
+  sessionCookie: { name: string; value: string };
+  itemId: string;
+  itemName: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startQualityServer(): Promise<QualityServer> {
+  buildIfNeeded();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-quality-"));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    BASE_URL: url,
+    DATABASE_URL: `file:${path.join(tmp, "quality.sqlite")}`,
+    AUTH_SECRET: randomBytes(32).toString("hex"),
+    MAIL_OUTBOX_DIR: path.join(tmp, "outbox"),
+    LOG_LEVEL: "warn",
+  };
+  const logFile = path.join(tmp, "server.log");
+  const out = fs.openSync(logFile, "w");
+  const child: ChildProcess = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", out, out],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited:\n${fs.readFileSync(logFile, "utf8")}`);
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${fs.readFileSync(logFile, "utf8")}`);
+      const up = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // A user made through the real registration form, as a person would.
+    const email = `quality-${randomBytes(4).toString("hex")}@example.test`;
+    const res = await fetch(`${url}/user/register`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: url, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ name: "Quality Check", email, password: `Pw-${randomBytes(6).toString("hex")}-9!` }),
+    });
+    const setCookie = res.headers.getSetCookie().find((c) => c.includes("session_token="));
+    if (res.status !== 302 || !setCookie) throw new Error(`registration failed: ${res.status}`);
+    const pair = setCookie.split(";")[0]!;
+    const eq = pair.indexOf("=");
+
+    // The paid item: payments are another workstream's flow, so the row is written
+    // through the items repository with the paid columns set.
+    const handle = openDatabase(parseConfig({ ...process.env, ...env }).database);
+    const user = await handle.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    const itemId = newProductId();
+    const itemName = "Blue backpack with a laptop";
+    const now = Date.now();
+    await insertProduct(handle.db, {
+      id: itemId,
+      owner: user.id,
+      name: itemName,
+      findFee: 200,
+      currency: "SEK",
+      prodType: "bag",
+      contactInfo: "Call +46 70 123 45 67",
+      payment: "yearly",
+      payed: 1,
+      paidUntil: now + 365 * 86_400_000,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await handle.close();
+    return { url, sessionCookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, itemId, itemName, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
