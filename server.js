@@ -3,6 +3,7 @@
 import compression from "compression";
 import express from "express";
 import fs from "node:fs";
+import http from "node:http";
 import process from "node:process";
 
 const DEV = process.argv.includes("--dev");
@@ -18,10 +19,10 @@ const HOST = process.env.HOST || "0.0.0.0";
 const web = express();
 web.disable("x-powered-by");
 web.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
-web.use(compression());
 
 let appModule;
 if (DEV) {
+  web.use(compression());
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
   web.use(viteDevServer.middlewares);
@@ -33,10 +34,20 @@ if (DEV) {
       .catch(next),
   );
 } else {
-  web.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  web.use(express.static("build/client", { maxAge: "1h", index: false }));
   appModule = await import("./build/server/index.js");
+  web.use(compression());
+  web.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  // Only the files the build has (favicon, robots.txt…): no disk lookup for every page.
+  const publicFiles = new Set(listFiles("build/client").filter((f) => !f.startsWith("/assets/")));
+  const publicStatic = express.static("build/client", { maxAge: "1h", index: false });
+  web.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
   web.use(appModule.app);
+}
+
+function listFiles(dir, prefix = "") {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(`${dir}/${e.name}`, `${prefix}/${e.name}`) : [`${prefix}/${e.name}`]));
 }
 
 try {
@@ -47,7 +58,17 @@ try {
   process.exit(1);
 }
 
-const server = web.listen(PORT, HOST, () => {
+// Anonymous finder pages come from the app's cache, already compressed, before Express
+// (docs/decisions/009-performance.md); everything else goes through Express.
+const serveCached = DEV ? null : appModule.serveCachedItemPage;
+const server = http.createServer((req, res) => {
+  if (!serveCached) return web(req, res);
+  serveCached(req, res).then(
+    (served) => served || web(req, res),
+    () => web(req, res),
+  );
+});
+server.listen(PORT, HOST, () => {
   appModule.logger.info({ port: server.address().port, host: HOST }, "Hittad is listening");
 });
 server.keepAliveTimeout = 65_000;

@@ -19,6 +19,17 @@ import { socialFormActionOrigins } from "../app/server/auth/auth.server";
 import { getConfig } from "../app/server/config.server";
 import { checkoutFormActionOrigins } from "../app/server/orders/payments.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
+import {
+  cookiesAllowCache,
+  itemIdOfPath,
+  itemPageCache,
+  itemPageVersion,
+  ItemPageCache,
+  type ItemPageVersion,
+  toStorablePage,
+  VERSION_CHECK_MS,
+} from "../app/server/items/item-page-cache.server";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 export { logger };
 
@@ -49,15 +60,130 @@ export async function shutdown() {
 
 export const app = express.Router();
 
+/** Set on a finder-page request whose rendered page may be stored. */
+interface CacheCandidate {
+  itemId: string;
+  key: string;
+  version: ItemPageVersion;
+}
+const candidates = new WeakMap<IncomingMessage, CacheCandidate>();
+
+/**
+ * The anonymous finder page from the cache (app/server/items/item-page-cache.server.ts).
+ * server.js calls this before Express: a hit is answered here with stored, compressed
+ * bytes (true); anything else returns false and goes through the whole app, where a
+ * cacheable miss is stored by `storeItemPage` below.
+ */
+export async function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const url = req.url ?? "/";
+  if ((req.method !== "GET" && req.method !== "HEAD") || url.includes("?")) return false;
+  const itemId = itemIdOfPath(url);
+  if (!itemId || !cookiesAllowCache(req.headers.cookie)) return false;
+  const started = performance.now();
+  const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
+  const lang = pickLanguage(cookies[LANG_COOKIE], req.headers["accept-language"]);
+  const key = itemPageCache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
+  const now = Date.now();
+  const page = itemPageCache.get(key, now);
+  if (!page || now - page.checkedAt > VERSION_CHECK_MS) {
+    let version: ItemPageVersion | null;
+    try {
+      const { database } = await getRuntime();
+      version = await itemPageVersion(database.db, itemId, now);
+    } catch {
+      return false; // database trouble: the app answers (503 page)
+    }
+    if (version === null) return false; // the 404 page
+    if (!page || page.version !== version.version) {
+      if (page) itemPageCache.delete(key);
+      candidates.set(req, { itemId, key, version });
+      return false;
+    }
+    page.checkedAt = now;
+  }
+  const requestId = requestIdOf(req, res);
+  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
+  const headers = [...page.headers, "Vary", "Accept-Encoding", "Content-Length", String(body.length)];
+  if (encoding) headers.push("Content-Encoding", encoding);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+  // The same line pino-http writes for rendered pages.
+  logger.info(
+    {
+      req: { id: requestId, method: req.method, url: redactUrl(url) },
+      res: { statusCode: 200 },
+      responseTime: Math.round(performance.now() - started),
+      cache: "hit",
+    },
+    "request completed",
+  );
+  return true;
+}
+
+function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers["x-request-id"];
+  const id = typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+  res.setHeader("X-Request-Id", id);
+  return id;
+}
+
+/** Headers of a rendered page that belong to one response only. */
+const PER_RESPONSE_HEADERS = new Set([
+  "x-request-id",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "vary",
+  "content-security-policy",
+  "date",
+  "connection",
+  "keep-alive",
+]);
+
+/** Keeps the rendered finder page of a cache candidate (see cachedItemPages). */
+function storeItemPage(req: express.Request, res: express.Response, next: express.NextFunction) {
+  const candidate = candidates.get(req);
+  if (!candidate) return next();
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array),
+    );
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+  res.on("finish", () => {
+    const type = String(res.getHeader("content-type") ?? "");
+    const csp = res.getHeader("content-security-policy");
+    if (res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie") || !csp) return;
+    const stored = toStorablePage(Buffer.concat(chunks).toString("utf8"), String(csp), res.locals.nonce as string);
+    const headers = ["Content-Security-Policy", stored.csp];
+    for (const [name, value] of Object.entries(res.getHeaders())) {
+      if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
+      headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
+    }
+    itemPageCache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
+  });
+  next();
+}
+
 app.use(
   pinoHttp({
     logger,
-    genReqId: (req, res) => {
-      const incoming = req.headers["x-request-id"];
-      const id = typeof incoming === "string" && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-      res.setHeader("X-Request-Id", id);
-      return id;
-    },
+    genReqId: requestIdOf,
     autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
     // One line per request with what an operator needs, and nothing personal: no
     // headers (cookies, user agents), no secrets from URLs (reset tokens, OAuth codes).
@@ -160,6 +286,8 @@ app.use(
     strictTransportSecurity: false,
   }),
 );
+
+app.use(storeItemPage);
 
 // CSRF: refuse state-changing requests that a browser says come from another site.
 app.use(async (req, res, next) => {

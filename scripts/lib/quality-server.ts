@@ -45,7 +45,7 @@ export async function startQualityServer(): Promise<QualityServer> {
     DATABASE_URL: `file:${path.join(tmp, "quality.sqlite")}`,
     AUTH_SECRET: randomBytes(32).toString("hex"),
     MAIL_OUTBOX_DIR: path.join(tmp, "outbox"),
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: process.env.QUALITY_LOG_LEVEL || "warn",
   };
   const logFile = path.join(tmp, "server.log");
   const out = fs.openSync(logFile, "w");

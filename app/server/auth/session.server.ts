@@ -5,6 +5,8 @@ import { getRuntime } from "../runtime.server";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  // Most visitors (finders scanning a sticker) have no session cookie: no lookup then.
+  if (!request.headers.get("cookie")?.includes(".session_token=")) return null;
   const { auth, config, database } = await getRuntime();
   const session = await auth.api.getSession({ headers: request.headers });
   if (!session) return null;

@@ -42,3 +42,11 @@ export async function updateProductOfOwner(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** What decides whether a stored finder page is still current (see item-page-cache.server.ts). */
+export function findProductVersion(
+  db: DB,
+  id: string,
+): Promise<Pick<ProductRow, "payed" | "paidUntil" | "updatedAt"> | undefined> {
+  return db.selectFrom("products").select(["payed", "paidUntil", "updatedAt"]).where("id", "=", id).executeTakeFirst();
+}

@@ -7,6 +7,7 @@ import { currencyForLang, type Currency } from "~/lib/fee";
 import { newProductId } from "~/lib/ids";
 import type { ProductInput } from "~/lib/product-form";
 import type { DB } from "../db/db.server";
+import { forgetItemPages } from "./item-page-cache.server";
 import {
   findProductById,
   findProductOfOwner,
@@ -94,7 +95,7 @@ export async function listOwnedItems(db: DB, owner: string): Promise<OwnedItem[]
 export async function updateOwnedItem(db: DB, owner: string, id: string, input: ProductInput): Promise<boolean> {
   const row = await findProductOfOwner(db, owner, id);
   if (!row) return false;
-  return updateProductOfOwner(db, owner, id, {
+  const updated = await updateProductOfOwner(db, owner, id, {
     name: input.name,
     findFee: input.findFee,
     prodType: input.prodType,
@@ -102,6 +103,8 @@ export async function updateOwnedItem(db: DB, owner: string, id: string, input: 
     payment: isItemPaid(row) ? row.payment : input.payment,
     updatedAt: Date.now(),
   });
+  if (updated) forgetItemPages(id);
+  return updated;
 }
 
 /** The public item page's view: decided here so unpaid details never leave the server. */

@@ -1,0 +1,136 @@
+/**
+ * The anonymous finder page cache (docs/decisions/009-performance.md) over HTTP against the
+ * production server: a stored page is the same page with hash-allowed inline scripts, a
+ * signed-in owner never gets it, and a save, a payment change or the end of the paid
+ * period shows at once.
+ */
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createItem } from "../../app/server/items/items.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, type TestUser } from "../support/users";
+
+let db: TestDatabase;
+let server: TestServer;
+let rt: Runtime;
+let owner: TestUser;
+
+beforeAll(async () => {
+  db = await createTestDatabase("itemcache");
+  const env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+  server = await startServer(env);
+  rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  owner = await createUser(rt, { name: "Cache Owner" });
+});
+afterAll(async () => {
+  await server?.stop();
+  await rt?.database.close();
+  await db?.drop();
+});
+
+async function paidItem(name: string, paidUntil: number | null = null) {
+  const id = await createItem(
+    rt.database.db,
+    owner.id,
+    { name, findFee: 100, prodType: "other", contactInfo: "Call me", payment: "year", intent: "payLater" },
+    "en",
+  );
+  await rt.database.db.updateTable("products").set({ payed: 1, paidUntil }).where("id", "=", id).execute();
+  return id;
+}
+
+async function get(path: string, cookie?: string) {
+  const res = await fetch(`${server.url}${path}`, {
+    headers: { "Accept-Language": "en-US", ...(cookie ? { Cookie: cookie } : {}) },
+  });
+  return { res, html: await res.text(), csp: res.headers.get("content-security-policy") ?? "" };
+}
+
+function inlineScripts(html: string) {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]!));
+}
+
+describe("anonymous finder page cache", () => {
+  it("the second visit gets the same page, its inline scripts allowed by hash instead of a nonce", async () => {
+    const id = await paidItem("Cached umbrella");
+    const first = await get(`/product/${id}`);
+    const nonce = /'nonce-([^']+)'/.exec(first.csp)![1]!;
+    const second = await get(`/product/${id}`);
+    expect(second.res.status).toBe(200);
+    expect(second.html).toContain("Cached umbrella");
+    expect(second.html).toBe(first.html.split(` nonce="${nonce}"`).join(""));
+    const scriptSrc = /script-src ([^;]*)/.exec(second.csp)![1]!;
+    expect(scriptSrc).not.toMatch(/nonce-|unsafe-inline/);
+    const scripts = inlineScripts(second.html);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const m of scripts) {
+      const hash = createHash("sha256").update(m[2]!).digest("base64");
+      expect(scriptSrc).toContain(`'sha256-${hash}'`);
+    }
+    // Everything but the CSP is the rendered page's (security headers included).
+    for (const name of ["x-content-type-options", "referrer-policy", "cache-control", "content-type"]) {
+      expect(second.res.headers.get(name), name).toBe(first.res.headers.get(name));
+    }
+    expect(second.res.headers.get("x-request-id")).not.toBe(first.res.headers.get("x-request-id"));
+  });
+
+  it("each language and each URL has its own page", async () => {
+    const id = await paidItem("Language bag");
+    await get(`/${id}`);
+    const en = await get(`/${id}`);
+    const sv = await get(`/${id}`, "lang=sv");
+    expect(en.html).toContain('lang="en"');
+    expect(sv.html).toContain('lang="sv"');
+  });
+
+  it("a signed-in visitor (the owner) always gets a freshly rendered page with a nonce", async () => {
+    const id = await paidItem("Owner's watch");
+    await get(`/product/${id}`);
+    await get(`/product/${id}`);
+    const mine = await get(`/product/${id}`, owner.cookie);
+    expect(mine.csp).toMatch(/'nonce-[^']+'/);
+  });
+
+  it("the owner's save shows on the next anonymous visit", async () => {
+    const id = await paidItem("Old name");
+    await get(`/product/${id}`);
+    expect((await get(`/product/${id}`)).html).toContain("Old name");
+    const res = await fetch(`${server.url}/product/edit/${id}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: owner.cookie, Origin: server.url },
+      body: new URLSearchParams({
+        name: "New name",
+        findFee: "100",
+        prodType: "other",
+        contactInfo: "Call me",
+        payment: "year",
+        intent: "payLater",
+      }),
+    });
+    expect(res.status).toBe(302);
+    const after = await get(`/product/${id}`);
+    expect(after.html).toContain("New name");
+    expect(after.html).not.toContain("Old name");
+  });
+
+  it("the end of the paid period shows at once: the page becomes 'not paid'", async () => {
+    const id = await paidItem("Expiring scarf", Date.now() + 1500);
+    await get(`/${id}`);
+    expect((await get(`/${id}`)).html).toContain("Expiring scarf");
+    await new Promise((r) => setTimeout(r, 1600));
+    const after = await get(`/${id}`);
+    expect(after.html).not.toContain("Expiring scarf");
+  });
+
+  it("a payment change made elsewhere (another instance) shows within the version check interval", async () => {
+    const id = await paidItem("Unpaid later");
+    await get(`/${id}`);
+    expect((await get(`/${id}`)).html).toContain("Unpaid later");
+    await rt.database.db.updateTable("products").set({ payed: 0 }).where("id", "=", id).execute();
+    await new Promise((r) => setTimeout(r, 5200));
+    expect((await get(`/${id}`)).html).not.toContain("Unpaid later");
+  }, 15_000);
+});
