@@ -11,6 +11,7 @@ import type { OrderFormError } from "~/lib/order-form";
 import { cancelledSubscriptionEnd, minimumTermEnd, orderTotals, periodEnd, type Period } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
 import { isItemPaid } from "../items/items.service.server";
 import { listProductsOfOwner } from "../items/items.repository.server";
 import { logger } from "../logger.server";
@@ -218,6 +219,7 @@ export async function applyPayment(db: DB, config: Config, input: PaymentInput):
       // payed with no end (set by hand) stays without end.
       const until = Number(p.payed) === 1 && p.paidUntil == null ? null : Math.max(current ?? 0, paidUntil);
       await setProductPaid(trx, p.id, { paidUntil: until, payment: period });
+      forgetItemPages(p.id); // the finder page changes (docs/decisions/009-performance.md)
     }
     if (first) {
       await insertShipment(trx, {
@@ -298,6 +300,7 @@ export async function cancelRenewal(
       await updateOrder(trx, order.id, { paidUntil: plan.endsAt });
       for (const id of await listOrderProductIds(trx, order.id)) {
         await setProductPaid(trx, id, { paidUntil: plan.endsAt, payment: order.period });
+        forgetItemPages(id);
       }
     }
   });
