@@ -25,7 +25,6 @@ export default defineConfig({
       "react-dom/client",
       "react-router",
       "react-router/dom",
-      "react-bootstrap",
       "i18next",
       "react-i18next",
       "zod",

@@ -1,40 +1,50 @@
 import { useState } from "react";
-import { Container, Nav, Navbar } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
 import { BRAND } from "~/lib/brand";
 import type { SessionUser } from "~/lib/session-user";
 import { UserMenu } from "./UserMenu";
 
-/** The spec's navigation bar: toggler, brand, Support/Companies/Contact us, sign-in or user menu. */
+/**
+ * The spec's navigation bar: toggler, brand, Support/Companies/Contact us, sign-in or user
+ * menu. Bootstrap's navbar CSS with a few lines of React instead of react-bootstrap's
+ * Navbar: that library was a quarter of every page's JavaScript (docs/decisions/009).
+ */
 export function SiteHeader({ user }: { user: SessionUser | null }) {
   const { t } = useTranslation();
-  // Controlled so the toggler announces its state (aria-expanded) and the phone menu
-  // closes after following one of its links.
+  // Open for one path only: following one of the phone menu's links closes it.
   const { pathname } = useLocation();
   const [open, setOpen] = useState<{ at: string } | null>(null);
   const expanded = open?.at === pathname;
-  const setExpanded = (value: boolean) => setOpen(value ? { at: pathname } : null);
   return (
     <header>
-      <Navbar expand="md" bg="light" className="border-bottom" expanded={expanded} onToggle={setExpanded}>
-        <Container>
-          <Navbar.Brand as={Link} to="/">
+      <div className="navbar navbar-expand-md bg-light border-bottom">
+        <div className="container">
+          <Link className="navbar-brand" to="/">
             {BRAND}
-          </Navbar.Brand>
-          <Navbar.Toggle aria-controls="main-nav" aria-expanded={expanded} label={t("layout.toggleNavigation")} />
-          <Navbar.Collapse id="main-nav">
-            <Nav as="nav" aria-label={t("layout.mainNavigation")} className="me-auto">
-              <Nav.Link as={NavLink} to="/support">
+          </Link>
+          <button
+            type="button"
+            className={expanded ? "navbar-toggler" : "navbar-toggler collapsed"}
+            aria-controls="main-nav"
+            aria-expanded={expanded}
+            aria-label={t("layout.toggleNavigation")}
+            onClick={() => setOpen(expanded ? null : { at: pathname })}
+          >
+            <span className="navbar-toggler-icon" />
+          </button>
+          <div id="main-nav" className={expanded ? "navbar-collapse collapse show" : "navbar-collapse collapse"}>
+            <nav aria-label={t("layout.mainNavigation")} className="navbar-nav me-auto">
+              <NavLink className="nav-link" to="/support">
                 {t("layout.nav.support")}
-              </Nav.Link>
-              <Nav.Link as={NavLink} to="/companies">
+              </NavLink>
+              <NavLink className="nav-link" to="/companies">
                 {t("layout.nav.companies")}
-              </Nav.Link>
-              <Nav.Link as={NavLink} to="/contact">
+              </NavLink>
+              <NavLink className="nav-link" to="/contact">
                 {t("layout.nav.contact")}
-              </Nav.Link>
-            </Nav>
+              </NavLink>
+            </nav>
             <div className="d-flex">
               {user ? (
                 <UserMenu user={user} />
@@ -44,9 +54,9 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
                 </Link>
               )}
             </div>
-          </Navbar.Collapse>
-        </Container>
-      </Navbar>
+          </div>
+        </div>
+      </div>
     </header>
   );
 }

@@ -1,16 +1,53 @@
-import { Dropdown } from "react-bootstrap";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
 
-/** The spec's user dropdown: 'Logged in as', name and email, links, Logout. */
+/**
+ * The spec's user dropdown: 'Logged in as', name and email, links, Logout. Bootstrap's
+ * dropdown CSS and a disclosure button (aria-expanded; Escape and a click outside close
+ * it) instead of react-bootstrap's Dropdown and Popper (docs/decisions/009).
+ */
 export function UserMenu({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  // Open for one path only: a followed link closes the menu.
+  const [open, setOpen] = useState<{ at: string } | null>(null);
+  const expanded = open?.at === pathname;
+  const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!expanded) return;
+    function onPointerDown(event: PointerEvent) {
+      if (!root.current?.contains(event.target as Node)) setOpen(null);
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setOpen(null);
+      toggle.current?.focus();
+    }
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, [expanded]);
+
   return (
-    <Dropdown align="end">
-      <Dropdown.Toggle variant="outline-dark" id="user-menu" className="d-flex align-items-center gap-2">
+    <div className="dropdown" ref={root}>
+      <button
+        ref={toggle}
+        type="button"
+        id="user-menu"
+        className="btn btn-outline-dark dropdown-toggle d-flex align-items-center gap-2"
+        aria-expanded={expanded}
+        aria-controls="user-menu-items"
+        onClick={() => setOpen(expanded ? null : { at: pathname })}
+      >
         <img
           src={user.img || DEFAULT_AVATAR}
           alt=""
@@ -21,40 +58,43 @@ export function UserMenu({ user }: { user: SessionUser }) {
         />
         <span className="visually-hidden">{t("layout.userMenu")}</span>
         <span aria-hidden="true">{user.name || user.email}</span>
-      </Dropdown.Toggle>
-      <Dropdown.Menu>
-        {/* Not Dropdown.Header: its role="heading" without a level fails axe (aria-required-attr). */}
+      </button>
+      <div
+        id="user-menu-items"
+        className={expanded ? "dropdown-menu dropdown-menu-end show" : "dropdown-menu dropdown-menu-end"}
+        data-bs-popper="static"
+      >
         <div className="dropdown-header">
           <span className="d-block small">{t("layout.loggedInAs")}</span>
           <strong className="d-block">{user.name}</strong>
           <span className="d-block small">{user.email}</span>
         </div>
-        <Dropdown.Divider />
-        <Dropdown.Item as={Link} to="/dashboard">
+        <hr className="dropdown-divider" />
+        <Link className="dropdown-item" to="/dashboard">
           {t("layout.menu.dashboard")}
-        </Dropdown.Item>
-        <Dropdown.Item as={Link} to="/product/register">
+        </Link>
+        <Link className="dropdown-item" to="/product/register">
           {t("layout.menu.registerProduct")}
-        </Dropdown.Item>
-        <Dropdown.Item as={Link} to="/user/register-adress">
+        </Link>
+        <Link className="dropdown-item" to="/user/register-adress">
           {t("layout.menu.address")}
-        </Dropdown.Item>
-        <Dropdown.Item as={Link} to="/order">
+        </Link>
+        <Link className="dropdown-item" to="/order">
           {t("layout.menu.activate")}
-        </Dropdown.Item>
+        </Link>
         {user.isAdmin ? (
-          <Dropdown.Item as={Link} to="/admin/messages">
+          <Link className="dropdown-item" to="/admin/messages">
             {t("layout.menu.admin")}
-          </Dropdown.Item>
+          </Link>
         ) : null}
-        <Dropdown.Divider />
+        <hr className="dropdown-divider" />
         {/* GET /logout only shows 'Logging out...'; that screen signs out with a same-origin POST. */}
         <Form method="get" action="/logout" className="px-3">
           <button type="submit" className="btn btn-outline-danger btn-sm w-100">
             {t("layout.menu.logout")}
           </button>
         </Form>
-      </Dropdown.Menu>
-    </Dropdown>
+      </div>
+    </div>
   );
 }
