@@ -6,6 +6,9 @@
  */
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
+import { createTestDatabase, createTestRuntime, testEnv } from "../support/database";
+import { startServer } from "../support/server";
+import { signedEvent, startStripeStandIn, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET } from "../support/stripe";
 import { createUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
 
@@ -56,7 +59,7 @@ const TEXT = {
   },
 } as const;
 
-async function ownerWithItems(app: WorkerApp, lang: "en" | "sv", count: number) {
+async function ownerWithItems(app: Pick<WorkerApp, "runtime">, lang: "en" | "sv", count: number) {
   const owner = await createUser(app.runtime, { language: lang });
   const email = `orders-${lang}-${owner.id.slice(0, 6).toLowerCase()}@example.test`;
   await keepOrderAddress(
@@ -216,3 +219,107 @@ for (const lang of ["en", "sv"] as const) {
     });
   });
 }
+
+test.describe("orders with Stripe (local stand-in of its API)", () => {
+  test.use({ locale: "sv-SE" });
+
+  test("the order form goes to Stripe's checkout with and without JavaScript; the signed webhook activates the items", async ({
+    page,
+    context,
+    browser,
+  }) => {
+    const stripe = await startStripeStandIn();
+    const db = await createTestDatabase("e2e_stripe");
+    const env = testEnv(db, {
+      RATE_LIMIT_DISABLED: "1",
+      PAYMENTS: "stripe",
+      STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+    });
+    const server = await startServer(env);
+    const runtime = await createTestRuntime({ ...env, BASE_URL: server.url });
+    try {
+      const { owner, ids } = await ownerWithItems({ runtime }, "sv", 4);
+      await context.addCookies([
+        { name: "ConsentApproved", value: "true", url: server.url },
+        { ...owner.sessionCookie, url: server.url },
+      ]);
+      await page.goto(`${server.url}/order`);
+      await expect(page.locator("#order-total")).toHaveText("800 kr");
+      await expect(page.getByText("Testläge")).toHaveCount(0);
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Till betalning" }).click();
+      // A redirect to another origin after a form POST: allowed by the CSP's form-action.
+      await expect(page).toHaveURL(new RegExp(`^${stripe.url}/c/pay/cs_test_\\d+$`));
+      await expect(page.getByRole("heading", { name: "Stand-in Stripe checkout" })).toBeVisible();
+      const session = stripe.requests.filter((r) => r.path === "/v1/checkout/sessions").at(-1)!;
+      expect(session.form).toMatchObject({
+        "line_items[0][price_data][currency]": "sek",
+        "line_items[0][price_data][unit_amount]": "80000",
+        "line_items[0][price_data][recurring][interval]": "year",
+      });
+      const orderId = session.form["metadata[orderId]"]!;
+
+      // Stripe calls the webhook; the success page then shows the paid order.
+      const event = signedEvent({
+        id: `evt_e2e_${orderId}`,
+        type: "checkout.session.completed",
+        data: {
+          object: {
+            object: "checkout.session",
+            mode: "subscription",
+            payment_status: "paid",
+            metadata: { orderId },
+            subscription: "sub_e2e",
+            customer: "cus_e2e",
+            amount_total: 80000,
+            currency: "sek",
+          },
+        },
+      });
+      const hook = await fetch(`${server.url}/api/stripe/webhook`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Stripe-Signature": event.signature },
+        body: event.payload,
+      });
+      expect(hook.status).toBe(200);
+      await page.goto(`${server.url}/order/complete/${orderId}`);
+      await expect(page.getByRole("heading", { level: 1, name: "Tack för din beställning!" })).toBeVisible();
+      await expectAccessible(page);
+      await page.goto(`${server.url}/dashboard`);
+      await expect(page.locator(".item-renewal").first()).toContainText("Förnyas ");
+      await expect(page.getByRole("button", { name: "Säg upp förnyelsen" }).first()).toBeVisible();
+
+      // Without JavaScript the browser follows the redirect itself (CSP form-action applies).
+      const more = await createItem(
+        runtime.database.db,
+        owner.id,
+        { name: "Extra", findFee: 50, prodType: "other", contactInfo: "070", payment: "year", intent: "payLater" },
+        "sv",
+      );
+      const noJs = await browser.newContext({ locale: "sv-SE", javaScriptEnabled: false });
+      await noJs.addCookies([
+        { name: "ConsentApproved", value: "true", url: server.url },
+        { ...owner.sessionCookie, url: server.url },
+      ]);
+      const plain = await noJs.newPage();
+      const problems: string[] = [];
+      plain.on("console", (m) => {
+        if (m.type() === "error") problems.push(m.text());
+      });
+      await plain.goto(`${server.url}/order`);
+      await expect(plain.locator(`#order-item-${more}`)).toBeChecked();
+      for (const id of ids) await expect(plain.locator(`#order-item-${id}`)).toHaveCount(0);
+      await plain.getByRole("button", { name: "Till betalning" }).click();
+      await expect(plain).toHaveURL(new RegExp(`^${stripe.url}/c/pay/cs_test_\\d+$`));
+      expect(problems).toEqual([]);
+      await noJs.close();
+    } finally {
+      await server.stop();
+      await runtime.database.close();
+      await db.drop();
+      await stripe.close();
+    }
+  });
+});

@@ -67,6 +67,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           payment_status: "unpaid",
         });
       }
+      // The hosted checkout page the session's url points to (browser tests land here).
+      if (req.method === "GET" && path === "/favicon.ico") {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (req.method === "GET" && path.startsWith("/c/pay/")) {
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(
+          '<!doctype html><html lang="en"><title>Stand-in checkout</title><h1>Stand-in Stripe checkout</h1></html>',
+        );
+        return;
+      }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
       if (sub && req.method === "POST") {
         return send(200, {
