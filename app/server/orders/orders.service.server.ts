@@ -168,7 +168,8 @@ export interface PaymentInput {
  * happen once, and each event id is applied once (replays change nothing).
  */
 export async function applyPayment(db: DB, config: Config, input: PaymentInput): Promise<PaymentResult> {
-  return db.transaction().execute(async (trx) => {
+  const touched: string[] = [];
+  const result = await db.transaction().execute(async (trx): Promise<PaymentResult> => {
     let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
     if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
     const fresh = await recordPaymentEvent(trx, {
@@ -219,7 +220,7 @@ export async function applyPayment(db: DB, config: Config, input: PaymentInput):
       // payed with no end (set by hand) stays without end.
       const until = Number(p.payed) === 1 && p.paidUntil == null ? null : Math.max(current ?? 0, paidUntil);
       await setProductPaid(trx, p.id, { paidUntil: until, payment: period });
-      forgetItemPages(p.id); // the finder page changes (docs/decisions/009-performance.md)
+      touched.push(p.id);
     }
     if (first) {
       await insertShipment(trx, {
@@ -237,6 +238,9 @@ export async function applyPayment(db: DB, config: Config, input: PaymentInput):
     }
     return "applied";
   });
+  // After the commit: forgotten earlier, a finder's visit could store the old page again.
+  for (const id of touched) forgetItemPages(id); // docs/decisions/009-performance.md
+  return result;
 }
 
 /** The provider ended the subscription (cancelled, or unpaid): no more renewals. */
@@ -292,6 +296,7 @@ export async function cancelRenewal(
     throw new OrderError("orders.errors.cancelFailed", 502);
   }
   const now = Date.now();
+  const touched: string[] = [];
   await db.transaction().execute(async (trx) => {
     await updateOrder(trx, order.id, { renewing: 0, endsAt: plan.endsAt, cancelledAt: now, updatedAt: now });
     if (order.provider === "test") {
@@ -300,10 +305,11 @@ export async function cancelRenewal(
       await updateOrder(trx, order.id, { paidUntil: plan.endsAt });
       for (const id of await listOrderProductIds(trx, order.id)) {
         await setProductPaid(trx, id, { paidUntil: plan.endsAt, payment: order.period });
-        forgetItemPages(id);
+        touched.push(id);
       }
     }
   });
+  for (const id of touched) forgetItemPages(id);
   return { endsAt: plan.endsAt };
 }
 
