@@ -5,13 +5,16 @@ import { HydratedRouter } from "react-router/dom";
 import { NonceContext } from "./components/nonce";
 import { isLang, DEFAULT_LANG } from "./i18n/config";
 import { createI18n } from "./i18n/i18n";
-import { loadLanguage } from "./i18n/load.client";
+import { loadLanguage, setClientI18n } from "./i18n/load.client";
 
 // Start in the language the server rendered, or hydration would not match.
 const htmlLang = document.documentElement.lang;
 const lang = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
-const translation = await loadLanguage(lang);
+// Only the translation areas the page declares (root Layout's data-i18n), when it does.
+const areas = document.documentElement.dataset.i18n?.split(" ").filter(Boolean);
+const translation = await loadLanguage(lang, areas?.length ? areas : undefined);
 const i18n = createI18n(lang, { [lang]: translation });
+setClientI18n(i18n);
 
 startTransition(() => {
   hydrateRoot(

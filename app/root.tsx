@@ -7,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -17,6 +18,7 @@ import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
 import { DEFAULT_LANG, isLang, type Lang } from "./i18n/config";
 import { getT } from "./i18n/i18n";
+import { ensureAllAreas } from "./i18n/load.client";
 import { BRAND } from "./lib/brand";
 import { requestContext } from "./server/context";
 import stylesHref from "./styles/app.scss?url";
@@ -66,6 +68,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * A page that declares its translation areas (route handle `i18n`) loads only those at
+ * first; before the first client-side navigation the rest of the language follows.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async (_args, next) => {
+    // The first load runs this too, before hydration: the page has its areas already.
+    if (document.documentElement.dataset.hydrated) await ensureAllAreas();
+    return next();
+  },
+];
+
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function useRootData(): RootData | undefined {
@@ -79,6 +93,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Without root data (its loader failed) the request's i18n language still holds.
   const lang: Lang = data?.lang ?? (isLang(i18n.language) ? i18n.language : DEFAULT_LANG);
   const blocked = data ? !data.consent : false;
+  const matches = useMatches();
+  const areas = (matches[matches.length - 1]?.handle as { i18n?: readonly string[] } | undefined)?.i18n;
 
   useEffect(() => {
     // Lets end-to-end tests wait until clicks are handled by React.
@@ -86,7 +102,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, []);
 
   return (
-    <html lang={lang} dir="ltr">
+    <html lang={lang} dir="ltr" data-i18n={areas?.join(" ")}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   npm test                 typecheck, lint, unit, build, integration, end-to-end
+//   npm test                 typecheck, lint, unit, build, page weight, integration, end-to-end
 //   npm test -- --db-only    only the database-touching suites (CI's PostgreSQL leg)
 // The database is SQLite unless DATABASE_URL=postgres://… is set.
 import { spawnSync } from "node:child_process";
@@ -49,6 +49,8 @@ if (!dbOnly) {
 if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js"))) {
   steps.push(["build", "npm", ["run", "-s", "build"]]);
 }
+// What a browser downloads per page (fast: four pages in one Chromium). --ceilings: see the script.
+if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts", "--ceilings"]]);
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
 if (!dbOnly) steps.push(["end-to-end tests", "npx", ["playwright", "test"]]);
 

@@ -1,25 +1,57 @@
+import type { i18n as I18n } from "i18next";
 import type { Lang } from "./config";
 import { mergeAreas, registerResources, type Translation } from "./i18n";
 
-// One lazy chunk per file; the browser only downloads the language it shows.
+// One lazy chunk per file; the browser only downloads the language it shows, and at first
+// only the areas the page declares (route handle `i18n`, docs/decisions/009-performance.md).
 const loaders = {
   en: import.meta.glob("../locales/en/*.json", { import: "default" }),
   sv: import.meta.glob("../locales/sv/*.json", { import: "default" }),
 };
 
-const cache = new Map<Lang, Promise<Translation>>();
+function areaOf(file: string) {
+  return file.replace(/^.*\//, "").replace(/\.json$/, "");
+}
 
-export function loadLanguage(lang: Lang): Promise<Translation> {
-  let p = cache.get(lang);
-  if (!p) {
-    p = Promise.all(Object.entries(loaders[lang]).map(async ([file, load]) => [file, await load()] as const)).then(
-      (entries) => {
-        const t = mergeAreas(Object.fromEntries(entries));
-        registerResources(lang, t);
-        return t;
-      },
-    );
-    cache.set(lang, p);
-  }
-  return p;
+const chunks = new Map<string, Promise<readonly [string, unknown]>>();
+const loaded: Record<Lang, Record<string, unknown>> = { en: {}, sv: {} };
+
+/**
+ * The language's translations: only `areas` when given (a page's first load), else all.
+ * Loaded areas are registered for getT (meta functions) and kept for later calls.
+ */
+export async function loadLanguage(lang: Lang, areas?: readonly string[]): Promise<Translation> {
+  const files = Object.entries(loaders[lang]).filter(([file]) => !areas || areas.includes(areaOf(file)));
+  const entries = await Promise.all(
+    files.map(([file, load]) => {
+      let p = chunks.get(`${lang}:${file}`);
+      if (!p) {
+        p = load().then((mod) => [file, mod] as const);
+        chunks.set(`${lang}:${file}`, p);
+      }
+      return p;
+    }),
+  );
+  for (const [file, mod] of entries) loaded[lang][file] = mod;
+  const all = mergeAreas(loaded[lang]);
+  registerResources(lang, all);
+  return mergeAreas(Object.fromEntries(entries));
+}
+
+let current: I18n | undefined;
+
+/** The page's i18next instance (entry.client), completed by ensureAllAreas. */
+export function setClientI18n(instance: I18n) {
+  current = instance;
+}
+
+/**
+ * Before the first client-side navigation (root clientMiddleware): the remaining areas of
+ * the current language, so the next page never shows a key instead of its text.
+ */
+export async function ensureAllAreas() {
+  if (!current) return;
+  const lang = current.language as Lang;
+  const translation = await loadLanguage(lang);
+  current.addResourceBundle(lang, "translation", translation, true, true);
 }

@@ -14,6 +14,9 @@ import type { Route } from "./+types/product";
  * (no react-bootstrap, no QR code), complete in the server's HTML, so a finder's phone
  * shows it without waiting for JavaScript (brief section 4).
  */
+/** Translation areas the page needs (the finder's phone downloads only these at first). */
+export const handle = { i18n: ["layout", "errors", "consent", "items"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "items.page"), { name: "robots", content: "noindex" }];
 }
