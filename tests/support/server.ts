@@ -63,7 +63,8 @@ export async function startServer(env: Record<string, string>, opts: { port?: nu
     logs: () => output,
     stop(signal = "SIGTERM") {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Already gone (exited, or killed by a signal such as a test's SIGKILL).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once("exit", (code) => resolve(code));
         child.kill(signal);
       });
