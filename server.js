@@ -62,9 +62,11 @@ try {
 // (docs/decisions/009-performance.md); everything else goes through Express.
 const serveCached = DEV ? null : appModule.serveCachedItemPage;
 const server = http.createServer((req, res) => {
-  if (!serveCached) return web(req, res);
-  serveCached(req, res).then(
-    (served) => served || web(req, res),
+  const served = serveCached ? serveCached(req, res) : false;
+  if (served === true) return;
+  if (served === false) return web(req, res);
+  served.then(
+    (done) => done || web(req, res),
     () => web(req, res),
   );
 });

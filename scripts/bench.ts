@@ -235,7 +235,9 @@ async function visitAll(prefix: string) {
 // busy moments; the ratio compares like with like.
 const SLICES = 5;
 const targets = [
-  { key: "bare", name: "bare node:http 4 KB", url: bareUrl, pathFor: null },
+  // The same random paths for the bare server (it ignores them): autocannon builds every
+  // request anew then, and the load generator does the same work for every target.
+  { key: "bare", name: "bare node:http 4 KB", url: bareUrl, pathFor: () => `/product/${pick()}` },
   { key: "product", name: "/product/{id}", url: appUrl, pathFor: () => `/product/${pick()}` },
   { key: "short", name: "/{id}", url: appUrl, pathFor: () => `/${pick()}` },
 ] as const;

@@ -10,7 +10,7 @@ import helmet from "helmet";
 import { randomBytes, randomUUID } from "node:crypto";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider } from "react-router";
-import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
+import { LANG_COOKIE, pickLanguage, type Lang } from "../app/i18n/config";
 import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { logger, redactUrl } from "../app/server/logger.server";
@@ -25,6 +25,7 @@ import {
   itemPageCache,
   itemPageVersion,
   ItemPageCache,
+  type CachedPage,
   type ItemPageVersion,
   toStorablePage,
   VERSION_CHECK_MS,
@@ -74,18 +75,20 @@ const candidates = new WeakMap<IncomingMessage, CacheCandidate>();
  * bytes (true); anything else returns false and goes through the whole app, where a
  * cacheable miss is stored by `storeItemPage` below.
  */
-export async function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
   const url = req.url ?? "/";
   if ((req.method !== "GET" && req.method !== "HEAD") || url.includes("?")) return false;
   const itemId = itemIdOfPath(url);
   if (!itemId || !cookiesAllowCache(req.headers.cookie)) return false;
   const started = performance.now();
   const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
-  const lang = pickLanguage(cookies[LANG_COOKIE], req.headers["accept-language"]);
+  const lang = languageOf(cookies[LANG_COOKIE], req.headers["accept-language"]);
   const key = itemPageCache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
   const now = Date.now();
   const page = itemPageCache.get(key, now);
-  if (!page || now - page.checkedAt > VERSION_CHECK_MS) {
+  // The common case answers synchronously: no promise, no database.
+  if (page && now - page.checkedAt <= VERSION_CHECK_MS) return sendCachedPage(req, res, page, url, started);
+  return (async () => {
     let version: ItemPageVersion | null;
     try {
       const { database } = await getRuntime();
@@ -100,7 +103,11 @@ export async function serveCachedItemPage(req: IncomingMessage, res: ServerRespo
       return false;
     }
     page.checkedAt = now;
-  }
+    return sendCachedPage(req, res, page, url, started);
+  })();
+}
+
+function sendCachedPage(req: IncomingMessage, res: ServerResponse, page: CachedPage, url: string, started: number) {
   const requestId = requestIdOf(req, res);
   const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
   const headers = [...page.headers, "Vary", "Accept-Encoding", "Content-Length", String(body.length)];
@@ -118,6 +125,19 @@ export async function serveCachedItemPage(req: IncomingMessage, res: ServerRespo
     "request completed",
   );
   return true;
+}
+
+/** pickLanguage, remembered per (cookie, Accept-Language): browsers send a few distinct headers. */
+const languages = new Map<string, Lang>();
+function languageOf(cookieValue: string | undefined, acceptLanguage: string | undefined): Lang {
+  const k = `${cookieValue ?? ""}|${acceptLanguage ?? ""}`;
+  let lang = languages.get(k);
+  if (!lang) {
+    lang = pickLanguage(cookieValue, acceptLanguage);
+    if (languages.size >= 1000) languages.clear();
+    languages.set(k, lang);
+  }
+  return lang;
 }
 
 function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
