@@ -110,6 +110,6 @@ describe("two instances on one PostgreSQL", () => {
     });
     expect(edit.status).toBe(302);
     expect(await finder(a)).toContain("new contact");
-    await expect.poll(() => finder(b), { timeout: 15_000, intervals: [250] }).toContain("new contact");
+    await expect.poll(() => finder(b), { timeout: 15_000, interval: 250 }).toContain("new contact");
   });
 });
