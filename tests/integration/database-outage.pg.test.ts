@@ -76,4 +76,55 @@ describe("PostgreSQL outage", () => {
     expect(await back.text()).toContain("Outage Tester");
     expect(server.process.exitCode).toBeNull();
   });
+
+  it("every kind of request answers 503 (never 500) during the outage, and a save works again after it", async () => {
+    const cookie = `${user.cookie}; ConsentApproved=true`;
+    const save = (name: string) =>
+      fetch(`${server.url}/product/register`, {
+        method: "POST",
+        headers: { Origin: server.url, Cookie: cookie },
+        body: new URLSearchParams({
+          name,
+          findFee: "10",
+          prodType: "other",
+          contactInfo: "outage test",
+          payment: "year",
+          intent: "payLater",
+        }),
+        redirect: "manual",
+      });
+    await setConnectionsAllowed(false);
+    try {
+      const requests: [string, () => Promise<Response>][] = [
+        ["dashboard", () => fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } })],
+        ["product form", () => fetch(`${server.url}/product/register`, { headers: { Cookie: cookie } })],
+        ["item page", () => fetch(`${server.url}/product/AbCdEfGhIj`, { headers: { Cookie: cookie } })],
+        ["save", () => save("During outage")],
+        [
+          "sign-in",
+          () =>
+            fetch(`${server.url}/login`, {
+              method: "POST",
+              headers: { Origin: server.url, Cookie: "ConsentApproved=true" },
+              body: new URLSearchParams({ email: user.email, password: user.password }),
+              redirect: "manual",
+            }),
+        ],
+      ];
+      const statuses: Record<string, number> = {};
+      for (const [name, send] of requests) statuses[name] = (await send()).status;
+      expect(statuses).toEqual(Object.fromEntries(requests.map(([name]) => [name, 503])));
+      // A page that needs no database (anonymous, no session cookie) still answers.
+      const login = await fetch(`${server.url}/login`, { headers: { Cookie: "ConsentApproved=true" } });
+      expect(login.status).toBe(200);
+    } finally {
+      await setConnectionsAllowed(true);
+    }
+    expect((await save("After outage")).status).toBe(302);
+    const dashboard = await fetch(`${server.url}/dashboard`, { headers: { Cookie: cookie } });
+    const html = await dashboard.text();
+    expect(dashboard.status).toBe(200);
+    expect(html).toContain("outage test");
+    expect(server.process.exitCode).toBeNull();
+  });
 });
