@@ -9,6 +9,7 @@
  * - a new session id at sign-in (no fixation), the old one not carried over;
  * - cookie flags: HttpOnly and SameSite always, Secure when BASE_URL is https.
  */
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertMessage } from "../../app/server/contact/contact.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
@@ -234,6 +235,33 @@ describe("Content-Security-Policy", () => {
       expect(nonce, r.url).toBeTruthy();
       for (const tag of r.body.match(/<script\b[^>]*>/g) ?? []) {
         expect(tag, r.url).toContain(`nonce="${nonce}"`);
+      }
+    }
+  });
+
+  it("covers the anonymous finder page served from the page cache: inline scripts allowed by hash only", async () => {
+    const paid = await createItem(
+      rt.database.db,
+      users.owner.id,
+      { name: "Paid wallet", findFee: 10, prodType: "other", contactInfo: "call", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", paid).execute();
+    for (const path of [`/${paid}`, `/${paid}`, `/product/${paid}`, `/product/${paid}`]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { Cookie: "ConsentApproved=true" } });
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(csp)?.[1]?.split(/\s+/) ?? [];
+      expect(scriptSrc, path).not.toEqual([]);
+      expect(scriptSrc, path).not.toContain("'unsafe-inline'");
+      const html = await res.text();
+      const nonce = /'nonce-([^']+)'/.exec(scriptSrc.join(" "))?.[1];
+      for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        const [, attrs, body] = m;
+        if (/\ssrc=/.test(attrs!)) continue;
+        const hash = `'sha256-${createHash("sha256").update(body!).digest("base64")}'`;
+        const allowed = (nonce && attrs!.includes(`nonce="${nonce}"`)) || scriptSrc.includes(hash);
+        expect(allowed, `${path}: inline script neither nonced nor hashed`).toBeTruthy();
       }
     }
   });
