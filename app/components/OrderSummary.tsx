@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import type { Lang } from "~/i18n/config";
 import { formatPrice } from "~/lib/pricing";
 
 export interface OrderSummaryData {
@@ -27,25 +28,55 @@ export function OrderSummary({ order }: { order: OrderSummaryData }) {
             </li>
           ))}
         </ul>
-        <dl className="row mb-0">
-          <dt className="col-8 fw-normal">
-            {t("orders.summary.package", { count: order.count, price: formatPrice(unit, priceLang) })}
-          </dt>
-          <dd className="col-4 text-end mb-1" id="order-package">
-            {formatPrice(order.packagePrice, priceLang)}
-          </dd>
-          <dt className="col-8 fw-normal">{t("orders.summary.discount")}</dt>
-          <dd className="col-4 text-end mb-1" id="order-discount">
-            {formatPrice(-order.discount, priceLang)}
-          </dd>
-          <dt className="col-8">
-            {t(order.period === "month" ? "orders.summary.totalMonth" : "orders.summary.totalYear")}
-          </dt>
-          <dd className="col-4 text-end fw-bold mb-0" id="order-total">
-            {formatPrice(order.total, priceLang)}
-          </dd>
-        </dl>
+        <OrderAmounts
+          period={order.period}
+          count={order.count}
+          unitPrice={unit}
+          packagePrice={order.packagePrice}
+          discount={order.discount}
+          total={order.total}
+          lang={priceLang}
+        />
       </div>
     </div>
+  );
+}
+
+export interface OrderAmountsProps {
+  period: "month" | "year";
+  count: number;
+  unitPrice: number;
+  packagePrice: number;
+  discount: number;
+  total: number;
+  /** The language whose currency the amounts are in. */
+  lang: Lang;
+  /** The order page recomputes as the owner picks: announce the new figures. */
+  live?: boolean;
+}
+
+/** Package line with quantity, discount and total: the order page, test checkout and confirmation. */
+export function OrderAmounts(props: OrderAmountsProps) {
+  const { t } = useTranslation();
+  const { lang } = props;
+  return (
+    <dl className="row mb-0" aria-live={props.live ? "polite" : undefined}>
+      <dt className="col-8 fw-normal" id="order-package-label">
+        {t("orders.summary.package", { count: props.count, price: formatPrice(props.unitPrice, lang) })}
+      </dt>
+      <dd className="col-4 text-end mb-1" id="order-package">
+        {formatPrice(props.packagePrice, lang)}
+      </dd>
+      <dt className="col-8 fw-normal">{t("orders.summary.discount")}</dt>
+      <dd className="col-4 text-end mb-1" id="order-discount">
+        {formatPrice(-props.discount, lang)}
+      </dd>
+      <dt className="col-8">
+        {t(props.period === "month" ? "orders.summary.totalMonth" : "orders.summary.totalYear")}
+      </dt>
+      <dd className="col-4 text-end fw-bold mb-0" id="order-total">
+        {formatPrice(props.total, lang)}
+      </dd>
+    </dl>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { OrderAmounts } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import { pageMeta } from "~/lib/meta";
@@ -217,24 +218,16 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
               <h2 id="order-summary-title" className="h5">
                 {t("orders.summary.title")}
               </h2>
-              <dl className="row mb-0" aria-live="polite">
-                <dt className="col-8 fw-normal" id="order-package-label">
-                  {t("orders.summary.package", { count, price: formatPrice(totals.unitPrice, lang) })}
-                </dt>
-                <dd className="col-4 text-end mb-1" id="order-package">
-                  {formatPrice(totals.packagePrice, lang)}
-                </dd>
-                <dt className="col-8 fw-normal">{t("orders.summary.discount")}</dt>
-                <dd className="col-4 text-end mb-1" id="order-discount">
-                  {formatPrice(-totals.discount, lang)}
-                </dd>
-                <dt className="col-8">
-                  {t(period === "month" ? "orders.summary.totalMonth" : "orders.summary.totalYear")}
-                </dt>
-                <dd className="col-4 text-end fw-bold mb-0" id="order-total">
-                  {formatPrice(totals.total, lang)}
-                </dd>
-              </dl>
+              <OrderAmounts
+                live
+                period={period}
+                count={count}
+                unitPrice={totals.unitPrice}
+                packagePrice={totals.packagePrice}
+                discount={totals.discount}
+                total={totals.total}
+                lang={lang}
+              />
             </div>
           </section>
 

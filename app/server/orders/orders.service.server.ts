@@ -162,6 +162,20 @@ export interface PaymentInput {
 }
 
 /**
+ * Finds the event's order (by id, else by subscription) and records the event id; `fresh`
+ * is false when that id was applied before (a replay), so each event counts once.
+ */
+async function claimEvent(
+  trx: DB,
+  input: { eventId: string; eventType: string; orderId?: string | null; subscriptionId?: string | null },
+): Promise<{ order: OrderRow | undefined; fresh: boolean }> {
+  let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
+  if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
+  const fresh = await recordPaymentEvent(trx, { id: input.eventId, type: input.eventType, orderId: order?.id ?? null });
+  return { order, fresh };
+}
+
+/**
  * A payment arrived: the first makes the order paid (items payed, paidUntil = end of the
  * first period, a sticker shipment, a receipt mail); later ones (renewals) extend
  * paidUntil. Order does not matter: paidUntil only grows, the first-payment effects
@@ -170,13 +184,7 @@ export interface PaymentInput {
 export async function applyPayment(db: DB, config: Config, input: PaymentInput): Promise<PaymentResult> {
   const touched: string[] = [];
   const result = await db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
-    if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
-    const fresh = await recordPaymentEvent(trx, {
-      id: input.eventId,
-      type: input.eventType,
-      orderId: order?.id ?? null,
-    });
+    const { order, fresh } = await claimEvent(trx, input);
     if (!fresh) return "duplicate";
     if (!order) {
       logger.warn({ event: input.eventId, type: input.eventType }, "payment for an unknown order ignored");
@@ -249,13 +257,7 @@ export async function endSubscription(
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null; endedAt: number },
 ): Promise<PaymentResult> {
   return db.transaction().execute(async (trx) => {
-    let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
-    if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
-    const fresh = await recordPaymentEvent(trx, {
-      id: input.eventId,
-      type: input.eventType,
-      orderId: order?.id ?? null,
-    });
+    const { order, fresh } = await claimEvent(trx, input);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     await updateOrder(trx, order.id, {
