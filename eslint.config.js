@@ -49,4 +49,29 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Routes parse, guard, call one service, map (decision 011): no SQL from a route.
+    files: ["app/routes/**/*.{ts,tsx}", "app/root.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/*.repository.server", "**/*.repository.server.ts"],
+              message: "Routes call a service, never a repository (decision 011).",
+            },
+            {
+              group: ["~/server/db/*", "**/server/db/*"],
+              message: "Routes do not touch the database; call a service (decision 011).",
+            },
+            {
+              group: ["~/server/runtime.server", "**/server/runtime.server", "./server/runtime.server"],
+              message: "Routes hand services their dependencies from getDeps() (decision 011).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -13,12 +13,9 @@ const DEV = process.argv.includes("--dev");
 if (DEV) process.env.NODE_ENV ??= "development";
 // `npm start` (scripts/start.mjs) loads ./.env itself; tests run server.js without it.
 if (DEV && fs.existsSync(".env")) process.loadEnvFile(".env");
-const PORT = Number(process.env.PORT || 3000);
-const HOST = process.env.HOST || "0.0.0.0";
 
 const web = express();
 web.disable("x-powered-by");
-web.set("trust proxy", process.env.TRUST_PROXY === "1" ? 1 : false);
 
 let appModule;
 if (DEV) {
@@ -50,13 +47,16 @@ function listFiles(dir, prefix = "") {
     .flatMap((e) => (e.isDirectory() ? listFiles(`${dir}/${e.name}`, `${prefix}/${e.name}`) : [`${prefix}/${e.name}`]));
 }
 
+let config;
 try {
-  await appModule.start();
+  ({ config } = await appModule.start());
 } catch (err) {
   appModule.logger.fatal({ err: String(err?.message ?? err) }, "start-up failed");
   console.error(String(err?.message ?? err));
   process.exit(1);
 }
+// Every setting comes from app/server/config.server.ts (validated there), none from process.env here.
+web.set("trust proxy", config.trustProxy ? 1 : false);
 
 // Anonymous finder pages come from the app's cache, already compressed, before Express
 // (docs/decisions/009-performance.md); everything else goes through Express.
@@ -70,8 +70,8 @@ const server = http.createServer((req, res) => {
     () => web(req, res),
   );
 });
-server.listen(PORT, HOST, () => {
-  appModule.logger.info({ port: server.address().port, host: HOST }, "Hittad is listening");
+server.listen(config.port, config.host, () => {
+  appModule.logger.info({ port: server.address().port, host: config.host }, "Hittad is listening");
 });
 server.keepAliveTimeout = 65_000;
 

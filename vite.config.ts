@@ -31,7 +31,7 @@ export default defineConfig({
     ],
     // Server-only packages the dev scanner finds in route modules' loaders. Never sent
     // to the browser; pre-bundling them late made the first dev page load reload.
-    exclude: ["better-auth", "better-sqlite3", "kysely", "pg", "pino", "nodemailer"],
+    exclude: ["better-auth", "better-sqlite3", "kysely", "pg", "pino", "nodemailer", "pdfkit", "qrcode"],
   },
   plugins: [reactRouter()],
 });

@@ -6,10 +6,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "./components/nonce";
+import { LeanPageContext } from "./lean/lean-page";
+import { leanPageAssets } from "./server/http/lean-page.server";
 import { createI18n } from "./i18n/i18n";
 import { allResources } from "./i18n/resources.server";
 import { requestContext } from "./server/context";
-import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/db/unavailable.server";
+import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 import { logger } from "./server/logger.server";
 
 export const streamTimeout = 5_000;
@@ -46,9 +48,11 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <I18nextProvider i18n={i18n}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <LeanPageContext value={leanPageAssets}>
+          <I18nextProvider i18n={i18n}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </LeanPageContext>
       </NonceContext>,
       {
         nonce,

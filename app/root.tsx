@@ -13,18 +13,23 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { ConsentOverlay } from "./components/ConsentOverlay";
+import { FindCodeForm } from "./components/FindCodeForm";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
-import { DEFAULT_LANG, isLang, type Lang } from "./i18n/config";
+import { useLeanPageAssets, type LeanHandle } from "./lean/lean-page";
+import { DEFAULT_LANG, type Lang } from "./i18n/config";
 import { getT } from "./i18n/i18n";
 import { ensureAllAreas } from "./i18n/load.client";
 import { BRAND } from "./lib/brand";
+import { useLang } from "./lib/use-lang";
 import { requestContext } from "./server/context";
 import stylesHref from "./styles/app.scss?url";
 import { getSessionUser } from "./server/auth/session.server";
-import { getRuntime } from "./server/runtime.server";
-import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/db/unavailable.server";
+import { getDeps } from "./server/deps.server";
+import { testPaymentsActive } from "./server/orders/payments.server";
+import { countOwnerUnread } from "./server/relay/relay.service.server";
+import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -39,11 +44,13 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
     const key =
       status === 404
         ? "errors.notFound.title"
-        : status === 400
-          ? "errors.badRequest.title"
-          : status === 503
-            ? "errors.unavailable.title"
-            : "errors.unexpected.title";
+        : status === 410
+          ? "errors.replaced.title"
+          : status === 400
+            ? "errors.badRequest.title"
+            : status === 503
+              ? "errors.unavailable.title"
+              : "errors.unexpected.title";
     return [{ title: `${t(key)} | ${BRAND}` }];
   }
   return [{ title: BRAND }];
@@ -58,13 +65,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       markDatabaseUnavailable(context);
       return null;
     }),
-    getRuntime(),
+    getDeps(),
   ]);
+  // Finder messages the owner has not read (issue #14): shown in the user menu.
+  const unreadMessages = user
+    ? await countOwnerUnread(await getDeps(), user.ref).catch((err: unknown) => {
+        if (!isDatabaseUnavailable(err)) throw err;
+        markDatabaseUnavailable(context);
+        return 0;
+      })
+    : 0;
   return {
     lang: info.lang,
     consent: info.consent,
     user,
-    testPayments: config.payments === "test",
+    unreadMessages,
+    testPayments: testPaymentsActive(config),
   };
 }
 
@@ -89,12 +105,20 @@ export function useRootData(): RootData | undefined {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const nonce = useNonce();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   // Without root data (its loader failed) the request's i18n language still holds.
-  const lang: Lang = data?.lang ?? (isLang(i18n.language) ? i18n.language : DEFAULT_LANG);
+  const i18nLang = useLang();
+  const lang: Lang = data?.lang ?? i18nLang;
   const blocked = data ? !data.consent : false;
   const matches = useMatches();
-  const areas = (matches[matches.length - 1]?.handle as { i18n?: readonly string[] } | undefined)?.i18n;
+  const last = matches[matches.length - 1];
+  const handle = last?.handle as ({ i18n?: readonly string[] } & LeanHandle) | undefined;
+  const areas = handle?.i18n;
+  // A lean page (the anonymous finder page, docs/decisions/020) ships no React Router
+  // JavaScript: inline stylesheet, its one small script, no hydration data. Only the
+  // server has the assets, so a client-side navigation always renders the full layout.
+  const leanAssets = useLeanPageAssets();
+  const lean = leanAssets && last?.loaderData !== undefined && handle?.lean?.(last.loaderData) ? leanAssets : null;
 
   useEffect(() => {
     // Lets end-to-end tests wait until clicks are handled by React.
@@ -102,14 +126,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, []);
 
   return (
-    <html lang={lang} dir="ltr" data-i18n={areas?.join(" ")}>
+    <html lang={lang} dir="ltr" data-i18n={lean ? undefined : areas?.join(" ")}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         {/* Stylesheets need no nonce (style-src 'self'); an empty one keeps the server's
             nonce off <link>s, where browsers do not hide it and hydration would differ. */}
-        <Links nonce="" />
+        {lean ? (
+          <>
+            {/* Allowed by its hash in style-src: no second round trip before the first paint. */}
+            <style dangerouslySetInnerHTML={{ __html: lean.css }} />
+            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          </>
+        ) : (
+          <Links nonce="" />
+        )}
       </head>
       <body>
         <a className="visually-hidden-focusable skip-link" href="#main">
@@ -121,15 +153,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
               {t("layout.testModeBanner")}
             </div>
           ) : null}
-          <SiteHeader user={data?.user ?? null} />
+          <SiteHeader user={data?.user ?? null} unreadMessages={data?.unreadMessages ?? 0} />
           <main id="main" className="site-main container" tabIndex={-1}>
             {children}
           </main>
           <SiteFooter />
         </div>
         {blocked ? <ConsentOverlay lang={lang} /> : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {lean ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: lean.script }} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
@@ -155,6 +193,17 @@ export function ErrorBoundary() {
         <p>
           <a href="/">{t("errors.notFound.home")}</a>
         </p>
+        <FindCodeForm id="not-found-code" />
+      </section>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 410) {
+    // A sticker replaced with a new code (issue #15).
+    return (
+      <section className="py-5" aria-labelledby="replaced-title">
+        <h1 id="replaced-title">{t("errors.replaced.title")}</h1>
+        <p>{t("errors.replaced.text")}</p>
+        <FindCodeForm id="replaced-code" />
       </section>
     );
   }

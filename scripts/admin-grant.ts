@@ -1,6 +1,8 @@
 // `npm run admin:grant -- <email>`: give a person the admin role (support inbox, sticker
-// shipping). `npm run admin:grant -- --revoke <email>` takes it back. The grant is kept
-// by email, so it can be made before the person signs up. ADMIN_EMAILS is the other way.
+// shipping). `npm run admin:grant -- --revoke <email>` takes it back. The grant is made
+// by email, so it can be made before the person signs up; it counts once that account has
+// verified the email, and is then bound to the account (isAdminUser). ADMIN_EMAILS is the
+// other way.
 import { z } from "zod";
 import { grantAdmin, revokeAdmin } from "../app/server/admin/admin.repository.server";
 import { getConfig } from "../app/server/config.server";
@@ -27,6 +29,7 @@ try {
   } else {
     const done = await grantAdmin(handle.db, address);
     console.log(done ? `Admin role granted to ${address}.` : `${address} already had the admin role.`);
+    console.log("It counts once that account has verified the email, and is then bound to it.");
   }
 } finally {
   await handle.close();

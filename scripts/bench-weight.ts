@@ -1,12 +1,16 @@
 // `npm run bench:weight`: what a browser downloads for `/`, `/login`, `/dashboard`
 // (signed in) and the paid item page, in gzip bytes per kind, and whether the page's main
 // content is already in the first HTML response (no JavaScript needed to see it).
-// Exits 1 when a page is over its budget (brief section 4).
+// Exits 1 when a page is over its budget (brief section 4, issue #18).
 //
-// `npm test` runs it with --ceilings: the hard requirements (content in the first HTML,
-// the finder page's HTML+CSS ≤ 30 KB) still fail the run, and so does growing past
-// today's measured totals (CEILINGS); the brief's 150 KB total, not met yet (README,
-// "Performance and quality"), is reported there but only enforced by `npm run bench:weight`.
+// Budgets: the finder page (item page, anonymous) ≤ 30 KB in total, with no script file at
+// all (docs/decisions/020: no framework JavaScript); every other page ≤ 150 KB.
+//
+// `npm test` runs it with --ceilings while the other pages are still over 150 KB: the
+// finder page's budget and the content-in-first-HTML check still fail the run, and so
+// does any other page growing past its measured total (CEILINGS); their 150 KB is then
+// reported but only enforced by `npm run bench:weight`. Remove --ceilings from
+// scripts/test.mjs once every page is within 150 KB.
 //
 // Debian's Chromium loads each page in a fresh context (empty cache) and every response
 // it receives is counted: the document, stylesheets, module scripts and modulepreloads,
@@ -23,12 +27,18 @@ import { startQualityServer } from "./lib/quality-server";
 
 const KB = 1024;
 const ceilingsOnly = process.argv.includes("--ceilings");
-/** Measured totals (2026-11, docs/decisions/009-performance.md) plus ~2 KB: regressions fail. */
+/** Measured totals plus ~2 KB (2026-11-24, docs/decisions/020): regressions fail. */
 const CEILINGS: Record<string, number> = {
-  "/": 171 * KB,
-  "/login": 170 * KB,
-  "/dashboard": 173 * KB,
-  "item page": 160 * KB,
+  // Measured 181.4 / 182.4 / 185.8 KB. Issue #18 took the finder page out of the framework;
+  // these pages still carry React and React Router (~127 KB), i18next, the stylesheet
+  // (18.6 KB) and, without a `handle.i18n`, every translation area (~20 KB).
+  // Then measured 183.4 / 184.7 / 189.7 KB after issues #19 point 5 (the package note and
+  // shared sign-in fields) and #18 point 5 (the dashboard's filter and pager) landed; the
+  // dashboard had also pulled in zod (+24 KB) until its filter parsing moved to
+  // item-query.ts. Still over the 150 KB budget: docs/decisions/020 says what is next.
+  "/": 185 * KB,
+  "/login": 186 * KB,
+  "/dashboard": 191 * KB,
 };
 
 interface PageSpec {
@@ -37,7 +47,7 @@ interface PageSpec {
   signedIn: boolean;
   /** Text that proves the main content is in the server's HTML. */
   content: string;
-  budget: { total: number; htmlCss?: number };
+  budget: { total: number; htmlCss?: number; scriptFiles?: 0 };
 }
 
 type Kind = "html" | "css" | "js" | "font" | "image" | "other";
@@ -54,7 +64,7 @@ const pages: PageSpec[] = [
     path: `/product/${server.itemId}`,
     signedIn: false,
     content: server.itemName,
-    budget: { total: 150 * KB, htmlCss: 30 * KB },
+    budget: { total: 30 * KB, htmlCss: 30 * KB, scriptFiles: 0 },
   },
 ];
 
@@ -94,6 +104,7 @@ try {
     const bytes: Record<Kind, number> = { html: 0, css: 0, js: 0, font: 0, image: 0, other: 0 };
     let firstHtml: string | null = null;
     let requests = 0;
+    let scriptFiles = 0;
     page.on("response", (response) => {
       pending.push(
         (async () => {
@@ -105,6 +116,7 @@ try {
             firstHtml = body.toString("utf8");
           }
           bytes[kind] += gzipSync(body, { level: 6 }).length;
+          if (kind === "js") scriptFiles++;
           requests++;
         })(),
       );
@@ -117,9 +129,10 @@ try {
     if (!contentInFirstHtml) problems.push("main content missing from the first HTML response");
     const total = Object.values(bytes).reduce((a, b) => a + b, 0);
     const htmlCss = bytes.html + bytes.css;
+    if (spec.budget.scriptFiles === 0 && scriptFiles > 0) problems.push(`${scriptFiles} script file(s), none allowed`);
     if (total > spec.budget.total) {
-      const ceiling = CEILINGS[spec.name]!;
-      if (!ceilingsOnly) problems.push(`total ${kb(total)} > ${kb(spec.budget.total)}`);
+      const ceiling = CEILINGS[spec.name];
+      if (!ceilingsOnly || ceiling === undefined) problems.push(`total ${kb(total)} > ${kb(spec.budget.total)}`);
       else if (total > ceiling) problems.push(`total ${kb(total)} > ceiling ${kb(ceiling)} (grew)`);
       else console.log(`  ${spec.name}: total ${kb(total)} over the ${kb(spec.budget.total)} budget (known gap)`);
     }
@@ -147,10 +160,10 @@ for (const r of rows) {
     `${r.page.padEnd(14)}${pad(kb(r.bytes.html), 10)}${pad(kb(r.bytes.css), 10)}${pad(kb(r.bytes.js), 10)}${pad(kb(other), 10)}${pad(kb(r.total), 10)}${pad(r.requests, 10)}  ${r.contentInFirstHtml ? "yes" : "NO"}`,
   );
 }
-console.log("\nBudgets: item page HTML+CSS ≤ 30 KB and total ≤ 150 KB (brief section 4); other pages total ≤ 150 KB.");
+console.log("\nBudgets: item page total ≤ 30 KB with no script file (issue #18); other pages total ≤ 150 KB.");
 const failed = rows.filter((r) => r.problems.length > 0);
 for (const r of failed) console.log(`✖ ${r.page}: ${r.problems.join("; ")}`);
-const overBudget = rows.filter((r) => r.total > 150 * KB).length;
+const overBudget = rows.filter((r) => r.total > (pages.find((p) => p.name === r.page)?.budget.total ?? 0)).length;
 if (failed.length === 0 && ceilingsOnly && overBudget) {
   console.log(`✔ no page grew past its ceiling; ${overBudget} page(s) still over the 150 KB budget (known gap)`);
 } else if (failed.length === 0) console.log("✔ all pages within budget");

@@ -1,13 +1,14 @@
 // `npm run bench`: throughput of the anonymous finder page against a bare node:http
-// server in the same run (brief section 4: ≥ 30 % of bare, p99 ≤ 50 ms, 0 errors).
+// server in the same run (issue #18 point 6: ≥ 50 % of bare, p99 ≤ 50 ms, 0 errors), and
+// the dashboard of an owner with 5,000 items (point 5: first page ≤ 100 KB, p50 ≤ 50 ms).
 //
 //   npm run bench                                   fresh SQLite database in a temp folder
 //   DATABASE_URL=postgres://… npm run bench         an (empty, dedicated) PostgreSQL database
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=50           defaults
 //   BENCH_PROFILE=1                                 also write a --cpu-prof of the app server
 //
-// Seeds 1,000 paid items and a user with 500 items through the app's own repositories
-// (not over HTTP), starts the production build (`npm run build` first when stale) and a
+// Seeds 1,000 paid items and a user with 5,000 items (a third unpaid, some lost) straight
+// into the database (not over HTTP), starts the production build (`npm run build` first when stale) and a
 // bare server answering a fixed 4 KB page, warms up (every item page once, so the page
 // cache is warm, then 3 s per target), then runs autocannon in turns. The JSON
 // report goes to bench/results/ (ignored by git). Exits 1 when a bar is missed.
@@ -18,9 +19,11 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Insertable } from "kysely";
 import { parseConfig } from "../app/server/config.server";
-import { insertProduct } from "../app/server/items/items.repository.server";
+import type { ProductTable } from "../app/server/db/schema";
 import { newProductId } from "../app/lib/ids";
+import { newStickerCode } from "../app/lib/sticker-code";
 import { createRuntime } from "../app/server/runtime.server";
 import { buildIfNeeded, root } from "./lib/build.mjs";
 
@@ -28,8 +31,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const WARMUP_SECONDS = 3;
 const ITEMS = 1000;
-const DASHBOARD_ITEMS = 500;
-const BARS = { ratio: 0.3, p99Ms: 50, errors: 0 };
+const DASHBOARD_ITEMS = 5000;
+const BARS = { ratio: 0.5, p99Ms: 50, errors: 0, dashboardP50Ms: 50, dashboardBytes: 100 * 1024 };
 
 buildIfNeeded();
 
@@ -39,6 +42,7 @@ const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres")
   : `file:${path.join(tmp, "bench.sqlite")}`;
 const env: Record<string, string> = {
   NODE_ENV: "production",
+  ALLOW_TEST_PAYMENTS: "1",
   DATABASE_URL: databaseUrl,
   AUTH_SECRET: randomBytes(32).toString("hex"),
   MAIL_OUTBOX_DIR: path.join(tmp, "outbox"),
@@ -63,28 +67,44 @@ const finderOwner = await seedUser("owner");
 const dashboardUser = await seedUser("dashboard");
 const ids: string[] = [];
 const now = Date.now();
-async function seedItems(owner: string, count: number, keep: boolean) {
+async function seedItems(owner: string, count: number, keep: boolean, mixed = false) {
+  const rows: Insertable<ProductTable>[] = [];
   for (let i = 0; i < count; i++) {
     const id = newProductId();
-    await insertProduct(rt.database.db, {
+    // The company's items: every third unpaid, every fiftieth in lost mode.
+    const unpaid = mixed && i % 3 === 0;
+    rows.push({
       id,
+      code: newStickerCode(),
       owner,
       name: `Item ${i} with a reasonably long name`,
       findFee: 100 + (i % 400),
       currency: i % 2 ? "SEK" : "EUR",
-      prodType: ["keys", "phone", "bag", "wallet"][i % 4]!,
+      prodType: (["mobile", "laptop", "other"] as const)[i % 3]!,
       contactInfo: `Call +46 70 123 ${String(1000 + i).slice(-4)} or write to owner${i}@example.test`,
-      payment: "yearly",
-      payed: 1,
-      paidUntil: now + 365 * 86_400_000,
+      contactVisibility: "public",
+      payment: "year",
+      payed: unpaid ? 0 : 1,
+      paidUntil: unpaid ? null : now + 365 * 86_400_000,
       createdAt: now - i * 1000,
       updatedAt: now - i * 1000,
+      active: 1,
+      scanAlerts: 0,
+      lostAt: mixed && i % 50 === 7 ? now - 3_600_000 : null,
     });
     if (keep) ids.push(id);
   }
+  // In batches in one transaction: 6,000 rows in a second or two on either database.
+  await rt.database.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 500)
+      await trx
+        .insertInto("products")
+        .values(rows.slice(i, i + 500))
+        .execute();
+  });
 }
 await seedItems(finderOwner.id, ITEMS, true);
-await seedItems(dashboardUser.id, DASHBOARD_ITEMS, false);
+await seedItems(dashboardUser.id, DASHBOARD_ITEMS, false, true);
 await rt.database.close();
 
 // ---- servers ----------------------------------------------------------------------
@@ -169,8 +189,12 @@ if (probe.status === 200 && !probeHtml.includes("reasonably long name"))
   throw new Error("/{id} does not show the item");
 
 // ---- load ------------------------------------------------------------------------------
-// What a phone scanning a sticker sends: no cookies, gzip accepted, a language preference.
+// What a phone scanning a sticker sends: no cookies, gzip accepted, a language preference,
+// a phone's User-Agent (so every request is logged as a scan, issue #14: the bar holds
+// with scan logging on; a request without one would count as a bot and log nothing).
 const browserHeaders = {
+  "user-agent":
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
   accept: "text/html,application/xhtml+xml",
   "accept-encoding": "gzip, deflate, br",
   "accept-language": "sv-SE,sv;q=0.9,en;q=0.8",
@@ -275,28 +299,34 @@ const runs = {
   short: summarise(targets[2].name, slices.short!),
 };
 
-// ---- dashboard of a user with 500 items ------------------------------------------------
+// ---- dashboard of a user with 5,000 items -----------------------------------------------
+// Server time: one request at a time, first byte to last byte on 127.0.0.1 (the first
+// five warm up). The first page, a filtered page and a later page, in turns.
+const dashPaths = ["/dashboard", "/dashboard?paid=unpaid&type=laptop", "/dashboard?q=item%2012&page=3"];
 const dashTimes: number[] = [];
 let dashBytes = 0;
 let dashStatus = 0;
-for (let i = 0; i < 12; i++) {
+for (let i = 0; i < 65; i++) {
   const t0 = performance.now();
-  const r = await fetch(`${appUrl}/dashboard`, {
+  const r = await fetch(`${appUrl}${dashPaths[i % dashPaths.length]}`, {
     headers: { cookie: `${dashboardUser.cookie}; ConsentApproved=1`, "accept-encoding": "identity" },
   });
   const body = await r.text();
   const ms = performance.now() - t0;
-  dashStatus = r.status;
-  dashBytes = Buffer.byteLength(body);
-  if (i >= 2) dashTimes.push(ms); // the first two warm up
+  if (r.status !== 200) throw new Error(`dashboard answered ${r.status}`);
+  if (i % dashPaths.length === 0) {
+    dashStatus = r.status;
+    dashBytes = Buffer.byteLength(body);
+  }
+  if (i >= 5) dashTimes.push(ms);
 }
 dashTimes.sort((a, b) => a - b);
 const dashboard = {
   items: DASHBOARD_ITEMS,
   status: dashStatus,
   htmlBytes: dashBytes,
-  medianMs: Math.round(dashTimes[Math.floor(dashTimes.length / 2)]!),
-  maxMs: Math.round(dashTimes[dashTimes.length - 1]!),
+  p50Ms: Math.round(dashTimes[Math.floor(dashTimes.length / 2)]!),
+  p99Ms: Math.round(dashTimes[Math.ceil(dashTimes.length * 0.99) - 1]!),
 };
 
 stopAll();
@@ -309,6 +339,8 @@ const checks = {
   ratio: ratio >= BARS.ratio,
   p99: Math.max(runs.product.p99Ms, runs.short.p99Ms) <= BARS.p99Ms,
   errors: [runs.product, runs.short].every((r) => r.errors === 0 && r.non2xx === 0),
+  dashboardP50: dashboard.p50Ms <= BARS.dashboardP50Ms,
+  dashboardBytes: dashboard.htmlBytes <= BARS.dashboardBytes,
 };
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 console.log(
@@ -325,7 +357,7 @@ console.log(
 );
 console.log(`p99 ≤ ${BARS.p99Ms} ms: ${checks.p99 ? "ok" : "MISSED"}; zero errors: ${checks.errors ? "ok" : "MISSED"}`);
 console.log(
-  `dashboard with ${DASHBOARD_ITEMS} items: ${dashboard.status}, median ${dashboard.medianMs} ms, max ${dashboard.maxMs} ms, ${Math.round(dashboard.htmlBytes / 1024)} KB HTML`,
+  `dashboard with ${DASHBOARD_ITEMS} items: p50 ${dashboard.p50Ms} ms (bar ≤ ${BARS.dashboardP50Ms}) ${checks.dashboardP50 ? "ok" : "MISSED"}, p99 ${dashboard.p99Ms} ms; first page ${(dashboard.htmlBytes / 1024).toFixed(1)} KB HTML (bar ≤ 100 KB) ${checks.dashboardBytes ? "ok" : "MISSED"}`,
 );
 
 const report = {

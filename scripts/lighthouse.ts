@@ -1,8 +1,9 @@
 // `npm run lighthouse`: Lighthouse (mobile, its default simulated throttling) in Debian's
 // Chromium against `/` and the paid item page of a fresh server, as a first-time visitor
-// (no cookies: the consent overlay is part of what a finder sees). Prints performance,
-// accessibility and best-practices; exits 1 below the brief's budgets (performance ≥ 95,
-// accessibility 100). Not part of `npm test`: it takes about a minute.
+// (no cookies: the consent overlay is part of what a finder sees). Three runs per page
+// (LIGHTHOUSE_RUNS to change), each printed, then the median of each score; exits 1 when
+// a median is below its budget (issue #18: the finder page 100/100/100, `/` performance
+// ≥ 98 and accessibility 100). Not part of `npm test`: it takes a few minutes.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import fs from "node:fs";
@@ -11,50 +12,77 @@ import { CHROMIUM_ARGS } from "../playwright.config";
 import { root } from "./lib/build.mjs";
 import { startQualityServer } from "./lib/quality-server";
 
-const BUDGETS = { performance: 95, accessibility: 100 };
+type Budget = Record<"performance" | "accessibility" | "best-practices", number>;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
 
 const server = await startQualityServer();
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
   chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
 });
-const pages = [
-  { name: "/", url: `${server.url}/` },
-  { name: "item page", url: `${server.url}/product/${server.itemId}` },
+const pages: Array<{ name: string; url: string; budget: Partial<Budget> }> = [
+  { name: "/", url: `${server.url}/`, budget: { performance: 98, accessibility: 100 } },
+  {
+    name: "item page",
+    url: `${server.url}/product/${server.itemId}`,
+    budget: { performance: 100, accessibility: 100, "best-practices": 100 },
+  },
 ];
-const results: Array<{ page: string; scores: Record<string, number>; failed: string[]; audits: string[] }> = [];
+const results: Array<{
+  page: string;
+  scores: Record<string, number>;
+  runs: Array<Record<string, number>>;
+  failed: string[];
+  audits: string[];
+}> = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 try {
   for (const p of pages) {
-    const run = await lighthouse(p.url, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: ["performance", "accessibility", "best-practices"],
-    });
-    if (!run) throw new Error(`Lighthouse returned nothing for ${p.url}`);
-    const lhr = run.lhr;
-    const scores = Object.fromEntries(
-      Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]),
-    );
-    const failed: string[] = [];
-    if ((scores.performance ?? 0) < BUDGETS.performance) failed.push(`performance < ${BUDGETS.performance}`);
-    if ((scores.accessibility ?? 0) < BUDGETS.accessibility) failed.push(`accessibility < ${BUDGETS.accessibility}`);
-    // What cost points, for the report and for whoever fixes it.
-    const audits = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative")
-      .filter((a) => a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
-      .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ""}`);
-    results.push({ page: p.name, scores, failed, audits });
-    const m = (id: string) => lhr.audits[id]?.displayValue ?? "?";
+    const runs: Array<Record<string, number>> = [];
+    const audits = new Set<string>();
+    for (let i = 0; i < RUNS; i++) {
+      const scores = await measure(p.url, p.name, audits);
+      runs.push(scores);
+    }
+    const scores = Object.fromEntries(Object.keys(runs[0]!).map((k) => [k, median(runs.map((r) => r[k] ?? 0))]));
+    const failed = Object.entries(p.budget)
+      .filter(([k, min]) => (scores[k] ?? 0) < min)
+      .map(([k, min]) => `median ${k} ${scores[k]} < ${min}`);
     console.log(
-      `${p.name.padEnd(10)} performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores["best-practices"]}` +
-        `   (FCP ${m("first-contentful-paint")}, LCP ${m("largest-contentful-paint")}, TBT ${m("total-blocking-time")}, CLS ${m("cumulative-layout-shift")})`,
+      `${p.name.padEnd(10)} MEDIAN of ${RUNS}: performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores["best-practices"]}`,
     );
-    if (audits.length) console.log(`           below full marks: ${audits.join(", ")}`);
+    results.push({ page: p.name, scores, runs, failed, audits: [...audits] });
   }
 } finally {
   chrome.kill();
   await server.stop();
+}
+
+async function measure(url: string, name: string, belowFull: Set<string>) {
+  const run = await lighthouse(url, {
+    port: chrome.port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance", "accessibility", "best-practices"],
+  });
+  if (!run) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const lhr = run.lhr;
+  const scores = Object.fromEntries(
+    Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]),
+  );
+  // What cost points, for the report and for whoever fixes it.
+  const audits = Object.values(lhr.audits)
+    .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative")
+    .filter((a) => a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
+    .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ""}`);
+  const m = (id: string) => lhr.audits[id]?.displayValue ?? "?";
+  console.log(
+    `${name.padEnd(10)} performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores["best-practices"]}` +
+      `   (FCP ${m("first-contentful-paint")}, LCP ${m("largest-contentful-paint")}, TBT ${m("total-blocking-time")}, CLS ${m("cumulative-layout-shift")})`,
+  );
+  if (audits.length) console.log(`           below full marks: ${audits.join(", ")}`);
+  for (const a of audits) belowFull.add(a);
+  return scores;
 }
 
 const outDir = path.join(root, "bench/results");
@@ -65,5 +93,6 @@ fs.writeFileSync(
 );
 const failed = results.filter((r) => r.failed.length);
 for (const r of failed) console.log(`✖ ${r.page}: ${r.failed.join("; ")}`);
-if (!failed.length) console.log("✔ within budgets (performance ≥ 95, accessibility 100)");
+if (!failed.length)
+  console.log("✔ medians within budgets (item page 100/100/100; `/` performance ≥ 98, accessibility 100)");
 process.exit(failed.length ? 1 : 0);

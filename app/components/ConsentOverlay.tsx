@@ -58,7 +58,8 @@ export function ConsentOverlay({ lang }: { lang: Lang }) {
         </div>
         <fetcher.Form method="post" action="/consent">
           <input type="hidden" name="redirectTo" value={location.pathname + location.search + location.hash} />
-          <button ref={buttonRef} type="submit" className="btn btn-primary btn-lg w-100">
+          {/* autoFocus: the focus is here from the first paint, without JavaScript too. */}
+          <button ref={buttonRef} type="submit" className="btn btn-primary btn-lg w-100" autoFocus>
             {t("consent.accept")}
           </button>
         </fetcher.Form>

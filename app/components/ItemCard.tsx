@@ -1,8 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { formatStickerCode } from "~/lib/sticker-code";
 import type { Lang } from "~/i18n/config";
-import { formatDate } from "~/lib/dates";
-import { formatFee, type Currency } from "~/lib/fee";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import type { Currency } from "~/lib/currency";
+import { formatFee } from "~/lib/fee";
 
 /** A paid item's subscription (orders): renews at paidUntil, or ends at endsAt once cancelled. */
 export interface ItemSubscriptionData {
@@ -10,6 +12,7 @@ export interface ItemSubscriptionData {
   renewing: boolean;
   paidUntil: number | null;
   endsAt: number | null;
+  paymentFailed?: boolean;
 }
 
 export interface ItemCardData {
@@ -19,8 +22,17 @@ export interface ItemCardData {
   currency: Currency;
   prodType: string;
   contactInfo: string;
+  contactVisibility?: "public" | "private";
   paid: boolean;
+  /** The typeable sticker code (dashboard only). */
+  code?: string;
+  /** False once the owner switched the sticker off (issue #17). */
+  active?: boolean;
   subscription?: ItemSubscriptionData | null;
+  /** Lost mode (issue #14 point 6). */
+  lost?: boolean;
+  /** The latest scan by anyone but the owner (issue #14 point 4). */
+  lastScannedAt?: number | null;
 }
 
 /**
@@ -44,7 +56,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           className="item-qr flex-shrink-0"
           data-url={url}
         />
-        <div className="min-w-0">
+        <div className="min-w-0 flex-grow-1">
           <h2 id={`item-${item.id}-name`} className="h5 card-title text-break">
             {item.name}
           </h2>
@@ -52,17 +64,38 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
             <span className={`badge ${item.paid ? "text-bg-success" : "text-bg-warning"}`}>
               {t(item.paid ? "items.dashboard.status.active" : "items.dashboard.status.notActivated")}
             </span>
+            {item.active === false ? (
+              <span className="badge text-bg-secondary ms-2">{t("account.items.inactive")}</span>
+            ) : null}
+            {item.lost ? <span className="badge text-bg-danger ms-2">{t("scans.dashboard.lostBadge")}</span> : null}
+            {item.contactVisibility ? (
+              <span
+                className={`badge ms-2 ${item.contactVisibility === "private" ? "text-bg-secondary" : "text-bg-light border"}`}
+              >
+                {t(
+                  item.contactVisibility === "private"
+                    ? "relay.visibility.badgePrivate"
+                    : "relay.visibility.badgePublic",
+                )}
+              </span>
+            ) : null}
             {sub?.renewing && sub.paidUntil ? (
               <span className="ms-2 item-renewal">
                 {t("orders.status.renews", { date: formatDate(sub.paidUntil, lang) })}
               </span>
             ) : null}
             {sub && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
+              // Said once: the badge already says "Active" (issue #19 point 4).
               <span className="ms-2 item-renewal">
-                {t("orders.status.endsAt", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
+                {t("billing.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
               </span>
             ) : null}
           </p>
+          {sub?.paymentFailed ? (
+            <p className="mb-1 small fw-semibold text-danger-emphasis item-payment-failed">
+              {t("billing.card.paymentFailed")}
+            </p>
+          ) : null}
           <dl className="item-facts mb-2">
             <dt>{t("items.dashboard.type")}</dt>
             <dd>{t(`items.types.${item.prodType}`, { defaultValue: item.prodType })}</dd>
@@ -71,7 +104,17 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
             <dt>{t("items.dashboard.contactInfo")}</dt>
             <dd className="contact-info text-break">{item.contactInfo}</dd>
           </dl>
-          <div className="d-flex gap-2">
+          {item.code ? (
+            <p className="small mb-2">
+              {t("fulfil.dashboard.code")} <span className="sticker-code">{formatStickerCode(item.code)}</span>
+            </p>
+          ) : null}
+          <p className="small text-body-secondary mb-2 item-last-scan">
+            {item.lastScannedAt
+              ? t("scans.dashboard.lastScanned", { time: formatDateTime(item.lastScannedAt, lang) })
+              : t("scans.dashboard.neverScanned")}
+          </p>
+          <div className="d-flex flex-wrap gap-2">
             <Link
               to={`/product/${item.id}`}
               className="btn btn-sm btn-outline-primary"
@@ -86,18 +129,55 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
             >
               {t("items.dashboard.edit")}
             </Link>
-            {sub?.renewing ? (
-              <Form method="post" className="d-inline">
-                <input type="hidden" name="intent" value="cancelRenewal" />
-                <input type="hidden" name="orderId" value={sub.orderId} />
+            {item.paid && item.code ? (
+              <Link
+                to={`/product/${item.id}/replacement`}
+                className="btn btn-sm btn-outline-secondary"
+                aria-label={t("fulfil.dashboard.replaceLabel", { name: item.name })}
+              >
+                {t("fulfil.replacement.link")}
+              </Link>
+            ) : null}
+            {item.paid || item.lost ? (
+              // A plain POST form (no JavaScript needed); the action redirects back here.
+              <form method="post" action={`/product/${item.id}/lost`} className="d-inline">
+                <input type="hidden" name="lost" value={item.lost ? "0" : "1"} />
+                <input type="hidden" name="back" value="dashboard" />
                 <button
                   type="submit"
-                  className="btn btn-sm btn-outline-danger"
-                  aria-label={t("orders.status.cancelLabel", { name: item.name })}
+                  className={`btn btn-sm ${item.lost ? "btn-success" : "btn-outline-danger"}`}
+                  aria-label={t(item.lost ? "scans.dashboard.foundLabel" : "scans.dashboard.markLostLabel", {
+                    name: item.name,
+                  })}
                 >
-                  {t("orders.status.cancel")}
+                  {t(item.lost ? "scans.dashboard.found" : "scans.dashboard.markLost")}
+                </button>
+              </form>
+            ) : null}
+            {item.active !== undefined ? (
+              <Form method="post" className="d-inline">
+                <input type="hidden" name="intent" value={item.active ? "deactivate" : "reactivate"} />
+                <input type="hidden" name="itemId" value={item.id} />
+                <button
+                  type="submit"
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={t(item.active ? "account.items.deactivateLabel" : "account.items.reactivateLabel", {
+                    name: item.name,
+                  })}
+                >
+                  {t(item.active ? "account.items.deactivate" : "account.items.reactivate")}
                 </button>
               </Form>
+            ) : null}
+            {sub?.renewing ? (
+              // Asks first, naming every item the one subscription covers (issue #19 point 4).
+              <Link
+                to={`/order/${sub.orderId}/cancel`}
+                className="btn btn-sm btn-outline-danger"
+                aria-label={t("orders.status.cancelLabel", { name: item.name })}
+              >
+                {t("orders.status.cancel")}
+              </Link>
             ) : null}
           </div>
         </div>

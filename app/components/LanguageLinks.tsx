@@ -36,12 +36,13 @@ export function LanguageLinks({ className, itemClassName }: { className?: string
   return (
     <ul className={className}>
       <li className={itemClassName}>
-        <a href={languageHref("sv", here)} hrefLang="sv" onClick={(e) => void switchTo(e, "sv")}>
+        {/* Each language in its own name (issue #19), marked up in that language for screen readers. */}
+        <a href={languageHref("sv", here)} hrefLang="sv" lang="sv" onClick={(e) => void switchTo(e, "sv")}>
           {t("layout.swedish")}
         </a>
       </li>
       <li className={itemClassName}>
-        <a href={languageHref("en", here)} hrefLang="en" onClick={(e) => void switchTo(e, "en")}>
+        <a href={languageHref("en", here)} hrefLang="en" lang="en" onClick={(e) => void switchTo(e, "en")}>
           {t("layout.english")}
         </a>
       </li>

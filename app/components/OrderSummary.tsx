@@ -1,10 +1,11 @@
 import { useTranslation } from "react-i18next";
 import type { Lang } from "~/i18n/config";
-import { formatPrice } from "~/lib/pricing";
+import type { Currency } from "~/lib/currency";
+import { formatPrice, type Period } from "~/lib/pricing";
 
 export interface OrderSummaryData {
-  period: "month" | "year";
-  currency: "SEK" | "EUR";
+  period: Period;
+  currency: Currency;
   count: number;
   packagePrice: number;
   discount: number;
@@ -43,7 +44,7 @@ export function OrderSummary({ order }: { order: OrderSummaryData }) {
 }
 
 export interface OrderAmountsProps {
-  period: "month" | "year";
+  period: Period;
   count: number;
   unitPrice: number;
   packagePrice: number;

@@ -1,26 +1,24 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import type { Lang } from "~/i18n/config";
+import type { ActionResult } from "~/lib/form";
 import { formatPrice, orderTotals, type Period } from "~/lib/pricing";
-import {
-  CONTACT_INFO_MAX,
-  FIND_FEE_MAX,
-  NAME_MAX,
-  PROD_TYPES,
-  type ProductFormErrors,
-  type ProductFormValues,
-} from "~/lib/product-form";
+import { useLang } from "~/lib/use-lang";
+import type { Currency } from "~/lib/currency";
+import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFee } from "~/lib/fee";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, PROD_TYPES, type ProductFormValues } from "~/lib/product-form";
+import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
+import { Field, TextareaField } from "./form/Field";
+import { FormAlert } from "./form/FormAlert";
 
 interface Props {
   values: ProductFormValues;
-  errors?: ProductFormErrors;
+  /** The action's answer after a refused submit (field errors and the form's message). */
+  result?: Pick<ActionResult<ProductFormValues>, "fieldErrors" | "formError"> & { suggested?: boolean };
   /** A paid item: payment choice and price hidden, only 'Update info'. */
   paid: boolean;
-  /** Language of the prices shown (the visitor's). */
-  lang: Lang;
-  /** Currency sign of the finder's fee (the item's own currency when editing). */
-  feeSign: string;
+  /** Currency of the finder's fee (the item's own when editing, the page language's when new). */
+  currency: Currency;
   submitting?: boolean;
 }
 
@@ -29,79 +27,133 @@ interface Props {
  * validates with the one schema and sends the messages back next to the fields.
  * noValidate: the server's translated messages are the only ones, in the page's language.
  */
-export function ProductForm({ values, errors = {}, paid, lang, feeSign, submitting }: Props) {
+export function ProductForm({ values, result, paid, currency, submitting }: Props) {
+  const feeSign = feeSymbol(currency);
   const { t } = useTranslation();
+  // Prices in the visitor's language.
+  const lang = useLang();
   const [payment, setPayment] = useState<Period>(values.payment === "month" ? "month" : "year");
   // The package is always single on this form (spec: default single), so pay-now is enabled.
   const totals = orderTotals({ lang, period: payment, count: 1 });
-  const hasErrors = Object.keys(errors).length > 0;
-
-  const field = (name: keyof ProductFormValues) => ({
-    id: `product-${name}`,
-    name,
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby":
-      [errors[name] ? `product-${name}-error` : "", name === "prodType" ? "" : `product-${name}-help`]
-        .join(" ")
-        .trim() || undefined,
-  });
-  const error = (name: keyof ProductFormValues) =>
-    errors[name] ? (
-      <div id={`product-${name}-error`} className="invalid-feedback d-block">
-        {t(errors[name]!)}
-      </div>
-    ) : null;
+  const errors = result?.fieldErrors ?? {};
+  // The fee and the value are controlled so "Suggest fee" can fill the fee in the browser;
+  // a new answer from the server (a suggestion without JavaScript, refused input) resets them.
+  const [fee, setFee] = useState(values.findFee);
+  const [approx, setApprox] = useState(values.approxValue);
+  const [seenValues, setSeenValues] = useState(values);
+  const [suggestedHere, setSuggestedHere] = useState(false);
+  if (values !== seenValues) {
+    setSeenValues(values);
+    setFee(values.findFee);
+    setApprox(values.approxValue);
+    setSuggestedHere(false);
+  }
+  const approxNumber = /^\d+$/.test(approx.trim()) ? Number(approx.trim()) : null;
+  const liveSuggestion = approxNumber !== null && approxNumber <= APPROX_VALUE_MAX ? suggestFee(approxNumber) : null;
+  const suggestedShown = (result?.suggested || suggestedHere) && !errors.approxValue;
 
   return (
-    <Form method="post" noValidate className="product-form" aria-describedby={hasErrors ? "product-errors" : undefined}>
-      {hasErrors ? (
-        <div id="product-errors" className="alert alert-danger" role="alert">
-          {t("items.form.errorSummary")}
-        </div>
-      ) : null}
-      <div className="mb-3">
-        <label htmlFor="product-name" className="form-label">
-          {t("items.form.name")}
-        </label>
-        <input
-          {...field("name")}
-          className={`form-control${errors.name ? " is-invalid" : ""}`}
-          defaultValue={values.name}
-          maxLength={NAME_MAX}
-          required
-          autoComplete="off"
-        />
-        <div id="product-name-help" className="form-text">
-          {t("items.form.nameHelp")}
-        </div>
-        {error("name")}
-      </div>
-      <div className="mb-3">
-        <label htmlFor="product-findFee" className="form-label">
-          {t("items.form.findFee")} ({feeSign})
-        </label>
-        <input
-          {...field("findFee")}
-          className={`form-control${errors.findFee ? " is-invalid" : ""}`}
-          defaultValue={values.findFee}
+    <Form method="post" noValidate className="product-form">
+      {/* Enter in a field saves, as it did before "Suggest fee" (the first button in the
+          form) came in: the browser's implicit submission uses the first submit button. */}
+      <button
+        type="submit"
+        name="intent"
+        value={paid ? "update" : "payNow"}
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        disabled={submitting}
+      >
+        {t(paid ? "items.form.update" : "items.form.payNow")}
+      </button>
+      <FormAlert message={result?.formError} />
+      <Field
+        id="product-name"
+        name="name"
+        label={t("items.form.name")}
+        error={errors.name}
+        help={t("items.form.nameHelp")}
+        defaultValue={values.name}
+        counter={NAME_MAX}
+        required
+        autoComplete="off"
+      />
+      <Field
+        id="product-findFee"
+        name="findFee"
+        label={`${t("items.form.findFee")} (${feeSign})`}
+        error={errors.findFee}
+        help={t("items.form.findFeeHelp", { sign: feeSign })}
+        value={fee}
+        onChange={(e) => setFee(e.currentTarget.value)}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={FIND_FEE_MAX}
+        step={1}
+        required
+      />
+      {/* Issue #21: about 10 % of the value, the Police's guidance; the value stays private. */}
+      <div className="mb-3 fee-suggest">
+        <Field
+          id="product-approxValue"
+          name="approxValue"
+          className="mb-2"
+          label={t("items.form.approxValue", { sign: feeSign })}
+          error={errors.approxValue}
+          help={
+            <>
+              {t("items.form.approxValueHelp")}{" "}
+              <a href={POLICE_HITTEGODS_URL} target="_blank" rel="noopener noreferrer">
+                {t("items.form.policeSource")}
+              </a>
+            </>
+          }
+          value={approx}
+          onChange={(e) => {
+            setApprox(e.currentTarget.value);
+            setSuggestedHere(false);
+          }}
           type="number"
           inputMode="numeric"
           min={0}
-          max={FIND_FEE_MAX}
+          max={APPROX_VALUE_MAX}
           step={1}
-          required
         />
-        <div id="product-findFee-help" className="form-text">
-          {t("items.form.findFeeHelp", { sign: feeSign })}
-        </div>
-        {error("findFee")}
+        <button
+          type="submit"
+          name="intent"
+          value="suggest"
+          className="btn btn-outline-secondary btn-sm"
+          disabled={submitting}
+          onClick={(e) => {
+            // With JavaScript the suggestion is filled in here; without, the server does it.
+            if (liveSuggestion === null) return;
+            e.preventDefault();
+            setFee(String(liveSuggestion));
+            setSuggestedHere(true);
+          }}
+        >
+          {t("items.form.suggestFee")}
+        </button>
+        <p className="form-text mb-0" role="status" aria-live="polite">
+          {suggestedShown
+            ? t("items.form.suggested", { fee: /^\d+$/.test(fee) ? formatFee(Number(fee), currency) : fee })
+            : liveSuggestion !== null && liveSuggestion > 0
+              ? t("items.form.suggestionPreview", { fee: formatFee(liveSuggestion, currency) })
+              : ""}
+        </p>
       </div>
       <div className="mb-3">
         <label htmlFor="product-prodType" className="form-label">
           {t("items.form.prodType")}
         </label>
         <select
-          {...field("prodType")}
+          id="product-prodType"
+          name="prodType"
+          aria-invalid={errors.prodType ? true : undefined}
+          aria-describedby={errors.prodType ? "product-prodType-error" : undefined}
           className={`form-select${errors.prodType ? " is-invalid" : ""}`}
           defaultValue={values.prodType}
           required
@@ -115,25 +167,64 @@ export function ProductForm({ values, errors = {}, paid, lang, feeSign, submitti
             </option>
           ))}
         </select>
-        {error("prodType")}
+        {errors.prodType ? (
+          <div id="product-prodType-error" className="invalid-feedback d-block">
+            {t(errors.prodType)}
+          </div>
+        ) : null}
       </div>
-      <div className="mb-3">
-        <label htmlFor="product-contactInfo" className="form-label">
-          {t("items.form.contactInfo")}
-        </label>
-        <textarea
-          {...field("contactInfo")}
-          className={`form-control${errors.contactInfo ? " is-invalid" : ""}`}
-          defaultValue={values.contactInfo}
-          rows={4}
-          maxLength={CONTACT_INFO_MAX}
-          required
+      <TextareaField
+        id="product-contactInfo"
+        name="contactInfo"
+        label={t("items.form.contactInfo")}
+        error={errors.contactInfo}
+        help={t("items.form.contactInfoHelp")}
+        defaultValue={values.contactInfo}
+        rows={4}
+        counter={CONTACT_INFO_MAX}
+        required
+      />
+      <div className="form-check mb-3">
+        <input
+          className="form-check-input"
+          type="checkbox"
+          name="scanAlerts"
+          id="product-scanAlerts"
+          defaultChecked={values.scanAlerts === "on"}
+          aria-describedby="product-scanAlerts-help"
         />
-        <div id="product-contactInfo-help" className="form-text">
-          {t("items.form.contactInfoHelp")}
+        <label className="form-check-label" htmlFor="product-scanAlerts">
+          {t("scans.form.scanAlerts")}
+        </label>
+        <div id="product-scanAlerts-help" className="form-text">
+          {t("scans.form.scanAlertsHelp")}
         </div>
-        {error("contactInfo")}
       </div>
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6">{t("relay.visibility.legend")}</legend>
+        {CONTACT_VISIBILITIES.map((v) => (
+          <div className="form-check" key={v}>
+            <input
+              className={`form-check-input${errors.contactVisibility ? " is-invalid" : ""}`}
+              type="radio"
+              name="contactVisibility"
+              id={`product-visibility-${v}`}
+              value={v}
+              defaultChecked={(values.contactVisibility || DEFAULT_VISIBILITY) === v}
+              aria-describedby={`product-visibility-${v}-help`}
+            />
+            <label className="form-check-label" htmlFor={`product-visibility-${v}`}>
+              {t(`relay.visibility.${v}`)}
+            </label>
+            <div id={`product-visibility-${v}-help`} className="form-text mt-0">
+              {t(`relay.visibility.${v}Help`)}
+            </div>
+          </div>
+        ))}
+        {errors.contactVisibility ? (
+          <div className="invalid-feedback d-block">{t(errors.contactVisibility)}</div>
+        ) : null}
+      </fieldset>
 
       {paid ? (
         <>

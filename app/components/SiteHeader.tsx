@@ -10,7 +10,7 @@ import { UserMenu } from "./UserMenu";
  * menu. Bootstrap's navbar CSS with a few lines of React instead of react-bootstrap's
  * Navbar: that library was a quarter of every page's JavaScript (docs/decisions/009).
  */
-export function SiteHeader({ user }: { user: SessionUser | null }) {
+export function SiteHeader({ user, unreadMessages = 0 }: { user: SessionUser | null; unreadMessages?: number }) {
   const { t } = useTranslation();
   // Open for one path only: following one of the phone menu's links closes it.
   const { pathname } = useLocation();
@@ -47,7 +47,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
             </nav>
             <div className="d-flex">
               {user ? (
-                <UserMenu user={user} />
+                <UserMenu user={user} unreadMessages={unreadMessages} />
               ) : (
                 <Link to="/login" className="btn btn-primary">
                   {t("layout.signIn")}

@@ -10,7 +10,7 @@ const DEFAULT_AVATAR = "/images/avatar-default.svg";
  * dropdown CSS and a disclosure button (aria-expanded; Escape and a click outside close
  * it) instead of react-bootstrap's Dropdown and Popper (docs/decisions/009).
  */
-export function UserMenu({ user }: { user: SessionUser }) {
+export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unreadMessages?: number }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   // Open for one path only: a followed link closes the menu.
@@ -58,6 +58,14 @@ export function UserMenu({ user }: { user: SessionUser }) {
         />
         <span className="visually-hidden">{t("layout.userMenu")}</span>
         <span aria-hidden="true">{user.name || user.email}</span>
+        {unreadMessages > 0 ? (
+          <span className="badge rounded-pill text-bg-danger" aria-hidden="true">
+            {unreadMessages}
+          </span>
+        ) : null}
+        {unreadMessages > 0 ? (
+          <span className="visually-hidden">{t("relay.nav.unread", { count: unreadMessages })}</span>
+        ) : null}
       </button>
       <div
         id="user-menu-items"
@@ -73,6 +81,14 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <Link className="dropdown-item" to="/dashboard">
           {t("layout.menu.dashboard")}
         </Link>
+        <Link className="dropdown-item d-flex justify-content-between align-items-center gap-2" to="/messages">
+          {t("relay.nav.messages")}
+          {unreadMessages > 0 ? (
+            <span className="badge rounded-pill text-bg-primary">
+              {t("relay.nav.unread", { count: unreadMessages })}
+            </span>
+          ) : null}
+        </Link>
         <Link className="dropdown-item" to="/product/register">
           {t("layout.menu.registerProduct")}
         </Link>
@@ -82,10 +98,18 @@ export function UserMenu({ user }: { user: SessionUser }) {
         <Link className="dropdown-item" to="/order">
           {t("layout.menu.activate")}
         </Link>
+        <Link className="dropdown-item" to="/account">
+          {t("layout.menu.account")}
+        </Link>
         {user.isAdmin ? (
-          <Link className="dropdown-item" to="/admin/messages">
-            {t("layout.menu.admin")}
-          </Link>
+          <>
+            <Link className="dropdown-item" to="/admin/messages">
+              {t("layout.menu.admin")}
+            </Link>
+            <Link className="dropdown-item" to="/admin/shipments">
+              {t("layout.menu.shipments")}
+            </Link>
+          </>
         ) : null}
         <hr className="dropdown-divider" />
         {/* GET /logout only shows 'Logging out...'; that screen signs out with a same-origin POST. */}

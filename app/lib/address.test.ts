@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { addressFromUser, emptyAddress, parseAddressForm, parseStoredAddress } from "./address";
+import {
+  addressFromUser,
+  emptyAddress,
+  isCompletePostalAddress,
+  missingPostalFields,
+  parseAddressForm,
+  parseStoredAddress,
+} from "./address";
+
+const POSTAL = { firstname: "Anna", address: "Storgatan 1", zip: "753 20", city: "Uppsala", country: "Sweden" };
 
 function form(fields: Record<string, string>) {
   const f = new FormData();
@@ -23,20 +32,47 @@ describe("address", () => {
     expect(parseStoredAddress(null)).toBeNull();
   });
 
-  it("needs an email of email form; the other fields are optional and capped at 200", () => {
-    expect(parseAddressForm(form({ email: "a@example.test", save: "on" }))).toMatchObject({ ok: true, save: true });
-    expect(parseAddressForm(form({ email: "a@example.test" }))).toMatchObject({ ok: true, save: false });
-    expect(parseAddressForm(form({ email: "" }))).toMatchObject({
+  it("needs an email of email form and a complete postal address; the other fields are optional and capped at 200", () => {
+    expect(parseAddressForm(form({ ...POSTAL, email: "a@example.test", save: "on" }))).toMatchObject({
+      ok: true,
+      save: true,
+    });
+    expect(parseAddressForm(form({ ...POSTAL, email: "a@example.test" }))).toMatchObject({ ok: true, save: false });
+    expect(parseAddressForm(form({ ...POSTAL, email: "" }))).toMatchObject({
       ok: false,
       errors: { email: "address.errors.emailRequired" },
     });
-    expect(parseAddressForm(form({ email: "nope" }))).toMatchObject({
+    expect(parseAddressForm(form({ ...POSTAL, email: "nope" }))).toMatchObject({
       ok: false,
       errors: { email: "address.errors.emailInvalid" },
     });
-    expect(parseAddressForm(form({ email: "a@example.test", city: "x".repeat(201) }))).toMatchObject({
+    expect(parseAddressForm(form({ ...POSTAL, email: "a@example.test", city: "x".repeat(201) }))).toMatchObject({
       ok: false,
       errors: { city: "address.errors.tooLong" },
     });
+  });
+
+  it("stickers need somewhere to go: the form names each missing postal field (issue #19)", () => {
+    expect(parseAddressForm(form({ email: "a@example.test", city: "  " }))).toMatchObject({
+      ok: false,
+      errors: {
+        firstname: "address.errors.required",
+        address: "address.errors.required",
+        zip: "address.errors.required",
+        city: "address.errors.required",
+        country: "address.errors.required",
+      },
+    });
+    const r = parseAddressForm(form({ email: "a@example.test", city: "  " }));
+    expect(r.ok ? [] : Object.keys(r.errors)).not.toContain("lastname");
+  });
+
+  it("a postal address is complete with a name, street, postal code, city, country and email", () => {
+    const full = { ...emptyAddress(), ...POSTAL, email: "a@example.test" };
+    expect(missingPostalFields(full)).toEqual([]);
+    expect(isCompletePostalAddress(full)).toBe(true);
+    expect(missingPostalFields({ ...full, zip: " ", country: "" })).toEqual(["zip", "country"]);
+    expect(isCompletePostalAddress({ ...full, email: "" })).toBe(false);
+    expect(missingPostalFields(null)).toEqual(["firstname", "address", "zip", "city", "country"]);
   });
 });

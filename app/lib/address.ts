@@ -24,10 +24,33 @@ export type AddressErrors = Partial<Record<AddressField, string>>;
 
 export const ADDRESS_FIELD_MAX = 200;
 
+/**
+ * What a postal address needs before stickers can be posted to it (issue #19): a name,
+ * street, postal code, city and country. The order service refuses payment without them.
+ * The last name stays optional: one-name people and companies write theirs in `firstname`.
+ */
+export const POSTAL_FIELDS = [
+  "firstname",
+  "address",
+  "zip",
+  "city",
+  "country",
+] as const satisfies readonly AddressField[];
+
+/** The postal fields that are empty (whitespace counts as empty), in form order. */
+export function missingPostalFields(address: Partial<Address> | null | undefined): AddressField[] {
+  return POSTAL_FIELDS.filter((f) => !address?.[f]?.trim());
+}
+
+export function isCompletePostalAddress(address: Partial<Address> | null | undefined): boolean {
+  return missingPostalFields(address).length === 0 && Boolean(address?.email?.trim());
+}
+
 const text = z.string().trim().max(ADDRESS_FIELD_MAX, "address.errors.tooLong");
+const required = text.min(1, "address.errors.required");
 
 export const addressSchema = z.object({
-  firstname: text,
+  firstname: required,
   lastname: text,
   email: z
     .string()
@@ -36,12 +59,12 @@ export const addressSchema = z.object({
     .max(ADDRESS_FIELD_MAX, "address.errors.tooLong")
     .pipe(z.email("address.errors.emailInvalid")),
   co: text,
-  address: text,
+  address: required,
   address2: text,
-  city: text,
+  city: required,
   state: text,
-  zip: text,
-  country: text,
+  zip: required,
+  country: required,
 });
 
 export function emptyAddress(): Address {
@@ -87,8 +110,11 @@ export function addressFormValues(form: FormData): Address {
   return out;
 }
 
+/** What the address form shows again: the fields and the "save on my profile" box. */
+export type AddressFormValues = Address & { save: boolean };
+
 export type ParsedAddressForm =
-  { ok: true; data: Address; save: boolean } | { ok: false; values: Address; save: boolean; errors: AddressErrors };
+  { ok: true; data: Address; save: boolean } | { ok: false; values: AddressFormValues; errors: AddressErrors };
 
 export function parseAddressForm(form: FormData): ParsedAddressForm {
   const values = addressFormValues(form);
@@ -100,5 +126,5 @@ export function parseAddressForm(form: FormData): ParsedAddressForm {
     const field = issue.path[0] as AddressField;
     errors[field] ??= issue.message.startsWith("address.") ? issue.message : "address.errors.emailInvalid";
   }
-  return { ok: false, values, save, errors };
+  return { ok: false, values: { ...values, save }, errors };
 }

@@ -1,5 +1,6 @@
 /** One zod schema per account form; messages are translation keys (auth.json). */
 import { z } from "zod";
+import { isSocialProvider } from "./social";
 import { PASSWORD_MAX } from "./password";
 
 const email = z
@@ -17,7 +18,13 @@ export const loginSchema = z.object({
   email,
   password,
   rememberMe: z.literal("on").optional(),
-  linkProvider: z.string().max(40).optional(),
+  /** The captcha solution, once this address has failed too often for the account. */
+  captcha: z.string().max(10_000).optional(),
+  linkProvider: z
+    .string()
+    .max(40)
+    .optional()
+    .transform((v) => (isSocialProvider(v) ? v : undefined)),
 });
 
 export const registerSchema = z.object({
@@ -28,7 +35,23 @@ export const registerSchema = z.object({
 
 export const resetRequestSchema = z.object({ email });
 
+const resetToken = z.string().regex(/^[\w-]{1,200}$/);
+
+/** The token of a reset link, or "" when it cannot be one. */
+export function resetTokenOf(raw: string | null): string {
+  const r = resetToken.safeParse(raw);
+  return r.success ? r.data : "";
+}
+
 export const newPasswordSchema = z.object({
-  token: z.string().min(1).max(200),
+  token: resetToken,
   password,
 });
+
+const verifyToken = z.string().regex(/^[\w.-]{1,2000}$/);
+
+/** The token of a verification link (a signed JWT), or "" when it cannot be one. */
+export function verifyTokenOf(raw: string | null): string {
+  const r = verifyToken.safeParse(raw);
+  return r.success ? r.data : "";
+}

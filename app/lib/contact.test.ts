@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contactSchema, fieldErrors, MESSAGE_MAX } from "./contact";
+import { contactSchema, fieldErrors, MESSAGE_MAX, parseContact } from "./contact";
 
 describe("contact form rules", () => {
   it("name is optional; email and message are required", () => {
@@ -28,5 +28,24 @@ describe("contact form rules", () => {
     const r = contactSchema.safeParse({ email: 42, message: ["x"], name: {} });
     expect(r.success).toBe(false);
     expect(Object.keys(fieldErrors(r.error!)).sort()).toEqual(["email", "message", "name"]);
+  });
+});
+
+describe("one contact validation for the page and the API (parseContact)", () => {
+  it("a form's fields and a JSON body give the same result", () => {
+    const form = new FormData();
+    form.set("email", "a@b.se");
+    form.set("message", "Hej");
+    expect(parseContact(Object.fromEntries(form))).toEqual(parseContact({ email: "a@b.se", message: "Hej" }));
+  });
+
+  it("returns the typed values and per-field keys when invalid, for any body shape", () => {
+    const r = parseContact({ email: "nope", message: "x", name: "Ann" });
+    expect(r).toEqual({
+      ok: false,
+      values: { name: "Ann", email: "nope", message: "x" },
+      fieldErrors: { email: "contact.errors.emailInvalid" },
+    });
+    for (const body of [null, [], "text", 42]) expect(parseContact(body).ok).toBe(false);
   });
 });

@@ -35,6 +35,27 @@ export const contactSchema = z.object({
 export type ContactInput = z.infer<typeof contactSchema>;
 export type ContactField = "name" | "email" | "message" | "captchaToken";
 
+export type ContactValues = { name: string; email: string; message: string };
+
+export type ContactParse =
+  | { ok: true; data: ContactInput; values: ContactValues }
+  | { ok: false; values: ContactValues; fieldErrors: Partial<Record<ContactField, string>> };
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/**
+ * The one validation of a contact message, for the page's form post and the JSON API
+ * alike: `raw` is the form's fields or the parsed JSON body. The values come back (as
+ * typed) to refill the form; errors are translation keys per field.
+ */
+export function parseContact(raw: unknown): ContactParse {
+  const obj = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const values: ContactValues = { name: text(obj.name), email: text(obj.email), message: text(obj.message) };
+  const parsed = contactSchema.safeParse(obj);
+  if (!parsed.success) return { ok: false, values, fieldErrors: fieldErrors(parsed.error) };
+  return { ok: true, data: parsed.data, values };
+}
+
 /** First error key per field, for inline messages. */
 export function fieldErrors(error: z.ZodError): Partial<Record<ContactField, string>> {
   const out: Partial<Record<ContactField, string>> = {};
@@ -44,3 +65,19 @@ export function fieldErrors(error: z.ZodError): Partial<Record<ContactField, str
   }
   return out;
 }
+
+/** `?page=` of the support inbox: a positive integer, anything else is the first page. */
+export function parseInboxPage(search: URLSearchParams): number {
+  const page = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .safeParse(search.get("page") ?? "1");
+  return page.success && Number.isSafeInteger(page.data) ? page.data : 1;
+}
+
+/** The two forms of an inbox message: mark (un)handled, or reply by mail. */
+export const adminMessageIntentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("handled"), handled: z.enum(["0", "1"]) }),
+  z.object({ intent: z.literal("reply"), text: z.string() }),
+]);

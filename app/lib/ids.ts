@@ -8,9 +8,11 @@ export const PRODUCT_ID_LENGTH = 10;
 
 /**
  * First path segments the app (or the HTTP layer) owns. React Router matches paths
- * case-insensitively, so ids are compared in lower case.
+ * case-insensitively, so ids are compared in lower case. tests/quality/route-table.test.ts
+ * fails when this list and app/routes.ts disagree.
  */
 export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
+  "account",
   "admin",
   "api",
   "assets",
@@ -19,10 +21,13 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "contact",
   "cookies",
   "dashboard",
+  "find",
   "healthz",
   "language",
   "login",
   "logout",
+  "m",
+  "messages",
   "order",
   "product",
   "readyz",

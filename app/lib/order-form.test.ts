@@ -17,7 +17,11 @@ describe("order form", () => {
         ["payment", "month"],
       ]),
     );
-    expect(r).toEqual({ ok: true, intent: "pay", data: { items: ["AAAAAAAAAA", "BBBBBBBBBB"], payment: "month" } });
+    expect(r).toEqual({
+      ok: true,
+      intent: "pay",
+      data: { items: ["AAAAAAAAAA", "BBBBBBBBBB"], payment: "month", scope: "selected" },
+    });
   });
 
   it("paying with nothing selected is refused with a clear message; recalculating is fine", () => {
@@ -33,6 +37,17 @@ describe("order form", () => {
         ]),
       ),
     ).toMatchObject({ ok: true, intent: "recalc", data: { items: [] } });
+  });
+
+  it("'all unpaid' needs no ticked items: the server picks them (issue #18)", () => {
+    expect(
+      parseOrderForm(
+        form([
+          ["scope", "allUnpaid"],
+          ["payment", "year"],
+        ]),
+      ),
+    ).toEqual({ ok: true, intent: "pay", data: { items: [], payment: "year", scope: "allUnpaid" } });
   });
 
   it("refuses an unknown period and ids that are not item ids", () => {

@@ -6,6 +6,23 @@ import type { Address } from "./address";
 import { isProductId } from "./ids";
 import { DEFAULT_PERIOD, type Period } from "./pricing";
 
+/** Who takes the payment (config PAYMENTS). */
+export type Provider = "test" | "stripe";
+/**
+ * pending: checkout started; paid: the first payment arrived; duplicate: paid while all its
+ * items were already covered by another order, so nothing was activated (issue #13);
+ * cancelled: never paid and abandoned for 24 hours (issue #16), its checkout expired.
+ */
+export type OrderStatus = "pending" | "paid" | "duplicate" | "cancelled";
+
+export function toProvider(v: string): Provider {
+  return v === "stripe" ? "stripe" : "test";
+}
+
+export function toOrderStatus(v: string): OrderStatus {
+  return v === "paid" || v === "duplicate" || v === "cancelled" ? v : "pending";
+}
+
 /** `pay` starts the checkout; `recalc` only recomputes the summary (no-JavaScript browsers). */
 export const ORDER_INTENTS = ["pay", "recalc"] as const;
 export type OrderIntent = (typeof ORDER_INTENTS)[number];
@@ -13,21 +30,29 @@ export type OrderIntent = (typeof ORDER_INTENTS)[number];
 /** More ids than anyone owns is a forged request, not a big order. */
 export const ORDER_MAX_ITEMS = 500;
 
+/**
+ * The most items one "all unpaid" order covers. A provider takes at most 999,999.99 per
+ * line (Stripe's unit_amount); 2,000 items yearly are 400,000 kr or 40,000 euro, well
+ * within it, and more are ordered in a second order (filter by type, or tick items).
+ */
+export const ORDER_MAX_ALL_UNPAID = 2000;
+
+/**
+ * selected: the ticked items; allUnpaid: every unpaid item matching the page's filter
+ * (issue #18: an owner of 5,000 items), chosen by the server from the database.
+ */
+export const ORDER_SCOPES = ["selected", "allUnpaid"] as const;
+export type OrderScope = (typeof ORDER_SCOPES)[number];
+
 export interface OrderFormValues {
   items: string[];
   payment: Period;
+  scope: OrderScope;
 }
 
+/** What the parser refuses (translation keys); the service's refusals are OrderError codes. */
 export type OrderFormError =
-  | "orders.errors.nothingSelected"
-  | "orders.errors.paymentInvalid"
-  | "orders.errors.unknownItems"
-  | "orders.errors.alreadyPaid"
-  | "orders.errors.noAddress"
-  | "orders.errors.checkoutFailed"
-  | "orders.errors.notFound"
-  | "orders.errors.notRenewing"
-  | "orders.errors.cancelFailed";
+  "orders.errors.nothingSelected" | "orders.errors.paymentInvalid" | "orders.errors.unknownItems";
 
 export type ParsedOrderForm =
   | { ok: true; intent: OrderIntent; data: OrderFormValues }
@@ -40,15 +65,20 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
   const items = [...new Set(raw)];
   const payment = form.get("payment");
   const period: Period = payment === "month" || payment === "year" ? payment : DEFAULT_PERIOD;
+  const scope: OrderScope = form.get("scope") === "allUnpaid" ? "allUnpaid" : "selected";
   // What the form shows again: only well-formed ids (never echo arbitrary input).
-  const values: OrderFormValues = { items: items.filter(isProductId).slice(0, ORDER_MAX_ITEMS), payment: period };
+  const values: OrderFormValues = {
+    items: items.filter(isProductId).slice(0, ORDER_MAX_ITEMS),
+    payment: period,
+    scope,
+  };
   if (payment !== "month" && payment !== "year") {
     return { ok: false, intent, values, error: "orders.errors.paymentInvalid" };
   }
   if (items.length > ORDER_MAX_ITEMS || items.some((id) => !isProductId(id))) {
     return { ok: false, intent, values, error: "orders.errors.unknownItems" };
   }
-  if (intent === "pay" && items.length === 0) {
+  if (intent === "pay" && scope === "selected" && items.length === 0) {
     return { ok: false, intent, values, error: "orders.errors.nothingSelected" };
   }
   return { ok: true, intent, data: values };

@@ -5,7 +5,8 @@ import {
   DEFAULT_PACKAGE,
   DEFAULT_PERIOD,
   formatPrice,
-  hasYearlyDiscount,
+  hasDiscount,
+  MINUS,
   MINIMUM_TERM_MONTHS,
   minimumTermEnd,
   orderTotals,
@@ -16,6 +17,7 @@ import {
   price,
   priceFor,
   priceKey,
+  THIN_SPACE,
 } from "./pricing";
 
 describe("price table (spec §3)", () => {
@@ -113,18 +115,47 @@ describe("order totals (spec §9)", () => {
     });
   }
 
-  for (let count = 0; count <= 7; count++) {
-    it(`${count} items monthly get no discount: ${count * 30} kr / €${count * 3}`, () => {
+  // [count, package, discount, total] in kronor monthly; euro is exactly a tenth (decision 018).
+  const monthlySek: Array<[number, number, number, number]> = [
+    [0, 0, 0, 0],
+    [1, 30, 0, 30],
+    [2, 60, 0, 60],
+    [3, 90, 30, 60],
+    [4, 120, 40, 80],
+    [5, 150, 50, 100],
+    [6, 180, 60, 120],
+    [7, 210, 70, 140],
+  ];
+  for (const [count, pkg, discount, total] of monthlySek) {
+    it(`${count} items monthly get the same discount rule: ${pkg} − ${discount} = ${total} kr / €${total / 10}`, () => {
       const sek = orderTotals({ lang: "sv", period: "month", count });
-      expect(sek).toMatchObject({ currency: "SEK", sign: "kr", unitPrice: 30, packagePrice: count * 30, discount: 0 });
-      expect(sek.total).toBe(count * 30);
-      expect(sek.minor.total).toBe(count * 3000);
+      expect(sek).toMatchObject({ currency: "SEK", sign: "kr", unitPrice: 30, packagePrice: pkg, discount, total });
+      expect(sek.minor).toEqual({
+        unitPrice: 3000,
+        packagePrice: pkg * 100,
+        discount: discount * 100,
+        total: total * 100,
+      });
       const eur = orderTotals({ lang: "en", period: "month", count });
-      expect(eur).toMatchObject({ currency: "EUR", sign: "euro", unitPrice: 3, packagePrice: count * 3, discount: 0 });
-      expect(eur.total).toBe(count * 3);
-      expect(eur.minor.total).toBe(count * 300);
+      expect(eur).toMatchObject({
+        currency: "EUR",
+        sign: "euro",
+        unitPrice: 3,
+        packagePrice: pkg / 10,
+        discount: discount / 10,
+        total: total / 10,
+      });
+      expect(eur.minor.total).toBe(total * 10);
     });
   }
+
+  it("the advertised Tripple price is the price charged for 3 items, monthly and yearly (issue #19)", () => {
+    for (const lang of ["sv", "en"] as const) {
+      for (const period of ["month", "year"] as const) {
+        expect(orderTotals({ lang, period, count: 3 }).total).toBe(packagePrice(lang, "tripple", period));
+      }
+    }
+  });
 
   it("the spec key 'se' gives the same totals as the app language 'sv'", () => {
     for (let count = 0; count <= 7; count++) {
@@ -139,8 +170,8 @@ describe("order totals (spec §9)", () => {
     expect(orderTotals({ lang: "en", period: "year", count: 3 }).total).toBe(price.en.tripple.year);
   });
 
-  it("the yearly discount applies above 3 items or at multiples of 3, never monthly or with no items", () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 9, 12].map((n) => hasYearlyDiscount("year", n))).toEqual([
+  it("the discount applies above 3 items or at multiples of 3, never with no items", () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 9, 12].map((n) => hasDiscount(n))).toEqual([
       false,
       false,
       false,
@@ -152,7 +183,6 @@ describe("order totals (spec §9)", () => {
       true,
       true,
     ]);
-    for (let n = 0; n <= 12; n++) expect(hasYearlyDiscount("month", n)).toBe(false);
   });
 
   it("a count that is not a whole number ≥ 0 is refused", () => {
@@ -170,7 +200,9 @@ describe("formatPrice: one style per language", () => {
   it("Swedish writes the amount then kr", () => {
     expect(formatPrice(30, "sv")).toBe("30 kr");
     expect(formatPrice(300, "se")).toBe("300 kr");
-    expect(formatPrice(1200, "sv")).toBe("1200 kr");
+    expect(formatPrice(1200, "sv")).toBe(`1${THIN_SPACE}200 kr`);
+    expect(formatPrice(100000, "sv")).toBe("100\u202f000 kr");
+    expect(formatPrice(999, "sv")).toBe("999 kr");
     expect(formatPrice(0, "sv")).toBe("0 kr");
     expect(formatPrice(1, "sv")).toBe("1 kr");
   });
@@ -179,6 +211,8 @@ describe("formatPrice: one style per language", () => {
     expect(formatPrice(3, "en")).toBe("€3");
     expect(formatPrice(30, "en")).toBe("€30");
     expect(formatPrice(120, "en")).toBe("€120");
+    expect(formatPrice(1200, "en")).toBe("€1,200");
+    expect(formatPrice(1234567.5, "en")).toBe("€1,234,567.50");
     expect(formatPrice(0, "en")).toBe("€0");
   });
 
@@ -191,16 +225,18 @@ describe("formatPrice: one style per language", () => {
     expect(formatPrice(0.1 + 0.2, "en")).toBe("€0.30");
   });
 
-  it("negative amounts get a leading minus", () => {
-    expect(formatPrice(-400, "sv")).toBe("-400 kr");
-    expect(formatPrice(-40, "en")).toBe("-€40");
+  it("negative amounts get a real minus sign, not a hyphen (issue #19)", () => {
+    expect(MINUS).toBe("\u2212");
+    expect(formatPrice(-400, "sv")).toBe("\u2212400 kr");
+    expect(formatPrice(-300, "sv")).toBe("−300 kr");
+    expect(formatPrice(-40, "en")).toBe("\u2212€40");
     expect(formatPrice(-0.001, "en")).toBe("€0");
   });
 
   it("formats every order total of the table", () => {
     const t = orderTotals({ lang: "sv", period: "year", count: 4 });
     expect([t.packagePrice, t.discount, t.total].map((a) => formatPrice(a, "sv"))).toEqual([
-      "1200 kr",
+      `1${THIN_SPACE}200 kr`,
       "400 kr",
       "800 kr",
     ]);
@@ -220,8 +256,8 @@ describe("every order case, both currencies (issue #6)", () => {
     for (const period of ["month", "year"] as const) {
       for (let count = 1; count <= 7; count++) {
         const pkg = unit[lang][period] * count;
-        const discounted = period === "year" && (count > 3 || count % 3 === 0);
-        const discount = discounted ? (unit[lang].year * count) / 3 : 0;
+        const discounted = count > 3 || count % 3 === 0;
+        const discount = discounted ? (unit[lang][period] * count) / 3 : 0;
         const total = pkg - discount;
         it(`${count} × ${period} in ${lang}: package ${formatPrice(pkg, lang)}, discount ${formatPrice(discount, lang)}, total ${formatPrice(total, lang)}`, () => {
           const t = orderTotals({ lang, period, count });

@@ -9,14 +9,19 @@
  * price that is not divisible by 3 cannot produce float noise like 33.333….
  */
 import type { Lang, SpecLang } from "~/i18n/config";
+import type { Currency } from "./currency";
 
 export type Period = "month" | "year";
 export type PackageName = "single" | "tripple";
 /** The app's language ('sv') or the spec's key for it ('se'). */
 export type PriceLang = Lang | SpecLang;
 
-export const PERIODS = ["month", "year"] as const satisfies readonly Period[];
 export const PACKAGES = ["single", "tripple"] as const satisfies readonly PackageName[];
+
+/** A stored period column as a Period (only "month" is monthly). */
+export function toPeriod(v: string): Period {
+  return v === "month" ? "month" : "year";
+}
 
 /** Minimum subscription term in months (spec §9). */
 export const MINIMUM_TERM_MONTHS = 6;
@@ -33,7 +38,7 @@ interface PriceEntry {
   /** The spec's currency sign. */
   sign: "kr" | "euro";
   /** ISO 4217 code, for payment providers. */
-  currency: "SEK" | "EUR";
+  currency: Currency;
   /** Marketing caps per day (spec §9): each package costs less than this per day on a yearly plan. */
   perDayUnder: Record<PackageName, number>;
 }
@@ -75,7 +80,7 @@ const toMajor = (minor: number) => minor / 100;
 
 export interface OrderTotals {
   /** ISO 4217 code: SEK or EUR. */
-  currency: "SEK" | "EUR";
+  currency: Currency;
   /** The spec's sign: kr or euro. */
   sign: "kr" | "euro";
   period: Period;
@@ -84,7 +89,7 @@ export interface OrderTotals {
   unitPrice: number;
   /** count × unitPrice. */
   packagePrice: number;
-  /** Yearly discount (0 for monthly or when the rule does not apply). */
+  /** The package discount (0 when the rule does not apply). */
   discount: number;
   /** packagePrice − discount. */
   total: number;
@@ -92,18 +97,24 @@ export interface OrderTotals {
   minor: { unitPrice: number; packagePrice: number; discount: number; total: number };
 }
 
-/** Whether the spec's yearly discount applies: yearly, and more than 3 items or a multiple of 3. */
-export function hasYearlyDiscount(period: Period, count: number): boolean {
-  return period === "year" && count > 0 && (count > 3 || count % 3 === 0);
+/**
+ * Whether the package discount applies: more than 3 items or a multiple of 3, in either
+ * period (decision 018: the price table's Tripple price is the price charged).
+ */
+export function hasDiscount(count: number): boolean {
+  return count > 0 && (count > 3 || count % 3 === 0);
 }
 
 /**
- * The spec's order maths (§9), followed literally:
+ * The order maths: spec §9's rule, applied to both periods (decision 018, issue #19):
  * - package = count × single price for the period;
- * - yearly, when count > 3 or count is a multiple of 3: discount = yearly single price × count / 3
+ * - when count > 3 or count is a multiple of 3: discount = the period's single price × count / 3
  *   (so from 3 items on, every item is a third off: 4 items yearly in Swedish are
- *   1200 kr − 400 kr = 800 kr, 5 items 1500 kr − 500 kr = 1000 kr);
- * - monthly: no discount; total = package − discount.
+ *   1200 kr − 400 kr = 800 kr; 3 items monthly 90 kr − 30 kr = 60 kr, the price table's
+ *   Tripple price; 4 items monthly 120 kr − 40 kr = 80 kr);
+ * - total = package − discount.
+ * Spec §9 says "monthly has no discount", but its price table (and our home page)
+ * advertises Tripple at 60 kr / €6 a month: the advertised price is the price charged.
  * The discount is rounded half up to the minor unit (never needed with today's prices).
  */
 export function orderTotals({ lang, period, count }: { lang: PriceLang; period: Period; count: number }): OrderTotals {
@@ -113,7 +124,7 @@ export function orderTotals({ lang, period, count }: { lang: PriceLang; period: 
   const entry = priceFor(lang);
   const unitMinor = toMinor(entry.single[period]);
   const packageMinor = unitMinor * count;
-  const discountMinor = hasYearlyDiscount(period, count) ? Math.round((toMinor(entry.single.year) * count) / 3) : 0;
+  const discountMinor = hasDiscount(count) ? Math.round((unitMinor * count) / 3) : 0;
   const totalMinor = packageMinor - discountMinor;
   return {
     currency: entry.currency,
@@ -128,21 +139,29 @@ export function orderTotals({ lang, period, count }: { lang: PriceLang; period: 
   };
 }
 
+/** U+202F NARROW NO-BREAK SPACE: the Swedish thousands separator ("100 000 kr"), never broken across lines. */
+export const THIN_SPACE = "\u202f";
+/** U+2212 MINUS SIGN: the real minus ("−300 kr"), not a hyphen. */
+export const MINUS = "\u2212";
+
+function groupThousands(whole: number, separator: string): string {
+  return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+}
+
 /**
- * One display style per language, used on every screen:
- * Swedish "30 kr", "1200 kr", "0,50 kr"; English "€3", "€1200", "€0.10".
- * Whole amounts have no decimals; others show two (decimal comma in Swedish). No thousands
- * separators, so figures read the same in both languages and in tests. Negative amounts
- * get a leading minus ("-400 kr", "-€40").
+ * One display style per language, used on every screen, mail and PDF (issue #19):
+ * Swedish "30 kr", "1 200 kr" (thin space), "0,50 kr"; English "€3", "€1,200", "€0.10".
+ * Whole amounts have no decimals; others show two (decimal comma in Swedish). Negative
+ * amounts get a real minus sign: "−400 kr", "−€40".
  */
 export function formatPrice(amount: number, lang: PriceLang): string {
   if (!Number.isFinite(amount)) throw new RangeError(`not a price: ${amount}`);
   const swedish = priceKey(lang) === "se";
   const minor = Math.abs(toMinor(amount));
-  const whole = Math.floor(minor / 100);
+  const whole = groupThousands(Math.floor(minor / 100), swedish ? THIN_SPACE : ",");
   const cents = minor % 100;
-  const number = cents === 0 ? String(whole) : `${whole}${swedish ? "," : "."}${String(cents).padStart(2, "0")}`;
-  const minus = toMinor(amount) < 0 ? "-" : "";
+  const number = cents === 0 ? whole : `${whole}${swedish ? "," : "."}${String(cents).padStart(2, "0")}`;
+  const minus = toMinor(amount) < 0 ? MINUS : "";
   return swedish ? `${minus}${number} kr` : `${minus}€${number}`;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseProductForm } from "./product-form";
+import { suggestFee } from "./fee";
+import { parseProductForm, suggestFeeFromForm } from "./product-form";
 
 function form(fields: Record<string, string>) {
   const f = new FormData();
@@ -17,12 +18,30 @@ describe("product form schema", () => {
       data: {
         name: "Phone",
         findFee: 250,
+        approxValue: null,
         prodType: "mobile",
         contactInfo: "070\n123",
+        contactVisibility: "public",
         payment: "month",
         intent: "payNow",
+        scanAlerts: false,
       },
     });
+  });
+
+  it("scanAlerts is on only when its checkbox is ticked (a missing field is off)", () => {
+    const on = parseProductForm(form({ ...valid, scanAlerts: "on" }));
+    expect(on.ok && on.data.scanAlerts).toBe(true);
+    const off = parseProductForm(form(valid));
+    expect(off.ok && off.data.scanAlerts).toBe(false);
+  });
+
+  it("contact visibility: public when not chosen (the spec's page), private when chosen, anything else refused", () => {
+    expect(parseProductForm(form(valid))).toMatchObject({ ok: true, data: { contactVisibility: "public" } });
+    const priv = parseProductForm(form({ ...valid, contactVisibility: "private" }));
+    expect(priv).toMatchObject({ ok: true, data: { contactVisibility: "private" } });
+    const bad = parseProductForm(form({ ...valid, contactVisibility: "everyone" }));
+    expect(bad).toMatchObject({ ok: false, errors: { contactVisibility: "relay.errors.visibilityInvalid" } });
   });
 
   it("defaults payment to year and the button to save-later; ignores package/payNow fields", () => {
@@ -60,5 +79,50 @@ describe("product form schema", () => {
       expect(err({ findFee: bad }), bad).toEqual({ findFee: "items.form.errors.findFeeWhole" });
     }
     expect(err({ prodType: "car" })).toEqual({ prodType: "items.form.errors.prodTypeRequired" });
+  });
+});
+
+describe("hittelön: the suggested fee (issue #21)", () => {
+  it("is about 10 % of the value, rounded to whole units, then to 5, from 200 to 10", () => {
+    expect(suggestFee(0)).toBe(0);
+    expect(suggestFee(95)).toBe(10);
+    expect(suggestFee(149)).toBe(15);
+    expect(suggestFee(1_240)).toBe(125);
+    expect(suggestFee(1_260)).toBe(125);
+    expect(suggestFee(1_280)).toBe(130);
+    expect(suggestFee(8_000)).toBe(800);
+    expect(suggestFee(12_345)).toBe(1_230);
+  });
+
+  it("never exceeds the largest fee the form accepts", () => {
+    expect(suggestFee(1_000_000)).toBe(100_000);
+    expect(suggestFee(5_000_000)).toBe(100_000);
+  });
+
+  it("the approximate value is optional, a whole number up to 1,000,000", () => {
+    expect(parseProductForm(form({ ...valid, approxValue: " 8000 " }))).toMatchObject({
+      ok: true,
+      data: { approxValue: 8000 },
+    });
+    expect(parseProductForm(form({ ...valid, approxValue: "12.5" }))).toMatchObject({
+      ok: false,
+      errors: { approxValue: "items.form.errors.approxValueWhole" },
+    });
+    expect(parseProductForm(form({ ...valid, approxValue: "1000001" }))).toMatchObject({
+      ok: false,
+      errors: { approxValue: "items.form.errors.approxValueTooHigh" },
+    });
+  });
+
+  it("'Suggest fee' fills in the fee from the value and keeps everything else as typed", () => {
+    const r = suggestFeeFromForm(form({ ...valid, findFee: "5", approxValue: "3000", intent: "suggest" }));
+    expect(r).toEqual({
+      values: expect.objectContaining({ name: " Phone ", findFee: "300", approxValue: "3000" }),
+      errors: {},
+    });
+    expect(suggestFeeFromForm(form({ ...valid, approxValue: "" })).errors).toEqual({
+      approxValue: "items.form.errors.approxValueRequired",
+    });
+    expect(suggestFeeFromForm(form({ ...valid, approxValue: "abc" })).values.findFee).toBe("250");
   });
 });

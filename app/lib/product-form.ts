@@ -4,19 +4,23 @@
  * visitor's language and the form shows them next to the fields.
  */
 import { z } from "zod";
+import { DEFAULT_PERIOD, type Period } from "./pricing";
+import { APPROX_VALUE_MAX, suggestFee } from "./fee";
+import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "./relay";
 
-export const PROD_TYPES = ["mobile", "laptop", "other"] as const;
-export type ProdType = (typeof PROD_TYPES)[number];
-export const PAYMENTS = ["month", "year"] as const;
-export type Payment = (typeof PAYMENTS)[number];
-export const DEFAULT_PAYMENT: Payment = "year";
+import { PROD_TYPES } from "./prod-types";
+
+export { PROD_TYPES, toProdType, type ProdType } from "./prod-types";
 
 export const NAME_MAX = 80;
 export const CONTACT_INFO_MAX = 500;
 export const FIND_FEE_MAX = 100_000;
 
-/** Which submit button was pressed. `payNow` and `package` are never stored (spec section 3). */
-export const INTENTS = ["payNow", "payLater", "update"] as const;
+/**
+ * Which submit button was pressed. `payNow` and `package` are never stored (spec section 3).
+ * `suggest` ("Suggest fee", issue #21) saves nothing: the form comes back with the fee.
+ */
+export const INTENTS = ["payNow", "payLater", "update", "suggest"] as const;
 export type Intent = (typeof INTENTS)[number];
 
 export const productFormSchema = z.object({
@@ -34,15 +38,48 @@ export const productFormSchema = z.object({
     .trim()
     .min(1, "items.form.errors.contactInfoRequired")
     .max(CONTACT_INFO_MAX, "items.form.errors.contactInfoTooLong"),
-  payment: z.enum(PAYMENTS).catch(DEFAULT_PAYMENT),
+  // A missing choice (an older form) keeps the spec's public page; anything else is refused.
+  contactVisibility: z.preprocess(
+    (v) => (v === "" ? DEFAULT_VISIBILITY : v),
+    z.enum(CONTACT_VISIBILITIES, "relay.errors.visibilityInvalid"),
+  ),
+  /** Optional and private to the owner (issue #21): "" is none. */
+  approxValue: z
+    .string()
+    .trim()
+    .regex(/^\d*$/, "items.form.errors.approxValueWhole")
+    .transform((v) => (v === "" ? null : Number(v)))
+    .pipe(z.number().int().min(0).max(APPROX_VALUE_MAX, "items.form.errors.approxValueTooHigh").nullable()),
+  payment: z.enum(["month", "year"] as const satisfies readonly Period[]).catch(DEFAULT_PERIOD),
   intent: z.enum(INTENTS).catch("payLater"),
+  /** A checkbox: present ("on") when ticked (issue #14 point 5). */
+  scanAlerts: z.string().transform((v) => v === "on" || v === "1"),
 });
 
-export type ProductInput = z.output<typeof productFormSchema>;
-export type ProductFormValues = Record<"name" | "findFee" | "prodType" | "contactInfo" | "payment", string>;
+/**
+ * scanAlerts and approxValue optional for callers outside the form (absent: unchanged on
+ * update; off and none on create).
+ */
+export type ProductInput = Omit<z.output<typeof productFormSchema>, "scanAlerts" | "approxValue"> & {
+  scanAlerts?: boolean;
+  approxValue?: number | null;
+};
+export type ProductFormValues = Record<
+  "name" | "findFee" | "approxValue" | "prodType" | "contactInfo" | "contactVisibility" | "payment" | "scanAlerts",
+  string
+>;
 export type ProductFormErrors = Partial<Record<keyof ProductFormValues, string>>;
 
-const FIELDS = ["name", "findFee", "prodType", "contactInfo", "payment"] as const;
+const FIELDS = [
+  "name",
+  "findFee",
+  "approxValue",
+  "prodType",
+  "contactInfo",
+  "contactVisibility",
+  "payment",
+  "scanAlerts",
+] as const;
 
 /** The raw text of each field, to give back to the form when it has errors. */
 export function formValues(form: FormData): ProductFormValues {
@@ -66,8 +103,33 @@ export function parseProductForm(form: FormData): ParsedProductForm {
   for (const issue of result.error.issues) {
     const field = issue.path[0] as keyof ProductFormValues;
     if (!errors[field]) {
-      errors[field] = issue.message.startsWith("items.") ? issue.message : `items.form.errors.${field}Invalid`;
+      const known = issue.message.startsWith("items.") || issue.message.startsWith("relay.");
+      errors[field] = known ? issue.message : `items.form.errors.${field}Invalid`;
     }
   }
   return { ok: false, values, errors };
+}
+
+/** The submit button pressed was "Suggest fee" (nothing is saved then). */
+export function isSuggestIntent(form: FormData): boolean {
+  return form.get("intent") === "suggest";
+}
+
+/**
+ * "Suggest fee" without JavaScript (issue #21): the form as typed, with the finder's fee
+ * replaced by about 10 % of the approximate value. Nothing is saved; the owner may change
+ * the fee before saving. A missing or bad value leaves the fee alone and says why.
+ */
+export function suggestFeeFromForm(form: FormData): { values: ProductFormValues; errors: ProductFormErrors } {
+  const values = formValues(form);
+  const parsed = productFormSchema.shape.approxValue.safeParse(values.approxValue);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "";
+    return {
+      values,
+      errors: { approxValue: message.startsWith("items.") ? message : "items.form.errors.approxValueWhole" },
+    };
+  }
+  if (parsed.data === null) return { values, errors: { approxValue: "items.form.errors.approxValueRequired" } };
+  return { values: { ...values, findFee: String(suggestFee(parsed.data)) }, errors: {} };
 }

@@ -6,5 +6,8 @@ export interface SessionUser {
   email: string;
   /** Photo URL from a social provider, if any. */
   img: string | null;
+  /** The email address is proven (mailed link, or a provider that reported it verified). */
+  emailVerified: boolean;
+  /** Support admin: a verified email with a grant bound to this user (session.server.ts). */
   isAdmin: boolean;
 }

@@ -1,16 +1,20 @@
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
-import { z } from "zod";
-import { getT } from "~/i18n/i18n";
+import { TextareaField } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { adminMessageIntentSchema } from "~/lib/contact";
 import { REPLY_MAX } from "~/lib/contact-limits";
+import { formatDateTime } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
-import { requestContext } from "~/server/context";
-import { contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
+import { contactErrors } from "~/server/contact/contact.http.server";
 import { ContactError, markHandled, openMessage, replyToMessage } from "~/server/contact/contact.service.server";
-import { getRuntime } from "~/server/runtime.server";
-import { readForm } from "~/server/http/form.server";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { badRequest, readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.message";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -19,63 +23,52 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const { database } = await getRuntime();
+  const deps = await getDeps();
   try {
-    return await openMessage(database.db, params.id);
+    return await openMessage(deps, params.id);
   } catch (err) {
-    if (err instanceof ContactError && err.code === "notFound") throw data(null, { status: 404 });
+    if (err instanceof ContactError) throw data(null, { status: httpErrorOf(contactErrors, err).status });
     throw err;
   }
 }
 
-const intentSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("handled"), handled: z.enum(["0", "1"]) }),
-  z.object({ intent: z.literal("reply"), text: z.string() }),
-]);
+type ReplyValues = { text: string };
+type MessageResult = ActionResult<ReplyValues> & { replied: boolean };
 
-type ActionResult = { ok: true; replied: boolean } | { ok: false; message: string; text: string };
-
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const t = getT(context.get(requestContext).lang);
-  const { config, database } = await getRuntime();
-  const parsed = intentSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) throw data(null, { status: 400 });
+  const parsed = adminMessageIntentSchema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) badRequest();
+  const values: ReplyValues = { text: parsed.data.intent === "reply" ? parsed.data.text : "" };
+  const deps = await getDeps();
   try {
     if (parsed.data.intent === "handled") {
-      await markHandled(database.db, params.id, parsed.data.handled === "1", admin.email);
-      return data<ActionResult>({ ok: true, replied: false });
+      await markHandled(deps, params.id, parsed.data.handled === "1", admin.email);
+      return data<MessageResult>({ values, fieldErrors: {}, formError: null, replied: false });
     }
-    await replyToMessage({ config, db: database.db }, params.id, parsed.data.text, admin);
-    return data<ActionResult>({ ok: true, replied: true });
+    await replyToMessage(deps, params.id, parsed.data.text, admin);
+    return data<MessageResult>({ values: { text: "" }, fieldErrors: {}, formError: null, replied: true });
   } catch (err) {
     if (!(err instanceof ContactError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: 404 });
-    const text = parsed.data.intent === "reply" ? parsed.data.text : "";
-    return data<ActionResult>(
-      { ok: false, message: contactErrorMessage(t, err, config.captcha), text },
-      { status: contactErrorStatus(err) },
-    );
+    if (err.code === "notFound") throw data(null, { status: httpErrorOf(contactErrors, err).status });
+    return formErrorResponse(contactErrors, err, values);
   }
 }
 
 export default function AdminMessage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLang();
   const m = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const result = useActionData<typeof action>() as MessageResult | ActionResult<ReplyValues> | undefined;
+  const replied = !!result && "replied" in result && result.replied;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const replyRef = useRef<HTMLTextAreaElement>(null);
-  const fmt = new Intl.DateTimeFormat(i18n.language === "sv" ? "sv-SE" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Europe/Stockholm",
-  });
 
   useEffect(() => {
     // A sent reply clears the box (with JavaScript; without it the page reloads empty).
-    if (result?.ok && result.replied && replyRef.current) replyRef.current.value = "";
-  }, [result]);
+    const box = document.getElementById("reply-text");
+    if (replied && box instanceof HTMLTextAreaElement) box.value = "";
+  }, [result, replied]);
 
   return (
     <article className="py-4" aria-labelledby="message-title">
@@ -85,12 +78,12 @@ export default function AdminMessage() {
       <h1 id="message-title">{m.name || m.email}</h1>
       <dl className="row">
         <dt className="col-sm-3">{t("admin.messages.from")}</dt>
-        <dd className="col-sm-9">
+        <dd className="col-sm-9 text-break">
           {m.name ? `${m.name} ` : ""}&lt;<a href={`mailto:${m.email}`}>{m.email}</a>&gt;
         </dd>
         <dt className="col-sm-3">{t("admin.messages.received")}</dt>
         <dd className="col-sm-9">
-          <time dateTime={new Date(m.createdAt).toISOString()}>{fmt.format(m.createdAt)}</time>
+          <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
         </dd>
         <dt className="col-sm-3">{t("admin.messages.language")}</dt>
         <dd className="col-sm-9">{m.lang}</dd>
@@ -124,7 +117,7 @@ export default function AdminMessage() {
               <li key={r.id} className="card mb-2">
                 <div className="card-body">
                   <p className="small text-body-secondary mb-1">
-                    {t("admin.messages.sentBy", { by: r.authorEmail, date: fmt.format(r.createdAt) })}
+                    {t("admin.messages.sentBy", { by: r.authorEmail, date: formatDateTime(r.createdAt, lang) })}
                   </p>
                   <div className="message-body text-break" style={{ whiteSpace: "pre-wrap" }}>
                     {r.text}
@@ -140,29 +133,19 @@ export default function AdminMessage() {
         <h2 id="reply-title">{t("admin.messages.reply")}</h2>
         <Form method="post">
           <input type="hidden" name="intent" value="reply" />
-          <label htmlFor="reply-text" className="form-label">
-            {t("admin.messages.reply")}
-          </label>
-          <textarea
+          <TextareaField
             id="reply-text"
-            ref={replyRef}
             name="text"
             required
             rows={6}
             maxLength={REPLY_MAX}
-            className="form-control mb-1"
-            aria-describedby="reply-hint"
-            defaultValue={result && !result.ok ? result.text : ""}
+            label={t("admin.messages.reply")}
+            help={t("admin.messages.replyHint", { lang: m.lang })}
+            error={result?.fieldErrors.text}
+            defaultValue={result && !replied ? result.values.text : ""}
           />
-          <p id="reply-hint" className="form-text">
-            {t("admin.messages.replyHint", { lang: m.lang })}
-          </p>
-          {result && !result.ok ? (
-            <p className="alert alert-danger" role="alert">
-              {result.message}
-            </p>
-          ) : null}
-          {result?.ok && result.replied ? (
+          <FormAlert message={result?.formError} />
+          {replied ? (
             <p className="alert alert-success" role="status">
               {t("admin.messages.replySent")}
             </p>

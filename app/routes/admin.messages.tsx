@@ -1,9 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLoaderData } from "react-router";
+import { parseInboxPage } from "~/lib/contact";
+import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { inboxPage } from "~/server/contact/contact.service.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/admin.messages";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -12,19 +15,15 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
-  const { database } = await getRuntime();
-  return inboxPage(database.db, Number.isSafeInteger(page) ? page : 1);
+  const page = parseInboxPage(new URL(request.url).searchParams);
+  const deps = await getDeps();
+  return inboxPage(deps, page);
 }
 
 export default function AdminMessages() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const lang = useLang();
   const inbox = useLoaderData<typeof loader>();
-  const fmt = new Intl.DateTimeFormat(i18n.language === "sv" ? "sv-SE" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Europe/Stockholm",
-  });
   return (
     <section className="py-4" aria-labelledby="inbox-title">
       <h1 id="inbox-title">{t("admin.messages.title")}</h1>
@@ -36,14 +35,14 @@ export default function AdminMessages() {
           {inbox.messages.map((m) => (
             <li key={m.id} className={`list-group-item${m.unread ? " inbox-unread" : ""}`}>
               <div className="d-flex flex-wrap justify-content-between gap-2">
-                <Link to={`/admin/messages/${m.id}`} className={m.unread ? "fw-bold" : undefined}>
+                <Link to={`/admin/messages/${m.id}`} className={`text-break${m.unread ? " fw-bold" : ""}`}>
                   {m.name || t("admin.messages.noName")} &lt;{m.email}&gt;
                 </Link>
                 <span className="d-flex gap-2 align-items-center">
                   {m.unread ? <span className="badge text-bg-primary">{t("admin.messages.unread")}</span> : null}
                   {m.handled ? <span className="badge text-bg-success">{t("admin.messages.handled")}</span> : null}
                   <time dateTime={new Date(m.createdAt).toISOString()} className="small text-body-secondary">
-                    {fmt.format(m.createdAt)}
+                    {formatDateTime(m.createdAt, lang)}
                   </time>
                 </span>
               </div>

@@ -3,12 +3,13 @@
  * 201 on success; otherwise a non-OK status with JSON {message} in the visitor's language.
  */
 import { getT } from "~/i18n/i18n";
-import { contactSchema, fieldErrors } from "~/lib/contact";
+import { parseContact } from "~/lib/contact";
 import { requestContext } from "~/server/context";
-import { contactErrorHeaders, contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
+import { contactErrors } from "~/server/contact/contact.http.server";
 import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
 import { hasNul } from "~/server/http/form.server";
-import { getRuntime } from "~/server/runtime.server";
 import type { Route } from "./+types/api.contact";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -19,7 +20,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { lang, ip } = context.get(requestContext);
   const t = getT(lang);
-  const { config, database } = await getRuntime();
   if (request.method !== "POST") {
     return Response.json({ message: t("contact.errors.badRequest") }, { status: 405, headers: { Allow: "POST" } });
   }
@@ -31,22 +31,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // PostgreSQL cannot store NUL in text: refuse it on every database alike.
   if (hasNul(body)) return Response.json({ message: t("contact.errors.badRequest") }, { status: 400 });
-  const parsed = contactSchema.safeParse(body);
-  if (!parsed.success) {
-    const errors = Object.fromEntries(Object.entries(fieldErrors(parsed.error)).map(([k, v]) => [k, t(v)]));
+  const parsed = parseContact(body);
+  if (!parsed.ok) {
+    const errors = Object.fromEntries(Object.entries(parsed.fieldErrors).map(([k, v]) => [k, t(v)]));
     return Response.json(
       { message: Object.values(errors)[0] ?? t("contact.errors.badRequest"), errors },
       { status: 400 },
     );
   }
+  const deps = await getDeps();
   try {
-    const { id } = await submitContactMessage({ config, db: database.db }, parsed.data, { ip, lang });
+    const { id } = await submitContactMessage(deps, parsed.data, { ip, lang });
     return Response.json({ id }, { status: 201 });
   } catch (err) {
     if (!(err instanceof ContactError)) throw err;
-    return Response.json(
-      { message: contactErrorMessage(t, err, config.captcha) },
-      { status: contactErrorStatus(err), headers: contactErrorHeaders(err) },
-    );
+    const { status, message, headers } = httpErrorOf(contactErrors, err);
+    return Response.json({ message: t(message.key, message.params ?? {}) }, { status, headers });
   }
 }

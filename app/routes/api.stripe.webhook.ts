@@ -3,9 +3,14 @@
  * parser runs before React Router), since the signature covers the exact bytes.
  * 400 for a bad or missing signature (nothing changes); 200 once applied or known.
  */
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
 import { logger } from "~/server/logger.server";
-import { handleStripeEvent, verifyStripeEvent, WebhookSignatureError } from "~/server/orders/stripe-webhook.server";
+import {
+  handleStripeEvent,
+  stripeWebhookEnabled,
+  verifyStripeEvent,
+  WebhookSignatureError,
+} from "~/server/orders/stripe-webhook.server";
 import type { Route } from "./+types/api.stripe.webhook";
 
 export async function loader() {
@@ -13,11 +18,12 @@ export async function loader() {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { config, database } = await getRuntime();
+  const deps = await getDeps();
+  const { config } = deps;
   if (request.method !== "POST") {
     return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   }
-  if (config.payments !== "stripe") return new Response("Not found", { status: 404 });
+  if (!stripeWebhookEnabled(config)) return new Response("Not found", { status: 404 });
   const raw = Buffer.from(await request.arrayBuffer());
   let event;
   try {
@@ -27,7 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
     logger.warn({ reason: err.message }, "stripe webhook: signature refused");
     return Response.json({ error: "invalid signature" }, { status: 400 });
   }
-  const result = await handleStripeEvent(database.db, config, event);
+  const result = await handleStripeEvent(deps, event);
   logger.info({ event: event.id, type: event.type, result }, "stripe webhook");
   return Response.json({ received: true, result });
 }

@@ -2,15 +2,20 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, useActionData, useLoaderData } from "react-router";
 import { Captcha } from "~/components/Captcha";
+import { Field, TextareaField } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
 import { useNonce } from "~/components/nonce";
-import { getT } from "~/i18n/i18n";
-import { contactSchema, fieldErrors } from "~/lib/contact";
+import { parseContact, type ContactValues } from "~/lib/contact";
 import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
+import type { ActionResult, FormMessage } from "~/lib/form";
+import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
-import { contactErrorMessage, contactErrorStatus } from "~/server/contact/contact.http.server";
+import { contactErrors } from "~/server/contact/contact.http.server";
 import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
@@ -18,48 +23,39 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "contact");
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { config } = await getRuntime();
+export async function loader({ request }: Route.LoaderArgs) {
+  const { config } = await getDeps();
+  // /contact?item={code}: a finder handing in an item whose sticker is not active (issue #19.12).
+  const item = new URL(request.url).searchParams.get("item");
   return {
-    lang: context.get(requestContext).lang,
+    itemCode: isProductId(item) ? item : null,
     captcha: config.captcha as CaptchaKind,
     siteKey: config.captcha === "recaptcha" ? config.recaptcha.siteKey : undefined,
     supportEmail: config.supportEmail,
   };
 }
 
-type Values = { name: string; email: string; message: string };
-type ActionResult =
-  { status: "success" } | { status: "error"; message: string; values: Values; errors: Partial<Record<string, string>> };
+type ContactResult = ActionResult<ContactValues> & { sent: boolean };
+const EMPTY: ContactValues = { name: "", email: "", message: "" };
 
 /**
  * The plain-form path (no JavaScript). With JavaScript the page posts JSON to
- * /api/contact instead, as the spec's contact call does. Same service, same rules.
+ * /api/contact instead, as the spec's contact call does. Same parser, same service.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { lang, ip } = context.get(requestContext);
-  const t = getT(lang);
-  const { config, database } = await getRuntime();
-  const form = await readForm(request);
-  const raw = Object.fromEntries(["name", "email", "message", "captchaToken"].map((k) => [k, form.get(k) ?? ""]));
-  const values: Values = { name: String(raw.name), email: String(raw.email), message: String(raw.message) };
-  const parsed = contactSchema.safeParse(raw);
-  if (!parsed.success) {
-    const errors = Object.fromEntries(Object.entries(fieldErrors(parsed.error)).map(([k, v]) => [k, t(v)]));
-    return data<ActionResult>(
-      { status: "error", message: Object.values(errors)[0] ?? t("contact.errors.failed"), values, errors },
-      { status: 400 },
-    );
+  const parsed = parseContact(Object.fromEntries(await readForm(request)));
+  if (!parsed.ok) {
+    const first = Object.values(parsed.fieldErrors)[0] ?? "contact.errors.failed";
+    return invalidForm<ContactValues>(parsed.values, parsed.fieldErrors, { key: first });
   }
+  const deps = await getDeps();
   try {
-    await submitContactMessage({ config, db: database.db }, parsed.data, { ip, lang });
-    return data<ActionResult>({ status: "success" });
+    await submitContactMessage(deps, parsed.data, { ip, lang });
+    return data<ContactResult>({ values: EMPTY, fieldErrors: {}, formError: null, sent: true });
   } catch (err) {
     if (!(err instanceof ContactError)) throw err;
-    return data<ActionResult>(
-      { status: "error", message: contactErrorMessage(t, err, config.captcha), values, errors: {} },
-      { status: contactErrorStatus(err) },
-    );
+    return formErrorResponse(contactErrors, err, parsed.values);
   }
 }
 
@@ -67,27 +63,34 @@ type Status = "idle" | "loading" | "success" | "error";
 
 export default function Contact() {
   const { t } = useTranslation();
-  const { captcha, siteKey, lang, supportEmail } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const lang = useLang();
+  const { captcha, siteKey, supportEmail, itemCode } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
-  const initial = actionData?.status === "error" ? actionData.values : { name: "", email: "", message: "" };
-  const [values, setValues] = useState<Values>(initial);
-  const [status, setStatus] = useState<Status>(actionData?.status ?? "idle");
-  const [error, setError] = useState(actionData?.status === "error" ? actionData.message : "");
-  const fieldErrs = actionData?.status === "error" && status === "error" ? actionData.errors : {};
+  const sent = !!result && "sent" in result && result.sent;
+  const [values, setValues] = useState<ContactValues>(
+    result && !sent
+      ? result.values
+      : itemCode
+        ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
+        : EMPTY,
+  );
+  const [status, setStatus] = useState<Status>(sent ? "success" : result?.formError ? "error" : "idle");
+  const [error, setError] = useState<FormMessage | null>(result?.formError ?? null);
+  const fieldErrs = result && status === "error" ? result.fieldErrors : {};
   const [token, setToken] = useState<string | null>(null);
   const [resetSignal, setResetSignal] = useState(0);
 
-  function change(field: keyof Values, value: string) {
+  function change(field: keyof ContactValues, value: string) {
     setValues((v) => ({ ...v, [field]: value }));
     // Spec: typing resets error/success to idle.
     if (status === "error" || status === "success") {
       setStatus("idle");
-      setError("");
+      setError(null);
     }
   }
 
-  function fail(message: string) {
+  function fail(message: FormMessage) {
     setStatus("error");
     setError(message);
   }
@@ -110,11 +113,13 @@ export default function Contact() {
     }
     if (!token) {
       // Spec: no request is sent without a captcha solution.
-      fail(t(captcha === "recaptcha" ? "contact.errors.captchaRequiredRecaptcha" : "contact.errors.captchaRequired"));
+      fail({
+        key: captcha === "recaptcha" ? "contact.errors.captchaRequiredRecaptcha" : "contact.errors.captchaRequired",
+      });
       return;
     }
     setStatus("loading");
-    setError("");
+    setError(null);
     try {
       const res = await fetch("/api/contact", {
         method: "POST",
@@ -122,7 +127,7 @@ export default function Contact() {
         body: JSON.stringify({ ...values, captchaToken: token }),
       });
       if (res.ok) {
-        setValues({ name: "", email: "", message: "" });
+        setValues(EMPTY);
         setToken(null);
         setResetSignal((n) => n + 1);
         setStatus("success");
@@ -138,9 +143,10 @@ export default function Contact() {
       // A used or refused solution cannot be sent again: start a new captcha.
       setToken(null);
       setResetSignal((n) => n + 1);
-      fail(message || t("contact.errors.failed"));
+      // The API's message is already in the visitor's language: shown as it is.
+      fail(message ? { key: "contact.errors.server", params: { message } } : { key: "contact.errors.failed" });
     } catch {
-      fail(t("contact.errors.generic"));
+      fail({ key: "contact.errors.generic" });
     }
   }
 
@@ -149,68 +155,39 @@ export default function Contact() {
       <h1 id="contact-title">{t("contact.title")}</h1>
       <p className="lead">{t("contact.intro")}</p>
       <Form method="post" onSubmit={onSubmit} noValidate className="contact-form" aria-busy={status === "loading"}>
-        <div className="mb-3">
-          <label htmlFor="contact-name" className="form-label">
-            {t("contact.fields.name")}
-          </label>
-          <input
-            id="contact-name"
-            name="name"
-            type="text"
-            autoComplete="name"
-            maxLength={NAME_MAX}
-            className="form-control"
-            value={values.name}
-            onChange={(e) => change("name", e.target.value)}
-          />
-        </div>
-        <div className="mb-3">
-          <label htmlFor="contact-email" className="form-label">
-            {t("contact.fields.email")}
-          </label>
-          <input
-            id="contact-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            className={`form-control${fieldErrs.email ? " is-invalid" : ""}`}
-            aria-invalid={fieldErrs.email ? true : undefined}
-            aria-describedby={fieldErrs.email ? "contact-email-error" : undefined}
-            value={values.email}
-            onChange={(e) => change("email", e.target.value)}
-          />
-          {fieldErrs.email ? (
-            <div id="contact-email-error" className="invalid-feedback">
-              {fieldErrs.email}
-            </div>
-          ) : null}
-        </div>
-        <div className="mb-3">
-          <label htmlFor="contact-message" className="form-label">
-            {t("contact.fields.message")}
-          </label>
-          <textarea
-            id="contact-message"
-            name="message"
-            required
-            rows={6}
-            maxLength={MESSAGE_MAX}
-            className={`form-control${fieldErrs.message ? " is-invalid" : ""}`}
-            aria-invalid={fieldErrs.message ? true : undefined}
-            aria-describedby={fieldErrs.message ? "contact-message-error contact-message-hint" : "contact-message-hint"}
-            value={values.message}
-            onChange={(e) => change("message", e.target.value)}
-          />
-          <div id="contact-message-hint" className="form-text">
-            {t("contact.fields.messageHint")}
-          </div>
-          {fieldErrs.message ? (
-            <div id="contact-message-error" className="invalid-feedback">
-              {fieldErrs.message}
-            </div>
-          ) : null}
-        </div>
+        <Field
+          id="contact-name"
+          name="name"
+          type="text"
+          autoComplete="name"
+          maxLength={NAME_MAX}
+          label={t("contact.fields.name")}
+          value={values.name}
+          onChange={(e) => change("name", e.target.value)}
+        />
+        <Field
+          id="contact-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          label={t("contact.fields.email")}
+          error={fieldErrs.email}
+          value={values.email}
+          onChange={(e) => change("email", e.target.value)}
+        />
+        <TextareaField
+          id="contact-message"
+          name="message"
+          required
+          rows={6}
+          counter={MESSAGE_MAX}
+          label={t("contact.fields.message")}
+          help={t("contact.fields.messageHint")}
+          error={fieldErrs.message}
+          value={values.message}
+          onChange={(e) => change("message", e.target.value)}
+        />
         <Captcha
           kind={captcha}
           lang={lang}
@@ -222,7 +199,7 @@ export default function Contact() {
             setToken(tok);
             if (tok && status === "error") {
               setStatus("idle");
-              setError("");
+              setError(null);
             }
           }}
           resetSignal={resetSignal}
@@ -237,11 +214,7 @@ export default function Contact() {
             </p>
           ) : null}
         </div>
-        {status === "error" ? (
-          <p className="alert alert-danger" role="alert">
-            {error}
-          </p>
-        ) : null}
+        {status === "error" ? <FormAlert message={error} /> : null}
         <button type="submit" className="btn btn-primary" disabled={status === "loading"}>
           {status === "loading" ? t("contact.sending") : t("contact.send")}
         </button>

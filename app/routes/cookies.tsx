@@ -2,6 +2,8 @@ import { useTranslation } from "react-i18next";
 import { LANG_COOKIE } from "~/i18n/config";
 import { CONSENT_COOKIE } from "~/lib/consent";
 import { pageMeta } from "~/lib/meta";
+import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS } from "~/lib/package-choice";
+import { RETURN_TO_COOKIE } from "~/lib/return-to";
 import type { Route } from "./+types/cookies";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -25,6 +27,10 @@ export const OUR_COOKIES: ReadonlyArray<{ name: string; purpose: string; lifetim
   { name: `${AUTH_PREFIX}.dont_remember`, purpose: "dontRemember", lifetime: "browserSession" },
   // better-auth's OAuth state cookie (database strategy: 5 minutes), social sign-in only.
   { name: `${AUTH_PREFIX}.state`, purpose: "state", lifetime: { minutes: 5 } },
+  // app/server/auth/return-to.server.ts: the page to return to after signing in.
+  { name: RETURN_TO_COOKIE, purpose: "returnTo", lifetime: { minutes: 10 } },
+  // app/server/order-draft/package-choice.server.ts: the package chosen on the home page.
+  { name: PACKAGE_COOKIE, purpose: "package", lifetime: { days: PACKAGE_COOKIE_DAYS } },
 ];
 
 /** `/cookies`: the cookie policy. */
@@ -45,7 +51,9 @@ export default function Cookies() {
         <h2 id="cookies-ours" className="h4 mt-4">
           {t("cookies.ours.title")}
         </h2>
-        <div className="table-responsive">
+        {/* A region keyboard users can focus and scroll when the table is wider than the
+            screen (axe scrollable-region-focusable, issue #19). */}
+        <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="cookies-ours">
           <table className="table align-top">
             <caption>{t("cookies.ours.caption")}</caption>
             <thead>

@@ -1,17 +1,31 @@
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
+import { BillingSection } from "~/components/BillingSection";
+import { FormAlert } from "~/components/form/FormAlert";
+import { VerifyEmailNotice } from "~/components/VerifyEmailNotice";
 import { ItemCard } from "~/components/ItemCard";
+import { ItemFilterForm } from "~/components/ItemFilterForm";
+import { Pager } from "~/components/Pager";
+import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/item-filter";
+import { parseItemQuery } from "~/lib/item-query";
+import { StickerShipments } from "~/components/StickerShipments";
 import { formatDate } from "~/lib/dates";
+import type { FormMessage } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import type { OrderFormError } from "~/lib/order-form";
+import { useLang } from "~/lib/use-lang";
+import { useRootData } from "~/root";
 import { requireNamedUser } from "~/server/auth/session.server";
-import { requestContext } from "~/server/context";
-import { takeFlash } from "~/server/flash.server";
-import { listOwnedItems } from "~/server/items/items.service.server";
-import { cancelRenewal, isOrderId, listItemSubscriptions, OrderError } from "~/server/orders/orders.service.server";
-import { getPaymentProvider } from "~/server/orders/payments.server";
+import { getDeps } from "~/server/deps.server";
+import { flashIsSuccess, takeFlash } from "~/server/flash.server";
+import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { getRuntime } from "~/server/runtime.server";
+import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
+import { itemErrors } from "~/server/items/items.http.server";
+import { getDashboard, ItemError, setItemActive } from "~/server/items/items.service.server";
+import { isProductId } from "~/lib/ids";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { getBillingOverview } from "~/server/orders/billing.service.server";
+import { cancelRenewal, isOrderId, OrderError, resumeRenewal } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -22,75 +36,161 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   // Spec: users without a name go to / (and without a user to /login).
   const user = await requireNamedUser(request, "/");
-  const { database, config } = await getRuntime();
-  const [items, subscriptions] = await Promise.all([
-    listOwnedItems(database.db, user.ref),
-    listItemSubscriptions(database.db, user.ref),
+  const deps = await getDeps();
+  // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
+  const query = parseItemQuery(new URL(request.url).searchParams);
+  const [{ origin, items, pageInfo, total, unpaid }, shipments, billing] = await Promise.all([
+    getDashboard(deps, user.ref, query),
+    ownerShipments(deps, user.ref),
+    getBillingOverview(deps, user.ref),
   ]);
   const flash = takeFlash(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
+  // After cancel / resume (POST-redirect-GET): which confirmation, about which of the owner's orders.
+  const url = new URL(request.url);
+  const done = url.searchParams.get("billing");
+  const doneOrder = billing.orders.find((o) => o.id === url.searchParams.get("order"));
+  const billingDone =
+    doneOrder && done === "cancelled" && !doneOrder.renewing
+      ? { kind: "cancelled" as const, date: doneOrder.endsAt ?? doneOrder.paidUntil ?? 0 }
+      : doneOrder && done === "resumed" && doneOrder.renewing
+        ? { kind: "resumed" as const, date: doneOrder.paidUntil ?? 0 }
+        : null;
   return data(
     {
-      origin: config.baseUrl.origin,
-      lang: context.get(requestContext).lang,
-      // Paid items show their subscription: renews on …, or active until … after a cancel.
-      items: items.map(({ payment: _payment, ...card }) => ({
-        ...card,
-        subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
-      })),
+      origin,
+      items,
+      pageInfo,
+      total,
+      unpaid,
+      filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
+      shipments,
+      billing,
+      billingDone,
       flash: flash.message,
+      flashOk: flashIsSuccess(flash.message),
     },
     { headers },
   );
 }
 
-type CancelResult = { error: OrderFormError | null; endsAt: number | null };
+type CancelResult = {
+  formError: FormMessage | null;
+  endsAt: number | null;
+  /** A sticker switched off or on (issue #17). */
+  switched?: "deactivated" | "reactivated";
+};
 
-/** Cancel renewal of one of the owner's orders (issue #6: minimum term 6 months). */
+/**
+ * Cancel renewal of one of the owner's orders (issue #6: minimum term 6 months; the
+ * dashboard links to the confirmation page /order/{id}/cancel, this stays for old forms),
+ * or resume a cancelled one (issue #16, #19 point 4).
+ */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   const form = await readForm(request);
-  const orderId = form.get("orderId");
-  if (form.get("intent") !== "cancelRenewal" || !isOrderId(orderId)) {
-    return data<CancelResult>({ error: "orders.errors.notFound", endsAt: null }, { status: 404 });
+  const intent = form.get("intent");
+  if (intent === "deactivate" || intent === "reactivate") {
+    const itemId = form.get("itemId");
+    try {
+      if (!isProductId(itemId)) throw new ItemError("notFound");
+      await setItemActive(await getDeps(), user.ref, itemId, intent === "reactivate");
+      return data<CancelResult>({
+        formError: null,
+        endsAt: null,
+        switched: intent === "reactivate" ? "reactivated" : "deactivated",
+      });
+    } catch (err) {
+      if (!(err instanceof ItemError)) throw err;
+      const { status, message } = httpErrorOf(itemErrors, err);
+      return data<CancelResult>({ formError: message, endsAt: null }, { status });
+    }
   }
-  const { database, config } = await getRuntime();
+  const orderId = form.get("orderId");
+  if (intent === "resumeRenewal" && isOrderId(orderId)) {
+    try {
+      await resumeRenewal(await getDeps(), { userId: user.ref, orderId });
+    } catch (err) {
+      if (!(err instanceof OrderError)) throw err;
+      const { status, message } = httpErrorOf(orderErrors, err);
+      return data<CancelResult>({ formError: message, endsAt: null }, { status });
+    }
+    throw redirect(`/dashboard?billing=resumed&order=${orderId}`);
+  }
+  if (intent !== "cancelRenewal" || !isOrderId(orderId)) {
+    const { status, message } = httpErrorOf(orderErrors, new OrderError("notFound"));
+    return data<CancelResult>({ formError: message, endsAt: null }, { status });
+  }
   try {
-    const { endsAt } = await cancelRenewal(database.db, { userId: user.ref, orderId }, getPaymentProvider(config));
-    return data<CancelResult>({ error: null, endsAt });
+    const { endsAt } = await cancelRenewal(await getDeps(), { userId: user.ref, orderId });
+    return data<CancelResult>({ formError: null, endsAt });
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
-    return data<CancelResult>({ error: err.code, endsAt: null }, { status: err.status });
+    const { status, message } = httpErrorOf(orderErrors, err);
+    return data<CancelResult>({ formError: message, endsAt: null }, { status });
   }
 }
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { items, origin, flash, lang } = loaderData;
-  const unactivated = items.filter((i) => !i.paid).length;
+  const lang = useLang();
+  const { items, origin, flash, flashOk, shipments, billing, billingDone, pageInfo, total, filter } = loaderData;
+  // Counted in SQL over all the owner's items, not over the page shown.
+  const unactivated = loaderData.unpaid;
+  const from = (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE + 1;
+  const unreadMessages = useRootData()?.unreadMessages ?? 0;
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 id="dashboard-title" className="mb-0">
           {t("items.dashboard.title")}
         </h1>
-        <Link to="/product/register" className="btn btn-primary">
-          {t("items.dashboard.register")}
-        </Link>
+        <div className="d-flex flex-wrap gap-2">
+          <Link to="/messages" className="btn btn-outline-primary">
+            {t("relay.dashboard.link")}
+            {unreadMessages > 0 ? (
+              <span className="badge rounded-pill text-bg-primary ms-2">
+                {t("relay.nav.unread", { count: unreadMessages })}
+              </span>
+            ) : null}
+          </Link>
+          <Link to="/product/register" className="btn btn-primary">
+            {t("items.dashboard.register")}
+          </Link>
+        </div>
       </div>
+      {unreadMessages > 0 ? (
+        <div className="alert alert-info" role="status">
+          {t("relay.dashboard.unread", { count: unreadMessages })}{" "}
+          <Link to="/messages" className="alert-link">
+            {t("relay.dashboard.open")}
+          </Link>
+        </div>
+      ) : null}
+      <VerifyEmailNotice />
       {flash ? (
-        <div className="alert alert-danger" role="alert">
+        <div className={`alert ${flashOk ? "alert-success" : "alert-danger"}`} role={flashOk ? "status" : "alert"}>
           {t(flash)}
         </div>
       ) : null}
-      {actionData?.error ? (
-        <div className="alert alert-danger" role="alert">
-          {t(actionData.error)}
+      <FormAlert message={actionData?.formError} />
+      {actionData?.switched ? (
+        <div className="alert alert-success" role="status">
+          {t(`account.items.${actionData.switched}`)}
         </div>
+      ) : null}
+      {billingDone ? (
+        <FormAlert
+          variant="success"
+          message={{
+            key: `billing.dashboard.${billingDone.kind}`,
+            params: { date: formatDate(billingDone.date, lang) },
+          }}
+        />
       ) : null}
       {actionData?.endsAt ? (
         <div className="alert alert-success" role="status">
@@ -105,17 +205,49 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </Link>
         </div>
       ) : null}
-      {items.length === 0 ? (
+      {total === 0 ? (
         <p className="lead">{t("items.dashboard.empty")}</p>
       ) : (
-        <ul className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3 list-unstyled">
-          {items.map((item) => (
-            <li key={item.id} className="col">
-              <ItemCard item={item} origin={origin} lang={lang} />
-            </li>
-          ))}
-        </ul>
+        <>
+          {/* An owner whose items fit on one page needs neither filter nor pager. */}
+          {total > DASHBOARD_PAGE_SIZE || isFiltered(filter) ? (
+            <>
+              <ItemFilterForm
+                key={filterQuery(filter, 1)}
+                filter={filter}
+                action="/dashboard"
+                idPrefix="dashboard-filter"
+              />
+              <p className="dashboard-range" role="status">
+                {isFiltered(filter) ? `${t("items.filter.of", { count: pageInfo.matching, total })} ` : null}
+                {items.length > 0
+                  ? t("items.filter.range", { from, to: from + items.length - 1, count: pageInfo.matching })
+                  : null}
+              </p>
+            </>
+          ) : null}
+          {items.length === 0 ? (
+            <p className="lead dashboard-none">
+              {t("items.filter.none")} <Link to="/dashboard">{t("items.filter.clear")}</Link>
+            </p>
+          ) : (
+            <ul className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3 list-unstyled">
+              {items.map((item) => (
+                <li key={item.id} className="col">
+                  <ItemCard item={item} origin={origin} lang={lang} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pager
+            info={pageInfo}
+            hrefFor={(page) => `/dashboard${filterQuery(filter, page)}`}
+            label={t("common.pager.label")}
+          />
+        </>
       )}
+      <StickerShipments shipments={shipments} />
+      <BillingSection billing={billing} lang={lang} />
     </section>
   );
 }

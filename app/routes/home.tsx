@@ -1,25 +1,46 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { DEFAULT_LANG, isLang } from "~/i18n/config";
+import { FindCodeForm } from "~/components/FindCodeForm";
+import { data, Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { formatPrice, PACKAGES, priceFor } from "~/lib/pricing";
+import { takeFlash } from "~/server/flash.server";
 import type { Route } from "./+types/home";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "home");
 }
 
+/** A one-shot message after a redirect here (e.g. "Your account is deleted"). */
+export async function loader({ request }: Route.LoaderArgs) {
+  const flash = takeFlash(request);
+  if (!flash.clear) return { flash: null };
+  return data(
+    { flash: flash.message },
+    { headers: { "Set-Cookie": flash.clear, "Cache-Control": "private, no-store" } },
+  );
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
 const STEPS = ["step1", "step2", "step3", "step4"] as const;
 const REASONS = ["noApp", "reward", "anything"] as const;
 
 /** `/`: the pitch, how it works and the spec's pricing cards (prices from app/lib/pricing). */
-export default function Home() {
-  const { t, i18n } = useTranslation();
-  const lang = isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
   const prices = priceFor(lang);
 
   return (
     <>
+      {loaderData.flash ? (
+        <div className="alert alert-success mt-4" role="status">
+          {t(loaderData.flash)}
+        </div>
+      ) : null}
       <section className="home-hero py-5" aria-labelledby="home-title">
         <h1 id="home-title" className="display-5 fw-bold">
           {t("home.title")}
@@ -35,6 +56,10 @@ export default function Home() {
           </a>
         </p>
       </section>
+
+      <div className="py-4 home-find">
+        <FindCodeForm id="home-find-code" />
+      </div>
 
       <section className="py-4" aria-labelledby="how-it-works">
         <h2 id="how-it-works">{t("home.how.title")}</h2>
@@ -75,7 +100,7 @@ export default function Home() {
                   </p>
                   <p>{t(`home.pricing.${pkg}.use`)}</p>
                   <p className="mt-auto mb-0">
-                    <Link className="btn btn-primary w-100" to="/user/register">
+                    <Link className="btn btn-primary w-100" to={`/user/register?package=${pkg}`}>
                       {t(`home.pricing.${pkg}.choose`)}
                     </Link>
                   </p>

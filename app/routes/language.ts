@@ -4,7 +4,7 @@ import { isLang, LANG_COOKIE } from "~/i18n/config";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { saveUserLanguage } from "~/server/auth/accounts.service.server";
 import { getSessionUser } from "~/server/auth/session.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/language";
 
 /**
@@ -13,20 +13,20 @@ import type { Route } from "./+types/language";
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
   if (!isLang(params.lang)) throw data(null, { status: 404 });
-  const { config } = await getRuntime();
+  const { config } = await getDeps();
   // A signed-in user's choice is kept on the profile (mails use it). Only for requests
   // from our own pages, so a cross-site image cannot change it.
   const site = request.headers.get("sec-fetch-site");
   if (site === null || site === "same-origin" || site === "none") {
     const user = await getSessionUser(request);
-    if (user) await saveUserLanguage(user.ref, params.lang);
+    if (user) await saveUserLanguage(await getDeps(), user.ref, params.lang);
   }
   const url = new URL(request.url);
   const setCookie = cookie.serialize(LANG_COOKIE, params.lang, {
     path: "/",
     maxAge: 365 * 24 * 60 * 60,
     sameSite: "lax",
-    secure: config.baseUrl.protocol === "https:",
+    secure: config.secureCookies,
   });
   return redirect(safeRedirectTarget(url.searchParams.get("redirectTo")), {
     headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" },

@@ -1,68 +1,110 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Captcha } from "~/components/Captcha";
+import { EmailField, PasswordField } from "~/components/form/AuthFields";
+import { FormAlert } from "~/components/form/FormAlert";
 import { SocialButtons } from "~/components/SocialButtons";
 import { loginSchema } from "~/lib/auth-forms";
+import type { ActionResult } from "~/lib/form";
 import { fieldErrors } from "~/lib/form-errors";
 import { pageMeta } from "~/lib/meta";
-import { isSocialProvider, LINK_ERRORS } from "~/lib/social";
-import { enabledProviders } from "~/server/auth/auth.server";
-import { signInWithPassword, startSocialSignIn } from "~/server/auth/accounts.service.server";
-import { getSessionUser } from "~/server/auth/session.server";
+import { parseSocialQuery, socialStartSchema } from "~/lib/social";
+import { useNonce } from "~/components/nonce";
+import { useLang } from "~/lib/use-lang";
+import { accountFormError, needsCaptcha } from "~/server/auth/accounts.http.server";
+import {
+  AccountError,
+  signInOptions,
+  signInWithPassword,
+  startSocialSignIn,
+} from "~/server/auth/accounts.service.server";
+import { takeReturnTo } from "~/server/auth/return-to.server";
 import { requestContext } from "~/server/context";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/login";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.login");
 }
 
+interface LoginValues {
+  email: string;
+  rememberMe: boolean;
+  /** The form must show the captcha (this address failed too often for the account). */
+  captcha: boolean;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
-  if (user?.name.trim()) throw redirect("/dashboard");
-  const { config } = await getRuntime();
-  const url = new URL(request.url);
-  const provider = url.searchParams.get("provider");
-  const error = url.searchParams.get("error");
-  const known = isSocialProvider(provider) ? provider : null;
-  return {
-    providers: enabledProviders(config),
-    linkProvider: known && error && LINK_ERRORS.has(error) ? known : null,
-    socialError: known && error && !LINK_ERRORS.has(error) ? known : null,
-  };
+  const deps = await getDeps();
+  // The package chosen on the home page is remembered from here (issue #19 point 5).
+  const headers = await signedOutRemembering(request, deps.config.secureCookies);
+  const { linkProvider, socialError } = parseSocialQuery(new URL(request.url).searchParams);
+  return data({ ...signInOptions(deps), linkProvider, socialError }, { headers });
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readForm(request));
-  if (form.intent === "social") {
-    const res = await startSocialSignIn({ provider: String(form.provider ?? ""), from: "login", request });
-    if (!res.ok) return data({ error: res.error, params: res.params, fields: {}, values: {} }, { status: res.status });
-    throw redirect(res.redirectTo!, { headers: res.headers });
+  const social = socialStartSchema.safeParse(form);
+  const deps = await getDeps();
+  if (social.success) {
+    try {
+      const res = await startSocialSignIn(deps, {
+        provider: social.data.provider,
+        from: "login",
+        requestHeaders: request.headers,
+      });
+      throw redirect(res.redirectTo, { headers: res.headers });
+    } catch (err) {
+      if (err instanceof AccountError)
+        return accountFormError<LoginValues>(err, { email: "", rememberMe: false, captcha: false });
+      throw err;
+    }
   }
-  const values = { email: typeof form.email === "string" ? form.email : "", rememberMe: form.rememberMe === "on" };
+  const values: LoginValues = {
+    email: typeof form.email === "string" ? form.email : "",
+    rememberMe: form.rememberMe === "on",
+    captcha: false,
+  };
   const parsed = loginSchema.safeParse(form);
-  if (!parsed.success) {
-    return data({ error: null, params: undefined, fields: fieldErrors(parsed.error), values }, { status: 400 });
+  if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
+  try {
+    const res = await signInWithPassword(deps, {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      rememberMe: parsed.data.rememberMe === "on",
+      ip: context.get(requestContext).ip,
+      captcha: parsed.data.captcha || undefined,
+      linkProvider: parsed.data.linkProvider,
+    });
+    // Back to the protected page that sent the visitor here, else the order page for a
+    // package chosen on the home page, else the dashboard (issue #19).
+    const back = takeReturnTo(request, chosenPackage(request) ? "/order" : "/dashboard");
+    if (back.clear) res.headers.append("Set-Cookie", back.clear);
+    throw redirect(res.redirectTo ?? back.to, { headers: res.headers });
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError(err, { ...values, captcha: needsCaptcha(err) });
+    throw err;
   }
-  const link = parsed.data.linkProvider;
-  const res = await signInWithPassword({
-    email: parsed.data.email,
-    password: parsed.data.password,
-    rememberMe: parsed.data.rememberMe === "on",
-    ip: context.get(requestContext).ip,
-    linkProvider: isSocialProvider(link) ? link : undefined,
-  });
-  if (!res.ok) return data({ error: res.error, params: res.params, fields: {}, values }, { status: res.status });
-  throw redirect(res.redirectTo ?? "/dashboard", { headers: res.headers });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const fields: Record<string, string> = actionData?.fields ?? {};
-  const values = actionData?.values as { email?: string; rememberMe?: boolean } | undefined;
+  const result = actionData as ActionResult<LoginValues> | undefined;
+  const fields = result?.fieldErrors ?? {};
   const { linkProvider, socialError } = loaderData;
+  const lang = useLang();
+  const nonce = useNonce();
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   return (
     <section className="py-5 auth-page" aria-labelledby="login-title">
       <h1 id="login-title">{t("auth.login.title")}</h1>
@@ -77,11 +119,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           {t("auth.errors.socialFailed", { provider: t(`auth.providers.${socialError}`) })}
         </div>
       ) : null}
-      {actionData?.error ? (
-        <div className="alert alert-danger" role="alert">
-          {t(actionData.error, actionData.params ?? {})}
-        </div>
-      ) : null}
+      <FormAlert message={result?.formError} />
       {linkProvider ? null : <SocialButtons providers={loaderData.providers} mode="login" />}
       {loaderData.providers.length > 0 && !linkProvider ? (
         <p className="text-center text-body-secondary">{t("auth.login.or")}</p>
@@ -90,54 +128,30 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           social provider to link accounts. */}
       <Form method="post" reloadDocument noValidate aria-labelledby="login-title">
         {linkProvider ? <input type="hidden" name="linkProvider" value={linkProvider} /> : null}
-        <div className="mb-3">
-          <label htmlFor="login-email" className="form-label">
-            {t("auth.fields.email")}
-          </label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={values?.email ?? ""}
-            className={`form-control${fields.email ? " is-invalid" : ""}`}
-            aria-invalid={fields.email ? true : undefined}
-            aria-describedby={fields.email ? "login-email-error" : undefined}
-          />
-          {fields.email ? (
-            <div id="login-email-error" className="invalid-feedback">
-              {t(fields.email)}
-            </div>
-          ) : null}
-        </div>
-        <div className="mb-3">
-          <label htmlFor="login-password" className="form-label">
-            {t("auth.fields.password")}
-          </label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            className={`form-control${fields.password ? " is-invalid" : ""}`}
-            aria-invalid={fields.password ? true : undefined}
-            aria-describedby={fields.password ? "login-password-error" : undefined}
-          />
-          {fields.password ? (
-            <div id="login-password-error" className="invalid-feedback">
-              {t(fields.password)}
-            </div>
-          ) : null}
-        </div>
+        <EmailField id="login-email" error={fields.email} defaultValue={result?.values.email ?? ""} />
+        <PasswordField id="login-password" error={fields.password} choosing={false} />
+        {result?.values.captcha ? (
+          <div className="mb-3">
+            <input type="hidden" name="captcha" value={captchaToken ?? ""} />
+            <Captcha
+              kind={loaderData.captcha}
+              lang={lang}
+              label={t("auth.login.captchaLabel")}
+              loadingText={t("auth.login.captchaLoading")}
+              siteKey={loaderData.siteKey}
+              nonce={nonce}
+              onToken={setCaptchaToken}
+              resetSignal={0}
+            />
+          </div>
+        ) : null}
         <div className="form-check mb-3">
           <input
             id="login-remember"
             name="rememberMe"
             type="checkbox"
             className="form-check-input"
-            defaultChecked={values?.rememberMe ?? false}
+            defaultChecked={result?.values.rememberMe ?? false}
           />
           <label htmlFor="login-remember" className="form-check-label">
             {t("auth.fields.rememberMe")}

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useSubmit } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import { signOut } from "~/server/auth/accounts.service.server";
+import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/logout";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -10,33 +11,58 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 /**
- * GET /logout only shows 'Logging out...' and changes nothing, so an image tag on
- * another site cannot sign anyone out. The page then POSTs (same-origin, checked by
- * server/app.ts), which ends the session in the database and expires the cookies.
+ * GET /logout changes nothing. Reached from our own pages (Sec-Fetch-Site: same-origin, or
+ * typed into the address bar: none) it submits its POST at once and shows 'Logging
+ * out...'; reached from another site it only shows the button, so no foreign page can
+ * sign anyone out by sending them here. The POST (same-origin, checked by server/app.ts)
+ * ends the session in the database and expires the cookies.
  */
+export function loader({ request }: Route.LoaderArgs) {
+  const site = request.headers.get("sec-fetch-site");
+  return { autoSubmit: site === "same-origin" || site === "none" };
+}
+
+export function headers() {
+  return { "Cache-Control": "no-store" };
+}
+
 export async function action({ request }: Route.ActionArgs) {
-  const headers = await signOut(request);
+  const headers = await signOut(await getDeps(), request.headers);
   headers.set("Cache-Control", "no-store");
   throw redirect("/", { headers });
 }
 
-export default function Logout() {
+/**
+ * How long 'Logging out...' stays before the POST goes (issue #19): long enough to be read
+ * and announced, short enough not to feel slow.
+ */
+const LOGOUT_VISIBLE_MS = 900;
+
+export default function Logout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const sent = useRef(false);
+  const auto = loaderData.autoSubmit;
   useEffect(() => {
-    if (sent.current || !form.current) return;
-    sent.current = true;
-    void submit(form.current, { replace: true });
-  }, [submit]);
+    if (!auto || sent.current || !form.current) return;
+    const target = form.current;
+    const timer = window.setTimeout(() => {
+      sent.current = true;
+      void submit(target, { replace: true });
+    }, LOGOUT_VISIBLE_MS);
+    return () => window.clearTimeout(timer);
+  }, [submit, auto]);
   return (
-    <section className="py-5 text-center" aria-labelledby="logout-title" aria-busy="true">
-      <h1 id="logout-title">{t("auth.logout.title")}</h1>
-      <div className="spinner-border my-3" aria-hidden="true" />
-      {/* Without JavaScript the visitor confirms with this button. */}
+    <section className="py-5 text-center" aria-labelledby="logout-title" aria-busy={auto ? true : undefined}>
+      {/* A status region: screen readers announce 'Logging out...' (issue #19). */}
+      <div role="status" aria-live="polite">
+        <h1 id="logout-title">{t("auth.logout.title")}</h1>
+      </div>
+      {auto ? <div className="spinner-border my-3" aria-hidden="true" /> : <p>{t("auth.logout.confirm")}</p>}
+      {/* Without JavaScript, or when sent here by another site, the visitor confirms. */}
       <Form method="post" ref={form}>
-        <button type="submit" className="btn btn-outline-secondary btn-sm">
+        <button type="submit" className={auto ? "btn btn-outline-secondary btn-sm" : "btn btn-primary"}>
           {t("auth.logout.submit")}
         </button>
       </Form>

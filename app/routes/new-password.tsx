@@ -1,9 +1,15 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
-import { newPasswordSchema } from "~/lib/auth-forms";
+import { Form, Link, useNavigation } from "react-router";
+import { PasswordField } from "~/components/form/AuthFields";
+import { FormAlert } from "~/components/form/FormAlert";
+import { newPasswordSchema, resetTokenOf } from "~/lib/auth-forms";
+import type { ActionResult } from "~/lib/form";
 import { fieldErrors } from "~/lib/form-errors";
 import { pageMeta } from "~/lib/meta";
-import { resetPassword } from "~/server/auth/accounts.service.server";
+import { accountFormError } from "~/server/auth/accounts.http.server";
+import { AccountError, resetPassword } from "~/server/auth/accounts.service.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/new-password";
 
@@ -11,10 +17,12 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.newPassword");
 }
 
+type NewPasswordValues = Record<string, never>;
+const INVALID_LINK = "auth.errors.invalidResetLink";
+
 /** The page a reset mail links to: /resetpassword/new?token=… */
 export function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
-  return { token: /^[\w-]{1,200}$/.test(token) ? token : "" };
+  return { token: resetTokenOf(new URL(request.url).searchParams.get("token")) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -22,29 +30,30 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = newPasswordSchema.safeParse(form);
   if (!parsed.success) {
     const fields = fieldErrors(parsed.error);
-    if (fields.token) return data({ done: false, error: "auth.errors.invalidResetLink", fields: {} }, { status: 400 });
-    return data({ done: false, error: null, fields }, { status: 400 });
+    if (fields.token) return invalidForm<NewPasswordValues>({}, {}, { key: INVALID_LINK });
+    return invalidForm<NewPasswordValues>({}, fields);
   }
-  const res = await resetPassword({ token: parsed.data.token, password: parsed.data.password });
-  if (!res.ok) {
-    const isPassword = res.error.startsWith("auth.password.");
-    return data(
-      { done: false, error: isPassword ? null : res.error, fields: isPassword ? { password: res.error } : {} },
-      { status: res.status },
-    );
+  try {
+    await resetPassword(await getDeps(), { token: parsed.data.token, password: parsed.data.password });
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError<NewPasswordValues>(err, {});
+    throw err;
   }
-  return { done: true, error: null, fields: {} };
+  return { values: {}, fieldErrors: {}, formError: null, done: true } satisfies ActionResult<NewPasswordValues> & {
+    done: boolean;
+  };
 }
 
 export default function NewPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const fields: Record<string, string> = actionData?.fields ?? {};
-  const invalid = !loaderData.token || actionData?.error === "auth.errors.invalidResetLink";
+  const result = actionData as (ActionResult<NewPasswordValues> & { done?: boolean }) | undefined;
+  const fields = result?.fieldErrors ?? {};
+  const invalid = !loaderData.token || result?.formError?.key === INVALID_LINK;
   return (
     <section className="py-5 auth-page" aria-labelledby="new-password-title">
       <h1 id="new-password-title">{t("auth.newPassword.title")}</h1>
-      {actionData?.done ? (
+      {result?.done ? (
         <div className="alert alert-success" role="alert">
           <p>{t("auth.newPassword.done")}</p>
           <Link to="/login" className="btn btn-primary">
@@ -53,36 +62,14 @@ export default function NewPassword({ loaderData, actionData }: Route.ComponentP
         </div>
       ) : invalid ? (
         <div className="alert alert-danger" role="alert">
-          <p>{t("auth.errors.invalidResetLink")}</p>
+          <p>{t(INVALID_LINK)}</p>
           <Link to="/resetpassword">{t("auth.newPassword.requestNew")}</Link>
         </div>
       ) : (
         <Form method="post" noValidate aria-labelledby="new-password-title">
+          <FormAlert message={result?.formError} />
           <input type="hidden" name="token" value={loaderData.token} />
-          <div className="mb-3">
-            <label htmlFor="new-password" className="form-label">
-              {t("auth.fields.newPassword")}
-            </label>
-            <input
-              id="new-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-              className={`form-control${fields.password ? " is-invalid" : ""}`}
-              aria-invalid={fields.password ? true : undefined}
-              aria-describedby={`new-password-help${fields.password ? " new-password-error" : ""}`}
-            />
-            <div id="new-password-help" className="form-text">
-              {t("auth.password.requirements")}
-            </div>
-            {fields.password ? (
-              <div id="new-password-error" className="invalid-feedback">
-                {t(fields.password)}
-              </div>
-            ) : null}
-          </div>
+          <PasswordField id="new-password" error={fields.password} label={t("auth.fields.newPassword")} choosing />
           <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
             {t("auth.newPassword.submit")}
           </button>

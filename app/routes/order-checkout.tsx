@@ -1,10 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { CheckoutTerms } from "~/components/CheckoutTerms";
+import { FormAlert } from "~/components/form/FormAlert";
+import { OrderSummary } from "~/components/OrderSummary";
 import { pageMeta } from "~/lib/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
-import { completeTestPayment, getOrderView, OrderError } from "~/server/orders/orders.service.server";
-import { getRuntime } from "~/server/runtime.server";
-import { OrderSummary } from "~/components/OrderSummary";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { completeTestPayment, getTestCheckout, OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-checkout";
 
 /**
@@ -19,32 +23,54 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
+const noStore = { "Cache-Control": "private, no-store" };
+
+/** An order whose items were paid meanwhile is answered with its message; others are not found. */
+function refusal(err: unknown) {
+  if (!(err instanceof OrderError)) throw err;
+  const { status, message } = httpErrorOf(orderErrors, err);
+  if (err.code !== "alreadyPaid") throw data(null, { status });
+  return data({ order: null, formError: message }, { status, headers: noStore });
+}
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  const { database, config } = await getRuntime();
-  if (config.payments !== "test") throw data(null, { status: 404 });
-  const order = await getOrderView(database.db, user.ref, params.id);
-  if (!order || order.provider !== "test") throw data(null, { status: 404 });
+  let order;
+  try {
+    order = await getTestCheckout(await getDeps(), { userId: user.ref, orderId: params.id });
+  } catch (err) {
+    return refusal(err);
+  }
   if (order.paid) throw redirect(`/order/complete/${order.id}`);
-  return data({ order }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ order, formError: null }, { headers: noStore });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  const { database, config } = await getRuntime();
   try {
-    await completeTestPayment(database.db, config, { userId: user.ref, orderId: params.id });
+    await completeTestPayment(await getDeps(), { userId: user.ref, orderId: params.id });
   } catch (err) {
-    if (err instanceof OrderError) throw data(null, { status: err.status });
-    throw err;
+    return refusal(err);
   }
   throw redirect(`/order/complete/${params.id}`);
 }
 
-export default function OrderCheckout({ loaderData }: Route.ComponentProps) {
+export default function OrderCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { order } = loaderData;
+  const formError = actionData?.formError ?? loaderData.formError;
+  if (!order || formError) {
+    return (
+      <section className="py-4 col-lg-8" aria-labelledby="checkout-title">
+        <h1 id="checkout-title">{t("orders.checkout.title")}</h1>
+        <FormAlert message={formError} />
+        <Link to="/order" className="btn btn-primary">
+          {t("orders.checkout.back")}
+        </Link>
+      </section>
+    );
+  }
   return (
     <section className="py-4 col-lg-8" aria-labelledby="checkout-title">
       <p>
@@ -55,6 +81,9 @@ export default function OrderCheckout({ loaderData }: Route.ComponentProps) {
         {t("orders.checkout.intro")}
       </p>
       <OrderSummary order={order} />
+      <div className="mt-3">
+        <CheckoutTerms period={order.period} total={order.total} lang={order.currency === "SEK" ? "sv" : "en"} />
+      </div>
       <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
         <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
           {t("orders.checkout.pay")}

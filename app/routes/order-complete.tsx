@@ -1,13 +1,16 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data, Link, useRevalidator } from "react-router";
 import { OrderSummary } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { addressLines } from "~/lib/order-form";
 import { requireNamedUser } from "~/server/auth/session.server";
-import { requestContext } from "~/server/context";
-import { getOrderView } from "~/server/orders/orders.service.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { getOrderView, OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-complete";
 
 /**
@@ -23,27 +26,95 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  const { lang } = context.get(requestContext);
-  const { database } = await getRuntime();
-  const order = await getOrderView(database.db, user.ref, params.id);
-  if (!order) throw data(null, { status: 404 });
+  let order;
+  try {
+    order = await getOrderView(await getDeps(), user.ref, params.id);
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    throw data(message, { status });
+  }
   const { address, ...rest } = order;
   return data(
-    { lang, order: rest, address: address ? addressLines(address) : [] },
+    { order: rest, address: address ? addressLines(address) : [] },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
+/** Checks every 3 s for a minute, then every 10 s up to ten minutes. */
+const POLL_FAST_MS = 3_000;
+const POLL_SLOW_MS = 10_000;
+const FAST_CHECKS = 20;
+const MAX_CHECKS = 74;
+
+/**
+ * While the payment is unconfirmed (Stripe's webhook on its way), the page asks the server
+ * again by itself (issue #16) and says it is still waiting; without JavaScript the
+ * "Check again" link does the same.
+ */
+function useWaitForPayment(waiting: boolean): number {
+  const revalidator = useRevalidator();
+  const [checks, setChecks] = useState(0);
+  useEffect(() => {
+    if (!waiting || checks >= MAX_CHECKS || revalidator.state !== "idle") return;
+    const timer = setTimeout(
+      () => {
+        setChecks((n) => n + 1);
+        void revalidator.revalidate();
+      },
+      checks < FAST_CHECKS ? POLL_FAST_MS : POLL_SLOW_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [waiting, checks, revalidator]);
+  return checks;
+}
+
 export default function OrderComplete({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { order, address, lang } = loaderData;
+  const lang = useLang();
+  const { order, address } = loaderData;
+  const checks = useWaitForPayment(!order.paid && order.status === "pending");
+  if (order.status === "duplicate") {
+    return (
+      <section className="py-4 col-lg-8" aria-labelledby="complete-title">
+        <h1 id="complete-title">{t("orders.complete.titleDuplicate")}</h1>
+        <p role="status">{t("orders.complete.duplicate")}</p>
+        <div className="d-flex flex-wrap gap-2">
+          <Link to="/contact" className="btn btn-primary">
+            {t("orders.complete.contact")}
+          </Link>
+          <Link to="/dashboard" className="btn btn-outline-secondary">
+            {t("orders.complete.dashboard")}
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  if (order.status === "cancelled") {
+    return (
+      <section className="py-4 col-lg-8" aria-labelledby="complete-title">
+        <h1 id="complete-title">{t("billing.complete.titleCancelled")}</h1>
+        <p role="status">{t("billing.complete.cancelled")}</p>
+        <Link to="/order" className="btn btn-primary">
+          {t("billing.complete.orderAgain")}
+        </Link>
+      </section>
+    );
+  }
   if (!order.paid) {
     return (
       <section className="py-4 col-lg-8" aria-labelledby="complete-title">
         <h1 id="complete-title">{t("orders.complete.titlePending")}</h1>
-        <p role="status">{t("orders.complete.pending")}</p>
+        <p>{t("orders.complete.pending")}</p>
+        <p role="status" aria-live="polite" className="order-waiting">
+          {checks === 0
+            ? null
+            : checks < FAST_CHECKS
+              ? t("billing.complete.waiting", { count: checks })
+              : t("billing.complete.slow")}
+        </p>
         <Link to={`/order/complete/${order.id}`} className="btn btn-outline-primary">
           {t("orders.complete.refresh")}
         </Link>
@@ -57,7 +128,7 @@ export default function OrderComplete({ loaderData }: Route.ComponentProps) {
         {t("orders.complete.paid")}
         {order.paidUntil ? ` ${t("orders.complete.paidUntil", { date: formatDate(order.paidUntil, lang) })}` : ""}
       </p>
-      {order.email ? <p>{t("orders.complete.receipt", { email: order.email })}</p> : null}
+      {order.receiptTo ? <p>{t("orders.complete.receipt", { email: order.receiptTo })}</p> : null}
       <OrderSummary order={order} />
       {address.length > 0 ? (
         <div className="mt-3">

@@ -1,97 +1,125 @@
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { CheckoutTerms } from "~/components/CheckoutTerms";
+import { FormAlert } from "~/components/form/FormAlert";
 import { OrderAmounts } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { addressLines, parseOrderForm, type OrderFormError, type OrderFormValues } from "~/lib/order-form";
-import { DEFAULT_PERIOD, formatPrice, orderTotals, type Period } from "~/lib/pricing";
+import { useLang } from "~/lib/use-lang";
+import { ItemFilterForm } from "~/components/ItemFilterForm";
+import { Pager } from "~/components/Pager";
+import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
+import { parseItemQuery } from "~/lib/item-query";
+import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
+import { missingPostalFields } from "~/lib/address";
+import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { logger } from "~/server/logger.server";
-import { createOrder, getOrderPage, OrderError, setCheckoutId } from "~/server/orders/orders.service.server";
-import { getPaymentProvider } from "~/server/orders/payments.server";
+import { getDeps } from "~/server/deps.server";
+import { flashIsSuccess, takeFlash } from "~/server/flash.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { getRuntime } from "~/server/runtime.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { getOrderPage, OrderError, startCheckout } from "~/server/orders/orders.service.server";
+import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "orders");
 }
 
-export function headers({ loaderHeaders }: Route.HeadersArgs) {
-  return loaderHeaders;
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  // The action's headers (Retry-After on a 429) join the page's.
+  const out = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, key) => out.set(key, value));
+  return out;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   // Spec: users without a name go to /login.
   const user = await requireNamedUser(request, "/login");
-  const { lang } = context.get(requestContext);
-  const { database, config } = await getRuntime();
-  const page = await getOrderPage(database.db, user.ref);
+  // Filter and page from the GET form and page links (issue #18); bad values are ignored.
+  const query = parseItemQuery(new URL(request.url).searchParams);
+  const page = await getOrderPage(await getDeps(), user.ref, query, { chosenPackage: chosenPackage(request) });
+  const flash = takeFlash(request);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (flash.clear) headers.append("Set-Cookie", flash.clear);
   return data(
     {
-      lang,
-      origin: config.baseUrl.origin,
+      origin: page.origin,
       items: page.items,
       preselected: page.preselected,
+      chosenPackage: page.chosenPackage,
       address: page.address ? addressLines(page.address) : null,
+      // Fields the stickers' address still lacks (issue #19); payment is refused until none.
+      missing: page.address ? missingPostalFields(page.address) : null,
+      saved: flashIsSuccess(flash.message),
+      pageInfo: page.pageInfo,
+      total: page.total,
+      unpaidMatching: page.unpaidMatching,
+      filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
     },
-    { headers: { "Cache-Control": "private, no-store" } },
+    { headers },
   );
 }
 
 const noSubscription = () => () => {};
 
-type ActionResult = { values: OrderFormValues; error: OrderFormError | null };
-
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const { lang } = context.get(requestContext);
   const parsed = parseOrderForm(await readForm(request));
-  if (!parsed.ok) return data<ActionResult>({ values: parsed.values, error: parsed.error }, { status: 400 });
+  if (!parsed.ok) return invalidForm(parsed.values, {}, { key: parsed.error });
   // No JavaScript: the summary is recomputed here and the page rendered again.
-  if (parsed.intent === "recalc") return data<ActionResult>({ values: parsed.data, error: null });
-  const { database, config } = await getRuntime();
-  let order;
-  try {
-    order = await createOrder(database.db, {
-      userId: user.ref,
-      productIds: parsed.data.items,
-      period: parsed.data.payment,
-      lang,
-      provider: config.payments,
-    });
-  } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    if (err.code === "orders.errors.noAddress") throw redirect("/user/register-adress");
-    return data<ActionResult>({ values: parsed.data, error: err.code }, { status: err.status });
+  if (parsed.intent === "recalc") {
+    return data<ActionResult<OrderFormValues>>({ values: parsed.data, fieldErrors: {}, formError: null });
   }
-  const provider = getPaymentProvider(config);
   let url: string;
   try {
-    const email = JSON.parse(order.adress).email || user.email;
-    const start = await provider.startCheckout({ order, email, lang });
-    if (start.checkoutId) await setCheckoutId(database.db, order.id, start.checkoutId);
-    url = start.url;
+    ({ url } = await startCheckout(await getDeps(), {
+      userId: user.ref,
+      productIds: parsed.data.items,
+      // The form posts to /order?{filter}: "all unpaid" means those the page's filter matches.
+      allUnpaid: parsed.data.scope === "allUnpaid" ? parseItemQuery(new URL(request.url).searchParams) : undefined,
+      period: parsed.data.payment,
+      lang,
+    }));
   } catch (err) {
-    logger.error({ err, order: order.id }, "starting the checkout failed");
-    return data<ActionResult>({ values: parsed.data, error: "orders.errors.checkoutFailed" }, { status: 502 });
+    if (!(err instanceof OrderError)) throw err;
+    // The address form then marks each missing field.
+    if (err.code === "noAddress") throw redirect("/user/register-adress?missing=1");
+    return formErrorResponse(orderErrors, err, parsed.data);
   }
-  throw redirect(url);
+  // The home page's package choice has served its purpose once a checkout starts.
+  throw redirect(url, { headers: chosenPackage(request) ? { "Set-Cookie": forgetPackage() } : undefined });
 }
 
-export default function Order({ loaderData, actionData }: Route.ComponentProps) {
+/** A new page or filter is a new form: its preselection and scope start afresh. */
+export default function Order(props: Route.ComponentProps) {
+  const { filter, pageInfo } = props.loaderData;
+  return <OrderForm key={filterQuery(filter, pageInfo.page)} {...props} />;
+}
+
+function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const { items, origin, lang, address } = loaderData;
+  const lang = useLang();
+  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter } = loaderData;
+  // More items than one page: a filter, page links and "all unpaid" (issue #18).
+  const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
   const initial = actionData?.values;
   const [selected, setSelected] = useState<string[]>(() =>
     (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id)),
   );
   const [period, setPeriod] = useState<Period>(initial?.payment ?? DEFAULT_PERIOD);
+  // A package chosen on the home page means "these few items", not "all unpaid".
+  const [scope, setScope] = useState<OrderScope>(
+    initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected"),
+  );
   // Without JavaScript the summary cannot follow the checkboxes: offer a recompute button.
   const hydrated = useSyncExternalStore(
     noSubscription,
@@ -99,28 +127,83 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
     () => false,
   );
 
-  const count = selected.filter((id) => payable.has(id)).length;
+  // "All unpaid": the server's count of them (the action counts again when the order is made).
+  const count = scope === "allUnpaid" ? unpaidMatching : selected.filter((id) => payable.has(id)).length;
   const totals = orderTotals({ lang, period, count });
-  const error = actionData?.error;
+  const error = actionData?.formError;
 
-  const toggle = (id: string, on: boolean) =>
+  // Ticking an item means "the items I tick", so the scope follows.
+  const toggle = (id: string, on: boolean) => {
+    setScope("selected");
     setSelected((s) => (on ? [...s.filter((x) => x !== id), id] : s.filter((x) => x !== id)));
+  };
+  // The package hint counts all unpaid items (the server's count), not this page's.
+  const unpaidAll = isFiltered(filter) ? null : unpaidMatching;
 
   return (
     <section className="py-4" aria-labelledby="order-title">
       <h1 id="order-title">{t("orders.title")}</h1>
       <p>{t("orders.intro")}</p>
-      {error ? (
-        <div className="alert alert-danger" role="alert" id="order-error">
-          {t(error)}
+      {loaderData.saved ? (
+        <div className="alert alert-success" role="status">
+          {t("common.saved")}
         </div>
       ) : null}
-      {items.length === 0 ? (
+      <FormAlert message={error} />
+      {loaderData.chosenPackage ? (
+        <div className="alert alert-info order-package" role="note">
+          <p className="mb-0">{t(`orders.package.${loaderData.chosenPackage}`)}</p>
+          {unpaidAll !== null && unpaidAll < PACKAGE_CODES[loaderData.chosenPackage] ? (
+            <p className="mb-0 mt-1">
+              {t("orders.package.more", { count: PACKAGE_CODES[loaderData.chosenPackage] - unpaidAll })}{" "}
+              <Link to="/product/register">{t("orders.package.register")}</Link>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {large ? (
+        <ItemFilterForm key={filterQuery(filter, 1)} filter={filter} action="/order" idPrefix="order-filter" />
+      ) : null}
+      {total === 0 ? (
         <p className="lead">
           {t("orders.empty")} <Link to="/product/register">{t("orders.emptyLink")}</Link>
         </p>
       ) : (
-        <Form method="post" noValidate aria-describedby={error ? "order-error" : undefined}>
+        <Form method="post" action={`/order${filterQuery(filter, pageInfo.page)}`} noValidate>
+          {large ? (
+            <fieldset className="mb-3 order-scope">
+              <legend className="h5">{t("orders.scope.legend")}</legend>
+              <div className="form-check">
+                <input
+                  id="order-scope-all"
+                  type="radio"
+                  className="form-check-input"
+                  name="scope"
+                  value="allUnpaid"
+                  checked={scope === "allUnpaid"}
+                  onChange={() => setScope("allUnpaid")}
+                />
+                <label htmlFor="order-scope-all" className="form-check-label">
+                  {t(isFiltered(filter) ? "orders.scope.allMatching" : "orders.scope.all", { count: unpaidMatching })}
+                </label>
+              </div>
+              <div className="form-check">
+                <input
+                  id="order-scope-selected"
+                  type="radio"
+                  className="form-check-input"
+                  name="scope"
+                  value="selected"
+                  checked={scope === "selected"}
+                  onChange={() => setScope("selected")}
+                />
+                <label htmlFor="order-scope-selected" className="form-check-label">
+                  {t("orders.scope.selected")}
+                </label>
+              </div>
+            </fieldset>
+          ) : null}
+          {items.length === 0 ? <p className="order-none">{t("items.filter.none")}</p> : null}
           <ul className="list-unstyled order-items">
             {items.map((item) => {
               const url = `${origin}/${item.id}`;
@@ -188,6 +271,7 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
               );
             })}
           </ul>
+          <Pager info={pageInfo} hrefFor={(p) => `/order${filterQuery(filter, p)}`} label={t("common.pager.label")} />
 
           <fieldset className="mb-3">
             <legend className="h5">{t("orders.payment")}</legend>
@@ -231,6 +315,16 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
             </div>
           </section>
 
+          {address && missing?.length ? (
+            <div className="alert alert-warning" role="status" id="order-address-incomplete">
+              {t("address.incomplete", {
+                fields: missing.map((f) => t(`address.fields.${f}`)).join(", "),
+              })}{" "}
+              <Link to="/user/register-adress?missing=1" className="alert-link">
+                {t("orders.address.missingLink")}
+              </Link>
+            </div>
+          ) : null}
           {address ? (
             <div className="mb-3">
               <h2 className="h6 mb-1">{t("orders.address.title")}</h2>
@@ -253,6 +347,7 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
           )}
 
           <p className="small text-body-secondary">{t("orders.footnote")}</p>
+          <CheckoutTerms period={period} total={totals.total} lang={lang} />
           <div className="d-flex flex-wrap gap-2">
             {hydrated ? null : (
               <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">

@@ -1,54 +1,77 @@
 import { useTranslation } from "react-i18next";
-import { data, redirect, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
-import { feeSign } from "~/lib/fee";
 import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
-import { parseProductForm, type ProductFormValues } from "~/lib/product-form";
+import { isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
-import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
-import { getOwnedItem, updateOwnedItem } from "~/server/items/items.service.server";
-import { afterSave } from "~/server/items/save-flow.server";
-import { getRuntime } from "~/server/runtime.server";
+import { httpErrorOf, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { itemErrors, suggestionResponse } from "~/server/items/items.http.server";
+import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
+import { saveItem } from "~/server/items/save-flow.server";
 import type { Route } from "./+types/product-edit";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.edit");
 }
 
-async function ownedItemOrNull(request: Request, id: string) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
-  const { database, config } = await getRuntime();
-  const item = isProductId(id) ? await getOwnedItem(database.db, user.ref, id) : null;
-  return { user, item, db: database.db, secure: config.baseUrl.protocol === "https:" };
-}
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { item, secure } = await ownedItemOrNull(request, params.id);
-  // Not the owner's (or no such id): the spec's alert 'Error load product', then /dashboard.
-  if (!item) throw redirect("/dashboard", { headers: { "Set-Cookie": setFlash("errorLoadProduct", secure) } });
+  const deps = await getDeps();
+  let item;
+  try {
+    if (!isProductId(params.id)) throw new ItemError("notFound");
+    item = await getOwnedItem(deps, user.ref, params.id);
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    // Not the owner's (or no such id): the spec's alert 'Error load product', then /dashboard.
+    throw redirect("/dashboard", {
+      headers: { "Set-Cookie": setFlash("errorLoadProduct", deps.config.secureCookies) },
+    });
+  }
   const values: ProductFormValues = {
     name: item.name,
     findFee: String(item.findFee),
+    approxValue: item.approxValue === null ? "" : String(item.approxValue),
     prodType: item.prodType,
     contactInfo: item.contactInfo,
+    contactVisibility: item.contactVisibility,
     payment: item.payment,
+    scanAlerts: item.scanAlerts ? "on" : "",
   };
-  return { lang: context.get(requestContext).lang, values, paid: item.paid, currency: item.currency };
+  return { id: item.id, values, paid: item.paid, currency: item.currency };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const { user, item, db } = await ownedItemOrNull(request, params.id);
+  const user = await requireNamedUser(request, "/");
   // A forged POST for someone else's (or no) item: refused, nothing changed; 404 so the
   // answer does not tell whether the id exists.
-  if (!item) throw data(null, { status: 404 });
-  const parsed = parseProductForm(await readForm(request));
-  if (!parsed.ok) return data({ values: parsed.values, errors: parsed.errors }, { status: 400 });
-  if (!(await updateOwnedItem(db, user.ref, item.id, parsed.data))) throw data(null, { status: 404 });
-  const payNow = parsed.data.intent === "payNow" && !item.paid;
-  throw redirect(await afterSave(db, user.ref, item.id, payNow));
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  const form = await readForm(request);
+  // "Suggest fee" (issue #21): nothing saved; still only on the owner's own item.
+  if (isSuggestIntent(form)) {
+    try {
+      await getOwnedItem(await getDeps(), user.ref, params.id);
+    } catch (err) {
+      if (!(err instanceof ItemError)) throw err;
+      throw data(null, { status: httpErrorOf(itemErrors, err).status });
+    }
+    return suggestionResponse(form);
+  }
+  const parsed = parseProductForm(form);
+  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
+  let next: string;
+  try {
+    next = await saveItem(await getDeps(), { userId: user.ref, id: params.id, item: parsed.data });
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    throw data(null, { status: httpErrorOf(itemErrors, err).status });
+  }
+  // Confirm the save where it lands (issue #19).
+  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", (await getDeps()).config.secureCookies) } });
 }
 
 export default function ProductEdit({ loaderData, actionData }: Route.ComponentProps) {
@@ -59,12 +82,16 @@ export default function ProductEdit({ loaderData, actionData }: Route.ComponentP
       <h1>{t("items.form.titleEdit")}</h1>
       <ProductForm
         values={actionData?.values ?? loaderData.values}
-        errors={actionData?.errors}
+        result={actionData}
         paid={loaderData.paid}
-        lang={loaderData.lang}
-        feeSign={feeSign(loaderData.currency)}
+        currency={loaderData.currency}
         submitting={navigation.state === "submitting"}
       />
+      <p className="mt-4">
+        <Link to={`/product/${loaderData.id}/delete`} className="btn btn-outline-danger">
+          {t("items.delete.link")}
+        </Link>
+      </p>
     </section>
   );
 }

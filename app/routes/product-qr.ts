@@ -1,9 +1,10 @@
 import { data } from "react-router";
 import { isProductId } from "~/lib/ids";
 import { requireUser } from "~/server/auth/session.server";
-import { getOwnedItem } from "~/server/items/items.service.server";
-import { qrSvg } from "~/server/items/qr.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { itemErrors } from "~/server/items/items.http.server";
+import { getItemQr, ItemError } from "~/server/items/items.service.server";
 import type { Route } from "./+types/product-qr";
 
 /**
@@ -13,12 +14,17 @@ import type { Route } from "./+types/product-qr";
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const { database, config } = await getRuntime();
-  const item = isProductId(params.id) ? await getOwnedItem(database.db, user.ref, params.id) : null;
-  if (!item) throw data(null, { status: 404 });
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
   const short = new URL(request.url).searchParams.has("short");
-  const target = `${config.baseUrl.origin}${short ? "" : "/product"}/${item.id}`;
-  return new Response(qrSvg(target), {
+  let qr;
+  try {
+    qr = await getItemQr(await getDeps(), user.ref, params.id, short);
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    throw data(null, { status: httpErrorOf(itemErrors, err).status });
+  }
+  const { svg, target } = qr;
+  return new Response(svg, {
     headers: {
       "Content-Type": "image/svg+xml; charset=utf-8",
       // Same id, same picture: the browser may keep it; shared caches may not.

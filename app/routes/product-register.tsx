@@ -1,50 +1,75 @@
 import { useTranslation } from "react-i18next";
-import { data, redirect, useNavigation } from "react-router";
+import { redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
-import { currencyForLang, feeSign } from "~/lib/fee";
+import { currencyForLang } from "~/lib/currency";
 import { pageMeta } from "~/lib/meta";
-import { DEFAULT_PAYMENT, parseProductForm, type ProductFormValues } from "~/lib/product-form";
+import { useLang } from "~/lib/use-lang";
+import { DEFAULT_PERIOD } from "~/lib/pricing";
+import { isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { createItem } from "~/server/items/items.service.server";
-import { afterSave } from "~/server/items/save-flow.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
+import { suggestionResponse } from "~/server/items/items.http.server";
+import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
+import { registerItem } from "~/server/items/save-flow.server";
+import { DEFAULT_VISIBILITY } from "~/lib/relay-limits";
+import { chosenPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/product-register";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.register");
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await requireNamedUser(request, "/");
-  return { lang: context.get(requestContext).lang };
+  // The package chosen on the home page (issue #19 point 5).
+  return { chosenPackage: chosenPackage(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   const { lang } = context.get(requestContext);
-  const parsed = parseProductForm(await readForm(request));
-  if (!parsed.ok) return data({ values: parsed.values, errors: parsed.errors }, { status: 400 });
-  const { database } = await getRuntime();
-  const id = await createItem(database.db, user.ref, parsed.data, lang);
-  throw redirect(await afterSave(database.db, user.ref, id, parsed.data.intent === "payNow"));
+  const form = await readForm(request);
+  // "Suggest fee" (issue #21): the form comes back with the fee filled in; nothing saved.
+  if (isSuggestIntent(form)) return suggestionResponse(form);
+  const parsed = parseProductForm(form);
+  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
+  const deps = await getDeps();
+  const next = await registerItem(deps, { userId: user.ref, item: parsed.data, lang });
+  // Confirm the save where it lands (issue #19).
+  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }
 
-const EMPTY: ProductFormValues = { name: "", findFee: "", prodType: "", contactInfo: "", payment: DEFAULT_PAYMENT };
+const EMPTY: ProductFormValues = {
+  name: "",
+  findFee: "",
+  approxValue: "",
+  prodType: "",
+  contactInfo: "",
+  contactVisibility: DEFAULT_VISIBILITY,
+  payment: DEFAULT_PERIOD,
+  scanAlerts: "",
+};
 
 export default function ProductRegister({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const lang = useLang();
   const navigation = useNavigation();
   return (
     <section className="py-4 col-lg-8">
       <h1>{t("items.form.titleRegister")}</h1>
+      {loaderData.chosenPackage ? (
+        <p className="alert alert-info product-package" role="note">
+          {t(`items.form.package.${loaderData.chosenPackage}`)}
+        </p>
+      ) : null}
       <ProductForm
         values={actionData?.values ?? EMPTY}
-        errors={actionData?.errors}
+        result={actionData}
         paid={false}
-        lang={loaderData.lang}
-        feeSign={feeSign(currencyForLang(loaderData.lang))}
+        currency={currencyForLang(lang)}
         submitting={navigation.state === "submitting"}
       />
     </section>

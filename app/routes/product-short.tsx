@@ -3,4 +3,4 @@
  * `*` route; static routes always outrank it, and its loader answers 404 ('Page not
  * found') for any path that is not an id, so it never hides another page.
  */
-export { default, handle, headers, loader, meta } from "./product";
+export { action, default, handle, headers, loader, meta } from "./product";

@@ -1,12 +1,32 @@
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { ContactText } from "~/components/ContactText";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { data, Link, redirect } from "react-router";
+import { CantMeetOwner } from "~/components/CantMeetOwner";
+import { FinderMessageForm } from "~/components/FinderMessageForm";
+import { useNonce } from "~/components/nonce";
+import type { LeanHandle } from "~/lean/lean-page";
+import type { CaptchaKind } from "~/lib/contact-limits";
 import { formatFee } from "~/lib/fee";
+import type { ActionResult } from "~/lib/form";
 import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
+import type { ScanEntry } from "~/lib/scans";
+import { useLang } from "~/lib/use-lang";
 import { getSessionUser } from "~/server/auth/session.server";
-import { getItemPageView } from "~/server/items/items.service.server";
-import { getRuntime } from "~/server/runtime.server";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { isReplacedSticker } from "~/server/fulfil/fulfil.service.server";
+import { itemErrors } from "~/server/items/items.http.server";
+import { getItemPageView, ItemError } from "~/server/items/items.service.server";
+import { scanLog } from "~/server/scans/scan-log.server";
+import { recordItemPageVisit } from "~/server/scans/scans.service.server";
+import { parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
+import { formErrorResponse, httpErrorOf, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { relayErrors } from "~/server/relay/relay.http.server";
+import { RelayError, sendFinderMessage } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/product";
 
 /**
@@ -14,39 +34,140 @@ import type { Route } from "./+types/product";
  * (no react-bootstrap, no QR code), complete in the server's HTML, so a finder's phone
  * shows it without waiting for JavaScript (brief section 4).
  */
-/** Translation areas the page needs (the finder's phone downloads only these at first). */
-export const handle = { i18n: ["layout", "errors", "consent", "items"] };
+/**
+ * Translation areas the page needs (the owner's browser downloads only these at first).
+ * `lean`: an anonymous visitor (the finder) gets the page without React Router's
+ * JavaScript (issue #18, docs/decisions/020): plain HTML forms and one small inline
+ * script. The owner and other signed-in users keep the full app (their user menu).
+ */
+export const handle: { i18n: string[] } & LeanHandle = {
+  i18n: ["layout", "errors", "consent", "items", "scans", "relay"],
+  lean: (data) => (data as { anonymous: boolean }).anonymous,
+};
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "items.page"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders }: Route.HeadersArgs) {
-  return loaderHeaders;
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  // An action's Retry-After (rate limit) travels with the page it renders.
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isProductId(params.id)) throw data(null, { status: 404 });
-  const [{ database }, viewer] = await Promise.all([getRuntime(), getSessionUser(request)]);
-  const view = await getItemPageView(database.db, params.id, viewer?.ref ?? null);
-  if (view.kind === "notFound") throw data(null, { status: 404 });
+  const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
+  let view;
+  try {
+    view = await getItemPageView(deps, params.id, viewer?.ref ?? null);
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    // The old address of a sticker replaced with a new code: 410 "replaced", not 404.
+    if (err.code === "notFound" && (await isReplacedSticker(deps, params.id))) throw data(null, { status: 410 });
+    throw data(null, { status: httpErrorOf(itemErrors, err).status });
+  }
+  // Every view but the owner's is a scan (issue #14 point 4; a 'not paid' page may alert the
+  // owner, issue #19 point 12). In memory: the page does not wait for the log.
+  // A sticker its owner switched off (issue #17) is no scan and alerts nobody.
+  if (request.method === "GET" && view.kind !== "inactive") {
+    recordItemPageVisit(scanLog, {
+      itemId: params.id,
+      paid: view.kind === "item" && view.paid,
+      isOwner: view.isOwner,
+      lang: context.get(requestContext).lang,
+      userAgent: request.headers.get("user-agent"),
+      at: deps.clock(),
+    });
+  }
+  const captcha = {
+    kind: deps.config.captcha as CaptchaKind,
+    siteKey: deps.config.captcha === "recaptcha" ? deps.config.recaptcha.siteKey : undefined,
+  };
   // Owner-dependent and possibly private: never kept by shared caches.
-  return data({ id: params.id, view }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { id: params.id, view, captcha, anonymous: viewer === null },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
-export default function ItemPage({ loaderData }: Route.ComponentProps) {
+/**
+ * The finder's message to the owner (issue #14): a plain form POST to the item page
+ * itself, so it works without JavaScript. Success goes on (POST-redirect-GET) to the
+ * finder's private link, which says the message was sent.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  // Not an item's path (the short route also matches /healthz and the like): answer as
+  // the 'Page not found' route does, which has no action.
+  if (!isProductId(params.id)) throw data(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+  const { ip, lang } = context.get(requestContext);
+  const parsed = parseFinderMessage(await readForm(request));
+  if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
+  const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
+  try {
+    const { token } = await sendFinderMessage(deps, params.id, parsed.data, {
+      ip,
+      lang,
+      viewerId: viewer?.ref ?? null,
+    });
+    return redirect(`/m/${token}?sent=1`);
+  } catch (err) {
+    if (!(err instanceof RelayError)) throw err;
+    if (err.code === "notFound") throw data(null, { status: 404 });
+    return formErrorResponse(relayErrors, err, parsed.values);
+  }
+}
+
+export default function ItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { id, view } = loaderData;
+  const nonce = useNonce();
+  const { id, view, captcha } = loaderData;
 
   useEffect(() => {
     // The spec's short address-bar value, 400 ms after load; /{id} is a real route, so a
     // reload shows this page. history.replaceState keeps React Router's state untouched.
     const timer = window.setTimeout(() => {
-      if (window.location.pathname !== `/${id}`) window.history.replaceState(window.history.state, "", `/${id}`);
+      // Only while this page is still the one in the address bar: a link followed within
+      // the 400 ms must not be rewritten back to the item (seen under load in e2e).
+      if (window.location.pathname === `/product/${id}`) {
+        window.history.replaceState(window.history.state, "", `/${id}`);
+      }
     }, 400);
     return () => window.clearTimeout(timer);
   }, [id]);
 
+  if (view.kind === "inactive") {
+    return (
+      <section className="py-4 item-page" aria-labelledby="item-title">
+        <h1 id="item-title" className="h3">
+          {t("items.page.inactive")}
+        </h1>
+        <p>{t("items.page.inactiveHelp")}</p>
+      </section>
+    );
+  }
+  if (view.kind === "notPaid" && view.canMessage) {
+    // Paid once, lapsed since (issue #21 point 4): the spec's 'not paid' notice and never the
+    // contact info, but the finder can still reach the owner through the relay.
+    return (
+      <section className="py-4 item-page" aria-labelledby="item-title">
+        <h1 id="item-title" className="h3">
+          {t("items.page.notPaid")}
+        </h1>
+        <p>{t("items.page.lapsedHelp")}</p>
+        <FinderMessageForm
+          result={actionData as ActionResult<FinderMessageValues> | undefined}
+          captcha={captcha.kind}
+          siteKey={captcha.siteKey}
+          nonce={nonce}
+          heading={t("relay.form.title")}
+          pageScript
+        />
+        <CantMeetOwner code={view.code} />
+      </section>
+    );
+  }
   if (view.kind !== "item") {
     return (
       <section className="py-4 item-page" aria-labelledby="item-title">
@@ -54,11 +175,24 @@ export default function ItemPage({ loaderData }: Route.ComponentProps) {
           {t("items.page.notPaid")}
         </h1>
         <p>{t("items.page.notPaidHelp")}</p>
+        {/* Not a dead end for the finder (issue #19 point 12): hand it in through us. */}
+        <p>{t("scans.handIn.text", { code: view.id })}</p>
+        <p>
+          <a href={`/contact?item=${view.id}`} className="btn btn-primary">
+            {t("scans.handIn.contactLink")}
+          </a>
+        </p>
       </section>
     );
   }
+  const fee = formatFee(view.findFee, view.currency);
   return (
     <section className="py-4 item-page" aria-labelledby="item-title">
+      {view.ownerDeactivated ? (
+        <div className="alert alert-secondary" role="status">
+          {t("items.page.ownerInactive")}
+        </div>
+      ) : null}
       {view.ownerMustActivate ? (
         <div className="alert alert-warning" role="status">
           {t("items.page.notActivated")}{" "}
@@ -67,14 +201,102 @@ export default function ItemPage({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       ) : null}
-      <p className="fs-4 fw-bold mb-2">{t("items.page.feeLead", { fee: formatFee(view.findFee, view.currency) })}</p>
+      {view.lost ? (
+        <div className="alert alert-danger lost-banner" role="status">
+          <p className="fs-4 fw-bold mb-1">{t("scans.page.lostBanner")}</p>
+          <p className="fs-5 mb-0">{t("scans.page.lostReward", { fee })}</p>
+        </div>
+      ) : (
+        <p className="fs-4 fw-bold mb-2">{t("items.page.feeLead", { fee })}</p>
+      )}
       <h1 id="item-title" className="text-break">
         {view.name}
       </h1>
       <p>{t("items.page.typeLine", { type: t(`items.types.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
       <p>{t("items.page.advice")}</p>
-      <h2 className="h4">{t("items.page.contactTitle")}</h2>
-      <p className="contact-info text-break">{view.contactInfo}</p>
+      {view.contactInfo !== null ? (
+        <>
+          <h2 className="h4">{t("items.page.contactTitle")}</h2>
+          <p className="contact-info text-break">
+            <ContactText text={view.contactInfo} />
+          </p>
+          {view.isOwner && view.contactVisibility === "private" ? (
+            <p className="text-body-secondary small">{t("relay.visibility.ownerNote")}</p>
+          ) : null}
+        </>
+      ) : (
+        <p className="lead">{t("relay.visibility.privateLead")}</p>
+      )}
+      {view.canMessage ? (
+        <FinderMessageForm
+          result={actionData as ActionResult<FinderMessageValues> | undefined}
+          captcha={captcha.kind}
+          siteKey={captcha.siteKey}
+          nonce={nonce}
+          heading={t("relay.form.title")}
+          pageScript
+        />
+      ) : null}
+      {view.isOwner ? null : <CantMeetOwner code={view.code} />}
+      {view.isOwner ? <OwnerPanel id={id} lost={view.lost} lostAt={view.lostAt} scans={view.scans} /> : null}
     </section>
+  );
+}
+
+/** What only the owner sees on their item's page: lost mode and the last scans (issue #14). */
+function OwnerPanel({
+  id,
+  lost,
+  lostAt,
+  scans,
+}: {
+  id: string;
+  lost: boolean;
+  lostAt: number | null;
+  scans: ScanEntry[];
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  return (
+    <>
+      <h2 className="h4 mt-4">{t("scans.owner.lostTitle")}</h2>
+      <p>
+        {lost && lostAt ? t("scans.owner.lostNote", { date: formatDate(lostAt, lang) }) : t("scans.owner.notLostNote")}
+      </p>
+      {/* A plain POST form: works without JavaScript, answers with a redirect back here. */}
+      <form method="post" action={`/product/${id}/lost`}>
+        <input type="hidden" name="lost" value={lost ? "0" : "1"} />
+        <input type="hidden" name="back" value="item" />
+        <button type="submit" className={`btn ${lost ? "btn-success" : "btn-outline-danger"}`}>
+          {t(lost ? "scans.owner.found" : "scans.owner.markLost")}
+        </button>
+      </form>
+      <h2 className="h4 mt-4" id="scans-title">
+        {t("scans.owner.scansTitle")}
+      </h2>
+      <p>{t("scans.owner.scansIntro")}</p>
+      {scans.length === 0 ? (
+        <p className="scan-empty">{t("scans.owner.noScans")}</p>
+      ) : (
+        <table className="table table-sm scan-list" aria-labelledby="scans-title">
+          <thead>
+            <tr>
+              <th scope="col">{t("scans.owner.table.time")}</th>
+              <th scope="col">{t("scans.owner.table.device")}</th>
+              <th scope="col">{t("scans.owner.table.language")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {scans.map((s, i) => (
+              <tr key={`${s.at}-${i}`}>
+                <td>{formatDateTime(s.at, lang)}</td>
+                <td>{t(`scans.devices.${s.device}`)}</td>
+                <td>{t(`scans.langs.${s.lang}`)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }

@@ -1,11 +1,23 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { ADDRESS_FIELDS, ADDRESS_FIELD_MAX, parseAddressForm, type AddressField } from "~/lib/address";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import {
+  ADDRESS_FIELDS,
+  ADDRESS_FIELD_MAX,
+  missingPostalFields,
+  POSTAL_FIELDS,
+  parseAddressForm,
+  type AddressField,
+  type AddressFormValues,
+} from "~/lib/address";
 import { pageMeta } from "~/lib/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
-import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
+import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
+import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
 import type { Route } from "./+types/register-adress";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -18,18 +30,26 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  const { database } = await getRuntime();
-  const values = await getAddressPrefill(database.db, user);
-  return data({ values, save: false }, { headers: { "Cache-Control": "private, no-store" } });
+  const values: AddressFormValues = { ...(await getAddressPrefill(await getDeps(), user)), save: false };
+  // Sent here by /order because the address is incomplete (issue #19): say which fields.
+  const missing = new URL(request.url).searchParams.has("missing") ? missingPostalFields(values) : [];
+  const fieldErrors: Partial<Record<AddressField, string>> = Object.fromEntries(
+    missing.map((f) => [f, "address.errors.required"]),
+  );
+  return data(
+    { values, fieldErrors, missing: missing.length > 0 },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const parsed = parseAddressForm(await readForm(request));
-  if (!parsed.ok) return data({ values: parsed.values, save: parsed.save, errors: parsed.errors }, { status: 400 });
-  const { database } = await getRuntime();
-  await keepOrderAddress(database.db, user.ref, parsed.data, parsed.save);
-  throw redirect("/order");
+  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "address.errorSummary" });
+  const deps = await getDeps();
+  await keepOrderAddress(deps, user.ref, parsed.data, parsed.save);
+  // Confirmed on /order ("Saved", issue #19).
+  throw redirect("/order", { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }
 
 const AUTOCOMPLETE: Record<AddressField, string> = {
@@ -49,49 +69,43 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
   const { t } = useTranslation();
   const navigation = useNavigation();
   const values = actionData?.values ?? loaderData.values;
-  const errors: Partial<Record<AddressField, string>> = actionData?.errors ?? {};
-  const save = actionData?.save ?? loaderData.save;
-  const hasErrors = Object.keys(errors).length > 0;
+  const errors: Partial<Record<AddressField, string>> = actionData?.fieldErrors ?? loaderData.fieldErrors;
+  const formError = actionData?.formError ?? (loaderData.missing ? { key: "address.incompleteSummary" } : null);
   return (
     <section className="py-4 col-lg-8" aria-labelledby="address-title">
       <h1 id="address-title">{t("address.title")}</h1>
       <p>{t("address.intro")}</p>
       <Form method="post" noValidate>
-        {hasErrors ? (
-          <div className="alert alert-danger" role="alert">
-            {t("address.errorSummary")}
-          </div>
-        ) : null}
+        <FormAlert message={formError} />
         <div className="row g-3">
           {ADDRESS_FIELDS.map((f) => (
-            <div key={f} className={f === "address" || f === "address2" || f === "co" ? "col-12" : "col-md-6"}>
-              <label htmlFor={`address-${f}`} className="form-label">
-                {t(`address.fields.${f}`)}
-              </label>
-              <input
-                id={`address-${f}`}
-                name={f}
-                type={f === "email" ? "email" : "text"}
-                className={`form-control${errors[f] ? " is-invalid" : ""}`}
-                defaultValue={values[f]}
-                maxLength={ADDRESS_FIELD_MAX}
-                autoComplete={AUTOCOMPLETE[f]}
-                required={f === "email"}
-                aria-invalid={errors[f] ? true : undefined}
-                aria-describedby={errors[f] ? `address-${f}-error` : undefined}
-              />
-              {errors[f] ? (
-                <div id={`address-${f}-error`} className="invalid-feedback d-block">
-                  {t(errors[f]!)}
-                </div>
-              ) : null}
-            </div>
+            <Field
+              key={f}
+              id={`address-${f}`}
+              name={f}
+              label={t(`address.fields.${f}`)}
+              error={errors[f]}
+              className={f === "address" || f === "address2" || f === "co" ? "col-12" : "col-md-6"}
+              type={f === "email" ? "email" : "text"}
+              defaultValue={values[f]}
+              maxLength={ADDRESS_FIELD_MAX}
+              autoComplete={AUTOCOMPLETE[f]}
+              required={f === "email" || (POSTAL_FIELDS as readonly AddressField[]).includes(f)}
+            />
           ))}
-          <div className="col-12 form-check ms-2">
-            <input id="address-save" name="save" type="checkbox" className="form-check-input" defaultChecked={save} />
-            <label htmlFor="address-save" className="form-check-label">
-              {t("address.save")}
-            </label>
+          <div className="col-12">
+            <div className="form-check">
+              <input
+                id="address-save"
+                name="save"
+                type="checkbox"
+                className="form-check-input"
+                defaultChecked={values.save}
+              />
+              <label htmlFor="address-save" className="form-check-label">
+                {t("address.save")}
+              </label>
+            </div>
           </div>
           <div className="col-12">
             <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>

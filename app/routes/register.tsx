@@ -1,110 +1,90 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { EmailField, PasswordField } from "~/components/form/AuthFields";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
 import { SocialButtons } from "~/components/SocialButtons";
 import { registerSchema } from "~/lib/auth-forms";
+import type { ActionResult } from "~/lib/form";
 import { fieldErrors } from "~/lib/form-errors";
 import { pageMeta } from "~/lib/meta";
-import { isSocialProvider, LINK_ERRORS, PASSWORD_LINK_REQUIRED } from "~/lib/social";
-import { enabledProviders } from "~/server/auth/auth.server";
-import { registerWithPassword, startSocialSignIn } from "~/server/auth/accounts.service.server";
-import { getSessionUser } from "~/server/auth/session.server";
+import { parseSocialQuery, PASSWORD_LINK_REQUIRED, socialStartSchema } from "~/lib/social";
+import { accountFormError } from "~/server/auth/accounts.http.server";
+import {
+  AccountError,
+  registerWithPassword,
+  signInOptions,
+  startSocialSignIn,
+} from "~/server/auth/accounts.service.server";
 import { requestContext } from "~/server/context";
-import { getRuntime } from "~/server/runtime.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/register";
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.register");
 }
 
+interface RegisterValues {
+  name: string;
+  email: string;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
-  if (user?.name.trim()) throw redirect("/dashboard");
-  const { config } = await getRuntime();
-  const url = new URL(request.url);
-  const provider = url.searchParams.get("provider");
-  const error = url.searchParams.get("error");
-  const known = isSocialProvider(provider) ? provider : null;
-  return {
-    providers: enabledProviders(config),
-    linkProvider: known && error && LINK_ERRORS.has(error) ? known : null,
-    socialError: known && error && !LINK_ERRORS.has(error) ? known : null,
-  };
+  const deps = await getDeps();
+  // The package chosen on the home page is remembered from here (issue #19 point 5).
+  const headers = await signedOutRemembering(request, deps.config.secureCookies);
+  const { linkProvider, socialError } = parseSocialQuery(new URL(request.url).searchParams);
+  return data({ ...signInOptions(deps), linkProvider, socialError }, { headers });
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readForm(request));
-  if (form.intent === "social") {
-    const res = await startSocialSignIn({ provider: String(form.provider ?? ""), from: "register", request });
-    if (!res.ok) return data({ error: res.error, params: res.params, fields: {}, values: {} }, { status: res.status });
-    throw redirect(res.redirectTo!, { headers: res.headers });
+  const social = socialStartSchema.safeParse(form);
+  const deps = await getDeps();
+  if (social.success) {
+    try {
+      const res = await startSocialSignIn(deps, {
+        provider: social.data.provider,
+        from: "register",
+        requestHeaders: request.headers,
+      });
+      throw redirect(res.redirectTo, { headers: res.headers });
+    } catch (err) {
+      if (err instanceof AccountError) return accountFormError<RegisterValues>(err, { name: "", email: "" });
+      throw err;
+    }
   }
-  const values = {
+  const values: RegisterValues = {
     name: typeof form.name === "string" ? form.name : "",
     email: typeof form.email === "string" ? form.email : "",
   };
   const parsed = registerSchema.safeParse(form);
-  if (!parsed.success) {
-    return data({ error: null, params: undefined, fields: fieldErrors(parsed.error), values }, { status: 400 });
-  }
+  if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
   const info = context.get(requestContext);
-  const res = await registerWithPassword({ ...parsed.data, language: info.lang, ip: info.ip });
-  if (!res.ok) {
-    const isPassword = res.error.startsWith("auth.password.");
-    return data(
-      {
-        error: isPassword ? null : res.error,
-        params: res.params,
-        fields: isPassword ? { password: res.error } : ({} as Record<string, string>),
-        values,
-      },
-      { status: res.status },
-    );
+  try {
+    const res = await registerWithPassword(deps, { ...parsed.data, language: info.lang, ip: info.ip });
+    // A package chosen on the home page: straight on to registering the items.
+    throw redirect(chosenPackage(request) ? "/product/register" : "/dashboard", { headers: res.headers });
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError(err, values);
+    throw err;
   }
-  throw redirect("/dashboard", { headers: res.headers });
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const fields: Record<string, string> = actionData?.fields ?? {};
-  const values = actionData?.values as { name?: string; email?: string } | undefined;
+  const result = actionData as ActionResult<RegisterValues> | undefined;
+  const fields = result?.fieldErrors ?? {};
   const { linkProvider, socialError } = loaderData;
-
-  function field(name: "name" | "email" | "password", type: string, autoComplete: string, help?: string) {
-    const id = `register-${name}`;
-    const describedBy = [help ? `${id}-help` : "", fields[name] ? `${id}-error` : ""].filter(Boolean).join(" ");
-    return (
-      <div className="mb-3">
-        <label htmlFor={id} className="form-label">
-          {t(`auth.fields.${name}`)}
-        </label>
-        <input
-          id={id}
-          name={name}
-          type={type}
-          autoComplete={autoComplete}
-          required
-          minLength={name === "password" ? 8 : undefined}
-          defaultValue={name === "password" ? undefined : (values?.[name] ?? "")}
-          className={`form-control${fields[name] ? " is-invalid" : ""}`}
-          aria-invalid={fields[name] ? true : undefined}
-          aria-describedby={describedBy || undefined}
-        />
-        {help ? (
-          <div id={`${id}-help`} className="form-text">
-            {help}
-          </div>
-        ) : null}
-        {fields[name] ? (
-          <div id={`${id}-error`} className="invalid-feedback">
-            {t(fields[name])}
-          </div>
-        ) : null}
-      </div>
-    );
-  }
 
   return (
     <section className="py-5 auth-page" aria-labelledby="register-title">
@@ -120,21 +100,25 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           {t("auth.errors.socialFailed", { provider: t(`auth.providers.${socialError}`) })}
         </div>
       ) : null}
-      {actionData?.error ? (
-        <div className="alert alert-danger" role="alert">
-          {t(actionData.error, actionData.params ?? {})}
-        </div>
-      ) : null}
+      <FormAlert message={result?.formError} />
       <SocialButtons providers={loaderData.providers} mode="register" />
       {loaderData.providers.length > 0 ? (
         <p className="text-center text-body-secondary">{t("auth.register.or")}</p>
       ) : null}
-      {/* A full page load: signing in changes the whole page (header) and may continue to a
-          social provider to link accounts. */}
+      {/* A full page load: signing in changes the whole page (header). */}
       <Form method="post" reloadDocument noValidate aria-labelledby="register-title">
-        {field("name", "text", "name")}
-        {field("email", "email", "email")}
-        {field("password", "password", "new-password", t("auth.password.requirements"))}
+        <Field
+          id="register-name"
+          name="name"
+          label={t("auth.fields.name")}
+          error={fields.name}
+          type="text"
+          autoComplete="name"
+          required
+          defaultValue={result?.values.name ?? ""}
+        />
+        <EmailField id="register-email" error={fields.email} defaultValue={result?.values.email ?? ""} />
+        <PasswordField id="register-password" error={fields.password} choosing />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {t("auth.register.submit")}
         </button>

@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link, redirect } from "react-router";
 import { pageMeta } from "~/lib/meta";
-import { isSocialProvider } from "~/lib/social";
+import { parseSocialQuery } from "~/lib/social";
 import { socialReturnNotice } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/social-return";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -17,10 +18,9 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
-  const url = new URL(request.url);
-  const provider = url.searchParams.get("provider");
-  if (!isSocialProvider(provider)) throw redirect("/dashboard");
-  const notice = await socialReturnNotice(request, provider, url.searchParams.get("from"));
+  const { provider, from } = parseSocialQuery(new URL(request.url).searchParams);
+  if (!provider) throw redirect("/dashboard");
+  const notice = await socialReturnNotice(await getDeps(), { requestHeaders: request.headers, provider, from });
   if (!notice) throw redirect("/dashboard");
   return { notice };
 }

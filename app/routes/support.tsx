@@ -1,7 +1,7 @@
 import { Trans, useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { DEFAULT_LANG, isLang } from "~/i18n/config";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { formatPrice, priceFor } from "~/lib/pricing";
 import type { Route } from "./+types/support";
 
@@ -17,8 +17,8 @@ const TOPICS = ["whyReturn", "howItWorks", "ownNumber", "scan", "findMy", "apple
  * no JavaScript needed) and the 'Want to help?' section at `/support#help`.
  */
 export default function Support() {
-  const { t, i18n } = useTranslation();
-  const lang = isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
+  const { t } = useTranslation();
+  const lang = useLang();
   const perDay = formatPrice(priceFor(lang).perDayUnder.single, lang);
   // Links in the copy are tagged <a>, not <link>: <link> is a void HTML element, so
   // Trans would render it empty (react-i18next-gitbook#87).

@@ -2,14 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, parseConfig, parseDatabaseConfig } from "./config.server";
+import { CONFIG_VARIABLES, parseConfig, parseDatabaseConfig, parseLogLevel } from "./config.server";
 
+/** Test payments as npm start allows them (production refuses them otherwise, issue #13). */
+const demo = { ALLOW_TEST_PAYMENTS: "1" } as const;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "hittad-config-"));
 
 describe("configuration", () => {
-  it("works with no variables at all: SQLite in ./data, port 3000, generated secret kept", () => {
+  it("works with no variables at all but the demo's test payments: SQLite in ./data, port 3000, generated secret kept", () => {
     const cwd = tmp();
-    const c = parseConfig({}, cwd);
+    // npm start sets ALLOW_TEST_PAYMENTS=1 when nothing about payments is configured.
+    const c = parseConfig(demo, cwd);
     expect(c.port).toBe(3000);
     expect(c.baseUrl.origin).toBe("http://localhost:3000");
     expect(c.database).toEqual({
@@ -18,28 +21,30 @@ describe("configuration", () => {
       url: "file:./data/hittad.sqlite",
     });
     expect(c.authSecretGenerated).toBe(true);
-    expect(parseConfig({}, cwd).authSecret).toBe(c.authSecret);
+    expect(parseConfig(demo, cwd).authSecret).toBe(c.authSecret);
     expect(c.payments).toBe("test");
     expect(c.captcha).toBe("altcha");
   });
 
   it("selects PostgreSQL from a postgres:// URL and then requires AUTH_SECRET", () => {
     expect(() => parseConfig({ DATABASE_URL: "postgres://u@h/db" }, tmp())).toThrow(/AUTH_SECRET/);
-    const c = parseConfig({ DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, tmp());
+    const c = parseConfig({ ...demo, DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, tmp());
     expect(c.database.kind).toBe("postgres");
   });
 
   it("accepts absolute and relative file: URLs", () => {
     const cwd = tmp();
-    expect(parseConfig({ DATABASE_URL: "file:/var/x.sqlite" }, cwd).database).toMatchObject({ file: "/var/x.sqlite" });
-    expect(parseConfig({ DATABASE_URL: "file:db/x.sqlite" }, cwd).database).toMatchObject({
+    expect(parseConfig({ ...demo, DATABASE_URL: "file:/var/x.sqlite" }, cwd).database).toMatchObject({
+      file: "/var/x.sqlite",
+    });
+    expect(parseConfig({ ...demo, DATABASE_URL: "file:db/x.sqlite" }, cwd).database).toMatchObject({
       file: path.join(cwd, "db/x.sqlite"),
     });
   });
 
   it("migrations need only DATABASE_URL, with the same default as the server", () => {
     const cwd = tmp();
-    expect(parseDatabaseConfig({}, cwd)).toEqual(parseConfig({}, cwd).database);
+    expect(parseDatabaseConfig({}, cwd)).toEqual(parseConfig(demo, cwd).database);
     expect(parseDatabaseConfig({ DATABASE_URL: "postgres://u@h/db" }, cwd)).toEqual({
       kind: "postgres",
       url: "postgres://u@h/db",
@@ -56,7 +61,7 @@ describe("configuration", () => {
   });
 
   it("BASE_URL defaults to the port", () => {
-    expect(parseConfig({ PORT: "8080" }, tmp()).baseUrl.origin).toBe("http://localhost:8080");
+    expect(parseConfig({ ...demo, PORT: "8080" }, tmp()).baseUrl.origin).toBe("http://localhost:8080");
   });
 
   it("refuses test payments with a live Stripe key, and stripe without its secrets", () => {
@@ -67,15 +72,41 @@ describe("configuration", () => {
     );
   });
 
+  it("refuses test payments in production unless ALLOW_TEST_PAYMENTS=1 is set explicitly", () => {
+    expect(() => parseConfig({}, tmp())).toThrow(/ALLOW_TEST_PAYMENTS/);
+    expect(() => parseConfig({ NODE_ENV: "production", PAYMENTS: "test" }, tmp())).toThrow(/ALLOW_TEST_PAYMENTS/);
+    expect(() => parseConfig({ PAYMENTS: "test", ALLOW_TEST_PAYMENTS: "0" }, tmp())).toThrow(/ALLOW_TEST_PAYMENTS/);
+    // The test suites' servers run as production too: HITTAD_TEST_RUN does not lift it.
+    expect(() => parseConfig({ HITTAD_TEST_RUN: "1" }, tmp())).toThrow(/ALLOW_TEST_PAYMENTS/);
+    expect(parseConfig({ PAYMENTS: "test", ALLOW_TEST_PAYMENTS: "1" }, tmp()).payments).toBe("test");
+    expect(parseConfig({ NODE_ENV: "development" }, tmp()).payments).toBe("test");
+    expect(parseConfig({ NODE_ENV: "test" }, tmp()).payments).toBe("test");
+  });
+
+  it("decides Secure cookies once, from BASE_URL's scheme", () => {
+    expect(parseConfig({ ALLOW_TEST_PAYMENTS: "1", BASE_URL: "https://hittad.se" }, tmp()).secureCookies).toBe(true);
+    expect(parseConfig({ ALLOW_TEST_PAYMENTS: "1", BASE_URL: "http://localhost:3000" }, tmp()).secureCookies).toBe(
+      false,
+    );
+  });
+
+  it("reads TRUST_PROXY and LOG_LEVEL through the schema", () => {
+    expect(parseConfig({ ALLOW_TEST_PAYMENTS: "1", TRUST_PROXY: "1" }, tmp()).trustProxy).toBe(true);
+    expect(parseConfig({ ALLOW_TEST_PAYMENTS: "1" }, tmp()).trustProxy).toBe(false);
+    expect(() => parseConfig({ TRUST_PROXY: "yes" }, tmp())).toThrow(/TRUST_PROXY/);
+    expect(parseLogLevel({ LOG_LEVEL: "warn" })).toBe("warn");
+    expect(parseLogLevel({ LOG_LEVEL: "loud" })).toBe("info");
+  });
+
   it("parses the admin list case-insensitively", () => {
-    expect(parseConfig({ ADMIN_EMAILS: " A@B.se ,c@d.se" }, tmp()).adminEmails).toEqual(["a@b.se", "c@d.se"]);
+    expect(parseConfig({ ...demo, ADMIN_EMAILS: " A@B.se ,c@d.se" }, tmp()).adminEmails).toEqual(["a@b.se", "c@d.se"]);
   });
 });
 
 describe("documentation of the configuration", () => {
   const root = path.resolve(import.meta.dirname, "../..");
-  // Read outside the schema: server.js (TRUST_PROXY) and the production guard (HITTAD_TEST_RUN).
-  const variables = [...CONFIG_VARIABLES, "TRUST_PROXY", "HITTAD_TEST_RUN"];
+  // Read outside the schema: the production guard (HITTAD_TEST_RUN).
+  const variables = [...CONFIG_VARIABLES, "HITTAD_TEST_RUN"];
 
   it("lists every variable in .env.example, and nothing else", () => {
     const example = fs.readFileSync(path.join(root, ".env.example"), "utf8");

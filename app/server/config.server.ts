@@ -45,9 +45,16 @@ const schema = z.object({
   MAIL_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2000)),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default("support@hittad.se")),
   PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["test", "stripe"]).optional()),
+  /** Test payments with NODE_ENV=production: refused unless this is 1 (issue #13; npm start sets it). */
+  ALLOW_TEST_PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  /** The seller on receipts (issue #16): name, organisation number, VAT number, postal address. */
+  COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default("Hittad")),
+  COMPANY_ORG_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
+  COMPANY_VAT_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
+  COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   CAPTCHA: z.preprocess(emptyToUndefined, z.enum(["altcha", "recaptcha"]).default("altcha")),
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_SECRET: optionalString,
@@ -68,6 +75,8 @@ const schema = z.object({
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
+  /** `1` behind one reverse proxy: client IPs (rate limits, logs) from X-Forwarded-For. */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
 });
@@ -93,6 +102,8 @@ export interface Config {
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  /** The seller on receipts; unset fields are left off (a start-up warning with Stripe in production). */
+  company: { name: string; orgNr?: string; vatNr?: string; address?: string };
   captcha: "altcha" | "recaptcha";
   recaptcha: { siteKey?: string; secret?: string; verifyUrl: string };
   adminEmails: string[];
@@ -104,6 +115,10 @@ export interface Config {
   };
   logLevel: string;
   rateLimitDisabled: boolean;
+  /** BASE_URL is https: cookies get `Secure` and responses HSTS. The one place that decides. */
+  secureCookies: boolean;
+  /** Express's `trust proxy` (TRUST_PROXY=1: one hop). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -142,7 +157,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     }
     // Zero set-up on SQLite: generate once and keep it beside the database file.
     const file = path.join(dataDir, "auth-secret");
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     if (fs.existsSync(file)) authSecret = fs.readFileSync(file, "utf8").trim();
     if (!authSecret || authSecret.length < 32) {
       authSecret = randomBytes(32).toString("base64url");
@@ -159,6 +174,13 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   }
   if (payments === "test" && e.STRIPE_SECRET_KEY?.startsWith("sk_live_")) {
     throw new ConfigError("Invalid configuration:\n  PAYMENTS: test payments cannot be enabled with a live Stripe key");
+  }
+  if (payments === "test" && e.NODE_ENV === "production" && e.ALLOW_TEST_PAYMENTS !== "1") {
+    // Anyone could activate items for free and send receipts: never by accident.
+    throw new ConfigError(
+      "Invalid configuration:\n  PAYMENTS: test payments are refused in production; set STRIPE_SECRET_KEY and " +
+        "STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=1 for a demo",
+    );
   }
   if (e.CAPTCHA === "recaptcha" && (!e.RECAPTCHA_SITE_KEY || !e.RECAPTCHA_SECRET)) {
     throw new ConfigError(
@@ -185,6 +207,13 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },
+    company: {
+      name: e.COMPANY_NAME,
+      orgNr: e.COMPANY_ORG_NR,
+      vatNr: e.COMPANY_VAT_NR,
+      // "\n" in the variable separates lines (one-line .env files).
+      address: e.COMPANY_ADDRESS?.replace(/\\n/g, "\n"),
+    },
     captcha: e.CAPTCHA,
     recaptcha: { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET, verifyUrl: e.RECAPTCHA_VERIFY_URL },
     adminEmails: e.ADMIN_EMAILS,
@@ -196,6 +225,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     },
     logLevel: e.LOG_LEVEL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
+    secureCookies: baseUrl.protocol === "https:",
+    trustProxy: e.TRUST_PROXY === "1",
   };
 }
 
@@ -218,6 +249,16 @@ export function parseDatabaseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd())
     throw new ConfigError(`Invalid configuration:\n  DATABASE_URL: ${parsed.error.issues[0]?.message}`);
   }
   return databaseTarget(parsed.data, cwd);
+}
+
+/**
+ * Only LOG_LEVEL, for the logger, which exists before the rest of the configuration is
+ * parsed (and must log why parsing failed). An invalid value falls back to `info`;
+ * parseConfig then stops the start with its message.
+ */
+export function parseLogLevel(env: NodeJS.ProcessEnv): string {
+  const parsed = schema.shape.LOG_LEVEL.safeParse(env.LOG_LEVEL);
+  return parsed.success ? parsed.data : "info";
 }
 
 let cached: Config | undefined;

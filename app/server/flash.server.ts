@@ -9,8 +9,25 @@ export const FLASH_COOKIE = "flash";
 
 const FLASH_MESSAGES = {
   errorLoadProduct: "items.flash.errorLoadProduct",
+  replacementOrdered: "fulfil.replacement.ordered",
+  accountDeleted: "account.delete.flash",
+  itemDeleted: "items.delete.flash",
+  // A successful save that redirects (issue #19): "Saved" / "Sparat".
+  saved: "common.saved",
 } as const;
 export type FlashKey = keyof typeof FLASH_MESSAGES;
+
+const SUCCESS_MESSAGES: ReadonlySet<string> = new Set([
+  FLASH_MESSAGES.saved,
+  FLASH_MESSAGES.replacementOrdered,
+  FLASH_MESSAGES.accountDeleted,
+  FLASH_MESSAGES.itemDeleted,
+]);
+
+/** Confirmations are shown as success, the rest as errors. */
+export function flashIsSuccess(message: string | null): boolean {
+  return message !== null && SUCCESS_MESSAGES.has(message);
+}
 
 export function setFlash(key: FlashKey, secure: boolean): string {
   return cookie.serialize(FLASH_COOKIE, key, { path: "/", httpOnly: true, sameSite: "lax", secure, maxAge: 60 });

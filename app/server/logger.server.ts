@@ -1,7 +1,8 @@
 import pino from "pino";
+import { parseLogLevel } from "./config.server";
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL || "info",
+  level: parseLogLevel(process.env),
   base: { service: "hittad" },
   redact: { paths: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'], remove: true },
 });
@@ -14,7 +15,10 @@ const SECRET_PARAMS = /^(token|code|state|id_token|access_token|callbackURL)$/i;
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf("?");
-  const path = (q === -1 ? url : url.slice(0, q)).replace(/(\/reset-password\/)[^/]+/, "$1[redacted]");
+  const path = (q === -1 ? url : url.slice(0, q))
+    .replace(/(\/reset-password\/)[^/]+/, "$1[redacted]")
+    // The finder's private conversation link (issue #14) is a bearer secret.
+    .replace(/^(\/m\/)[^/]+/, "$1[redacted]");
   if (q === -1) return path;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, "[redacted]");

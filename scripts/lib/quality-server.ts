@@ -7,6 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { newProductId } from "../../app/lib/ids";
+import { newStickerCode } from "../../app/lib/sticker-code";
 import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
 import { insertProduct } from "../../app/server/items/items.repository.server";
@@ -39,6 +40,7 @@ export async function startQualityServer(): Promise<QualityServer> {
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     NODE_ENV: "production",
+    ALLOW_TEST_PAYMENTS: "1",
     HOST: "127.0.0.1",
     PORT: String(port),
     BASE_URL: url,
@@ -97,14 +99,15 @@ export async function startQualityServer(): Promise<QualityServer> {
     const now = Date.now();
     await insertProduct(handle.db, {
       id: itemId,
+      code: newStickerCode(),
       owner: user.id,
       name: itemName,
       findFee: 200,
       currency: "SEK",
-      prodType: "bag",
+      prodType: "other",
       contactInfo: "Call +46 70 123 45 67",
-      payment: "yearly",
-      payed: 1,
+      payment: "year",
+      payed: true,
       paidUntil: now + 365 * 86_400_000,
       createdAt: now,
       updatedAt: now,

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
-import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, englishOnly } from "./fixtures";
 
 const LANGS = {
   en: {
@@ -61,36 +61,35 @@ for (const [lang, s] of Object.entries(LANGS)) {
   test.describe(`contact form (${lang})`, () => {
     test.use({ locale: s.locale });
 
-    test("without a captcha solution: captcha error, no request, nothing stored; typing clears the error", async ({
-      page,
-      app,
-      consent,
-    }) => {
-      void consent;
-      const email = `nocaptcha-${lang}@example.test`;
-      const requests: string[] = [];
-      page.on("request", (r) => {
-        if (r.url().endsWith("/api/contact")) requests.push(r.url());
-      });
-      await page.goto("/contact");
-      await expect(page.getByRole("heading", { level: 1, name: s.title })).toBeVisible();
-      await waitForHydration(page);
-      await expect(page.getByRole("checkbox", { name: s.robot })).toBeVisible();
-      await expectAccessible(page);
-      await page.getByLabel(s.email).fill(email);
-      await page.getByLabel(s.message).fill("Hello without captcha");
-      await page.getByRole("button", { name: s.send }).click();
-      await expect(page.getByRole("alert")).toHaveText(s.captchaRequired);
-      await page.getByLabel(s.message).pressSequentially("!");
-      await expect(page.getByRole("alert")).toHaveCount(0);
-      expect(requests).toEqual([]);
-      const rows = await app.runtime.database.db
-        .selectFrom("contact_messages")
-        .select("id")
-        .where("email", "=", email)
-        .execute();
-      expect(rows).toEqual([]);
-    });
+    englishOnly(lang)(
+      "without a captcha solution: captcha error, no request, nothing stored; typing clears the error",
+      async ({ page, app, consent }) => {
+        void consent;
+        const email = `nocaptcha-${lang}@example.test`;
+        const requests: string[] = [];
+        page.on("request", (r) => {
+          if (r.url().endsWith("/api/contact")) requests.push(r.url());
+        });
+        await page.goto("/contact");
+        await expect(page.getByRole("heading", { level: 1, name: s.title })).toBeVisible();
+        await waitForHydration(page);
+        await expect(page.getByRole("checkbox", { name: s.robot })).toBeVisible();
+        await expectAccessible(page);
+        await page.getByLabel(s.email).fill(email);
+        await page.getByLabel(s.message).fill("Hello without captcha");
+        await page.getByRole("button", { name: s.send }).click();
+        await expect(page.getByRole("alert")).toHaveText(s.captchaRequired);
+        await page.getByLabel(s.message).pressSequentially("!");
+        await expect(page.getByRole("alert")).toHaveCount(0);
+        expect(requests).toEqual([]);
+        const rows = await app.runtime.database.db
+          .selectFrom("contact_messages")
+          .select("id")
+          .where("email", "=", email)
+          .execute();
+        expect(rows).toEqual([]);
+      },
+    );
 
     test.describe("sending", () => {
       // These make /api/contact fail on purpose; Chromium logs each failed fetch.
@@ -151,84 +150,90 @@ for (const [lang, s] of Object.entries(LANGS)) {
         expect(count).toHaveLength(1);
       });
 
-      test("a non-JSON error shows 'Failed to send message' and a network failure the generic error", async ({
-        page,
-        consent,
-      }) => {
+      englishOnly(lang)(
+        "a non-JSON error shows 'Failed to send message' and a network failure the generic error",
+        async ({ page, consent }) => {
+          void consent;
+          await page.goto("/contact");
+          await waitForHydration(page);
+          await page.getByLabel(s.email).fill("x@example.test");
+          await page.getByLabel(s.message).fill("x");
+          await solveCaptcha(page, s.robot);
+          await page.route("**/api/contact", (route) => route.fulfill({ status: 502, body: "Bad gateway" }));
+          await page.getByRole("button", { name: s.send }).click();
+          await expect(page.getByRole("alert")).toHaveText(s.failed);
+          await page.unroute("**/api/contact");
+          await page.route("**/api/contact", (route) => route.abort());
+          await solveCaptcha(page, s.robot);
+          await page.getByRole("button", { name: s.send }).click();
+          await expect(page.getByRole("alert")).toHaveText(s.generic);
+        },
+      );
+    });
+
+    englishOnly(lang)(
+      "admin reads a message, marks it handled and replies by mail",
+      async ({ page, app, user, consent }) => {
         void consent;
-        await page.goto("/contact");
+        await grantAdmin(app.runtime.database.db, user.email);
+        const db = app.runtime.database.db;
+        const id = `e2e-${lang}-${Date.now()}`;
+        const sender = `asker-${lang}-${Date.now()}@example.test`;
+        await db
+          .insertInto("contact_messages")
+          .values({
+            id,
+            name: `Asker ${lang}`,
+            email: sender,
+            message: `Where are my stickers (${lang})? <img src=x onerror=alert(1)>`,
+            lang,
+            createdAt: Date.now(),
+            readAt: null,
+            handledAt: null,
+            handledBy: null,
+          })
+          .execute();
+        await page.goto("/admin/messages");
+        await expect(page.getByRole("heading", { level: 1, name: s.inbox })).toBeVisible();
+        const item = page.getByRole("listitem").filter({ hasText: `Asker ${lang}` });
+        await expect(item.getByText(s.unread)).toBeVisible();
+        await expectAccessible(page);
         await waitForHydration(page);
-        await page.getByLabel(s.email).fill("x@example.test");
-        await page.getByLabel(s.message).fill("x");
-        await solveCaptcha(page, s.robot);
-        await page.route("**/api/contact", (route) => route.fulfill({ status: 502, body: "Bad gateway" }));
-        await page.getByRole("button", { name: s.send }).click();
-        await expect(page.getByRole("alert")).toHaveText(s.failed);
-        await page.unroute("**/api/contact");
-        await page.route("**/api/contact", (route) => route.abort());
-        await solveCaptcha(page, s.robot);
-        await page.getByRole("button", { name: s.send }).click();
-        await expect(page.getByRole("alert")).toHaveText(s.generic);
-      });
-    });
+        await item.getByRole("link").click();
+        await expect(page.getByRole("heading", { level: 1, name: `Asker ${lang}` })).toBeVisible();
+        await expect(page.getByText(`Where are my stickers (${lang})? <img src=x onerror=alert(1)>`)).toBeVisible();
+        await expectAccessible(page);
+        await page.getByRole("button", { name: s.markHandled }).click();
+        await expect(page.getByText(`${s.handledBy} ${user.email}`)).toBeVisible();
+        await page.getByRole("textbox", { name: s.reply }).fill("They were posted today.");
+        await page.getByRole("button", { name: s.sendReply }).click();
+        await expect(page.getByRole("status").filter({ hasText: s.replySent })).toBeVisible();
+        await expect(page.getByText("They were posted today.")).toBeVisible();
+        const mail = await app.smtp.waitForMail((m) => m.to.includes(sender));
+        expect(mail.subject).toBe(s.replySubject);
+        expect(mail.text).toContain("They were posted today.");
+        await page.goto("/admin/messages");
+        await expect(
+          page
+            .getByRole("listitem")
+            .filter({ hasText: `Asker ${lang}` })
+            .getByText(s.unread),
+        ).toHaveCount(0);
+      },
+    );
 
-    test("admin reads a message, marks it handled and replies by mail", async ({ page, app, user, consent }) => {
-      void consent;
-      await grantAdmin(app.runtime.database.db, user.email);
-      const db = app.runtime.database.db;
-      const id = `e2e-${lang}-${Date.now()}`;
-      const sender = `asker-${lang}-${Date.now()}@example.test`;
-      await db
-        .insertInto("contact_messages")
-        .values({
-          id,
-          name: `Asker ${lang}`,
-          email: sender,
-          message: `Where are my stickers (${lang})? <img src=x onerror=alert(1)>`,
-          lang,
-          createdAt: Date.now(),
-          readAt: null,
-          handledAt: null,
-          handledBy: null,
-        })
-        .execute();
-      await page.goto("/admin/messages");
-      await expect(page.getByRole("heading", { level: 1, name: s.inbox })).toBeVisible();
-      const item = page.getByRole("listitem").filter({ hasText: `Asker ${lang}` });
-      await expect(item.getByText(s.unread)).toBeVisible();
-      await expectAccessible(page);
-      await waitForHydration(page);
-      await item.getByRole("link").click();
-      await expect(page.getByRole("heading", { level: 1, name: `Asker ${lang}` })).toBeVisible();
-      await expect(page.getByText(`Where are my stickers (${lang})? <img src=x onerror=alert(1)>`)).toBeVisible();
-      await expectAccessible(page);
-      await page.getByRole("button", { name: s.markHandled }).click();
-      await expect(page.getByText(`${s.handledBy} ${user.email}`)).toBeVisible();
-      await page.getByRole("textbox", { name: s.reply }).fill("They were posted today.");
-      await page.getByRole("button", { name: s.sendReply }).click();
-      await expect(page.getByRole("status").filter({ hasText: s.replySent })).toBeVisible();
-      await expect(page.getByText("They were posted today.")).toBeVisible();
-      const mail = await app.smtp.waitForMail((m) => m.to.includes(sender));
-      expect(mail.subject).toBe(s.replySubject);
-      expect(mail.text).toContain("They were posted today.");
-      await page.goto("/admin/messages");
-      await expect(
-        page
-          .getByRole("listitem")
-          .filter({ hasText: `Asker ${lang}` })
-          .getByText(s.unread),
-      ).toHaveCount(0);
-    });
-
-    test("a signed-in user without the admin role gets 404 on admin pages", async ({ page, user, consent }) => {
-      void consent;
-      void user;
-      const res = await page.goto("/admin/messages");
-      expect(res?.status()).toBe(404);
-      await expect(page.getByRole("heading", { level: 1, name: s.notFound })).toBeVisible();
-      await expectAccessible(page);
-      expect((await page.goto("/admin/messages/anything"))?.status()).toBe(404);
-    });
+    englishOnly(lang)(
+      "a signed-in user without the admin role gets 404 on admin pages",
+      async ({ page, user, consent }) => {
+        void consent;
+        void user;
+        const res = await page.goto("/admin/messages");
+        expect(res?.status()).toBe(404);
+        await expect(page.getByRole("heading", { level: 1, name: s.notFound })).toBeVisible();
+        await expectAccessible(page);
+        expect((await page.goto("/admin/messages/anything"))?.status()).toBe(404);
+      },
+    );
   });
 }
 

@@ -90,6 +90,16 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
 
 export { expect };
 
+/**
+ * For a check that does not depend on the language (a redirect, a cookie, a lock-out, a
+ * 404 status, a page without JavaScript): it runs in English only, and the Swedish run of
+ * the same loop reports it skipped. The Swedish texts of these screens are checked by the
+ * tests that stay in both languages and by the integration suite. CI has 25 minutes.
+ */
+export function englishOnly(lang: string) {
+  return lang === "en" ? test : test.skip;
+}
+
 /** Whether `url` is React Router's data request for the page at `pageUrl`. */
 function isDataRequestFor(url: string, pageUrl: string) {
   try {
@@ -104,15 +114,40 @@ function isDataRequestFor(url: string, pageUrl: string) {
 
 /** Waits until React has hydrated (clicks before that are lost). */
 export async function waitForHydration(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 15_000 });
+}
+
+/** The lean finder page (no React, docs/decisions/020): until its one script has run. */
+export async function waitForPageScript(page: Page) {
+  await page.locator("html[data-page-script]").waitFor({ state: "attached" });
+}
+
+/** Either of the two: React has hydrated, or a lean page's script has run (decision 020). */
+export async function waitForPageReady(page: Page) {
+  await page
+    .locator("html[data-hydrated], html[data-page-script]")
+    .first()
+    .waitFor({ state: "attached", timeout: 15_000 });
 }
 
 /** axe: no serious or critical violations on the current page. */
-export async function expectAccessible(page: Page) {
+/** `soft`: record the failure and go on (a walk through many pages); `label` names the page. */
+export async function expectAccessible(page: Page, opts: { soft?: boolean; label?: string } = {}) {
+  // Judge the page at rest: the pointer off whatever was just clicked (a hovered outline
+  // button fades to its filled colours) and no colour transition half-way.
+  await page.mouse.move(0, 0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
+  (opts.soft ? expect.soft : expect)(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`),
-    "axe serious/critical violations",
+    `axe serious/critical violations${opts.label ? ` on ${opts.label}` : ""}`,
   ).toEqual([]);
 }

@@ -7,7 +7,8 @@ import { devices, type Browser, type BrowserContext } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { decodeQrPng } from "../support/qr";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly } from "./fixtures";
+import { depsOf } from "../support/deps";
 
 const TEXT = {
   en: {
@@ -37,15 +38,18 @@ const TEXT = {
     feeLine: "Finder's fee: €120",
     typeLine: "Type: Laptop",
     contactTitle: "Contact the owner",
-    addressTitle: "My adress",
+    addressTitle: "My address",
     firstname: "First name",
     city: "City",
+    street: "Address",
+    zip: "Postal code",
+    country: "Country",
     save: "Save the address in my profile",
     submitAddress: "Continue to order",
   },
   sv: {
     locale: "sv-SE",
-    register: "Registrera produkt",
+    register: "Registrera sak",
     name: "Namn",
     fee: "Hittelön",
     type: "Typ",
@@ -57,15 +61,15 @@ const TEXT = {
     laptop: "Bärbar dator",
     total: "Totalpris: 300 kr",
     totalMonth: "Totalpris: 30 kr",
-    unactivated: "Du har 1 produkt som inte är aktiverad.",
+    unactivated: "Du har 1 sak som inte är aktiverad.",
     edit: "Redigera",
     nameRequired: "Ange ett namn.",
     feeRequired: "Ange en hittelön.",
     typeRequired: "Välj en typ.",
     contactRequired: "Ange kontaktuppgifter.",
-    errorLoad: "Produkten kunde inte laddas",
-    notPaid: "Den här saken är inte betald.",
-    notActivated: "Den här saken är inte aktiverad",
+    errorLoad: "Saken kunde inte laddas",
+    notPaid: "Ej aktiverad: klistermärket på den här saken är inte aktiverat.",
+    notActivated: "Klistermärket är ej aktiverat",
     activate: "Aktivera",
     feeLine: "Hittelön: 120 kr",
     typeLine: "Typ: Bärbar dator",
@@ -73,6 +77,9 @@ const TEXT = {
     addressTitle: "Min adress",
     firstname: "Förnamn",
     city: "Ort",
+    street: "Adress",
+    zip: "Postnummer",
+    country: "Land",
     save: "Spara adressen i min profil",
     submitAddress: "Fortsätt till beställning",
   },
@@ -89,7 +96,7 @@ async function itemsOf(app: WorkerApp, owner: string) {
 
 async function seedItem(app: WorkerApp, owner: string, lang: "en" | "sv", paid: boolean) {
   const id = await createItem(
-    app.runtime.database.db,
+    depsOf(app.runtime),
     owner,
     {
       name: "Grey laptop",
@@ -163,7 +170,7 @@ for (const lang of ["en", "sv"] as const) {
       await expect(card.locator(".contact-info")).toHaveText("Call me\n070-000 00 00");
       await expect(page.getByText(T.unactivated)).toBeVisible();
       await expect(
-        page.getByRole("link", { name: lang === "sv" ? "Aktivera produkter" : "Activate products" }).first(),
+        page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate products" }).first(),
       ).toHaveAttribute("href", "/order");
       const qr = card.locator("img.item-qr");
       await expect(qr).toHaveJSProperty("complete", true);
@@ -209,58 +216,58 @@ for (const lang of ["en", "sv"] as const) {
     test.describe("without JavaScript", () => {
       test.use({ javaScriptEnabled: false });
 
-      test("pay now goes to the address form, which keeps the address and continues to /order", async ({
-        page,
-        app,
-        user,
-        consent,
-      }) => {
-        void consent;
-        await page.goto("/product/register");
-        await page.getByLabel(T.name).fill("Bag");
-        await page.getByLabel(new RegExp(T.fee)).fill("10");
-        await page.getByLabel(T.type).selectOption("other");
-        await page.getByLabel(T.contact).fill("bag@example.test");
-        await page.getByRole("button", { name: T.payNow }).click();
+      englishOnly(lang)(
+        "pay now goes to the address form, which keeps the address and continues to /order",
+        async ({ page, app, user, consent }) => {
+          void consent;
+          await page.goto("/product/register");
+          await page.getByLabel(T.name).fill("Bag");
+          await page.getByLabel(new RegExp(T.fee)).fill("10");
+          await page.getByLabel(T.type).selectOption("other");
+          await page.getByLabel(T.contact).fill("bag@example.test");
+          await page.getByRole("button", { name: T.payNow }).click();
 
-        await expect(page).toHaveURL(/\/user\/register-adress$/);
+          await expect(page).toHaveURL(/\/user\/register-adress$/);
+          await expect(page.getByRole("heading", { level: 1, name: T.addressTitle })).toBeVisible();
+          await expect(page.getByLabel(T.firstname)).toHaveValue(user.name.split(" ")[0]!);
+          await expect(page.getByLabel("E-post").or(page.getByLabel("Email"))).toHaveValue(user.email);
+          await page.getByLabel(T.street, { exact: true }).fill("Avenyn 1");
+          await page.getByLabel(T.zip).fill("411 36");
+          await page.getByLabel(T.city).fill("Göteborg");
+          await page.getByLabel(T.country).fill("Sverige");
+          await page.getByLabel(T.save).check();
+          await page.getByRole("button", { name: T.submitAddress }).click();
+          await expect(page).toHaveURL(/\/order$/);
+
+          const [item] = await itemsOf(app, user.id);
+          const draft = await app.runtime.database.db
+            .selectFrom("order_drafts")
+            .selectAll()
+            .where("userId", "=", user.id)
+            .executeTakeFirstOrThrow();
+          expect(draft.buy).toBe(item!.id);
+          expect(JSON.parse(draft.adress!)).toMatchObject({ city: "Göteborg", email: user.email });
+          const saved = await app.runtime.database.db
+            .selectFrom("user")
+            .select("adress")
+            .where("id", "=", user.id)
+            .executeTakeFirstOrThrow();
+          expect(JSON.parse(saved.adress!)).toMatchObject({ city: "Göteborg" });
+        },
+      );
+    });
+
+    englishOnly(lang)(
+      "the address form is prefilled from the user's name and email and is accessible",
+      async ({ page, user, consent }) => {
+        void consent;
+        await page.goto("/user/register-adress");
         await expect(page.getByRole("heading", { level: 1, name: T.addressTitle })).toBeVisible();
         await expect(page.getByLabel(T.firstname)).toHaveValue(user.name.split(" ")[0]!);
-        await expect(page.getByLabel("E-post").or(page.getByLabel("Email"))).toHaveValue(user.email);
-        await page.getByLabel(T.city).fill("Göteborg");
-        await page.getByLabel(T.save).check();
-        await page.getByRole("button", { name: T.submitAddress }).click();
-        await expect(page).toHaveURL(/\/order$/);
-
-        const [item] = await itemsOf(app, user.id);
-        const draft = await app.runtime.database.db
-          .selectFrom("order_drafts")
-          .selectAll()
-          .where("userId", "=", user.id)
-          .executeTakeFirstOrThrow();
-        expect(draft.buy).toBe(item!.id);
-        expect(JSON.parse(draft.adress!)).toMatchObject({ city: "Göteborg", email: user.email });
-        const saved = await app.runtime.database.db
-          .selectFrom("user")
-          .select("adress")
-          .where("id", "=", user.id)
-          .executeTakeFirstOrThrow();
-        expect(JSON.parse(saved.adress!)).toMatchObject({ city: "Göteborg" });
-      });
-    });
-
-    test("the address form is prefilled from the user's name and email and is accessible", async ({
-      page,
-      user,
-      consent,
-    }) => {
-      void consent;
-      await page.goto("/user/register-adress");
-      await expect(page.getByRole("heading", { level: 1, name: T.addressTitle })).toBeVisible();
-      await expect(page.getByLabel(T.firstname)).toHaveValue(user.name.split(" ")[0]!);
-      await expect(page.getByRole("checkbox", { name: T.save })).not.toBeChecked();
-      await expectAccessible(page);
-    });
+        await expect(page.getByRole("checkbox", { name: T.save })).not.toBeChecked();
+        await expectAccessible(page);
+      },
+    );
 
     test("an unpaid item: its owner sees the 'not activated' warning with an Activate link to /order", async ({
       page,
@@ -278,102 +285,174 @@ for (const lang of ["en", "sv"] as const) {
     });
 
     for (const signedIn of [true, false]) {
-      test(`an unpaid item: ${signedIn ? "another signed-in user" : "an anonymous visitor"} sees only 'not paid'`, async ({
-        app,
-        browser,
-      }) => {
-        const owner = await createUser(app.runtime);
-        const id = await seedItem(app, owner.id, lang, false);
-        const context = await otherContext(browser, app, T.locale, { signedIn });
-        const other = await context.newPage();
-        await other.goto(`/product/${id}`);
-        await expect(other.getByRole("heading", { level: 1 })).toHaveText(T.notPaid);
-        await expect(other.locator("main")).not.toContainText("Grey laptop");
-        await expect(other.locator("main")).not.toContainText("070-111");
-        await expect(other.locator("main")).not.toContainText(T.activate);
-        await expectAccessible(other);
-        await context.close();
-      });
+      englishOnly(lang)(
+        `an unpaid item: ${signedIn ? "another signed-in user" : "an anonymous visitor"} sees only 'not paid'`,
+        async ({ app, browser }) => {
+          const owner = await createUser(app.runtime);
+          const id = await seedItem(app, owner.id, lang, false);
+          const context = await otherContext(browser, app, T.locale, { signedIn });
+          const other = await context.newPage();
+          await other.goto(`/product/${id}`);
+          await expect(other.getByRole("heading", { level: 1 })).toHaveText(T.notPaid);
+          await expect(other.locator("main")).not.toContainText("Grey laptop");
+          await expect(other.locator("main")).not.toContainText("070-111");
+          await expect(other.locator("main")).not.toContainText(T.activate);
+          await expectAccessible(other);
+          await context.close();
+        },
+      );
     }
 
-    test("a paid item is shown in full to an anonymous phone without JavaScript", async ({ app, user, browser }) => {
-      const id = await seedItem(app, user.id, lang, true);
-      const context = await otherContext(browser, app, T.locale, {
-        signedIn: false,
-        options: { ...devices["Pixel 7"], javaScriptEnabled: false },
-      });
-      const phone = await context.newPage();
-      for (const path of [`/product/${id}`, `/${id}`]) {
-        const res = await phone.goto(path);
+    englishOnly(lang)(
+      "a paid item is shown in full to an anonymous phone without JavaScript",
+      async ({ app, user, browser }) => {
+        const id = await seedItem(app, user.id, lang, true);
+        const context = await otherContext(browser, app, T.locale, {
+          signedIn: false,
+          options: { ...devices["Pixel 7"], javaScriptEnabled: false },
+        });
+        const phone = await context.newPage();
+        for (const path of [`/product/${id}`, `/${id}`]) {
+          const res = await phone.goto(path);
+          expect(res!.status()).toBe(200);
+          await expect(phone.getByText(T.feeLine)).toBeVisible();
+          await expect(phone.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
+          await expect(phone.getByText(T.typeLine)).toBeVisible();
+          await expect(phone.getByRole("heading", { level: 2, name: T.contactTitle })).toBeVisible();
+          // Line breaks kept (white-space: pre-line), as text.
+          await expect(phone.locator(".contact-info")).toHaveText("Call 070-111 22 33\nafter 5 pm");
+          expect(await phone.locator(".contact-info").evaluate((el) => getComputedStyle(el).whiteSpace)).toBe(
+            "pre-line",
+          );
+          expect(await phone.locator(".contact-info").innerText()).toContain("\n");
+        }
+        await context.close();
+        // axe needs JavaScript: check the same page on a phone with it.
+        const withJs = await otherContext(browser, app, T.locale, { signedIn: false, options: devices["Pixel 7"] });
+        const checked = await withJs.newPage();
+        await checked.goto(`/${id}`);
+        await expect(checked.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
+        await expectAccessible(checked);
+        await withJs.close();
+      },
+    );
+
+    englishOnly(lang)(
+      "the address bar becomes the short /{id} 400 ms after load, and reloading it shows the page",
+      async ({ page, app, user }) => {
+        const id = await seedItem(app, user.id, lang, true);
+        // Time stands still until the test moves it, so the 400 ms are measured exactly.
+        const start = new Date("2026-01-01T12:00:00Z");
+        await page.clock.install({ time: start });
+        await page.clock.pauseAt(new Date(start.getTime() + 1000));
+        await page.goto(`/product/${id}`);
+        await waitForHydration(page);
+        await page.clock.runFor(350);
+        expect(new URL(page.url()).pathname).toBe(`/product/${id}`);
+        await page.clock.runFor(100);
+        await expect(page).toHaveURL(new RegExp(`/${id}$`));
+        expect(new URL(page.url()).pathname).toBe(`/${id}`);
+        const res = await page.reload();
         expect(res!.status()).toBe(200);
-        await expect(phone.getByText(T.feeLine)).toBeVisible();
-        await expect(phone.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
-        await expect(phone.getByText(T.typeLine)).toBeVisible();
-        await expect(phone.getByRole("heading", { level: 2, name: T.contactTitle })).toBeVisible();
-        // Line breaks kept (white-space: pre-line), as text.
-        await expect(phone.locator(".contact-info")).toHaveText("Call 070-111 22 33\nafter 5 pm");
-        expect(await phone.locator(".contact-info").evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("pre-line");
-        expect(await phone.locator(".contact-info").innerText()).toContain("\n");
-      }
-      await context.close();
-      // axe needs JavaScript: check the same page on a phone with it.
-      const withJs = await otherContext(browser, app, T.locale, { signedIn: false, options: devices["Pixel 7"] });
-      const checked = await withJs.newPage();
-      await checked.goto(`/${id}`);
-      await expect(checked.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
-      await expectAccessible(checked);
-      await withJs.close();
-    });
+        expect(new URL(page.url()).pathname).toBe(`/${id}`);
+        await expect(page.getByText(T.feeLine)).toBeVisible();
+        await expect(page.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
+      },
+    );
 
-    test("the address bar becomes the short /{id} 400 ms after load, and reloading it shows the page", async ({
-      page,
-      app,
-      user,
-    }) => {
-      const id = await seedItem(app, user.id, lang, true);
-      // Time stands still until the test moves it, so the 400 ms are measured exactly.
-      const start = new Date("2026-01-01T12:00:00Z");
-      await page.clock.install({ time: start });
-      await page.clock.pauseAt(new Date(start.getTime() + 1000));
-      await page.goto(`/product/${id}`);
-      await waitForHydration(page);
-      await page.clock.runFor(350);
-      expect(new URL(page.url()).pathname).toBe(`/product/${id}`);
-      await page.clock.runFor(100);
-      await expect(page).toHaveURL(new RegExp(`/${id}$`));
-      expect(new URL(page.url()).pathname).toBe(`/${id}`);
-      const res = await page.reload();
-      expect(res!.status()).toBe(200);
-      expect(new URL(page.url()).pathname).toBe(`/${id}`);
-      await expect(page.getByText(T.feeLine)).toBeVisible();
-      await expect(page.getByRole("heading", { level: 1, name: "Grey laptop" })).toBeVisible();
-    });
+    englishOnly(lang)(
+      "editing another user's item is refused: 'Error load product' on the dashboard, forged POST changes nothing",
+      async ({ page, app, user, consent }) => {
+        void consent;
+        void user;
+        const owner = await createUser(app.runtime);
+        const id = await seedItem(app, owner.id, lang, false);
+        await page.goto(`/product/edit/${id}`);
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await expect(page.getByRole("alert")).toHaveText(T.errorLoad);
+        await expectAccessible(page);
+        await page.reload();
+        await expect(page.getByText(T.errorLoad)).toHaveCount(0);
 
-    test("editing another user's item is refused: 'Error load product' on the dashboard, forged POST changes nothing", async ({
-      page,
-      app,
-      user,
-      consent,
-    }) => {
-      void consent;
-      void user;
-      const owner = await createUser(app.runtime);
-      const id = await seedItem(app, owner.id, lang, false);
-      await page.goto(`/product/edit/${id}`);
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByRole("alert")).toHaveText(T.errorLoad);
-      await expectAccessible(page);
-      await page.reload();
-      await expect(page.getByText(T.errorLoad)).toHaveCount(0);
-
-      const res = await page.request.post(`/product/edit/${id}`, {
-        form: { name: "Hacked", findFee: "1", prodType: "other", contactInfo: "x", intent: "payLater" },
-        headers: { Origin: app.server.url },
-        maxRedirects: 0,
-      });
-      expect(res.status()).toBe(404);
-      const [item] = await itemsOf(app, owner.id);
-      expect(item!.name).toBe("Grey laptop");
-    });
+        const res = await page.request.post(`/product/edit/${id}`, {
+          form: { name: "Hacked", findFee: "1", prodType: "other", contactInfo: "x", intent: "payLater" },
+          headers: { Origin: app.server.url },
+          maxRedirects: 0,
+        });
+        expect(res.status()).toBe(404);
+        const [item] = await itemsOf(app, owner.id);
+        expect(item!.name).toBe("Grey laptop");
+      },
+    );
   });
 }
+
+/** 60 items straight into the database: every 10th a "Blue bag", every 3rd a laptop, every 2nd unpaid. */
+async function seedMany(app: WorkerApp, owner: string) {
+  const now = Date.now();
+  const types = ["mobile", "laptop", "other"] as const;
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    id: `Pg${owner.slice(0, 4)}${String(i).padStart(4, "0")}`.slice(0, 10),
+    code: `PG${owner.slice(0, 3).toUpperCase()}${String(i).padStart(4, "0")}`,
+    owner,
+    name: i % 10 === 0 ? `Blue bag ${i}` : `Item ${i}`,
+    findFee: 100,
+    currency: "EUR",
+    prodType: types[i % 3]!,
+    contactInfo: "Desk",
+    payment: "year",
+    payed: i % 2 ? 1 : 0,
+    paidUntil: null,
+    createdAt: now - i * 1000,
+    updatedAt: now - i * 1000,
+  }));
+  await app.runtime.database.db.insertInto("products").values(rows).execute();
+}
+
+// Issue #18: a dashboard of many items is filtered and paged on the server, by a GET form
+// and plain links (English: the filter; Swedish: the page links).
+test.describe("dashboard with many items", () => {
+  test("en: filter by name and type, then clear the filter", async ({ page, app, user, consent }) => {
+    void consent;
+    await seedMany(app, user.id);
+    await page.goto("/dashboard");
+    await waitForHydration(page);
+    await expect(page.getByText("Showing 1–24 of 60 items.")).toBeVisible();
+    await expect(page.getByText("You have 30 unactivated items.")).toBeVisible();
+    await page.getByLabel("Name contains").fill("blue bag");
+    await page.getByLabel("Type", { exact: true }).selectOption("laptop");
+    await page.getByRole("button", { name: "Show" }).click();
+    // A GET form sends its empty fields too (paid=): the server reads them as "any".
+    await expect(page).toHaveURL(/\/dashboard\?q=blue\+bag&type=laptop&paid=$/);
+    // Blue bags 10, 40 are laptops (i % 3 === 1).
+    await expect(page.getByText("2 of your 60 items match.")).toBeVisible();
+    await expect(page.locator("article.item-card h2")).toHaveText(["Blue bag 10", "Blue bag 40"]);
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Clear the filter" }).first().click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByLabel("Name contains")).toHaveValue("");
+    await expect(page.locator("article.item-card")).toHaveCount(24);
+  });
+
+  test("sv: page links without JavaScript keep the filter", async ({ browser, app }) => {
+    const owner = await createUser(app.runtime, { language: "sv" });
+    await seedMany(app, owner.id);
+    const context = await browser.newContext({ javaScriptEnabled: false, locale: "sv-SE" });
+    await context.addCookies([
+      { ...owner.sessionCookie, url: app.server.url },
+      { name: "ConsentApproved", value: "true", url: app.server.url },
+    ]);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/dashboard`);
+    await page.getByLabel("Betalning").selectOption("unpaid");
+    await page.getByRole("button", { name: "Visa" }).click();
+    await expect(page.getByText("30 av dina 60 saker matchar.")).toBeVisible();
+    const pages = page.getByRole("navigation", { name: "Sidor" });
+    await pages.getByRole("link", { name: "Nästa" }).click();
+    await expect(page).toHaveURL(/\/dashboard\?paid=unpaid&page=2$/);
+    await expect(page.getByText("Visar 25–30 av 30 saker.")).toBeVisible();
+    await expect(page.locator("article.item-card")).toHaveCount(6);
+    await expect(pages.getByRole("link", { name: "Sida 2" })).toHaveAttribute("aria-current", "page");
+    await context.close();
+  });
+});

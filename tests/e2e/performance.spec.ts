@@ -1,16 +1,18 @@
 /**
  * The anonymous finder page served from the page cache (docs/decisions/009-performance.md)
- * in a real browser: its hash-allowed inline scripts run (no CSP errors: the fixture fails
- * on console errors), React hydrates, and the address bar still becomes the short /{id}.
+ * in a real browser: its hash-allowed inline script and stylesheet are applied (no CSP
+ * errors: the fixture fails on console errors), and the address bar still becomes the
+ * short /{id}. The page itself has no React (docs/decisions/020).
  */
 import { createItem } from "../../app/server/items/items.service.server";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, waitForPageScript, type WorkerApp } from "./fixtures";
+import { depsOf } from "../support/deps";
 
 async function paidItem(app: WorkerApp, name: string) {
   const owner = await createUser(app.runtime);
   const id = await createItem(
-    app.runtime.database.db,
+    depsOf(app.runtime),
     owner.id,
     { name, findFee: 50, prodType: "other", contactInfo: "Ring 070-1", payment: "year", intent: "payLater" },
     "en",
@@ -19,13 +21,10 @@ async function paidItem(app: WorkerApp, name: string) {
   return id;
 }
 
-test("a finder's second visit is served from the cache and still hydrates and shortens the URL", async ({
-  page,
-  app,
-}) => {
+test("a finder's second visit is served from the cache, styled, and still shortens the URL", async ({ page, app }) => {
   const owner = await createUser(app.runtime);
   const id = await createItem(
-    app.runtime.database.db,
+    depsOf(app.runtime),
     owner.id,
     {
       name: "Red bicycle",
@@ -43,31 +42,33 @@ test("a finder's second visit is served from the cache and still hydrates and sh
   const res = await page.goto(`/product/${id}`);
   expect(res!.headers()["content-security-policy"]).toContain("'sha256-");
   await expect(page.getByRole("heading", { level: 1, name: "Red bicycle" })).toBeVisible();
-  await waitForHydration(page);
+  await waitForPageScript(page);
+  // The inline stylesheet applies (Bootstrap's container padding).
+  expect(await page.locator("main").evaluate((el) => getComputedStyle(el).paddingLeft)).toBe("12px");
   await expect(page).toHaveURL(new RegExp(`/${id}$`));
   await expectAccessible(page);
 });
 
-test.describe("translations loaded per page", () => {
+test.describe("the finder page's next page", () => {
   test.use({ locale: "sv-SE" });
 
-  test("the finder page loads only its own translation areas, and the next page is translated after a client-side navigation", async ({
+  test("the finder page loads no script file, and the page a finder goes on to is the full, translated app", async ({
     page,
     app,
     consent,
   }) => {
     void consent;
     const id = await paidItem(app, "Blå cykel");
-    const localeChunks: string[] = [];
+    const scripts: string[] = [];
     page.on("request", (r) => {
-      const m = /\/assets\/([a-z]+)-[\w-]+\.js$/.exec(r.url());
-      if (m) localeChunks.push(m[1]!);
+      if (r.resourceType() === "script") scripts.push(r.url());
     });
     await page.goto(`/${id}`);
-    await waitForHydration(page);
-    expect(localeChunks).not.toContain("support");
+    await waitForPageScript(page);
+    expect(scripts).toEqual([]);
     await page.getByRole("banner").getByRole("link", { name: "Support" }).click();
     await expect(page).toHaveURL(/\/support$/);
+    await waitForHydration(page);
     await expect(page.getByRole("heading", { level: 2, name: "Vanliga frågor" })).toBeVisible();
     await expect(page.locator("main")).not.toContainText("support.");
   });

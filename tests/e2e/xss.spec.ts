@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { insertMessage } from "../../app/server/contact/contact.repository.server";
 import { createUser } from "../support/users";
-import { expect, test, waitForHydration } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 // The avatar payload's URL is requested (as an inert src) and 404s: expected.
 test.use({ expectedConsoleErrors: [/status of 404.*xss-avatar/] });
@@ -30,7 +30,8 @@ const PAYLOADS = [
 
 /** Fails on any dialog; checks the DOM for anything a payload could have injected. */
 async function expectInert(page: Page, dialogs: string[]) {
-  await waitForHydration(page);
+  // The anonymous finder page has no React, only its page script (docs/decisions/020).
+  await page.locator("html[data-hydrated], html[data-page-script]").first().waitFor({ state: "attached" });
   const injected = await page.evaluate(() => {
     const found: string[] = [];
     for (const el of Array.from(document.querySelectorAll("*"))) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerIdentities } from "../../app/server/auth/accounts.repository.server";
-import { hitRateLimit } from "../../app/server/auth/rate-limit.server";
+import { hitRateLimit } from "../../app/server/rate-limit/rate-limit.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { createUser } from "../support/users";
@@ -23,7 +23,7 @@ describe("account storage", () => {
     expect((await hitRateLimit(rt.database.db, rule, "A@x.test", t0)).ok).toBe(true);
     expect((await hitRateLimit(rt.database.db, rule, "a@x.test", t0 + 1)).ok).toBe(true);
     const third = await hitRateLimit(rt.database.db, rule, "a@x.test", t0 + 2);
-    expect(third).toEqual({ ok: false, retryAfterMinutes: 1 });
+    expect(third).toMatchObject({ ok: false, retryAfterMinutes: 1 });
     // Another subject has its own counter.
     expect((await hitRateLimit(rt.database.db, rule, "b@x.test", t0 + 3)).ok).toBe(true);
     expect((await hitRateLimit(rt.database.db, rule, "a@x.test", t0 + 60_000)).ok).toBe(true);

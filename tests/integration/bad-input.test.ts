@@ -14,9 +14,11 @@ import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
-import { formBody, jsonApiBody, pathSegment, prng, type Body, type Rng } from "../support/fuzz";
+import { formBody, jsonApiBody, pathSegment, prng, redirectTarget, type Body, type Rng } from "../support/fuzz";
+import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { depsOf } from "../support/deps";
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 20261123);
 const COUNT = Number(process.env.BAD_INPUT_COUNT ?? 1_200);
@@ -30,6 +32,7 @@ let attacker: TestUser;
 let admin: TestUser;
 let victimItem: string;
 let attackerItem: string;
+let victimPaidItem: string;
 const victimMessage = "msgVictim0000000000000000";
 const adminMessage = "msgAdmin00000000000000000";
 
@@ -50,10 +53,13 @@ beforeAll(async () => {
     payment: "year",
     intent: "payLater",
   } as const;
-  victimItem = await createItem(rt.database.db, victim.id, input, "en");
-  attackerItem = await createItem(rt.database.db, attacker.id, { ...input, name: "Attacker's laptop" }, "en");
+  victimItem = await createItem(depsOf(rt), victim.id, input, "en");
+  attackerItem = await createItem(depsOf(rt), attacker.id, { ...input, name: "Attacker's laptop" }, "en");
+  // A paid item takes finder messages (issue #14).
+  victimPaidItem = await createItem(depsOf(rt), victim.id, { ...input, name: "Victim's keys" }, "en");
+  await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", victimPaidItem).execute();
   await keepOrderAddress(
-    rt.database.db,
+    depsOf(rt),
     victim.id,
     {
       firstname: "Victim",
@@ -117,6 +123,7 @@ interface Target {
 
 const PRODUCT_FIELDS = ["name", "findFee", "prodType", "contactInfo", "payment", "intent", "package", "owner", "payed"];
 const q = (rng: Rng) => pathSegment(rng);
+const RELAY_FIELDS = ["message", "contact", "latitude", "longitude", "captchaToken", "js", "website"];
 
 // Every route with an action, plus the GET routes that read parameters or a query.
 const TARGETS: Target[] = [
@@ -188,6 +195,20 @@ const TARGETS: Target[] = [
     fields: PRODUCT_FIELDS,
   },
   {
+    name: "lost mode of victim's item",
+    method: "POST",
+    who: "attacker",
+    path: () => `/product/${victimItem}/lost`,
+    fields: ["lost", "back"],
+  },
+  {
+    name: "lost mode of own item",
+    method: "POST",
+    who: "attacker",
+    path: (r) => `/product/${r.chance(0.5) ? attackerItem : q(r)}/lost`,
+    fields: ["lost", "back"],
+  },
+  {
     name: "edit garbage id",
     method: "POST",
     who: "attacker",
@@ -253,11 +274,26 @@ const TARGETS: Target[] = [
   },
   { name: "no action (home)", method: "POST", who: "anon", path: () => "/", fields: ["x"] },
   {
-    name: "no action (item page)",
+    name: "finder message, unpaid item",
     method: "POST",
     who: "attacker",
     path: () => `/product/${victimItem}`,
-    fields: PRODUCT_FIELDS,
+    fields: [...PRODUCT_FIELDS, ...RELAY_FIELDS],
+  },
+  {
+    name: "finder message, paid item",
+    method: "POST",
+    who: "anon",
+    path: (r) => (r.chance(0.5) ? `/product/${victimPaidItem}` : `/${victimPaidItem}`),
+    fields: RELAY_FIELDS,
+  },
+  { name: "finder link, garbage token", method: "POST", who: "anon", path: (r) => `/m/${q(r)}`, fields: RELAY_FIELDS },
+  {
+    name: "owner reply, garbage id",
+    method: "POST",
+    who: "attacker",
+    path: (r) => `/messages/${q(r)}`,
+    fields: ["message"],
   },
   { name: "login query", method: "GET", who: "anon", path: (r) => `/login?provider=${q(r)}&error=${q(r)}` },
   { name: "item page", method: "GET", who: "anon", path: (r) => `/product/${q(r)}` },
@@ -275,10 +311,13 @@ const TARGETS: Target[] = [
     name: "language",
     method: "GET",
     who: "attacker",
-    path: (r) => `/language/${r.pick(["en", "sv", q(r)])}?redirectTo=${q(r)}`,
+    path: (r) => `/language/${r.pick(["en", "sv", q(r)])}?redirectTo=${r.chance(0.5) ? redirectTarget(r) : q(r)}`,
   },
   { name: "new password page", method: "GET", who: "anon", path: (r) => `/resetpassword/new?token=${q(r)}` },
+  { name: "contact hand-in", method: "GET", who: "anon", path: (r) => `/contact?item=${q(r)}` },
   { name: "admin inbox", method: "GET", who: "admin", path: (r) => `/admin/messages?page=${q(r)}` },
+  { name: "finder link page", method: "GET", who: "anon", path: (r) => `/m/${q(r)}` },
+  { name: "conversation page", method: "GET", who: "attacker", path: (r) => `/messages/${q(r)}` },
   { name: "admin message", method: "GET", who: "admin", path: (r) => `/admin/messages/${q(r)}` },
   { name: "social return", method: "GET", who: "attacker", path: (r) => `/user/social?from=${q(r)}&error=${q(r)}` },
   {
@@ -407,6 +446,25 @@ describe("bad input", () => {
         expect(res.status, `${path} ${lang}`).toBe(400);
         expect(await res.text()).toMatch(new RegExp(`<h1[^>]*>${title}</h1>`));
       }
+    }
+  });
+
+  it("a redirect target with a control character, U+2028, an emoji or a non-ASCII letter is a safe 302, never a 500", async () => {
+    const http = httpClient(server.url);
+    const cases: Array<[string, string]> = [
+      ["/%0b", "/"],
+      ["/%7F", "/"],
+      ["/%E2%80%A8", "/%E2%80%A8"],
+      ["/%F0%9F%98%80", "/%F0%9F%98%80"],
+      ["/%C3%A5", "/%C3%A5"],
+    ];
+    for (const [target, location] of cases) {
+      const lang = await http.get(`/language/sv?redirectTo=${target}`, { cookie: cookieFor("anon") });
+      expect(lang.status, target).toBe(302);
+      expect(lang.headers.get("location"), target).toBe(location);
+      const consent = await http.post("/consent", { redirectTo: decodeURIComponent(target) });
+      expect(consent.status, target).toBe(302);
+      expect(consent.headers.get("location"), target).toBe(location);
     }
   });
 });

@@ -17,6 +17,7 @@ import {
   type TestDatabase,
 } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { httpClient } from "../support/http";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
 import { createUser } from "../support/users";
 
@@ -60,16 +61,7 @@ function newIp() {
 }
 
 function postContact(app: App, body: unknown, opts: { ip?: string; lang?: "en" | "sv"; raw?: string } = {}) {
-  return fetch(`${app.server.url}/api/contact`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Origin: app.server.url,
-      "Accept-Language": opts.lang === "sv" ? "sv-SE,sv;q=0.9" : "en-US,en;q=0.9",
-      ...(opts.ip ? { "X-Forwarded-For": opts.ip } : {}),
-    },
-    body: opts.raw ?? JSON.stringify(body),
-  });
+  return httpClient(app.server.url).postJson("/api/contact", opts.raw ?? body, { ip: opts.ip, lang: opts.lang });
 }
 
 async function storedMessages(app: App) {

@@ -5,12 +5,15 @@
  * period shows at once.
  */
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { httpClient } from "../support/http";
 import { createUser, type TestUser } from "../support/users";
+import { depsOf } from "../support/deps";
 
 let db: TestDatabase;
 let server: TestServer;
@@ -32,7 +35,7 @@ afterAll(async () => {
 
 async function paidItem(name: string, paidUntil: number | null = null) {
   const id = await createItem(
-    rt.database.db,
+    depsOf(rt),
     owner.id,
     { name, findFee: 100, prodType: "other", contactInfo: "Call me", payment: "year", intent: "payLater" },
     "en",
@@ -42,9 +45,7 @@ async function paidItem(name: string, paidUntil: number | null = null) {
 }
 
 async function get(path: string, cookie?: string) {
-  const res = await fetch(`${server.url}${path}`, {
-    headers: { "Accept-Language": "en-US", ...(cookie ? { Cookie: cookie } : {}) },
-  });
+  const res = await httpClient(server.url).get(path, { cookie, follow: true });
   return { res, html: await res.text(), csp: res.headers.get("content-security-policy") ?? "" };
 }
 
@@ -74,6 +75,25 @@ describe("anonymous finder page cache", () => {
       expect(second.res.headers.get(name), name).toBe(first.res.headers.get(name));
     }
     expect(second.res.headers.get("x-request-id")).not.toBe(first.res.headers.get("x-request-id"));
+  });
+
+  it("the finder page ships no framework JavaScript: one inline page script ≤ 3 KB gzip and the stylesheet inline, both CSP-allowed; the owner's view keeps the full app", async () => {
+    const id = await paidItem("Lean scarf");
+    for (const page of [await get(`/${id}`), await get(`/${id}`)]) {
+      // Rendered (nonce) and then stored (hashes): the same rules.
+      expect(page.html).not.toMatch(/<script[^>]*\bsrc=|modulepreload|__reactRouterContext|rel="stylesheet"/);
+      const scripts = inlineScripts(page.html);
+      expect(scripts).toHaveLength(1);
+      expect(gzipSync(scripts[0]![2]!).length).toBeLessThanOrEqual(3 * 1024);
+      const css = /<style>([\s\S]*?)<\/style>/.exec(page.html)?.[1];
+      expect(css?.length).toBeGreaterThan(10_000);
+      const styleSrc = /style-src ([^;]*)/.exec(page.csp)![1]!;
+      expect(styleSrc).toContain(`'sha256-${createHash("sha256").update(css!).digest("base64")}'`);
+      expect(styleSrc).not.toContain("unsafe-inline");
+    }
+    const mine = await get(`/${id}`, owner.cookie);
+    expect(mine.html).toMatch(/<script[^>]*type="module"|modulepreload/);
+    expect(mine.html).toContain("__reactRouterContext");
   });
 
   it("each language and each URL has its own page", async () => {

@@ -4,12 +4,15 @@
  * of edit/update, the dashboard, the public item page and its short URL, the address form.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createItem, isItemPaid } from "../../app/server/items/items.service.server";
+import { isItemPaid } from "../../app/lib/paid";
+import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { httpClient } from "../support/http";
 import { decodeQrSvg } from "../support/qr";
 import { createUser, type TestUser } from "../support/users";
+import { depsOf } from "../support/deps";
 
 let db: TestDatabase;
 let server: TestServer;
@@ -31,26 +34,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-type Opts = { cookie?: string; lang?: "en" | "sv" };
-
-function headers({ cookie, lang = "en" }: Opts) {
-  const h: Record<string, string> = { "Accept-Language": lang === "sv" ? "sv-SE" : "en-US" };
-  if (cookie) h.Cookie = cookie;
-  return h;
-}
-
-function get(path: string, opts: Opts = {}) {
-  return fetch(`${server.url}${path}`, { headers: headers(opts), redirect: "manual" });
-}
-
-function post(path: string, body: Record<string, string>, opts: Opts = {}) {
-  return fetch(`${server.url}${path}`, {
-    method: "POST",
-    headers: { ...headers(opts), Origin: server.url },
-    body: new URLSearchParams(body),
-    redirect: "manual",
-  });
-}
+const { get, post } = httpClient(() => server.url);
 
 const valid = {
   name: "Black phone",
@@ -67,7 +51,7 @@ async function product(id: string) {
 async function newItem(owner: TestUser, over: Partial<typeof valid> = {}, lang: "en" | "sv" = "en") {
   const v = { ...valid, ...over };
   return createItem(
-    rt.database.db,
+    depsOf(rt),
     owner.id,
     {
       name: v.name,
@@ -104,11 +88,11 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
   describe("paid rule", () => {
     it("an item is paid only when payed=1 and paidUntil is unset or in the future", () => {
       const now = 1_000_000;
-      expect(isItemPaid({ payed: 0, paidUntil: null }, now)).toBe(false);
-      expect(isItemPaid({ payed: 0, paidUntil: now + 1 }, now)).toBe(false);
-      expect(isItemPaid({ payed: 1, paidUntil: null }, now)).toBe(true);
-      expect(isItemPaid({ payed: 1, paidUntil: now + 1 }, now)).toBe(true);
-      expect(isItemPaid({ payed: 1, paidUntil: now }, now)).toBe(false);
+      expect(isItemPaid({ payed: false, paidUntil: null }, now)).toBe(false);
+      expect(isItemPaid({ payed: false, paidUntil: now + 1 }, now)).toBe(false);
+      expect(isItemPaid({ payed: true, paidUntil: null }, now)).toBe(true);
+      expect(isItemPaid({ payed: true, paidUntil: now + 1 }, now)).toBe(true);
+      expect(isItemPaid({ payed: true, paidUntil: now }, now)).toBe(false);
     });
   });
 
@@ -229,7 +213,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       const cases: Array<[Record<string, string>, string]> = [
         [{ name: "x".repeat(81) }, "The name can be at most 80 characters."],
         [{ contactInfo: "x".repeat(501) }, "The contact info can be at most 500 characters."],
-        [{ findFee: "100001" }, "can be at most 100000."],
+        [{ findFee: "100001" }, "can be at most 100,000."],
         [{ findFee: "-1" }, "must be a whole number of 0 or more."],
         [{ findFee: "1.5" }, "must be a whole number of 0 or more."],
         [{ findFee: "abc" }, "must be a whole number of 0 or more."],
@@ -310,7 +294,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(html).not.toContain(valid.contactInfo.split("\n")[0]);
       expect(dash.headers.get("set-cookie")).toMatch(/^flash=;.*Max-Age=0/);
       const sv = await (await get("/dashboard", { cookie: `${bob.cookie}; ${flash}`, lang: "sv" })).text();
-      expect(sv).toContain("Produkten kunde inte laddas");
+      expect(sv).toContain("Saken kunde inte laddas");
       // Without the flash cookie there is no message (it is decided by the server, once).
       expect(await (await get("/dashboard", { cookie: bob.cookie })).text()).not.toContain("Error load product");
     });
@@ -470,47 +454,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect((await get(`/product/${id}/qr.svg`)).headers.get("location")).toBe("/login");
       expect((await get(`/product/ZZZZZZZZZZ/qr.svg`, { cookie: alice.cookie })).status).toBe(404);
     });
-
-    it("renders 500 items on the server as one small page, fast", async () => {
-      const u = await createUser(rt, { name: "Hanna Holm" });
-      const now = Date.now();
-      const rows = Array.from({ length: 500 }, (_, i) => ({
-        id: `Load${String(i).padStart(6, "0")}`,
-        owner: u.id,
-        name: `Item ${i}`,
-        findFee: i,
-        currency: "EUR",
-        prodType: "other",
-        contactInfo: `Owner ${i}\nphone`,
-        payment: "year",
-        payed: i % 2,
-        paidUntil: null,
-        createdAt: now + i,
-        updatedAt: now + i,
-      }));
-      for (let i = 0; i < rows.length; i += 100)
-        await rt.database.db
-          .insertInto("products")
-          .values(rows.slice(i, i + 100))
-          .execute();
-      await get("/dashboard", { cookie: u.cookie }); // warm-up
-      // Best of three: the machine is shared, and one slow run says little about the page.
-      let best = Infinity;
-      for (let run = 0; run < 3; run++) {
-        const started = performance.now();
-        const res = await get("/dashboard", { cookie: u.cookie });
-        const html = await res.text();
-        best = Math.min(best, performance.now() - started);
-        expect(res.status).toBe(200);
-        expect((html.match(/<img[^>]*class="item-qr/g) ?? []).length).toBe(500);
-        expect(html).toContain("You have 250 unactivated items.");
-        // QR codes are images, so the page stays small (about 1 KB per card).
-        expect(html.length).toBeLessThan(1_000_000);
-      }
-      // Loose on purpose: CI and dev machines are shared 2-core boxes (measured 0.75–1.9 s
-      // here under load). It catches a per-item cost such as inline QR computation.
-      expect(best).toBeLessThan(3000);
-    });
+    // 5,000 items, pages, filters and counters: tests/integration/dashboard-scale.test.ts (issue #18).
   });
 
   describe("item page (/product/{id} and /{id})", () => {
@@ -549,7 +493,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         }
       }
       const sv = await (await get(`/${id}`, { lang: "sv" })).text();
-      expect(sv).toContain("Den här saken är inte betald.");
+      expect(sv).toContain("Ej aktiverad: klistermärket på den här saken är inte aktiverat.");
     });
 
     it("the owner of an unpaid item sees the details with the 'not activated' warning and an Activate link to /order", async () => {
@@ -670,7 +614,15 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       const u = await createUser(rt, { name: "Jonna Jul" });
       const res = await post(
         "/user/register-adress",
-        { firstname: "Jonna", email: "jonna@example.test", city: "Lund", save: "on" },
+        {
+          firstname: "Jonna",
+          email: "jonna@example.test",
+          address: "Kyrkogatan 2",
+          zip: "222 22",
+          city: "Lund",
+          country: "Sverige",
+          save: "on",
+        },
         { cookie: u.cookie },
       );
       expect(res.headers.get("location")).toBe("/order");
@@ -702,11 +654,42 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       ).toBeUndefined();
     });
 
+    it("stickers need somewhere to go: an incomplete postal address is refused, each missing field named, input kept", async () => {
+      const u = await createUser(rt, { name: "Mira Mo" });
+      const res = await post(
+        "/user/register-adress",
+        { firstname: "Mira", email: "mira@example.test", city: "Malmö", zip: " " },
+        { cookie: u.cookie },
+      );
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      for (const f of ["address", "zip", "country"]) {
+        expect(html).toMatch(new RegExp(`id="address-${f}"[^>]*aria-invalid="true"`));
+        expect(html).toContain(`id="address-${f}-error"`);
+      }
+      expect(html).not.toContain('id="address-city-error"');
+      expect(html).toContain("Please fill this in: we need it to post your stickers.");
+      expect(html).toMatch(/id="address-city"[^>]*value="Malmö"/);
+      // The browser's own hint comes first: the postal fields are `required`.
+      expect(html).toMatch(/id="address-zip"[^>]*required/);
+      expect(
+        await rt.database.db.selectFrom("order_drafts").selectAll().where("userId", "=", u.id).executeTakeFirst(),
+      ).toBeUndefined();
+    });
+
     it("one user's address never shows up for another", async () => {
       const u = await createUser(rt, { name: "Lisa Lo" });
       await post(
         "/user/register-adress",
-        { firstname: "Lisa", email: "lisa@example.test", city: "Secretville", save: "on" },
+        {
+          firstname: "Lisa",
+          email: "lisa@example.test",
+          address: "Hemliga vägen 1",
+          zip: "111 11",
+          city: "Secretville",
+          country: "Sverige",
+          save: "on",
+        },
         { cookie: u.cookie },
       );
       const html = await (await get("/user/register-adress", { cookie: bob.cookie })).text();

@@ -101,4 +101,25 @@ describe("mail outbox", () => {
     expect(eml).toContain("Subject: To a file");
     expect(eml).toContain("To: file@example.test");
   });
+
+  it("outbox files are owner-only (0600 in a 0700 folder) and the log names no recipient", async () => {
+    const { rt, env, server } = await setup({});
+    const id = await enqueueMail(rt.database.db, {
+      to: "private.person@example.test",
+      subject: "Reset for Private Person",
+      text: "https://hittad.test/resetpassword/new?token=secret-token",
+    });
+    await until(
+      () => outboxRow(rt, id),
+      (r) => r.status === "sent",
+    );
+    const file = fs.readdirSync(env.MAIL_OUTBOX_DIR!).find((f) => f.endsWith(`${id}.eml`))!;
+    expect(fs.statSync(path.join(env.MAIL_OUTBOX_DIR!, file)).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(env.MAIL_OUTBOX_DIR!).mode & 0o777).toBe(0o700);
+    const logs = server.logs();
+    expect(logs).toContain(id);
+    expect(logs).not.toContain("private.person@example.test");
+    expect(logs).not.toContain("Private Person");
+    expect(logs).not.toContain("secret-token");
+  });
 });

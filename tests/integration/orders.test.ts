@@ -11,34 +11,17 @@ import { addMonths } from "../../app/lib/pricing";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { httpClient } from "../support/http";
 import {
   signedEvent,
+  checkoutCompleted,
   startStripeStandIn,
+  stripeEnv,
   TEST_STRIPE_KEY,
-  TEST_WEBHOOK_SECRET,
   type StripeStandIn,
 } from "../support/stripe";
 import { createUser, type TestUser } from "../support/users";
-
-type Opts = { cookie?: string; lang?: "en" | "sv" };
-
-function client(base: () => string) {
-  const headers = ({ cookie, lang = "en" }: Opts) => {
-    const h: Record<string, string> = { "Accept-Language": lang === "sv" ? "sv-SE" : "en-US" };
-    if (cookie) h.Cookie = cookie;
-    return h;
-  };
-  return {
-    get: (path: string, opts: Opts = {}) => fetch(`${base()}${path}`, { headers: headers(opts), redirect: "manual" }),
-    post: (path: string, body: Array<[string, string]> | Record<string, string>, opts: Opts = {}) =>
-      fetch(`${base()}${path}`, {
-        method: "POST",
-        headers: { ...headers(opts), Origin: base() },
-        body: new URLSearchParams(body),
-        redirect: "manual",
-      }),
-  };
-}
+import { depsOf } from "../support/deps";
 
 const ADDRESS = {
   firstname: "Anna",
@@ -55,7 +38,7 @@ const ADDRESS = {
 
 async function newItem(rt: Runtime, owner: TestUser, name = "Black phone", lang: "en" | "sv" = "en") {
   return createItem(
-    rt.database.db,
+    depsOf(rt),
     owner.id,
     { name, findFee: 100, prodType: "mobile", contactInfo: "Call 070-123", payment: "year", intent: "payLater" },
     lang,
@@ -74,8 +57,14 @@ const mailsTo = (rt: Runtime, to: string) =>
   rt.database.db.selectFrom("mail_outbox").selectAll().where("to", "=", to).execute();
 
 async function ownerWithAddress(rt: Runtime, email = ADDRESS.email, language: "en" | "sv" = "en") {
-  const u = await createUser(rt, { name: "Anna Svensson", language });
-  await keepOrderAddress(rt.database.db, u.id, { ...ADDRESS, email }, false);
+  // The account's email is the address email (the receipt goes to the account's), but unique.
+  const u = await createUser(rt, {
+    name: "Anna Svensson",
+    email: email === ADDRESS.email ? undefined : email,
+    language,
+  });
+  // createUser verifies the email: receipts go only to a verified account email (issue #13).
+  await keepOrderAddress(depsOf(rt), u.id, { ...ADDRESS, email }, false);
   return u;
 }
 
@@ -85,7 +74,7 @@ describe(`orders with the test provider on ${label}`, () => {
   let db: TestDatabase;
   let server: TestServer;
   let rt: Runtime;
-  const { get, post } = client(() => server.url);
+  const { get, post } = httpClient(() => server.url);
 
   beforeAll(async () => {
     db = await createTestDatabase("orders_test");
@@ -132,12 +121,78 @@ describe(`orders with the test provider on ${label}`, () => {
     expect(html).toMatch(/id="order-payment-year"[^>]*checked/);
     // 4 items yearly in Swedish: 1200 kr package, 400 kr discount, 800 kr total.
     expect(html).toContain("Paket: 4 saker × 300 kr");
-    expect(html).toMatch(/id="order-package"[^>]*>1200 kr</);
-    expect(html).toMatch(/id="order-discount"[^>]*>-400 kr</);
+    expect(html).toMatch(/id="order-package"[^>]*>1\u202f200 kr</);
+    expect(html).toMatch(/id="order-discount"[^>]*>\u2212400 kr</);
     expect(html).toMatch(/id="order-total"[^>]*>800 kr</);
     expect(html).toContain("* Minsta bindningstid 6 månader.");
     // Without JavaScript a button recomputes the summary.
     expect(html).toContain('value="recalc"');
+  });
+
+  it("the package chosen on the home page is remembered through registration and sign-in, and pre-selected on the product form and /order, without JavaScript (issue #19 point 5)", async () => {
+    const home = await (await get("/")).text();
+    expect(home).toContain('href="/user/register?package=tripple"');
+    expect(home).toContain('href="/user/register?package=single"');
+    const reg = await get("/user/register?package=tripple");
+    expect(reg.status).toBe(200);
+    const set = reg.headers.getSetCookie().find((c) => c.startsWith("hittad.package="));
+    expect(set).toMatch(/^hittad\.package=tripple;.*HttpOnly/i);
+    // Only the two package names are remembered.
+    const forged = await get("/user/register?package=%3Cscript%3E");
+    expect(forged.headers.getSetCookie().some((c) => c.startsWith("hittad.package="))).toBe(false);
+    const pkg = set!.split(";")[0]!;
+
+    // Registering (a plain form POST) goes on to the product form, which names the package.
+    const email = `package-${Date.now()}@example.test`;
+    const done = await post(
+      "/user/register",
+      { name: "Petra Package", email, password: "Package-pw-123!" },
+      { cookie: pkg, lang: "sv" },
+    );
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/product/register");
+    const session = done.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .filter((c) => c.includes("session_token="))
+      .join("; ");
+    expect(session).toContain("session_token=");
+    const cookie = `${session}; ${pkg}`;
+    const form = await (await get("/product/register", { cookie, lang: "sv" })).text();
+    expect(form).toContain("Du valde Triple: tre klistermärken.");
+    expect(await (await get("/product/register", { cookie: session })).text()).not.toContain("You chose");
+
+    // /order: the package's count of unpaid items starts selected, and says how many are missing.
+    const user = await rt.database.db
+      .selectFrom("user")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    const owner = { id: user.id } as TestUser;
+    const first = await newItem(rt, owner, "First");
+    let html = await (await get("/order", { cookie, lang: "sv" })).text();
+    expect(html).toMatch(new RegExp(`id="order-item-${first}"[^>]*checked`));
+    expect(html).toContain("Registrera 2 saker till för att fylla paketet.");
+    const more = [
+      await newItem(rt, owner, "Second"),
+      await newItem(rt, owner, "Third"),
+      await newItem(rt, owner, "Fourth"),
+    ];
+    html = await (await get("/order", { cookie })).text();
+    expect(html).toContain("You chose Triple");
+    const checked = [first, ...more].filter((id) => new RegExp(`id="order-item-${id}"[^>]*checked`).test(html));
+    expect(checked).toHaveLength(3);
+    expect(html).not.toContain("more items to fill the package");
+    // Without the choice every unpaid item starts selected, as before.
+    html = await (await get("/order", { cookie: session })).text();
+    expect([first, ...more].filter((id) => new RegExp(`id="order-item-${id}"[^>]*checked`).test(html))).toHaveLength(4);
+
+    // Signing in with the choice remembered lands on /order.
+    const login = await post("/login", { email, password: "Package-pw-123!" }, { cookie: pkg });
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toBe("/order");
+    const plain = await post("/login", { email, password: "Package-pw-123!" });
+    expect(plain.headers.get("location")).toBe("/dashboard");
   });
 
   it("recomputes the summary on the server for a no-JavaScript submit (the browser's figures are never read)", async () => {
@@ -159,9 +214,10 @@ describe(`orders with the test provider on ${label}`, () => {
     );
     expect(res.status).toBe(200);
     const html = await res.text();
+    // 3 items monthly: the price table's Tripple price, €6 (decision 018).
     expect(html).toMatch(/id="order-package"[^>]*>€9</);
-    expect(html).toMatch(/id="order-discount"[^>]*>€0</);
-    expect(html).toMatch(/id="order-total"[^>]*>€9</);
+    expect(html).toMatch(/id="order-discount"[^>]*>\u2212€3</);
+    expect(html).toMatch(/id="order-total"[^>]*>€6</);
     expect(html).toMatch(/id="order-payment-month"[^>]*checked/);
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
   });
@@ -215,14 +271,36 @@ describe(`orders with the test provider on ${label}`, () => {
     const id = await newItem(rt, u);
     const res = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie });
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/user/register-adress");
+    expect(res.headers.get("location")).toBe("/user/register-adress?missing=1");
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
+  it("an order cannot be paid without a complete postal address; the address form names what is missing", async () => {
+    const u = await createUser(rt, { name: "Half Address" });
+    // An address kept before the form required the postal fields: an email and a city only.
+    await keepOrderAddress(depsOf(rt), u.id, { ...ADDRESS, address: "", zip: "", country: " " }, false);
+    const id = await newItem(rt, u);
+    const page = await (await get("/order", { cookie: u.cookie })).text();
+    expect(page).toContain('id="order-address-incomplete"');
+    expect(page).toContain("Your address is missing: Address, Postal code, Country.");
+    const res = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/user/register-adress?missing=1");
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+    expect(await product(rt, id)).toMatchObject({ payed: 0 });
+    const form = await (await get("/user/register-adress?missing=1", { cookie: u.cookie, lang: "sv" })).text();
+    expect(form).toContain("Adressen är inte komplett.");
+    for (const f of ["address", "zip", "country"]) {
+      expect(form).toMatch(new RegExp(`id="address-${f}"[^>]*aria-invalid="true"`));
+    }
+    expect(form).not.toMatch(/id="address-city"[^>]*aria-invalid/);
+    expect(form).toMatch(/id="address-city"[^>]*value="Uppsala"/);
   });
 
   it("pays through the test checkout: items active for a year, shipment pending, receipt in the owner's language", async () => {
     const u = await ownerWithAddress(rt, "receipt.sv@example.test", "sv");
     const ids = [await newItem(rt, u, "Svart mobil", "sv"), await newItem(rt, u, "Grå dator", "sv")];
-    await rememberBuy(rt.database.db, u.id, ids[0]!);
+    await rememberBuy(depsOf(rt), u.id, ids[0]!);
     const res = await post(
       "/order",
       [
@@ -276,6 +354,8 @@ describe(`orders with the test provider on ${label}`, () => {
     const mails = await mailsTo(rt, "receipt.sv@example.test");
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Ditt kvitto från Hittad");
+    // Greeted by first name (issue #19): the account is "Anna Svensson" (ownerWithAddress).
+    expect(mails[0]!.text).toMatch(/^Hej Anna!/);
     expect(mails[0]!.text).toContain("Svart mobil");
     expect(mails[0]!.text).toContain("Totalt: 600 kr per år");
     // The remembered pay-now item is no longer remembered once paid.
@@ -348,7 +428,8 @@ describe(`orders with the test provider on ${label}`, () => {
     expect((await product(rt, id)).paidUntil).toBe(addMonths(paid.paidAt!, 6));
     const after = await (await get("/dashboard", { cookie: owner.cookie })).text();
     expect(after).not.toContain("Cancel renewal");
-    expect(after).toContain("Active until ");
+    // The card says "Active" once, then when the cancelled subscription ends (issue #19 point 4).
+    expect(after).toContain("Renewal cancelled, ends ");
     // Cancelling twice is a translated 409.
     const twice = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: owner.cookie });
     expect(twice.status).toBe(409);
@@ -357,6 +438,73 @@ describe(`orders with the test provider on ${label}`, () => {
     expect((await post("/dashboard", { intent: "cancelRenewal", orderId: "x" }, { cookie: owner.cookie })).status).toBe(
       404,
     );
+  });
+
+  it("two pending orders for one item: only the first payment activates it, the second checkout is refused (issue #13)", async () => {
+    const owner = await ownerWithAddress(rt, "twice@example.test");
+    const id = await newItem(rt, owner, "Twice paid");
+    const first = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
+      "location",
+    )!;
+    const second = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
+      "location",
+    )!;
+    expect(second).not.toBe(first);
+    expect((await post(first, {}, { cookie: owner.cookie })).status).toBe(302);
+    const page = await get(second, { cookie: owner.cookie });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain("One of the selected items is already active.");
+    const sv = await get(second, { cookie: owner.cookie, lang: "sv" });
+    expect(await sv.text()).toContain("En av de valda sakerna är redan aktiv.");
+    // A forged "pay" for the second order is refused too: one shipment, one receipt.
+    expect((await post(second, {}, { cookie: owner.cookie })).status).toBe(400);
+    const secondId = second.split("/").pop()!;
+    expect((await orderById(rt, secondId)).status).toBe("pending");
+    expect(await shipmentsOf(rt, secondId)).toHaveLength(0);
+    expect(await mailsTo(rt, "twice@example.test")).toHaveLength(1);
+  });
+
+  it("cancelling renewal never moves an item's paid period backwards (issue #13)", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner, "Paid far ahead");
+    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const location = res.headers.get("location")!;
+    await post(location, {}, { cookie: owner.cookie });
+    const orderId = location.split("/").pop()!;
+    // The item is covered longer than this order (another order, or by hand).
+    const later = Date.parse("2099-01-01T00:00:00Z");
+    await rt.database.db.updateTable("products").set({ paidUntil: later }).where("id", "=", id).execute();
+    const cancel = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: owner.cookie });
+    expect(cancel.status).toBe(200);
+    expect((await product(rt, id)).paidUntil).toBe(later);
+  });
+
+  it("the receipt goes only to the account's verified email, never to the email typed on the order (issue #13)", async () => {
+    const owner = await ownerWithAddress(rt, "account.owner@example.test");
+    await keepOrderAddress(depsOf(rt), owner.id, { ...ADDRESS, email: "victim@example.test" }, false);
+    const id = await newItem(rt, owner, "Receipt thing");
+    const location = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
+      "location",
+    )!;
+    expect((await post(location, {}, { cookie: owner.cookie })).status).toBe(302);
+    expect(await mailsTo(rt, "victim@example.test")).toHaveLength(0);
+    expect(await mailsTo(rt, "account.owner@example.test")).toHaveLength(1);
+    // The confirmation names where the receipt really went.
+    const orderId = location.split("/").pop()!;
+    const done = await (await get(`/order/complete/${orderId}`, { cookie: owner.cookie })).text();
+    expect(done).toContain("A receipt has been sent to account.owner@example.test.");
+    expect(done).not.toContain("victim@example.test");
+
+    // An account whose email is not verified gets no receipt at all.
+    const unverified = await createUser(rt, { name: "Eve Unverified", verified: false });
+    await keepOrderAddress(depsOf(rt), unverified.id, { ...ADDRESS, email: "victim2@example.test" }, false);
+    const theirs = await newItem(rt, unverified, "Spam name");
+    const checkout = (
+      await post("/order", { items: theirs, payment: "year" }, { cookie: unverified.cookie })
+    ).headers.get("location")!;
+    expect((await post(checkout, {}, { cookie: unverified.cookie })).status).toBe(302);
+    expect(await mailsTo(rt, "victim2@example.test")).toHaveLength(0);
+    expect(await mailsTo(rt, unverified.email)).toHaveLength(0);
   });
 
   it("an item whose paidUntil has passed is not paid anywhere", async () => {
@@ -394,17 +542,14 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
   let server: TestServer;
   let rt: Runtime;
   let stripe: StripeStandIn;
-  const { get, post } = client(() => server.url);
+  const { get, post } = httpClient(() => server.url);
 
   beforeAll(async () => {
     stripe = await startStripeStandIn();
     db = await createTestDatabase("orders_stripe");
     const env = testEnv(db, {
       RATE_LIMIT_DISABLED: "1",
-      PAYMENTS: "stripe",
-      STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
-      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
+      ...stripeEnv(stripe),
     });
     server = await startServer(env);
     rt = await createTestRuntime({ ...env, BASE_URL: server.url });
@@ -433,27 +578,11 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
   }
 
   const completed = (orderId: string, over: Record<string, unknown> = {}, id = `evt_cs_${orderId}`) =>
-    signedEvent({
-      id,
-      type: "checkout.session.completed",
-      created: Math.floor(Date.parse("2026-11-23T12:00:00Z") / 1000),
-      data: {
-        object: {
-          id: "cs_test_x",
-          object: "checkout.session",
-          mode: "subscription",
-          payment_status: "paid",
-          status: "complete",
-          client_reference_id: orderId,
-          metadata: { orderId },
-          subscription: `sub_${orderId.slice(0, 8)}`,
-          customer: "cus_123",
-          amount_total: 80000,
-          currency: "sek",
-          ...over,
-        },
-      },
-    });
+    checkoutCompleted(
+      orderId,
+      { amount_total: 80000, currency: "sek", ...over },
+      { id, created: Math.floor(Date.parse("2026-11-23T12:00:00Z") / 1000) },
+    );
 
   it("creates a subscription Checkout Session in SEK for Swedish (yearly, discount included) and redirects to it", async () => {
     const owner = await ownerWithAddress(rt, "stripe.sv@example.test", "sv");
@@ -482,6 +611,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
       "metadata[packageAmount]": "120000",
       "metadata[discountAmount]": "40000",
       "metadata[totalAmount]": "80000",
+      "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp det. Minsta bindningstid är 6 månader. Villkor: ${server.url}/terms`,
       "subscription_data[metadata][orderId]": order.id,
       success_url: `${server.url}/order/complete/${order.id}`,
       cancel_url: `${server.url}/order`,
@@ -490,7 +620,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect(order.checkoutId).toMatch(/^cs_test_/);
   });
 
-  it("uses EUR for English and a monthly interval without discount", async () => {
+  it("uses EUR for English and a monthly interval, with the same discount rule: 3 items monthly cost the advertised €6 (decision 018)", async () => {
     const owner = await ownerWithAddress(rt, "stripe.en@example.test");
     const ids = [await newItem(rt, owner), await newItem(rt, owner), await newItem(rt, owner)];
     const { order } = await startOrder(owner, ids, "month", "en");
@@ -498,12 +628,18 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect(req.form).toMatchObject({
       locale: "en",
       "line_items[0][price_data][currency]": "eur",
-      "line_items[0][price_data][unit_amount]": "900",
+      "line_items[0][price_data][unit_amount]": "600",
       "line_items[0][price_data][recurring][interval]": "month",
-      "metadata[discountAmount]": "0",
-      "metadata[totalAmount]": "900",
+      "metadata[packageAmount]": "900",
+      "metadata[discountAmount]": "300",
+      "metadata[totalAmount]": "600",
     });
-    expect(order).toMatchObject({ currency: "EUR", period: "month", totalAmount: 900, discountAmount: 0 });
+    expect(order).toMatchObject({ currency: "EUR", period: "month", totalAmount: 600, discountAmount: 300 });
+    // Stripe's page states the terms next to its pay button (issue #19).
+    const terms = String(req.form["custom_text[submit][message]"]);
+    expect(terms).toContain("Renews automatically every month until cancelled");
+    expect(terms).toContain("The minimum term is 6 months.");
+    expect(terms).toContain(`${server.url}/terms`);
   });
 
   it("the order form may be redirected to the checkout's origin (CSP form-action); no test banner", async () => {
@@ -603,7 +739,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect((await webhook(c.payload, c.signature)).status).toBe(200);
     expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2026-12-23T12:00:00Z"));
 
-    const invoice = (evt: string, start: string, end: string) =>
+    const invoice = (evt: string, start: string, end: string, reason = "subscription_cycle") =>
       signedEvent({
         id: evt,
         type: "invoice.paid",
@@ -611,6 +747,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
           object: {
             id: `in_${evt}`,
             object: "invoice",
+            billing_reason: reason,
             amount_paid: 300,
             currency: "eur",
             customer: "cus_123",
@@ -632,12 +769,13 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
     expect((await product(rt, id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
     // The first invoice, delivered late: harmless.
-    const first = invoice("evt_inv_1", "2026-11-23T12:00:00Z", "2026-12-23T12:00:00Z");
+    const first = invoice("evt_inv_1", "2026-11-23T12:00:00Z", "2026-12-23T12:00:00Z", "subscription_create");
     expect((await webhook(first.payload, first.signature)).status).toBe(200);
     expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
-    // Replay of the renewal: no change, one receipt in total.
+    // Replay of the renewal: no change. One receipt for the checkout (its first invoice is the
+    // same payment) and one for the renewal (issue #16).
     expect(await (await webhook(renewal.payload, renewal.signature)).json()).toMatchObject({ result: "duplicate" });
-    expect(await mailsTo(rt, ADDRESS.email)).toHaveLength(1);
+    expect(await mailsTo(rt, owner.email)).toHaveLength(2);
   });
 
   it("cancelling renewal goes through Stripe: cancel_at at the 6-month mark for monthly, at period end for yearly", async () => {
@@ -716,8 +854,33 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect(await product(rt, id)).toMatchObject({ payed: 1, paidUntil: Date.parse("2027-11-23T12:00:00Z") });
     expect(await (await webhook(deleted.payload, deleted.signature)).json()).toMatchObject({ result: "duplicate" });
     const dash = await (await get("/dashboard", { cookie: owner.cookie })).text();
-    expect(dash).toContain("Active until 23 November 2027");
+    expect(dash).toContain("Renewal cancelled, ends 23 November 2027");
     expect(dash).not.toContain("Cancel renewal");
+  });
+
+  it("a second order paid for items already paid activates nothing and its subscription is cancelled at Stripe (issue #13)", async () => {
+    const owner = await ownerWithAddress(rt, "stripe.twice@example.test");
+    const id = await newItem(rt, owner, "Twice");
+    const { order: first } = await startOrder(owner, [id], "year", "en");
+    const { order: second } = await startOrder(owner, [id], "year", "en");
+    expect(second.id).not.toBe(first.id);
+    const a = completed(first.id, { amount_total: first.totalAmount, currency: "eur" });
+    expect(await (await webhook(a.payload, a.signature)).json()).toMatchObject({ result: "applied" });
+    const before = await product(rt, id);
+    const b = completed(second.id, { amount_total: second.totalAmount, currency: "eur" });
+    const res = await webhook(b.payload, b.signature);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ result: "alreadyCovered" });
+    expect(await orderById(rt, second.id)).toMatchObject({ status: "duplicate" });
+    expect(await product(rt, id)).toEqual(before);
+    expect(await shipmentsOf(rt, second.id)).toHaveLength(0);
+    expect(await mailsTo(rt, "stripe.twice@example.test")).toHaveLength(1);
+    const sub = `/v1/subscriptions/sub_${second.id.slice(0, 8)}`;
+    expect(stripe.requests.some((r) => r.method === "DELETE" && r.path === sub)).toBe(true);
+    // Stripe's success page for the second order says so, instead of waiting for ever.
+    const page = await (await get(`/order/complete/${second.id}`, { cookie: owner.cookie, lang: "sv" })).text();
+    expect(page).toContain("Sakerna var redan aktiva");
+    expect(page).toContain("Kontakta oss så betalar vi tillbaka pengarna.");
   });
 
   it("events for unknown orders and unused event types are acknowledged and change nothing", async () => {
@@ -726,5 +889,45 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     const other = signedEvent({ id: "evt_other", type: "customer.created", data: { object: { id: "cus_1" } } });
     expect(await (await webhook(other.payload, other.signature)).json()).toMatchObject({ result: "ignored" });
     expect((await fetch(`${server.url}/api/stripe/webhook`)).status).toBe(405);
+  });
+});
+
+describe(`issue #13 limits on ${label}`, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let rt: Runtime;
+  const { post } = httpClient(() => server.url);
+
+  beforeAll(async () => {
+    db = await createTestDatabase("orders_limits");
+    // Rate limits on, as in production.
+    server = await startServer(testEnv(db));
+    rt = await createTestRuntime({ ...testEnv(db), BASE_URL: server.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rt?.database.close();
+    await db?.drop();
+  });
+
+  it("order creation is rate-limited per user: the eleventh order in an hour is a translated 429 and creates nothing", async () => {
+    const owner = await ownerWithAddress(rt);
+    const id = await newItem(rt, owner);
+    for (let i = 0; i < 10; i++) {
+      expect((await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).status).toBe(302);
+    }
+    const refused = await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie, lang: "sv" });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("3600");
+    expect(await refused.text()).toContain("För många beställningar på kort tid. Försök igen om 60 minuter.");
+    expect(await ordersOf(rt, owner.id)).toHaveLength(10);
+    // Another user is not affected.
+    const other = await ownerWithAddress(rt, "limits.other@example.test");
+    const theirs = await newItem(rt, other);
+    expect((await post("/order", { items: theirs, payment: "year" }, { cookie: other.cookie })).status).toBe(302);
+  });
+
+  it("production refuses to start with test payments unless ALLOW_TEST_PAYMENTS=1 is set", async () => {
+    await expect(startServer(testEnv(db, { ALLOW_TEST_PAYMENTS: "0" }))).rejects.toThrow(/ALLOW_TEST_PAYMENTS=1/);
   });
 });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hitRateLimit, rateLimiter, resetRateLimit } from "../../app/server/rate-limit/rate-limit.server";
+import {
+  deleteExpiredRateLimits,
+  hitRateLimit,
+  peekRateLimit,
+  rateLimiter,
+  resetRateLimit,
+} from "../../app/server/rate-limit/rate-limit.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 
@@ -32,13 +38,13 @@ describe("database rate limiter", () => {
     expect(later).toMatchObject({ ok: true, count: 1 });
   });
 
-  it("counts concurrent hits exactly (one atomic upsert each)", async () => {
+  it("counts concurrent hits exactly and stops counting at the first refusal (one atomic upsert each)", async () => {
     const now = Date.now();
     const results = await Promise.all(
       Array.from({ length: 20 }, () => hitRateLimit(rt.database.db, { ...rule, limit: 10 }, "burst", now)),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(10);
-    expect(Math.max(...results.map((r) => r.count))).toBe(20);
+    expect(Math.max(...results.map((r) => r.count))).toBe(11);
   });
 
   it("reset forgets a subject, and RATE_LIMIT_DISABLED allows everything without counting", async () => {
@@ -53,5 +59,43 @@ describe("database rate limiter", () => {
       .where("key", "=", "test:ip:off")
       .executeTakeFirst();
     expect(row).toBeUndefined();
+  });
+
+  it("a refused hit is not counted: the counter stays at limit + 1 and the window does not move", async () => {
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 4; i++) await hitRateLimit(rt.database.db, rule, "hammer", t0);
+    const before = await rt.database.db
+      .selectFrom("app_rate_limits")
+      .selectAll()
+      .where("key", "=", "test:ip:hammer")
+      .executeTakeFirstOrThrow();
+    for (let i = 0; i < 10; i++)
+      expect((await hitRateLimit(rt.database.db, rule, "hammer", t0 + 10 + i)).ok).toBe(false);
+    const after = await rt.database.db
+      .selectFrom("app_rate_limits")
+      .selectAll()
+      .where("key", "=", "test:ip:hammer")
+      .executeTakeFirstOrThrow();
+    expect(Number(before.count)).toBe(4);
+    expect(after).toEqual(before);
+  });
+
+  it("peek tells whether the next hit would pass without counting", async () => {
+    const t0 = 1_810_000_000_000;
+    expect((await peekRateLimit(rt.database.db, rule, "peek", t0)).ok).toBe(true);
+    for (let i = 0; i < 3; i++) await hitRateLimit(rt.database.db, rule, "peek", t0);
+    const p = await peekRateLimit(rt.database.db, rule, "peek", t0 + 1);
+    expect(p).toMatchObject({ ok: false, count: 3 });
+    expect((await peekRateLimit(rt.database.db, rule, "peek", t0 + 60_000)).ok).toBe(true);
+  });
+
+  it("deleteExpiredRateLimits removes only counters whose window is long over (for the purge job)", async () => {
+    const now = 1_900_000_000_000;
+    await hitRateLimit(rt.database.db, rule, "old", now - 2 * 24 * 60 * 60_000);
+    await hitRateLimit(rt.database.db, rule, "fresh", now - 60_000);
+    expect(await deleteExpiredRateLimits(rt.database.db, now)).toBeGreaterThanOrEqual(1);
+    const keys = (await rt.database.db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key);
+    expect(keys).not.toContain("test:ip:old");
+    expect(keys).toContain("test:ip:fresh");
   });
 });

@@ -11,6 +11,7 @@ import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { depsOf } from "../support/deps";
 
 let db: TestDatabase;
 let a: TestServer;
@@ -81,7 +82,7 @@ describe("two instances on one PostgreSQL", () => {
 
   it("an edit on one instance reaches the other's anonymous finder page within seconds", async () => {
     const id = await createItem(
-      rt.database.db,
+      depsOf(rt),
       user.id,
       {
         name: "Paid bag",

@@ -1,10 +1,11 @@
 /**
  * Completeness of the authorization matrix: every route in app/routes.ts has a row in
  * route-table.ts (and no row names a route that is gone). Add the row, with the status
- * each role must get, when you add a route; tests/integration/authorization.test.ts
+ * each role must get, when you add a route; tests/integration/security.test.ts
  * then requests it.
  */
 import { describe, expect, it } from "vitest";
+import { RESERVED_ROUTE_NAMES } from "../../app/lib/ids";
 import routes from "../../app/routes";
 import { ROLES, ROUTE_TABLE } from "./route-table";
 
@@ -42,5 +43,25 @@ describe("route table", () => {
         expect(row.post[role], `${row.url} POST ${role}`).toBeDefined();
       }
     }
+  });
+});
+
+describe("reserved first path segments (sticker ids never spell a route)", () => {
+  const declared = paths(routes as Entry[]);
+  // Paths the HTTP layer answers before React Router (server/app.ts, server.js).
+  const httpLayer = ["healthz", "readyz", "assets", "api"];
+  const firstSegments = new Set(
+    declared
+      .map((p) => p.split("/")[0] ?? "")
+      .filter((s) => s !== "" && !s.startsWith(":") && s !== "*")
+      .map((s) => s.toLowerCase()),
+  );
+
+  it("RESERVED_ROUTE_NAMES holds every first segment of app/routes.ts and the HTTP layer's paths", () => {
+    expect([...firstSegments, ...httpLayer].filter((s) => !RESERVED_ROUTE_NAMES.has(s))).toEqual([]);
+  });
+
+  it("RESERVED_ROUTE_NAMES holds nothing that is no longer a route", () => {
+    expect([...RESERVED_ROUTE_NAMES].filter((s) => !firstSegments.has(s) && !httpLayer.includes(s))).toEqual([]);
   });
 });

@@ -1,19 +1,26 @@
 /**
  * The authorization matrix (issue #8, item 4): every route of app/routes.ts, and the
  * Express endpoints beside them, with the status each kind of visitor must get for a GET
- * (loader) and a POST (action). tests/integration/authorization.test.ts requests every
+ * (loader) and a POST (action). tests/integration/security.test.ts requests every
  * cell; tests/quality/route-table.test.ts fails when app/routes.ts has a route without a
  * row here, so a new route cannot land untested.
  *
  * Roles: `anonymous`; `owner`, a signed-in user who owns the item in `{item}` (for pages
  * without an item: any signed-in user with a name); `other`, another signed-in user;
- * `admin`, a signed-in support admin (ADMIN_EMAILS) who does not own the item.
+ * `admin`, a signed-in support admin (ADMIN_EMAILS, email verified) who does not own the item.
+ * An account that registered an admin email without verifying it (issue #13) must get
+ * exactly what `other` gets in every cell: tests/integration/security.test.ts requests
+ * each row as that account too (UNVERIFIED_ADMIN_AS).
  * Placeholders in `url` and `body`: {item} = the owner's unpaid item, {message} = a support
  * message, {order} = the owner's pending order (test payments), {paidOrder} = the owner's
- * paid, renewing order.
+ * paid, renewing order, {conversation} = a finder's conversation about the owner's paid item
+ * (issue #14), {finderToken} = that finder's private link token, {spareItem} = another
+ * unpaid item of the owner's, which the owner's POST deletes (issue #17).
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
+/** The cells an unverified holder of an admin email is held to. */
+export const UNVERIFIED_ADMIN_AS: Role = "other";
 
 export interface Expectation {
   status: number;
@@ -61,6 +68,8 @@ const noAction = all(405);
 
 export const SECRET_CONTACT = "owner-private-contact-070-SECRET";
 export const SECRET_MESSAGE = "support-message-text-SECRET";
+/** A finder's message to the owner (issue #14): only the owner and the finder's link show it. */
+export const SECRET_FINDER_MESSAGE = "finder-relay-message-SECRET";
 
 const itemPage: PerRole = {
   anonymous: { status: 200, absent: [SECRET_CONTACT] },
@@ -99,6 +108,13 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: signedIn(to("/dashboard")),
     post: noAction,
   },
+  {
+    route: "user/verify-email",
+    // A forged link verifies nothing; POST asks a signed-in user's link again.
+    url: "/user/verify-email?token=forged.not-a.jwt",
+    get: all({ status: 200, contains: ["This confirmation link is invalid"] }),
+    post: signedIn(200),
+  },
   { route: "resetpassword", url: "/resetpassword", get: guestOnly(), post: guestOnly(400), body: { email: "" } },
   {
     route: "resetpassword/new",
@@ -117,6 +133,27 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
+    route: "admin/shipments",
+    url: "/admin/shipments",
+    get: adminOnly(200),
+    // Mark shipped (issue #15): anyone but an admin gets the 404 page and nothing changes.
+    post: adminOnly(to("/admin/shipments")),
+    body: { intent: "ship", orders: "{paidOrder}" },
+  },
+  {
+    route: "admin/shipments/stickers.pdf",
+    url: "/admin/shipments/stickers.pdf?orders={paidOrder}",
+    get: adminOnly(200),
+    post: noAction,
+  },
+  {
+    route: "admin/shipments/labels.pdf",
+    url: "/admin/shipments/labels.pdf?orders={paidOrder}",
+    get: adminOnly(200),
+    post: noAction,
+  },
+  { route: "find", url: "/find", get: all(200), post: noAction },
+  {
     route: "admin/messages/:id",
     url: "/admin/messages/{message}",
     get: adminOnly({ status: 200, contains: [SECRET_MESSAGE] }),
@@ -130,6 +167,34 @@ export const ROUTE_TABLE: RouteRow[] = [
     // Cancel the renewal of an order: only one's own.
     post: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
     body: { intent: "cancelRenewal", orderId: "{paidOrder}" },
+  },
+  {
+    route: "account",
+    url: "/account",
+    get: signedIn(200),
+    // A blank name: refused with 400 for users, /login for visitors; nothing saved.
+    post: signedIn(400),
+    body: { intent: "profile", name: "", language: "sv" },
+  },
+  {
+    route: "account/export",
+    url: "/account/export",
+    get: signedIn(to("/account")),
+    // Everyone downloads only their own data: the owner's item contact info is only in theirs.
+    post: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: [SECRET_CONTACT] },
+      other: { status: 200, absent: [SECRET_CONTACT] },
+      admin: { status: 200, absent: [SECRET_CONTACT] },
+    },
+  },
+  {
+    route: "account/delete",
+    url: "/account/delete",
+    get: signedIn(200),
+    // A wrong password deletes nothing (400); visitors go to /login.
+    post: signedIn(400),
+    body: { intent: "delete", password: "wrong-password-123", confirm: "on" },
   },
   {
     route: "product/register",
@@ -154,12 +219,70 @@ export const ROUTE_TABLE: RouteRow[] = [
       intent: "payLater",
     },
   },
-  { route: "product/:id", url: "/product/{item}", get: itemPage, post: noAction },
+  {
+    route: "messages",
+    url: "/messages",
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: [SECRET_FINDER_MESSAGE] },
+      other: { status: 200, absent: [SECRET_FINDER_MESSAGE] },
+      admin: { status: 200, absent: [SECRET_FINDER_MESSAGE] },
+    },
+    post: noAction,
+  },
+  {
+    route: "messages/:id",
+    url: "/messages/{conversation}",
+    get: { anonymous: to("/login"), owner: { status: 200, contains: [SECRET_FINDER_MESSAGE] }, other: 404, admin: 404 },
+    // A reply: only the owner's is sent.
+    post: { anonymous: to("/login"), owner: to("/messages/{conversation}"), other: 404, admin: 404 },
+    body: { message: "Reply from the matrix" },
+  },
+  {
+    // The finder's private link: the token is the key, whoever holds it (no account).
+    route: "m/:token",
+    url: "/m/{finderToken}",
+    get: all({ status: 200, contains: [SECRET_FINDER_MESSAGE] }),
+    post: all(to("/m/{finderToken}")),
+    body: { message: "A follow-up from the matrix" },
+  },
+  // The finder's message form posts to the item page; the owner's item here is unpaid: 404.
+  {
+    route: "product/:id",
+    url: "/product/{item}",
+    get: itemPage,
+    post: all(404),
+    body: { message: "Found your phone" },
+  },
   {
     route: "product/:id/qr.svg",
     url: "/product/{item}/qr.svg",
     get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
     post: noAction,
+  },
+  {
+    // Replacement stickers (issue #15): only the owner's items; {item} is unpaid, so the
+    // owner sees why and a POST is refused.
+    route: "product/:id/replacement",
+    url: "/product/{item}/replacement",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 400, other: 404, admin: 404 },
+    body: { mode: "reprint" },
+  },
+  {
+    // Lost mode on (issue #14 point 6): only the owner's item changes; the others get 404.
+    route: "product/:id/lost",
+    url: "/product/{item}/lost",
+    get: all(to("/product/{item}")),
+    post: { anonymous: to("/login"), owner: to("/product/{item}"), other: 404, admin: 404 },
+    body: { lost: "1", back: "item" },
+  },
+  {
+    route: "product/:id/delete",
+    url: "/product/{spareItem}/delete",
+    // Only the owner sees the confirmation and deletes (last: the item is gone after).
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: to("/dashboard"), other: 404, admin: 404 },
   },
   {
     route: "user/register-adress",
@@ -189,6 +312,41 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
     post: noAction,
   },
+  // Issue #16 / #19 point 4. By now the dashboard row has cancelled {paidOrder}'s renewal.
+  {
+    route: "order/:id/cancel",
+    url: "/order/{paidOrder}/cancel",
+    // Already cancelled: the owner is told so (409); others' orders do not exist.
+    get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+  },
+  {
+    route: "order/:id/payment",
+    url: "/order/{paidOrder}/payment",
+    // PAYMENTS=test: no card to manage (the Stripe portal is tested in billing.test.ts).
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "order/:id/receipt",
+    url: "/order/{paidOrder}/receipt",
+    get: { anonymous: to("/login"), owner: { status: 200, contains: ["Olivia"] }, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "order/:id/receipt.pdf",
+    url: "/order/{paidOrder}/receipt.pdf",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "admin/orders",
+    url: "/admin/orders",
+    get: adminOnly(200),
+    // Staff only; a cancelled subscription has no renewal to simulate (409, nothing changes).
+    post: adminOnly(409),
+    body: { intent: "simulateRenewal", orderId: "{paidOrder}" },
+  },
   {
     route: "api/stripe/webhook",
     url: "/api/stripe/webhook",
@@ -197,7 +355,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: all(404),
     noOriginCheck: true,
   },
-  { route: ":id", url: "/{item}", get: itemPage, post: noAction },
+  { route: ":id", url: "/{item}", get: itemPage, post: all(404), body: { message: "Found your phone" } },
   { route: "*", url: "/no/such/page", get: all(404), post: noAction },
 
   // Express endpoints outside React Router (server/app.ts).

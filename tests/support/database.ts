@@ -63,6 +63,9 @@ export function testEnv(db: TestDatabase, extra: Record<string, string> = {}): R
     AUTH_SECRET: TEST_AUTH_SECRET,
     MAIL_OUTBOX_DIR: path.join(dataDir, "outbox"),
     LOG_LEVEL: "warn",
+    // The servers under test run with NODE_ENV=production, which refuses test payments
+    // without it (issue #13); the Stripe suites set PAYMENTS=stripe.
+    ALLOW_TEST_PAYMENTS: "1",
     ...extra,
   };
 }

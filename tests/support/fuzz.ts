@@ -67,6 +67,13 @@ const VALID: Record<string, string[]> = {
   provider: ["google", "facebook", "twitter", "myspace"],
   save: ["on", "off"],
   rememberMe: ["on"],
+  // The finder's message (issue #14): coordinates in and out of range, the script flag.
+  latitude: ["59.3293", "-90", "90.5", "1e2", "abc"],
+  longitude: ["18.0686", "180", "-180.1", "NaN"],
+  js: ["1", "0"],
+  message: ["Found your phone at the station", "x"],
+  // Local paths a browser cannot put in a Location header as they are (issue #13: a 500).
+  redirectTo: ["/", "/support#help", "/\u000b", "/\u007f", "/\u2028", "/😀", "/å", "/\u0085", "/a b", "//evil.test"],
 };
 
 /** One field value: usually broken, sometimes plausible so deeper code runs too. */
@@ -225,6 +232,16 @@ export function jsonApiBody(rng: Rng, fields: readonly string[]): Body {
       ? rng.pick([null, 1, "string", [], true])
       : Object.fromEntries(present.map((f) => [f, shape === 1 ? fieldValue(rng, f) : jsonValue(rng, f)]));
   return { kind: `json-api-${shape}`, headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
+}
+
+/** A `redirectTo` query value (encoded): a local path with a character Location cannot carry raw. */
+export function redirectTarget(rng: Rng): string {
+  const raw = rng.chance(0.5) ? rng.pick(VALID.redirectTo!) : `/${fieldValue(rng, "redirectTo").slice(0, 500)}`;
+  try {
+    return encodeURIComponent(raw);
+  } catch {
+    return "%2F%ED%A0%80"; // a lone surrogate: its raw UTF-8 bytes
+  }
 }
 
 /** A garbage path segment for GET routes with parameters. */

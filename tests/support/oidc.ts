@@ -2,7 +2,8 @@
  * A real OpenID Connect provider (oidc-provider) standing in for Google and Facebook
  * in tests. The app is started with OAUTH_TEST_ISSUER=<issuer> and registers it under
  * the provider ids "google" and "facebook" (app/server/auth/auth.server.ts). Its sign-in
- * page asks only for an email: the account's subject and verified email are that value.
+ * page asks only for an email: the account's subject and email are that value, reported
+ * as verified unless its local part starts with "unverified" (as Facebook may answer).
  */
 import http from "node:http";
 import { Provider, type ClientMetadata } from "oidc-provider";
@@ -32,7 +33,12 @@ export async function startOidcProvider(appOrigin: string): Promise<TestOidcProv
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     findAccount: async (_ctx, sub) => ({
       accountId: sub,
-      claims: async () => ({ sub, email: sub, email_verified: true, name: `Social ${sub.split("@")[0]}` }),
+      claims: async () => ({
+        sub,
+        email: sub,
+        email_verified: !sub.startsWith("unverified"),
+        name: `Social ${sub.split("@")[0]}`,
+      }),
     }),
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },

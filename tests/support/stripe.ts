@@ -1,6 +1,6 @@
 /**
  * A local stand-in for the Stripe API endpoints the app uses (Checkout Sessions,
- * subscription updates), so the official `stripe` client can be pointed at it with
+ * subscription updates and cancellation, Customer Portal sessions), so the official `stripe` client can be pointed at it with
  * STRIPE_API_URL. It records every request (method, path, form fields) for assertions,
  * and signs webhook events with the stripe library's own test header helper.
  */
@@ -24,6 +24,8 @@ export interface StripeStandIn {
   requests: StripeRequest[];
   /** Answer the next N API requests with this HTTP status and a Stripe error body. */
   failNext(status: number, times?: number): void;
+  /** Forget failures still pending from failNext (so one test's leftovers cannot fail the next). */
+  clearFailures(): void;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,29 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         );
         return;
       }
+      // Customer Portal sessions ("Manage payment"): the portal of the given customer.
+      if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
+        if (!form.customer) {
+          return send(400, { error: { type: "invalid_request_error", message: "Missing required param: customer." } });
+        }
+        const id = `bps_test_${++n}`;
+        return send(200, {
+          id,
+          object: "billing_portal.session",
+          customer: form.customer,
+          return_url: form.return_url ?? null,
+          locale: form.locale ?? null,
+          livemode: false,
+          url: `${standInUrl}/p/session/${id}?customer=${encodeURIComponent(form.customer)}`,
+        });
+      }
+      if (req.method === "GET" && path.startsWith("/p/session/")) {
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(
+          '<!doctype html><html lang="en"><title>Stand-in portal</title><h1>Stand-in customer portal</h1></html>',
+        );
+        return;
+      }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
       if (sub && req.method === "POST") {
         return send(200, {
@@ -91,6 +116,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           metadata: {},
         });
       }
+      // Cancelling a subscription at once (a second payment for items already paid).
+      if (sub && req.method === "DELETE") {
+        return send(200, { id: sub[1], object: "subscription", status: "canceled", metadata: {} });
+      }
       send(404, { error: { type: "invalid_request_error", message: `No such route: ${req.method} ${path}` } });
     });
   });
@@ -101,6 +130,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     failNext(status, times = 1) {
       failures = { status, times };
+    },
+    clearFailures() {
+      failures = null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -123,4 +155,45 @@ export function signedEvent(
     ...event,
   });
   return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+/** The server's environment for payments through the stand-in (PAYMENTS=stripe). */
+export function stripeEnv(stripe: Pick<StripeStandIn, "url">): Record<string, string> {
+  return {
+    PAYMENTS: "stripe",
+    STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+  };
+}
+
+/**
+ * A signed `checkout.session.completed` for an order: its subscription's first payment.
+ * `object` overrides or adds Checkout Session fields (amount_total and currency at least);
+ * the event id defaults to `evt_cs_<orderId>`, its time to now.
+ */
+export function checkoutCompleted(
+  orderId: string,
+  object: Record<string, unknown>,
+  event: { id?: string; created?: number } = {},
+): { payload: string; signature: string } {
+  return signedEvent({
+    id: event.id ?? `evt_cs_${orderId}`,
+    type: "checkout.session.completed",
+    created: event.created ?? Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: "cs_test_x",
+        object: "checkout.session",
+        mode: "subscription",
+        payment_status: "paid",
+        status: "complete",
+        client_reference_id: orderId,
+        metadata: { orderId },
+        subscription: `sub_${orderId.slice(0, 8)}`,
+        customer: "cus_123",
+        ...object,
+      },
+    },
+  });
 }

@@ -1,5 +1,6 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
+import { firstName } from "~/lib/first-name";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -7,6 +8,32 @@ import { enqueueMail } from "../mail/mail.server";
 /** The page where a reset link's token is exchanged for a new password. */
 export function resetPasswordUrl(config: Config, token: string) {
   return `${config.baseUrl.origin}/resetpassword/new?token=${encodeURIComponent(token)}`;
+}
+
+/** The page that confirms an email address from the verification mail. */
+export function verifyEmailUrl(config: Config, token: string) {
+  return `${config.baseUrl.origin}/user/verify-email?token=${encodeURIComponent(token)}`;
+}
+
+/** The verification mail sent on registration (and on request), in the user's language. */
+export async function sendVerificationMail(
+  db: DB,
+  config: Config,
+  input: { email: string; name: string; language?: string | null; token: string },
+) {
+  const lang: Lang = isLang(input.language) ? input.language : "en";
+  const t = getT(lang);
+  await enqueueMail(db, {
+    to: input.email,
+    subject: t("auth.verifyMail.subject"),
+    text: [
+      t("auth.verifyMail.greeting", { name: firstName(input.name, input.email) }),
+      t("auth.verifyMail.intro"),
+      verifyEmailUrl(config, input.token),
+      t("auth.verifyMail.expiry"),
+      t("auth.verifyMail.ignore"),
+    ].join("\n\n"),
+  });
 }
 
 /**
@@ -25,11 +52,45 @@ export async function sendPasswordResetMail(
     to: input.email,
     subject: t("auth.resetMail.subject"),
     text: [
-      t("auth.resetMail.greeting", { name: input.name || input.email }),
+      t("auth.resetMail.greeting", { name: firstName(input.name, input.email) }),
       t("auth.resetMail.intro"),
       url,
       t("auth.resetMail.expiry"),
       t("auth.resetMail.ignore"),
+    ].join("\n\n"),
+  });
+}
+
+/**
+ * An email change (issue #17): the confirmation link goes to the new address; the old
+ * address is told, with what to do if it was not the owner. Both in the user's language.
+ */
+export async function sendEmailChangeMails(
+  db: DB,
+  config: Config,
+  input: { oldEmail: string; newEmail: string; name: string; language?: string | null; token: string },
+) {
+  const lang: Lang = isLang(input.language) ? input.language : "en";
+  const t = getT(lang);
+  const name = input.name || input.oldEmail;
+  await enqueueMail(db, {
+    to: input.newEmail,
+    subject: t("account.mail.changeEmail.subject"),
+    text: [
+      t("account.mail.changeEmail.greeting", { name }),
+      t("account.mail.changeEmail.intro", { email: input.newEmail }),
+      verifyEmailUrl(config, input.token),
+      t("account.mail.changeEmail.expiry"),
+      t("account.mail.changeEmail.ignore"),
+    ].join("\n\n"),
+  });
+  await enqueueMail(db, {
+    to: input.oldEmail,
+    subject: t("account.mail.emailNotice.subject"),
+    text: [
+      t("account.mail.emailNotice.greeting", { name }),
+      t("account.mail.emailNotice.intro", { email: input.newEmail }),
+      t("account.mail.emailNotice.notYou", { url: `${config.baseUrl.origin}/resetpassword` }),
     ].join("\n\n"),
   });
 }

@@ -41,3 +41,19 @@ export async function providerIdentities(
   }
   return out;
 }
+
+/** Every password-reset token of a user (better-auth keeps them as `reset-password:<token>` → userId). */
+export async function deleteResetTokensOf(db: DB, userId: string): Promise<number> {
+  const res = await db
+    .deleteFrom("verification")
+    .where("identifier", "like", "reset-password:%")
+    .where("value", "=", userId)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** The email stored for a user (better-auth's user table), or undefined. */
+export async function findUserEmail(db: DB, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst();
+  return row?.email;
+}

@@ -1,32 +1,45 @@
 import { data, redirect } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
-import { hasAdminGrant } from "../admin/admin.repository.server";
-import { getRuntime } from "../runtime.server";
+import { getDeps } from "../deps.server";
+import { isAdminUser } from "./accounts.service.server";
+import { rememberReturnTo } from "./return-to.server";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
   // Most visitors (finders scanning a sticker) have no session cookie: no lookup then.
   if (!request.headers.get("cookie")?.includes(".session_token=")) return null;
-  const { auth, config, database } = await getRuntime();
-  const session = await auth.api.getSession({ headers: request.headers });
+  const deps = await getDeps();
+  const session = await deps.auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const u = session.user;
-  const email = u.email.toLowerCase();
-  // ADMIN_EMAILS first (no query), then grants made with `npm run admin:grant`.
-  const isAdmin = config.adminEmails.includes(email) || (await hasAdminGrant(database.db, email));
+  const emailVerified = u.emailVerified === true;
   return {
     ref: u.id,
     name: u.name ?? "",
     email: u.email,
     img: u.image ?? null,
-    isAdmin,
+    emailVerified,
+    isAdmin: await isAdminUser(deps, { id: u.id, email: u.email, emailVerified }),
   };
 }
 
-/** Guard: a signed-in user, else redirect to /login. */
+/**
+ * Guard for the signed-out-only pages (/login, /user/register, /resetpassword): a
+ * signed-in user with a name goes to the dashboard. (One without a name may still use
+ * them, as the dashboard would send them back.)
+ */
+export async function requireSignedOut(request: Request): Promise<void> {
+  const user = await getSessionUser(request);
+  if (user?.name.trim()) throw redirect("/dashboard");
+}
+
+/** Guard: a signed-in user, else redirect to /login, which returns here after sign-in. */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) throw redirect("/login");
+  if (!user) {
+    const remember = rememberReturnTo(request, (await getDeps()).config.secureCookies);
+    throw redirect("/login", remember ? { headers: { "Set-Cookie": remember } } : undefined);
+  }
   return user;
 }
 

@@ -1,44 +1,20 @@
-/** Maps contact errors to HTTP statuses and translated messages (shared by the API and the page). */
-import type { TFunction } from "i18next";
-import type { CaptchaKind } from "~/lib/contact";
-import { ContactError } from "./contact.service.server";
+/** Contact and support-inbox errors as HTTP (decision 011): one table for the API, the page and the inbox. */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { ContactErrorCode } from "./contact.service.server";
 
-export function contactErrorStatus(err: ContactError): number {
-  switch (err.code) {
-    case "rateLimited":
-      return 429;
-    case "captcha.unavailable":
-      return 503;
-    case "notFound":
-      return 404;
-    default:
-      return 400;
-  }
-}
-
-export function contactErrorMessage(t: TFunction, err: ContactError, captcha: CaptchaKind): string {
-  switch (err.code) {
-    case "captcha.missing":
-      return t(captcha === "recaptcha" ? "contact.errors.captchaRequiredRecaptcha" : "contact.errors.captchaRequired");
-    case "captcha.invalid":
-      return t("contact.errors.captchaInvalid");
-    case "captcha.expired":
-      return t("contact.errors.captchaExpired");
-    case "captcha.used":
-      return t("contact.errors.captchaUsed");
-    case "captcha.unavailable":
-      return t("contact.errors.captchaUnavailable");
-    case "rateLimited":
-      return t("contact.errors.rateLimited", { count: err.retryAfterMinutes });
-    case "replyEmpty":
-      return t("admin.messages.replyEmpty");
-    case "replyTooLong":
-      return t("admin.messages.replyTooLong");
-    default:
-      return t("contact.errors.failed");
-  }
-}
-
-export function contactErrorHeaders(err: ContactError): HeadersInit {
-  return err.code === "rateLimited" ? { "Retry-After": String(err.retryAfterMinutes * 60) } : {};
-}
+export const contactErrors: HttpErrorTable<ContactErrorCode> = {
+  "captcha.missing": { status: 400, key: "contact.errors.captchaRequired" },
+  "captcha.missingRecaptcha": { status: 400, key: "contact.errors.captchaRequiredRecaptcha" },
+  "captcha.invalid": { status: 400, key: "contact.errors.captchaInvalid" },
+  "captcha.expired": { status: 400, key: "contact.errors.captchaExpired" },
+  "captcha.used": { status: 400, key: "contact.errors.captchaUsed" },
+  "captcha.unavailable": { status: 503, key: "contact.errors.captchaUnavailable" },
+  rateLimited: {
+    status: 429,
+    key: "contact.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
+  },
+  notFound: { status: 404, key: "contact.errors.failed" },
+  replyEmpty: { status: 400, key: "admin.messages.replyEmpty" },
+  replyTooLong: { status: 400, key: "admin.messages.replyTooLong" },
+};

@@ -1,53 +1,51 @@
 /**
- * The contact form and the support inbox. No HTTP here: routes parse input, call these
- * functions and map ContactError codes to statuses and translated messages.
+ * The contact form and the support inbox (decision 011). No HTTP here: routes parse input,
+ * call these functions and map ContactError codes through contact.http.server.ts.
  */
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { REPLY_MAX, type ContactInput } from "~/lib/contact";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
-import type { Config } from "../config.server";
-import type { DB } from "../db/db.server";
+import type { Deps } from "../deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { ServiceError } from "../service-error.server";
 import * as repo from "./contact.repository.server";
 
 /** Per client IP: enough for a person with follow-ups, too few for a spam run. */
 export const CONTACT_RATE_RULE: RateRule = { name: "contact:ip", limit: 5, windowMs: 15 * 60_000 };
 export const INBOX_PAGE_SIZE = 25;
 
-export type ContactErrorCode = `captcha.${CaptchaFailure}` | "rateLimited" | "notFound" | "replyEmpty" | "replyTooLong";
+export type ContactErrorCode =
+  | `captcha.${CaptchaFailure}`
+  /** No solution sent while reCAPTCHA is the configured captcha (its own wording). */
+  | "captcha.missingRecaptcha"
+  | "rateLimited"
+  | "notFound"
+  | "replyEmpty"
+  | "replyTooLong";
 
-export class ContactError extends Error {
-  override name = "ContactError";
-  constructor(
-    readonly code: ContactErrorCode,
-    readonly retryAfterMinutes = 0,
-  ) {
-    super(code);
-  }
-}
-
-interface Deps {
-  config: Config;
-  db: DB;
-}
+/** `params.count`: minutes to wait (rateLimited). */
+export class ContactError extends ServiceError<ContactErrorCode> {}
 
 /**
  * Store a contact message and queue the notification to support (reply-to the sender).
  * The rate limit is counted first, so refused captchas count too.
  */
 export async function submitContactMessage(
-  { config, db }: Deps,
+  { config, db, clock }: Pick<Deps, "config" | "db" | "clock">,
   input: ContactInput,
   meta: { ip: string; lang: Lang },
-  now = Date.now(),
 ): Promise<{ id: string }> {
+  const now = clock();
   const limit = await rateLimiter(config, db)(CONTACT_RATE_RULE, meta.ip, now);
-  if (!limit.ok) throw new ContactError("rateLimited", limit.retryAfterMinutes);
+  if (!limit.ok) throw new ContactError("rateLimited", { count: limit.retryAfterMinutes });
   const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
-  if (!captcha.ok) throw new ContactError(`captcha.${captcha.reason}`);
+  if (!captcha.ok) {
+    const recaptchaMissing = captcha.reason === "missing" && config.captcha === "recaptcha";
+    throw new ContactError(recaptchaMissing ? "captcha.missingRecaptcha" : `captcha.${captcha.reason}`);
+  }
 
   const id = randomUUID();
   await repo.insertMessage(db, {
@@ -77,7 +75,7 @@ export async function submitContactMessage(
   return { id };
 }
 
-export async function inboxPage(db: DB, page: number) {
+export async function inboxPage({ db }: Pick<Deps, "db">, page: number) {
   const counts = await repo.countMessages(db);
   const pages = Math.max(1, Math.ceil(counts.total / INBOX_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pages);
@@ -99,7 +97,8 @@ export async function inboxPage(db: DB, page: number) {
 }
 
 /** Open a message: marks it read the first time staff see it. */
-export async function openMessage(db: DB, id: string, now = Date.now()) {
+export async function openMessage({ db, clock }: Pick<Deps, "db" | "clock">, id: string) {
+  const now = clock();
   const m = await repo.findMessage(db, id);
   if (!m) throw new ContactError("notFound");
   if (m.readAt === null) await repo.markRead(db, id, now);
@@ -118,7 +117,8 @@ export async function openMessage(db: DB, id: string, now = Date.now()) {
   };
 }
 
-export async function markHandled(db: DB, id: string, handled: boolean, by: string, now = Date.now()) {
+export async function markHandled({ db, clock }: Pick<Deps, "db" | "clock">, id: string, handled: boolean, by: string) {
+  const now = clock();
   const m = await repo.findMessage(db, id);
   if (!m) throw new ContactError("notFound");
   await repo.setHandled(db, id, handled ? { at: now, by } : null);
@@ -129,12 +129,12 @@ export async function markHandled(db: DB, id: string, handled: boolean, by: stri
  * replies directed to the support address, and is recorded on the message.
  */
 export async function replyToMessage(
-  { config, db }: Deps,
+  { config, db, clock }: Pick<Deps, "config" | "db" | "clock">,
   id: string,
   text: string,
   author: { email: string },
-  now = Date.now(),
 ) {
+  const now = clock();
   const body = text.trim();
   if (!body) throw new ContactError("replyEmpty");
   if (body.length > REPLY_MAX) throw new ContactError("replyTooLong");

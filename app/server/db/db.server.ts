@@ -22,9 +22,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** A boolean column as read from either database: better-auth's are true/false on PostgreSQL, 1/0 on SQLite. */
+export const readBool = (v: unknown): boolean => v === true || Number(v) === 1;
+
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   if (target.kind === "sqlite") {
-    if (target.file !== ":memory:") fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    if (target.file !== ":memory:") {
+      // The data folder and database hold accounts and sessions: owner-only. SQLite
+      // creates its -wal and -shm files with the database file's permissions.
+      fs.mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
+      fs.closeSync(fs.openSync(target.file, "a", 0o600));
+    }
     const sqlite = new SqliteDatabase(target.file);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("foreign_keys = ON");
@@ -32,6 +40,10 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     // WAL + NORMAL is durable across process crashes (kill -9); only an OS crash can
     // lose the last transactions, which FULL would prevent at a large write cost.
     sqlite.pragma("synchronous = NORMAL");
+    // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. The same
+    // query (the dashboard's name search, issue #18) must find "Äppelklocka" from "äpp"
+    // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
+    sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return {
       db,

@@ -66,8 +66,10 @@ export interface RateLimitTable {
 }
 
 export interface ProductTable {
-  /** 10 random alphanumerics; also the sticker's short code. */
+  /** 10 random alphanumerics; also the sticker's short URL /{id}. */
   id: string;
+  /** The typeable sticker code (app/lib/sticker-code.ts), canonical form, unique. */
+  code: string;
   owner: string;
   name: string;
   findFee: number;
@@ -83,6 +85,31 @@ export interface ProductTable {
   paidUntil: number | null;
   createdAt: number;
   updatedAt: number;
+  /** 0 | 1: the owner deactivated the sticker (0); its finder page then shows nothing of it. */
+  active: ColumnType<number, number | undefined, number>;
+  /** 0 | 1: mail the owner when the item is scanned (migration 0011). */
+  scanAlerts: ColumnType<number, number | undefined, number>;
+  /** Lost mode since; null = not lost. */
+  lostAt: number | null;
+  lastScannedAt: number | null;
+  /** Last scan alert mail (throttle, decided by a conditional UPDATE). */
+  scanAlertedAt: number | null;
+  /** Last "sticker not active" mail (throttle, once a day). */
+  inactiveAlertedAt: number | null;
+  /** 'public' | 'private' (issue #14): whether the item page shows contactInfo. */
+  contactVisibility: ColumnType<string, string | undefined, string>;
+  /** The owner's approximate value of the item (migration 0013); private, feeds the fee suggestion only. */
+  approxValue: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A view of a paid item page by anyone but its owner (migration 0011). */
+export interface ItemScanTable {
+  productId: string;
+  scannedAt: number;
+  /** 'en' | 'sv' */
+  lang: string;
+  /** 'phone' | 'tablet' | 'desktop' */
+  device: string;
 }
 
 export interface AppRateLimitTable {
@@ -143,6 +170,10 @@ export interface AdminGrantTable {
   /** Lower case. */
   email: string;
   grantedAt: number;
+  /** The user the grant is bound to (set at their first verified sign-in), or null. */
+  userId: string | null;
+  /** 'grant' (admin:grant) | 'config' (ADMIN_EMAILS); see AdminGrantSource. */
+  source: ColumnType<string, string | undefined, string>;
 }
 
 /** Per user: the address kept for the next order and the item being bought (spec's 'adress' and 'buy'). */
@@ -188,6 +219,12 @@ export interface OrderTable {
   cancelledAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Last invoice.payment_failed not yet followed by a payment (issue #16). */
+  paymentFailedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** paidUntil the yearly renewal reminder was sent for. */
+  reminderFor: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When the subscription lapsed: items unpaid, owner told (once). */
+  lapsedAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderItemTable {
@@ -214,6 +251,100 @@ export interface StickerShipmentTable {
   status: string;
   createdAt: number;
   shippedAt: number | null;
+  /** Id of the admin who marked it shipped. */
+  shippedBy: ColumnType<string | null, string | null | undefined, string | null>;
+  trackingNumber: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A replacement sticker for one item (issue #15): a shipment of its own. */
+export interface StickerReplacementTable {
+  id: string;
+  productId: string;
+  userId: string;
+  /** The order that paid for the item, or null. */
+  orderId: string | null;
+  /** JSON of the address it goes to. */
+  adress: string;
+  /** 'reprint' | 'newCode' */
+  mode: string;
+  /** 'pending' | 'shipped' */
+  status: string;
+  createdAt: number;
+  shippedAt: number | null;
+  shippedBy: string | null;
+  trackingNumber: string | null;
+}
+
+/** The id and code of a sticker replaced with a new code: its URL and code answer 410. */
+export interface RetiredStickerTable {
+  /** The old product id. */
+  id: string;
+  /** The old typeable code. */
+  code: string;
+  /** The item's current id. */
+  productId: string;
+  retiredAt: number;
+}
+
+/** A receipt per payment (issue #16): sequential number, amounts with VAT, items at the time. */
+export interface ReceiptTable {
+  id: string;
+  number: number;
+  orderId: string;
+  userId: string;
+  paymentKey: string;
+  /** JSON: [{ name }] */
+  items: string;
+  period: string;
+  currency: string;
+  count: number;
+  packageAmount: number;
+  discountAmount: number;
+  totalAmount: number;
+  vatAmount: number;
+  periodStart: number;
+  periodEnd: number;
+  paidAt: number;
+}
+
+/** Named counters (receipt numbers). */
+export interface CounterTable {
+  name: string;
+  value: number;
+}
+
+/** A finder's conversation with an item's owner (issue #14, the relay). */
+export interface ConversationTable {
+  id: string;
+  itemId: string;
+  ownerId: string;
+  /** The finder's private link /m/{token} (256 random bits). */
+  finderToken: string;
+  /** The finder's "email or phone", '' when none. */
+  finderContact: string;
+  /** 'en' | 'sv' */
+  finderLang: string;
+  createdAt: number;
+  lastMessageAt: number;
+  /** The owner confirmed "I have my item back" (migration 0013); null = not yet. */
+  returnedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The finder's fee agreed when the return was confirmed, in returnedCurrency. */
+  returnedFee: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 'SEK' | 'EUR' */
+  returnedCurrency: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ConversationMessageTable {
+  id: string;
+  conversationId: string;
+  /** 'finder' | 'owner' */
+  author: string;
+  text: string;
+  latitude: number | null;
+  longitude: number | null;
+  createdAt: number;
+  /** Read by the other side; null = unread. */
+  readAt: number | null;
 }
 
 export interface Database {
@@ -223,6 +354,7 @@ export interface Database {
   verification: VerificationTable;
   rateLimit: RateLimitTable;
   products: ProductTable;
+  item_scans: ItemScanTable;
   app_rate_limits: AppRateLimitTable;
   mail_outbox: MailOutboxTable;
   contact_messages: ContactMessageTable;
@@ -234,4 +366,10 @@ export interface Database {
   order_items: OrderItemTable;
   payment_events: PaymentEventTable;
   sticker_shipments: StickerShipmentTable;
+  sticker_replacements: StickerReplacementTable;
+  retired_stickers: RetiredStickerTable;
+  receipts: ReceiptTable;
+  counters: CounterTable;
+  conversations: ConversationTable;
+  conversation_messages: ConversationMessageTable;
 }

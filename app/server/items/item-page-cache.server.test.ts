@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cookiesAllowCache, itemIdOfPath, ItemPageCache, toStorablePage } from "./item-page-cache.server";
 
 const sha = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
-const version = (staleAt = Number.POSITIVE_INFINITY) => ({ version: "1||5|1", staleAt });
+const version = (staleAt = Number.POSITIVE_INFINITY) => ({ version: "1||5|1", staleAt, paid: true });
 
 describe("finder page cache", () => {
   it("only the finder page's two URLs with a product id are cacheable", () => {

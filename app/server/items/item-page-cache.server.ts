@@ -19,7 +19,7 @@ import { brotliCompressSync, constants as zlibConstants, gunzipSync, gzipSync } 
 import { isProductId } from "~/lib/ids";
 import type { DB } from "../db/db.server";
 import { findProductVersion } from "./items.repository.server";
-import { isItemPaid } from "./items.service.server";
+import { isItemPaid } from "~/lib/paid";
 
 /** Cookies that may be present on a cacheable request (anything else renders afresh). */
 const ALLOWED_COOKIES = new Set(["lang", "ConsentApproved"]);
@@ -33,6 +33,8 @@ export interface CachedPage {
   checkedAt: number;
   /** When the page must be rendered again whatever the database says (end of the paid period). */
   staleAt: number;
+  /** The page shows the paid item (a hit is a scan) rather than 'not paid'. */
+  paid: boolean;
   /** Response headers as [name, value, name, value, …] (for writeHead). */
   headers: string[];
   gzip: Buffer;
@@ -59,6 +61,7 @@ export interface ItemPageVersion {
   version: string;
   /** The end of the paid period when the item is paid now (the page changes then). */
   staleAt: number;
+  paid: boolean;
 }
 
 /** The item's version as far as its page is concerned; null when it does not exist. */
@@ -69,6 +72,7 @@ export async function itemPageVersion(db: DB, id: string, now = Date.now()): Pro
   return {
     version: `${Number(row.payed)}|${row.paidUntil ?? ""}|${row.updatedAt}|${paid ? 1 : 0}`,
     staleAt: paid && row.paidUntil != null ? Number(row.paidUntil) : Number.POSITIVE_INFINITY,
+    paid,
   };
 }
 
@@ -111,6 +115,7 @@ export class ItemPageCache {
       itemId,
       version: version.version,
       staleAt: version.staleAt,
+      paid: version.paid,
       checkedAt: now,
       headers,
       gzip: gzipSync(raw, { level: 6 }),

@@ -1,30 +1,107 @@
-/** SQL for the products table: one query per method, the same on SQLite and PostgreSQL. */
-import type { Insertable, Selectable } from "kysely";
+/**
+ * SQL for the products table: one query per function, the same on SQLite and PostgreSQL.
+ * Rows are converted here (decision 004): 0/1 → boolean, text → the literal unions of
+ * app/lib, so services never see `payed === 1`.
+ */
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from "kysely";
+import type { ItemFilter } from "~/lib/item-filter";
+import { toCurrency, type Currency } from "~/lib/currency";
+import { toPeriod, type Period } from "~/lib/pricing";
+import { toProdType, type ProdType } from "~/lib/product-form";
+import { toContactVisibility, type ContactVisibility } from "~/lib/relay";
 import type { DB } from "../db/db.server";
-import type { ProductTable } from "../db/schema";
+import type { Database, ProductTable } from "../db/schema";
 
-export type ProductRow = Selectable<ProductTable>;
-
-export function insertProduct(db: DB, row: Insertable<ProductTable>) {
-  return db.insertInto("products").values(row).execute();
+export interface Product {
+  id: string;
+  /** The typeable sticker code, canonical form (app/lib/sticker-code.ts). */
+  code: string;
+  owner: string;
+  name: string;
+  findFee: number;
+  currency: Currency;
+  prodType: ProdType;
+  contactInfo: string;
+  contactVisibility: ContactVisibility;
+  payment: Period;
+  payed: boolean;
+  paidUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** False once the owner deactivated it (issue #17). */
+  active: boolean;
+  /** Mail the owner when the item is scanned (issue #14 point 5). */
+  scanAlerts: boolean;
+  /** Lost mode since (issue #14 point 6); null = not lost. */
+  lostAt: number | null;
+  lastScannedAt: number | null;
+  /** The owner's approximate value (issue #21); private to the owner, never on the finder page. */
+  approxValue: number | null;
 }
 
-export function findProductById(db: DB, id: string): Promise<ProductRow | undefined> {
-  return db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+export function toProduct(row: Selectable<ProductTable>): Product {
+  return {
+    id: row.id,
+    code: row.code,
+    owner: row.owner,
+    name: row.name,
+    findFee: Number(row.findFee),
+    currency: toCurrency(row.currency),
+    prodType: toProdType(row.prodType),
+    contactInfo: row.contactInfo,
+    contactVisibility: toContactVisibility(row.contactVisibility),
+    payment: toPeriod(row.payment),
+    payed: Number(row.payed) === 1,
+    paidUntil: row.paidUntil == null ? null : Number(row.paidUntil),
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+    active: Number(row.active) !== 0,
+    scanAlerts: Number(row.scanAlerts) === 1,
+    lostAt: row.lostAt == null ? null : Number(row.lostAt),
+    lastScannedAt: row.lastScannedAt == null ? null : Number(row.lastScannedAt),
+    approxValue: row.approxValue == null ? null : Number(row.approxValue),
+  };
 }
 
-export function findProductOfOwner(db: DB, owner: string, id: string): Promise<ProductRow | undefined> {
-  return db.selectFrom("products").selectAll().where("id", "=", id).where("owner", "=", owner).executeTakeFirst();
+export function insertProduct(
+  db: DB,
+  // Without contactVisibility the column's default applies: public, the spec's behaviour.
+  row: Omit<Product, "active" | "lostAt" | "lastScannedAt" | "scanAlerts" | "contactVisibility" | "approxValue"> &
+    Partial<Pick<Product, "contactVisibility" | "approxValue">> & { active?: boolean; scanAlerts?: boolean },
+) {
+  const values: Insertable<ProductTable> = {
+    ...row,
+    payed: row.payed ? 1 : 0,
+    active: row.active === false ? 0 : 1,
+    scanAlerts: row.scanAlerts ? 1 : 0,
+  };
+  return db.insertInto("products").values(values).execute();
 }
 
-export function listProductsOfOwner(db: DB, owner: string): Promise<ProductRow[]> {
-  return db
+export async function findProductById(db: DB, id: string): Promise<Product | undefined> {
+  const row = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toProduct(row);
+}
+
+export async function findProductOfOwner(db: DB, owner: string, id: string): Promise<Product | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("id", "=", id)
+    .where("owner", "=", owner)
+    .executeTakeFirst();
+  return row && toProduct(row);
+}
+
+export async function listProductsOfOwner(db: DB, owner: string): Promise<Product[]> {
+  const rows = await db
     .selectFrom("products")
     .selectAll()
     .where("owner", "=", owner)
     .orderBy("createdAt", "desc")
     .orderBy("id")
     .execute();
+  return rows.map(toProduct);
 }
 
 /** Updates only the owner's row; the number of rows changed tells whether it was theirs. */
@@ -32,21 +109,166 @@ export async function updateProductOfOwner(
   db: DB,
   owner: string,
   id: string,
-  changes: Partial<Pick<ProductRow, "name" | "findFee" | "prodType" | "contactInfo" | "payment" | "updatedAt">>,
+  changes: Partial<
+    Pick<
+      Product,
+      | "name"
+      | "findFee"
+      | "prodType"
+      | "contactInfo"
+      | "contactVisibility"
+      | "payment"
+      | "updatedAt"
+      | "scanAlerts"
+      | "approxValue"
+    >
+  >,
 ): Promise<boolean> {
+  const { scanAlerts, ...rest } = changes;
   const r = await db
     .updateTable("products")
-    .set(changes)
+    .set(scanAlerts === undefined ? rest : { ...rest, scanAlerts: scanAlerts ? 1 : 0 })
     .where("id", "=", id)
     .where("owner", "=", owner)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Deactivates or reactivates the owner's item; false when the id is not the owner's. */
+export async function setProductActive(db: DB, owner: string, id: string, active: boolean, now: number) {
+  const r = await db
+    .updateTable("products")
+    .set({ active: active ? 1 : 0, updatedAt: now })
+    .where("id", "=", id)
+    .where("owner", "=", owner)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Deletes the owner's item (issue #17). Its scans, finder conversations and their
+ * messages, replacement stickers, retired sticker codes and order lines go with it
+ * (ON DELETE CASCADE, migrations 0006–0011); the order itself keeps its count and totals.
+ * False when the id is not the owner's (nothing deleted).
+ */
+export async function deleteProductOfOwner(db: DB, owner: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom("products").where("id", "=", id).where("owner", "=", owner).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
 /** What decides whether a stored finder page is still current (see item-page-cache.server.ts). */
-export function findProductVersion(
+export async function findProductVersion(
   db: DB,
   id: string,
-): Promise<Pick<ProductRow, "payed" | "paidUntil" | "updatedAt"> | undefined> {
-  return db.selectFrom("products").select(["payed", "paidUntil", "updatedAt"]).where("id", "=", id).executeTakeFirst();
+): Promise<Pick<Product, "payed" | "paidUntil" | "updatedAt"> | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .select(["payed", "paidUntil", "updatedAt"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return (
+    row && {
+      payed: Number(row.payed) === 1,
+      paidUntil: row.paidUntil == null ? null : Number(row.paidUntil),
+      updatedAt: Number(row.updatedAt),
+    }
+  );
+}
+
+/** Whether an item (or a retired sticker) already has this id or this code. */
+export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<boolean> {
+  const [product, retired] = await Promise.all([
+    db
+      .selectFrom("products")
+      .select("id")
+      .where((eb) => eb.or([eb("id", "=", id), eb("code", "=", code)]))
+      .executeTakeFirst(),
+    db
+      .selectFrom("retired_stickers")
+      .select("id")
+      .where((eb) => eb.or([eb("id", "=", id), eb("code", "=", code)]))
+      .executeTakeFirst(),
+  ]);
+  return product !== undefined || retired !== undefined;
+}
+
+/**
+ * The filter of the dashboard and the order page as SQL (issue #18 point 5). "Paid" is
+ * app/lib/paid.ts's rule: payed and the paid period not ended (no end = no end). The name
+ * search is a case-insensitive substring (lower() folds every letter on both databases:
+ * db.server.ts gives SQLite JavaScript's); % and _ in the text are matched literally.
+ */
+function whereFilter(owner: string, filter: ItemFilter, now: number) {
+  return (eb: ExpressionBuilder<Database, "products">) => {
+    const parts = [eb("owner", "=", owner)];
+    if (filter.type) parts.push(eb("prodType", "=", filter.type));
+    if (filter.lost) parts.push(eb("lostAt", "is not", null));
+    const paid = eb.and([eb("payed", "=", 1), eb.or([eb("paidUntil", "is", null), eb("paidUntil", ">", now)])]);
+    if (filter.paid === "paid") parts.push(paid);
+    if (filter.paid === "unpaid") parts.push(eb.not(paid));
+    if (filter.q) {
+      const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      parts.push(eb(sql<string>`lower(${sql.ref("name")})`, "like", sql<string>`${pattern} escape '\\'`));
+    }
+    return eb.and(parts);
+  };
+}
+
+/** One page of the owner's items matching the filter, newest first. */
+export async function listProductsOfOwnerPage(
+  db: DB,
+  owner: string,
+  filter: ItemFilter,
+  now: number,
+  page: { limit: number; offset: number },
+): Promise<Product[]> {
+  const rows = await db
+    .selectFrom("products")
+    .selectAll()
+    .where(whereFilter(owner, filter, now))
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map(toProduct);
+}
+
+/** How many of the owner's items match the filter (all pages). */
+export async function countProductsOfOwner(db: DB, owner: string, filter: ItemFilter, now: number): Promise<number> {
+  const r = await db
+    .selectFrom("products")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where(whereFilter(owner, filter, now))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The ids of the owner's items matching the filter (the order page's "all unpaid"). */
+export async function listProductIdsOfOwner(db: DB, owner: string, filter: ItemFilter, now: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("products")
+    .select("id")
+    .where(whereFilter(owner, filter, now))
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Whether an order that covers the item was ever paid (issue #21: a sticker once paid keeps
+ * its relay after the subscription lapses). The payment history, beside the item's own
+ * payed/paidUntil (app/lib/paid.ts wasEverPaid).
+ */
+export async function hasPaidOrder(db: DB, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("order_items")
+    .innerJoin("orders", "orders.id", "order_items.orderId")
+    .select("order_items.productId")
+    .where("order_items.productId", "=", id)
+    .where("orders.paidAt", "is not", null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,142 +1,376 @@
 /**
  * Rules for items (spec "Product form", "Dashboard", "Item page", sections 4 and 6).
- * No HTTP here: routes call these after their guards and map the results.
+ * No HTTP here (decision 011): routes call these after their guards and map the results.
  */
 import type { Lang } from "~/i18n/config";
-import { currencyForLang, type Currency } from "~/lib/fee";
+import { currencyForLang, type Currency } from "~/lib/currency";
 import { newProductId } from "~/lib/ids";
-import type { ProductInput } from "~/lib/product-form";
-import type { DB } from "../db/db.server";
+import { newStickerCode } from "~/lib/sticker-code";
+import { isItemPaid, wasEverPaid } from "~/lib/paid";
+import { formatStickerCode } from "~/lib/sticker-code";
+import type { ProdType, ProductInput } from "~/lib/product-form";
+import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
+import type { Deps } from "../deps.server";
+import { ServiceError } from "../service-error.server";
+import {
+  listItemSubscriptions,
+  renewalsEndedByDeletion,
+  stopRenewalsOfItem,
+  cancelPendingCheckoutsOfItem,
+  type EndedByDeletion,
+  type ItemSubscription,
+} from "../orders/orders.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
 import {
+  deleteProductOfOwner,
   findProductById,
   findProductOfOwner,
+  hasPaidOrder,
+  idOrCodeTaken,
   insertProduct,
-  listProductsOfOwner,
+  countProductsOfOwner,
+  listProductsOfOwnerPage,
+  setProductActive,
   updateProductOfOwner,
-  type ProductRow,
+  type Product,
 } from "./items.repository.server";
+import { qrSvg } from "./qr.server";
+import { listRecentScans } from "../scans/scans.repository.server";
+import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
+import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
 /**
- * The one rule for "paid": payed is set and the paid period has not ended. The orders
- * workstream sets payed/paidUntil; everything that asks "is it active?" calls this.
+ * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
+ * contactVisibility (issue #14) may leave it out: a new item is public (the spec's
+ * behaviour), an edited one keeps its choice.
  */
-export function isItemPaid(item: Pick<ProductRow, "payed" | "paidUntil">, now: number = Date.now()): boolean {
-  return Number(item.payed) === 1 && (item.paidUntil == null || item.paidUntil > now);
-}
+export type ItemInput = Omit<ProductInput, "contactVisibility"> & { contactVisibility?: ContactVisibility };
+
+/** notFound: no such item, or another owner's (no difference shown). */
+export type ItemErrorCode = "notFound";
+
+export class ItemError extends ServiceError<ItemErrorCode> {}
 
 /** What the owner sees of an item (dashboard, form). */
-export interface OwnedItem {
-  id: string;
-  name: string;
-  findFee: number;
-  currency: Currency;
-  prodType: string;
-  contactInfo: string;
-  payment: string;
+export type OwnedItem = Pick<
+  Product,
+  | "id"
+  | "name"
+  | "findFee"
+  | "currency"
+  | "prodType"
+  | "contactInfo"
+  | "contactVisibility"
+  | "payment"
+  | "scanAlerts"
+  | "lastScannedAt"
+  | "approxValue"
+> & {
   paid: boolean;
-}
+  /** False once the owner deactivated the sticker. */
+  active: boolean;
+  lost: boolean;
+};
 
-function toOwnedItem(row: ProductRow, now: number): OwnedItem {
+function toOwnedItem(row: Product, now: number): OwnedItem {
   return {
     id: row.id,
     name: row.name,
-    findFee: Number(row.findFee),
-    currency: row.currency === "SEK" ? "SEK" : "EUR",
+    findFee: row.findFee,
+    currency: row.currency,
     prodType: row.prodType,
     contactInfo: row.contactInfo,
+    contactVisibility: row.contactVisibility,
     payment: row.payment,
     paid: isItemPaid(row, now),
+    active: row.active,
+    scanAlerts: row.scanAlerts,
+    lost: row.lostAt !== null,
+    lastScannedAt: row.lastScannedAt,
+    approxValue: row.approxValue,
   };
 }
 
-export async function createItem(db: DB, owner: string, input: ProductInput, lang: Lang): Promise<string> {
-  const now = Date.now();
+export async function createItem(
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  input: ItemInput,
+  lang: Lang,
+): Promise<string> {
+  const { db } = deps;
+  const now = deps.clock();
   for (let attempt = 0; ; attempt++) {
     const id = newProductId();
+    const code = newStickerCode();
     try {
       await insertProduct(db, {
         id,
+        code,
         owner,
         name: input.name,
         findFee: input.findFee,
         currency: currencyForLang(lang),
         prodType: input.prodType,
         contactInfo: input.contactInfo,
+        contactVisibility: input.contactVisibility ?? DEFAULT_VISIBILITY,
         payment: input.payment,
-        payed: 0,
+        payed: false,
         paidUntil: null,
+        scanAlerts: input.scanAlerts ?? false,
+        approxValue: input.approxValue ?? null,
         createdAt: now,
         updatedAt: now,
+        active: true,
       });
       return id;
     } catch (err) {
-      // 62^10 ids make a collision practically impossible; retry once or twice if it happens.
-      if (attempt >= 2 || (await findProductById(db, id)) === undefined) throw err;
+      // 62^10 ids and 31^9 codes make a collision practically impossible; retry once or
+      // twice if it happens.
+      if (attempt >= 2 || !(await idOrCodeTaken(db, id, code))) throw err;
     }
   }
 }
 
-/** The owner's item, or null when it does not exist or belongs to someone else (no difference shown). */
-export async function getOwnedItem(db: DB, owner: string, id: string): Promise<OwnedItem | null> {
-  const row = await findProductOfOwner(db, owner, id);
-  return row ? toOwnedItem(row, Date.now()) : null;
-}
-
-export async function listOwnedItems(db: DB, owner: string): Promise<OwnedItem[]> {
-  const now = Date.now();
-  return (await listProductsOfOwner(db, owner)).map((r) => toOwnedItem(r, now));
+/** The owner's item; ItemError notFound when it does not exist or belongs to someone else. */
+export async function getOwnedItem(deps: Pick<Deps, "db" | "clock">, owner: string, id: string): Promise<OwnedItem> {
+  const row = await findProductOfOwner(deps.db, owner, id);
+  if (!row) throw new ItemError("notFound");
+  return toOwnedItem(row, deps.clock());
 }
 
 /**
  * Saves the owner's changes. A paid item's payment choice is hidden on the form and kept
- * as it is. Returns false (and changes nothing) when the id is not the owner's.
+ * as it is. ItemError notFound (nothing changed) when the id is not the owner's.
+ * Returns the item as it was before (the save flow asks whether it was paid).
  */
-export async function updateOwnedItem(db: DB, owner: string, id: string, input: ProductInput): Promise<boolean> {
-  const row = await findProductOfOwner(db, owner, id);
-  if (!row) return false;
-  const updated = await updateProductOfOwner(db, owner, id, {
+export async function updateOwnedItem(
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  id: string,
+  input: ItemInput,
+): Promise<OwnedItem> {
+  const before = await getOwnedItem(deps, owner, id);
+  const updated = await updateProductOfOwner(deps.db, owner, id, {
     name: input.name,
     findFee: input.findFee,
     prodType: input.prodType,
     contactInfo: input.contactInfo,
-    payment: isItemPaid(row) ? row.payment : input.payment,
-    updatedAt: Date.now(),
+    contactVisibility: input.contactVisibility ?? before.contactVisibility,
+    payment: before.paid ? before.payment : input.payment,
+    scanAlerts: input.scanAlerts,
+    // Private to the owner (issue #21); absent (callers outside the form) keeps it.
+    approxValue: input.approxValue,
+    updatedAt: deps.clock(),
   });
-  if (updated) forgetItemPages(id);
-  return updated;
+  if (!updated) throw new ItemError("notFound");
+  forgetItemPages(id);
+  return before;
+}
+
+/**
+ * The owner deactivates (or reactivates) an item (issue #17): its finder page then says the
+ * sticker is not active and shows no contact info. ItemError notFound when not theirs.
+ */
+export async function setItemActive(
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  id: string,
+  active: boolean,
+): Promise<void> {
+  if (!(await setProductActive(deps.db, owner, id, active, deps.clock()))) throw new ItemError("notFound");
+  forgetItemPages(id);
+}
+
+/** What the delete confirmation shows (issue #17). */
+export interface ItemDeletionPreview {
+  id: string;
+  name: string;
+  paid: boolean;
+  /** Paid items: until when (null = no end recorded). */
+  paidUntil: number | null;
+  /** Subscriptions that stop renewing when the item goes (empty when none renews). */
+  endsSubscriptions: EndedByDeletion[];
+}
+
+/** ItemError notFound when the item is not the owner's. */
+export async function getItemDeletion(
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  id: string,
+): Promise<ItemDeletionPreview> {
+  const row = await findProductOfOwner(deps.db, owner, id);
+  if (!row) throw new ItemError("notFound");
+  const paid = isItemPaid(row, deps.clock());
+  return {
+    id: row.id,
+    name: row.name,
+    paid,
+    paidUntil: paid ? row.paidUntil : null,
+    endsSubscriptions: await renewalsEndedByDeletion(deps, owner, id),
+  };
+}
+
+/**
+ * The owner deletes an item (issue #17). A subscription covering it stops renewing first,
+ * exactly like "cancel renewal" (at the provider; never before the 6-month minimum term;
+ * the order's other items stay active until it ends); if the provider refuses, OrderError
+ * cancelFailed and nothing is deleted. Then the item goes with its scans, conversations,
+ * replacement stickers and order lines, and its finder pages are forgotten at once: the
+ * page, the short URL and the QR code answer 404. ItemError notFound when not theirs.
+ */
+export async function deleteOwnedItem(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  owner: string,
+  id: string,
+): Promise<{ name: string }> {
+  const row = await findProductOfOwner(deps.db, owner, id);
+  if (!row) throw new ItemError("notFound");
+  await stopRenewalsOfItem(deps, owner, id);
+  await cancelPendingCheckoutsOfItem(deps, owner, id);
+  const deleted = await deleteProductOfOwner(deps.db, owner, id);
+  forgetItemPages(id);
+  if (!deleted) throw new ItemError("notFound");
+  return { name: row.name };
+}
+
+/** A dashboard card: the item and, when paid, the subscription that covers it. */
+export type DashboardItem = Omit<OwnedItem, "payment"> & {
+  subscription: ItemSubscription | null;
+  /** The typeable sticker code (canonical form). */
+  code: string;
+};
+
+export interface Dashboard {
+  origin: string;
+  /** One page of the owner's items matching the filter, newest first. */
+  items: DashboardItem[];
+  /** The page shown (clamped to the last), how many pages, how many items match. */
+  pageInfo: PageInfo;
+  /** All the owner's items, whatever the filter: counted in SQL, not from one page. */
+  total: number;
+  unpaid: number;
+}
+
+/**
+ * The dashboard of an owner with any number of items (issue #18 point 5): one page of
+ * DASHBOARD_PAGE_SIZE cards, filtered and counted in SQL; the subscriptions of that page only.
+ */
+export async function getDashboard(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  owner: string,
+  query: ItemQuery = { ...NO_FILTER, page: 1 },
+): Promise<Dashboard> {
+  const { db } = deps;
+  const now = deps.clock();
+  const [matching, total, unpaid] = await Promise.all([
+    countProductsOfOwner(db, owner, query, now),
+    countProductsOfOwner(db, owner, NO_FILTER, now),
+    countProductsOfOwner(db, owner, { ...NO_FILTER, paid: "unpaid" }, now),
+  ]);
+  const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
+  const rows = await listProductsOfOwnerPage(db, owner, query, now, {
+    limit: DASHBOARD_PAGE_SIZE,
+    offset: (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE,
+  });
+  const subscriptions = await listItemSubscriptions(
+    deps,
+    owner,
+    rows.map((r) => r.id),
+  );
+  const items = rows.map((row) => {
+    const { payment: _payment, ...card } = toOwnedItem(row, now);
+    // Paid items show their subscription: renews on …, or active until … after a cancel.
+    return { ...card, code: row.code, subscription: card.paid ? (subscriptions[card.id] ?? null) : null };
+  });
+  return { origin: deps.config.baseUrl.origin, items, pageInfo, total, unpaid };
+}
+
+/**
+ * The QR code of the owner's item: {origin}/product/{id}, or the sticker's short {origin}/{id}.
+ * Owner only (we are not a QR service for ids that are not yours): ItemError notFound.
+ */
+export async function getItemQr(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  owner: string,
+  id: string,
+  short: boolean,
+): Promise<{ svg: string; target: string }> {
+  const item = await getOwnedItem(deps, owner, id);
+  const target = `${deps.config.baseUrl.origin}${short ? "" : "/product"}/${item.id}`;
+  return { svg: qrSvg(target), target };
 }
 
 /** The public item page's view: decided here so unpaid details never leave the server. */
 export type ItemPageView =
-  | { kind: "notFound" }
-  | { kind: "notPaid" }
+  | { kind: "inactive" }
+  /**
+   * `id`: for the finder's hand-in link (issue #19 point 12). `canMessage`: the item was
+   * paid once and its subscription lapsed: the relay stays (issue #21 point 4), the contact
+   * info does not. `code`: the typeable sticker code, to quote when handing the item in.
+   */
+  | { kind: "notPaid"; id: string; code: string; isOwner: false; canMessage: boolean }
   | {
       kind: "item";
       id: string;
+      /** The typeable sticker code (K7M-29Q-XHR), for the "Can't meet the owner?" section. */
+      code: string;
       name: string;
-      prodType: string;
+      prodType: ProdType;
       findFee: number;
       currency: Currency;
-      contactInfo: string;
+      /** null when the item is private and the viewer is not its owner (issue #14). */
+      contactInfo: string | null;
+      contactVisibility: ContactVisibility;
+      /** Finders can write to the owner through the relay (paid items, viewer not the owner). */
+      canMessage: boolean;
+      isOwner: boolean;
       /** Owner viewing an unpaid item: show the 'not activated' warning. */
       ownerMustActivate: boolean;
+      /** Owner viewing a deactivated item: finders see 'This sticker is not active'. */
+      ownerDeactivated: boolean;
+      paid: boolean;
+      /** Lost mode: the page leads with the banner and the reward. */
+      lost: boolean;
+      lostAt: number | null;
+      /** The owner's view only: the last scans, newest first. */
+      scans: ScanEntry[];
     };
 
-export async function getItemPageView(db: DB, id: string, viewerId: string | null): Promise<ItemPageView> {
-  const row = await findProductById(db, id);
-  if (!row) return { kind: "notFound" };
-  const paid = isItemPaid(row);
+/** ItemError notFound when there is no such item. */
+export async function getItemPageView(
+  deps: Pick<Deps, "db" | "clock">,
+  id: string,
+  viewerId: string | null,
+): Promise<ItemPageView> {
+  const row = await findProductById(deps.db, id);
+  if (!row) throw new ItemError("notFound");
+  const paid = isItemPaid(row, deps.clock());
   const isOwner = viewerId !== null && viewerId === row.owner;
-  if (!paid && !isOwner) return { kind: "notPaid" };
+  // A deactivated sticker shows finders nothing of the item (no contact info, no relay).
+  if (!row.active && !isOwner) return { kind: "inactive" };
+  if (!paid && !isOwner) {
+    const lapsed = wasEverPaid(row) || (await hasPaidOrder(deps.db, row.id));
+    return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage: lapsed };
+  }
   return {
     kind: "item",
     id: row.id,
+    code: formatStickerCode(row.code),
     name: row.name,
     prodType: row.prodType,
-    findFee: Number(row.findFee),
-    currency: row.currency === "SEK" ? "SEK" : "EUR",
-    contactInfo: row.contactInfo,
+    findFee: row.findFee,
+    currency: row.currency,
+    // A private item's contact info never leaves the server for anyone but its owner: not
+    // in the HTML, not in the route's .data, not in the finder-page cache.
+    contactInfo: row.contactVisibility === "public" || isOwner ? row.contactInfo : null,
+    contactVisibility: row.contactVisibility,
+    canMessage: paid && !isOwner,
+    isOwner,
     ownerMustActivate: !paid,
+    ownerDeactivated: !row.active,
+    paid,
+    lost: row.lostAt !== null,
+    lostAt: row.lostAt,
+    scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
   };
 }

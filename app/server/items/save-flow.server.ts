@@ -1,13 +1,35 @@
 /**
  * Spec section 4, save flow: save → /dashboard; pay now → remember the item as the one
  * being bought ('buy'), then /order when an address with an email is kept, else the
- * address form (which continues to /order).
+ * address form (which continues to /order). Pay now only for an item not paid yet.
  */
-import type { DB } from "../db/db.server";
+import type { Lang } from "~/i18n/config";
+import type { ProductInput } from "~/lib/product-form";
+import type { Deps } from "../deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
+import { createItem, updateOwnedItem } from "./items.service.server";
 
-export async function afterSave(db: DB, userId: string, productId: string, payNow: boolean): Promise<string> {
+async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, productId: string, payNow: boolean) {
   if (!payNow) return "/dashboard";
-  await rememberBuy(db, userId, productId);
-  return (await hasOrderAddressWithEmail(db, userId)) ? "/order" : "/user/register-adress";
+  await rememberBuy(deps, userId, productId);
+  return (await hasOrderAddressWithEmail(deps, userId)) ? "/order" : "/user/register-adress";
+}
+
+/** Registers a new item; returns where the owner goes next. */
+export async function registerItem(
+  deps: Pick<Deps, "db" | "clock">,
+  input: { userId: string; item: ProductInput; lang: Lang },
+): Promise<string> {
+  const id = await createItem(deps, input.userId, input.item, input.lang);
+  return afterSave(deps, input.userId, id, input.item.intent === "payNow");
+}
+
+/** Saves the owner's item (ItemError notFound when not theirs); returns where they go next. */
+export async function saveItem(
+  deps: Pick<Deps, "db" | "clock">,
+  input: { userId: string; id: string; item: ProductInput },
+): Promise<string> {
+  const before = await updateOwnedItem(deps, input.userId, input.id, input.item);
+  // A paid item has no pay-now button; a forged one only saves.
+  return afterSave(deps, input.userId, input.id, input.item.intent === "payNow" && !before.paid);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, textToHtml } from "./mail.server";
+import { backoffMs, textToHtml, withoutAddresses } from "./mail.server";
 
 describe("mail", () => {
   it("backs off exponentially from 5 seconds to at most an hour", () => {
@@ -13,5 +13,16 @@ describe("mail", () => {
     expect(html).toContain("<p>Hi &lt;b&gt;&quot;you&quot;&lt;/b&gt;<br>line two</p>");
     expect(html).toContain('<a href="https://hittad.se/reset?t=a&amp;b=1">');
     expect(html).not.toContain("<b>");
+  });
+});
+
+describe("mail log lines carry no recipient addresses", () => {
+  it("replaces addresses in SMTP error messages", () => {
+    expect(withoutAddresses("550 5.1.1 <anna@example.test>: Recipient address rejected")).toBe(
+      "550 5.1.1 <[address]>: Recipient address rejected",
+    );
+    expect(withoutAddresses("Invalid recipient x.y+z@sub.example.se, retry")).toBe(
+      "Invalid recipient [address], retry",
+    );
   });
 });

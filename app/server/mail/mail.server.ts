@@ -65,6 +65,11 @@ function escapeHtml(s: string) {
 }
 
 /** A simple HTML part from plain text: escaped, paragraphs kept, http(s) links clickable. */
+/** A text with e-mail addresses replaced, for log lines. */
+export function withoutAddresses(text: string): string {
+  return text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]");
+}
+
 export function textToHtml(text: string): string {
   const body = text
     .split(/\n{2,}/)
@@ -115,10 +120,12 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
         html: row.html ?? textToHtml(row.text),
         messageId: `<${row.id}@${config.baseUrl.hostname}>`,
       });
-      await fs.mkdir(config.mailOutboxDir, { recursive: true });
+      // The files hold addresses and one-time links (password resets): owner-only.
+      await fs.mkdir(config.mailOutboxDir, { recursive: true, mode: 0o700 });
       const file = path.join(config.mailOutboxDir, `${Date.now()}-${row.id}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
-      logger.info({ to: row.to, subject: row.subject, file }, "mail written to outbox folder (no SMTP_URL)");
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // No recipient or subject in the logs (a subject can carry a name): the id finds the row.
+      logger.info({ mailId: row.id, file }, "mail written to outbox folder (no SMTP_URL)");
     },
     close: () => stream.close(),
   };
@@ -190,7 +197,8 @@ export function startMailWorker(db: DB, config: Config): MailWorker {
         const failed = row.attempts >= MAX_ATTEMPTS;
         const message = err instanceof Error ? err.message : String(err);
         logger.warn(
-          { mailId: row.id, attempts: row.attempts, err: message },
+          // SMTP errors quote the recipient ("550 <a@b.se>: no such user"): not in the logs.
+          { mailId: row.id, attempts: row.attempts, err: withoutAddresses(message) },
           failed ? "mail failed for good" : "mail delivery failed; will retry",
         );
         await db

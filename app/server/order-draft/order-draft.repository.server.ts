@@ -1,17 +1,20 @@
 /** SQL for order_drafts: the per-user address and item kept for the /order page. */
-import type { Selectable } from "kysely";
 import type { DB } from "../db/db.server";
-import type { OrderDraftTable } from "../db/schema";
 
-export type OrderDraftRow = Selectable<OrderDraftTable>;
-
-export function findOrderDraft(db: DB, userId: string): Promise<OrderDraftRow | undefined> {
-  return db.selectFrom("order_drafts").selectAll().where("userId", "=", userId).executeTakeFirst();
+export async function findOrderDraft(
+  db: DB,
+  userId: string,
+): Promise<{ adress: string | null; buy: string | null } | undefined> {
+  return db.selectFrom("order_drafts").select(["adress", "buy"]).where("userId", "=", userId).executeTakeFirst();
 }
 
 /** Insert or update one column of the user's draft (both dialects support ON CONFLICT). */
-export function upsertOrderDraft(db: DB, userId: string, changes: { adress?: string | null; buy?: string | null }) {
-  const updatedAt = Date.now();
+export function upsertOrderDraft(
+  db: DB,
+  userId: string,
+  changes: { adress?: string | null; buy?: string | null },
+  updatedAt: number,
+) {
   return db
     .insertInto("order_drafts")
     .values({ userId, adress: null, buy: null, ...changes, updatedAt })

@@ -1,34 +1,172 @@
-/** SQL for orders, their items, applied payment events and sticker shipments. */
+/**
+ * SQL for orders, their items, applied payment events and sticker shipments. Rows are
+ * converted here (decision 004): 0/1 → boolean, text → the unions of app/lib, the stored
+ * address JSON → Address.
+ */
 import type { Insertable, Selectable, Updateable } from "kysely";
-import type { DB } from "../db/db.server";
-import type { OrderTable, StickerShipmentTable } from "../db/schema";
+import { isLang, type Lang } from "~/i18n/config";
+import { parseStoredAddress, type Address } from "~/lib/address";
+import { toCurrency, type Currency } from "~/lib/currency";
+import { toOrderStatus, toProvider, type OrderStatus, type Provider } from "~/lib/order-form";
+import { toPeriod, type Period } from "~/lib/pricing";
+import { readBool, type DB } from "../db/db.server";
+import type { OrderTable } from "../db/schema";
 
-export type OrderRow = Selectable<OrderTable>;
+export interface Order {
+  id: string;
+  userId: string;
+  provider: Provider;
+  status: OrderStatus;
+  period: Period;
+  lang: Lang;
+  currency: Currency;
+  count: number;
+  unitAmount: number;
+  packageAmount: number;
+  discountAmount: number;
+  totalAmount: number;
+  /** The shipping address the order was made with (null only for a damaged row). */
+  address: Address | null;
+  checkoutId: string | null;
+  subscriptionId: string | null;
+  customerId: string | null;
+  paidAt: number | null;
+  paidUntil: number | null;
+  minimumUntil: number | null;
+  renewing: boolean;
+  endsAt: number | null;
+  cancelledAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** A renewal payment failed and no payment followed yet (issue #16). */
+  paymentFailedAt: number | null;
+  /** paidUntil the yearly renewal reminder was sent for. */
+  reminderFor: number | null;
+  /** The subscription ended unpaid or ran out: items made unpaid, owner told. */
+  lapsedAt: number | null;
+}
 
-export async function insertOrder(db: DB, row: Insertable<OrderTable>, productIds: string[]) {
+export const num = (v: number | null) => (v == null ? null : Number(v));
+
+export function toOrder(row: Selectable<OrderTable>): Order {
+  return {
+    ...row,
+    provider: toProvider(row.provider),
+    status: toOrderStatus(row.status),
+    period: toPeriod(row.period),
+    lang: isLang(row.lang) ? row.lang : "en",
+    currency: toCurrency(row.currency),
+    count: Number(row.count),
+    unitAmount: Number(row.unitAmount),
+    packageAmount: Number(row.packageAmount),
+    discountAmount: Number(row.discountAmount),
+    totalAmount: Number(row.totalAmount),
+    address: parseStoredAddress(row.adress),
+    paidAt: num(row.paidAt),
+    paidUntil: num(row.paidUntil),
+    minimumUntil: num(row.minimumUntil),
+    renewing: Number(row.renewing) === 1,
+    endsAt: num(row.endsAt),
+    cancelledAt: num(row.cancelledAt),
+    paymentFailedAt: num(row.paymentFailedAt),
+    reminderFor: num(row.reminderFor),
+    lapsedAt: num(row.lapsedAt),
+    createdAt: Number(row.createdAt),
+    updatedAt: Number(row.updatedAt),
+  };
+}
+
+type OrderChanges = Partial<Omit<Order, "id" | "userId" | "address" | "renewing">> & { renewing?: boolean };
+
+function toColumns(changes: OrderChanges): Updateable<OrderTable> {
+  const { renewing, ...rest } = changes;
+  return renewing === undefined ? rest : { ...rest, renewing: renewing ? 1 : 0 };
+}
+
+export async function insertOrder(db: DB, order: Order, productIds: string[]) {
+  const { address, renewing, ...rest } = order;
+  const row: Insertable<OrderTable> = { ...rest, adress: JSON.stringify(address), renewing: renewing ? 1 : 0 };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("orders").values(row).execute();
-    await trx
-      .insertInto("order_items")
-      .values(productIds.map((productId) => ({ orderId: row.id, productId })))
-      .execute();
+    // In chunks: an order of all of a company's 5,000 items stays far below the databases'
+    // limits on bound parameters.
+    for (let i = 0; i < productIds.length; i += 1000)
+      await trx
+        .insertInto("order_items")
+        .values(productIds.slice(i, i + 1000).map((productId) => ({ orderId: row.id, productId })))
+        .execute();
   });
 }
 
-export function findOrder(db: DB, id: string): Promise<OrderRow | undefined> {
-  return db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
+export async function findOrder(db: DB, id: string): Promise<Order | undefined> {
+  const row = await db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toOrder(row);
 }
 
-export function findOrderOfUser(db: DB, userId: string, id: string): Promise<OrderRow | undefined> {
-  return db.selectFrom("orders").selectAll().where("id", "=", id).where("userId", "=", userId).executeTakeFirst();
+export async function findOrderOfUser(db: DB, userId: string, id: string): Promise<Order | undefined> {
+  const row = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "=", id)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row && toOrder(row);
 }
 
-export function findOrderBySubscription(db: DB, subscriptionId: string): Promise<OrderRow | undefined> {
-  return db.selectFrom("orders").selectAll().where("subscriptionId", "=", subscriptionId).executeTakeFirst();
+/** The user's paid orders whose subscription still renews. */
+export async function listRenewingOrdersOfUser(db: DB, userId: string): Promise<Order[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("status", "=", "paid")
+    .where("renewing", "=", 1)
+    .execute();
+  return rows.map(toOrder);
 }
 
-export function updateOrder(db: DB, id: string, changes: Updateable<OrderTable>) {
-  return db.updateTable("orders").set(changes).where("id", "=", id).execute();
+/** The user's paid orders covering one item whose subscription still renews (item deletion, issue #17). */
+export async function listRenewingOrdersOfItem(db: DB, userId: string, productId: string): Promise<Order[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("status", "=", "paid")
+    .where("renewing", "=", 1)
+    .where("lapsedAt", "is", null)
+    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", productId))
+    .execute();
+  return rows.map(toOrder);
+}
+
+/**
+ * The user's pending orders (checkout started, not paid) covering one item become
+ * cancelled (item deletion, issue #17): paying one later must not charge for an item that
+ * is gone. Returns how many.
+ */
+export async function cancelPendingOrdersOfItem(
+  db: DB,
+  userId: string,
+  productId: string,
+  now: number,
+): Promise<number> {
+  const r = await db
+    .updateTable("orders")
+    .set({ status: "cancelled", updatedAt: now })
+    .where("userId", "=", userId)
+    .where("status", "=", "pending")
+    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", productId))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function findOrderBySubscription(db: DB, subscriptionId: string): Promise<Order | undefined> {
+  const row = await db.selectFrom("orders").selectAll().where("subscriptionId", "=", subscriptionId).executeTakeFirst();
+  return row && toOrder(row);
+}
+
+export function updateOrder(db: DB, id: string, changes: OrderChanges) {
+  return db.updateTable("orders").set(toColumns(changes)).where("id", "=", id).execute();
 }
 
 export async function listOrderProductIds(db: DB, orderId: string): Promise<string[]> {
@@ -37,20 +175,37 @@ export async function listOrderProductIds(db: DB, orderId: string): Promise<stri
 }
 
 /** The items of an order with their names (receipt, confirmation page). */
-export function listOrderProducts(db: DB, orderId: string) {
+export function listOrderProducts(db: DB, orderId: string): Promise<Array<{ id: string; name: string }>> {
   return db
     .selectFrom("order_items")
     .innerJoin("products", "products.id", "order_items.productId")
-    .select(["products.id", "products.name", "products.prodType", "products.payed", "products.paidUntil"])
+    .select(["products.id", "products.name"])
     .where("order_items.orderId", "=", orderId)
     .orderBy("products.createdAt", "desc")
     .orderBy("products.id")
     .execute();
 }
 
+export interface PaidOrderItem {
+  productId: string;
+  orderId: string;
+  period: Period;
+  paidUntil: number | null;
+  minimumUntil: number | null;
+  renewing: boolean;
+  endsAt: number | null;
+  paymentFailed: boolean;
+}
+
 /** Paid orders of a user with the items they cover (dashboard status per item). */
-export function listPaidOrderItemsOfUser(db: DB, userId: string) {
-  return db
+/** `productIds`: only these items (one dashboard page), not all of a 5,000-item owner's. */
+export async function listPaidOrderItemsOfUser(
+  db: DB,
+  userId: string,
+  productIds?: string[],
+): Promise<PaidOrderItem[]> {
+  if (productIds && productIds.length === 0) return [];
+  const rows = await db
     .selectFrom("orders")
     .innerJoin("order_items", "order_items.orderId", "orders.id")
     .select([
@@ -61,57 +216,95 @@ export function listPaidOrderItemsOfUser(db: DB, userId: string) {
       "orders.minimumUntil",
       "orders.renewing",
       "orders.endsAt",
+      "orders.paymentFailedAt",
     ])
     .where("orders.userId", "=", userId)
     .where("orders.status", "=", "paid")
+    .where("orders.lapsedAt", "is", null)
+    .$if(productIds !== undefined, (q) => q.where("order_items.productId", "in", productIds!))
     .execute();
+  return rows.map((r) => ({
+    productId: r.productId,
+    orderId: r.orderId,
+    period: toPeriod(r.period),
+    paidUntil: num(r.paidUntil),
+    minimumUntil: num(r.minimumUntil),
+    renewing: Number(r.renewing) === 1,
+    endsAt: num(r.endsAt),
+    paymentFailed: r.paymentFailedAt != null,
+  }));
 }
 
 /** Records a provider event; false when it was already recorded (a replay). */
 export async function recordPaymentEvent(
   db: DB,
-  event: { id: string; type: string; orderId: string | null },
+  event: { id: string; type: string; orderId: string | null; receivedAt: number },
 ): Promise<boolean> {
   // The primary key makes "apply once" atomic across app instances.
   const inserted = await db
     .insertInto("payment_events")
-    .values({ ...event, receivedAt: Date.now() })
+    .values(event)
     .onConflict((oc) => oc.column("id").doNothing())
     .returning("id")
     .executeTakeFirst();
   return inserted !== undefined;
 }
 
-export function insertShipment(db: DB, row: Insertable<StickerShipmentTable>) {
+export function insertShipment(
+  db: DB,
+  row: { id: string; orderId: string; userId: string; address: Address | null; createdAt: number },
+) {
+  const { address, ...rest } = row;
   return db
     .insertInto("sticker_shipments")
-    .values(row)
+    .values({ ...rest, adress: JSON.stringify(address), status: "pending", shippedAt: null })
     .onConflict((oc) => oc.column("orderId").doNothing())
     .execute();
 }
 
-export function findShipmentOfOrder(db: DB, orderId: string) {
-  return db.selectFrom("sticker_shipments").selectAll().where("orderId", "=", orderId).executeTakeFirst();
+export interface PaymentProduct {
+  id: string;
+  payed: boolean;
+  paidUntil: number | null;
 }
 
-export function listProductsForPayment(db: DB, owner: string, ids: string[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom("products")
-    .select(["id", "payed", "paidUntil"])
-    .where("owner", "=", owner)
-    .where("id", "in", ids)
-    .execute();
+export async function listProductsForPayment(db: DB, owner: string, ids: string[]): Promise<PaymentProduct[]> {
+  const rows = [];
+  // In chunks, like insertOrder: an order may hold every item of a 5,000-item owner.
+  for (let i = 0; i < ids.length; i += 1000)
+    rows.push(
+      ...(await db
+        .selectFrom("products")
+        .select(["id", "payed", "paidUntil"])
+        .where("owner", "=", owner)
+        .where("id", "in", ids.slice(i, i + 1000))
+        .execute()),
+    );
+  return rows.map((r) => ({ id: r.id, payed: Number(r.payed) === 1, paidUntil: num(r.paidUntil) }));
 }
 
-export function setProductPaid(db: DB, id: string, changes: { paidUntil: number | null; payment: string }) {
+export function setProductPaid(
+  db: DB,
+  id: string,
+  changes: { paidUntil: number | null; payment: Period; updatedAt: number },
+) {
   return db
     .updateTable("products")
-    .set({ payed: 1, paidUntil: changes.paidUntil, payment: changes.payment, updatedAt: Date.now() })
+    .set({ payed: 1, paidUntil: changes.paidUntil, payment: changes.payment, updatedAt: changes.updatedAt })
     .where("id", "=", id)
     .execute();
 }
 
-export function findUserForReceipt(db: DB, userId: string) {
-  return db.selectFrom("user").select(["email", "name", "language"]).where("id", "=", userId).executeTakeFirst();
+/** The account the receipt goes to: only a verified email receives it (issue #13). */
+export async function findUserForReceipt(
+  db: DB,
+  userId: string,
+): Promise<{ email: string; emailVerified: boolean; name: string; language: string | null } | undefined> {
+  const row = await db
+    .selectFrom("user")
+    .select(["email", "emailVerified", "name", "language"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  // better-auth's column: boolean on PostgreSQL, 0/1 on SQLite.
+  return row && { ...row, emailVerified: readBool(row.emailVerified) };
 }

@@ -9,7 +9,7 @@ import Stripe from "stripe";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Config } from "../config.server";
-import type { OrderRow } from "./orders.repository.server";
+import type { Order } from "./orders.repository.server";
 
 export interface CheckoutStart {
   /** Where the browser goes next. */
@@ -20,8 +20,20 @@ export interface CheckoutStart {
 
 export interface PaymentProvider {
   name: "test" | "stripe";
-  startCheckout(input: { order: OrderRow; email: string; lang: Lang }): Promise<CheckoutStart>;
-  cancelRenewal(order: OrderRow, plan: { endsAt: number; atPeriodEnd: boolean }): Promise<void>;
+  startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
+  cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean }): Promise<void>;
+  /** Undo a cancelled renewal before the subscription ends (issue #16, #19 point 4). */
+  resumeRenewal(order: Order): Promise<void>;
+  /**
+   * Where the owner updates the card and sees invoices (Stripe's Customer Portal for the
+   * order's customer); null when the provider has none (test provider).
+   */
+  portalUrl(order: Order, input: { returnUrl: string; lang: Lang }): Promise<string | null>;
+  /**
+   * A payment arrived for an order whose items were all already paid by another order:
+   * stop its subscription at once so it never renews (issue #13).
+   */
+  cancelDuplicate(order: Order): Promise<void>;
 }
 
 const clients = new Map<string, Stripe>();
@@ -66,7 +78,7 @@ function stripeProvider(config: Config): PaymentProvider {
     async startCheckout({ order, email, lang }) {
       const t = getT(lang);
       const origin = config.baseUrl.origin;
-      const interval = order.period === "month" ? "month" : "year";
+      const interval = order.period;
       const session = await stripeClient(config).checkout.sessions.create(
         {
           mode: "subscription",
@@ -78,7 +90,7 @@ function stripeProvider(config: Config): PaymentProvider {
               quantity: 1,
               price_data: {
                 currency: order.currency.toLowerCase(),
-                // One line with the server's total: the yearly discount is already in it.
+                // One line with the server's total: the package discount is already in it.
                 unit_amount: order.totalAmount,
                 recurring: { interval },
                 product_data: {
@@ -96,6 +108,16 @@ function stripeProvider(config: Config): PaymentProvider {
             packageAmount: String(order.packageAmount),
             discountAmount: String(order.discountAmount),
             totalAmount: String(order.totalAmount),
+          },
+          // The terms beside Stripe's pay button (issue #19): renewal, minimum term, link to the terms.
+          custom_text: {
+            submit: {
+              message: t("common.checkoutTerms.stripe", {
+                renews: t(`common.checkoutTerms.renews.${interval}`),
+                minimum: t("common.checkoutTerms.minimum"),
+                url: `${origin}/terms`,
+              }),
+            },
           },
           // Copied by Stripe onto invoices, so renewals find their order.
           subscription_data: { metadata: { orderId: order.id } },
@@ -117,6 +139,29 @@ function stripeProvider(config: Config): PaymentProvider {
             { cancel_at: Math.floor(plan.endsAt / 1000), proration_behavior: "none" },
       );
     },
+    async resumeRenewal(order) {
+      if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
+      // Both ways a renewal was cancelled (cancel_at inside the minimum term, or at period end) undone.
+      await stripeClient(config).subscriptions.update(order.subscriptionId, {
+        cancel_at: "",
+        cancel_at_period_end: false,
+      });
+    },
+    async portalUrl(order, { returnUrl, lang }) {
+      if (!order.customerId) throw new Error(`order ${order.id} has no customer`);
+      const session = await stripeClient(config).billingPortal.sessions.create({
+        customer: order.customerId,
+        return_url: returnUrl,
+        locale: lang === "sv" ? "sv" : "en",
+      });
+      return session.url;
+    },
+    async cancelDuplicate(order) {
+      if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
+      await stripeClient(config).subscriptions.cancel(order.subscriptionId, undefined, {
+        idempotencyKey: `duplicate-${order.id}`,
+      });
+    },
   };
 }
 
@@ -126,9 +171,23 @@ const testProvider: PaymentProvider = {
     return { url: `/order/checkout/${order.id}`, checkoutId: null };
   },
   async cancelRenewal() {
-    // Nothing to tell: the test provider takes no renewals.
+    // Nothing to tell: the test provider renews only when staff simulate it.
+  },
+  async resumeRenewal() {
+    // Nothing to tell.
+  },
+  async portalUrl() {
+    return null;
+  },
+  async cancelDuplicate() {
+    // Nothing to stop: the test checkout refuses an order whose items are already paid.
   },
 };
+
+/** The bannered local test checkout is active (PAYMENTS=test): every page says so. */
+export function testPaymentsActive(config: Pick<Config, "payments">): boolean {
+  return config.payments === "test";
+}
 
 export function getPaymentProvider(config: Config): PaymentProvider {
   return config.payments === "stripe" ? stripeProvider(config) : testProvider;

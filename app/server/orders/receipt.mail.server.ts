@@ -2,33 +2,48 @@
  * The receipt after an order's first payment, in the owner's language (their saved
  * language, else the order's), queued in the mail outbox inside the payment transaction
  * so a paid order always has its receipt and a rolled-back one never does.
+ *
+ * The receipt goes only to the account's verified email (issue #13): the order's address
+ * email is typed by whoever orders, and must not make the receipt a mail relay.
  */
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { parseStoredAddress } from "~/lib/address";
 import { formatDate } from "~/lib/dates";
+import { firstName } from "~/lib/first-name";
 import { addressLines } from "~/lib/order-form";
 import { formatPrice } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
-import { findUserForReceipt, listOrderProducts, type OrderRow } from "./orders.repository.server";
+import { logger } from "../logger.server";
+import type { Receipt } from "./billing.repository.server";
+import { receiptUrl } from "./billing.mail.server";
+import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
 
-export async function enqueueReceiptMail(db: DB, config: Config, order: OrderRow): Promise<void> {
+export async function enqueueReceiptMail(
+  db: DB,
+  config: Config,
+  order: Order,
+  receipt: Receipt | null = null,
+): Promise<void> {
   const user = await findUserForReceipt(db, order.userId);
   if (!user) return;
+  if (!user.emailVerified) {
+    logger.info({ order: order.id }, "no receipt: the account's email is not verified");
+    return;
+  }
   const lang: Lang = isLang(user.language) ? user.language : isLang(order.lang) ? order.lang : "en";
   const t = getT(lang);
-  const address = parseStoredAddress(order.adress);
-  const to = address?.email.trim() || user.email;
+  const address = order.address;
+  const to = user.email;
   const items = await listOrderProducts(db, order.id);
   const origin = config.baseUrl.origin;
   // Amounts are in the order's currency, whatever language the mail is in.
   const priceLang = order.currency === "SEK" ? "sv" : "en";
   const money = (minor: number) => formatPrice(minor / 100, priceLang);
-  const period = order.period === "month" ? "month" : "year";
+  const period = order.period;
   const lines = [
-    t("orders.receipt.greeting", { name: user.name || to }),
+    t("orders.receipt.greeting", { name: firstName(user.name, to) }),
     t("orders.receipt.intro"),
     items.map((i) => `- ${i.name}: ${origin}/${i.id}`).join("\n"),
     [
@@ -41,6 +56,13 @@ export async function enqueueReceiptMail(db: DB, config: Config, order: OrderRow
     ]
       .filter(Boolean)
       .join("\n"),
+    receipt
+      ? t("billing.mail.firstReceipt", {
+          number: receipt.number,
+          vat: money(receipt.vatAmount),
+          url: receiptUrl(origin, receipt),
+        })
+      : "",
     address ? `${t("orders.receipt.shipping")}\n${addressLines(address).join("\n")}` : "",
     t("orders.receipt.minimumTerm", { url: `${origin}/dashboard` }),
     t("orders.receipt.signature"),

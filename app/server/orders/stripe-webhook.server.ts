@@ -5,13 +5,19 @@
  */
 import type Stripe from "stripe";
 import type { Config } from "../config.server";
-import type { DB } from "../db/db.server";
+import type { Deps } from "../deps.server";
 import { logger } from "../logger.server";
+import { markPaymentFailed } from "./billing.service.server";
 import { applyPayment, endSubscription, type PaymentResult } from "./orders.service.server";
 import { stripeClient } from "./payments.server";
 
 export class WebhookSignatureError extends Error {
   override name = "WebhookSignatureError";
+}
+
+/** The webhook endpoint exists only with PAYMENTS=stripe (404 otherwise). */
+export function stripeWebhookEnabled(config: Pick<Config, "payments">): boolean {
+  return config.payments === "stripe";
 }
 
 export function verifyStripeEvent(config: Config, rawBody: Buffer, signature: string | null): Stripe.Event {
@@ -48,13 +54,16 @@ function invoiceSubscription(invoice: Stripe.Invoice): { subscriptionId: string 
   };
 }
 
-export async function handleStripeEvent(db: DB, config: Config, event: Stripe.Event): Promise<PaymentResult> {
+export async function handleStripeEvent(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  event: Stripe.Event,
+): Promise<PaymentResult> {
   const base = { eventId: event.id, eventType: event.type };
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
       if (session.mode !== "subscription" || session.payment_status !== "paid") return "ignored";
-      return applyPayment(db, config, {
+      return applyPayment(deps, {
         ...base,
         orderId: metadataOrderId(session.metadata) ?? session.client_reference_id ?? null,
         subscriptionId: idOf(session.subscription),
@@ -70,21 +79,33 @@ export async function handleStripeEvent(db: DB, config: Config, event: Stripe.Ev
       const invoice = event.data.object;
       const { subscriptionId, orderId } = invoiceSubscription(invoice);
       if (!subscriptionId && !orderId) return "ignored";
-      const ends = (invoice.lines?.data ?? []).map((l) => l.period?.end ?? 0).filter((n) => n > 0);
+      const periods = (invoice.lines?.data ?? []).map((l) => l.period).filter((p) => p && p.end > 0);
       const paidAtSeconds = invoice.status_transitions?.paid_at ?? event.created;
-      return applyPayment(db, config, {
+      return applyPayment(deps, {
         ...base,
         orderId,
         subscriptionId,
         customerId: idOf(invoice.customer),
         paidAt: paidAtSeconds * 1000,
-        periodEnd: ends.length > 0 ? Math.max(...ends) * 1000 : null,
+        periodEnd: periods.length > 0 ? Math.max(...periods.map((p) => p!.end)) * 1000 : null,
+        periodStart: periods.length > 0 ? Math.min(...periods.map((p) => p!.start)) * 1000 : null,
         amount: { total: invoice.amount_paid, currency: invoice.currency },
+        // The subscription's first invoice is the checkout's payment: one receipt for both.
+        kind: invoice.billing_reason === "subscription_create" ? "first" : "renewal",
+        paymentId: invoice.id ?? null,
       });
+    }
+    case "invoice.payment_failed": {
+      const invoice = event.data.object;
+      const { subscriptionId, orderId } = invoiceSubscription(invoice);
+      if (!subscriptionId && !orderId) return "ignored";
+      // The first payment is Checkout's: a failed card there never made the order paid.
+      if (invoice.billing_reason === "subscription_create") return "ignored";
+      return markPaymentFailed(deps, { ...base, orderId, subscriptionId });
     }
     case "customer.subscription.deleted": {
       const sub = event.data.object;
-      return endSubscription(db, {
+      return endSubscription(deps, {
         ...base,
         orderId: metadataOrderId(sub.metadata),
         subscriptionId: sub.id,

@@ -1,11 +1,14 @@
 /**
  * Fixed-window rate limits with counters in the database (app_rate_limits), so every
- * app instance behind a load balancer shares them. Feature code names its own rules:
+ * app instance behind a load balancer shares them. The one limiter of the app: feature
+ * code names its own rules:
  *
  *   const r = await hitRateLimit(db, { name: "contact:ip", limit: 5, windowMs: 15 * 60_000 }, ip);
  *   if (!r.ok) → 429 with r.retryAfterMinutes
  *
  * Honour config.rateLimitDisabled by calling `rateLimiter(config, db)` instead.
+ * A refused hit is not counted (the counter stops at limit + 1), so hammering a locked
+ * key writes nothing and does not push the lock further out.
  */
 import { sql } from "kysely";
 import type { Config } from "../config.server";
@@ -21,7 +24,7 @@ export interface RateRule {
 
 export interface RateLimitResult {
   ok: boolean;
-  /** Hits counted in the current window, this one included. */
+  /** Hits counted in the current window, this one included (at most limit + 1). */
   count: number;
   /** Milliseconds until the window resets. */
   retryAfterMs: number;
@@ -29,9 +32,36 @@ export interface RateLimitResult {
   retryAfterMinutes: number;
 }
 
+const ALLOWED: RateLimitResult = { ok: true, count: 0, retryAfterMs: 0, retryAfterMinutes: 0 };
+
+function keyOf(rule: RateRule, subject: string) {
+  return `${rule.name}:${subject.toLowerCase()}`;
+}
+
+function resultOf(rule: RateRule, count: number, windowStart: number, now: number, ok: boolean): RateLimitResult {
+  const retryAfterMs = Math.max(0, windowStart + rule.windowMs - now);
+  return { ok, count, retryAfterMs, retryAfterMinutes: Math.max(1, Math.ceil(retryAfterMs / 60_000)) };
+}
+
 /**
- * Count one hit for `subject` under `rule` and say whether it is allowed. One atomic
- * upsert (insert, or bump/restart the window), so concurrent requests count correctly.
+ * Where `subject` stands under `rule` without counting anything: not ok once the
+ * current window holds `limit` hits (the next one would be refused). Used to decide before an attempt whose failure alone counts.
+ */
+export async function peekRateLimit(db: DB, rule: RateRule, subject: string, now: number): Promise<RateLimitResult> {
+  const row = await db
+    .selectFrom("app_rate_limits")
+    .select(["count", "windowStart"])
+    .where("key", "=", keyOf(rule, subject))
+    .executeTakeFirst();
+  if (!row || Number(row.windowStart) <= now - rule.windowMs) return { ...ALLOWED };
+  const count = Number(row.count);
+  return resultOf(rule, count, Number(row.windowStart), now, count < rule.limit);
+}
+
+/**
+ * Count one hit for `subject` under `rule` and say whether it is allowed. A key already
+ * refused in its window answers from a read and writes nothing; otherwise one atomic
+ * upsert (insert, bump, or restart the window), so concurrent requests count correctly.
  */
 export async function hitRateLimit(
   db: DB,
@@ -39,38 +69,64 @@ export async function hitRateLimit(
   subject: string,
   now = Date.now(),
 ): Promise<RateLimitResult> {
-  const key = `${rule.name}:${subject.toLowerCase()}`;
+  const key = keyOf(rule, subject);
   const expired = now - rule.windowMs;
+  const seen = await db
+    .selectFrom("app_rate_limits")
+    .select(["count", "windowStart"])
+    .where("key", "=", key)
+    .executeTakeFirst();
+  if (seen && Number(seen.windowStart) > expired && Number(seen.count) > rule.limit) {
+    return resultOf(rule, Number(seen.count), Number(seen.windowStart), now, false);
+  }
+  const cap = rule.limit + 1;
   const row = await db
     .insertInto("app_rate_limits")
     .values({ key, windowStart: now, count: 1 })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet({
-        count: sql<number>`case when "app_rate_limits"."windowStart" <= ${expired} then 1 else "app_rate_limits"."count" + 1 end`,
+        count: sql<number>`case when "app_rate_limits"."windowStart" <= ${expired} then 1 when "app_rate_limits"."count" >= ${cap} then ${cap} else "app_rate_limits"."count" + 1 end`,
         windowStart: sql<number>`case when "app_rate_limits"."windowStart" <= ${expired} then ${now} else "app_rate_limits"."windowStart" end`,
       }),
     )
     .returning(["count", "windowStart"])
     .executeTakeFirstOrThrow();
   const count = Number(row.count);
-  const retryAfterMs = Math.max(0, Number(row.windowStart) + rule.windowMs - now);
-  return {
-    ok: count <= rule.limit,
-    count,
-    retryAfterMs,
-    retryAfterMinutes: Math.max(1, Math.ceil(retryAfterMs / 60_000)),
-  };
+  return resultOf(rule, count, Number(row.windowStart), now, count <= rule.limit);
 }
 
 /** Forget a subject's counter (e.g. after a successful sign-in). */
 export async function resetRateLimit(db: DB, rule: RateRule, subject: string): Promise<void> {
-  await db.deleteFrom("app_rate_limits").where("key", "=", `${rule.name}:${subject.toLowerCase()}`).execute();
+  await db.deleteFrom("app_rate_limits").where("key", "=", keyOf(rule, subject)).execute();
+}
+
+/**
+ * Delete counters whose window ended before `now - maxWindowMs` (the longest window of
+ * any rule; default one day). For the periodic purge job. Returns how many went.
+ */
+export async function deleteExpiredRateLimits(db: DB, now: number, maxWindowMs = 24 * 60 * 60_000): Promise<number> {
+  const res = await db
+    .deleteFrom("app_rate_limits")
+    .where("windowStart", "<", now - maxWindowMs)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }
 
 /** hitRateLimit that always allows when RATE_LIMIT_DISABLED=1 (the e2e suite only). */
 export function rateLimiter(config: Pick<Config, "rateLimitDisabled">, db: DB) {
   return (rule: RateRule, subject: string, now = Date.now()): Promise<RateLimitResult> =>
-    config.rateLimitDisabled
-      ? Promise.resolve({ ok: true, count: 0, retryAfterMs: 0, retryAfterMinutes: 0 })
-      : hitRateLimit(db, rule, subject, now);
+    config.rateLimitDisabled ? Promise.resolve({ ...ALLOWED }) : hitRateLimit(db, rule, subject, now);
+}
+
+/** hit, peek and reset together, all inert when RATE_LIMIT_DISABLED=1. */
+export function rateLimits(config: Pick<Config, "rateLimitDisabled">, db: DB) {
+  const off = config.rateLimitDisabled;
+  return {
+    hit: (rule: RateRule, subject: string, now: number): Promise<RateLimitResult> =>
+      off ? Promise.resolve({ ...ALLOWED }) : hitRateLimit(db, rule, subject, now),
+    peek: (rule: RateRule, subject: string, now: number): Promise<RateLimitResult> =>
+      off ? Promise.resolve({ ...ALLOWED }) : peekRateLimit(db, rule, subject, now),
+    reset: (rule: RateRule, subject: string): Promise<void> =>
+      off ? Promise.resolve() : resetRateLimit(db, rule, subject),
+  };
 }

@@ -4,6 +4,13 @@ import * as m0002 from "./0002-mail-outbox";
 import * as m0004 from "./0004-order-drafts";
 import * as m0005 from "./0005-contact-admin";
 import * as m0006 from "./0006-orders";
+import * as m0007 from "./0007-admin-grant-user";
+import * as m0008 from "./0008-fulfilment";
+import * as m0009 from "./0009-account-privacy";
+import * as m0010 from "./0010-relay";
+import * as m0011 from "./0011-scans";
+import * as m0012 from "./0012-billing";
+import * as m0013 from "./0013-hittelon";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -15,4 +22,11 @@ export const migrations: Record<string, Migration> = {
   "0004-order-drafts": m0004,
   "0005-contact-admin": m0005,
   "0006-orders": m0006,
+  "0007-admin-grant-user": m0007,
+  "0008-fulfilment": m0008,
+  "0009-account-privacy": m0009,
+  "0010-relay": m0010,
+  "0011-scans": m0011,
+  "0012-billing": m0012,
+  "0013-hittelon": m0013,
 };

@@ -1,0 +1,111 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import type { Lang } from "~/i18n/config";
+import type { BillingOverview } from "~/lib/billing-overview";
+import { formatDate } from "~/lib/dates";
+import { formatPrice } from "~/lib/pricing";
+
+/** What the dashboard's "Orders and receipts" shows: the billing service's overview. */
+export type BillingSectionData = BillingOverview;
+
+/**
+ * "Orders and receipts" on the dashboard (issue #16): per subscription its state, "Manage
+ * payment" (Stripe), "Cancel renewal" (asks first) or "Resume renewal", and a receipt
+ * (page and PDF) for every payment. Plain links and a plain form: no JavaScript needed.
+ */
+export function BillingSection({ billing, lang }: { billing: BillingSectionData; lang: Lang }) {
+  const { t } = useTranslation();
+  if (billing.orders.length === 0) return null;
+  return (
+    <section className="mt-4" aria-labelledby="billing-title" id="billing">
+      <h2 id="billing-title" className="h4">
+        {t("billing.dashboard.title")}
+      </h2>
+      <p>{t("billing.dashboard.intro")}</p>
+      <ul className="list-unstyled d-grid gap-3">
+        {billing.orders.map((o) => {
+          const money = (minor: number) => formatPrice(minor / 100, o.currency === "SEK" ? "sv" : "en");
+          return (
+            <li key={o.id} className="card billing-order">
+              <div className="card-body">
+                <h3 className="h6 card-title text-break">
+                  {t("billing.dashboard.subscription", {
+                    items:
+                      o.itemCount > o.items.length
+                        ? t("billing.dashboard.andMore", {
+                            items: o.items.join(", "),
+                            count: o.itemCount - o.items.length,
+                          })
+                        : o.items.join(", "),
+                  })}
+                </h3>
+                {o.lapsed ? (
+                  <p className="mb-2">
+                    {t("billing.dashboard.lapsed")} <Link to="/order">{t("billing.dashboard.reactivate")}</Link>
+                  </p>
+                ) : o.renewing && o.paidUntil ? (
+                  <p className="mb-2">
+                    {t("billing.dashboard.renews", {
+                      date: formatDate(o.paidUntil, lang),
+                      amount: money(o.totalAmount),
+                    })}
+                  </p>
+                ) : (o.endsAt ?? o.paidUntil) ? (
+                  <p className="mb-2">
+                    {t("billing.dashboard.ends", { date: formatDate((o.endsAt ?? o.paidUntil)!, lang) })}
+                  </p>
+                ) : null}
+                {o.paymentFailed ? (
+                  <div className="alert alert-danger py-2 billing-failed" role="alert">
+                    {t(billing.portal ? "billing.dashboard.failed" : "billing.dashboard.failedTest")}
+                  </div>
+                ) : null}
+                <div className="d-flex flex-wrap gap-2 mb-2">
+                  {billing.portal && !o.lapsed ? (
+                    <a href={`/order/${o.id}/payment`} className="btn btn-sm btn-primary">
+                      {t("billing.dashboard.manage")}
+                    </a>
+                  ) : null}
+                  {o.renewing ? (
+                    <Link to={`/order/${o.id}/cancel`} className="btn btn-sm btn-outline-danger">
+                      {t("billing.dashboard.cancel")}
+                    </Link>
+                  ) : null}
+                  {o.resumable ? (
+                    <Form method="post" className="d-inline">
+                      <input type="hidden" name="intent" value="resumeRenewal" />
+                      <input type="hidden" name="orderId" value={o.id} />
+                      <button type="submit" className="btn btn-sm btn-success">
+                        {t("billing.dashboard.resume")}
+                      </button>
+                    </Form>
+                  ) : null}
+                </div>
+                <h4 className="h6 mb-1">{t("billing.dashboard.receipts")}</h4>
+                <ul className="list-unstyled mb-0 small">
+                  {o.receipts.map((r) => (
+                    <li key={r.number} className="d-flex flex-wrap gap-2">
+                      <Link to={`/order/${o.id}/receipt?number=${r.number}`}>
+                        {t("billing.dashboard.receipt", {
+                          number: r.number,
+                          date: formatDate(r.paidAt, lang),
+                          amount: money(r.totalAmount),
+                        })}
+                      </Link>
+                      <a
+                        href={`/order/${o.id}/receipt.pdf?number=${r.number}`}
+                        aria-label={`${t("billing.dashboard.pdf")} ${t("billing.receipt.title", { number: r.number })}`}
+                      >
+                        {t("billing.dashboard.pdf")}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

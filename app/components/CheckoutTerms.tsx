@@ -1,0 +1,30 @@
+import { Trans, useTranslation } from "react-i18next";
+import type { Lang } from "~/i18n/config";
+import { formatPrice, type Period } from "~/lib/pricing";
+
+/**
+ * What the owner agrees to, said before payment (issue #19): automatic renewal every
+ * period until cancelled, the 6-month minimum term, the total, and a link to the terms.
+ * `lang` is the language of the amount's currency.
+ */
+export function CheckoutTerms({ period, total, lang }: { period: Period; total: number; lang: Lang }) {
+  const { t } = useTranslation();
+  const amount = formatPrice(total, lang);
+  return (
+    <section className="checkout-terms mb-3" aria-labelledby="checkout-terms-title" aria-live="polite">
+      <h2 id="checkout-terms-title" className="h6 mb-1">
+        {t("common.checkoutTerms.title")}
+      </h2>
+      <p className="mb-1" data-testid="checkout-terms">
+        {t(`common.checkoutTerms.renews.${period}`)} {t("common.checkoutTerms.minimum")}{" "}
+        {t(`common.checkoutTerms.total.${period}`, { total: amount })}
+      </p>
+      <p className="mb-0">
+        <Trans
+          i18nKey="common.checkoutTerms.terms"
+          components={{ a: <a href="/terms" target="_blank" rel="noopener" /> }}
+        />
+      </p>
+    </section>
+  );
+}

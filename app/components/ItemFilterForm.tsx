@@ -1,0 +1,81 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/item-filter";
+import { PROD_TYPES } from "~/lib/prod-types";
+
+/**
+ * The item filter (issue #18 point 5): a GET form, so it works without JavaScript and the
+ * filter lives in the URL (page links and bookmarks keep it). The server does the filtering.
+ */
+export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilter; action: string; idPrefix: string }) {
+  const { t } = useTranslation();
+  const id = (name: string) => `${idPrefix}-${name}`;
+  return (
+    <Form method="get" action={action} role="search" aria-labelledby={id("title")} className="card mb-3 item-filter">
+      <div className="card-body">
+        <h2 id={id("title")} className="h6">
+          {t("items.filter.title")}
+        </h2>
+        <div className="row g-2 align-items-end">
+          <div className="col-12 col-md-4">
+            <label htmlFor={id("q")} className="form-label">
+              {t("items.filter.q")}
+            </label>
+            <input
+              id={id("q")}
+              type="search"
+              name="q"
+              className="form-control"
+              defaultValue={filter.q}
+              maxLength={SEARCH_MAX}
+            />
+          </div>
+          <div className="col-6 col-md-2">
+            <label htmlFor={id("type")} className="form-label">
+              {t("items.filter.type")}
+            </label>
+            <select id={id("type")} name="type" className="form-select" defaultValue={filter.type ?? ""}>
+              <option value="">{t("items.filter.anyType")}</option>
+              {PROD_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`items.types.${type}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-md-3">
+            <label htmlFor={id("paid")} className="form-label">
+              {t("items.filter.paid")}
+            </label>
+            <select id={id("paid")} name="paid" className="form-select" defaultValue={filter.paid ?? ""}>
+              <option value="">{t("items.filter.anyPaid")}</option>
+              <option value="paid">{t("items.filter.paidOnly")}</option>
+              <option value="unpaid">{t("items.filter.unpaidOnly")}</option>
+            </select>
+          </div>
+          <div className="col-12 col-md-3">
+            <div className="form-check mb-2">
+              <input
+                id={id("lost")}
+                type="checkbox"
+                name="lost"
+                value="1"
+                className="form-check-input"
+                defaultChecked={filter.lost}
+              />
+              <label htmlFor={id("lost")} className="form-check-label">
+                {t("items.filter.lost")}
+              </label>
+            </div>
+          </div>
+          <div className="col-12 d-flex flex-wrap gap-2 align-items-center">
+            <button type="submit" className="btn btn-outline-primary">
+              {t("items.filter.submit")}
+            </button>
+            {isFiltered(filter) ? <Link to={action}>{t("items.filter.clear")}</Link> : null}
+          </div>
+        </div>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,45 @@
+/** The owner's sticker shipments on the dashboard (issue #15): ordered, or shipped on … with tracking. */
+import { useTranslation } from "react-i18next";
+import { formatDate } from "~/lib/dates";
+import { useLang } from "~/lib/use-lang";
+
+export interface StickerShipmentData {
+  id: string;
+  kind: "order" | "replacement";
+  status: "pending" | "shipped";
+  createdAt: number;
+  shippedAt: number | null;
+  trackingNumber: string | null;
+  items: Array<{ id: string; name: string }>;
+}
+
+export function StickerShipments({ shipments }: { shipments: StickerShipmentData[] }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  if (shipments.length === 0) return null;
+  return (
+    <section className="mt-4" aria-labelledby="stickers-title">
+      <h2 id="stickers-title" className="h4">
+        {t("fulfil.dashboard.title")}
+      </h2>
+      <ul className="list-group sticker-shipments">
+        {shipments.map((s) => (
+          <li key={s.id} className="list-group-item">
+            <div className="d-flex flex-wrap gap-2 align-items-center">
+              <span className={`badge ${s.status === "shipped" ? "text-bg-success" : "text-bg-secondary"}`}>
+                {s.status === "shipped" && s.shippedAt !== null
+                  ? t("fulfil.dashboard.shipped", { date: formatDate(s.shippedAt, lang) })
+                  : t("fulfil.dashboard.ordered", { date: formatDate(s.createdAt, lang) })}
+              </span>
+              {s.kind === "replacement" ? <span className="small">{t("fulfil.dashboard.replacement")}</span> : null}
+            </div>
+            <p className="mb-0 mt-1 text-break">{s.items.map((i) => i.name).join(", ")}</p>
+            {s.trackingNumber ? (
+              <p className="mb-0 small">{t("fulfil.dashboard.tracking", { number: s.trackingNumber })}</p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

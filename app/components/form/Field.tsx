@@ -1,0 +1,127 @@
+/**
+ * The form kit (decision 011): a labelled input or textarea with its translated error,
+ * wired for screen readers (aria-invalid, aria-describedby). Errors arrive as translation
+ * keys from the action's ActionResult and are translated here.
+ */
+import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { useTranslation } from "react-i18next";
+
+interface Common {
+  /** The input's id; the error's id is `${id}-error`, the help text's `${id}-help`. */
+  id: string;
+  name: string;
+  label: ReactNode;
+  /** A translation key, as ActionResult.fieldErrors carries it. */
+  error?: string | undefined;
+  help?: ReactNode;
+  /** Bootstrap column classes of the wrapper; default: full width with a bottom margin. */
+  className?: string;
+  /**
+   * A length limit shown as a live character counter (issue #19) instead of `maxLength`,
+   * which would cut pasted text silently; the server refuses what is too long.
+   */
+  counter?: number;
+}
+
+/** The wrapper, label, help and error around one control; `control` gets the wiring props. */
+function FieldShell({
+  id,
+  name,
+  label,
+  error,
+  help,
+  className = "mb-3",
+  counter,
+  initialLength = 0,
+  valueLength,
+  control,
+}: Common & { initialLength?: number; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
+  const { t } = useTranslation();
+  const [length, setLength] = useState(initialLength);
+  const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
+    .filter(Boolean)
+    .join(" ");
+  // A controlled field's value is the truth (it is cleared after a send); else what was typed.
+  const left = counter === undefined ? 0 : counter - (valueLength ?? length);
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="form-label">
+        {label}
+      </label>
+      {control({
+        id,
+        name,
+        className: `form-control${error ? " is-invalid" : ""}`,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": described || undefined,
+        onInput: counter
+          ? (e: { currentTarget: { value: string } }) => setLength(e.currentTarget.value.length)
+          : undefined,
+      })}
+      {counter ? (
+        <div id={`${id}-counter`} className={`form-text field-counter${left < 0 ? " text-danger fw-bold" : ""}`}>
+          {left < 0 ? t("common.counterOver", { count: -left }) : t("common.counter", { count: left })}
+        </div>
+      ) : null}
+      {help ? (
+        <div id={`${id}-help`} className="form-text">
+          {help}
+        </div>
+      ) : null}
+      {error ? (
+        <div id={`${id}-error`} className="invalid-feedback d-block">
+          {t(error)}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+interface ControlWiring {
+  id: string;
+  name: string;
+  className: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  onInput: ((e: { currentTarget: { value: string } }) => void) | undefined;
+}
+
+export function Field({
+  id,
+  name,
+  label,
+  error,
+  help,
+  className,
+  counter,
+  ...input
+}: Common & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "name" | "className">) {
+  return (
+    <FieldShell
+      {...{ id, name, label, error, help, className, counter }}
+      initialLength={String(input.defaultValue ?? "").length}
+      valueLength={input.value === undefined ? undefined : String(input.value).length}
+      control={(w) => <input {...w} {...input} maxLength={counter ? undefined : input.maxLength} />}
+    />
+  );
+}
+
+export function TextareaField({
+  id,
+  name,
+  label,
+  error,
+  help,
+  className,
+  counter,
+  ...textarea
+}: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "className">) {
+  return (
+    <FieldShell
+      {...{ id, name, label, error, help, className, counter }}
+      initialLength={String(textarea.defaultValue ?? "").length}
+      valueLength={textarea.value === undefined ? undefined : String(textarea.value).length}
+      control={(w) => <textarea {...w} {...textarea} maxLength={counter ? undefined : textarea.maxLength} />}
+    />
+  );
+}

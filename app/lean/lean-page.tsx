@@ -1,0 +1,25 @@
+import { createContext, use } from "react";
+
+/**
+ * A page rendered without React Router's scripts (issue #18, docs/decisions/020): the
+ * anonymous finder page. The server hands the root layout the inline stylesheet and the
+ * page's one small script; in the browser there is none (such a page is never hydrated).
+ */
+export interface LeanPageAssets {
+  css: string;
+  script: string;
+}
+
+export const LeanPageContext = createContext<LeanPageAssets | undefined>(undefined);
+
+export function useLeanPageAssets() {
+  return use(LeanPageContext);
+}
+
+/**
+ * A route opts in with `handle.lean(loaderData)`: true when this response needs no
+ * framework JavaScript (the finder page for anyone but the item's owner).
+ */
+export interface LeanHandle {
+  lean?: (loaderData: unknown) => boolean;
+}

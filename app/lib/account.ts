@@ -1,0 +1,80 @@
+/** The /account forms (issue #17): one zod schema per form; messages are translation keys. */
+import { z } from "zod";
+import { PASSWORD_MAX } from "./password";
+import { isSocialProvider } from "./social";
+
+export const NAME_MAX = 200;
+
+export const profileSchema = z.object({
+  intent: z.literal("profile"),
+  name: z.string({ error: "account.errors.nameRequired" }).trim().min(1, "account.errors.nameRequired").max(NAME_MAX),
+  language: z.enum(["en", "sv"], { error: "account.errors.language" }),
+});
+
+export const emailSchema = z.object({
+  intent: z.literal("email"),
+  email: z
+    .string({ error: "auth.errors.emailRequired" })
+    .trim()
+    .min(1, "auth.errors.emailRequired")
+    .max(254, "auth.errors.invalidEmail")
+    .pipe(z.email("auth.errors.invalidEmail")),
+});
+
+const password = (required: string) =>
+  z.string({ error: required }).min(1, required).max(PASSWORD_MAX, "auth.password.tooLong");
+
+export const passwordSchema = z.object({
+  intent: z.literal("password"),
+  currentPassword: password("account.errors.currentPasswordRequired"),
+  newPassword: password("account.errors.newPasswordRequired"),
+});
+
+export const setPasswordSchema = z.object({
+  intent: z.literal("setPassword"),
+  newPassword: password("account.errors.newPasswordRequired"),
+});
+
+export const providerSchema = z.object({
+  intent: z.enum(["link", "reauth"]),
+  provider: z
+    .string()
+    .max(40)
+    .refine((v) => isSocialProvider(v), "auth.errors.unsupportedProvider"),
+});
+
+export const unlinkSchema = z.object({
+  intent: z.literal("unlink"),
+  /** better-auth's account row id. */
+  accountId: z.string().min(1).max(100),
+});
+
+export const signOutOthersSchema = z.object({ intent: z.literal("signOutOthers") });
+
+export const deleteSchema = z.object({
+  intent: z.literal("delete"),
+  password: z.string().max(PASSWORD_MAX, "auth.password.tooLong").optional(),
+  confirm: z.literal("on", { error: "account.errors.confirmDelete" }),
+});
+
+export type DeviceClass = "phone" | "tablet" | "computer" | "unknown";
+
+/** A rough device class from a User-Agent header, for the sessions list. */
+export function deviceClassOf(userAgent: string | null | undefined): DeviceClass {
+  if (!userAgent) return "unknown";
+  if (/iPad|Tablet|PlayBook|Silk|Android(?!.*Mobile)/i.test(userAgent)) return "tablet";
+  if (/Mobi|iPhone|iPod|Android|Windows Phone/i.test(userAgent)) return "phone";
+  if (/Windows|Macintosh|Mac OS X|Linux|CrOS|X11/i.test(userAgent)) return "computer";
+  return "unknown";
+}
+
+/** The browser's name from a User-Agent header, or null. */
+export function browserOf(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null;
+  if (/Edg\//.test(userAgent)) return "Edge";
+  if (/OPR\/|Opera/.test(userAgent)) return "Opera";
+  if (/Firefox\//.test(userAgent)) return "Firefox";
+  if (/Chrome\/|Chromium\/|CriOS\//.test(userAgent)) return "Chrome";
+  if (/Safari\//.test(userAgent)) return "Safari";
+  return null;
+}

@@ -1,0 +1,179 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { deleteSchema, providerSchema } from "~/lib/account";
+import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { formatDate } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { PASSWORD_MAX } from "~/lib/password";
+import { isSocialProvider } from "~/lib/social";
+import { useLang } from "~/lib/use-lang";
+import { accountPageErrors } from "~/server/account/account.http.server";
+import { AccountPageError, deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { setFlash } from "~/server/flash.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import type { Route } from "./+types/account-delete";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "account");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  const page = await getAccountPage(await getDeps(), request.headers);
+  return data(
+    {
+      email: page.email,
+      hasPassword: page.hasPassword,
+      freshSignIn: page.freshSignIn,
+      social: page.methods.map((m) => m.provider).filter(isSocialProvider),
+      renewals: page.renewals,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type Values = { confirm?: string };
+
+/**
+ * Deleting the account (issue #17): with the password, or after a fresh social sign-in
+ * (intent "reauth" starts one). Success ends signed out on / with a translated message.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const values: Values = typeof form.confirm === "string" ? { confirm: form.confirm } : {};
+  const deps = await getDeps();
+  try {
+    if (form.intent === "reauth") {
+      const p = providerSchema.safeParse(form);
+      if (!p.success) return invalidForm<Values>(values, zodFieldErrors(p.error));
+      const res = await startReauth(deps, request.headers, p.data.provider);
+      return redirect(res.redirectTo, { headers: res.headers });
+    }
+    const p = deleteSchema.safeParse(form);
+    if (!p.success) {
+      const errors: Record<string, string> = {};
+      for (const issue of p.error.issues) {
+        const field = String(issue.path[0] ?? "intent");
+        errors[field] ??= issue.message.includes(".") ? issue.message : "account.errors.confirmDelete";
+      }
+      return invalidForm<Values>(values, errors, { key: Object.values(errors)[0]! });
+    }
+    const cookies = await deleteAccount(deps, request.headers, { password: p.data.password });
+    cookies.append("Set-Cookie", setFlash("accountDeleted", deps.config.secureCookies));
+    return redirect("/", { headers: cookies });
+  } catch (err) {
+    if (!(err instanceof AccountPageError)) throw err;
+    if (err.code === "signedOut") throw redirect("/login");
+    const fieldErrors =
+      err.code === "wrongPassword" || err.code === "passwordRequired"
+        ? { password: accountPageErrors[err.code].key }
+        : {};
+    return formErrorResponse(accountPageErrors, err, values, fieldErrors);
+  }
+}
+
+export default function AccountDelete({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { email, hasPassword, freshSignIn, social, renewals } = loaderData;
+  const result = actionData as ActionResult<Values> | undefined;
+  const providerName = (p: string) => (isSocialProvider(p) ? t(`account.methods.${p}`) : p);
+  const minimumEnds = renewals.map((r) => r.endsAt).sort((a, b) => b - a)[0];
+  const canSubmit = hasPassword || freshSignIn;
+  return (
+    <section className="py-4 account-page" aria-labelledby="delete-title">
+      <h1 id="delete-title">{t("account.delete.pageTitle")}</h1>
+      <h2 className="h5 mt-4">{t("account.delete.what")}</h2>
+      <ul>
+        <li>{t("account.delete.items")}</li>
+        <li>{t("account.delete.subscriptions")}</li>
+        {minimumEnds ? <li>{t("account.delete.minimum", { date: formatDate(minimumEnds, lang) })}</li> : null}
+        <li>{t("account.delete.kept")}</li>
+        <li>{t("account.delete.gone")}</li>
+        <li className="text-break">{t("account.delete.mail", { email })}</li>
+      </ul>
+      <FormAlert message={result?.formError} />
+      {!hasPassword ? (
+        freshSignIn ? (
+          <div className="alert alert-info" role="status">
+            {t("account.delete.fresh")}
+          </div>
+        ) : (
+          <div className="mb-3">
+            <p>{t("account.delete.reauthIntro", { providers: social.map(providerName).join(", ") })}</p>
+            <div className="d-flex flex-wrap gap-2">
+              {social.map((p) => (
+                <Form method="post" key={p}>
+                  <input type="hidden" name="intent" value="reauth" />
+                  <input type="hidden" name="provider" value={p} />
+                  <button type="submit" className="btn btn-outline-primary">
+                    {t("account.delete.reauth", { provider: providerName(p) })}
+                  </button>
+                </Form>
+              ))}
+            </div>
+          </div>
+        )
+      ) : null}
+      {canSubmit ? (
+        <Form method="post" noValidate className="card card-body border-danger">
+          <input type="hidden" name="intent" value="delete" />
+          {hasPassword ? (
+            <Field
+              id="delete-password"
+              name="password"
+              type="password"
+              label={t("account.delete.password")}
+              autoComplete="current-password"
+              required
+              maxLength={PASSWORD_MAX}
+              error={result?.fieldErrors.password}
+            />
+          ) : null}
+          <div className="form-check mb-3">
+            <input
+              className={`form-check-input${result?.fieldErrors.confirm ? " is-invalid" : ""}`}
+              type="checkbox"
+              name="confirm"
+              id="delete-confirm"
+              required
+              aria-invalid={result?.fieldErrors.confirm ? true : undefined}
+              aria-describedby={result?.fieldErrors.confirm ? "delete-confirm-error" : undefined}
+            />
+            <label className="form-check-label" htmlFor="delete-confirm">
+              {t("account.delete.confirm")}
+            </label>
+            {result?.fieldErrors.confirm ? (
+              <div id="delete-confirm-error" className="invalid-feedback d-block">
+                {t(result.fieldErrors.confirm)}
+              </div>
+            ) : null}
+          </div>
+          <div className="d-flex flex-wrap gap-2">
+            <button type="submit" className="btn btn-danger">
+              {t("account.delete.submit")}
+            </button>
+            <Link to="/account" className="btn btn-outline-secondary">
+              {t("account.delete.cancel")}
+            </Link>
+          </div>
+        </Form>
+      ) : (
+        <Link to="/account" className="btn btn-outline-secondary">
+          {t("account.delete.cancel")}
+        </Link>
+      )}
+    </section>
+  );
+}

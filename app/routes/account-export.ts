@@ -1,0 +1,44 @@
+import { redirect } from "react-router";
+import { getT } from "~/i18n/i18n";
+import { privacyErrors } from "~/server/account/account.http.server";
+import { exportUserData, PrivacyError } from "~/server/account/privacy.service.server";
+import { requireUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import type { Route } from "./+types/account-export";
+
+/** The download is a POST (the account page's button); a GET goes back to the page. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  return redirect("/account");
+}
+
+/** "Download my data" (issue #17): one JSON attachment, rate-limited per user. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const { consent, lang } = context.get(requestContext);
+  try {
+    const file = await exportUserData(
+      await getDeps(),
+      { id: user.ref, email: user.email.toLowerCase() },
+      { consentCookie: consent },
+    );
+    return new Response(file.json, {
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${file.filename}"`,
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof PrivacyError)) throw err;
+    const { status, message, headers } = httpErrorOf(privacyErrors, err);
+    const t = getT(lang);
+    return new Response(t(message.key, message.params ?? {}), {
+      status,
+      headers: { ...headers, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+}

@@ -1,0 +1,453 @@
+import * as cookie from "cookie";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { LANG_COOKIE, type Lang } from "~/i18n/config";
+import {
+  emailSchema,
+  NAME_MAX,
+  passwordSchema,
+  profileSchema,
+  providerSchema,
+  setPasswordSchema,
+  signOutOthersSchema,
+  unlinkSchema,
+} from "~/lib/account";
+import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { formatDateTime } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password";
+import { isSocialProvider } from "~/lib/social";
+import { useLang } from "~/lib/use-lang";
+import { accountPageErrors } from "~/server/account/account.http.server";
+import {
+  AccountPageError,
+  changePassword,
+  getAccountPage,
+  requestEmailChange,
+  setPassword,
+  signOutOtherSessions,
+  startLink,
+  unlinkMethod,
+  updateProfile,
+} from "~/server/account/account.service.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import type { Route } from "./+types/account";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "account");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/** Messages a redirect back here may ask for (?done=…); anything else shows nothing. */
+const DONE = {
+  profile: "account.saved",
+  emailSent: "account.email.sent",
+  password: "account.password.changed",
+  passwordSet: "account.password.setDone",
+  unlinked: "account.methods.unlinked",
+  signedOutOthers: "account.sessions.signedOutOthers",
+} as const;
+type Done = keyof typeof DONE;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  const page = await getAccountPage(await getDeps(), request.headers);
+  const q = new URL(request.url).searchParams;
+  const done = q.get("done");
+  const linked = q.get("linked");
+  const linkFailed = q.get("linkFailed");
+  return data(
+    {
+      page,
+      done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
+      linked: isSocialProvider(linked) ? linked : null,
+      linkFailed: isSocialProvider(linkFailed) ? linkFailed : null,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type Values = Record<string, string>;
+type Result = ActionResult<Values> & { intent: string };
+
+function done(key: Done, headers?: Headers) {
+  return redirect(`/account?done=${key}`, headers ? { headers } : undefined);
+}
+
+/** Field errors and the first one as the form's message (FormAlert takes the focus). */
+function invalid(intent: string, values: Values, errors: Record<string, string>) {
+  const first = Object.values(errors)[0] ?? "account.errors.notFound";
+  const res = invalidForm<Values>(values, errors, { key: first });
+  return data<Result>({ ...res.data, intent }, { status: res.init?.status ?? 400 });
+}
+
+function failed(intent: string, err: AccountPageError, values: Values) {
+  const fieldErrors: Record<string, string> = err.code.startsWith("password.")
+    ? { newPassword: accountPageErrors[err.code].key }
+    : err.code === "wrongPassword"
+      ? { currentPassword: accountPageErrors[err.code].key }
+      : {};
+  const res = formErrorResponse(accountPageErrors, err, values, fieldErrors);
+  return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+}
+
+/** One form per section, told apart by `intent`; each answers a redirect back here (PRG). */
+export async function action({ request }: Route.ActionArgs) {
+  await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const intent = typeof form.intent === "string" ? form.intent : "";
+  // Passwords never come back to the page.
+  const values: Values = {};
+  for (const [k, v] of Object.entries(form)) if (typeof v === "string" && !/password/i.test(k)) values[k] = v;
+  const deps = await getDeps();
+  const headers = request.headers;
+  try {
+    switch (intent) {
+      case "profile": {
+        const p = profileSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
+        const cookies = await updateProfile(deps, headers, p.data);
+        // The pages follow the chosen language at once.
+        cookies.append(
+          "Set-Cookie",
+          cookie.serialize(LANG_COOKIE, p.data.language, {
+            path: "/",
+            maxAge: 365 * 24 * 60 * 60,
+            sameSite: "lax",
+            secure: deps.config.secureCookies,
+          }),
+        );
+        return done("profile", cookies);
+      }
+      case "email": {
+        const p = emailSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
+        await requestEmailChange(deps, headers, p.data);
+        return done("emailSent");
+      }
+      case "password": {
+        const p = passwordSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
+        return done("password", await changePassword(deps, headers, p.data));
+      }
+      case "setPassword": {
+        const p = setPasswordSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
+        await setPassword(deps, headers, p.data);
+        return done("passwordSet");
+      }
+      case "link": {
+        const p = providerSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
+        const res = await startLink(deps, headers, p.data.provider);
+        return redirect(res.redirectTo, { headers: res.headers });
+      }
+      case "unlink": {
+        const p = unlinkSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, { accountId: "account.errors.notFound" });
+        await unlinkMethod(deps, headers, p.data.accountId);
+        return done("unlinked");
+      }
+      case "signOutOthers": {
+        const p = signOutOthersSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, { intent: "account.errors.notFound" });
+        await signOutOtherSessions(deps, headers);
+        return done("signedOutOthers");
+      }
+      default:
+        return invalid("", values, { intent: "account.errors.notFound" });
+    }
+  } catch (err) {
+    if (err instanceof AccountPageError) {
+      if (err.code === "signedOut") throw redirect("/login");
+      return failed(intent, err, values);
+    }
+    throw err;
+  }
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section className="card mb-4" aria-labelledby={`${id}-title`}>
+      <div className="card-body">
+        <h2 id={`${id}-title`} className="h4 card-title">
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { page, done: doneKey, linked, linkFailed } = loaderData;
+  const result = actionData as Result | undefined;
+  const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
+  const fieldFor = (intent: string, field: string) =>
+    result?.intent === intent ? result.fieldErrors[field] : undefined;
+  const valueOf = (intent: string, field: string, fallback: string) =>
+    result?.intent === intent ? (result.values[field] ?? fallback) : fallback;
+  const providerName = (p: string) => (isSocialProvider(p) ? t(`account.methods.${p}`) : p);
+  const socialMethods = page.methods.filter((m) => m.provider !== "credential");
+  const onlyOne = page.methods.length <= 1;
+  const others = page.sessions.filter((s) => !s.current).length;
+  const when = (ms: number) => formatDateTime(ms, lang);
+
+  return (
+    <div className="py-4 account-page">
+      <h1 className="mb-4">{t("account.title")}</h1>
+      {doneKey ? (
+        <div className="alert alert-success" role="status">
+          {t(doneKey)}
+        </div>
+      ) : null}
+      {linked ? (
+        <div className="alert alert-success" role="status">
+          {t("account.methods.linked", { provider: providerName(linked) })}
+        </div>
+      ) : null}
+      {linkFailed ? (
+        <FormAlert message={{ key: "account.methods.linkFailed", params: { provider: providerName(linkFailed) } }} />
+      ) : null}
+      {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
+
+      <Section id="profile" title={t("account.profile.title")}>
+        <FormAlert message={errorFor("profile")} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="profile" />
+          <Field
+            id="account-name"
+            name="name"
+            label={t("account.profile.name")}
+            autoComplete="name"
+            required
+            maxLength={NAME_MAX}
+            defaultValue={valueOf("profile", "name", page.name)}
+            error={fieldFor("profile", "name")}
+          />
+          <fieldset className="mb-3">
+            <legend className="form-label fs-6">{t("account.profile.language")}</legend>
+            {(["en", "sv"] as Lang[]).map((l) => (
+              <div className="form-check form-check-inline" key={l}>
+                <input
+                  className="form-check-input"
+                  type="radio"
+                  name="language"
+                  id={`account-language-${l}`}
+                  value={l}
+                  defaultChecked={valueOf("profile", "language", page.language) === l}
+                  aria-describedby="account-language-help"
+                />
+                <label className="form-check-label" htmlFor={`account-language-${l}`} lang={l}>
+                  {t(`account.profile.${l}`)}
+                </label>
+              </div>
+            ))}
+            <div id="account-language-help" className="form-text">
+              {t("account.profile.languageHelp")}
+            </div>
+          </fieldset>
+          <button type="submit" className="btn btn-primary">
+            {t("account.profile.save")}
+          </button>
+        </Form>
+      </Section>
+
+      <Section id="email" title={t("account.email.title")}>
+        <p className="text-break">
+          {t("account.email.current", { email: page.email })}{" "}
+          {page.emailVerified ? null : t("account.email.unverified")}
+        </p>
+        <FormAlert message={errorFor("email")} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="email" />
+          <Field
+            id="account-email"
+            name="email"
+            type="email"
+            label={t("account.email.new")}
+            autoComplete="email"
+            required
+            maxLength={254}
+            defaultValue={valueOf("email", "email", "")}
+            error={fieldFor("email", "email")}
+          />
+          <button type="submit" className="btn btn-primary">
+            {t("account.email.submit")}
+          </button>
+        </Form>
+      </Section>
+
+      <Section id="password" title={page.hasPassword ? t("account.password.title") : t("account.password.setTitle")}>
+        {page.hasPassword ? (
+          <>
+            <FormAlert message={errorFor("password")} />
+            <Form method="post" noValidate>
+              <input type="hidden" name="intent" value="password" />
+              <Field
+                id="account-current-password"
+                name="currentPassword"
+                type="password"
+                label={t("account.password.current")}
+                autoComplete="current-password"
+                required
+                maxLength={PASSWORD_MAX}
+                error={fieldFor("password", "currentPassword")}
+              />
+              <Field
+                id="account-new-password"
+                name="newPassword"
+                type="password"
+                label={t("account.password.new")}
+                autoComplete="new-password"
+                required
+                minLength={PASSWORD_MIN}
+                maxLength={PASSWORD_MAX}
+                help={t("account.password.help")}
+                error={fieldFor("password", "newPassword")}
+              />
+              <button type="submit" className="btn btn-primary">
+                {t("account.password.submit")}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <>
+            <p>
+              {t("account.password.setIntro", {
+                providers: socialMethods.map((m) => providerName(m.provider)).join(", "),
+              })}
+            </p>
+            <FormAlert message={errorFor("setPassword")} />
+            <Form method="post" noValidate>
+              <input type="hidden" name="intent" value="setPassword" />
+              <Field
+                id="account-set-password"
+                name="newPassword"
+                type="password"
+                label={t("account.password.new")}
+                autoComplete="new-password"
+                required
+                minLength={PASSWORD_MIN}
+                maxLength={PASSWORD_MAX}
+                error={fieldFor("setPassword", "newPassword")}
+              />
+              <button type="submit" className="btn btn-primary">
+                {t("account.password.set")}
+              </button>
+            </Form>
+          </>
+        )}
+      </Section>
+
+      <Section id="methods" title={t("account.methods.title")}>
+        <FormAlert message={errorFor("unlink") ?? errorFor("link")} />
+        <ul className="list-group mb-3">
+          {page.methods.map((m) => (
+            <li
+              key={m.id}
+              className="list-group-item d-flex flex-wrap align-items-center justify-content-between gap-2"
+            >
+              <span>
+                <strong>
+                  {m.provider === "credential" ? t("account.methods.credential") : providerName(m.provider)}
+                </strong>
+                <span className="d-block small text-body-secondary">
+                  {t("account.methods.since", { date: when(m.createdAt) })}
+                </span>
+              </span>
+              {m.provider !== "credential" && !onlyOne ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="unlink" />
+                  <input type="hidden" name="accountId" value={m.id} />
+                  <button
+                    type="submit"
+                    className="btn btn-outline-danger btn-sm"
+                    aria-label={t("account.methods.unlinkLabel", { provider: providerName(m.provider) })}
+                  >
+                    {t("account.methods.unlink")}
+                  </button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        {onlyOne ? <p className="small text-body-secondary">{t("account.methods.last")}</p> : null}
+        {page.linkable.length > 0 ? (
+          <div className="d-flex flex-wrap gap-2">
+            {page.linkable.map((p) => (
+              <Form method="post" key={p}>
+                <input type="hidden" name="intent" value="link" />
+                <input type="hidden" name="provider" value={p} />
+                <button type="submit" className="btn btn-outline-primary">
+                  {t("account.methods.link", { provider: providerName(p) })}
+                </button>
+              </Form>
+            ))}
+          </div>
+        ) : null}
+      </Section>
+
+      <Section id="sessions" title={t("account.sessions.title")}>
+        <FormAlert message={errorFor("signOutOthers")} />
+        <ul className="list-group mb-3">
+          {page.sessions.map((s) => (
+            <li key={s.id} className="list-group-item">
+              <strong>
+                {s.browser
+                  ? t("account.sessions.browser", {
+                      device: t(`account.sessions.device.${s.device}`),
+                      browser: s.browser,
+                    })
+                  : t(`account.sessions.device.${s.device}`)}
+              </strong>
+              {s.current ? <span className="badge text-bg-success ms-2">{t("account.sessions.this")}</span> : null}
+              <span className="d-block small text-body-secondary">
+                {t("account.sessions.signedIn", { date: when(s.createdAt) })},{" "}
+                {t("account.sessions.lastActive", { date: when(s.lastActiveAt) })}
+              </span>
+            </li>
+          ))}
+        </ul>
+        {others > 0 ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="signOutOthers" />
+            <button type="submit" className="btn btn-outline-danger">
+              {t("account.sessions.signOutOthers")}
+            </button>
+          </Form>
+        ) : (
+          <p className="mb-0">{t("account.sessions.none")}</p>
+        )}
+      </Section>
+
+      <Section id="data" title={t("account.data.title")}>
+        <p>{t("account.data.intro")}</p>
+        {/* A plain form: the answer is a file download, the page stays. */}
+        <form method="post" action="/account/export" data-discover="false">
+          <button type="submit" className="btn btn-outline-primary">
+            {t("account.data.download")}
+          </button>
+        </form>
+      </Section>
+
+      <Section id="delete" title={t("account.delete.title")}>
+        <p>{t("account.delete.intro")}</p>
+        <Link to="/account/delete" className="btn btn-outline-danger">
+          {t("account.delete.link")}
+        </Link>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useLoaderData, useSearchParams } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/pricing";
+import { useLang } from "~/lib/use-lang";
+import { requireAdmin } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { listOrdersForStaff, simulateFailedRenewal, simulateRenewal } from "~/server/orders/billing.service.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { OrderError } from "~/server/orders/orders.service.server";
+import type { Route } from "./+types/admin.orders";
+
+/**
+ * /admin/orders (staff only, 404 to everyone else): recent orders. With the test provider
+ * each paid order has "Simulate renewal" / "Simulate failed renewal" (issue #16), so the
+ * whole lifecycle can be tried out of the box; with PAYMENTS=stripe the buttons are not
+ * shown and the action answers 404.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "billing.admin"), { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return data(await listOrdersForStaff(await getDeps()), { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const orderId = String(form.get("orderId") ?? "");
+  const deps = await getDeps();
+  try {
+    if (intent === "simulateRenewal") await simulateRenewal(deps, orderId);
+    else if (intent === "simulateFailedRenewal") await simulateFailedRenewal(deps, orderId);
+    else throw new OrderError("notFound");
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    if (err.code === "notFound") throw data(null, { status });
+    return data({ formError: message }, { status });
+  }
+  throw redirect(`/admin/orders?done=${intent === "simulateRenewal" ? "renewal" : "failed"}`);
+}
+
+export default function AdminOrders({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { orders, simulation } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const done = params.get("done");
+  return (
+    <section className="py-4" aria-labelledby="orders-title">
+      <h1 id="orders-title">{t("billing.admin.title")}</h1>
+      <FormAlert message={actionData?.formError} />
+      {done === "renewal" || done === "failed" ? (
+        <div className="alert alert-success" role="status">
+          {t(`billing.admin.simulated.${done}`)}
+        </div>
+      ) : null}
+      {simulation ? <p className="alert alert-warning">{t("billing.admin.testMode")}</p> : null}
+      {orders.length === 0 ? (
+        <p>{t("billing.admin.empty")}</p>
+      ) : (
+        <ul className="list-group admin-orders">
+          {orders.map((o) => (
+            <li key={o.id} className="list-group-item">
+              <div className="d-flex flex-wrap justify-content-between gap-2">
+                <span className="text-break fw-semibold">{o.email}</span>
+                <span className="d-flex flex-wrap gap-2 align-items-center">
+                  <span className="badge text-bg-secondary">{t(`billing.admin.status.${o.status}`)}</span>
+                  {o.paymentFailed ? <span className="badge text-bg-danger">{t("billing.admin.failed")}</span> : null}
+                  {o.lapsed ? <span className="badge text-bg-dark">{t("billing.admin.lapsed")}</span> : null}
+                  <time dateTime={new Date(o.createdAt).toISOString()} className="small text-body-secondary">
+                    {formatDateTime(o.createdAt, lang)}
+                  </time>
+                </span>
+              </div>
+              <p className="mb-1 small text-break">
+                {t("billing.admin.items")}: {o.items.join(", ")}
+              </p>
+              <p className="mb-1 small">
+                {t("billing.admin.total")}: {formatPrice(o.totalAmount / 100, o.currency === "SEK" ? "sv" : "en")} (
+                {t(`billing.receipt.periods.${o.period}`)})
+                {o.paidUntil ? ` · ${t("billing.admin.paidUntil", { date: formatDate(o.paidUntil, lang) })}` : ""}
+              </p>
+              {simulation && o.status === "paid" && o.provider === "test" ? (
+                <Form method="post" className="d-flex flex-wrap gap-2">
+                  <input type="hidden" name="orderId" value={o.id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="simulateRenewal"
+                    className="btn btn-sm btn-outline-primary"
+                  >
+                    {t("billing.admin.simulateRenewal")}
+                  </button>
+                  {o.renewing && !o.lapsed ? (
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="simulateFailedRenewal"
+                      className="btn btn-sm btn-outline-danger"
+                    >
+                      {t("billing.admin.simulateFailed")}
+                    </button>
+                  ) : null}
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { data, redirect } from "react-router";
+import { FindCodeForm } from "~/components/FindCodeForm";
+import { FormAlert } from "~/components/form/FormAlert";
+import type { FormMessage } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
+import { findItemByCode, FulfilError } from "~/server/fulfil/fulfil.service.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import type { Route } from "./+types/find";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "fulfil.find"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/**
+ * GET /find?code=…: a finder's typed sticker code (issue #15). Found: 302 to the item page.
+ * Without a code: the form. A bad, unknown or replaced code: the form again with the
+ * message and a 400/404/410; too many tries from one IP: 429.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const typed = new URL(request.url).searchParams.get("code");
+  const noStore = { "Cache-Control": "no-store" };
+  if (typed === null) return data({ code: "", error: null as FormMessage | null }, { headers: noStore });
+  // Shown back in the field: at most what the field takes, without control characters.
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const code = typed.slice(0, 64).replace(/[\u0000-\u001f\u007f]/g, "");
+  const { ip } = context.get(requestContext);
+  try {
+    const { id } = await findItemByCode(await getDeps(), typed, ip);
+    throw redirect(`/product/${id}`, { headers: noStore });
+  } catch (err) {
+    if (!(err instanceof FulfilError)) throw err;
+    const { status, message, headers } = httpErrorOf(fulfilErrors, err);
+    return data({ code, error: message as FormMessage | null }, { status, headers: { ...noStore, ...headers } });
+  }
+}
+
+export default function Find({ loaderData }: Route.ComponentProps) {
+  const { code, error } = loaderData;
+  return (
+    <section className="py-4 find-page">
+      <FormAlert message={error} />
+      <FindCodeForm as="h1" defaultValue={code} invalid={error !== null} />
+    </section>
+  );
+}

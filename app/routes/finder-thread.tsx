@@ -1,0 +1,144 @@
+/**
+ * The finder's private link /m/{token} (issue #14): the conversation with the owner,
+ * the owner's replies and a form to write again. No account: the 256-bit token is the
+ * key; a wrong one is 'Page not found'. Nothing here names the owner.
+ */
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect, useSearchParams } from "react-router";
+import { FinderMessageForm } from "~/components/FinderMessageForm";
+import { useNonce } from "~/components/nonce";
+import type { CaptchaKind } from "~/lib/contact-limits";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatFee } from "~/lib/fee";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { isFinderToken, parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
+import { useLang } from "~/lib/use-lang";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { relayErrors } from "~/server/relay/relay.http.server";
+import { continueFinderConversation, openFinderThread, RelayError } from "~/server/relay/relay.service.server";
+import type { Route } from "./+types/finder-thread";
+
+export const handle = { i18n: ["layout", "errors", "consent", "relay"] };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "relay.finder"), { name: "robots", content: "noindex" }];
+}
+
+/** The token is a secret: never cached, never sent on as a Referer. */
+const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+  if (!isFinderToken(params.token)) throw data(null, { status: 404 });
+  const deps = await getDeps();
+  try {
+    const thread = await openFinderThread(deps, params.token);
+    const captcha = {
+      kind: deps.config.captcha as CaptchaKind,
+      siteKey: deps.config.captcha === "recaptcha" ? deps.config.recaptcha.siteKey : undefined,
+    };
+    return data({ thread, captcha }, { headers: PRIVATE_HEADERS });
+  } catch (err) {
+    if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
+    throw err;
+  }
+}
+
+/** The finder writes again: the same checks as the first message. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isFinderToken(params.token)) throw data(null, { status: 404 });
+  const { ip, lang } = context.get(requestContext);
+  const parsed = parseFinderMessage(await readForm(request));
+  if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
+  try {
+    await continueFinderConversation(await getDeps(), params.token, parsed.data, { ip, lang });
+    return redirect(`/m/${params.token}?sent=1`, { headers: PRIVATE_HEADERS });
+  } catch (err) {
+    if (!(err instanceof RelayError)) throw err;
+    if (err.code === "notFound") throw data(null, { status: 404 });
+    return formErrorResponse(relayErrors, err, parsed.values);
+  }
+}
+
+export default function FinderThread({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const nonce = useNonce();
+  const [search] = useSearchParams();
+  const { thread, captcha } = loaderData;
+  const sent = search.get("sent") === "1" && !actionData;
+  const replied = thread.messages.some((m) => m.author === "owner");
+  return (
+    <section className="py-4 finder-thread" aria-labelledby="thread-title">
+      {sent ? (
+        <div className="alert alert-success" role="status">
+          {t("relay.sent")}
+        </div>
+      ) : null}
+      <h1 id="thread-title" className="h3 text-break">
+        {t("relay.finder.title", { item: thread.itemName })}
+      </h1>
+      {thread.returned ? (
+        // Issue #21: the owner confirmed the return; the fee is settled between them.
+        <div className="alert alert-success return-thanks" role="status">
+          <p className="fw-bold mb-1">{t("relay.returned.finderThanks")}</p>
+          <p className="mb-0">
+            {t("relay.returned.finderNote", {
+              date: formatDate(thread.returned.at, lang),
+              fee: formatFee(thread.returned.fee, thread.returned.currency),
+            })}
+          </p>
+        </div>
+      ) : null}
+      <div className="card mb-4">
+        <div className="card-body">
+          <p className="mb-2">{t("relay.finder.linkLead")}</p>
+          <label htmlFor="finder-link" className="form-label fw-bold">
+            {t("relay.finder.linkLabel")}
+          </label>
+          <input id="finder-link" className="form-control font-monospace" readOnly value={thread.url} />
+          {thread.mailed ? <p className="form-text mb-0">{t("relay.finder.linkMailed")}</p> : null}
+        </div>
+      </div>
+      <h2 className="h4">{t("relay.finder.thread")}</h2>
+      <ol className="list-unstyled relay-thread">
+        {thread.messages.map((m) => (
+          <li key={m.id} className={`relay-message relay-message-${m.author}`}>
+            <p className="small text-body-secondary mb-1">
+              <strong>{t(m.author === "owner" ? "relay.finder.owner" : "relay.finder.you")}</strong>
+              {", "}
+              <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
+              {m.located ? ` · ${t("relay.finder.location")}` : null}
+            </p>
+            <p className="relay-text text-break mb-0">{m.text}</p>
+          </li>
+        ))}
+      </ol>
+      {!replied ? <p className="text-body-secondary">{t("relay.finder.noReply")}</p> : null}
+      <p className="small text-body-secondary">{t("relay.finder.retention")}</p>
+      {thread.canWrite ? (
+        <FinderMessageForm
+          result={actionData as ActionResult<FinderMessageValues> | undefined}
+          captcha={captcha.kind}
+          siteKey={captcha.siteKey}
+          nonce={nonce}
+          heading={t("relay.finder.writeMore")}
+        />
+      ) : (
+        <p className="alert alert-info">{t("relay.finder.closed")}</p>
+      )}
+      <p className="mt-4">
+        <Link to={`/product/${thread.itemId}`}>{t("relay.finder.itemLink")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+/**
+ * One conversation with a finder (issue #14): the thread, the finder's shared location as
+ * a maps link, and the owner's reply form. Another user's conversation is 'Page not
+ * found', never a hint that it exists.
+ */
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { TextareaField } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { parseOwnerReply, type OwnerReplyValues } from "~/lib/relay";
+import { RELAY_MESSAGE_MAX } from "~/lib/relay-limits";
+import { useLang } from "~/lib/use-lang";
+import { requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { relayErrors } from "~/server/relay/relay.http.server";
+import { formatFee } from "~/lib/fee";
+import { confirmReturn, openOwnerConversation, RelayError, replyAsOwner } from "~/server/relay/relay.service.server";
+import type { Route } from "./+types/message";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "relay.thread");
+}
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  try {
+    const conversation = await openOwnerConversation(await getDeps(), user.ref, params.id);
+    return data({ conversation }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
+    throw err;
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  // "I have my item back" (issue #21): the same answer however often it is sent.
+  if (form.get("intent") === "returned") {
+    try {
+      await confirmReturn(await getDeps(), user.ref, params.id);
+    } catch (err) {
+      if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
+      throw err;
+    }
+    return redirect(`/messages/${params.id}?returned=1`);
+  }
+  const parsed = parseOwnerReply(form);
+  if (!parsed.ok)
+    return invalidForm<OwnerReplyValues>(parsed.values, parsed.fieldErrors, { key: "relay.errors.invalid" });
+  try {
+    await replyAsOwner(await getDeps(), user.ref, params.id, parsed.text);
+    return redirect(`/messages/${params.id}?replied=1`);
+  } catch (err) {
+    if (!(err instanceof RelayError)) throw err;
+    if (err.code === "notFound") throw data(null, { status: 404 });
+    return formErrorResponse(relayErrors, err, parsed.values);
+  }
+}
+
+export default function Message({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [search] = useSearchParams();
+  const navigation = useNavigation();
+  const { conversation: c } = loaderData;
+  const result = actionData as ActionResult<OwnerReplyValues> | undefined;
+  const replied = search.get("replied") === "1" && !result;
+  const justReturned = search.get("returned") === "1";
+  return (
+    <article className="py-4" aria-labelledby="conversation-title">
+      <p>
+        <Link to="/messages">{t("relay.thread.back")}</Link>
+      </p>
+      <h1 id="conversation-title" className="h3 text-break">
+        {t("relay.thread.title", { item: c.itemName })}
+      </h1>
+      {c.finderContact ? (
+        <p>
+          {t("relay.thread.finderContact")} <span className="text-break finder-contact">{c.finderContact}</span>
+        </p>
+      ) : (
+        <p className="text-body-secondary">{t("relay.thread.noContact")}</p>
+      )}
+      <ol className="list-unstyled relay-thread">
+        {c.messages.map((m) => (
+          <li key={m.id} className={`relay-message relay-message-${m.author}`}>
+            <p className="small text-body-secondary mb-1">
+              <strong>{t(m.author === "owner" ? "relay.thread.you" : "relay.thread.finder")}</strong>
+              {", "}
+              <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
+              {m.unread ? <span className="badge text-bg-primary ms-2">{t("relay.thread.new")}</span> : null}
+            </p>
+            <p className="relay-text text-break mb-1">{m.text}</p>
+            {m.mapsUrl ? (
+              <p className="mb-0">
+                <a href={m.mapsUrl} target="_blank" rel="noopener noreferrer" className="maps-link">
+                  {t("relay.thread.map")}
+                </a>
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {replied ? (
+        <div className="alert alert-success" role="status">
+          {t("relay.thread.sent")}
+        </div>
+      ) : null}
+      <ReturnSection returned={c.returned} justReturned={justReturned} />
+      <Form method="post" noValidate className="mt-3">
+        <FormAlert message={result?.formError} />
+        <TextareaField
+          id="reply-message"
+          name="message"
+          label={t("relay.thread.reply")}
+          help={t(c.finderCanGetMail ? "relay.thread.replyHelpMail" : "relay.thread.replyHelpLink")}
+          error={result?.fieldErrors.message}
+          defaultValue={result?.values.message ?? ""}
+          rows={4}
+          maxLength={RELAY_MESSAGE_MAX}
+          required
+        />
+        <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
+          {t("relay.thread.send")}
+        </button>
+      </Form>
+    </article>
+  );
+}
+
+/**
+ * "I have my item back" (issue #21): a plain POST (no JavaScript needed); once confirmed,
+ * the date and the fee agreed then, as the finder sees them at their link.
+ */
+function ReturnSection({
+  returned,
+  justReturned,
+}: {
+  returned: { at: number; fee: number; currency: "SEK" | "EUR" } | null;
+  justReturned: boolean;
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigation = useNavigation();
+  if (returned) {
+    return (
+      <div className="alert alert-success return-confirmed" role="status">
+        {justReturned ? <p className="fw-bold mb-1">{t("relay.returned.ownerDone")}</p> : null}
+        <p className="mb-0">
+          {t("relay.returned.ownerNote", {
+            date: formatDate(returned.at, lang),
+            fee: formatFee(returned.fee, returned.currency),
+          })}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <Form method="post" className="card mb-3 return-form">
+      <div className="card-body">
+        <h2 className="h5">{t("relay.returned.ownerTitle")}</h2>
+        <p>{t("relay.returned.ownerHelp")}</p>
+        <input type="hidden" name="intent" value="returned" />
+        <button type="submit" className="btn btn-success" disabled={navigation.state === "submitting"}>
+          {t("relay.returned.button")}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,102 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate } from "~/lib/dates";
+import type { FormMessage } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { cancelRenewal, getCancelPreview, isOrderId, OrderError } from "~/server/orders/orders.service.server";
+import type { Route } from "./+types/order-cancel";
+
+/**
+ * /order/{orderId}/cancel: "Cancel renewal" asks first (issue #19 point 4): every item the
+ * one subscription covers, until when they stay active, what is still charged, and that it
+ * can be undone until then. Confirming posts here (no JavaScript needed) and goes back to
+ * the dashboard, which confirms it (POST-redirect-GET).
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "billing.cancel"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  try {
+    const preview = await getCancelPreview(await getDeps(), { userId: user.ref, orderId: params.id });
+    return data({ preview, formError: null as FormMessage | null }, { headers: noStore });
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    if (err.code === "notFound") throw data(message, { status });
+    // Already cancelled or ended: say so, with the way back.
+    return data({ preview: null, formError: message }, { status, headers: noStore });
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/login");
+  await readForm(request);
+  try {
+    if (!isOrderId(params.id)) throw new OrderError("notFound");
+    await cancelRenewal(await getDeps(), { userId: user.ref, orderId: params.id });
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    return data({ formError: message }, { status });
+  }
+  throw redirect(`/dashboard?billing=cancelled&order=${params.id}`);
+}
+
+export default function OrderCancel({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigation = useNavigation();
+  const { preview } = loaderData;
+  const formError = actionData?.formError ?? loaderData.formError;
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="cancel-title">
+      <h1 id="cancel-title">{t("billing.cancel.title")}</h1>
+      <FormAlert message={formError} />
+      {preview ? (
+        <>
+          <p className="lead">{t("billing.cancel.intro")}</p>
+          <p>{t("billing.cancel.covers", { count: preview.items.length })}</p>
+          <ul className="text-break cancel-items">
+            {preview.items.map((i) => (
+              <li key={i.id}>{i.name}</li>
+            ))}
+          </ul>
+          <p className="fw-semibold">{t("billing.cancel.until", { date: formatDate(preview.endsAt, lang) })}</p>
+          <p>
+            {preview.atPeriodEnd
+              ? t("billing.cancel.nothingMore")
+              : t("billing.cancel.minimumTerm", { date: formatDate(preview.endsAt, lang) })}
+          </p>
+          <p>{t("billing.cancel.undo")}</p>
+          <Form method="post" className="d-flex flex-wrap gap-2">
+            <button type="submit" className="btn btn-danger" disabled={navigation.state === "submitting"}>
+              {t("billing.cancel.confirm")}
+            </button>
+            <Link to="/dashboard" className="btn btn-outline-secondary">
+              {t("billing.cancel.back")}
+            </Link>
+          </Form>
+        </>
+      ) : (
+        <Link to="/dashboard" className="btn btn-outline-secondary">
+          {t("billing.cancel.back")}
+        </Link>
+      )}
+    </section>
+  );
+}

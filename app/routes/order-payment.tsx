@@ -1,0 +1,55 @@
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect } from "react-router";
+import { pageMeta } from "~/lib/meta";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { OrderError, paymentPortalUrl } from "~/server/orders/orders.service.server";
+import type { Route } from "./+types/order-payment";
+
+/**
+ * /order/{orderId}/payment: "Manage payment" (issue #16). With Stripe it opens a Customer
+ * Portal session for the order's own customer (update the card, see invoices); the
+ * failed-payment mail links here, so the owner signs in first. A GET: it changes nothing
+ * here, and the portal session is the owner's own. With the test provider a page says
+ * there is no card.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "billing.payment"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  const { lang } = context.get(requestContext);
+  try {
+    const url = await paymentPortalUrl(await getDeps(), { userId: user.ref, orderId: params.id, lang });
+    throw redirect(url, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    if (err.code === "noPortal") {
+      return data({ message }, { status: 200, headers: { "Cache-Control": "private, no-store" } });
+    }
+    throw data(message, { status });
+  }
+}
+
+export default function OrderPayment({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { message } = loaderData;
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="payment-title">
+      <h1 id="payment-title">{t("billing.payment.title")}</h1>
+      <p role="status">{t(message.key, message.params ?? {})}</p>
+      <Link to="/dashboard" className="btn btn-outline-secondary">
+        {t("billing.payment.back")}
+      </Link>
+    </section>
+  );
+}

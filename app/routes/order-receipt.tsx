@@ -1,0 +1,132 @@
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { formatDate } from "~/lib/dates";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/pricing";
+import { useLang } from "~/lib/use-lang";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { getReceipt, parseReceiptNumber } from "~/server/orders/billing.service.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { OrderError } from "~/server/orders/orders.service.server";
+import type { Route } from "./+types/order-receipt";
+
+/**
+ * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
+ * only; the latest receipt of the order without a number. The PDF is beside it.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "billing.receipt"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  const number = parseReceiptNumber(new URL(request.url).searchParams.get("number"));
+  try {
+    if (number === "invalid") throw new OrderError("notFound");
+    const receipt = await getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number });
+    return data({ receipt }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    throw data(message, { status });
+  }
+}
+
+export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const r = loaderData.receipt;
+  const money = (minor: number) => formatPrice(minor / 100, r.currency === "SEK" ? "sv" : "en");
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="receipt-title">
+      <h1 id="receipt-title">{t("billing.receipt.title", { number: r.number })}</h1>
+      <div className="row g-3 mb-3">
+        <div className="col-sm-6">
+          <h2 className="h6">{t("billing.receipt.seller")}</h2>
+          <address className="mb-0 receipt-seller">
+            <span className="d-block">{r.seller.name}</span>
+            {r.seller.address.map((l, i) => (
+              <span key={i} className="d-block">
+                {l}
+              </span>
+            ))}
+            {r.seller.orgNr ? (
+              <span className="d-block">{`${t("billing.receipt.orgNr")} ${r.seller.orgNr}`}</span>
+            ) : null}
+            {r.seller.vatNr ? (
+              <span className="d-block">{`${t("billing.receipt.vatNr")} ${r.seller.vatNr}`}</span>
+            ) : null}
+          </address>
+        </div>
+        <div className="col-sm-6">
+          <h2 className="h6">{t("billing.receipt.buyer")}</h2>
+          <address className="mb-0 text-break">
+            {[r.buyer.name, ...r.buyer.lines].filter(Boolean).map((l, i) => (
+              <span key={i} className="d-block">
+                {l}
+              </span>
+            ))}
+          </address>
+        </div>
+      </div>
+      <dl className="row mb-3">
+        <dt className="col-6 col-sm-4">{t("billing.receipt.number")}</dt>
+        <dd className="col-6 col-sm-8">{r.number}</dd>
+        <dt className="col-6 col-sm-4">{t("billing.receipt.date")}</dt>
+        <dd className="col-6 col-sm-8">{formatDate(r.paidAt, lang)}</dd>
+        <dt className="col-6 col-sm-4">{t("billing.receipt.period")}</dt>
+        <dd className="col-6 col-sm-8">
+          {formatDate(r.periodStart, lang)} – {formatDate(r.periodEnd, lang)}
+        </dd>
+      </dl>
+      <h2 className="h6">
+        {t("billing.receipt.line", { count: r.count, period: t(`billing.receipt.periods.${r.period}`) })}
+      </h2>
+      <ul className="text-break">
+        {r.items.map((name, i) => (
+          <li key={i}>{name}</li>
+        ))}
+      </ul>
+      <table className="table receipt-amounts">
+        <tbody>
+          <tr>
+            <th scope="row">{t("billing.receipt.package")}</th>
+            <td className="text-end">{money(r.packageAmount)}</td>
+          </tr>
+          {r.discountAmount ? (
+            <tr>
+              <th scope="row">{t("billing.receipt.discount")}</th>
+              <td className="text-end">{money(-r.discountAmount)}</td>
+            </tr>
+          ) : null}
+          <tr>
+            <th scope="row">{t("billing.receipt.net")}</th>
+            <td className="text-end">{money(r.netAmount)}</td>
+          </tr>
+          <tr>
+            <th scope="row">{t("billing.receipt.vat")}</th>
+            <td className="text-end">{money(r.vatAmount)}</td>
+          </tr>
+          <tr className="fw-bold">
+            <th scope="row">{t("billing.receipt.total")}</th>
+            <td className="text-end">{money(r.totalAmount)}</td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="d-flex flex-wrap gap-2">
+        <a href={`/order/${r.orderId}/receipt.pdf?number=${r.number}`} className="btn btn-primary">
+          {t("billing.receipt.pdf")}
+        </a>
+        <Link to="/dashboard" className="btn btn-outline-secondary">
+          {t("billing.receipt.back")}
+        </Link>
+      </div>
+    </section>
+  );
+}

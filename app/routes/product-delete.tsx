@@ -1,0 +1,128 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate } from "~/lib/dates";
+import type { FormMessage } from "~/lib/form";
+import { isProductId } from "~/lib/ids";
+import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { setFlash } from "~/server/flash.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { itemErrors } from "~/server/items/items.http.server";
+import { deleteOwnedItem, getItemDeletion, ItemError } from "~/server/items/items.service.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { OrderError } from "~/server/orders/orders.service.server";
+import type { Route } from "./+types/product-delete";
+
+/**
+ * /product/{id}/delete: the owner deletes one item (issue #17). The page asks first: what
+ * goes with it, and for a paid item which subscription stops renewing, which other items it
+ * covers and until when they stay active. Confirming posts here (no JavaScript needed) and
+ * lands on the dashboard with a confirmation. Another user's item (or no item): 404.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "items.delete"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  try {
+    if (!isProductId(params.id)) throw new ItemError("notFound");
+    const preview = await getItemDeletion(await getDeps(), user.ref, params.id);
+    return data({ preview }, { headers: noStore });
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    const { status, message } = httpErrorOf(itemErrors, err);
+    throw data(message, { status });
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/login");
+  await readForm(request);
+  const deps = await getDeps();
+  try {
+    if (!isProductId(params.id)) throw new ItemError("notFound");
+    await deleteOwnedItem(deps, user.ref, params.id);
+  } catch (err) {
+    if (err instanceof ItemError) {
+      const { status, message } = httpErrorOf(itemErrors, err);
+      throw data(message, { status });
+    }
+    // The provider refused to stop the subscription: nothing was deleted.
+    if (!(err instanceof OrderError)) throw err;
+    const { status, message } = httpErrorOf(orderErrors, err);
+    return data({ formError: message as FormMessage | null }, { status });
+  }
+  throw redirect("/dashboard", { headers: { "Set-Cookie": setFlash("itemDeleted", deps.config.secureCookies) } });
+}
+
+export default function ProductDelete({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigation = useNavigation();
+  const { preview } = loaderData;
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="delete-item-title">
+      <h1 id="delete-item-title" className="text-break">
+        {t("items.delete.title", { name: preview.name })}
+      </h1>
+      <FormAlert message={actionData?.formError ?? null} />
+      <p className="lead">{t("items.delete.intro")}</p>
+      <p>{t("items.delete.goes")}</p>
+      {preview.endsSubscriptions.map((s) => (
+        <div key={s.orderId} className="alert alert-warning delete-item-subscription">
+          <p className="fw-semibold">{t("items.delete.endsRenewal")}</p>
+          {s.otherCount > 0 ? (
+            <>
+              <p className="mb-1">
+                {t("items.delete.otherItems", {
+                  count: s.otherCount,
+                  date: formatDate(s.endsAt, lang),
+                })}
+              </p>
+              <ul className="text-break">
+                {s.otherItems.map((i) => (
+                  <li key={i.id}>{i.name}</li>
+                ))}
+                {s.otherCount > s.otherItems.length ? (
+                  <li>{t("items.delete.moreItems", { count: s.otherCount - s.otherItems.length })}</li>
+                ) : null}
+              </ul>
+            </>
+          ) : null}
+          <p className="mb-0">
+            {s.atPeriodEnd
+              ? t("items.delete.nothingMore", { date: formatDate(s.endsAt, lang) })
+              : t("items.delete.minimumTerm", { date: formatDate(s.endsAt, lang) })}
+          </p>
+        </div>
+      ))}
+      {preview.paid && preview.endsSubscriptions.length === 0 ? (
+        <p>
+          {preview.paidUntil
+            ? t("items.delete.paidNoRenewal", { date: formatDate(preview.paidUntil, lang) })
+            : t("items.delete.paidNoEnd")}
+        </p>
+      ) : null}
+      <p className="fw-semibold">{t("items.delete.final")}</p>
+      <Form method="post" className="d-flex flex-wrap gap-2">
+        <button type="submit" className="btn btn-danger" disabled={navigation.state === "submitting"}>
+          {t("items.delete.confirm")}
+        </button>
+        <Link to="/dashboard" className="btn btn-outline-secondary">
+          {t("items.delete.back")}
+        </Link>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import { data, redirect } from "react-router";
+import { isProductId } from "~/lib/ids";
+import { lostFormSchema } from "~/lib/lost-mode";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { badRequest, readForm } from "~/server/http/form.server";
+import { scanErrors } from "~/server/scans/scans.http.server";
+import { ScanError, setItemLost } from "~/server/scans/scans.service.server";
+import type { Route } from "./+types/product-lost";
+
+/**
+ * POST /product/{id}/lost — "Mark as lost" / "Found it" (issue #14 point 6), a plain form
+ * from the dashboard card and the owner's item page; POST-redirect-GET back there. Only the
+ * owner's item changes; anyone else gets 404 and nothing changes.
+ */
+export async function loader({ params }: Route.LoaderArgs) {
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  // Nothing to show here: a bookmarked or reloaded address goes to the item's page.
+  throw redirect(`/product/${params.id}`);
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/");
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  const parsed = lostFormSchema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) badRequest();
+  try {
+    await setItemLost(await getDeps(), user.ref, params.id, parsed.data.lost);
+  } catch (err) {
+    if (!(err instanceof ScanError)) throw err;
+    throw data(null, { status: httpErrorOf(scanErrors, err).status });
+  }
+  throw redirect(parsed.data.back === "dashboard" ? "/dashboard" : `/product/${params.id}`);
+}

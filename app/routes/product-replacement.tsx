@@ -1,0 +1,135 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate } from "~/lib/dates";
+import type { ActionResult, FormMessage } from "~/lib/form";
+import { replacementFormSchema, type ReplacementModeInput } from "~/lib/fulfil";
+import { isProductId } from "~/lib/ids";
+import { pageMeta } from "~/lib/meta";
+import { addressLines } from "~/lib/order-form";
+import { useLang } from "~/lib/use-lang";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { setFlash } from "~/server/flash.server";
+import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
+import { FulfilError, replacementView, requestReplacement } from "~/server/fulfil/fulfil.service.server";
+import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import type { Route } from "./+types/product-replacement";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "fulfil.replacement");
+}
+
+/**
+ * A replacement sticker for the owner's item (issue #15). Another user's or an unknown
+ * item is the 404 page; an item that is not paid shows why it cannot be replaced.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request);
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  try {
+    return { view: await replacementView(await getDeps(), user.ref, params.id), error: null as FormMessage | null };
+  } catch (err) {
+    if (!(err instanceof FulfilError)) throw err;
+    const { status, message } = httpErrorOf(fulfilErrors, err);
+    if (status === 404) throw data(null, { status });
+    return { view: null, error: message };
+  }
+}
+
+type Values = { mode: ReplacementModeInput | "" };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireNamedUser(request);
+  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  const form = await readForm(request);
+  const raw = form.get("mode");
+  const parsed = replacementFormSchema.safeParse({ mode: raw });
+  const values: Values = { mode: parsed.success ? parsed.data.mode : "" };
+  if (!parsed.success) {
+    return data<ActionResult<Values>>(
+      {
+        values,
+        fieldErrors: { mode: "fulfil.replacement.modeRequired" },
+        formError: { key: "fulfil.replacement.modeRequired" },
+      },
+      { status: 400 },
+    );
+  }
+  const deps = await getDeps();
+  try {
+    await requestReplacement(deps, user.ref, params.id, parsed.data.mode);
+  } catch (err) {
+    if (!(err instanceof FulfilError)) throw err;
+    if (err.code === "replacement.notFound") throw data(null, { status: 404 });
+    return formErrorResponse(fulfilErrors, err, values);
+  }
+  return redirect("/dashboard", {
+    headers: { "Set-Cookie": setFlash("replacementOrdered", deps.config.secureCookies) },
+  });
+}
+
+export default function ProductReplacement({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { view, error } = loaderData;
+  const result = actionData as ActionResult<Values> | undefined;
+  const busy = useNavigation().state !== "idle";
+  const chosen = result?.values.mode ?? "";
+  return (
+    <section className="py-4" aria-labelledby="replacement-title">
+      <h1 id="replacement-title">{t("fulfil.replacement.title")}</h1>
+      <FormAlert message={result?.formError ?? error} />
+      {view ? (
+        <>
+          <p className="text-break">{t("fulfil.replacement.intro", { name: view.name })}</p>
+          <p>{t("fulfil.replacement.free")}</p>
+          {view.nextAllowedAt !== null ? (
+            <div className="alert alert-info" role="status">
+              {t("fulfil.replacement.nextAllowed", { date: formatDate(view.nextAllowedAt, lang) })}
+            </div>
+          ) : (
+            <Form method="post" className="mb-3">
+              <fieldset className="mb-3">
+                <legend className="h5">{t("fulfil.replacement.mode")}</legend>
+                {(["reprint", "newCode"] as const).map((mode) => (
+                  <div key={mode} className="form-check mb-2">
+                    <input
+                      className="form-check-input"
+                      type="radio"
+                      name="mode"
+                      id={`mode-${mode}`}
+                      value={mode}
+                      defaultChecked={chosen === mode}
+                      required
+                      aria-describedby={`mode-${mode}-help`}
+                    />
+                    <label className="form-check-label fw-semibold" htmlFor={`mode-${mode}`}>
+                      {t(`fulfil.replacement.${mode}`)}
+                    </label>
+                    <div id={`mode-${mode}-help`} className="form-text mt-0">
+                      {t(`fulfil.replacement.${mode}Help`)}
+                    </div>
+                  </div>
+                ))}
+              </fieldset>
+              {view.address ? (
+                <>
+                  <p className="mb-1">{t("fulfil.replacement.address")}</p>
+                  <p className="shipment-address text-break">{addressLines(view.address).join("\n")}</p>
+                </>
+              ) : null}
+              <button type="submit" className="btn btn-primary" disabled={busy}>
+                {t("fulfil.replacement.submit")}
+              </button>
+            </Form>
+          )}
+        </>
+      ) : null}
+      <p>
+        <Link to="/dashboard">{t("fulfil.replacement.back")}</Link>
+      </p>
+    </section>
+  );
+}

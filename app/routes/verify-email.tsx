@@ -1,0 +1,99 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { verifyTokenOf } from "~/lib/auth-forms";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { accountFormError } from "~/server/auth/accounts.http.server";
+import { AccountError, resendVerificationMail, verifyEmailToken } from "~/server/auth/accounts.service.server";
+import { requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import type { Route } from "./+types/verify-email";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "auth.verify");
+}
+
+type State = "verified" | "invalid" | "pending";
+
+/**
+ * /user/verify-email?token=… is the link of the verification mail: it marks the email
+ * verified and says so. Without a token a signed-in user sees where the link went and
+ * can ask for it again (POST).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const raw = new URL(request.url).searchParams.get("token");
+  if (raw !== null) {
+    const token = verifyTokenOf(raw);
+    if (!token) return { state: "invalid" as State, email: null };
+    try {
+      await verifyEmailToken(await getDeps(), token);
+      return { state: "verified" as State, email: null };
+    } catch (err) {
+      if (err instanceof AccountError) return { state: "invalid" as State, email: null };
+      throw err;
+    }
+  }
+  const user = await requireUser(request);
+  return { state: (user.emailVerified ? "verified" : "pending") as State, email: user.email };
+}
+
+type ResendValues = Record<string, never>;
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  try {
+    await resendVerificationMail(await getDeps(), {
+      id: user.ref,
+      email: user.email,
+      emailVerified: user.emailVerified,
+    });
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError<ResendValues>(err, {});
+    throw err;
+  }
+  return { values: {}, fieldErrors: {}, formError: null, sent: true } satisfies ActionResult<ResendValues> & {
+    sent: boolean;
+  };
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const result = actionData as (ActionResult<ResendValues> & { sent?: boolean }) | undefined;
+  const { state, email } = loaderData;
+  return (
+    <section className="py-5 auth-page" aria-labelledby="verify-title">
+      <h1 id="verify-title">{t("auth.verify.title")}</h1>
+      {state === "verified" ? (
+        <div className="alert alert-success" role="status">
+          <p>{t("auth.verify.done")}</p>
+          <Link to="/dashboard" className="btn btn-primary">
+            {t("auth.verify.continue")}
+          </Link>
+        </div>
+      ) : state === "pending" ? (
+        <>
+          {result?.sent ? (
+            <div className="alert alert-success" role="status">
+              {t("auth.verify.sent", { email })}
+            </div>
+          ) : (
+            <p>{t("auth.verify.pending", { email })}</p>
+          )}
+          <FormAlert message={result?.formError} />
+          <Form method="post">
+            <button type="submit" className="btn btn-outline-primary" disabled={navigation.state === "submitting"}>
+              {t("auth.verify.resend")}
+            </button>
+          </Form>
+        </>
+      ) : (
+        <div className="alert alert-danger" role="alert">
+          <p>{t("auth.errors.invalidVerifyLink")}</p>
+          <Link to="/dashboard">{t("auth.verify.continue")}</Link>
+        </div>
+      )}
+    </section>
+  );
+}

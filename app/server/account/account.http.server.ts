@@ -1,0 +1,28 @@
+/** Account page and privacy errors as HTTP (decision 011): status and translation key per code. */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { AccountPageErrorCode } from "./account.service.server";
+import type { PrivacyErrorCode } from "./privacy.service.server";
+
+const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) });
+
+export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
+  rateLimited: { status: 429, key: "auth.errors.rateLimited", headers: retryAfter },
+  sameEmail: { status: 400, key: "account.errors.sameEmail" },
+  wrongPassword: { status: 400, key: "account.errors.wrongPassword" },
+  noPassword: { status: 400, key: "account.errors.noPassword" },
+  passwordAlreadySet: { status: 409, key: "account.errors.passwordAlreadySet" },
+  "password.tooShort": { status: 400, key: "auth.password.tooShort" },
+  "password.tooLong": { status: 400, key: "auth.password.tooLong" },
+  "password.common": { status: 400, key: "auth.password.common" },
+  lastSignInMethod: { status: 409, key: "account.errors.lastSignInMethod" },
+  notFound: { status: 404, key: "account.errors.notFound" },
+  reauthRequired: { status: 403, key: "account.errors.reauthRequired" },
+  passwordRequired: { status: 400, key: "account.errors.passwordRequired" },
+  providerNotConfigured: { status: 400, key: "auth.errors.providerNotConfigured" },
+  cancelFailed: { status: 502, key: "account.errors.cancelFailed" },
+  signedOut: { status: 401, key: "account.errors.signedOut" },
+};
+
+export const privacyErrors: HttpErrorTable<PrivacyErrorCode> = {
+  rateLimited: { status: 429, key: "account.errors.exportRateLimited", headers: retryAfter },
+};

@@ -1,0 +1,385 @@
+/**
+ * SQL for the privacy rights (issue #17): per kind of data, what "Download my data" reads
+ * and what "Delete my account" erases or anonymises. One function per table so each kind
+ * stays one entry in privacy.service.server.ts. better-auth's own tables (user, session,
+ * account) are read here but changed only through better-auth's API.
+ */
+import type { DB } from "../db/db.server";
+
+import { ANONYMOUS_USER_ID } from "../db/migrations/0009-account-privacy";
+
+/** What an anonymised order or shipment points to instead of a user (a placeholder row, migration 0009). */
+export const ANONYMOUS_USER = ANONYMOUS_USER_ID;
+/** The address of an anonymised order or shipment: nothing of the person is left. */
+export const ANONYMOUS_ADDRESS = "{}";
+
+const ms = (d: Date | string | number | null | undefined) =>
+  d == null ? null : new Date(typeof d === "number" ? d : d).toISOString();
+const iso = (n: number | null | undefined) => (n == null ? null : new Date(Number(n)).toISOString());
+const json = (s: string | null) => {
+  if (s == null) return null;
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return s;
+  }
+};
+
+export async function readProfile(db: DB, userId: string) {
+  const u = await db
+    .selectFrom("user")
+    .select(["id", "name", "email", "emailVerified", "image", "language", "createdAt", "updatedAt"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!u) return null;
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    emailVerified: Boolean(u.emailVerified),
+    image: u.image,
+    language: u.language,
+    createdAt: ms(u.createdAt),
+    updatedAt: ms(u.updatedAt),
+  };
+}
+
+/** The address kept on the profile and the one kept for the next order. */
+export async function readAddresses(db: DB, userId: string) {
+  const u = await db.selectFrom("user").select("adress").where("id", "=", userId).executeTakeFirst();
+  const draft = await db.selectFrom("order_drafts").selectAll().where("userId", "=", userId).executeTakeFirst();
+  return {
+    profile: json(u?.adress ?? null),
+    nextOrder: draft ? { address: json(draft.adress), buying: draft.buy, updatedAt: iso(draft.updatedAt) } : null,
+  };
+}
+
+export async function deleteOrderDraft(db: DB, userId: string) {
+  await db.deleteFrom("order_drafts").where("userId", "=", userId).execute();
+}
+
+/** Sign-in methods without secrets: no password hash, no tokens. */
+export async function readSignInMethods(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("account")
+    .select(["providerId", "accountId", "scope", "createdAt"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((r) => ({
+    provider: r.providerId,
+    providerAccountId: r.providerId === "credential" ? null : r.accountId,
+    scope: r.scope,
+    createdAt: ms(r.createdAt),
+  }));
+}
+
+/** Sessions without their tokens. */
+export async function readSessions(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("session")
+    .select(["createdAt", "updatedAt", "expiresAt", "ipAddress", "userAgent"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((r) => ({
+    createdAt: ms(r.createdAt),
+    lastActiveAt: ms(r.updatedAt),
+    expiresAt: ms(r.expiresAt),
+    ipAddress: r.ipAddress,
+    userAgent: r.userAgent,
+  }));
+}
+
+export async function readItems(db: DB, userId: string) {
+  const rows = await db.selectFrom("products").selectAll().where("owner", "=", userId).orderBy("createdAt").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    findFee: Number(r.findFee),
+    currency: r.currency,
+    prodType: r.prodType,
+    contactInfo: r.contactInfo,
+    payment: r.payment,
+    paid: Number(r.payed) === 1,
+    paidUntil: iso(r.paidUntil),
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+    stickerCode: r.code,
+    active: Number(r.active) === 1,
+    contactVisibility: r.contactVisibility,
+    scanAlerts: Number(r.scanAlerts) === 1,
+    lostSince: iso(r.lostAt),
+    lastScannedAt: iso(r.lastScannedAt),
+    // Private to the owner (issue #21): never on the finder page, yes in their own export.
+    approxValue: r.approxValue == null ? null : Number(r.approxValue),
+  }));
+}
+
+/** Finder conversations about the user's items, with every message (issue #14, the relay). */
+export async function readConversations(db: DB, userId: string) {
+  const convs = await db
+    .selectFrom("conversations")
+    .select([
+      "id",
+      "itemId",
+      "finderContact",
+      "finderLang",
+      "createdAt",
+      "lastMessageAt",
+      "returnedAt",
+      "returnedFee",
+      "returnedCurrency",
+    ])
+    .where("ownerId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  const out = [];
+  for (const c of convs) {
+    const messages = await db
+      .selectFrom("conversation_messages")
+      .select(["author", "text", "latitude", "longitude", "createdAt", "readAt"])
+      .where("conversationId", "=", c.id)
+      .orderBy("createdAt")
+      .execute();
+    out.push({
+      id: c.id,
+      itemId: c.itemId,
+      finderContact: c.finderContact,
+      finderLanguage: c.finderLang,
+      createdAt: iso(c.createdAt),
+      lastMessageAt: iso(c.lastMessageAt),
+      // "I have my item back" (issue #21), with the fee agreed then.
+      returned:
+        c.returnedAt == null
+          ? null
+          : { at: iso(c.returnedAt), fee: Number(c.returnedFee ?? 0), currency: c.returnedCurrency },
+      messages: messages.map((m) => ({
+        author: m.author,
+        text: m.text,
+        latitude: m.latitude == null ? null : Number(m.latitude),
+        longitude: m.longitude == null ? null : Number(m.longitude),
+        createdAt: iso(m.createdAt),
+        readAt: iso(m.readAt),
+      })),
+    });
+  }
+  return out;
+}
+
+/** Conversations go with the user (the finder's link then answers 404). */
+export async function deleteConversations(db: DB, userId: string) {
+  const ids = db.selectFrom("conversations").select("id").where("ownerId", "=", userId);
+  await db.deleteFrom("conversation_messages").where("conversationId", "in", ids).execute();
+  await db.deleteFrom("conversations").where("ownerId", "=", userId).execute();
+}
+
+/** Scans of the user's items (issue #14): time, language, device class. */
+export async function readScans(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("item_scans")
+    .innerJoin("products", "products.id", "item_scans.productId")
+    .select(["item_scans.productId", "item_scans.scannedAt", "item_scans.lang", "item_scans.device"])
+    .where("products.owner", "=", userId)
+    .orderBy("item_scans.scannedAt")
+    .execute();
+  return rows.map((r) => ({ itemId: r.productId, at: iso(r.scannedAt), language: r.lang, device: r.device }));
+}
+
+export async function deleteScans(db: DB, userId: string) {
+  const items = db.selectFrom("products").select("id").where("owner", "=", userId);
+  await db.deleteFrom("item_scans").where("productId", "in", items).execute();
+}
+
+/** Replacement stickers the user ordered (issue #15). */
+export async function readReplacements(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("sticker_replacements")
+    .selectAll()
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((r) => ({
+    itemId: r.productId,
+    mode: r.mode,
+    address: json(r.adress),
+    status: r.status,
+    createdAt: iso(r.createdAt),
+    shippedAt: iso(r.shippedAt),
+    trackingNumber: r.trackingNumber,
+  }));
+}
+
+export async function deleteReplacements(db: DB, userId: string) {
+  await db.deleteFrom("sticker_replacements").where("userId", "=", userId).execute();
+}
+
+/** Receipts (issue #16): kept for the books, moved to the anonymous user on deletion. */
+export async function readReceipts(db: DB, userId: string) {
+  const rows = await db.selectFrom("receipts").selectAll().where("userId", "=", userId).orderBy("number").execute();
+  return rows.map((r) => ({
+    number: Number(r.number),
+    orderId: r.orderId,
+    items: json(r.items),
+    period: r.period,
+    currency: r.currency,
+    count: Number(r.count),
+    totalAmount: Number(r.totalAmount),
+    vatAmount: Number(r.vatAmount),
+    periodStart: iso(r.periodStart),
+    periodEnd: iso(r.periodEnd),
+    paidAt: iso(r.paidAt),
+  }));
+}
+
+export async function anonymiseReceipts(db: DB, userId: string) {
+  await db.updateTable("receipts").set({ userId: ANONYMOUS_USER_ID }).where("userId", "=", userId).execute();
+}
+
+/** Deletes the user's items; answers their ids (their finder pages are forgotten). */
+export async function deleteItems(db: DB, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom("products").select("id").where("owner", "=", userId).execute();
+  await db.deleteFrom("products").where("owner", "=", userId).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function readOrders(db: DB, userId: string) {
+  const rows = await db.selectFrom("orders").selectAll().where("userId", "=", userId).orderBy("createdAt").execute();
+  const out = [];
+  for (const r of rows) {
+    const items = await db.selectFrom("order_items").select("productId").where("orderId", "=", r.id).execute();
+    out.push({
+      id: r.id,
+      status: r.status,
+      provider: r.provider,
+      period: r.period,
+      language: r.lang,
+      currency: r.currency,
+      count: Number(r.count),
+      unitAmount: Number(r.unitAmount),
+      packageAmount: Number(r.packageAmount),
+      discountAmount: Number(r.discountAmount),
+      totalAmount: Number(r.totalAmount),
+      address: json(r.adress),
+      items: items.map((i) => i.productId),
+      paidAt: iso(r.paidAt),
+      paidUntil: iso(r.paidUntil),
+      minimumUntil: iso(r.minimumUntil),
+      renewing: Number(r.renewing) === 1,
+      endsAt: iso(r.endsAt),
+      cancelledAt: iso(r.cancelledAt),
+      createdAt: iso(r.createdAt),
+    });
+  }
+  return out;
+}
+
+/**
+ * Orders are bookkeeping records and stay (amounts, dates, provider ids), but nothing
+ * points to the person any more: no user, no address (name, email and postal address).
+ */
+export async function anonymiseOrders(db: DB, userId: string, now: number) {
+  await db
+    .updateTable("orders")
+    .set({ userId: ANONYMOUS_USER, adress: ANONYMOUS_ADDRESS, updatedAt: now })
+    .where("userId", "=", userId)
+    .execute();
+}
+
+export async function readShipments(db: DB, userId: string) {
+  const rows = await db
+    .selectFrom("sticker_shipments")
+    .selectAll()
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    orderId: r.orderId,
+    address: json(r.adress),
+    status: r.status,
+    createdAt: iso(r.createdAt),
+    shippedAt: iso(r.shippedAt),
+  }));
+}
+
+/** Shipments stay as records of what was sent, without the address. */
+export async function anonymiseShipments(db: DB, userId: string) {
+  await db
+    .updateTable("sticker_shipments")
+    .set({ userId: ANONYMOUS_USER, adress: ANONYMOUS_ADDRESS })
+    .where("userId", "=", userId)
+    .execute();
+}
+
+/** Messages the user sent through the contact form (by their email), with staff replies. */
+export async function readContactMessages(db: DB, email: string) {
+  const rows = await db
+    .selectFrom("contact_messages")
+    .selectAll()
+    .where("email", "=", email)
+    .orderBy("createdAt")
+    .execute();
+  const out = [];
+  for (const r of rows) {
+    const replies = await db
+      .selectFrom("contact_replies")
+      .select(["text", "createdAt"])
+      .where("messageId", "=", r.id)
+      .orderBy("createdAt")
+      .execute();
+    out.push({
+      name: r.name,
+      email: r.email,
+      message: r.message,
+      language: r.lang,
+      createdAt: iso(r.createdAt),
+      replies: replies.map((p) => ({ text: p.text, createdAt: iso(p.createdAt) })),
+    });
+  }
+  return out;
+}
+
+export async function deleteContactMessages(db: DB, email: string) {
+  const ids = db.selectFrom("contact_messages").select("id").where("email", "=", email);
+  await db.deleteFrom("contact_replies").where("messageId", "in", ids).execute();
+  await db.deleteFrom("contact_messages").where("email", "=", email).execute();
+}
+
+export async function readAdminGrants(db: DB, userId: string, email: string) {
+  const rows = await db
+    .selectFrom("admin_grants")
+    .select(["email", "grantedAt", "source"])
+    .where((eb) => eb.or([eb("userId", "=", userId), eb("email", "=", email)]))
+    .execute();
+  return rows.map((r) => ({ email: r.email, source: r.source, grantedAt: iso(r.grantedAt) }));
+}
+
+export async function deleteAdminGrants(db: DB, userId: string) {
+  await db.deleteFrom("admin_grants").where("userId", "=", userId).execute();
+}
+
+/** Mails sent to the user: subject and dates only (their text can hold sign-in links). */
+export async function readMails(db: DB, email: string) {
+  const rows = await db
+    .selectFrom("mail_outbox")
+    .select(["subject", "status", "createdAt", "sentAt"])
+    .where("to", "=", email)
+    .orderBy("createdAt")
+    .execute();
+  return rows.map((r) => ({
+    subject: r.subject,
+    status: r.status,
+    createdAt: iso(r.createdAt),
+    sentAt: iso(r.sentAt),
+  }));
+}
+
+export async function deleteMails(db: DB, email: string) {
+  await db.deleteFrom("mail_outbox").where("to", "=", email).execute();
+}
+
+/** Password-reset tokens (better-auth keeps them as `reset-password:<token>` → userId). */
+export async function deleteVerificationsOf(db: DB, userId: string) {
+  await db.deleteFrom("verification").where("value", "=", userId).execute();
+}

@@ -1,0 +1,168 @@
+/**
+ * The privacy rights of issue #17 (GDPR articles 15–20): "Download my data" and what
+ * "Delete my account" erases. Each kind of data is ONE entry of USER_DATA below, with how
+ * it is exported and how it is erased (deleted, or anonymised where the law keeps it).
+ * A feature that adds a table holding a user's data adds its entry here; the export and
+ * the deletion then cover it, and tests/integration/account.test.ts checks both.
+ */
+import type { Deps } from "../deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
+import { ServiceError } from "../service-error.server";
+import { stopAllRenewals } from "../orders/orders.service.server";
+import type { DB } from "../db/db.server";
+import * as repo from "./privacy.repository.server";
+
+export type PrivacyErrorCode = "rateLimited";
+export class PrivacyError extends ServiceError<PrivacyErrorCode> {}
+
+/** Exports per user: each builds the whole file, so a few an hour are plenty. */
+export const EXPORT_LIMIT: RateRule = { name: "export:user", limit: 5, windowMs: 60 * 60_000 };
+
+export interface DataSubject {
+  id: string;
+  /** Lower case, as stored. */
+  email: string;
+}
+
+interface ErasureContext {
+  db: DB;
+  now: number;
+  /** Item ids deleted, whose finder pages must be forgotten. */
+  forgottenItems: string[];
+}
+
+interface UserDataKind {
+  /** The key in the export file. */
+  key: string;
+  export(db: DB, user: DataSubject): Promise<unknown>;
+  /**
+   * Runs inside the deletion's transaction, before better-auth deletes the user, sessions
+   * and sign-in methods (those kinds erase nothing themselves). Null: nothing to erase.
+   */
+  erase: ((ctx: ErasureContext, user: DataSubject) => Promise<void>) | null;
+}
+
+/** Everything Hittad holds about a user, one entry per kind. */
+export const USER_DATA: UserDataKind[] = [
+  // better-auth's user row: deleted by better-auth's deleteUser.
+  { key: "profile", export: (db, u) => repo.readProfile(db, u.id), erase: null },
+  {
+    key: "addresses",
+    export: (db, u) => repo.readAddresses(db, u.id),
+    // The profile address goes with the user row; the next-order address is ours.
+    erase: (ctx, u) => repo.deleteOrderDraft(ctx.db, u.id),
+  },
+  // better-auth's account rows (no password hash or tokens exported): deleted by better-auth.
+  { key: "signInMethods", export: (db, u) => repo.readSignInMethods(db, u.id), erase: null },
+  // better-auth's sessions (no tokens exported): deleted by better-auth.
+  { key: "sessions", export: (db, u) => repo.readSessions(db, u.id), erase: null },
+  {
+    // Before the items: scans and conversations hang on them (issue #14).
+    key: "scans",
+    export: (db, u) => repo.readScans(db, u.id),
+    erase: (ctx, u) => repo.deleteScans(ctx.db, u.id),
+  },
+  {
+    key: "conversations",
+    export: (db, u) => repo.readConversations(db, u.id),
+    erase: (ctx, u) => repo.deleteConversations(ctx.db, u.id),
+  },
+  {
+    key: "replacementStickers",
+    export: (db, u) => repo.readReplacements(db, u.id),
+    erase: (ctx, u) => repo.deleteReplacements(ctx.db, u.id),
+  },
+  {
+    key: "items",
+    export: (db, u) => repo.readItems(db, u.id),
+    erase: async (ctx, u) => {
+      ctx.forgottenItems.push(...(await repo.deleteItems(ctx.db, u.id)));
+    },
+  },
+  {
+    key: "orders",
+    export: (db, u) => repo.readOrders(db, u.id),
+    // Bookkeeping law (bokföringslagen: 7 years) keeps orders and receipts: anonymised.
+    erase: (ctx, u) => repo.anonymiseOrders(ctx.db, u.id, ctx.now),
+  },
+  {
+    key: "receipts",
+    export: (db, u) => repo.readReceipts(db, u.id),
+    // Kept for the books like the orders they belong to, without the link to the person.
+    erase: (ctx, u) => repo.anonymiseReceipts(ctx.db, u.id),
+  },
+  {
+    key: "stickerShipments",
+    export: (db, u) => repo.readShipments(db, u.id),
+    erase: (ctx, u) => repo.anonymiseShipments(ctx.db, u.id),
+  },
+  {
+    key: "supportMessages",
+    export: (db, u) => repo.readContactMessages(db, u.email),
+    erase: (ctx, u) => repo.deleteContactMessages(ctx.db, u.email),
+  },
+  {
+    key: "adminGrants",
+    export: (db, u) => repo.readAdminGrants(db, u.id, u.email),
+    erase: (ctx, u) => repo.deleteAdminGrants(ctx.db, u.id),
+  },
+  {
+    key: "mails",
+    export: (db, u) => repo.readMails(db, u.email),
+    erase: (ctx, u) => repo.deleteMails(ctx.db, u.email),
+  },
+  {
+    // Password-reset tokens: never exported (secrets), always erased.
+    key: "pendingLinks",
+    export: async () => undefined,
+    erase: (ctx, u) => repo.deleteVerificationsOf(ctx.db, u.id),
+  },
+];
+
+export interface DataExport {
+  filename: string;
+  json: string;
+}
+
+/**
+ * "Download my data": one JSON document with every kind above (no secrets: no password
+ * hash, session tokens or provider tokens). `consent` is the browser's cookie choice,
+ * which only the request knows. Rate-limited per user.
+ */
+export async function exportUserData(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  user: DataSubject,
+  input: { consentCookie: boolean },
+): Promise<DataExport> {
+  const now = deps.clock();
+  const hit = await rateLimits(deps.config, deps.db).hit(EXPORT_LIMIT, user.id, now);
+  if (!hit.ok) throw new PrivacyError("rateLimited", { minutes: hit.retryAfterMinutes });
+  const out: Record<string, unknown> = {
+    service: "Hittad",
+    exportedAt: new Date(now).toISOString(),
+    consent: { cookiesAccepted: input.consentCookie },
+  };
+  for (const kind of USER_DATA) {
+    const value = await kind.export(deps.db, user);
+    if (value !== undefined) out[kind.key] = value;
+  }
+  const day = new Date(now).toISOString().slice(0, 10);
+  return { filename: `hittad-data-${day}.json`, json: JSON.stringify(out, null, 2) };
+}
+
+/**
+ * Erases a user's data, called by better-auth's deleteUser once the password (or a fresh
+ * social sign-in) is proven, before it removes the user, sessions and sign-in methods.
+ * Subscriptions stop renewing at the provider first: if the provider refuses, nothing is
+ * erased and the account stays.
+ */
+export async function eraseUserData(deps: Pick<Deps, "db" | "config" | "clock">, user: DataSubject): Promise<void> {
+  await stopAllRenewals(deps, user.id);
+  const forgottenItems: string[] = [];
+  await deps.db.transaction().execute(async (trx) => {
+    const ctx: ErasureContext = { db: trx, now: deps.clock(), forgottenItems };
+    for (const kind of USER_DATA) if (kind.erase) await kind.erase(ctx, user);
+  });
+  for (const id of forgottenItems) forgetItemPages(id);
+}

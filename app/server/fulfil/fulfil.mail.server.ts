@@ -1,0 +1,37 @@
+/**
+ * "Your stickers are on their way": queued in the transaction that marks a shipment
+ * shipped, in the owner's language (their saved one, else the order's). Like the receipt
+ * (decision 012) it goes only to the account's verified email.
+ */
+import { getT } from "~/i18n/i18n";
+import { addressLines } from "~/lib/order-form";
+import { formatDate } from "~/lib/dates";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { logger } from "../logger.server";
+import { enqueueMail } from "../mail/mail.server";
+import type { ShipmentRow } from "./fulfil.repository.server";
+
+export async function enqueueShippedMail(
+  db: DB,
+  config: Config,
+  shipment: ShipmentRow & { shippedAt: number },
+): Promise<void> {
+  if (!shipment.ownerEmailVerified) {
+    logger.info({ shipment: shipment.id }, "no shipped mail: the account's email is not verified");
+    return;
+  }
+  const t = getT(shipment.lang);
+  const origin = config.baseUrl.origin;
+  const lines = [
+    t("fulfil.mail.greeting", { name: shipment.ownerName || shipment.ownerEmail }),
+    t(shipment.kind === "replacement" ? "fulfil.mail.introReplacement" : "fulfil.mail.intro", {
+      date: formatDate(shipment.shippedAt, shipment.lang),
+    }),
+    shipment.trackingNumber ? t("fulfil.mail.tracking", { number: shipment.trackingNumber }) : "",
+    shipment.address ? `${t("fulfil.mail.address")}\n${addressLines(shipment.address).join("\n")}` : "",
+    t("fulfil.mail.howTo", { url: `${origin}/dashboard` }),
+    t("fulfil.mail.signature"),
+  ].filter(Boolean);
+  await enqueueMail(db, { to: shipment.ownerEmail, subject: t("fulfil.mail.subject"), text: lines.join("\n\n") });
+}

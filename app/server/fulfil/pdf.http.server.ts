@@ -1,0 +1,33 @@
+/** The loader of both PDF downloads: guard, parse, call, answer (decision 011). */
+import { data } from "react-router";
+import { parseSelection } from "~/lib/fulfil";
+import { requireAdmin } from "../auth/session.server";
+import { getDeps, type Deps } from "../deps.server";
+import { httpErrorOf } from "../http/errors.server";
+import { fulfilErrors } from "./fulfil.http.server";
+import { FulfilError, type Selection } from "./fulfil.service.server";
+
+export async function pdfResponse(
+  request: Request,
+  filename: string,
+  make: (deps: Deps, sel: Selection) => Promise<Buffer>,
+): Promise<Response> {
+  await requireAdmin(request);
+  const sel = parseSelection(new URL(request.url).searchParams);
+  if (!sel) throw data(null, { status: 400 });
+  try {
+    const pdf = await make(await getDeps(), sel);
+    return new Response(new Uint8Array(pdf), {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `inline; filename="${filename}"`,
+        "Content-Length": String(pdf.length),
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof FulfilError)) throw err;
+    throw data(null, { status: httpErrorOf(fulfilErrors, err).status });
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The admin's PDF downloads (issue #15): the selected shipments' sticker sheet and address
+ * labels. The service decides what is on them; sticker-pdf.server.ts draws.
+ */
+import type { Deps } from "../deps.server";
+import { selectedShipments, type Selection } from "./fulfil.service.server";
+import { addressLabelsPdf, stickerSheetPdf } from "./sticker-pdf.server";
+
+export async function stickerSheet(deps: Pick<Deps, "db" | "config">, sel: Selection): Promise<Buffer> {
+  const shipments = await selectedShipments(deps, sel);
+  const stickers = shipments.flatMap((s) => s.items.map((i) => ({ id: i.id, code: i.code, lang: s.lang })));
+  return stickerSheetPdf(deps.config.baseUrl, stickers);
+}
+
+export async function addressLabels(deps: Pick<Deps, "db">, sel: Selection): Promise<Buffer> {
+  const shipments = await selectedShipments(deps, sel);
+  return addressLabelsPdf(shipments.map((s) => ({ address: s.address, fallbackName: s.ownerName || s.ownerEmail })));
+}

@@ -1,0 +1,177 @@
+/**
+ * The HTTP side of the finder-page cache (app/server/items/item-page-cache.server.ts;
+ * docs/decisions/009-performance.md): answering a hit before Express, and keeping the
+ * rendered page of a cacheable miss.
+ */
+import * as cookie from "cookie";
+import type express from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { LANG_COOKIE, pickLanguage, type Lang } from "~/i18n/config";
+import { CONSENT_COOKIE } from "~/lib/consent";
+import {
+  cookiesAllowCache,
+  itemIdOfPath,
+  itemPageCache,
+  itemPageVersion,
+  ItemPageCache,
+  type CachedPage,
+  type ItemPageVersion,
+  toStorablePage,
+  VERSION_CHECK_MS,
+} from "../items/item-page-cache.server";
+import { logger, redactUrl } from "../logger.server";
+import { scanLog } from "../scans/scan-log.server";
+import { recordItemPageVisit } from "../scans/scans.service.server";
+import { getRuntime } from "../runtime.server";
+import { requestIdOf } from "./request-id.server";
+
+/** Set on a finder-page request whose rendered page may be stored. */
+interface CacheCandidate {
+  itemId: string;
+  key: string;
+  version: ItemPageVersion;
+}
+const candidates = new WeakMap<IncomingMessage, CacheCandidate>();
+
+/**
+ * The anonymous finder page from the cache (app/server/items/item-page-cache.server.ts).
+ * server.js calls this before Express: a hit is answered here with stored, compressed
+ * bytes (true); anything else returns false and goes through the whole app, where a
+ * cacheable miss is stored by `storeItemPage` below (server/app.ts mounts it).
+ */
+export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+  const url = req.url ?? "/";
+  if ((req.method !== "GET" && req.method !== "HEAD") || url.includes("?")) return false;
+  const itemId = itemIdOfPath(url);
+  if (!itemId || !cookiesAllowCache(req.headers.cookie)) return false;
+  const started = performance.now();
+  const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
+  const lang = languageOf(cookies[LANG_COOKIE], req.headers["accept-language"]);
+  const key = itemPageCache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
+  const now = Date.now();
+  const page = itemPageCache.get(key, now);
+  // The common case answers synchronously: no promise, no database.
+  if (page && now - page.checkedAt <= VERSION_CHECK_MS) return sendCachedPage(req, res, page, url, started, lang);
+  return (async () => {
+    let version: ItemPageVersion | null;
+    try {
+      const { database } = await getRuntime();
+      version = await itemPageVersion(database.db, itemId, now);
+    } catch {
+      return false; // database trouble: the app answers (503 page)
+    }
+    if (version === null) return false; // the 404 page
+    if (!page || page.version !== version.version) {
+      if (page) itemPageCache.delete(key);
+      candidates.set(req, { itemId, key, version });
+      return false;
+    }
+    page.checkedAt = now;
+    return sendCachedPage(req, res, page, url, started, lang);
+  })();
+}
+
+function sendCachedPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: CachedPage,
+  url: string,
+  started: number,
+  lang: Lang,
+) {
+  const requestId = requestIdOf(req, res);
+  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
+  const headers = [...page.headers, "Vary", "Accept-Encoding", "Content-Length", String(body.length)];
+  if (encoding) headers.push("Content-Encoding", encoding);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+  // A page served from here is a view by an anonymous visitor (never the signed-in owner):
+  // a scan for the log (issue #14 point 4), in memory, written within a second.
+  if (req.method === "GET") {
+    recordItemPageVisit(scanLog, {
+      itemId: page.itemId,
+      paid: page.paid,
+      isOwner: false,
+      lang,
+      userAgent: req.headers["user-agent"],
+      at: Date.now(),
+    });
+  }
+  // The same line pino-http writes for rendered pages.
+  logger.info(
+    {
+      req: { id: requestId, method: req.method, url: redactUrl(url) },
+      res: { statusCode: 200 },
+      responseTime: Math.round(performance.now() - started),
+      cache: "hit",
+    },
+    "request completed",
+  );
+  return true;
+}
+
+/** pickLanguage, remembered per (cookie, Accept-Language): browsers send a few distinct headers. */
+const languages = new Map<string, Lang>();
+function languageOf(cookieValue: string | undefined, acceptLanguage: string | undefined): Lang {
+  const k = `${cookieValue ?? ""}|${acceptLanguage ?? ""}`;
+  let lang = languages.get(k);
+  if (!lang) {
+    lang = pickLanguage(cookieValue, acceptLanguage);
+    if (languages.size >= 1000) languages.clear();
+    languages.set(k, lang);
+  }
+  return lang;
+}
+
+/** Headers of a rendered page that belong to one response only. */
+const PER_RESPONSE_HEADERS = new Set([
+  "x-request-id",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "vary",
+  "content-security-policy",
+  "date",
+  "connection",
+  "keep-alive",
+]);
+
+/** Keeps the rendered finder page of a cache candidate (see serveCachedItemPage). */
+export function storeItemPage(req: express.Request, res: express.Response, next: express.NextFunction) {
+  const candidate = candidates.get(req);
+  if (!candidate) return next();
+  const chunks: Buffer[] = [];
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
+  const keep = (chunk: unknown, encoding?: unknown) => {
+    if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+    chunks.push(
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array),
+    );
+  };
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return write(chunk, ...rest);
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    keep(chunk, rest[0]);
+    return end(chunk, ...rest);
+  }) as typeof res.end;
+  res.on("finish", () => {
+    const type = String(res.getHeader("content-type") ?? "");
+    const csp = res.getHeader("content-security-policy");
+    if (res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie") || !csp) return;
+    const stored = toStorablePage(Buffer.concat(chunks).toString("utf8"), String(csp), res.locals.nonce as string);
+    const headers = ["Content-Security-Policy", stored.csp];
+    for (const [name, value] of Object.entries(res.getHeaders())) {
+      if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
+      headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
+    }
+    itemPageCache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
+  });
+  next();
+}

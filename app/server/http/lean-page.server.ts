@@ -1,0 +1,45 @@
+/**
+ * What a lean page (no React Router scripts; docs/decisions/020) carries inline: the
+ * stylesheet, so its first paint needs no second request, and the finder page's script.
+ * The stylesheet's hash is in every response's `style-src`, so the inline copy is allowed
+ * on rendered and cached pages alike without a nonce.
+ *
+ * The inline stylesheet is the site's, less the rules no lean page can use: a rule stays
+ * when every class of one of its selectors is a word of the sources that render the
+ * finder page (LEAN_SOURCES). A word too many only keeps a rule; a class built at run
+ * time must be listed in EXTRA_CLASSES.
+ */
+import { createHash } from "node:crypto";
+import type { LeanPageAssets } from "~/lean/lean-page";
+import script from "~/lean/finder-page-script.js?raw";
+import css from "~/styles/app.scss?inline";
+import { purgeCss } from "~/lean/purge-css";
+
+const LEAN_SOURCES = import.meta.glob(
+  [
+    "../../root.tsx",
+    "../../routes/product.tsx",
+    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner}.tsx",
+    "../../components/form/*.tsx",
+    "../../lean/*.js",
+  ],
+  { query: "?raw", import: "default", eager: true },
+) as Record<string, string>;
+/** Classes composed at run time (FormAlert's variant, ContactText's kind). */
+const EXTRA_CLASSES = [
+  "alert-danger",
+  "alert-success",
+  "alert-warning",
+  "alert-info",
+  "contact-phone",
+  "contact-email",
+];
+
+const words = new Set([...Object.values(LEAN_SOURCES).flatMap((s) => s.match(/[\w-]+/g) ?? []), ...EXTRA_CLASSES]);
+const leanCss = purgeCss(css, words);
+
+// Its comments are for readers of the source, not for a finder's phone.
+export const leanPageAssets: LeanPageAssets = { css: leanCss, script: script.replace(/^\s*\/\/.*\n/gm, "") };
+
+/** The CSP source that allows the inline stylesheet. */
+export const inlineCssSource = `'sha256-${createHash("sha256").update(leanCss, "utf8").digest("base64")}'`;

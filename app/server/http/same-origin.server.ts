@@ -1,0 +1,25 @@
+/**
+ * CSRF: a state-changing request that the browser says comes from another site is refused.
+ * Pure, so the rule is tested beside it; server/app.ts applies it before any route.
+ */
+export interface OriginFacts {
+  method: string;
+  path: string;
+  /** The Origin header, if any. */
+  origin: string | undefined;
+  /** The Sec-Fetch-Site header, if any. */
+  fetchSite: string | undefined;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Signed by Stripe, not sent by a browser. */
+const NOT_FROM_BROWSERS = new Set(["/api/stripe/webhook"]);
+
+/** True when the request must be refused (403): it changes state and comes from another site. */
+export function isCrossSiteWrite(req: OriginFacts, ownOrigin: string): boolean {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return false;
+  if (NOT_FROM_BROWSERS.has(req.path)) return false;
+  if (req.origin !== undefined) return req.origin !== ownOrigin;
+  // Browsers that send no Origin still say where the request came from.
+  return req.fetchSite === "cross-site";
+}

@@ -1,0 +1,46 @@
+/**
+ * Housekeeping deletes (decision 012, HTTP part). One query per function; each is
+ * idempotent, so two instances running them at once delete nothing twice.
+ */
+import { sql } from "kysely";
+import type { DB, Dialect } from "../db/db.server";
+
+/** Sent mail (it holds addresses and reset links) sent before `before`. */
+export async function deleteSentMailBefore(db: DB, before: number): Promise<number> {
+  const r = await db
+    .deleteFrom("mail_outbox")
+    .where("status", "=", "sent")
+    .where("sentAt", "<", before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Payment events received before `before` (past the bookkeeping period). */
+export async function deletePaymentEventsBefore(db: DB, before: number): Promise<number> {
+  const r = await db.deleteFrom("payment_events").where("receivedAt", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Our advisory-lock key for the housekeeping run ("hittad-housekeeping", any stable bigint). */
+const HOUSEKEEPING_LOCK = 7_428_115_001;
+
+/**
+ * Run `work` while holding the housekeeping lock, or return null at once if another
+ * instance holds it. PostgreSQL: a transaction-scoped advisory lock (released at commit,
+ * or when a crashed instance's connection drops). SQLite is one server on one file; its
+ * write lock already serialises the deletes.
+ */
+export async function withHousekeepingLock<T>(
+  db: DB,
+  dialect: Dialect,
+  work: (db: DB) => Promise<T>,
+): Promise<T | null> {
+  if (dialect === "sqlite") return work(db);
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}) as locked`.execute(trx);
+    if (!rows[0]?.locked) return null;
+    return work(trx);
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Periodic jobs in the server process: started by start() and stopped by shutdown()
+ * (server/app.ts). Every instance schedules them; the lock in runHousekeeping lets one
+ * run at a time, and the deletes are idempotent anyway. The billing jobs (issue #16:
+ * lapses, renewal reminders, abandoned checkouts) run in the same beat under their own
+ * lock, and claim each order with a conditional update.
+ */
+import type { Config } from "../config.server";
+import type { DatabaseHandle } from "../db/db.server";
+import { runBillingJobs } from "../orders/billing.service.server";
+import { systemClock } from "../deps.server";
+import { logger } from "../logger.server";
+import { runHousekeeping } from "./jobs.service.server";
+
+/** First run shortly after start (not during it), then hourly. */
+export const FIRST_RUN_MS = 60_000;
+export const INTERVAL_MS = 60 * 60_000;
+
+export interface Jobs {
+  stop(): Promise<void>;
+}
+
+export function startJobs(database: DatabaseHandle, config: Config): Jobs {
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const deps = { db: database.db, config, clock: systemClock };
+  const failed = (job: string) => (err: unknown) => {
+    // Database trouble: try again next hour.
+    logger.warn({ job, err: err instanceof Error ? err.message : String(err) }, `${job} failed`);
+  };
+  const run = () => {
+    running = runHousekeeping(deps, database.dialect)
+      .then((deleted) => {
+        if (deleted) logger.info({ job: "housekeeping", deleted }, "housekeeping done");
+      })
+      .catch(failed("housekeeping"))
+      .then(() => runBillingJobs(deps, database.dialect))
+      .then((done) => {
+        if (done && done.lapsed + done.reminders + done.abandoned > 0)
+          logger.info({ job: "billing", ...done }, "billing jobs done");
+      })
+      .catch(failed("billing jobs"))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) schedule(INTERVAL_MS);
+      });
+  };
+  const schedule = (ms: number) => {
+    timer = setTimeout(run, ms);
+    timer.unref();
+  };
+  schedule(FIRST_RUN_MS);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Tables that would only grow are pruned on a schedule (issue #13, decision 012):
+ * expired rate-limit counters, sent mail after 30 days, payment events after the
+ * Swedish bookkeeping period (7 years, bokföringslagen 7 kap. 2 §), finder conversations
+ * 180 days after their last message (issue #14).
+ */
+import type { Dialect } from "../db/db.server";
+import type { Deps } from "../deps.server";
+import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
+import { deleteScansBefore } from "../scans/scans.repository.server";
+import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
+import { deleteExpiredConversations } from "../relay/relay.service.server";
+import * as repo from "./jobs.repository.server";
+
+const DAY = 24 * 60 * 60_000;
+/** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
+export const RATE_LIMIT_RETENTION_MS = DAY;
+export const SENT_MAIL_RETENTION_MS = 30 * DAY;
+/** 7 years, leap days included (bokföringslagen: räkenskapsinformation sparas i sju år). */
+export const PAYMENT_EVENT_RETENTION_MS = Math.ceil(7 * 365.25) * DAY;
+
+export interface HousekeepingResult {
+  rateLimits: number;
+  sentMail: number;
+  paymentEvents: number;
+  /** Scan log rows older than a year (issue #14, decision 014). */
+  scans: number;
+  /** Relay conversations 180 days after their last message (issue #14, decision 013). */
+  conversations: number;
+}
+
+/**
+ * One housekeeping run. Returns what was deleted, or null when another instance is
+ * running it right now (PostgreSQL advisory lock).
+ */
+export async function runHousekeeping(
+  deps: Pick<Deps, "db" | "clock">,
+  dialect: Dialect,
+): Promise<HousekeepingResult | null> {
+  const now = deps.clock();
+  return repo.withHousekeepingLock(deps.db, dialect, async (db) => ({
+    rateLimits: await deleteExpiredRateLimits(db, now, RATE_LIMIT_RETENTION_MS),
+    sentMail: await repo.deleteSentMailBefore(db, now - SENT_MAIL_RETENTION_MS),
+    paymentEvents: await repo.deletePaymentEventsBefore(db, now - PAYMENT_EVENT_RETENTION_MS),
+    scans: await deleteScansBefore(db, now - SCAN_RETENTION_MS),
+    conversations: await deleteExpiredConversations(db, now),
+  }));
+}

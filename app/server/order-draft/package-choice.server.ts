@@ -1,0 +1,50 @@
+/**
+ * Remembers the package chosen on the home page (issue #19 point 5) in a small HttpOnly
+ * cookie: the home page's "Choose …" links carry `?package=`, the page they open stores it,
+ * and the product form and /order read it (signed-in, so nothing is stored for visitors
+ * beyond this cookie). Only the two package names are ever stored or read.
+ */
+import * as cookie from "cookie";
+import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS, parsePackage } from "~/lib/package-choice";
+import type { PackageName } from "~/lib/pricing";
+import { requireSignedOut } from "../auth/session.server";
+
+/** Set-Cookie for the request's `?package=` choice, or null when it names no package. */
+export function rememberPackage(request: Request, secure: boolean): string | null {
+  const chosen = parsePackage(new URL(request.url).searchParams.get("package"));
+  if (!chosen) return null;
+  return cookie.serialize(PACKAGE_COOKIE, chosen, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    maxAge: PACKAGE_COOKIE_DAYS * 24 * 60 * 60,
+  });
+}
+
+/** The remembered package, or null. */
+export function chosenPackage(request: Request): PackageName | null {
+  return parsePackage(cookie.parse(request.headers.get("Cookie") ?? "")[PACKAGE_COOKIE]);
+}
+
+/** Set-Cookie that forgets the choice (once a checkout starts). */
+export function forgetPackage(): string {
+  return cookie.serialize(PACKAGE_COOKIE, "", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0 });
+}
+
+/**
+ * For the pages the home page's "Choose …" links open (/user/register, /login): the
+ * headers remembering `?package=`, also on the redirect a signed-in visitor gets there.
+ */
+export async function signedOutRemembering(request: Request, secure: boolean): Promise<Headers> {
+  const headers = new Headers();
+  const set = rememberPackage(request, secure);
+  if (set) headers.append("Set-Cookie", set);
+  try {
+    await requireSignedOut(request);
+  } catch (err) {
+    if (set && err instanceof Response) err.headers.append("Set-Cookie", set);
+    throw err;
+  }
+  return headers;
+}

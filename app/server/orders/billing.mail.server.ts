@@ -1,0 +1,162 @@
+/**
+ * The subscription mails (issue #16, #19 point 4): renewal receipt, failed payment,
+ * lapse, yearly reminder, renewal cancelled / resumed. Each goes to the account's verified
+ * email (as the first receipt, issue #13) in the owner's saved language, else the order's,
+ * with amounts in the order's currency; queued in the outbox inside the caller's transaction.
+ */
+import { isLang, type Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { formatDate } from "~/lib/dates";
+import { formatPrice } from "~/lib/pricing";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { logger } from "../logger.server";
+import { enqueueMail } from "../mail/mail.server";
+import type { Receipt } from "./billing.repository.server";
+import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+
+type TFn = ReturnType<typeof getT>;
+
+interface MailContext {
+  t: TFn;
+  lang: Lang;
+  origin: string;
+  items: Array<{ id: string; name: string }>;
+  /** An amount in minor units of the order's currency. */
+  money(minor: number): string;
+  date(ms: number): string;
+}
+
+/** First name for the greeting ("Hej Anna!"), the email when the account has no name. */
+function firstName(name: string, email: string): string {
+  return name.trim().split(/\s+/)[0] || email;
+}
+
+async function enqueueOwnerMail(
+  db: DB,
+  config: Config,
+  order: Order,
+  kind: string,
+  build: (c: MailContext) => { subject: string; body: string[] },
+): Promise<boolean> {
+  const user = await findUserForReceipt(db, order.userId);
+  if (!user?.emailVerified) {
+    logger.info({ order: order.id, kind }, "no billing mail: the account's email is not verified");
+    return false;
+  }
+  const lang: Lang = isLang(user.language) ? user.language : order.lang;
+  const t = getT(lang);
+  const priceLang = order.currency === "SEK" ? "sv" : "en";
+  const ctx: MailContext = {
+    t,
+    lang,
+    origin: config.baseUrl.origin,
+    items: await listOrderProducts(db, order.id),
+    money: (minor) => formatPrice(minor / 100, priceLang),
+    date: (ms) => formatDate(ms, lang),
+  };
+  const { subject, body } = build(ctx);
+  const text = [
+    t("billing.mail.greeting", { name: firstName(user.name, user.email) }),
+    ...body,
+    t("billing.mail.signature"),
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  await enqueueMail(db, { to: user.email, subject, text });
+  return true;
+}
+
+const itemList = (c: MailContext) => c.items.map((i) => `- ${i.name}`).join("\n");
+
+export function receiptUrl(origin: string, receipt: Pick<Receipt, "orderId" | "number">): string {
+  return `${origin}/order/${receipt.orderId}/receipt?number=${receipt.number}`;
+}
+
+/** A renewal was paid: its receipt. */
+export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, receipt: Receipt) {
+  return enqueueOwnerMail(db, config, order, "renewal", (c) => ({
+    subject: c.t("billing.mail.renewal.subject", { number: receipt.number }),
+    body: [
+      c.t("billing.mail.renewal.intro"),
+      itemList(c),
+      [
+        c.t("billing.mail.renewal.number", { number: receipt.number }),
+        c.t("billing.mail.renewal.period", { start: c.date(receipt.periodStart), end: c.date(receipt.periodEnd) }),
+        c.t("billing.mail.renewal.total", { amount: c.money(receipt.totalAmount) }),
+        c.t("billing.mail.renewal.vat", { amount: c.money(receipt.vatAmount) }),
+      ].join("\n"),
+      c.t("billing.mail.renewal.link", {
+        url: receiptUrl(c.origin, receipt),
+        pdf: `${c.origin}/order/${receipt.orderId}/receipt.pdf?number=${receipt.number}`,
+      }),
+    ],
+  }));
+}
+
+/** A renewal payment failed: fix the card; the items stay active until `graceUntil`. */
+export function enqueuePaymentFailedMail(db: DB, config: Config, order: Order, graceUntil: number) {
+  return enqueueOwnerMail(db, config, order, "paymentFailed", (c) => ({
+    subject: c.t("billing.mail.failed.subject"),
+    body: [
+      c.t("billing.mail.failed.intro", { amount: c.money(order.totalAmount) }),
+      itemList(c),
+      c.t("billing.mail.failed.grace", { date: c.date(graceUntil) }),
+      c.t("billing.mail.failed.fix", { url: `${c.origin}/order/${order.id}/payment` }),
+    ],
+  }));
+}
+
+/** The subscription ended: the items are no longer active. */
+export function enqueueLapsedMail(db: DB, config: Config, order: Order) {
+  return enqueueOwnerMail(db, config, order, "lapsed", (c) => ({
+    subject: c.t("billing.mail.lapsed.subject"),
+    body: [
+      c.t("billing.mail.lapsed.intro"),
+      itemList(c),
+      c.t("billing.mail.lapsed.finder"),
+      c.t("billing.mail.lapsed.reactivate", { url: `${c.origin}/order` }),
+    ],
+  }));
+}
+
+/** A yearly subscription renews in 14 days: price, date, how to cancel. */
+export function enqueueReminderMail(db: DB, config: Config, order: Order, renewsAt: number) {
+  return enqueueOwnerMail(db, config, order, "reminder", (c) => ({
+    subject: c.t("billing.mail.reminder.subject", { date: c.date(renewsAt) }),
+    body: [
+      c.t("billing.mail.reminder.intro", { date: c.date(renewsAt), amount: c.money(order.totalAmount) }),
+      itemList(c),
+      c.t("billing.mail.reminder.cancel", { url: `${c.origin}/order/${order.id}/cancel` }),
+    ],
+  }));
+}
+
+/** Renewal cancelled: what it covers, until when, and whether anything more is charged. */
+export function enqueueCancelledMail(
+  db: DB,
+  config: Config,
+  order: Order,
+  plan: { endsAt: number; atPeriodEnd: boolean },
+) {
+  return enqueueOwnerMail(db, config, order, "cancelled", (c) => ({
+    subject: c.t("billing.mail.cancelled.subject"),
+    body: [
+      c.t("billing.mail.cancelled.intro"),
+      itemList(c),
+      c.t("billing.mail.cancelled.until", { date: c.date(plan.endsAt) }),
+      plan.atPeriodEnd
+        ? c.t("billing.mail.cancelled.nothingMore")
+        : c.t("billing.mail.cancelled.minimumTerm", { date: c.date(plan.endsAt) }),
+      c.t("billing.mail.cancelled.undo", { url: `${c.origin}/dashboard` }),
+    ],
+  }));
+}
+
+/** Renewal resumed before the end. */
+export function enqueueResumedMail(db: DB, config: Config, order: Order, renewsAt: number) {
+  return enqueueOwnerMail(db, config, order, "resumed", (c) => ({
+    subject: c.t("billing.mail.resumed.subject"),
+    body: [c.t("billing.mail.resumed.intro", { date: c.date(renewsAt) }), itemList(c)],
+  }));
+}

@@ -1,0 +1,363 @@
+/**
+ * The subscription lifecycle after checkout (issue #16): failed renewal payments, the
+ * staff-only simulated renewals of the test provider, the periodic billing jobs (lapses,
+ * yearly reminders, abandoned checkouts), receipts and the owner's billing overview.
+ * Payments themselves go through applyPayment (orders.service) as before.
+ */
+import { isLang, type Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import type { BillingOverview } from "~/lib/billing-overview";
+import type { Currency } from "~/lib/currency";
+import { formatDate } from "~/lib/dates";
+import { formatPrice, periodEnd, type Period } from "~/lib/pricing";
+import type { Dialect } from "../db/db.server";
+import type { Deps } from "../deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { logger } from "../logger.server";
+import {
+  cancelPendingBefore,
+  claimReminder,
+  findReceiptOfUser,
+  listLapseCandidates,
+  listRecentOrders,
+  listReceiptsOfUser,
+  listReminderCandidates,
+  withBillingLock,
+  type Receipt,
+} from "./billing.repository.server";
+import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
+import { receiptPdf } from "./receipt-pdf.server";
+import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
+import {
+  findOrder,
+  findOrderBySubscription,
+  findUserForReceipt,
+  listOrderProductIds,
+  listOrderProducts,
+  listProductsForPayment,
+  recordPaymentEvent,
+  setProductPaid,
+  updateOrder,
+  type Order,
+} from "./orders.repository.server";
+import { applyPayment, isOrderId, OrderError, type PaymentResult } from "./orders.service.server";
+
+/** A yearly renewal is announced this long before (issue #16: 14 days). */
+export const REMINDER_LEAD_MS = 14 * DAY_MS;
+/** A checkout not paid within this long is abandoned (Stripe's Checkout Session expires after 24 hours). */
+export const ABANDONED_AFTER_MS = DAY_MS;
+
+/**
+ * A renewal payment failed (invoice.payment_failed, or simulated by staff): the owner is
+ * told once per failure run with a link to fix the card, the dashboard warns, and the
+ * items stay active through the retry period (their paidUntil reaches at least the end of
+ * the grace). Replays and later retries' failures change nothing more.
+ */
+export async function markPaymentFailed(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null },
+): Promise<PaymentResult> {
+  const now = deps.clock();
+  const touched: string[] = [];
+  const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
+    let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
+    if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
+    const fresh = await recordPaymentEvent(trx, {
+      id: input.eventId,
+      type: input.eventType,
+      orderId: order?.id ?? null,
+      receivedAt: now,
+    });
+    if (!fresh) return "duplicate";
+    if (!order) return "unknownOrder";
+    // Only a paid, running subscription can fail a renewal (the first payment failing is Checkout's business).
+    if (order.status !== "paid" || order.lapsedAt != null) return "ignored";
+    if (order.paymentFailedAt != null) return "applied";
+    const graceUntil = now + PAYMENT_RETRY_GRACE_MS;
+    await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
+    const ids = await listOrderProductIds(trx, order.id);
+    for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+      if (p.payed && p.paidUntil == null) continue;
+      await setProductPaid(trx, p.id, {
+        paidUntil: Math.max(p.paidUntil ?? 0, graceUntil),
+        payment: order.period,
+        updatedAt: now,
+      });
+      touched.push(p.id);
+    }
+    await enqueuePaymentFailedMail(trx, deps.config, order, graceUntil);
+    return "applied";
+  });
+  for (const id of touched) forgetItemPages(id);
+  return result;
+}
+
+/** The staff simulation exists only with the test provider (never with PAYMENTS=stripe). */
+export function simulationEnabled(config: Deps["config"]): boolean {
+  return config.payments === "test";
+}
+
+async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string): Promise<Order> {
+  if (!simulationEnabled(deps.config)) throw new OrderError("notFound");
+  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
+  if (!order || order.provider !== "test" || order.status !== "paid") throw new OrderError("notFound");
+  return order;
+}
+
+/**
+ * Staff, test provider: the next period of the order is paid, exactly as Stripe's
+ * invoice.paid would do it (receipt, mail, paidUntil one period on). Keyed by the period,
+ * so a double click renews once.
+ */
+export async function simulateRenewal(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  orderId: string,
+): Promise<PaymentResult> {
+  const order = await simulatedOrder(deps, orderId);
+  if (order.lapsedAt == null && !order.renewing) throw new OrderError("notRenewing");
+  const start = Math.max(order.paidUntil ?? 0, order.lapsedAt != null ? deps.clock() : 0);
+  return applyPayment(deps, {
+    eventId: `test:renewal:${order.id}:${start}`,
+    eventType: "test.invoice.paid",
+    orderId: order.id,
+    paidAt: deps.clock(),
+    periodStart: start,
+    periodEnd: periodEnd(start, order.period),
+    kind: "renewal",
+    amount: { total: order.totalAmount, currency: order.currency },
+  });
+}
+
+/** Staff, test provider: the next renewal payment fails, as Stripe's invoice.payment_failed. */
+export async function simulateFailedRenewal(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  orderId: string,
+): Promise<PaymentResult> {
+  const order = await simulatedOrder(deps, orderId);
+  if (!order.renewing) throw new OrderError("notRenewing");
+  return markPaymentFailed(deps, {
+    eventId: `test:failed:${order.id}:${order.paidUntil ?? 0}`,
+    eventType: "test.invoice.payment_failed",
+    orderId: order.id,
+    subscriptionId: null,
+  });
+}
+
+export interface BillingJobsResult {
+  lapsed: number;
+  reminders: number;
+  abandoned: number;
+}
+
+/**
+ * One run of the billing jobs (issue #16), under the billing lock (null: another instance
+ * is running them). Each order is claimed with a conditional update in its own
+ * transaction with its mail, so a reminder or lapse mail is sent exactly once.
+ */
+export async function runBillingJobs(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  dialect: Dialect,
+): Promise<BillingJobsResult | null> {
+  return withBillingLock(deps.db, dialect, async () => ({
+    lapsed: await lapseDueOrders(deps),
+    reminders: await sendRenewalReminders(deps),
+    abandoned: await cancelAbandonedOrders(deps),
+  }));
+}
+
+/** Subscriptions that are over: items unpaid everywhere (finder pages forgotten), owner told once. */
+export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock">): Promise<number> {
+  const now = deps.clock();
+  let count = 0;
+  for (const order of await listLapseCandidates(deps.db, now)) {
+    if (!lapseDue(order, now)) continue;
+    const endedAt = Math.max(order.endsAt ?? 0, order.paidUntil ?? 0);
+    const unpaid = await deps.db.transaction().execute((trx) => lapseOrder(trx, deps.config, order, endedAt, now));
+    if (unpaid) {
+      count++;
+      for (const id of unpaid) forgetItemPages(id);
+    }
+  }
+  return count;
+}
+
+/** Yearly subscriptions renewing within 14 days: one reminder per renewal. */
+export async function sendRenewalReminders(deps: Pick<Deps, "db" | "config" | "clock">): Promise<number> {
+  const now = deps.clock();
+  let count = 0;
+  for (const order of await listReminderCandidates(deps.db, now, REMINDER_LEAD_MS)) {
+    const renewsAt = order.paidUntil!;
+    const sent = await deps.db.transaction().execute(async (trx) => {
+      if (!(await claimReminder(trx, order.id, renewsAt))) return false;
+      await enqueueReminderMail(trx, deps.config, order, renewsAt);
+      return true;
+    });
+    if (sent) count++;
+  }
+  return count;
+}
+
+/** Checkouts left unpaid for 24 hours are cancelled, so the items are simply ordered anew. */
+export async function cancelAbandonedOrders(deps: Pick<Deps, "db" | "clock">): Promise<number> {
+  const now = deps.clock();
+  const n = await cancelPendingBefore(deps.db, now - ABANDONED_AFTER_MS, now);
+  if (n > 0) logger.info({ job: "billing", abandoned: n }, "abandoned checkouts cancelled");
+  return n;
+}
+
+/** A receipt as the owner sees it (page, PDF, dashboard list). */
+export interface ReceiptView {
+  orderId: string;
+  number: number;
+  paidAt: number;
+  period: Period;
+  currency: Currency;
+  count: number;
+  items: string[];
+  periodStart: number;
+  periodEnd: number;
+  /** Minor units. */
+  packageAmount: number;
+  discountAmount: number;
+  totalAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
+  buyer: { name: string; lines: string[] };
+}
+
+function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "buyer"> {
+  return {
+    orderId: r.orderId,
+    number: r.number,
+    paidAt: r.paidAt,
+    period: r.period,
+    currency: r.currency,
+    count: r.count,
+    items: r.items.map((i) => i.name),
+    periodStart: r.periodStart,
+    periodEnd: r.periodEnd,
+    packageAmount: r.packageAmount,
+    discountAmount: r.discountAmount,
+    totalAmount: r.totalAmount,
+    vatAmount: r.vatAmount,
+    netAmount: r.totalAmount - r.vatAmount,
+    seller: {
+      name: config.company.name,
+      orgNr: config.company.orgNr ?? null,
+      vatNr: config.company.vatNr ?? null,
+      address: (config.company.address ?? "")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean),
+    },
+  };
+}
+
+/** The owner's receipt of an order (number given, else the latest); others' are notFound alike. */
+export async function getReceipt(
+  deps: Pick<Deps, "db" | "config">,
+  input: { userId: string; orderId: string; number: number | null },
+): Promise<ReceiptView> {
+  if (!isOrderId(input.orderId)) throw new OrderError("notFound");
+  const receipt = await findReceiptOfUser(deps.db, input.userId, input.orderId, input.number);
+  if (!receipt) throw new OrderError("notFound");
+  const order = await findOrder(deps.db, receipt.orderId);
+  const a = order?.address;
+  const buyerName = a ? `${a.firstname} ${a.lastname}`.trim() : "";
+  const lines = a ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
+  return {
+    ...toReceiptView(deps.config, receipt),
+    buyer: { name: buyerName, lines: lines.map((l) => l.trim()).filter(Boolean) },
+  };
+}
+
+/** `?number=` of a receipt link: a positive whole number, absent (latest), or invalid (notFound). */
+export function parseReceiptNumber(v: string | null): number | null | "invalid" {
+  if (v == null || v === "") return null;
+  return /^[1-9]\d{0,9}$/.test(v) ? Number(v) : "invalid";
+}
+
+/** The receipt as a PDF in the reader's language, amounts in the order's currency. */
+export async function getReceiptPdf(
+  deps: Pick<Deps, "db" | "config">,
+  input: { userId: string; orderId: string; number: number | null; lang: Lang },
+): Promise<{ pdf: Buffer; filename: string }> {
+  const view = await getReceipt(deps, input);
+  // In the owner's language (their saved one), else the page's.
+  const user = await findUserForReceipt(deps.db, input.userId);
+  const lang: Lang = isLang(user?.language) ? user.language : input.lang;
+  const priceLang = view.currency === "SEK" ? "sv" : "en";
+  const t = getT(lang);
+  const pdf = receiptPdf(view, (key, params) => t(key, params ?? {}), {
+    money: (minor) => formatPrice(minor / 100, priceLang),
+    date: (ms) => formatDate(ms, lang),
+  });
+  return { pdf, filename: `hittad-receipt-${view.number}.pdf` };
+}
+
+export type { BillingOverview } from "~/lib/billing-overview";
+import { ITEMS_LISTED } from "~/lib/billing-overview";
+
+export async function getBillingOverview(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+): Promise<BillingOverview> {
+  const receipts = await listReceiptsOfUser(deps.db, userId);
+  const now = deps.clock();
+  const orderIds = [...new Set(receipts.map((r) => r.orderId))];
+  const orders: BillingOverview["orders"] = [];
+  for (const id of orderIds) {
+    const order = await findOrder(deps.db, id);
+    if (!order || order.userId !== userId || order.status !== "paid") continue;
+    const names = (await listOrderProducts(deps.db, id)).map((i) => i.name);
+    const end = order.endsAt ?? order.paidUntil ?? 0;
+    orders.push({
+      id,
+      items: names.slice(0, ITEMS_LISTED),
+      itemCount: names.length,
+      period: order.period,
+      currency: order.currency,
+      totalAmount: order.totalAmount,
+      paidUntil: order.paidUntil,
+      renewing: order.renewing && order.lapsedAt == null,
+      endsAt: order.endsAt,
+      resumable:
+        !order.renewing &&
+        order.cancelledAt != null &&
+        order.lapsedAt == null &&
+        end > now &&
+        // An item of it was deleted (issue #17): it cannot renew at the price of all of them.
+        names.length >= order.count,
+      paymentFailed: order.paymentFailedAt != null && order.lapsedAt == null,
+      lapsed: order.lapsedAt != null,
+      receipts: receipts
+        .filter((r) => r.orderId === id)
+        .map((r) => ({ number: r.number, paidAt: r.paidAt, totalAmount: r.totalAmount })),
+    });
+  }
+  return { portal: deps.config.payments === "stripe", orders };
+}
+
+/** Staff's order list (admin): recent orders, with the simulation buttons in test mode. */
+export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config">) {
+  const rows = await listRecentOrders(deps.db, 100);
+  return {
+    simulation: simulationEnabled(deps.config),
+    orders: rows.map((o) => ({
+      id: o.id,
+      email: o.email,
+      items: o.itemNames,
+      status: o.status,
+      provider: o.provider,
+      period: o.period,
+      currency: o.currency,
+      totalAmount: o.totalAmount,
+      paidUntil: o.paidUntil,
+      renewing: o.renewing,
+      paymentFailed: o.paymentFailedAt != null,
+      lapsed: o.lapsedAt != null,
+      createdAt: o.createdAt,
+    })),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The two effects of the subscription lifecycle that several services share (issue #16),
+ * each inside the caller's transaction and applied once: a payment's receipt (numbered,
+ * VAT computed) and an order's lapse (its items unpaid unless another order covers them,
+ * the owner told). Callers forget the returned items' finder pages after the commit.
+ */
+import { randomUUID } from "node:crypto";
+import { vatOfGross } from "~/lib/vat";
+import type { Config } from "../config.server";
+import type { DB } from "../db/db.server";
+import { logger } from "../logger.server";
+import {
+  claimLapse,
+  insertReceiptOnce,
+  listItemsCoveredElsewhere,
+  setProductsUnpaid,
+  type Receipt,
+} from "./billing.repository.server";
+import { enqueueLapsedMail } from "./billing.mail.server";
+import { listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
+
+export const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * How long items stay active after a renewal payment failed (issue #16): Stripe's Smart
+ * Retries try for up to two weeks by default, then cancel the subscription
+ * (customer.subscription.deleted lapses the order at once). Without that event the lapse
+ * job ends it when this has passed.
+ */
+export const PAYMENT_RETRY_GRACE_MS = 14 * DAY_MS;
+
+/** The receipt of one payment (`paymentKey` names it); null when it already has one. */
+export async function recordReceipt(
+  trx: DB,
+  order: Order,
+  payment: { paymentKey: string; paidAt: number; periodStart: number; periodEnd: number },
+): Promise<Receipt | null> {
+  const items = (await listOrderProducts(trx, order.id)).map((i) => ({ name: i.name }));
+  return insertReceiptOnce(trx, {
+    id: randomUUID(),
+    orderId: order.id,
+    userId: order.userId,
+    paymentKey: payment.paymentKey,
+    items,
+    period: order.period,
+    currency: order.currency,
+    count: order.count,
+    packageAmount: order.packageAmount,
+    discountAmount: order.discountAmount,
+    totalAmount: order.totalAmount,
+    vatAmount: vatOfGross(order.totalAmount).vat,
+    periodStart: payment.periodStart,
+    periodEnd: payment.periodEnd,
+    paidAt: payment.paidAt,
+  });
+}
+
+/**
+ * The subscription is over: the order's items stop being paid (unless another active order
+ * covers them), and the owner gets one mail with a link to /order. Returns the items made
+ * unpaid (forget their finder pages after the commit), or null when it had lapsed already.
+ */
+export async function lapseOrder(
+  trx: DB,
+  config: Config,
+  order: Order,
+  endedAt: number,
+  now: number,
+): Promise<string[] | null> {
+  if (!(await claimLapse(trx, order.id, now))) return null;
+  const ids = await listOrderProductIds(trx, order.id);
+  const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
+  const unpaid = ids.filter((id) => !covered.has(id));
+  await setProductsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
+  await enqueueLapsedMail(trx, config, order);
+  logger.info({ order: order.id, items: unpaid.length }, "subscription lapsed: items unpaid, owner told");
+  return unpaid;
+}
+
+/**
+ * Whether a paid order whose paidUntil has passed is over (the lapse job): cancelled ones
+ * at their end; a failed renewal after the retry grace; a test-provider order at once (no
+ * one renews it but staff); a Stripe order that renews gets the same grace for a late
+ * invoice.paid before it is given up.
+ */
+export function lapseDue(
+  order: Pick<Order, "provider" | "renewing" | "paidUntil" | "endsAt" | "paymentFailedAt">,
+  now: number,
+): boolean {
+  const paidUntil = order.paidUntil ?? 0;
+  if (paidUntil > now) return false;
+  if (order.paymentFailedAt != null) return order.paymentFailedAt + PAYMENT_RETRY_GRACE_MS <= now;
+  if (!order.renewing) return Math.max(order.endsAt ?? 0, paidUntil) <= now;
+  if (order.provider === "test") return true;
+  return paidUntil + PAYMENT_RETRY_GRACE_MS <= now;
+}

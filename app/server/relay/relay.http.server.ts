@@ -1,0 +1,18 @@
+/** Relay errors as HTTP (decision 011): one table for the item page, /m/{token} and /messages. */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { RelayErrorCode } from "./relay.service.server";
+
+export const relayErrors: HttpErrorTable<RelayErrorCode> = {
+  notFound: { status: 404, key: "relay.errors.notFound" },
+  rateLimited: {
+    status: 429,
+    key: "relay.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
+  },
+  honeypot: { status: 400, key: "relay.errors.notSent" },
+  "captcha.missing": { status: 400, key: "relay.errors.captchaRequired" },
+  "captcha.invalid": { status: 400, key: "relay.errors.captchaInvalid" },
+  "captcha.expired": { status: 400, key: "relay.errors.captchaExpired" },
+  "captcha.used": { status: 400, key: "relay.errors.captchaInvalid" },
+  "captcha.unavailable": { status: 503, key: "relay.errors.captchaUnavailable" },
+};

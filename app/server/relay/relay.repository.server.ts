@@ -1,0 +1,247 @@
+/**
+ * SQL of the finder-to-owner relay (issue #14): conversations and their messages. One
+ * query per function, the same on SQLite and PostgreSQL; rows are converted here
+ * (decision 004): bigint → number, author text → the literal union.
+ */
+import { sql, type Selectable } from "kysely";
+import { toCurrency, type Currency } from "~/lib/currency";
+import { readBool, type DB } from "../db/db.server";
+import type { ConversationMessageTable, ConversationTable } from "../db/schema";
+
+export type Author = "finder" | "owner";
+
+export interface Conversation {
+  id: string;
+  itemId: string;
+  ownerId: string;
+  finderToken: string;
+  finderContact: string;
+  finderLang: "en" | "sv";
+  createdAt: number;
+  lastMessageAt: number;
+  /** The owner confirmed "I have my item back" (issue #21), with the fee agreed then. */
+  returned: ReturnedState | null;
+}
+
+export interface ReturnedState {
+  at: number;
+  fee: number;
+  currency: Currency;
+}
+
+export interface RelayMessage {
+  id: string;
+  conversationId: string;
+  author: Author;
+  text: string;
+  latitude: number | null;
+  longitude: number | null;
+  createdAt: number;
+  readAt: number | null;
+}
+
+function toConversation(row: Selectable<ConversationTable>): Conversation {
+  return {
+    id: row.id,
+    itemId: row.itemId,
+    ownerId: row.ownerId,
+    finderToken: row.finderToken,
+    finderContact: row.finderContact,
+    finderLang: row.finderLang === "sv" ? "sv" : "en",
+    createdAt: Number(row.createdAt),
+    lastMessageAt: Number(row.lastMessageAt),
+    returned:
+      row.returnedAt == null
+        ? null
+        : {
+            at: Number(row.returnedAt),
+            fee: Number(row.returnedFee ?? 0),
+            currency: toCurrency(row.returnedCurrency ?? ""),
+          },
+  };
+}
+
+function toMessage(row: Selectable<ConversationMessageTable>): RelayMessage {
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    author: row.author === "owner" ? "owner" : "finder",
+    text: row.text,
+    latitude: row.latitude == null ? null : Number(row.latitude),
+    longitude: row.longitude == null ? null : Number(row.longitude),
+    createdAt: Number(row.createdAt),
+    readAt: row.readAt == null ? null : Number(row.readAt),
+  };
+}
+
+export async function insertConversation(db: DB, c: Conversation): Promise<void> {
+  const { returned: _returned, ...row } = c;
+  await db.insertInto("conversations").values(row).execute();
+}
+
+/**
+ * Records "I have my item back" once (issue #21): only a conversation not yet marked
+ * changes, so of two clicks (or two instances) exactly one gets true and sends the mail.
+ */
+export async function markReturned(db: DB, id: string, r: ReturnedState): Promise<boolean> {
+  const res = await db
+    .updateTable("conversations")
+    .set({ returnedAt: r.at, returnedFee: r.fee, returnedCurrency: r.currency })
+    .where("id", "=", id)
+    .where("returnedAt", "is", null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function insertRelayMessage(db: DB, m: RelayMessage): Promise<void> {
+  await db.insertInto("conversation_messages").values(m).execute();
+}
+
+export async function touchConversation(db: DB, id: string, at: number): Promise<void> {
+  await db.updateTable("conversations").set({ lastMessageAt: at }).where("id", "=", id).execute();
+}
+
+export async function findConversationByToken(db: DB, token: string): Promise<Conversation | undefined> {
+  const row = await db.selectFrom("conversations").selectAll().where("finderToken", "=", token).executeTakeFirst();
+  return row && toConversation(row);
+}
+
+/** The owner's conversation only: another user's id finds nothing. */
+export async function findConversationOfOwner(db: DB, ownerId: string, id: string): Promise<Conversation | undefined> {
+  const row = await db
+    .selectFrom("conversations")
+    .selectAll()
+    .where("id", "=", id)
+    .where("ownerId", "=", ownerId)
+    .executeTakeFirst();
+  return row && toConversation(row);
+}
+
+export async function listMessagesOf(db: DB, conversationId: string): Promise<RelayMessage[]> {
+  const rows = await db
+    .selectFrom("conversation_messages")
+    .selectAll()
+    .where("conversationId", "=", conversationId)
+    .orderBy("createdAt", "asc")
+    .orderBy("id", "asc")
+    .execute();
+  return rows.map(toMessage);
+}
+
+/** Marks the messages written by `author` as read by the other side. */
+export async function markRead(db: DB, conversationId: string, author: Author, at: number): Promise<void> {
+  await db
+    .updateTable("conversation_messages")
+    .set({ readAt: at })
+    .where("conversationId", "=", conversationId)
+    .where("author", "=", author)
+    .where("readAt", "is", null)
+    .execute();
+}
+
+export interface ConversationSummary {
+  id: string;
+  itemId: string;
+  itemName: string;
+  lastMessageAt: number;
+  unread: number;
+  messages: number;
+  lastText: string;
+}
+
+/** The owner's conversations, newest first, with the finder's unread messages counted. */
+export async function listConversationsOfOwner(db: DB, ownerId: string, limit: number): Promise<ConversationSummary[]> {
+  const rows = await db
+    .selectFrom("conversations as c")
+    .innerJoin("products as p", "p.id", "c.itemId")
+    .select([
+      "c.id",
+      "c.itemId",
+      "p.name as itemName",
+      "c.lastMessageAt",
+      (eb) =>
+        eb
+          .selectFrom("conversation_messages as m")
+          .select(sql<number>`count(*)`.as("n"))
+          .whereRef("m.conversationId", "=", "c.id")
+          .where("m.author", "=", "finder")
+          .where("m.readAt", "is", null)
+          .as("unread"),
+      (eb) =>
+        eb
+          .selectFrom("conversation_messages as m")
+          .select(sql<number>`count(*)`.as("n"))
+          .whereRef("m.conversationId", "=", "c.id")
+          .as("messages"),
+      (eb) =>
+        eb
+          .selectFrom("conversation_messages as m")
+          .select("m.text")
+          .whereRef("m.conversationId", "=", "c.id")
+          .orderBy("m.createdAt", "desc")
+          .orderBy("m.id", "desc")
+          .limit(1)
+          .as("lastText"),
+    ])
+    .where("c.ownerId", "=", ownerId)
+    .orderBy("c.lastMessageAt", "desc")
+    .orderBy("c.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    itemId: r.itemId,
+    itemName: r.itemName,
+    lastMessageAt: Number(r.lastMessageAt),
+    unread: Number(r.unread ?? 0),
+    messages: Number(r.messages ?? 0),
+    lastText: r.lastText ?? "",
+  }));
+}
+
+/** Finder messages the owner has not opened yet, over all their conversations. */
+export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom("conversation_messages as m")
+    .innerJoin("conversations as c", "c.id", "m.conversationId")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("c.ownerId", "=", ownerId)
+    .where("m.author", "=", "finder")
+    .where("m.readAt", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Retention (issue #14: 180 days after the last message). Messages first, then their
+ * conversations, so the deletes do not depend on the database enforcing the cascade.
+ */
+export async function deleteConversationsBefore(db: DB, before: number): Promise<number> {
+  await db
+    .deleteFrom("conversation_messages")
+    .where("conversationId", "in", (eb) =>
+      eb.selectFrom("conversations").select("id").where("lastMessageAt", "<", before),
+    )
+    .execute();
+  const r = await db.deleteFrom("conversations").where("lastMessageAt", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Where the owner's notices go, and in which language. */
+export async function findOwnerForMail(
+  db: DB,
+  userId: string,
+): Promise<{ email: string; emailVerified: boolean; language: "en" | "sv" } | undefined> {
+  const row = await db
+    .selectFrom("user")
+    .select(["email", "emailVerified", "language"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return (
+    row && {
+      email: row.email,
+      emailVerified: readBool(row.emailVerified),
+      language: row.language === "sv" ? "sv" : "en",
+    }
+  );
+}

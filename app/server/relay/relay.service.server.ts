@@ -1,0 +1,417 @@
+/**
+ * The finder-to-owner relay (issue #14, brief section 2.1). A finder writes from a paid
+ * item page (no account); each message starts a conversation the finder follows at the
+ * private link /m/{token}; the owner reads and answers at /messages/{id}. Mails go through
+ * the outbox, each in its recipient's language. The owner's email, name and phone never
+ * reach the finder: replies come from the service's own address, signed "the owner".
+ * No HTTP here (decision 011): routes map RelayError codes through relay.http.server.ts.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { formatDate } from "~/lib/dates";
+import { formatFee } from "~/lib/fee";
+import { isItemPaid, wasEverPaid } from "~/lib/paid";
+import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
+import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
+import type { Deps } from "../deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
+import { setProductLost } from "../scans/scans.repository.server";
+import { enqueueMail } from "../mail/mail.server";
+import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { ServiceError } from "../service-error.server";
+import * as repo from "./relay.repository.server";
+
+const DAY = 24 * 60 * 60_000;
+/** Conversations are deleted this long after their last message (brief 2.8). */
+export const CONVERSATION_RETENTION_MS = 180 * DAY;
+
+/** Per client IP: a finder with a follow-up or two, not a spam run. */
+export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };
+/** Per item: many finders of one item in an hour is already unusual; a flood of an owner's inbox is stopped. */
+export const RELAY_ITEM_RULE: RateRule = { name: "relay:item", limit: 20, windowMs: 60 * 60_000 };
+/** Owner replies per user (a stolen session must not turn the relay into a mailer). */
+export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, windowMs: 60 * 60_000 };
+
+export const OWNER_LIST_LIMIT = 200;
+
+export type RelayErrorCode = "notFound" | "rateLimited" | "honeypot" | `captcha.${CaptchaFailure}`;
+
+/** `params.count`: minutes to wait (rateLimited). */
+export class RelayError extends ServiceError<RelayErrorCode> {}
+
+/**
+ * Whether finders can write about the item (issue #21 point 4): an active sticker that is
+ * paid now, or was paid at least once (a lapsed subscription keeps the relay; a sticker
+ * never paid keeps the spec's 'not paid' page only). `paidNow` says which: the owner's
+ * mail then asks them to reactivate.
+ */
+async function relayState(
+  db: Deps["db"],
+  item: Product | undefined,
+  now: number,
+): Promise<{ open: false } | { open: true; paidNow: boolean }> {
+  if (!item || !item.active) return { open: false };
+  if (isItemPaid(item, now)) return { open: true, paidNow: true };
+  if (wasEverPaid(item) || (await hasPaidOrder(db, item.id))) return { open: true, paidNow: false };
+  return { open: false };
+}
+
+function newFinderToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** One line, for subjects: stored texts may hold line breaks. */
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+function quote(text: string) {
+  return text
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+}
+
+interface SendMeta {
+  ip: string;
+  lang: Lang;
+}
+
+/** Limits and bot checks every finder message passes, before anything is stored. */
+async function admitFinderMessage(
+  { config, db }: Pick<Deps, "config" | "db">,
+  input: FinderMessageInput,
+  itemId: string,
+  meta: SendMeta,
+  now: number,
+) {
+  // A filled honeypot is a bot: refused before it can use up anyone's counters.
+  if (input.trap) throw new RelayError("honeypot");
+  const limit = rateLimiter(config, db);
+  const byIp = await limit(RELAY_IP_RULE, meta.ip, now);
+  if (!byIp.ok) throw new RelayError("rateLimited", { count: byIp.retryAfterMinutes });
+  const byItem = await limit(RELAY_ITEM_RULE, itemId, now);
+  if (!byItem.ok) throw new RelayError("rateLimited", { count: byItem.retryAfterMinutes });
+  // With JavaScript the page solves the captcha; a solution sent is always checked. Without
+  // JavaScript there is none to send, and the limits and the honeypot hold (decision 013).
+  if (input.js || input.captchaToken) {
+    const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
+    if (!captcha.ok) throw new RelayError(`captcha.${captcha.reason}`);
+  }
+}
+
+/** The owner's notice of a finder message: their language, the message, a maps link, the thread's link. */
+async function mailOwner(
+  { config, db }: Pick<Deps, "config" | "db">,
+  conversation: repo.Conversation,
+  itemName: string,
+  input: FinderMessageInput,
+  first: boolean,
+  paidNow: boolean,
+) {
+  const owner = await repo.findOwnerForMail(db, conversation.ownerId);
+  // An unverified address gets no relay mail (issue #17 point 5); the message waits on
+  // /messages and the dashboard asks the owner to confirm the address.
+  if (!owner?.emailVerified) return;
+  const t = getT(owner.language);
+  const location =
+    input.latitude !== undefined && input.longitude !== undefined
+      ? t("relay.mail.owner.location", { url: mapsLink({ latitude: input.latitude, longitude: input.longitude }) })
+      : t("relay.mail.owner.noLocation");
+  const contact = conversation.finderContact
+    ? t("relay.mail.owner.contact", { contact: conversation.finderContact })
+    : t("relay.mail.owner.noContact");
+  await enqueueMail(db, {
+    to: owner.email,
+    subject: t(first ? "relay.mail.owner.subject" : "relay.mail.owner.subjectMore", { item: oneLine(itemName) }),
+    text: t("relay.mail.owner.text", {
+      item: itemName,
+      message: quote(input.message),
+      location,
+      contact,
+      url: new URL(`/messages/${conversation.id}`, config.baseUrl).toString(),
+      // A lapsed sticker still relays (issue #21): say so, and where to reactivate it.
+      inactive: paidNow
+        ? ""
+        : `${t("relay.mail.owner.inactive", { url: new URL("/order", config.baseUrl).toString() })}\n\n`,
+    }),
+  });
+}
+
+/**
+ * A finder's message from a paid item page: a new conversation. Returns the finder's
+ * private token (the link /m/{token}); mailed to the finder when they gave an email.
+ * RelayError notFound when the item does not exist or is not paid (its page shows no form).
+ */
+export async function sendFinderMessage(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  itemId: string,
+  input: FinderMessageInput,
+  meta: SendMeta & { viewerId: string | null },
+): Promise<{ token: string; conversationId: string }> {
+  const { db, config } = deps;
+  const now = deps.clock();
+  const item = await findProductById(db, itemId);
+  const state = await relayState(db, item, now);
+  if (!item || !state.open || item.owner === meta.viewerId) throw new RelayError("notFound");
+  await admitFinderMessage(deps, input, itemId, meta, now);
+  const conversation: repo.Conversation = {
+    id: randomUUID(),
+    itemId,
+    ownerId: item.owner,
+    finderToken: newFinderToken(),
+    finderContact: input.contact,
+    finderLang: meta.lang,
+    createdAt: now,
+    lastMessageAt: now,
+    returned: null,
+  };
+  await db.transaction().execute(async (trx) => {
+    await repo.insertConversation(trx, conversation);
+    await repo.insertRelayMessage(trx, {
+      id: randomUUID(),
+      conversationId: conversation.id,
+      author: "finder",
+      text: input.message,
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      createdAt: now,
+      readAt: null,
+    });
+  });
+  await mailOwner(deps, conversation, item.name, input, true, state.paidNow);
+  const finderEmail = emailOf(input.contact);
+  if (finderEmail) {
+    const t = getT(meta.lang);
+    await enqueueMail(db, {
+      to: finderEmail,
+      subject: t("relay.mail.finder.sentSubject"),
+      text: t("relay.mail.finder.sentText", {
+        message: quote(input.message),
+        url: finderUrl(config.baseUrl, conversation.finderToken),
+      }),
+    });
+  }
+  return { token: conversation.finderToken, conversationId: conversation.id };
+}
+
+function finderUrl(base: URL, token: string) {
+  return new URL(`/m/${token}`, base).toString();
+}
+
+/** What the finder sees at /m/{token}: no owner name, email or phone, ever. */
+export interface FinderThread {
+  itemName: string;
+  itemId: string;
+  messages: { id: string; author: repo.Author; text: string; createdAt: number; located: boolean }[];
+  /** The item still relays (paid now, or paid once: issue #21): the finder can write again. */
+  canWrite: boolean;
+  /** The owner confirmed they have the item back, with the fee agreed then (issue #21). */
+  returned: repo.ReturnedState | null;
+  url: string;
+  /** The finder gave an email address: the link and the replies were mailed to it. */
+  mailed: boolean;
+}
+
+async function conversationOfToken(db: Deps["db"], token: string) {
+  if (!isFinderToken(token)) throw new RelayError("notFound");
+  const conversation = await repo.findConversationByToken(db, token);
+  if (!conversation) throw new RelayError("notFound");
+  return conversation;
+}
+
+/** The finder's view of a conversation; marks the owner's replies read. RelayError notFound for a wrong token. */
+export async function openFinderThread(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  token: string,
+): Promise<FinderThread> {
+  const { db } = deps;
+  const now = deps.clock();
+  const conversation = await conversationOfToken(db, token);
+  const item = await findProductById(db, conversation.itemId);
+  if (!item) throw new RelayError("notFound");
+  await repo.markRead(db, conversation.id, "owner", now);
+  const messages = await repo.listMessagesOf(db, conversation.id);
+  return {
+    itemName: item.name,
+    itemId: item.id,
+    messages: messages.map((m) => ({
+      id: m.id,
+      author: m.author,
+      text: m.text,
+      createdAt: m.createdAt,
+      located: m.latitude !== null,
+    })),
+    canWrite: (await relayState(db, item, now)).open,
+    returned: conversation.returned,
+    url: finderUrl(deps.config.baseUrl, token),
+    mailed: emailOf(conversation.finderContact) !== null,
+  };
+}
+
+/** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
+export async function continueFinderConversation(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  token: string,
+  input: FinderMessageInput,
+  meta: SendMeta,
+): Promise<void> {
+  const { db } = deps;
+  const now = deps.clock();
+  const conversation = await conversationOfToken(db, token);
+  const item = await findProductById(db, conversation.itemId);
+  const state = await relayState(db, item, now);
+  if (!item || !state.open) throw new RelayError("notFound");
+  await admitFinderMessage(deps, input, item.id, meta, now);
+  await db.transaction().execute(async (trx) => {
+    await repo.insertRelayMessage(trx, {
+      id: randomUUID(),
+      conversationId: conversation.id,
+      author: "finder",
+      text: input.message,
+      latitude: input.latitude ?? null,
+      longitude: input.longitude ?? null,
+      createdAt: now,
+      readAt: null,
+    });
+    await repo.touchConversation(trx, conversation.id, now);
+  });
+  await mailOwner(deps, conversation, item.name, input, false, state.paidNow);
+}
+
+export async function listOwnerConversations(deps: Pick<Deps, "db">, ownerId: string) {
+  return repo.listConversationsOfOwner(deps.db, ownerId, OWNER_LIST_LIMIT);
+}
+
+export async function countOwnerUnread(deps: Pick<Deps, "db">, ownerId: string): Promise<number> {
+  return repo.countUnreadOfOwner(deps.db, ownerId);
+}
+
+/** The owner's view of one conversation; marks the finder's messages read. RelayError notFound for anyone else. */
+export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ownerId: string, id: string) {
+  const { db } = deps;
+  if (!isConversationId(id)) throw new RelayError("notFound");
+  const conversation = await repo.findConversationOfOwner(db, ownerId, id);
+  if (!conversation) throw new RelayError("notFound");
+  const item = await findProductById(db, conversation.itemId);
+  if (!item) throw new RelayError("notFound");
+  const messages = await repo.listMessagesOf(db, id);
+  await repo.markRead(db, id, "finder", deps.clock());
+  return {
+    id,
+    itemId: item.id,
+    itemName: item.name,
+    finderContact: conversation.finderContact,
+    finderCanGetMail: emailOf(conversation.finderContact) !== null,
+    finderLang: conversation.finderLang,
+    returned: conversation.returned,
+    messages: messages.map((m) => ({
+      id: m.id,
+      author: m.author,
+      text: m.text,
+      createdAt: m.createdAt,
+      unread: m.author === "finder" && m.readAt === null,
+      mapsUrl:
+        m.latitude !== null && m.longitude !== null ? mapsLink({ latitude: m.latitude, longitude: m.longitude }) : null,
+    })),
+  };
+}
+
+/**
+ * The owner's reply: stored for /m/{token} and mailed to the finder (their language) when
+ * they gave an email. The mail names nobody and carries no owner address (no Reply-To).
+ */
+export async function replyAsOwner(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  ownerId: string,
+  id: string,
+  text: string,
+): Promise<void> {
+  const { db, config } = deps;
+  const now = deps.clock();
+  if (!isConversationId(id)) throw new RelayError("notFound");
+  const conversation = await repo.findConversationOfOwner(db, ownerId, id);
+  if (!conversation) throw new RelayError("notFound");
+  const item = await findProductById(db, conversation.itemId);
+  if (!item) throw new RelayError("notFound");
+  const limited = await rateLimiter(config, db)(RELAY_REPLY_RULE, ownerId, now);
+  if (!limited.ok) throw new RelayError("rateLimited", { count: limited.retryAfterMinutes });
+  await db.transaction().execute(async (trx) => {
+    await repo.insertRelayMessage(trx, {
+      id: randomUUID(),
+      conversationId: id,
+      author: "owner",
+      text,
+      latitude: null,
+      longitude: null,
+      createdAt: now,
+      readAt: null,
+    });
+    await repo.touchConversation(trx, id, now);
+  });
+  const finderEmail = emailOf(conversation.finderContact);
+  if (finderEmail) {
+    const t = getT(conversation.finderLang);
+    await enqueueMail(db, {
+      to: finderEmail,
+      subject: t("relay.mail.finder.replySubject", { item: oneLine(item.name) }),
+      text: t("relay.mail.finder.replyText", {
+        item: item.name,
+        reply: quote(text),
+        url: finderUrl(config.baseUrl, conversation.finderToken),
+      }),
+    });
+  }
+}
+
+/**
+ * "I have my item back" (issue #21 point 3), the owner's own conversation only (RelayError
+ * notFound for anyone else). Records the return with the item's finder's fee at this
+ * moment, takes the item out of lost mode and queues a short summary mail to the owner
+ * (their language) — all in one transaction, and only the first time: a second click, a
+ * reload or a replayed POST changes nothing and sends nothing. No money moves here.
+ * Returns whether this call recorded it.
+ */
+export async function confirmReturn(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  ownerId: string,
+  id: string,
+): Promise<boolean> {
+  const { db, config } = deps;
+  if (!isConversationId(id)) throw new RelayError("notFound");
+  const conversation = await repo.findConversationOfOwner(db, ownerId, id);
+  if (!conversation) throw new RelayError("notFound");
+  if (conversation.returned) return false;
+  const item = await findProductById(db, conversation.itemId);
+  if (!item) throw new RelayError("notFound");
+  const now = deps.clock();
+  const returned: repo.ReturnedState = { at: now, fee: item.findFee, currency: item.currency };
+  const owner = await repo.findOwnerForMail(db, ownerId);
+  const recorded = await db.transaction().execute(async (trx) => {
+    if (!(await repo.markReturned(trx, id, returned))) return false;
+    await setProductLost(trx, ownerId, item.id, false, now);
+    // Only to an address the owner has proven (issue #17), like every relay mail.
+    if (owner?.emailVerified) {
+      const t = getT(owner.language);
+      await enqueueMail(trx, {
+        to: owner.email,
+        subject: t("relay.mail.returned.subject", { item: oneLine(item.name) }),
+        text: t("relay.mail.returned.text", {
+          item: item.name,
+          date: formatDate(now, owner.language),
+          fee: formatFee(returned.fee, returned.currency),
+          url: new URL(`/messages/${id}`, config.baseUrl).toString(),
+        }),
+      });
+    }
+    return true;
+  });
+  // After the commit: the finder page no longer shows the lost banner (decision 014).
+  if (recorded) forgetItemPages(item.id);
+  return recorded;
+}
+
+/** Retention: conversations whose last message is older than 180 days, with their messages. */
+export async function deleteExpiredConversations(db: Deps["db"], now: number): Promise<number> {
+  return repo.deleteConversationsBefore(db, now - CONVERSATION_RETENTION_MS);
+}

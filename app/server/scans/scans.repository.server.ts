@@ -1,0 +1,177 @@
+/**
+ * SQL of the scan log, scan alerts and lost mode (migration 0011, decision 014). One query
+ * per function, the same on SQLite and PostgreSQL; rows converted here (decision 004).
+ */
+import { sql } from "kysely";
+import { isLang } from "~/i18n/config";
+import { toDeviceClass, type ScanEntry } from "~/lib/scans";
+import { readBool, type DB } from "../db/db.server";
+
+export interface ScanRow {
+  productId: string;
+  scannedAt: number;
+  lang: string;
+  device: string;
+}
+
+/** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
+const CHUNK = 500;
+/**
+ * Rows per statement of the flush's writes, with a turn of the event loop between
+ * statements (decision 021): better-sqlite3 runs synchronously, and one 500-row insert
+ * under load held every finder page back for tens of milliseconds (the bench's p99).
+ */
+const WRITE_CHUNK = 100;
+
+/** Lets the requests waiting on the event loop run between two statements of a flush. */
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function chunks<T>(list: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) out.push(list.slice(i, i + CHUNK));
+  return out;
+}
+
+/** Multi-row inserts (a flush is one or a few statements, whatever the traffic). */
+export async function insertScans(db: DB, rows: ScanRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    if (i > 0) await yieldToRequests();
+    await db
+      .insertInto("item_scans")
+      .values(rows.slice(i, i + WRITE_CHUNK))
+      .execute();
+  }
+}
+
+/** Ids among `ids` that still exist (an item may have been deleted since it was scanned). */
+export async function existingProductIds(db: DB, ids: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const part of chunks(ids)) {
+    for (const r of await db.selectFrom("products").select("id").where("id", "in", part).execute()) out.add(r.id);
+  }
+  return out;
+}
+
+/**
+ * The dashboard's "last scanned" of a batch's items: one statement per 100 items, all set
+ * to `at` (the batch's latest scan, at most one flush interval later than an item's own:
+ * the card shows minutes). It only ever moves forward, so two instances' flushes arriving
+ * out of order cannot move it back. A CASE per item would cost SQLite items × items
+ * comparisons inside the write lock.
+ */
+export async function setLastScanned(db: DB, ids: string[], at: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += WRITE_CHUNK) {
+    const part = ids.slice(i, i + WRITE_CHUNK);
+    if (i > 0) await yieldToRequests();
+    await db
+      .updateTable("products")
+      .set({ lastScannedAt: at })
+      .where("id", "in", part)
+      .where((eb) => eb.or([eb("lastScannedAt", "is", null), eb("lastScannedAt", "<", at)]))
+      .execute();
+  }
+}
+
+export async function listRecentScans(db: DB, productId: string, limit: number): Promise<ScanEntry[]> {
+  const rows = await db
+    .selectFrom("item_scans")
+    .select(["scannedAt", "lang", "device"])
+    .where("productId", "=", productId)
+    .orderBy("scannedAt", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    at: Number(r.scannedAt),
+    lang: isLang(r.lang) ? r.lang : "en",
+    device: toDeviceClass(r.device),
+  }));
+}
+
+export interface AlertTarget {
+  id: string;
+  name: string;
+  owner: string;
+  payed: boolean;
+  paidUntil: number | null;
+  scanAlerts: boolean;
+  lost: boolean;
+}
+
+/** Items among `ids` that may need a mail: alerts on or lost when `paidScans`, any otherwise. */
+export async function findAlertTargets(db: DB, ids: string[], paidScans: boolean): Promise<AlertTarget[]> {
+  const rows = [];
+  for (const part of chunks(ids)) {
+    let q = db
+      .selectFrom("products")
+      .select(["id", "name", "owner", "payed", "paidUntil", "scanAlerts", "lostAt"])
+      .where("id", "in", part);
+    if (paidScans) q = q.where((eb) => eb.or([eb("scanAlerts", "=", 1), eb("lostAt", "is not", null)]));
+    rows.push(...(await q.execute()));
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    owner: r.owner,
+    payed: Number(r.payed) === 1,
+    paidUntil: r.paidUntil == null ? null : Number(r.paidUntil),
+    scanAlerts: Number(r.scanAlerts) === 1,
+    lost: r.lostAt != null,
+  }));
+}
+
+/**
+ * The throttle, decided by the database: sets the item's `column` to `now` only when it
+ * was never set or was set at least `windowMs` ago. Of several instances (or flushes)
+ * racing, exactly one sees a changed row and sends the mail.
+ */
+export async function claimAlert(
+  db: DB,
+  productId: string,
+  column: "scanAlertedAt" | "inactiveAlertedAt",
+  now: number,
+  windowMs: number,
+): Promise<boolean> {
+  const r = await db
+    .updateTable("products")
+    .set({ [column]: now })
+    .where("id", "=", productId)
+    .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function findOwnerContact(
+  db: DB,
+  userId: string,
+): Promise<{ email: string; emailVerified: boolean; name: string; language: string | null } | undefined> {
+  const row = await db
+    .selectFrom("user")
+    .select(["email", "emailVerified", "name", "language"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  // better-auth's column: boolean on PostgreSQL, 0/1 on SQLite.
+  return row && { ...row, emailVerified: readBool(row.emailVerified) };
+}
+
+/**
+ * Lost mode on (`lostAt` = now, kept if already lost) or off, only on the owner's row.
+ * `updatedAt` moves so other instances' finder-page caches see a new version.
+ */
+export async function setProductLost(db: DB, owner: string, id: string, lost: boolean, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable("products")
+    .set({
+      lostAt: lost ? sql<number>`coalesce(${sql.ref("lostAt")}, ${now})` : null,
+      updatedAt: now,
+    })
+    .where("id", "=", id)
+    .where("owner", "=", owner)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Scans logged before `before` (housekeeping). */
+export async function deleteScansBefore(db: DB, before: number): Promise<number> {
+  const r = await db.deleteFrom("item_scans").where("scannedAt", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,263 @@
+/**
+ * Scan log, scan alerts and lost mode on an in-memory SQLite through the real migrations
+ * (decision 011, decision 014). The HTTP side (cache hits, the owner's views, both
+ * databases) is in tests/integration/scans.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ProductInput } from "~/lib/product-form";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { createItem, getItemPageView } from "../items/items.service.server";
+import { ScanLog, type ScanEvent } from "./scan-log.server";
+import {
+  INACTIVE_ALERT_WINDOW_MS,
+  LOST_ALERT_WINDOW_MS,
+  recordItemPageVisit,
+  SCAN_ALERT_WINDOW_MS,
+  ScanError,
+  setItemLost,
+  writeScanEvents,
+} from "./scans.service.server";
+
+const ITEM: ProductInput = {
+  name: "Black phone",
+  findFee: 100,
+  prodType: "mobile",
+  contactInfo: "Call 070-123",
+  contactVisibility: "public",
+  payment: "month",
+  intent: "payLater",
+};
+const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1";
+const MINUTE = 60_000;
+
+let deps: ServiceTestDeps;
+let n = 0;
+
+async function owner(language: "en" | "sv" = "en", verified = true) {
+  const email = `scans-${++n}@example.test`;
+  const { user } = await deps.auth.api.signUpEmail({
+    body: { name: "Anna Svensson", email, password: "pw-Secret-123!" },
+  });
+  await deps.db
+    .updateTable("user")
+    .set({ language, emailVerified: verified ? 1 : 0 })
+    .where("id", "=", user.id)
+    .execute();
+  return user.id;
+}
+
+async function paidItem(userId: string, item: Partial<ProductInput> = {}) {
+  const id = await createItem(deps, userId, { ...ITEM, ...item }, "en");
+  await deps.db.updateTable("products").set({ payed: 1, paidUntil: null }).where("id", "=", id).execute();
+  return id;
+}
+
+const scan = (itemId: string, over: Partial<ScanEvent> = {}): ScanEvent => ({
+  itemId,
+  at: deps.clock(),
+  lang: "sv",
+  device: "phone",
+  paid: true,
+  ...over,
+});
+
+const mails = () => deps.db.selectFrom("mail_outbox").select(["to", "subject", "text"]).orderBy("createdAt").execute();
+const scanRows = (id: string) =>
+  deps.db.selectFrom("item_scans").select(["lang", "device", "scannedAt"]).where("productId", "=", id).execute();
+
+beforeEach(async () => {
+  deps = await createServiceDeps();
+});
+afterEach(async () => {
+  await deps.close();
+});
+
+describe("what counts as a scan", () => {
+  it("the owner's own views and bots are not recorded; other people's views are, without the user agent", () => {
+    const log = new ScanLog();
+    const visit = { itemId: "AbCdEfGh12", paid: true, lang: "en" as const, at: 1 };
+    recordItemPageVisit(log, { ...visit, isOwner: true, userAgent: IPHONE });
+    recordItemPageVisit(log, {
+      ...visit,
+      isOwner: false,
+      userAgent: "Googlebot/2.1 (+http://www.google.com/bot.html)",
+    });
+    recordItemPageVisit(log, { ...visit, isOwner: false, userAgent: undefined });
+    expect(log.size).toBe(0);
+    recordItemPageVisit(log, { ...visit, isOwner: false, userAgent: IPHONE });
+    expect(log.size).toBe(1);
+  });
+
+  it("scans of a paid page are logged with time, language and device class, and set 'last scanned'", async () => {
+    const id = await paidItem(await owner());
+    const at = deps.clock();
+    await writeScanEvents(deps, [scan(id, { at: at - 5 }), scan(id, { at, lang: "en", device: "desktop" })]);
+    const rows = await scanRows(id);
+    expect(
+      rows.map((r) => ({ ...r, scannedAt: Number(r.scannedAt) })).sort((a, b) => a.scannedAt - b.scannedAt),
+    ).toEqual([
+      { lang: "sv", device: "phone", scannedAt: at - 5 },
+      { lang: "en", device: "desktop", scannedAt: at },
+    ]);
+    const row = await deps.db.selectFrom("products").select("lastScannedAt").where("id", "=", id).executeTakeFirst();
+    expect(Number(row?.lastScannedAt)).toBe(at);
+  });
+
+  it("'last scanned' never moves back when an older batch arrives later (another instance)", async () => {
+    const id = await paidItem(await owner());
+    const at = deps.clock();
+    await writeScanEvents(deps, [scan(id, { at })]);
+    await writeScanEvents(deps, [scan(id, { at: at - 1000 })]);
+    const row = await deps.db.selectFrom("products").select("lastScannedAt").where("id", "=", id).executeTakeFirst();
+    expect(Number(row?.lastScannedAt)).toBe(at);
+  });
+
+  it("views of the 'not paid' page and of deleted items are not logged as scans", async () => {
+    const userId = await owner();
+    const unpaid = await createItem(deps, userId, ITEM, "en");
+    const result = await writeScanEvents(deps, [scan(unpaid, { paid: false }), scan("Gone0000Zz")]);
+    expect(result.scans).toBe(0);
+    expect(await scanRows(unpaid)).toEqual([]);
+  });
+
+  it("the owner's view of the item page lists the last 20 scans, newest first; others see none", async () => {
+    const userId = await owner();
+    const id = await paidItem(userId);
+    const at = deps.clock();
+    await writeScanEvents(
+      deps,
+      Array.from({ length: 25 }, (_, i) => scan(id, { at: at - i * 1000 })),
+    );
+    const mine = await getItemPageView(deps, id, userId);
+    expect(mine.kind === "item" && mine.scans.map((s) => s.at)).toEqual(
+      Array.from({ length: 20 }, (_, i) => at - i * 1000),
+    );
+    const theirs = await getItemPageView(deps, id, null);
+    expect(theirs.kind === "item" && theirs.scans).toEqual([]);
+  });
+});
+
+describe("scan alerts (opt-in)", () => {
+  it("mail the owner in their own language at most once per item per hour", async () => {
+    const id = await paidItem(await owner("sv"), { scanAlerts: true });
+    await writeScanEvents(deps, [scan(id), scan(id)]);
+    deps.setNow(deps.clock() + 30 * MINUTE);
+    await writeScanEvents(deps, [scan(id)]);
+    let sent = await mails();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe("Din sak ”Black phone” har skannats");
+    expect(sent[0]!.text).toContain("Enhet: Mobil");
+    expect(sent[0]!.text).toContain("Hej Anna!");
+    deps.setNow(deps.clock() + SCAN_ALERT_WINDOW_MS - 30 * MINUTE);
+    await writeScanEvents(deps, [scan(id, { at: deps.clock() })]);
+    sent = await mails();
+    expect(sent).toHaveLength(2);
+  });
+
+  it("no mail without the opt-in, and none to an unverified account email", async () => {
+    const quiet = await paidItem(await owner());
+    const unverified = await paidItem(await owner("en", false), { scanAlerts: true });
+    await writeScanEvents(deps, [scan(quiet), scan(unverified)]);
+    expect(await mails()).toEqual([]);
+  });
+
+  it("two flushes racing for the same item send one mail (the throttle is in the database)", async () => {
+    const id = await paidItem(await owner(), { scanAlerts: true });
+    await Promise.all([writeScanEvents(deps, [scan(id)]), writeScanEvents(deps, [scan(id)])]);
+    expect(await mails()).toHaveLength(1);
+  });
+
+  it("the item's name cannot add lines to the subject", async () => {
+    const id = await paidItem(await owner(), { scanAlerts: true });
+    await deps.db.updateTable("products").set({ name: "Phone\r\nBcc: x@example.test" }).where("id", "=", id).execute();
+    await writeScanEvents(deps, [scan(id)]);
+    expect((await mails())[0]!.subject).toBe("Your item “Phone Bcc: x@example.test” was scanned");
+  });
+});
+
+describe("lost mode", () => {
+  it("every scan alerts while lost, at most one mail per 10 minutes, even without the opt-in", async () => {
+    const userId = await owner("en");
+    const id = await paidItem(userId);
+    await setItemLost(deps, userId, id, true);
+    await writeScanEvents(deps, [scan(id)]);
+    deps.setNow(deps.clock() + LOST_ALERT_WINDOW_MS - 1);
+    await writeScanEvents(deps, [scan(id, { at: deps.clock() })]);
+    expect(await mails()).toHaveLength(1);
+    deps.setNow(deps.clock() + 1);
+    await writeScanEvents(deps, [scan(id, { at: deps.clock() })]);
+    const sent = await mails();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.subject).toBe("Your lost item “Black phone” was scanned");
+  });
+
+  it("found again: back to no mails without the opt-in", async () => {
+    const userId = await owner();
+    const id = await paidItem(userId);
+    await setItemLost(deps, userId, id, true);
+    await setItemLost(deps, userId, id, false);
+    await writeScanEvents(deps, [scan(id)]);
+    expect(await mails()).toEqual([]);
+    const view = await getItemPageView(deps, id, null);
+    expect(view.kind === "item" && view.lost).toBe(false);
+  });
+
+  it("only the owner can change it", async () => {
+    const id = await paidItem(await owner());
+    const stranger = await owner();
+    await expect(setItemLost(deps, stranger, id, true)).rejects.toEqual(new ScanError("notFound"));
+    const view = await getItemPageView(deps, id, null);
+    expect(view.kind === "item" && view.lost).toBe(false);
+  });
+});
+
+describe("scans of an item whose sticker is not active (issue #19 point 12)", () => {
+  it("tell the owner at most once a day per item", async () => {
+    const userId = await owner("sv");
+    const id = await createItem(deps, userId, ITEM, "en");
+    await writeScanEvents(deps, [scan(id, { paid: false })]);
+    deps.setNow(deps.clock() + INACTIVE_ALERT_WINDOW_MS - 1);
+    await writeScanEvents(deps, [scan(id, { paid: false, at: deps.clock() })]);
+    let sent = await mails();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toBe("Någon skannade ”Black phone”, men klistermärket är inte aktiverat");
+    expect(sent[0]!.text).toContain("http://localhost:3000/order");
+    deps.setNow(deps.clock() + 1);
+    await writeScanEvents(deps, [scan(id, { paid: false, at: deps.clock() })]);
+    sent = await mails();
+    expect(sent).toHaveLength(2);
+  });
+});
+
+describe("the write buffer", () => {
+  it("writes within a flush interval, and what is left on stop", async () => {
+    const log = new ScanLog(50);
+    const written: ScanEvent[][] = [];
+    log.start(async (events) => {
+      written.push(events);
+    });
+    log.record(scan("AbCdEfGh12"));
+    await new Promise((r) => setTimeout(r, 120));
+    expect(written.flat()).toHaveLength(1);
+    log.record(scan("AbCdEfGh12"));
+    log.record(scan("AbCdEfGh12"));
+    await log.stop();
+    expect(written.flat()).toHaveLength(3);
+  });
+
+  it("keeps the events of a failed write for the next flush (database outage)", async () => {
+    const log = new ScanLog(60_000);
+    let fail = true;
+    const written: ScanEvent[] = [];
+    log.start(async (events) => {
+      if (fail) throw new Error("database down");
+      written.push(...events);
+    });
+    log.record(scan("AbCdEfGh12"));
+    await log.flush();
+    expect(log.size).toBe(1);
+    fail = false;
+    await log.stop();
+    expect(written).toHaveLength(1);
+  });
+});

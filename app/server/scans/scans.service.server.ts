@@ -1,0 +1,154 @@
+/**
+ * Scan log, scan alerts and lost mode (issue #14 points 4–6, issue #19 point 12; decision
+ * 014). No HTTP here (decision 011).
+ *
+ * - A view of an item page by anyone but its owner is an event in the process's
+ *   ScanLog (scan-log.server.ts); bots are dropped at once. `writeScanEvents` writes a
+ *   batch: the scans of paid pages, the items' "last scanned", and the mails.
+ * - Mails are throttled in the database (a conditional UPDATE of a timestamp, see
+ *   claimAlert), so several instances on one PostgreSQL send one mail between them.
+ */
+import type { Lang } from "~/i18n/config";
+import { isItemPaid } from "~/lib/paid";
+import { deviceClassOf, RECENT_SCANS, type ScanEntry } from "~/lib/scans";
+import type { Deps } from "../deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { logger } from "../logger.server";
+import { ServiceError } from "../service-error.server";
+import { enqueueInactiveScanMail, enqueueScanAlertMail } from "./scan-alert.mail.server";
+import type { ScanEvent, ScanLog } from "./scan-log.server";
+import * as repo from "./scans.repository.server";
+
+const MINUTE = 60_000;
+/** Opt-in scan alerts: at most one mail per item per hour. */
+export const SCAN_ALERT_WINDOW_MS = 60 * MINUTE;
+/** Lost mode: every scan alerts, still at most one mail per item per 10 minutes. */
+export const LOST_ALERT_WINDOW_MS = 10 * MINUTE;
+/** Scans of an item whose sticker is not active: at most one mail per item a day. */
+export const INACTIVE_ALERT_WINDOW_MS = 24 * 60 * MINUTE;
+/** How long the log keeps a scan (housekeeping): a year of history is plenty for an owner. */
+export const SCAN_RETENTION_MS = 365 * 24 * 60 * MINUTE;
+
+/** notFound: no such item, or another owner's (no difference shown). */
+export type ScanErrorCode = "notFound";
+export class ScanError extends ServiceError<ScanErrorCode> {}
+
+export interface ItemPageVisit {
+  itemId: string;
+  /** The page showed the paid item; false: the 'not paid' page. */
+  paid: boolean;
+  /** The viewer is the item's owner: never logged. */
+  isOwner: boolean;
+  lang: Lang;
+  userAgent: string | null | undefined;
+  at: number;
+}
+
+/**
+ * Notes a view of an item page (rendered or from the finder-page cache). Synchronous and
+ * in memory: the owner's own views and bots are not recorded at all.
+ */
+export function recordItemPageVisit(log: Pick<ScanLog, "record">, visit: ItemPageVisit): void {
+  if (visit.isOwner) return;
+  const device = deviceClassOf(visit.userAgent);
+  if (device === "bot") return;
+  log.record({ itemId: visit.itemId, at: visit.at, lang: visit.lang, device, paid: visit.paid });
+}
+
+/** The latest event per item of the events that match. */
+function latestPerItem(events: ScanEvent[], paid: boolean): Map<string, ScanEvent> {
+  const out = new Map<string, ScanEvent>();
+  for (const e of events) {
+    if (e.paid !== paid) continue;
+    const seen = out.get(e.itemId);
+    if (!seen || seen.at <= e.at) out.set(e.itemId, e);
+  }
+  return out;
+}
+
+/** Writes one batch of the scan log and queues the mails it calls for. */
+export async function writeScanEvents(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  events: ScanEvent[],
+): Promise<{ scans: number; mails: number }> {
+  const { db, config } = deps;
+  const now = deps.clock();
+  const ids = [...new Set(events.map((e) => e.itemId))];
+  // An item deleted since its page was shown has nothing left to log.
+  const existing = await repo.existingProductIds(db, ids);
+  const scans = events
+    .filter((e) => e.paid && existing.has(e.itemId))
+    .map((e) => ({ productId: e.itemId, scannedAt: e.at, lang: e.lang, device: e.device }));
+  const lastScan = latestPerItem(events, true);
+  const lastInactive = latestPerItem(events, false);
+  await db.transaction().execute(async (trx) => {
+    await repo.insertScans(trx, scans);
+    const scanned = [...lastScan.keys()].filter((id) => existing.has(id));
+    const latest = scans.reduce((max, r) => Math.max(max, r.scannedAt), 0);
+    if (scanned.length) await repo.setLastScanned(trx, scanned, latest);
+  });
+
+  let mails = 0;
+  const targets = [
+    ...(await repo.findAlertTargets(db, [...lastScan.keys()], true)).map((t) => ({ t, e: lastScan.get(t.id)! })),
+    ...(await repo.findAlertTargets(db, [...lastInactive.keys()], false)).map((t) => ({
+      t,
+      e: lastInactive.get(t.id)!,
+    })),
+  ];
+  for (const { t, e } of targets) {
+    const paidNow = isItemPaid(t, now);
+    // The page the finder saw decides the kind of mail; a payment or lapse in between sends none.
+    if (e.paid !== paidNow) continue;
+    if (e.paid && !t.scanAlerts && !t.lost) continue;
+    const owner = await repo.findOwnerContact(db, t.owner);
+    if (!owner?.emailVerified) continue;
+    const facts = {
+      to: owner.email,
+      ownerName: owner.name,
+      ownerLang: owner.language,
+      itemId: t.id,
+      itemName: t.name,
+      at: e.at,
+      scanLang: e.lang,
+      device: e.device,
+    };
+    const sent = await db.transaction().execute(async (trx) => {
+      if (!e.paid) {
+        if (!(await repo.claimAlert(trx, t.id, "inactiveAlertedAt", now, INACTIVE_ALERT_WINDOW_MS))) return false;
+        await enqueueInactiveScanMail(trx, config, facts);
+        return true;
+      }
+      const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;
+      if (!(await repo.claimAlert(trx, t.id, "scanAlertedAt", now, window))) return false;
+      await enqueueScanAlertMail(trx, config, { ...facts, kind: t.lost ? "lost" : "scan" });
+      return true;
+    });
+    if (sent) mails++;
+  }
+  if (mails) logger.info({ job: "scan-log", mails }, "scan alerts queued");
+  return { scans: scans.length, mails };
+}
+
+/** The owner's item in or out of lost mode; its cached finder pages change at once. */
+export async function setItemLost(
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  id: string,
+  lost: boolean,
+): Promise<void> {
+  const changed = await repo.setProductLost(deps.db, owner, id, lost, deps.clock());
+  if (!changed) throw new ScanError("notFound");
+  // After the commit (the update above is its own statement), as payments do.
+  forgetItemPages(id);
+}
+
+/** The last scans of an item, newest first (the caller has checked that the viewer owns it). */
+export function listRecentScansOfItem(deps: Pick<Deps, "db">, id: string): Promise<ScanEntry[]> {
+  return repo.listRecentScans(deps.db, id, RECENT_SCANS);
+}
+
+/** Housekeeping: scans older than SCAN_RETENTION_MS. */
+export function deleteOldScans(deps: Pick<Deps, "db" | "clock">): Promise<number> {
+  return repo.deleteScansBefore(deps.db, deps.clock() - SCAN_RETENTION_MS);
+}

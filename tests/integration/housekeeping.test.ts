@@ -1,0 +1,116 @@
+/**
+ * Tables that only grew (issue #13): the housekeeping job deletes expired rate-limit
+ * counters, sent mail older than 30 days and payment events older than 7 years, keeps
+ * everything younger, and two instances running it at once are safe. Runs on SQLite and,
+ * with DATABASE_URL=postgres://…, on PostgreSQL (where one run holds an advisory lock).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+
+const DAY = 24 * 60 * 60_000;
+const NOW = Date.UTC(2026, 10, 23, 12);
+
+let tdb: TestDatabase;
+let a: Runtime;
+let b: Runtime;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("housekeeping");
+  const env = testEnv(tdb);
+  a = await createTestRuntime(env);
+  b = await createTestRuntime(env);
+});
+afterAll(async () => {
+  await a?.database.close();
+  await b?.database.close();
+  await tdb?.drop();
+});
+
+async function seed(rt: Runtime) {
+  const db = rt.database.db;
+  await db
+    .insertInto("app_rate_limits")
+    .values([
+      { key: "signin:ip:old", windowStart: NOW - 2 * DAY, count: 99 },
+      { key: "signin:ip:fresh", windowStart: NOW - 10 * 60_000, count: 3 },
+    ])
+    .execute();
+  const mail = (id: string, status: string, sentAt: number | null) => ({
+    id,
+    to: "someone@example.test",
+    replyTo: null,
+    subject: "s",
+    text: "t",
+    html: null,
+    status,
+    attempts: 1,
+    nextAttemptAt: 0,
+    lockedUntil: null,
+    lastError: null,
+    createdAt: (sentAt ?? NOW) - 1000,
+    sentAt,
+  });
+  await db
+    .insertInto("mail_outbox")
+    .values([
+      mail("sent-old", "sent", NOW - 31 * DAY),
+      mail("sent-new", "sent", NOW - 29 * DAY),
+      mail("pending-old", "pending", null),
+    ])
+    .execute();
+  await db
+    .insertInto("payment_events")
+    .values([
+      { id: "evt_old", type: "checkout.session.completed", orderId: null, receivedAt: NOW - 7 * 366 * DAY },
+      { id: "evt_kept", type: "checkout.session.completed", orderId: null, receivedAt: NOW - 6 * 365 * DAY },
+    ])
+    .execute();
+}
+
+describe("housekeeping: tables that only grew are pruned", () => {
+  it("deletes expired counters, sent mail after 30 days and payment events after 7 years, and nothing else", async () => {
+    await seed(a);
+    const result = await runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect);
+    expect(result).toEqual({ rateLimits: 1, sentMail: 1, paymentEvents: 1, scans: 0, conversations: 0 });
+    const db = a.database.db;
+    expect((await db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key)).toEqual([
+      "signin:ip:fresh",
+    ]);
+    expect((await db.selectFrom("mail_outbox").select("id").orderBy("id").execute()).map((r) => r.id)).toEqual([
+      "pending-old",
+      "sent-new",
+    ]);
+    expect((await db.selectFrom("payment_events").select("id").execute()).map((r) => r.id)).toEqual(["evt_kept"]);
+  });
+
+  it("two instances running it at the same moment both finish; nothing is deleted twice or left behind", async () => {
+    await a.database.db.deleteFrom("app_rate_limits").execute();
+    await a.database.db.deleteFrom("mail_outbox").execute();
+    await a.database.db.deleteFrom("payment_events").execute();
+    await seed(a);
+    const runs = await Promise.all([
+      runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect),
+      runHousekeeping({ db: b.database.db, clock: () => NOW }, b.database.dialect),
+    ]);
+    const done = runs.filter((r) => r !== null);
+    const sum = (k: "rateLimits" | "sentMail" | "paymentEvents") => done.reduce((n, r) => n + r[k], 0);
+    expect({ rateLimits: sum("rateLimits"), sentMail: sum("sentMail"), paymentEvents: sum("paymentEvents") }).toEqual({
+      rateLimits: 1,
+      sentMail: 1,
+      paymentEvents: 1,
+    });
+    expect(await a.database.db.selectFrom("app_rate_limits").select("key").execute()).toHaveLength(1);
+  });
+
+  it("on PostgreSQL a run finds the lock held by another instance and skips", async () => {
+    if (a.database.dialect !== "postgres") return;
+    const { sql } = await import("kysely");
+    await a.database.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(7428115001)`.execute(trx);
+      expect(await runHousekeeping({ db: b.database.db, clock: () => NOW }, b.database.dialect)).toBeNull();
+    });
+    expect(await runHousekeeping({ db: b.database.db, clock: () => NOW }, b.database.dialect)).not.toBeNull();
+  });
+});

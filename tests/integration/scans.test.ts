@@ -1,0 +1,240 @@
+/**
+ * Scan log, scan alerts and lost mode over HTTP against the production server, on SQLite
+ * and PostgreSQL (issue #14 points 4–6, issue #19 point 12; decision 014): views served from
+ * the finder-page cache are scans, the owner's own views and bots are not, the buffer is
+ * written within a second and on shutdown, mails are throttled in the database, and the
+ * cached page changes at once when lost mode toggles.
+ */
+// writeScanEvents writes mails through getT: the server's translations, as at start-up.
+import "../../app/i18n/resources.server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createItem } from "../../app/server/items/items.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { writeScanEvents } from "../../app/server/scans/scans.service.server";
+import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
+import { httpClient } from "../support/http";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, type TestUser } from "../support/users";
+
+const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1";
+const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+let db: TestDatabase;
+let env: Record<string, string>;
+let server: TestServer;
+let rt: Runtime;
+let owner: TestUser;
+let other: TestUser;
+const http = () => httpClient(server.url);
+
+beforeAll(async () => {
+  db = await createTestDatabase("scans");
+  env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+  server = await startServer(env);
+  rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  owner = await createUser(rt, { name: "Scan Owner", language: "sv" });
+  other = await createUser(rt, { name: "Someone Else" });
+});
+afterAll(async () => {
+  await server?.stop();
+  await rt?.database.close();
+  await db?.drop();
+});
+
+async function item(opts: { paid?: boolean; scanAlerts?: boolean; name?: string } = {}) {
+  const id = await createItem(
+    depsOf(rt),
+    owner.id,
+    {
+      name: opts.name ?? "Blue backpack",
+      findFee: 200,
+      prodType: "other",
+      contactInfo: "Call 070-000",
+      payment: "year",
+      intent: "payLater",
+      scanAlerts: opts.scanAlerts ?? false,
+    },
+    "sv",
+  );
+  if (opts.paid !== false) {
+    await rt.database.db.updateTable("products").set({ payed: 1, paidUntil: null }).where("id", "=", id).execute();
+  }
+  return id;
+}
+
+const view = (path: string, ua = PHONE, cookie?: string, lang: "en" | "sv" = "sv") =>
+  http().get(path, { lang, cookie, headers: { "User-Agent": ua } });
+
+async function scansOf(id: string) {
+  const rows = await rt.database.db
+    .selectFrom("item_scans")
+    .select(["lang", "device", "scannedAt"])
+    .where("productId", "=", id)
+    .execute();
+  return rows.map((r) => ({ lang: r.lang, device: r.device }));
+}
+
+const mailsTo = (to: string) =>
+  rt.database.db.selectFrom("mail_outbox").select(["subject", "text"]).where("to", "=", to).execute();
+
+/** Long enough for the server's once-a-second flush to have run (and finished). */
+const flushed = () => new Promise((r) => setTimeout(r, 1600));
+
+describe("scan log", () => {
+  it("pages served from the finder-page cache are logged as scans, with language and device class", async () => {
+    const id = await item();
+    const first = await view(`/product/${id}`);
+    expect(first.status).toBe(200);
+    const before = server.logs().split('"cache":"hit"').length;
+    for (const path of [`/product/${id}`, `/${id}`, `/${id}`]) {
+      const res = await view(path, path === `/${id}` ? DESKTOP : PHONE, undefined, "en");
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    // The last two were answered from the cache (the same URL a second time).
+    expect(server.logs().split('"cache":"hit"').length).toBeGreaterThan(before);
+    await expect.poll(() => scansOf(id), { timeout: 3000, interval: 100 }).toHaveLength(4);
+    const rows = await scansOf(id);
+    expect(rows.filter((r) => r.device === "desktop")).toHaveLength(2);
+    expect(rows.filter((r) => r.lang === "sv")).toHaveLength(1);
+  });
+
+  it("a scan is written within a second, without the page waiting for it", async () => {
+    const id = await item();
+    await (await view(`/product/${id}`)).arrayBuffer();
+    const started = Date.now();
+    await expect.poll(() => scansOf(id), { timeout: 3000, interval: 25 }).toHaveLength(1);
+    // At most one flush interval (1 s) plus the time the write itself takes.
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("the owner's own views are not logged; other signed-in users' are", async () => {
+    const id = await item();
+    for (let i = 0; i < 3; i++) await (await view(`/product/${id}`, PHONE, owner.cookie)).arrayBuffer();
+    await (await view(`/product/${id}`, PHONE, other.cookie)).arrayBuffer();
+    await flushed();
+    expect(await scansOf(id)).toHaveLength(1);
+  });
+
+  it("bots and scripts are not counted as scans", async () => {
+    const id = await item();
+    for (const ua of [GOOGLEBOT, "curl/8.5.0", GOOGLEBOT]) await (await view(`/product/${id}`, ua)).arrayBuffer();
+    await (await view(`/${id}`, "facebookexternalhit/1.1")).arrayBuffer();
+    await flushed();
+    expect(await scansOf(id)).toEqual([]);
+  });
+
+  it("the owner sees the last scans on their view of the item page and 'last scanned' on the dashboard", async () => {
+    const id = await item({ name: "Scanned camera" });
+    await (await view(`/product/${id}`, DESKTOP, undefined, "en")).arrayBuffer();
+    await expect.poll(() => scansOf(id), { timeout: 3000, interval: 100 }).toHaveLength(1);
+    const mine = await (await view(`/product/${id}`, PHONE, owner.cookie, "en")).text();
+    expect(mine).toContain("Recent scans");
+    expect(mine).toMatch(/<td>Computer<\/td><td>English<\/td>/);
+    const theirs = await (await view(`/product/${id}`, PHONE, other.cookie, "en")).text();
+    expect(theirs).not.toContain("Recent scans");
+    const dashboard = await (await http().get("/dashboard", { cookie: owner.cookie, lang: "en" })).text();
+    expect(dashboard).toContain("Last scanned");
+  });
+
+  it("the scans of the last second are written when the server shuts down", async () => {
+    const id = await item();
+    const second = await startServer(env);
+    try {
+      const res = await httpClient(second.url).get(`/product/${id}`, { headers: { "User-Agent": PHONE } });
+      await res.arrayBuffer();
+    } finally {
+      // At once: well within the flush interval.
+      expect(await second.stop("SIGTERM")).toBe(0);
+    }
+    expect(await scansOf(id)).toHaveLength(1);
+  });
+});
+
+describe("scan alerts", () => {
+  it("an item with scan alerts mails its owner once, however many scans arrive within the hour", async () => {
+    const id = await item({ scanAlerts: true, name: "Alert guitar" });
+    for (let i = 0; i < 3; i++) await (await view(`/product/${id}`)).arrayBuffer();
+    await flushed();
+    await (await view(`/${id}`)).arrayBuffer();
+    await flushed();
+    const mails = (await mailsTo(owner.email)).filter((m) => m.subject.includes("Alert guitar"));
+    expect(mails.map((m) => m.subject)).toEqual(["Din sak ”Alert guitar” har skannats"]);
+    expect(mails[0]!.text).toContain(`/product/${id}`);
+  });
+
+  it("two instances' flushes racing for one item send one mail (conditional UPDATE in the database)", async () => {
+    const id = await item({ scanAlerts: true, name: "Race kettle" });
+    // Two connection pools on PostgreSQL (two instances). SQLite is one server per file, and
+    // two synchronous connections in one test process would wait on each other.
+    const second = usingPostgres() ? await createTestRuntime({ ...env, BASE_URL: server.url }) : null;
+    try {
+      const event = { itemId: id, at: Date.now(), lang: "en" as const, device: "phone" as const, paid: true };
+      await Promise.all([
+        writeScanEvents(depsOf(rt), [event]),
+        writeScanEvents(depsOf(second ?? rt), [event]),
+        writeScanEvents(depsOf(rt), [event]),
+      ]);
+    } finally {
+      await second?.database.close();
+    }
+    const mails = (await mailsTo(owner.email)).filter((m) => m.subject.includes("Race kettle"));
+    expect(mails).toHaveLength(1);
+  });
+
+  it("a scan of an unpaid item tells the owner once a day, and the finder how to hand it in", async () => {
+    const id = await item({ paid: false, name: "Unpaid scarf" });
+    const page = await (await view(`/product/${id}`, PHONE, undefined, "en")).text();
+    expect(page).toContain("not paid");
+    expect(page).toContain(`href="/contact?item=${id}"`);
+    await (await view(`/${id}`)).arrayBuffer();
+    await flushed();
+    const mails = (await mailsTo(owner.email)).filter((m) => m.subject.includes("Unpaid scarf"));
+    expect(mails.map((m) => m.subject)).toEqual(["Någon skannade ”Unpaid scarf”, men klistermärket är inte aktiverat"]);
+    expect(await scansOf(id)).toEqual([]);
+    const contact = await (await http().get(`/contact?item=${id}`, { lang: "en" })).text();
+    expect(contact).toContain(`I have found an item with the sticker code ${id}.`);
+  });
+});
+
+describe("lost mode", () => {
+  it("the cached finder page shows the banner at once when the owner marks the item lost, and drops it when found", async () => {
+    const id = await item({ name: "Lost umbrella" });
+    const anon = () => view(`/product/${id}`, GOOGLEBOT, undefined, "en").then((r) => r.text());
+    expect(await anon()).not.toContain("This item is lost");
+    expect(await anon()).not.toContain("This item is lost"); // now cached
+    const on = await http().post(`/product/${id}/lost`, { lost: "1", back: "item" }, { cookie: owner.cookie });
+    expect(on.status).toBe(302);
+    expect(on.headers.get("location")).toBe(`/product/${id}`);
+    const lost = await anon();
+    expect(lost).toContain("This item is lost");
+    expect(lost).toMatch(/The owner offers a reward of 200\s?kr/);
+    const sv = await (await view(`/${id}`, GOOGLEBOT, undefined, "sv")).text();
+    expect(sv).toContain("Den här saken är borttappad");
+    const off = await http().post(`/product/${id}/lost`, { lost: "0", back: "dashboard" }, { cookie: owner.cookie });
+    expect(off.headers.get("location")).toBe("/dashboard");
+    expect(await anon()).not.toContain("This item is lost");
+  });
+
+  it("another user cannot mark someone's item lost (404, nothing changes); bad input is a 400", async () => {
+    const id = await item();
+    const res = await http().post(`/product/${id}/lost`, { lost: "1" }, { cookie: other.cookie });
+    expect(res.status).toBe(404);
+    const row = await rt.database.db.selectFrom("products").select("lostAt").where("id", "=", id).executeTakeFirst();
+    expect(row?.lostAt).toBeNull();
+    const bad = await http().post(`/product/${id}/lost`, { lost: "maybe" }, { cookie: owner.cookie });
+    expect(bad.status).toBe(400);
+  });
+
+  it("while lost every scan alerts, at most one mail per 10 minutes", async () => {
+    const id = await item({ name: "Lost wallet" });
+    await http().post(`/product/${id}/lost`, { lost: "1", back: "item" }, { cookie: owner.cookie });
+    await (await view(`/product/${id}`)).arrayBuffer();
+    await (await view(`/product/${id}`)).arrayBuffer();
+    await flushed();
+    const mails = (await mailsTo(owner.email)).filter((m) => m.subject.includes("Lost wallet"));
+    expect(mails.map((m) => m.subject)).toEqual(["Din borttappade sak ”Lost wallet” har skannats"]);
+  });
+});

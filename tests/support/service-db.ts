@@ -1,0 +1,43 @@
+/**
+ * Service tests (decision 011): the real migrations on an in-memory SQLite, and the Deps a
+ * service takes, with a clock the test controls. No server, no HTTP.
+ */
+// Services write mails through getT: the server's translations, as at start-up.
+import "../../app/i18n/resources.server";
+import { parseConfig, type Config } from "../../app/server/config.server";
+import type { Deps } from "../../app/server/deps.server";
+import { createRuntime } from "../../app/server/runtime.server";
+import { TEST_AUTH_SECRET } from "./database";
+
+export interface ServiceTestDeps extends Deps {
+  /** Moves the clock; `clock()` answers this value. */
+  setNow(ms: number): void;
+  close(): Promise<void>;
+}
+
+export async function createServiceDeps(
+  env: Record<string, string> = {},
+  start = Date.UTC(2026, 10, 23, 12),
+): Promise<ServiceTestDeps> {
+  const config: Config = parseConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: "file::memory:",
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    BASE_URL: "http://localhost:3000",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_DISABLED: "1",
+    ...env,
+  } as NodeJS.ProcessEnv);
+  const rt = await createRuntime(config);
+  let now = start;
+  return {
+    db: rt.database.db,
+    config: rt.config,
+    auth: rt.auth,
+    clock: () => now,
+    setNow: (ms) => {
+      now = ms;
+    },
+    close: () => rt.database.close(),
+  };
+}
