@@ -5,7 +5,9 @@
  * (vitest.integration.config.ts), i.e. in CI's PostgreSQL leg.
  * The outage is made on this test's own database (never the shared server).
  */
+import { sql } from "kysely";
 import pg from "pg";
+import { openDatabase } from "~/server/db/db.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
@@ -126,5 +128,33 @@ describe("PostgreSQL outage", () => {
     expect(dashboard.status).toBe(200);
     expect(html).toContain("outage test");
     expect(server.process.exitCode).toBeNull();
+  });
+
+  // CI found this one: the server died ("other side closed") when the outage began while
+  // one of its pool connections was checked out between two queries (inside a
+  // transaction). node-postgres then emits 'error' on the client itself, and the pool
+  // listens only to idle clients, so nothing caught it and Node exited.
+  it("a connection dropped while checked out (mid-transaction) fails that request, not the process", async () => {
+    const handle = openDatabase({ kind: "postgres", url: db.url });
+    const crashes: unknown[] = [];
+    const onUncaught = (err: unknown) => crashes.push(err);
+    // Vitest's own handler would report it too; this one lets the test say what happened.
+    process.prependListener("uncaughtException", onUncaught);
+    try {
+      const transaction = handle.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        await admin.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
+        // Between two queries, as a service's transaction is while it computes.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(transaction).rejects.toThrow();
+      expect(crashes).toEqual([]);
+      // The pool replaces the dead connection: the next query works.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]?.one).toBe(1);
+    } finally {
+      process.removeListener("uncaughtException", onUncaught);
+      await handle.close();
+    }
   });
 });

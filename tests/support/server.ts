@@ -56,12 +56,21 @@ export async function startServer(env: Record<string, string>, opts: { port?: nu
     });
   });
   const url = env.BASE_URL!;
+  // A server that dies on its own fails the test that uses it with "fetch failed" and
+  // nothing else: print why (its last log lines), so a CI log tells what happened.
+  let stopping = false;
+  child.on("exit", (code) => {
+    // Killed by a signal (a test's kill -9) is on purpose; an exit code is the server's own.
+    if (stopping || code === null) return;
+    console.error(`test server on port ${actualPort} exited unexpectedly (${code}):\n${output.slice(-4000)}`);
+  });
   return {
     url,
     port: actualPort,
     process: child,
     logs: () => output,
     stop(signal = "SIGTERM") {
+      stopping = true;
       return new Promise((resolve) => {
         // Already gone (exited, or killed by a signal such as a test's SIGKILL).
         if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);

@@ -60,8 +60,12 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // A connection lost while idle (the pool reports it) or while checked out (the client
+  // itself emits 'error', and only idle clients have the pool's listener) must not crash
+  // the process: the query running on it fails, the pool drops the client on release,
+  // and the request answers 503 (tests/integration/database-outage.pg.test.ts).
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
