@@ -5,15 +5,11 @@
  * account (ends signed out on / with a message, sign-in fails, item pages 404, mail).
  */
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, signIn, type TestUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
-
-const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(os.tmpdir(), "hittad-account-shots");
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
 
 const texts = {
   en: {
@@ -98,19 +94,6 @@ const texts = {
   },
 } as const;
 
-/** The page at phone and desk widths: nothing wider than the screen, and a screenshot of each. */
-async function atBothWidths(page: Page, name: string) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(w);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}.png`), fullPage: true });
-  }
-}
-
 /** A second browser (another device) signed in as the same user. */
 async function otherDevice(browser: Browser, app: WorkerApp, u: TestUser) {
   const s = await signIn(app.runtime, u.email, u.password);
@@ -156,7 +139,7 @@ for (const lang of ["en", "sv"] as const) {
       await page.waitForURL("**/account");
       await expect(page.getByRole("heading", { level: 1, name: tx.title })).toBeVisible();
       await expectAccessible(page);
-      await atBothWidths(page, `account-${lang}`);
+      await atPhoneAndDesk(page, `account-${lang}`);
 
       await page.getByLabel(tx.name, { exact: true }).fill("Karin Nyberg");
       await page.getByRole("button", { name: tx.save, exact: true }).click();
@@ -190,7 +173,8 @@ for (const lang of ["en", "sv"] as const) {
       // Password hashing is slow on a loaded machine: allow it time.
       await expect(alert).toBeFocused({ timeout: 20_000 });
       await expectAccessible(page);
-      await page.screenshot({ path: path.join(SHOTS, `account-password-error-${lang}.png`), fullPage: true });
+      if (process.env.SCREENSHOTS)
+        await page.screenshot({ path: `test-results/screens/account-password-error-${lang}.png`, fullPage: true });
       expect(await signedOut(otherPage, app)).toBe(false);
 
       await page.getByLabel(tx.currentPassword).fill(u.password);
@@ -296,7 +280,7 @@ for (const lang of ["en", "sv"] as const) {
       await page.waitForURL(`**/product/${id}/delete`);
       await expect(page.getByRole("heading", { level: 1, name: tx.deleteItemTitle })).toBeVisible();
       await expectAccessible(page);
-      await atBothWidths(page, `item-delete-${lang}`);
+      await atPhoneAndDesk(page, `item-delete-${lang}`);
       await waitForHydration(page);
       await page.getByRole("button", { name: tx.deleteItemSubmit }).click();
       await page.waitForURL("**/dashboard");
@@ -330,14 +314,15 @@ for (const lang of ["en", "sv"] as const) {
       await page.waitForURL("**/account/delete");
       await expect(page.getByRole("heading", { level: 1, name: tx.deleteTitle })).toBeVisible();
       await expectAccessible(page);
-      await atBothWidths(page, `account-delete-${lang}`);
+      await atPhoneAndDesk(page, `account-delete-${lang}`);
       await waitForHydration(page);
       await page.getByLabel(tx.yourPassword).fill(u.password);
       await page.getByLabel(tx.confirm).check();
       await page.getByRole("button", { name: tx.deleteSubmit }).click();
       await page.waitForURL((url) => url.pathname === "/");
       await expect(page.getByRole("status").filter({ hasText: tx.deleted })).toBeVisible();
-      await page.screenshot({ path: path.join(SHOTS, `account-deleted-home-${lang}.png`) });
+      if (process.env.SCREENSHOTS)
+        await page.screenshot({ path: `test-results/screens/account-deleted-home-${lang}.png` });
 
       const mail = await app.smtp.waitForMail((m) => m.to.includes(u.email) && m.subject === tx.deletedSubject);
       expect(mail.subject).toBe(tx.deletedSubject);

@@ -9,13 +9,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { simulateFailedRenewal, simulateRenewal } from "../../app/server/orders/billing.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, walkIn } from "./fixtures";
 import { mergeAreas, registerResources } from "../../app/i18n/i18n";
 
 // The simulated payments below write their mails in this process: its translations, read
@@ -67,19 +66,6 @@ const TEXT = {
   },
 } as const;
 
-async function shoot(page: Page, name: string) {
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: path.join(os.tmpdir(), "billing-shots", `${name}-${w}.png`), fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} is wider than ${w} px`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test.describe.configure({ timeout: 120_000 });
 
 for (const lang of ["en", "sv"] as const) {
@@ -87,112 +73,109 @@ for (const lang of ["en", "sv"] as const) {
   test.describe(`subscriptions in ${lang}`, () => {
     test.use({ locale: T.locale });
 
-    test("pay, renew, receipts and PDF, cancel with confirmation, resume, failed renewal warning", async ({
-      page,
-      app,
-      context,
-      consent,
-    }) => {
-      void consent;
-      fs.mkdirSync(path.join(os.tmpdir(), "billing-shots"), { recursive: true });
-      const owner = await createUser(app.runtime, { name: "Anna Svensson", language: lang });
-      const deps = depsOf(app.runtime);
-      await keepOrderAddress(
-        deps,
-        owner.id,
-        {
-          firstname: "Anna",
-          lastname: "Svensson",
-          email: owner.email,
-          co: "",
-          address: "Storgatan 1",
-          address2: "",
-          city: "Uppsala",
-          state: "",
-          zip: "753 20",
-          country: "Sweden",
-        },
-        false,
-      );
-      const names = ["Black phone", "Red keys"];
-      for (const name of names) {
-        await createItem(
+    walkIn("en", lang)(
+      "pay, renew, receipts and PDF, cancel with confirmation, resume, failed renewal warning",
+      async ({ page, app, context, consent }) => {
+        void consent;
+        const owner = await createUser(app.runtime, { name: "Anna Svensson", language: lang });
+        const deps = depsOf(app.runtime);
+        await keepOrderAddress(
           deps,
           owner.id,
-          { name, findFee: 100, prodType: "other", contactInfo: "Call 070-111", payment: "year", intent: "payLater" },
-          lang,
+          {
+            firstname: "Anna",
+            lastname: "Svensson",
+            email: owner.email,
+            co: "",
+            address: "Storgatan 1",
+            address2: "",
+            city: "Uppsala",
+            state: "",
+            zip: "753 20",
+            country: "Sweden",
+          },
+          false,
         );
-      }
-      await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+        const names = ["Black phone", "Red keys"];
+        for (const name of names) {
+          await createItem(
+            deps,
+            owner.id,
+            { name, findFee: 100, prodType: "other", contactInfo: "Call 070-111", payment: "year", intent: "payLater" },
+            lang,
+          );
+        }
+        await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
 
-      // Pay (monthly) with the test provider.
-      await page.goto("/order");
-      await waitForHydration(page);
-      await page.locator("#order-payment-month").check();
-      await page.getByRole("button", { name: T.submit }).click();
-      await page.getByRole("button", { name: T.pay }).click();
-      await expect(page).toHaveURL(/\/order\/complete\//);
-      const orderId = page.url().split("/").pop()!;
+        // Pay (monthly) with the test provider.
+        await page.goto("/order");
+        await waitForHydration(page);
+        await page.locator("#order-payment-month").check();
+        await page.getByRole("button", { name: T.submit }).click();
+        await page.getByRole("button", { name: T.pay }).click();
+        await expect(page).toHaveURL(/\/order\/complete\//);
+        const orderId = page.url().split("/").pop()!;
 
-      // A renewal, as staff's "Simulate renewal" does.
-      expect(await simulateRenewal(deps, orderId)).toBe("applied");
-      await page.goto("/dashboard");
-      await expect(page.getByRole("heading", { name: T.billing })).toBeVisible();
-      await expect(page.locator("#billing a[href*='/receipt?number=']")).toHaveCount(2);
-      await expectAccessible(page);
-      await shoot(page, `dashboard-${lang}`);
+        // A renewal, as staff's "Simulate renewal" does.
+        expect(await simulateRenewal(deps, orderId)).toBe("applied");
+        await page.goto("/dashboard");
+        await expect(page.getByRole("heading", { name: T.billing })).toBeVisible();
+        await expect(page.locator("#billing a[href*='/receipt?number=']")).toHaveCount(2);
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `dashboard-${lang}`);
 
-      // The receipt page and its PDF.
-      await page.locator("#billing a[href*='/receipt?number=']").first().click();
-      await expect(page.getByRole("heading", { level: 1, name: T.receipt })).toBeVisible();
-      await expect(page.getByText(T.vat)).toBeVisible();
-      await expectAccessible(page);
-      await shoot(page, `receipt-${lang}`);
-      const pdfHref = await page.locator("a[href*='receipt.pdf']").getAttribute("href");
-      const pdf = await page.request.get(pdfHref!);
-      expect(pdf.headers()["content-type"]).toBe("application/pdf");
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pdf-")), "r.pdf");
-      fs.writeFileSync(file, await pdf.body());
-      const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
-      expect(text).toContain(T.vat);
-      expect(text).toMatch(new RegExp(`${T.total}\\s+(€\\d|\\d+ kr)`));
-      expect(text).toContain("Hittad");
-      expect(text).toContain("Black phone");
-      expect(text).toContain("Anna Svensson");
+        // The receipt page and its PDF.
+        await page.locator("#billing a[href*='/receipt?number=']").first().click();
+        await expect(page.getByRole("heading", { level: 1, name: T.receipt })).toBeVisible();
+        await expect(page.getByText(T.vat)).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `receipt-${lang}`);
+        const pdfHref = await page.locator("a[href*='receipt.pdf']").getAttribute("href");
+        const pdf = await page.request.get(pdfHref!);
+        expect(pdf.headers()["content-type"]).toBe("application/pdf");
+        const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pdf-")), "r.pdf");
+        fs.writeFileSync(file, await pdf.body());
+        const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+        expect(text).toContain(T.vat);
+        expect(text).toMatch(new RegExp(`${T.total}\\s+(€\\d|\\d+ kr)`));
+        expect(text).toContain("Hittad");
+        expect(text).toContain("Black phone");
+        expect(text).toContain("Anna Svensson");
 
-      // Cancel asks first and names every item of the subscription.
-      await page.goto("/dashboard");
-      await waitForHydration(page);
-      await page.locator("#billing").getByRole("link", { name: T.cancel }).click();
-      await expect(page).toHaveURL(new RegExp(`/order/${orderId}/cancel$`));
-      for (const name of names) await expect(page.locator(".cancel-items")).toContainText(name);
-      // Monthly inside the 6-month minimum term: it says the remaining payments still follow.
-      await expect(page.getByText(T.minimumTerm)).toBeVisible();
-      await expectAccessible(page);
-      await shoot(page, `cancel-${lang}`);
-      await page.getByRole("button", { name: T.confirm }).click();
-      await expect(page).toHaveURL(/\/dashboard\?billing=cancelled/);
-      const alert = page.getByRole("alert").filter({ hasText: T.cancelled });
-      await expect(alert).toBeVisible();
-      await expect(alert).toBeFocused();
-      // The card says "Active" once.
-      const card = page.locator(".item-card").first();
-      await expect(card.getByText(T.active, { exact: true })).toHaveCount(1);
-      await expectAccessible(page);
-      await shoot(page, `cancelled-${lang}`);
+        // Cancel asks first and names every item of the subscription.
+        await page.goto("/dashboard");
+        await waitForHydration(page);
+        await page.locator("#billing").getByRole("link", { name: T.cancel }).click();
+        await expect(page).toHaveURL(new RegExp(`/order/${orderId}/cancel$`));
+        for (const name of names) await expect(page.locator(".cancel-items")).toContainText(name);
+        // Monthly inside the 6-month minimum term: it says the remaining payments still follow.
+        await expect(page.getByText(T.minimumTerm)).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `cancel-${lang}`);
+        await page.getByRole("button", { name: T.confirm }).click();
+        await expect(page).toHaveURL(/\/dashboard\?billing=cancelled/);
+        const alert = page.getByRole("alert").filter({ hasText: T.cancelled });
+        await expect(alert).toBeVisible();
+        await expect(alert).toBeFocused();
+        // The card says "Active" once.
+        const card = page.locator(".item-card").first();
+        await expect(card.getByText(T.active, { exact: true })).toHaveCount(1);
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `cancelled-${lang}`);
 
-      // Undo.
-      await page.getByRole("button", { name: T.resume }).click();
-      await expect(page.getByText(T.resumed)).toBeVisible();
-      await expect(page.getByRole("button", { name: T.resume })).toHaveCount(0);
+        // Undo.
+        await page.getByRole("button", { name: T.resume }).click();
+        await expect(page.getByText(T.resumed)).toBeVisible();
+        await expect(page.getByRole("button", { name: T.resume })).toHaveCount(0);
 
-      // A failed renewal: a warning on the items and on the subscription.
-      expect(await simulateFailedRenewal(deps, orderId)).toBe("applied");
-      await page.reload();
-      await expect(page.getByText(T.failed).first()).toBeVisible();
-      await expect(page.locator(".billing-failed")).toBeVisible();
-      await expectAccessible(page);
-      await shoot(page, `failed-${lang}`);
-    });
+        // A failed renewal: a warning on the items and on the subscription.
+        expect(await simulateFailedRenewal(deps, orderId)).toBe("applied");
+        await page.reload();
+        await expect(page.getByText(T.failed).first()).toBeVisible();
+        await expect(page.locator(".billing-failed")).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `failed-${lang}`);
+      },
+    );
   });
 }

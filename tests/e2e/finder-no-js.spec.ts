@@ -9,7 +9,15 @@ import type { Browser, Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, waitForPageScript, type WorkerApp } from "./fixtures";
+import {
+  expect,
+  expectAccessible,
+  test,
+  waitForHydration,
+  waitForPageScript,
+  type WorkerApp,
+  walkIn,
+} from "./fixtures";
 
 const L = {
   en: {
@@ -66,71 +74,70 @@ async function phone(browser: Browser, app: WorkerApp, locale: string, javaScrip
 }
 
 for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof typeof L]][]) {
-  test(`finder page (${lang}): works without JavaScript, needs no framework script with it, and the owner's view hydrates`, async ({
-    browser,
-    app,
-    page,
-  }) => {
-    test.setTimeout(90_000);
-    const owner = await createUser(app.runtime, { language: lang });
-    const id = await paidItem(app, owner.id, `Green umbrella ${lang}`);
+  walkIn("sv", lang)(
+    `finder page (${lang}): works without JavaScript, needs no framework script with it, and the owner's view hydrates`,
+    async ({ browser, app, page }) => {
+      test.setTimeout(90_000);
+      const owner = await createUser(app.runtime, { language: lang });
+      const id = await paidItem(app, owner.id, `Green umbrella ${lang}`);
 
-    // JavaScript off: consent, the message form and the language switch are plain HTML.
-    const noJs = await phone(browser, app, s.locale, false);
-    const finder = await noJs.newPage();
-    const res = await finder.goto(`/product/${id}`);
-    expect(res!.status()).toBe(200);
-    await expect(finder.getByRole("heading", { level: 1, name: `Green umbrella ${lang}` })).toBeAttached();
-    await finder.getByRole("button", { name: s.accept }).click();
-    await expect(finder.getByRole("dialog")).toHaveCount(0);
-    await expect(finder).toHaveURL(new RegExp(`/product/${id}$`));
-    await finder.getByLabel(s.message).fill(`Found it by the door (${lang}, no script)`);
-    await finder.getByRole("button", { name: s.send }).click();
-    await expect(finder.getByRole("status")).toHaveText(s.sent);
-    await expect(finder).toHaveURL(/\/m\/[A-Za-z0-9_-]{43}\?sent=1$/);
-    await finder.goto(`/${id}`);
-    await finder.getByRole("contentinfo").getByRole("link", { name: s.other.name }).click();
-    await expect(finder).toHaveURL(new RegExp(`/${id}$`));
-    await expect(finder.locator("html")).toHaveAttribute("lang", s.other.lang);
-    await expect(finder.getByRole("button", { name: s.other.send })).toBeVisible();
-    await noJs.close();
+      // JavaScript off: consent, the message form and the language switch are plain HTML.
+      const noJs = await phone(browser, app, s.locale, false);
+      const finder = await noJs.newPage();
+      const res = await finder.goto(`/product/${id}`);
+      expect(res!.status()).toBe(200);
+      await expect(finder.getByRole("heading", { level: 1, name: `Green umbrella ${lang}` })).toBeAttached();
+      await finder.getByRole("button", { name: s.accept }).click();
+      await expect(finder.getByRole("dialog")).toHaveCount(0);
+      await expect(finder).toHaveURL(new RegExp(`/product/${id}$`));
+      await finder.getByLabel(s.message).fill(`Found it by the door (${lang}, no script)`);
+      await finder.getByRole("button", { name: s.send }).click();
+      await expect(finder.getByRole("status")).toHaveText(s.sent);
+      await expect(finder).toHaveURL(/\/m\/[A-Za-z0-9_-]{43}\?sent=1$/);
+      await finder.goto(`/${id}`);
+      await finder.getByRole("contentinfo").getByRole("link", { name: s.other.name }).click();
+      await expect(finder).toHaveURL(new RegExp(`/${id}$`));
+      await expect(finder.locator("html")).toHaveAttribute("lang", s.other.lang);
+      await expect(finder.getByRole("button", { name: s.other.send })).toBeVisible();
+      await noJs.close();
 
-    // JavaScript on: no script file, the short address and the shared position.
-    const withJs = await phone(browser, app, s.locale, true);
-    await withJs.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
-    const live = await withJs.newPage();
-    const files = scriptFiles(live);
-    await live.goto(`/product/${id}`);
-    await waitForPageScript(live);
-    await expect(live).toHaveURL(new RegExp(`/${id}$`));
-    expect(new URL(live.url()).pathname).toBe(`/${id}`);
-    // A refused message (empty): the form's alert has the focus, as in the full app.
-    await live.getByRole("button", { name: s.send }).click();
-    await waitForPageScript(live);
-    await expect(live.getByRole("alert")).toBeFocused();
-    await live.getByLabel(s.message).fill(`By the bus stop (${lang}, script)`);
-    await live.getByLabel(s.share).check();
-    await expect(live.getByText(s.located)).toBeVisible();
-    await expectAccessible(live);
-    expect(files).toEqual([]);
-    // The private link the finder lands on is the full app again.
-    await live.getByRole("button", { name: s.send }).click();
-    await expect(live.getByRole("status")).toHaveText(s.sent);
-    await withJs.close();
-    const mail = await app.smtp.waitForMail(
-      (m) => m.to.includes(owner.email) && m.text.includes(`bus stop (${lang}, script)`),
-    );
-    expect(mail.text).toContain("https://www.google.com/maps/search/?api=1&query=59.3293,18.0686");
+      // JavaScript on: no script file, the short address and the shared position.
+      const withJs = await phone(browser, app, s.locale, true);
+      await withJs.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+      const live = await withJs.newPage();
+      const files = scriptFiles(live);
+      await live.goto(`/product/${id}`);
+      await waitForPageScript(live);
+      await expect(live).toHaveURL(new RegExp(`/${id}$`));
+      expect(new URL(live.url()).pathname).toBe(`/${id}`);
+      // A refused message (empty): the form's alert has the focus, as in the full app.
+      await live.getByRole("button", { name: s.send }).click();
+      await waitForPageScript(live);
+      await expect(live.getByRole("alert")).toBeFocused();
+      await live.getByLabel(s.message).fill(`By the bus stop (${lang}, script)`);
+      await live.getByLabel(s.share).check();
+      await expect(live.getByText(s.located)).toBeVisible();
+      await expectAccessible(live);
+      expect(files).toEqual([]);
+      // The private link the finder lands on is the full app again.
+      await live.getByRole("button", { name: s.send }).click();
+      await expect(live.getByRole("status")).toHaveText(s.sent);
+      await withJs.close();
+      const mail = await app.smtp.waitForMail(
+        (m) => m.to.includes(owner.email) && m.text.includes(`bus stop (${lang}, script)`),
+      );
+      expect(mail.text).toContain("https://www.google.com/maps/search/?api=1&query=59.3293,18.0686");
 
-    // The owner's view of the same URL: the full app, hydrated.
-    await page.context().addCookies([
-      { ...owner.sessionCookie, url: app.server.url },
-      { name: "ConsentApproved", value: "true", url: app.server.url },
-    ]);
-    const ownerFiles = scriptFiles(page);
-    await page.goto(`/${id}`);
-    await waitForHydration(page);
-    expect(ownerFiles.some((f) => f.startsWith("/assets/") && f.endsWith(".js"))).toBe(true);
-    await expect(page.locator("html[data-page-script]")).toHaveCount(0);
-  });
+      // The owner's view of the same URL: the full app, hydrated.
+      await page.context().addCookies([
+        { ...owner.sessionCookie, url: app.server.url },
+        { name: "ConsentApproved", value: "true", url: app.server.url },
+      ]);
+      const ownerFiles = scriptFiles(page);
+      await page.goto(`/${id}`);
+      await waitForHydration(page);
+      expect(ownerFiles.some((f) => f.startsWith("/assets/") && f.endsWith(".js"))).toBe(true);
+      await expect(page.locator("html[data-page-script]")).toHaveCount(0);
+    },
+  );
 }

@@ -100,6 +100,36 @@ export function englishOnly(lang: string) {
   return lang === "en" ? test : test.skip;
 }
 
+/**
+ * The page at a phone's and a desk's width: nothing wider than the screen at either. With
+ * SCREENSHOTS=1 each width is also saved under test-results/screens/ to look at (full-page
+ * PNGs cost CI time and nobody looks at them there).
+ */
+export async function atPhoneAndDesk(page: Page, name: string) {
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
+  }
+}
+
+/**
+ * For a long walk through one feature (half a minute or more of CI on a loaded machine):
+ * it runs in `only`, and the other language's run of the same loop reports it skipped.
+ * The walks alternate languages across files; every page is also walked on a phone in
+ * both languages by first-use.spec.ts, and app/i18n/locales.test.ts keeps the two
+ * languages' keys equal. CI has 25 minutes on 2 cores (decision 024).
+ * E2E_ALL_LANGUAGES=1 walks both.
+ */
+export function walkIn(only: "en" | "sv", lang: string) {
+  return lang === only || process.env.E2E_ALL_LANGUAGES ? test : test.skip;
+}
+
 /** Whether `url` is React Router's data request for the page at `pageUrl`. */
 function isDataRequestFor(url: string, pageUrl: string) {
   try {

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, waitForPageReady, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, waitForPageReady, type WorkerApp, walkIn } from "./fixtures";
 
 const SHOTS = process.env.HITTELON_SCREENSHOTS === "1";
 
@@ -103,97 +103,94 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
     test.use({ locale: s.locale });
     test.describe.configure({ timeout: SHOTS ? 300_000 : 90_000 });
 
-    test("suggested fee from a value; can't meet without JavaScript; return confirmed on both sides; a lapsed item still relays", async ({
-      browser,
-      app,
-      page,
-      context: ownerContext,
-      consent,
-    }) => {
-      void consent;
-      const owner = await createUser(app.runtime, { name: `Owner ${lang}`, language: lang });
-      await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+    walkIn("sv", lang)(
+      "suggested fee from a value; can't meet without JavaScript; return confirmed on both sides; a lapsed item still relays",
+      async ({ browser, app, page, context: ownerContext, consent }) => {
+        void consent;
+        const owner = await createUser(app.runtime, { name: `Owner ${lang}`, language: lang });
+        await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
 
-      // 1. The owner: a value of 3,000 suggests a fee of 300, which they may change.
-      await page.goto("/product/register");
-      await waitForHydration(page);
-      await page.getByLabel(s.value).fill("3000");
-      await page.getByRole("button", { name: s.suggest }).click();
-      await expect(page.getByLabel(s.fee)).toHaveValue("300");
-      await expect(page.getByText(s.suggested)).toBeVisible();
-      if (lang === "en") await expectAccessible(page, { label: "product form with a suggestion" });
-      await shoot(ownerContext, "/product/register", `form-${lang}`);
+        // 1. The owner: a value of 3,000 suggests a fee of 300, which they may change.
+        await page.goto("/product/register");
+        await waitForHydration(page);
+        await page.getByLabel(s.value).fill("3000");
+        await page.getByRole("button", { name: s.suggest }).click();
+        await expect(page.getByLabel(s.fee)).toHaveValue("300");
+        await expect(page.getByText(s.suggested)).toBeVisible();
+        if (lang === "en") await expectAccessible(page, { label: "product form with a suggestion" });
+        await shoot(ownerContext, "/product/register", `form-${lang}`);
 
-      // 2. A finder without JavaScript: the section opens natively, then they write.
-      const id = await item(app, owner, `Bag ${lang} <i>`, lang, null);
-      const phone = await phoneWithoutJs(browser, app, s.locale);
-      const finder = await phone.newPage();
-      await finder.goto(`/${id}`);
-      await expect(finder.getByText(s.postBox)).toBeHidden();
-      await finder.getByText(s.cantMeet).click();
-      await expect(finder.getByText(s.postBox)).toBeVisible();
-      await shoot(phone, `/${id}`, `finder-${lang}`, "details.cant-meet");
-      await finder.getByLabel(s.message).fill(`Found it at the station (${lang})`);
-      await finder.getByRole("button", { name: s.send }).click();
-      await expect(finder.getByRole("status")).toHaveText(s.sent);
-      const link = new URL(finder.url()).pathname;
+        // 2. A finder without JavaScript: the section opens natively, then they write.
+        const id = await item(app, owner, `Bag ${lang} <i>`, lang, null);
+        const phone = await phoneWithoutJs(browser, app, s.locale);
+        const finder = await phone.newPage();
+        await finder.goto(`/${id}`);
+        await expect(finder.getByText(s.postBox)).toBeHidden();
+        await finder.getByText(s.cantMeet).click();
+        await expect(finder.getByText(s.postBox)).toBeVisible();
+        await shoot(phone, `/${id}`, `finder-${lang}`, "details.cant-meet");
+        await finder.getByLabel(s.message).fill(`Found it at the station (${lang})`);
+        await finder.getByRole("button", { name: s.send }).click();
+        await expect(finder.getByRole("status")).toHaveText(s.sent);
+        const link = new URL(finder.url()).pathname;
 
-      // 3. The owner confirms the return in the conversation.
-      const { id: conversation } = await app.runtime.database.db
-        .selectFrom("conversations")
-        .select("id")
-        .where("finderToken", "=", link.slice(3))
-        .executeTakeFirstOrThrow();
-      await shoot(ownerContext, `/messages/${conversation}`, `owner-before-${lang}`);
-      await page.goto(`/messages/${conversation}`);
-      await waitForHydration(page);
-      await page.getByRole("button", { name: s.returnedButton }).click();
-      await expect(page.getByText(s.ownerDone)).toBeVisible();
-      await expect(page.getByRole("button", { name: s.returnedButton })).toHaveCount(0);
-      if (lang === "en") await expectAccessible(page, { label: "conversation, return confirmed" });
-      await shoot(ownerContext, `/messages/${conversation}`, `owner-returned-${lang}`);
-      const summary = await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(s.fee250));
-      expect(summary.text).toContain(`Bag ${lang} <i>`);
+        // 3. The owner confirms the return in the conversation.
+        const { id: conversation } = await app.runtime.database.db
+          .selectFrom("conversations")
+          .select("id")
+          .where("finderToken", "=", link.slice(3))
+          .executeTakeFirstOrThrow();
+        await shoot(ownerContext, `/messages/${conversation}`, `owner-before-${lang}`);
+        await page.goto(`/messages/${conversation}`);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: s.returnedButton }).click();
+        await expect(page.getByText(s.ownerDone)).toBeVisible();
+        await expect(page.getByRole("button", { name: s.returnedButton })).toHaveCount(0);
+        if (lang === "en") await expectAccessible(page, { label: "conversation, return confirmed" });
+        await shoot(ownerContext, `/messages/${conversation}`, `owner-returned-${lang}`);
+        const summary = await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(s.fee250));
+        expect(summary.text).toContain(`Bag ${lang} <i>`);
 
-      // The finder sees the thank-you with the fee at the private link.
-      await finder.goto(link);
-      await expect(finder.getByText(s.thanks)).toBeVisible();
-      await expect(finder.locator(".return-thanks")).toContainText(s.fee250);
-      await shoot(phone, link, `finder-thanked-${lang}`);
+        // The finder sees the thank-you with the fee at the private link.
+        await finder.goto(link);
+        await expect(finder.getByText(s.thanks)).toBeVisible();
+        await expect(finder.locator(".return-thanks")).toContainText(s.fee250);
+        await shoot(phone, link, `finder-thanked-${lang}`);
 
-      // 4. A lapsed item: 'not paid', no contact info, the relay still works.
-      const lapsed = await item(app, owner, `Bike ${lang}`, lang, Date.now() - 60_000);
-      await finder.goto(`/${lapsed}`);
-      await expect(finder.getByRole("heading", { level: 1 })).toContainText(s.notPaid);
-      await expect(finder.locator("body")).not.toContainText("070-SECRET");
-      await shoot(phone, `/${lapsed}`, `lapsed-${lang}`);
-      await finder.getByLabel(s.message).fill(`Your bike is at the gate (${lang})`);
-      await finder.getByRole("button", { name: s.send }).click();
-      await expect(finder.getByRole("status")).toHaveText(s.sent);
-      const mail = await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(`gate (${lang})`));
-      expect(mail.text).toContain(s.mailInactive);
-      expect(mail.text).toContain("/order");
-      await phone.close();
+        // 4. A lapsed item: 'not paid', no contact info, the relay still works.
+        const lapsed = await item(app, owner, `Bike ${lang}`, lang, Date.now() - 60_000);
+        await finder.goto(`/${lapsed}`);
+        await expect(finder.getByRole("heading", { level: 1 })).toContainText(s.notPaid);
+        await expect(finder.locator("body")).not.toContainText("070-SECRET");
+        await shoot(phone, `/${lapsed}`, `lapsed-${lang}`);
+        await finder.getByLabel(s.message).fill(`Your bike is at the gate (${lang})`);
+        await finder.getByRole("button", { name: s.send }).click();
+        await expect(finder.getByRole("status")).toHaveText(s.sent);
+        const mail = await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(`gate (${lang})`));
+        expect(mail.text).toContain(s.mailInactive);
+        expect(mail.text).toContain("/order");
+        await phone.close();
 
-      // Axe needs JavaScript in the page: the finder's new screens once more in a scripted browser.
-      if (lang === "en") {
-        const scripted = await browser.newContext({ baseURL: app.server.url, locale: s.locale });
-        await scripted.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
-        const anon = await scripted.newPage();
-        for (const [path, label] of [
-          [`/${id}`, "finder page, section open"],
-          [link, "finder thread, thanked"],
-          [`/${lapsed}`, "lapsed item page"],
-        ] as const) {
-          await anon.goto(path);
-          await waitForPageReady(anon);
-          await anon
-            .locator("details.cant-meet")
-            .evaluateAll((els) => els.forEach((el) => el.setAttribute("open", "")));
-          await expectAccessible(anon, { label, soft: true });
+        // Axe needs JavaScript in the page: the finder's new screens once more in a scripted browser.
+        if (lang === "en") {
+          const scripted = await browser.newContext({ baseURL: app.server.url, locale: s.locale });
+          await scripted.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+          const anon = await scripted.newPage();
+          for (const [path, label] of [
+            [`/${id}`, "finder page, section open"],
+            [link, "finder thread, thanked"],
+            [`/${lapsed}`, "lapsed item page"],
+          ] as const) {
+            await anon.goto(path);
+            await waitForPageReady(anon);
+            await anon
+              .locator("details.cant-meet")
+              .evaluateAll((els) => els.forEach((el) => el.setAttribute("open", "")));
+            await expectAccessible(anon, { label, soft: true });
+          }
+          await scripted.close();
         }
-        await scripted.close();
-      }
-    });
+      },
+    );
   });
 }

@@ -7,7 +7,7 @@ import { devices, type Browser, type BrowserContext } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { decodeQrPng } from "../support/qr";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly, walkIn } from "./fixtures";
 import { depsOf } from "../support/deps";
 
 const TEXT = {
@@ -137,57 +137,55 @@ for (const lang of ["en", "sv"] as const) {
   test.describe(`items in ${lang}`, () => {
     test.use({ locale: T.locale });
 
-    test("register a product (save later), see its card with a QR code of its URL, then edit it", async ({
-      page,
-      app,
-      user,
-      consent,
-    }) => {
-      void consent;
-      await page.goto("/product/register");
-      await expect(page.getByRole("heading", { level: 1, name: T.register })).toBeVisible();
-      await expect(page.getByLabel(T.type)).toHaveValue("");
-      await expect(page.locator("#product-prodType option").first()).toHaveText(T.placeholder);
-      await expect(page.getByText(T.total)).toBeVisible();
-      await expectAccessible(page);
-      await waitForHydration(page);
-      // Monthly (with the 6-month asterisk) changes the total.
-      await page.locator("#product-payment-month").check();
-      await expect(page.getByText(T.totalMonth)).toBeVisible();
-      await page.locator("#product-payment-year").check();
-      await page.getByLabel(T.name).fill("My phone");
-      await page.getByLabel(new RegExp(T.fee)).fill("250");
-      await page.getByLabel(T.type).selectOption("mobile");
-      await page.getByLabel(T.contact).fill("Call me\n070-000 00 00");
-      await page.getByRole("button", { name: T.payLater }).click();
+    walkIn("en", lang)(
+      "register a product (save later), see its card with a QR code of its URL, then edit it",
+      async ({ page, app, user, consent }) => {
+        void consent;
+        await page.goto("/product/register");
+        await expect(page.getByRole("heading", { level: 1, name: T.register })).toBeVisible();
+        await expect(page.getByLabel(T.type)).toHaveValue("");
+        await expect(page.locator("#product-prodType option").first()).toHaveText(T.placeholder);
+        await expect(page.getByText(T.total)).toBeVisible();
+        await expectAccessible(page);
+        await waitForHydration(page);
+        // Monthly (with the 6-month asterisk) changes the total.
+        await page.locator("#product-payment-month").check();
+        await expect(page.getByText(T.totalMonth)).toBeVisible();
+        await page.locator("#product-payment-year").check();
+        await page.getByLabel(T.name).fill("My phone");
+        await page.getByLabel(new RegExp(T.fee)).fill("250");
+        await page.getByLabel(T.type).selectOption("mobile");
+        await page.getByLabel(T.contact).fill("Call me\n070-000 00 00");
+        await page.getByRole("button", { name: T.payLater }).click();
 
-      await expect(page).toHaveURL(/\/dashboard$/);
-      const [item] = await itemsOf(app, user.id);
-      expect(item).toMatchObject({ name: "My phone", findFee: 250, currency: lang === "sv" ? "SEK" : "EUR" });
-      const card = page.getByRole("article", { name: "My phone" });
-      await expect(card).toContainText(T.mobile);
-      await expect(card).toContainText(lang === "sv" ? "250 kr" : "€250");
-      await expect(card.locator(".contact-info")).toHaveText("Call me\n070-000 00 00");
-      await expect(page.getByText(T.unactivated)).toBeVisible();
-      await expect(
-        page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate products" }).first(),
-      ).toHaveAttribute("href", "/order");
-      const qr = card.locator("img.item-qr");
-      await expect(qr).toHaveJSProperty("complete", true);
-      expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-      expect(decodeQrPng(await qr.screenshot())).toBe(`${app.server.url}/product/${item!.id}`);
-      await expectAccessible(page);
+        await expect(page).toHaveURL(/\/dashboard$/);
+        const [item] = await itemsOf(app, user.id);
+        expect(item).toMatchObject({ name: "My phone", findFee: 250, currency: lang === "sv" ? "SEK" : "EUR" });
+        const card = page.getByRole("article", { name: "My phone" });
+        await expect(card).toContainText(T.mobile);
+        await expect(card).toContainText(lang === "sv" ? "250 kr" : "€250");
+        await expect(card.locator(".contact-info")).toHaveText("Call me\n070-000 00 00");
+        await expect(page.getByText(T.unactivated)).toBeVisible();
+        await expect(
+          page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate products" }).first(),
+        ).toHaveAttribute("href", "/order");
+        const qr = card.locator("img.item-qr");
+        await expect(qr).toHaveJSProperty("complete", true);
+        expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+        expect(decodeQrPng(await qr.screenshot())).toBe(`${app.server.url}/product/${item!.id}`);
+        await expectAccessible(page);
 
-      await card.getByRole("link", { name: new RegExp(T.edit) }).click();
-      await expect(page).toHaveURL(new RegExp(`/product/edit/${item!.id}$`));
-      await expect(page.getByLabel(T.name)).toHaveValue("My phone");
-      await expect(page.getByLabel(T.type)).toHaveValue("mobile");
-      await expectAccessible(page);
-      await page.getByLabel(T.name).fill("My old phone");
-      await page.getByRole("button", { name: T.payLater }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByRole("article", { name: "My old phone" })).toBeVisible();
-    });
+        await card.getByRole("link", { name: new RegExp(T.edit) }).click();
+        await expect(page).toHaveURL(new RegExp(`/product/edit/${item!.id}$`));
+        await expect(page.getByLabel(T.name)).toHaveValue("My phone");
+        await expect(page.getByLabel(T.type)).toHaveValue("mobile");
+        await expectAccessible(page);
+        await page.getByLabel(T.name).fill("My old phone");
+        await page.getByRole("button", { name: T.payLater }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await expect(page.getByRole("article", { name: "My old phone" })).toBeVisible();
+      },
+    );
 
     test("validation messages appear next to the fields and the input is kept", async ({
       page,

@@ -10,7 +10,7 @@ import { createTestDatabase, createTestRuntime, testEnv } from "../support/datab
 import { startServer } from "../support/server";
 import { signedEvent, startStripeStandIn, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET } from "../support/stripe";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly, walkIn } from "./fixtures";
 import { depsOf } from "../support/deps";
 
 const TEXT = {
@@ -112,94 +112,91 @@ for (const lang of ["en", "sv"] as const) {
   test.describe(`orders in ${lang}`, () => {
     test.use({ locale: T.locale });
 
-    test("select items and watch the totals, pay with the test provider, the items go live", async ({
-      page,
-      app,
-      context,
-      browser,
-      consent,
-    }) => {
-      void consent;
-      const { owner, ids } = await ownerWithItems(app, lang, 4);
-      await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+    walkIn("sv", lang)(
+      "select items and watch the totals, pay with the test provider, the items go live",
+      async ({ page, app, context, browser, consent }) => {
+        void consent;
+        const { owner, ids } = await ownerWithItems(app, lang, 4);
+        await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
 
-      await page.goto("/dashboard");
-      await expect(page.getByText(T.unactivated)).toBeVisible();
+        await page.goto("/dashboard");
+        await expect(page.getByText(T.unactivated)).toBeVisible();
 
-      await page.goto("/order");
-      await expect(page.getByRole("heading", { level: 1, name: T.title })).toBeVisible();
-      await expect(page.getByText(T.banner)).toBeVisible();
-      await expect(page.getByText(T.footnote)).toBeVisible();
-      const checks = page.locator("input.order-check");
-      await expect(checks).toHaveCount(4);
-      for (const id of ids) await expect(page.locator(`#order-item-${id}`)).toBeChecked();
-      await expect(page.getByLabel(T.yearly)).toBeChecked();
-      const summary = async (expected: readonly string[]) => {
-        await expect(page.locator("#order-package")).toHaveText(expected[0]!);
-        await expect(page.locator("#order-discount")).toHaveText(expected[1]!);
-        await expect(page.locator("#order-total")).toHaveText(expected[2]!);
-      };
-      await summary(T.four);
-      await expect(page.getByText(T.packageFour)).toBeVisible();
-      // QR codes of the short URL; View opens the item page in a new tab.
-      const first = page.locator(`li[data-item="${ids[0]}"]`);
-      await expect(first.locator("img.item-qr")).toHaveAttribute("data-url", `${app.server.url}/${ids[0]}`);
-      await expect(first.locator("img.item-qr")).toHaveAttribute("width", "128");
-      await expect(first.locator(`a[href="/product/${ids[0]}"]`)).toHaveAttribute("target", "_blank");
-      await expectAccessible(page);
+        await page.goto("/order");
+        await expect(page.getByRole("heading", { level: 1, name: T.title })).toBeVisible();
+        await expect(page.getByText(T.banner)).toBeVisible();
+        await expect(page.getByText(T.footnote)).toBeVisible();
+        const checks = page.locator("input.order-check");
+        await expect(checks).toHaveCount(4);
+        for (const id of ids) await expect(page.locator(`#order-item-${id}`)).toBeChecked();
+        await expect(page.getByLabel(T.yearly)).toBeChecked();
+        const summary = async (expected: readonly string[]) => {
+          await expect(page.locator("#order-package")).toHaveText(expected[0]!);
+          await expect(page.locator("#order-discount")).toHaveText(expected[1]!);
+          await expect(page.locator("#order-total")).toHaveText(expected[2]!);
+        };
+        await summary(T.four);
+        await expect(page.getByText(T.packageFour)).toBeVisible();
+        // QR codes of the short URL; View opens the item page in a new tab.
+        const first = page.locator(`li[data-item="${ids[0]}"]`);
+        await expect(first.locator("img.item-qr")).toHaveAttribute("data-url", `${app.server.url}/${ids[0]}`);
+        await expect(first.locator("img.item-qr")).toHaveAttribute("width", "128");
+        await expect(first.locator(`a[href="/product/${ids[0]}"]`)).toHaveAttribute("target", "_blank");
+        await expectAccessible(page);
 
-      await waitForHydration(page);
-      await page.locator(`#order-item-${ids[3]}`).uncheck();
-      await summary(T.three);
-      await page.getByLabel(T.monthly).check();
-      await summary(T.threeMonthly);
-      await page.getByLabel(T.yearly).check();
-      await page.locator(`#order-item-${ids[3]}`).check();
-      await summary(T.four);
+        await waitForHydration(page);
+        await page.locator(`#order-item-${ids[3]}`).uncheck();
+        await summary(T.three);
+        await page.getByLabel(T.monthly).check();
+        await summary(T.threeMonthly);
+        await page.getByLabel(T.yearly).check();
+        await page.locator(`#order-item-${ids[3]}`).check();
+        await summary(T.four);
 
-      // Nothing selected: a clear message, no order.
-      for (const id of ids) await page.locator(`#order-item-${id}`).uncheck();
-      await page.getByRole("button", { name: T.submit }).click();
-      await expect(page.getByRole("alert")).toHaveText(T.nothing);
-      for (const id of ids) await page.locator(`#order-item-${id}`).check();
-      await summary(T.four);
+        // Nothing selected: a clear message, no order.
+        for (const id of ids) await page.locator(`#order-item-${id}`).uncheck();
+        await page.getByRole("button", { name: T.submit }).click();
+        await expect(page.getByRole("alert")).toHaveText(T.nothing);
+        for (const id of ids) await page.locator(`#order-item-${id}`).check();
+        await summary(T.four);
 
-      await page.getByRole("button", { name: T.submit }).click();
-      await expect(page).toHaveURL(/\/order\/checkout\/[0-9a-f-]{36}$/);
-      await expect(page.getByRole("heading", { level: 1, name: T.checkoutTitle })).toBeVisible();
-      await expect(page.locator("#order-total")).toHaveText(T.four[2]);
-      await expectAccessible(page);
-      await waitForHydration(page);
-      await page.getByRole("button", { name: T.pay }).click();
+        await page.getByRole("button", { name: T.submit }).click();
+        await expect(page).toHaveURL(/\/order\/checkout\/[0-9a-f-]{36}$/);
+        await expect(page.getByRole("heading", { level: 1, name: T.checkoutTitle })).toBeVisible();
+        await expect(page.locator("#order-total")).toHaveText(T.four[2]);
+        await expectAccessible(page);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: T.pay }).click();
 
-      await expect(page).toHaveURL(/\/order\/complete\/[0-9a-f-]{36}$/);
-      await expect(page.getByRole("heading", { level: 1, name: T.thanks })).toBeVisible();
-      await expectAccessible(page);
+        await expect(page).toHaveURL(/\/order\/complete\/[0-9a-f-]{36}$/);
+        await expect(page.getByRole("heading", { level: 1, name: T.thanks })).toBeVisible();
+        await expectAccessible(page);
 
-      // The receipt arrives at the account's verified email, in the owner's language.
-      const mail = await app.smtp.waitForMail((m) => m.to.includes(owner.email), 15_000);
-      expect(mail.subject).toBe(T.receiptSubject);
-      expect(mail.text).toContain(T.receiptTotal);
-      expect(mail.text).toContain(`${app.server.url}/${ids[0]}`);
+        // The receipt arrives at the account's verified email, in the owner's language.
+        const mail = await app.smtp.waitForMail((m) => m.to.includes(owner.email), 15_000);
+        expect(mail.subject).toBe(T.receiptSubject);
+        expect(mail.text).toContain(T.receiptTotal);
+        expect(mail.text).toContain(`${app.server.url}/${ids[0]}`);
 
-      // The dashboard warning is gone and each item shows when it renews.
-      await page.goto("/dashboard");
-      await expect(page.getByText(T.unactivated)).toHaveCount(0);
-      await expect(page.locator(".item-renewal").first()).toContainText(T.renews);
-      await expectAccessible(page);
+        // The dashboard warning is gone and each item shows when it renews.
+        await page.goto("/dashboard");
+        await expect(page.getByText(T.unactivated)).toHaveCount(0);
+        await expect(page.locator(".item-renewal").first()).toContainText(T.renews);
+        await expectAccessible(page);
 
-      // The item page is public now: an anonymous visitor sees it in full.
-      const anon = await browser.newContext({ locale: T.locale, baseURL: app.server.url });
-      await anon.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
-      const anonPage = await anon.newPage();
-      await anonPage.goto(`/product/${ids[0]}`);
-      await expect(anonPage.getByRole("heading", { level: 1, name: "Thing 1" })).toBeVisible();
-      await anon.close();
+        // The item page is public now: an anonymous visitor sees it in full.
+        const anon = await browser.newContext({ locale: T.locale, baseURL: app.server.url });
+        await anon.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+        const anonPage = await anon.newPage();
+        await anonPage.goto(`/product/${ids[0]}`);
+        await expect(anonPage.getByRole("heading", { level: 1, name: "Thing 1" })).toBeVisible();
+        await anon.close();
 
-      // Paid items are shown as active and cannot be selected again.
-      await page.goto("/order");
-      await expect(page.locator("input.order-check")).toHaveCount(0);
-    });
+        // Paid items are shown as active and cannot be selected again.
+        await page.goto("/order");
+        await expect(page.locator("input.order-check")).toHaveCount(0);
+      },
+    );
 
     englishOnly(lang)(
       "without JavaScript the summary is recomputed by the server after a submit",

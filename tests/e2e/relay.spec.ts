@@ -17,6 +17,7 @@ import {
   waitForPageScript,
   type WorkerApp,
   englishOnly,
+  walkIn,
 } from "./fixtures";
 
 const SHOTS = process.env.RELAY_SCREENSHOTS === "1";
@@ -183,51 +184,50 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await phone.close();
     });
 
-    test("with JavaScript a shared location reaches the owner as a maps link; the inbox and menu count it", async ({
-      browser,
-      app,
-      page,
-      context: ownerContext,
-      consent,
-    }) => {
-      void consent;
-      const owner = await createUser(app.runtime, { name: `Mapper ${lang}`, language: lang });
-      await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
-      const item = await paidPrivateItem(app, owner, `Keys ${lang}`, "070-hidden");
-      const phone = await context(browser, app, {
-        viewport: { width: 390, height: 844 },
-        locale: s.locale,
-        geolocation: { latitude: 59.3293, longitude: 18.0686 },
-        permissions: ["geolocation"],
-      });
-      const finder = await phone.newPage();
-      await finder.goto(`/product/${item}`);
-      // The finder page has no React (issue #18): its one script offers the location.
-      await waitForPageScript(finder);
-      await finder.getByLabel(s.message).fill(`Keys on the bench (${lang})`);
-      await finder.getByLabel(s.share).check();
-      await expect(finder.getByText(s.located)).toBeVisible();
-      await expectAccessible(finder);
-      await finder.getByRole("button", { name: s.send }).click();
-      await expect(finder.getByRole("status")).toHaveText(s.sent);
-      await expectAccessible(finder);
-      await phone.close();
+    walkIn("sv", lang)(
+      "with JavaScript a shared location reaches the owner as a maps link; the inbox and menu count it",
+      async ({ browser, app, page, context: ownerContext, consent }) => {
+        void consent;
+        const owner = await createUser(app.runtime, { name: `Mapper ${lang}`, language: lang });
+        await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+        const item = await paidPrivateItem(app, owner, `Keys ${lang}`, "070-hidden");
+        const phone = await context(browser, app, {
+          viewport: { width: 390, height: 844 },
+          locale: s.locale,
+          geolocation: { latitude: 59.3293, longitude: 18.0686 },
+          permissions: ["geolocation"],
+        });
+        const finder = await phone.newPage();
+        await finder.goto(`/product/${item}`);
+        // The finder page has no React (issue #18): its one script offers the location.
+        await waitForPageScript(finder);
+        await finder.getByLabel(s.message).fill(`Keys on the bench (${lang})`);
+        await finder.getByLabel(s.share).check();
+        await expect(finder.getByText(s.located)).toBeVisible();
+        await expectAccessible(finder);
+        await finder.getByRole("button", { name: s.send }).click();
+        await expect(finder.getByRole("status")).toHaveText(s.sent);
+        await expectAccessible(finder);
+        await phone.close();
 
-      const mail = await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(`bench (${lang})`));
-      expect(mail.text).toContain("https://www.google.com/maps/search/?api=1&query=59.3293,18.0686");
+        const mail = await app.smtp.waitForMail(
+          (m) => m.to.includes(owner.email) && m.text.includes(`bench (${lang})`),
+        );
+        expect(mail.text).toContain("https://www.google.com/maps/search/?api=1&query=59.3293,18.0686");
 
-      await page.goto("/messages");
-      await waitForHydration(page);
-      await expect(page.getByRole("heading", { level: 1, name: s.messagesTitle })).toBeVisible();
-      await expect(page.getByText(s.unread, { exact: true }).first()).toBeVisible();
-      await expectAccessible(page);
-      await shoot(ownerContext, "/messages", `owner-inbox-${lang}`);
-      await page.getByRole("link", { name: new RegExp(`Keys ${lang}`) }).click();
-      await expect(page.getByRole("link", { name: s.map })).toHaveAttribute(
-        "href",
-        "https://www.google.com/maps/search/?api=1&query=59.3293,18.0686",
-      );
-    });
+        await page.goto("/messages");
+        await waitForHydration(page);
+        await expect(page.getByRole("heading", { level: 1, name: s.messagesTitle })).toBeVisible();
+        await expect(page.getByText(s.unread, { exact: true }).first()).toBeVisible();
+        await expectAccessible(page);
+        await shoot(ownerContext, "/messages", `owner-inbox-${lang}`);
+        await page.getByRole("link", { name: new RegExp(`Keys ${lang}`) }).click();
+        await expect(page.getByRole("link", { name: s.map })).toHaveAttribute(
+          "href",
+          "https://www.google.com/maps/search/?api=1&query=59.3293,18.0686",
+        );
+      },
+    );
 
     englishOnly(lang)(
       "the owner chooses private contact on the product form; the dashboard card says so",

@@ -10,7 +10,7 @@ import { devices, type Browser, type Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp, walkIn } from "./fixtures";
 
 const TEXT = {
   en: {
@@ -55,8 +55,6 @@ const TEXT = {
   },
 } as const;
 
-const SHOTS = "test-results/scans";
-
 async function seedPaidItem(app: WorkerApp, owner: string, lang: "en" | "sv", name: string) {
   const id = await createItem(
     depsOf(app.runtime),
@@ -87,18 +85,6 @@ async function finderPhone(browser: Browser, app: WorkerApp, locale: string, jav
   return context;
 }
 
-async function shoot(page: Page, name: string) {
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${w} px is wider than the viewport`).toBeLessThanOrEqual(0);
-  }
-}
-
 // Journeys of several pages with screenshots and axe: room on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
 
@@ -108,53 +94,51 @@ for (const lang of ["en", "sv"] as const) {
   test.describe(`scans and lost mode (${lang})`, () => {
     test.use({ locale: T.locale });
 
-    test("lost mode on from the dashboard and off from the item page: the finder's banner comes and goes", async ({
-      app,
-      page,
-      browser,
-      consent: _consent,
-    }) => {
-      const owner = await signedInOwner(app, page, lang);
-      const id = await seedPaidItem(app, owner.id, lang, `Red bike ${lang}`);
-      const finder = await finderPhone(browser, app, T.locale);
-      const phone = await finder.newPage();
-      await phone.goto(`/${id}`);
-      await expect(phone.getByText(T.banner)).toHaveCount(0);
+    walkIn("en", lang)(
+      "lost mode on from the dashboard and off from the item page: the finder's banner comes and goes",
+      async ({ app, page, browser, consent: _consent }) => {
+        const owner = await signedInOwner(app, page, lang);
+        const id = await seedPaidItem(app, owner.id, lang, `Red bike ${lang}`);
+        const finder = await finderPhone(browser, app, T.locale);
+        const phone = await finder.newPage();
+        await phone.goto(`/${id}`);
+        await expect(phone.getByText(T.banner)).toHaveCount(0);
 
-      await page.goto("/dashboard");
-      await waitForHydration(page);
-      const card = page.locator("article", { hasText: `Red bike ${lang}` });
-      await card.getByRole("button", { name: T.markLostLabel(`Red bike ${lang}`) }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(card.getByText(T.lostBadge, { exact: true })).toBeVisible();
-      await expect(card.getByRole("button", { name: T.foundLabel(`Red bike ${lang}`) })).toBeVisible();
-      await shoot(page, `dashboard-lost-${lang}`);
-      await expectAccessible(page);
+        await page.goto("/dashboard");
+        await waitForHydration(page);
+        const card = page.locator("article", { hasText: `Red bike ${lang}` });
+        await card.getByRole("button", { name: T.markLostLabel(`Red bike ${lang}`) }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await expect(card.getByText(T.lostBadge, { exact: true })).toBeVisible();
+        await expect(card.getByRole("button", { name: T.foundLabel(`Red bike ${lang}`) })).toBeVisible();
+        await atPhoneAndDesk(page, `dashboard-lost-${lang}`);
+        await expectAccessible(page);
 
-      // The stored finder page changed at once (no waiting for the cache's version check).
-      await phone.goto(`/${id}`);
-      await expect(phone.locator(".lost-banner")).toContainText(T.banner);
-      await expect(phone.locator(".lost-banner")).toContainText(T.reward);
-      // The banner leads the page: before the item's name.
-      const bannerTop = (await phone.locator(".lost-banner").boundingBox())!.y;
-      const titleTop = (await phone.getByRole("heading", { level: 1 }).boundingBox())!.y;
-      expect(bannerTop).toBeLessThan(titleTop);
-      await shoot(phone, `finder-lost-${lang}`);
+        // The stored finder page changed at once (no waiting for the cache's version check).
+        await phone.goto(`/${id}`);
+        await expect(phone.locator(".lost-banner")).toContainText(T.banner);
+        await expect(phone.locator(".lost-banner")).toContainText(T.reward);
+        // The banner leads the page: before the item's name.
+        const bannerTop = (await phone.locator(".lost-banner").boundingBox())!.y;
+        const titleTop = (await phone.getByRole("heading", { level: 1 }).boundingBox())!.y;
+        expect(bannerTop).toBeLessThan(titleTop);
+        await atPhoneAndDesk(phone, `finder-lost-${lang}`);
 
-      await page.goto(`/product/${id}`);
-      await expect(page.locator(".lost-banner")).toBeVisible();
-      await shoot(page, `owner-item-lost-${lang}`);
-      await expectAccessible(page);
-      await page.getByRole("button", { name: T.found }).click();
-      // The address bar may already show the short /{id} (the page rewrites it after 400 ms).
-      await expect(page).toHaveURL(new RegExp(`/(product/)?${id}$`));
-      await expect(page.locator(".lost-banner")).toHaveCount(0);
-      await expect(page.getByRole("button", { name: T.markLost })).toBeVisible();
+        await page.goto(`/product/${id}`);
+        await expect(page.locator(".lost-banner")).toBeVisible();
+        await atPhoneAndDesk(page, `owner-item-lost-${lang}`);
+        await expectAccessible(page);
+        await page.getByRole("button", { name: T.found }).click();
+        // The address bar may already show the short /{id} (the page rewrites it after 400 ms).
+        await expect(page).toHaveURL(new RegExp(`/(product/)?${id}$`));
+        await expect(page.locator(".lost-banner")).toHaveCount(0);
+        await expect(page.getByRole("button", { name: T.markLost })).toBeVisible();
 
-      await phone.goto(`/${id}`);
-      await expect(phone.getByText(T.banner)).toHaveCount(0);
-      await finder.close();
-    });
+        await phone.goto(`/${id}`);
+        await expect(phone.getByText(T.banner)).toHaveCount(0);
+        await finder.close();
+      },
+    );
 
     test("the owner's view lists the finder's scan; the dashboard card says when it was last scanned", async ({
       app,
@@ -180,7 +164,7 @@ for (const lang of ["en", "sv"] as const) {
       const row = page.locator(".scan-list tbody tr").first();
       await expect(row.locator("td").nth(1)).toHaveText(T.phone);
       await expect(row.locator("td").nth(2)).toHaveText(T.language);
-      await shoot(page, `owner-scans-${lang}`);
+      await atPhoneAndDesk(page, `owner-scans-${lang}`);
       await expectAccessible(page);
 
       await page.goto("/dashboard");
@@ -201,7 +185,7 @@ for (const lang of ["en", "sv"] as const) {
       const box = page.getByRole("checkbox", { name: T.alertsBox });
       await expect(box).not.toBeChecked();
       await box.check();
-      await shoot(page, `product-form-alerts-${lang}`);
+      await atPhoneAndDesk(page, `product-form-alerts-${lang}`);
       await page.getByRole("button", { name: T.update }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       await page.goto(`/product/edit/${id}`);
@@ -235,7 +219,7 @@ for (const lang of ["en", "sv"] as const) {
       const phone = await finder.newPage();
       await phone.goto(`/${id}`);
       await expect(phone.getByRole("heading", { level: 1, name: T.notPaid })).toBeVisible();
-      await shoot(phone, `finder-unpaid-${lang}`);
+      await atPhoneAndDesk(phone, `finder-unpaid-${lang}`);
       await expectAccessible(phone);
       await phone.getByRole("link", { name: T.handIn }).click();
       await expect(phone).toHaveURL(new RegExp(`/contact\\?item=${id}$`));
