@@ -109,11 +109,15 @@ describe("request bodies over the limit", () => {
     await probing;
     const after = await rssOf(server.process.pid!);
     // Unbounded, this upload grew the server by ~42 MB (a 300 MB body: ~2 GB); now
-    // at most the dropped chunks awaiting garbage collection.
-    expect(after - before).toBeLessThan(16 * 1024 * 1024);
+    // at most the dropped chunks awaiting garbage collection: ~7.6 MB on a quiet machine,
+    // more when a loaded machine delays the collector (16 MB was exceeded once at a load
+    // average of 5-7), so the bar sits between that and the unbounded growth.
+    expect(after - before, `server grew by ${((after - before) / 1048576).toFixed(1)} MB`).toBeLessThan(
+      24 * 1024 * 1024,
+    );
     expect(res.status).toBe(413);
     expect(healthy).toBe(20);
-    expect(slowest).toBeLessThan(1000);
+    expect(slowest, "slowest /healthz in ms").toBeLessThan(1000);
   });
 
   it("the 413 page is in the request's language", async () => {
