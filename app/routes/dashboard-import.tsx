@@ -14,6 +14,7 @@ import type { ActionResult } from "~/lib/form";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
 import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
 import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
 import { CONTACT_INFO_MAX } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
@@ -133,6 +134,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function DashboardImport({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const lang = useLang();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { scope, imported } = loaderData;
@@ -181,7 +183,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
       <p className="text-body-secondary">
         {scope.kind === "personal" ? t("csv.scope.personal") : t("csv.scope.organisation", { name: scope.name })}
       </p>
-      <FormAlert message={formError} />
+      {preview && preview.errorCount > 0 ? null : <FormAlert message={formError} />}
       {preview ? (
         <section aria-labelledby="preview-title" className="mb-4">
           <h2 id="preview-title" className="h4">
@@ -190,11 +192,9 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
           <p>{t("csv.preview.count", { count: preview.total })}</p>
           {preview.errorCount > 0 ? (
             <>
-              <div className="alert alert-danger" role="alert">
-                {t("csv.preview.errorsLead", { count: preview.errorCount })}
-              </div>
+              <FormAlert message={{ key: "csv.preview.errorsLead", params: { count: preview.errorCount } }} />
               <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="errors-caption">
-                <table className="table table-sm align-top csv-errors">
+                <table className="table table-sm caption-top align-top csv-errors">
                   <caption id="errors-caption">{t("csv.preview.errorsCaption")}</caption>
                   <thead>
                     <tr>
@@ -221,7 +221,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
           ) : (
             <>
               <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="rows-caption">
-                <table className="table table-sm align-top">
+                <table className="table table-sm caption-top align-top">
                   <caption id="rows-caption">
                     {t("csv.preview.rowsCaption", { count: preview.rows.length, total: preview.total })}
                   </caption>
@@ -270,7 +270,12 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
           <h2 id="upload-title" className="h4">
             {preview ? t("csv.import.again") : t("csv.import.upload")}
           </h2>
-          <p>{t("csv.import.lead", { max: CSV_MAX_ROWS.toLocaleString("sv-SE"), mb: CSV_MAX_BYTES / 1024 / 1024 })}</p>
+          <p>
+            {t("csv.import.lead", {
+              max: CSV_MAX_ROWS.toLocaleString(lang === "sv" ? "sv-SE" : "en-GB"),
+              mb: CSV_MAX_BYTES / 1024 / 1024,
+            })}
+          </p>
           <ul>
             <li>{t("csv.import.colName")}</li>
             <li>{t("csv.import.colType")}</li>
