@@ -5,12 +5,13 @@
  */
 import * as cookie from "cookie";
 import { data } from "react-router";
+import { SCOPE_COOKIE } from "~/lib/organisation-roles";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { importErrors } from "~/server/items/import.http.server";
-import { csvScope, exportItems, ImportError, SCOPE_COOKIE } from "~/server/items/import.service.server";
+import { csvScope, exportItems, ImportError } from "~/server/items/import.service.server";
 import type { Route } from "./+types/dashboard-export";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

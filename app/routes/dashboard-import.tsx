@@ -14,6 +14,7 @@ import type { ActionResult } from "~/lib/form";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
 import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
 import { pageMeta } from "~/lib/meta";
+import { SCOPE_COOKIE } from "~/lib/organisation-roles";
 import { useLang } from "~/lib/use-lang";
 import { CONTACT_INFO_MAX } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -29,7 +30,7 @@ import {
   ImportError,
   importItems,
   previewImport,
-  SCOPE_COOKIE,
+  defaultImportContact,
   scopeKey,
   type CsvScope,
 } from "~/server/items/import.service.server";
@@ -59,8 +60,8 @@ async function scopeOf(request: Request, userId: string) {
 }
 
 /** What the page says about the scope: personal, or the organisation's name. */
-function scopeView(scope: CsvScope): { kind: CsvScope["kind"] | "organisation"; name: string } {
-  return { kind: scope.kind, name: "" };
+function scopeView(scope: CsvScope) {
+  return { kind: scope.kind, name: scope.kind === "personal" ? "" : scope.name };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -70,7 +71,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const batch = Number(new URL(request.url).searchParams.get("batch") ?? "");
   const imported =
     Number.isSafeInteger(batch) && batch > 0 ? await countImportedItems(deps, user.ref, scope, batch) : 0;
-  return data({ scope: scopeView(scope), imported }, { headers: noStore });
+  const contactInfo = await defaultImportContact(deps, scope);
+  return data({ scope: scopeView(scope), imported, contactInfo }, { headers: noStore });
 }
 
 type ImportActionData = ActionResult<ImportFormValues> & {
@@ -118,13 +120,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     // The preview, or a confirmation that failed: the rows and every error, and the text
     // again for the next Confirm.
-    const preview = await previewImport(deps, user.ref, scope, text);
+    const preview = await previewImport(deps, scope, text);
     const status = preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
     return answer(status, { preview, csv: preview.errorCount > 0 ? "" : text, fieldErrors });
   } catch (err) {
     if (!(err instanceof ImportError)) throw err;
     if (err.code === "invalidRows") {
-      const preview = await previewImport(deps, user.ref, scope, text);
+      const preview = await previewImport(deps, scope, text);
       return answer(422, { preview, fieldErrors });
     }
     const { status, message } = httpErrorOf(importErrors, err);
@@ -141,7 +143,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
   const preview = actionData?.preview ?? null;
   const csv = actionData?.csv ?? "";
   const previewScope = actionData?.scopeKey ?? "";
-  const contactInfo = actionData?.values.contactInfo ?? "";
+  const contactInfo = actionData?.values.contactInfo ?? loaderData.contactInfo;
   const contactError = actionData?.fieldErrors.contactInfo;
   const ready = preview !== null && preview.errorCount === 0;
   const formError = actionData?.formError ?? (contactError ? { key: "csv.errors.contactInfo" } : null);

@@ -2,10 +2,12 @@
  * CSV import and export of items (issue #20 point 3) over HTTP against the production
  * server, on SQLite and, with DATABASE_URL=postgres://…, on PostgreSQL: nothing saved
  * from a file with a bad row, the row named; the whole file in one go; 10,000 rows within
- * seconds; export → import round trip; formula injection escaped; only one's own items.
+ * seconds; export → import round trip; formula injection escaped; only one's own items;
+ * in an organisation only its admins import and export, and only members can be assigned.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
+import { insertMember, insertOrganisation } from "../../app/server/organisations/organisations.repository.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { httpClient, type RequestOptions } from "../support/http";
@@ -248,5 +250,103 @@ describe("CSV export", () => {
     const anon = await http.get("/dashboard/export.csv", { cookie: "ConsentApproved=true" });
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toBe("/login");
+  });
+});
+
+describe("CSV in an organisation", () => {
+  const ORG = "orgCsvTest0000000001";
+  let admin: TestUser;
+  let member: TestUser;
+  let outsider: TestUser;
+  const inOrg = <T extends RequestOptions & { scope?: string; contactInfo?: string }>(o?: T) => ({
+    ...o,
+    cookie: `hittad.scope=${ORG}`,
+  });
+
+  beforeAll(async () => {
+    admin = await createUser(rt, { name: "Org Admin" });
+    member = await createUser(rt, { name: "Org Member" });
+    outsider = await createUser(rt, { name: "Org Outsider" });
+    const now = Date.now();
+    await insertOrganisation(
+      rt.database.db,
+      {
+        id: ORG,
+        name: "Acme AB",
+        orgNumber: "556677-8899",
+        billingEmail: "billing@acme.test",
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "90326",
+        invoiceCity: "Umeå",
+        vatNumber: null,
+        deskContact: "Acme reception, 090-123 45",
+        createdAt: now,
+        updatedAt: now,
+      },
+      admin.id,
+    );
+    await insertMember(rt.database.db, { organisationId: ORG, userId: member.id, role: "member", createdAt: now });
+  });
+
+  const orgItems = () =>
+    rt.database.db.selectFrom("products").selectAll().where("organisationId", "=", ORG).orderBy("name").execute();
+
+  it("an assigned email that is not a member is a row error; nothing is saved", async () => {
+    const text = [
+      "name,type,fee,assigned member email",
+      `Laptop 1,laptop,100,${member.email.toUpperCase()}`,
+      `Laptop 2,laptop,100,${outsider.email}`,
+      "Laptop 3,laptop,100,",
+    ].join("\n");
+    const preview = await upload(admin, text, inOrg());
+    expect(preview.status).toBe(422);
+    const html = await preview.text();
+    expect(html).toContain("<td>3</td>");
+    expect(html).toContain("This address is not a member of the organisation.");
+    expect((await confirm(admin, text, inOrg({ scope: ORG }))).status).toBe(422);
+    expect(await orgItems()).toEqual([]);
+  });
+
+  it("an admin imports into the organisation: items assigned to members, the desk's contact offered", async () => {
+    const page = await (await http.get("/dashboard/import", opts(admin, inOrg()))).text();
+    expect(page).toContain("Items are imported into the organisation Acme AB.");
+    expect(page).toContain("Acme reception, 090-123 45");
+    const text = [
+      "name,type,fee,assigned member email",
+      `Laptop 1,laptop,100,${member.email}`,
+      "Laptop 3,laptop,100,",
+    ].join("\n");
+    const done = await confirm(admin, text, inOrg({ scope: ORG, contactInfo: "Acme reception, 090-123 45" }));
+    expect(done.status).toBe(302);
+    const items = await orgItems();
+    expect(items.map((i) => [i.name, i.owner, i.assignedTo])).toEqual([
+      ["Laptop 1", admin.id, member.id],
+      ["Laptop 3", admin.id, null],
+    ]);
+    // The organisation's export has them with the member's email; the admin's personal one has not.
+    const exported = await (await http.get("/dashboard/export.csv", opts(admin, inOrg()))).text();
+    expect(exported).toContain(`Laptop 1,laptop,100,${member.email},public,`);
+    expect(exported).toContain("Laptop 3,laptop,100,,public,");
+    expect(await (await http.get("/dashboard/export.csv", opts(admin))).text()).not.toContain("Laptop 1");
+  });
+
+  it("a member who is not an admin can neither import nor export", async () => {
+    const before = (await orgItems()).length;
+    expect((await http.get("/dashboard/import", opts(member, inOrg()))).status).toBe(404);
+    expect((await upload(member, GOOD, inOrg())).status).toBe(404);
+    expect((await confirm(member, GOOD, inOrg({ scope: ORG }))).status).toBe(404);
+    expect((await http.get("/dashboard/export.csv", opts(member, inOrg()))).status).toBe(404);
+    expect((await http.get("/dashboard/import/template.csv", opts(member, inOrg()))).status).toBe(404);
+    expect(await orgItems()).toHaveLength(before);
+  });
+
+  it("a scope cookie naming an organisation one is not in falls back to the personal account", async () => {
+    const res = await confirm(outsider, GOOD, inOrg({ scope: ORG }));
+    expect(res.status).toBe(409);
+    const exported = await (await http.get("/dashboard/export.csv", opts(outsider, inOrg()))).text();
+    expect(exported).not.toContain("Laptop");
+    const done = await confirm(outsider, GOOD, inOrg({ scope: "personal" }));
+    expect(done.status).toBe(302);
+    expect((await itemsOf(outsider)).every((i) => i.organisationId === null)).toBe(true);
   });
 });

@@ -3,9 +3,9 @@
  * a scope's items for the export, and the count of one import for its result page.
  * The same queries on SQLite and PostgreSQL.
  */
-import type { Insertable } from "kysely";
+import type { ExpressionBuilder, Insertable } from "kysely";
 import type { DB } from "../db/db.server";
-import type { ProductTable } from "../db/schema";
+import type { Database, ProductTable } from "../db/schema";
 import { toProduct, type Product } from "./items.repository.server";
 
 /**
@@ -32,21 +32,37 @@ export async function insertProducts(db: DB, rows: NewProduct[]): Promise<void> 
   });
 }
 
-/** Where an import or export looks: the user's own items. */
-export interface ScopeFilter {
-  owner: string;
+/**
+ * Where an import or export looks: the user's personal items (`owner`, not in an
+ * organisation), or all items of one organisation, whoever created them.
+ */
+export type ScopeFilter = { owner: string; organisationId: null } | { organisationId: string };
+
+function inScope(scope: ScopeFilter) {
+  return (eb: ExpressionBuilder<Database, "products">) =>
+    scope.organisationId === null
+      ? eb.and([eb("products.owner", "=", scope.owner), eb("products.organisationId", "is", null)])
+      : eb("products.organisationId", "=", scope.organisationId);
 }
 
-/** The scope's items, oldest first (the order they were created or imported in). */
-export async function listScopeProducts(db: DB, scope: ScopeFilter): Promise<(Product & { assignedEmail: null })[]> {
+/**
+ * The scope's items, oldest first (the order they were created or imported in), with the
+ * email of the member each is assigned to.
+ */
+export async function listScopeProducts(
+  db: DB,
+  scope: ScopeFilter,
+): Promise<(Product & { assignedEmail: string | null })[]> {
   const rows = await db
     .selectFrom("products")
-    .selectAll()
-    .where("owner", "=", scope.owner)
-    .orderBy("createdAt")
-    .orderBy("id")
+    .leftJoin("user", "user.id", "products.assignedTo")
+    .selectAll("products")
+    .select("user.email as assignedEmail")
+    .where(inScope(scope))
+    .orderBy("products.createdAt")
+    .orderBy("products.id")
     .execute();
-  return rows.map((r) => ({ ...toProduct(r), assignedEmail: null }));
+  return rows.map(({ assignedEmail, ...r }) => ({ ...toProduct(r), assignedEmail: assignedEmail ?? null }));
 }
 
 /** How many of the scope's items one import made (they share their creation time). */
@@ -54,8 +70,8 @@ export async function countImported(db: DB, scope: ScopeFilter, createdAt: numbe
   const r = await db
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where("owner", "=", scope.owner)
-    .where("createdAt", "=", createdAt)
+    .where(inScope(scope))
+    .where("products.createdAt", "=", createdAt)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

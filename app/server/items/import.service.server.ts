@@ -11,8 +11,11 @@ import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from
 import { isItemPaid } from "~/lib/paid";
 import { DEFAULT_PERIOD } from "~/lib/pricing";
 import { newStickerCode } from "~/lib/sticker-code";
+import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
 import type { Deps } from "../deps.server";
-import { ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords, type Assignable } from "./csv.server";
+import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
+import { resolveScope, type Scope } from "../organisations/scope.server";
+import { ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords } from "./csv.server";
 import {
   countImported,
   insertProducts,
@@ -23,53 +26,60 @@ import {
 
 export { ImportError, type ImportErrorCode } from "./csv.server";
 
-/** The cookie naming the active scope (checked against the database on every request). */
-export const SCOPE_COOKIE = "hittad.scope";
-
-/** Where items are imported to and exported from: the user's own items. */
-export type CsvScope = { kind: "personal" };
+export type { Scope as CsvScope } from "../organisations/scope.server";
 
 /**
- * The active scope for the CSV pages: the personal account.
+ * The active scope for the CSV pages: the personal account, or the organisation the scope
+ * cookie names if the user is a member (checked in the database). ImportError forbidden
+ * for an organisation's plain member: only its admins import and export.
  */
 export async function csvScope(
-  _deps: Pick<Deps, "db">,
-  _userId: string,
-  _scopeCookie: string | undefined,
-): Promise<CsvScope> {
-  return { kind: "personal" };
+  deps: Pick<Deps, "db">,
+  userId: string,
+  scopeCookie: string | null | undefined,
+): Promise<Scope> {
+  const scope = await resolveScope(deps.db, userId, scopeCookie);
+  if (scope.kind === "organisation" && scope.role !== "admin") throw new ImportError("forbidden");
+  return scope;
 }
 
 /** The scope as a form value: the confirm step must be for the scope the preview was for. */
-export function scopeKey(_scope: CsvScope): string {
-  return "personal";
+export function scopeKey(scope: Scope): string {
+  return scope.kind === "personal" ? PERSONAL_SCOPE : scope.organisationId;
 }
 
-function scopeFilter(userId: string, _scope: CsvScope): ScopeFilter {
-  return { owner: userId };
+function scopeFilter(userId: string, scope: Scope): ScopeFilter {
+  return scope.kind === "personal" ? { owner: userId, organisationId: null } : { organisationId: scope.organisationId };
 }
 
-/** Who rows may assign: nobody in the personal scope. */
-async function assignableIn(_deps: Pick<Deps, "db">, _scope: CsvScope): Promise<Assignable> {
-  return null;
+/** Who rows may assign, by lower-cased email: nobody in the personal scope, else the members. */
+async function assignableIn(deps: Pick<Deps, "db">, scope: Scope): Promise<Map<string, string> | null> {
+  if (scope.kind === "personal") return null;
+  const members = await listMembers(deps.db, scope.organisationId);
+  return new Map(members.map((m) => [m.email.toLowerCase(), m.userId]));
 }
 
-async function checkFile(deps: Pick<Deps, "db">, userId: string, scope: CsvScope, text: string) {
+/**
+ * The contact text the import form starts with: an organisation's lost-and-found desk;
+ * empty for the personal account (each user chooses it on the form).
+ */
+export async function defaultImportContact(deps: Pick<Deps, "db">, scope: Scope): Promise<string> {
+  if (scope.kind === "personal") return "";
+  return (await findOrganisation(deps.db, scope.organisationId))?.deskContact ?? "";
+}
+
+async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string) {
   const parsed = parseItemCsv(text);
-  return validateRecords(parsed.records, await assignableIn(deps, scope));
+  const members = await assignableIn(deps, scope);
+  return { ...validateRecords(parsed.records, members && new Set(members.keys())), members };
 }
 
 /**
  * The preview: how many rows, the first ones, and every error. ImportError for a file
  * that cannot be read as a whole.
  */
-export async function previewImport(
-  deps: Pick<Deps, "db">,
-  userId: string,
-  scope: CsvScope,
-  text: string,
-): Promise<ImportPreview> {
-  const { rows, errors } = await checkFile(deps, userId, scope, text);
+export async function previewImport(deps: Pick<Deps, "db">, scope: Scope, text: string): Promise<ImportPreview> {
+  const { rows, errors } = await checkFile(deps, scope, text);
   return {
     total: rows.length + new Set(errors.map((e) => e.row)).size,
     rows: errors.length === 0 ? rows.slice(0, PREVIEW_ROWS) : [],
@@ -93,12 +103,12 @@ export interface ImportResult {
 export async function importItems(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
-  scope: CsvScope,
+  scope: Scope,
   text: string,
   contactInfo: string,
   lang: Lang,
 ): Promise<ImportResult> {
-  const { rows, errors } = await checkFile(deps, userId, scope, text);
+  const { rows, errors, members } = await checkFile(deps, scope, text);
   if (errors.length > 0) throw new ImportError("invalidRows", { count: errors.length });
   const now = deps.clock();
   const toProduct = (row: ImportRow): NewProduct => ({
@@ -119,6 +129,8 @@ export async function importItems(
     active: true,
     scanAlerts: false,
     approxValue: null,
+    organisationId: scope.kind === "organisation" ? scope.organisationId : null,
+    assignedTo: (row.assignedEmail && members?.get(row.assignedEmail)) || null,
   });
   // 62^10 ids and 31^9 codes: a collision with an existing item is practically impossible,
   // and would fail the whole transaction (unique keys), so the file is tried again with
@@ -137,7 +149,7 @@ export async function importItems(
 export async function countImportedItems(
   deps: Pick<Deps, "db">,
   userId: string,
-  scope: CsvScope,
+  scope: Scope,
   batch: number,
 ): Promise<number> {
   return countImported(deps.db, scopeFilter(userId, scope), batch);
@@ -147,7 +159,7 @@ export async function countImportedItems(
 export async function exportItems(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
-  scope: CsvScope,
+  scope: Scope,
   lang: Lang,
 ): Promise<{ csv: string; filename: string }> {
   const now = deps.clock();
@@ -161,7 +173,7 @@ export async function exportItems(
 }
 
 /** The template offered on the import page. */
-export function importTemplate(scope: CsvScope, lang: Lang): { csv: string; filename: string } {
+export function importTemplate(scope: Scope, lang: Lang): { csv: string; filename: string } {
   return {
     csv: templateCsv(lang, scope.kind !== "personal"),
     filename: lang === "sv" ? "hittad-mall.csv" : "hittad-template.csv",
