@@ -88,13 +88,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { lang } = context.get(requestContext);
   const { deps, scope } = await scopeOf(request, user.ref);
   const file = form.get("file");
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
   const parsed = importFormSchema.safeParse({
-    intent: form.get("intent"),
-    contactInfo: form.get("contactInfo") ?? "",
-    scope: form.get("scope") ?? "",
-    csv: form.get("csv") ?? "",
+    intent: field("intent"),
+    contactInfo: field("contactInfo"),
+    scope: field("scope"),
+    csv: field("csv"),
   });
-  const values = { contactInfo: typeof form.get("contactInfo") === "string" ? String(form.get("contactInfo")) : "" };
+  const values = { contactInfo: field("contactInfo") };
   const answer = (status: number, extra: Partial<ImportActionData>) =>
     data<ImportActionData>(
       { values, fieldErrors: {}, formError: null, preview: null, csv: "", scopeKey: scopeKey(scope), ...extra },
@@ -104,15 +108,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer(400, { formError: { key: "csv.errors.invalid" } });
   }
   const fieldErrors = parsed.success ? {} : { contactInfo: parsed.error.issues[0]?.message ?? "" };
-  const intent = form.get("intent");
+  const intent = field("intent");
   let text = "";
   try {
     if (intent === "preview") {
       if (!(file instanceof File)) throw new ImportError("noFile");
       text = decodeCsv(new Uint8Array(await file.arrayBuffer()));
     } else {
-      text = String(form.get("csv") ?? "");
-      if (form.get("scope") !== scopeKey(scope)) throw new ImportError("scopeChanged");
+      text = field("csv");
+      if (field("scope") !== scopeKey(scope)) throw new ImportError("scopeChanged");
       if (parsed.success) {
         const { batch } = await importItems(deps, user.ref, scope, text, parsed.data.contactInfo, lang);
         throw redirect(`/dashboard/import?batch=${batch}`);
