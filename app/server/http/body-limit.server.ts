@@ -1,6 +1,6 @@
 /**
  * Request bodies have a ceiling (decision 012, HTTP part): 100 KB for forms and JSON,
- * 1 MB for the Stripe webhook. A body declared larger (Content-Length) is refused before
+ * 1 MB for the Stripe webhook, and about 4 MB for the CSV import's form (decision 023). A body declared larger (Content-Length) is refused before
  * any of it is read; a chunked body is counted as it streams and cut off at the limit.
  * Either way the answer is 413 with a page (or JSON for /api/) in the request's language;
  * the rest of the upload is dropped unread into memory and, past a grace amount, the
@@ -36,8 +36,9 @@ export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
 
 export function bodyLimitOf(path: string): number {
   if (path === "/api/stripe/webhook") return WEBHOOK_BODY_LIMIT;
-  // With JavaScript, React Router posts the same form to the route's `.data` URL.
-  if (path === "/dashboard/import" || path === "/dashboard/import.data") return CSV_IMPORT_BODY_LIMIT;
+  // With JavaScript, React Router posts the same form to the route's `.data` URL; the
+  // router also serves the page with a trailing slash, so that path gets the same limit.
+  if (/^\/dashboard\/import(?:\/|\.data)?$/.test(path)) return CSV_IMPORT_BODY_LIMIT;
   return FORM_BODY_LIMIT;
 }
 
