@@ -5,7 +5,6 @@
  * CSV text back to be checked again in full before anything is saved; then a redirect to
  * `?batch=` where the result is counted from the database, so a reload imports nothing twice.
  */
-import * as cookie from "cookie";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -14,22 +13,18 @@ import type { ActionResult } from "~/lib/form";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
 import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
 import { pageMeta } from "~/lib/meta";
-import { SCOPE_COOKIE } from "~/lib/organisation-roles";
-import { useLang } from "~/lib/use-lang";
 import { CONTACT_INFO_MAX } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { decodeCsv } from "~/server/items/csv.server";
-import { importErrors } from "~/server/items/import.http.server";
+import { csvScopeOf, importErrors } from "~/server/items/import.http.server";
 import {
   countImportedItems,
-  csvScope,
   ImportError,
   importItems,
   previewImport,
+  previewUpload,
   defaultImportContact,
   scopeKey,
   type CsvScope,
@@ -46,19 +41,6 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 
 const noStore = { "Cache-Control": "private, no-store" };
 
-/** The scope the page works in, from the scope cookie checked against the database. */
-async function scopeOf(request: Request, userId: string) {
-  const deps = await getDeps();
-  const value = cookie.parse(request.headers.get("Cookie") ?? "")[SCOPE_COOKIE];
-  try {
-    return { deps, scope: await csvScope(deps, userId, value) };
-  } catch (err) {
-    if (!(err instanceof ImportError)) throw err;
-    const { status, message } = httpErrorOf(importErrors, err);
-    throw data(message, { status });
-  }
-}
-
 /** What the page says about the scope: personal, or the organisation's name. */
 function scopeView(scope: CsvScope) {
   return { kind: scope.kind, name: scope.kind === "personal" ? "" : scope.name };
@@ -66,7 +48,7 @@ function scopeView(scope: CsvScope) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  const { deps, scope } = await scopeOf(request, user.ref);
+  const { deps, scope } = await csvScopeOf(request, user.ref);
   // After a confirmed import: how many items that import made, counted in the scope.
   const batch = Number(new URL(request.url).searchParams.get("batch") ?? "");
   const imported =
@@ -86,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const form = await readForm(request);
   const { lang } = context.get(requestContext);
-  const { deps, scope } = await scopeOf(request, user.ref);
+  const { deps, scope } = await csvScopeOf(request, user.ref);
   const file = form.get("file");
   const field = (name: string) => {
     const v = form.get(name);
@@ -99,10 +81,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     csv: field("csv"),
   });
   const values = { contactInfo: field("contactInfo") };
-  const answer = (status: number, extra: Partial<ImportActionData>) =>
+  const answer = (status: number, extra: Partial<ImportActionData>, headers: HeadersInit = {}) =>
     data<ImportActionData>(
       { values, fieldErrors: {}, formError: null, preview: null, csv: "", scopeKey: scopeKey(scope), ...extra },
-      { status, headers: noStore },
+      { status, headers: { ...noStore, ...headers } },
     );
   if (!parsed.success && parsed.error.issues.some((i) => i.path[0] !== "contactInfo")) {
     return answer(400, { formError: { key: "csv.errors.invalid" } });
@@ -111,36 +93,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = field("intent");
   let text = "";
   try {
+    let preview: ImportPreview;
     if (intent === "preview") {
-      if (!(file instanceof File)) throw new ImportError("noFile");
-      text = decodeCsv(new Uint8Array(await file.arrayBuffer()));
+      const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
+      ({ text, preview } = await previewUpload(deps, scope, bytes, lang));
     } else {
       text = field("csv");
-      if (field("scope") !== scopeKey(scope)) throw new ImportError("scopeChanged");
+      const input = { text, contactInfo: parsed.data?.contactInfo ?? "", previewedScope: field("scope") };
       if (parsed.success) {
-        const { batch } = await importItems(deps, user.ref, scope, text, parsed.data.contactInfo, lang);
+        const { batch } = await importItems(deps, user.ref, scope, input, lang);
         throw redirect(`/dashboard/import?batch=${batch}`);
       }
+      // The contact text is wrong: the preview again, to be confirmed with a corrected one.
+      preview = await previewImport(deps, scope, text, lang, input.previewedScope);
     }
     // The preview, or a confirmation that failed: the rows and every error, and the text
     // again for the next Confirm.
-    const preview = await previewImport(deps, scope, text);
     const status = preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
     return answer(status, { preview, csv: preview.errorCount > 0 ? "" : text, fieldErrors });
   } catch (err) {
     if (!(err instanceof ImportError)) throw err;
     if (err.code === "invalidRows") {
-      const preview = await previewImport(deps, scope, text);
+      const preview = await previewImport(deps, scope, text, lang);
       return answer(422, { preview, fieldErrors });
     }
-    const { status, message } = httpErrorOf(importErrors, err);
-    return answer(status, { formError: message, fieldErrors });
+    const { status, message, headers } = httpErrorOf(importErrors, err);
+    return answer(status, { formError: message, fieldErrors }, headers);
   }
 }
 
 export default function DashboardImport({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const lang = useLang();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { scope, imported } = loaderData;
@@ -278,7 +261,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
           </h2>
           <p>
             {t("csv.import.lead", {
-              max: CSV_MAX_ROWS.toLocaleString(lang === "sv" ? "sv-SE" : "en-GB"),
+              max: CSV_MAX_ROWS,
               mb: CSV_MAX_BYTES / 1024 / 1024,
             })}
           </p>
@@ -290,6 +273,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
             <li>{t("csv.import.colVisibility")}</li>
           </ul>
           <p>{t("csv.import.separator")}</p>
+          <p>{t("csv.import.newItems")}</p>
           <p>
             <a href="/dashboard/import/template.csv" download>
               {t("csv.import.template")}

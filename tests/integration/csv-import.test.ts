@@ -37,12 +37,16 @@ const opts = (user: TestUser, o: RequestOptions = {}): RequestOptions => ({
 });
 
 /** The upload step, as the page's form sends it (multipart with the file). */
-function upload(user: TestUser, text: string, o: RequestOptions & { contactInfo?: string } = {}) {
+function upload(
+  user: TestUser,
+  text: string | Uint8Array<ArrayBuffer>,
+  o: RequestOptions & { contactInfo?: string; path?: string } = {},
+) {
   const fd = new FormData();
   fd.append("intent", "preview");
   fd.append("file", new Blob([text], { type: "text/csv" }), "items.csv");
   fd.append("contactInfo", o.contactInfo ?? "Call 070-123 45 67");
-  return http.request("/dashboard/import", { method: "POST", body: fd }, opts(user, o));
+  return http.request(o.path ?? "/dashboard/import", { method: "POST", body: fd }, opts(user, o));
 }
 
 /** The Confirm step: the previewed text posted back with the scope it was previewed in. */
@@ -164,6 +168,58 @@ describe("CSV import", () => {
     expect(await itemsOf(user)).toEqual([]);
   });
 
+  it("a file of blank lines or of one-letter lines is refused at once as too many rows; the server answers meanwhile", async () => {
+    const user = await createUser(rt, { name: "Blank Lines" });
+    const limit = 2 * 1024 * 1024 - 100;
+    for (const [text, lang, message] of [
+      ["name,type,fee\n" + "\n".repeat(limit - 14), "en", "The file has more than 10,000 items."],
+      ["x\n".repeat(limit / 2), "sv", "Filen har fler än 10\u00a0000 saker."],
+    ] as const) {
+      const started = Date.now();
+      const answer = upload(user, text, { lang });
+      const health = await http.get("/healthz");
+      expect(health.status).toBe(200);
+      const res = await answer;
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(message);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+    expect(await itemsOf(user)).toEqual([]);
+  });
+
+  it("a Windows-1252 file from Swedish Excel imports with its å, ä, ö", async () => {
+    const user = await createUser(rt, { name: "Excel Sv" });
+    const text = "namn;typ;hittelön\r\nNyckelknippa åäö;annat;1 000 kr\r\nPlånbok Öberg;annat;200\r\n";
+    const bytes = Uint8Array.from([...text].map((c) => ({ å: 0xe5, ä: 0xe4, ö: 0xf6, Ö: 0xd6 })[c] ?? c.charCodeAt(0)));
+    const preview = await upload(user, bytes, { lang: "sv" });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain("Nyckelknippa åäö");
+    // Confirm posts back the decoded text, as the page's hidden field holds it.
+    expect((await confirm(user, text, { lang: "sv" })).status).toBe(302);
+    expect((await itemsOf(user)).map((i) => [i.name, Number(i.findFee)])).toEqual([
+      ["Nyckelknippa åäö", 1000],
+      ["Plånbok Öberg", 200],
+    ]);
+  });
+
+  it("a 1.5 MB file is read, also posted to the page's URL with a trailing slash", async () => {
+    const user = await createUser(rt, { name: "Big But Fine" });
+    const rows = Array.from({ length: 10_000 }, (_, i) => `${"N".repeat(70)}${i},other,1,${"i".repeat(75)}`);
+    const text = `name,type,fee,id\n${rows.join("\n")}\n`;
+    expect(text.length).toBeGreaterThan(1.5 * 1024 * 1024);
+    const res = await upload(user, text, { path: "/dashboard/import/" });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("The file has 10,000 items.");
+  }, 30_000);
+
+  it("the page says that an imported export makes new items, in both languages", async () => {
+    const user = await createUser(rt, { name: "Re Import" });
+    const en = await (await http.get("/dashboard/import", opts(user))).text();
+    expect(en).toContain("its id column is ignored, and items you already have are not changed.");
+    const sv = await (await http.get("/dashboard/import", opts(user, { lang: "sv" }))).text();
+    expect(sv).toContain("kolumnen id läses inte, och de saker du redan har ändras inte.");
+  });
+
   it("10,000 rows import within a few seconds", async () => {
     const user = await createUser(rt, { name: "Ten Thousand" });
     const rows = Array.from(
@@ -174,7 +230,7 @@ describe("CSV import", () => {
     const started = Date.now();
     const preview = await upload(user, text, { lang: "sv" });
     expect(preview.status).toBe(200);
-    expect(await preview.text()).toContain("Filen har 10000 saker.");
+    expect(await preview.text()).toContain("Filen har 10\u00a0000 saker.");
     const previewed = Date.now();
     const done = await confirm(user, text, { lang: "sv" });
     expect(done.status).toBe(302);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "~/lib/item-csv";
 import {
+  CSV_MAX_LINES,
   decodeCsv,
   escapeFormula,
   ImportError,
@@ -15,7 +16,7 @@ import {
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 function check(text: string, assignable: Assignable = null) {
-  return validateRecords(parseItemCsv(text).records, assignable);
+  return validateRecords(parseItemCsv(text, "en").records, assignable);
 }
 
 function fileError(fn: () => unknown): ImportError {
@@ -37,8 +38,14 @@ describe("reading the file", () => {
     });
   });
 
-  it("a file that is not UTF-8 (e.g. Excel's Windows-1252 'CSV') is refused as a whole", () => {
-    expect(fileError(() => decodeCsv(new Uint8Array([0x6e, 0x61, 0x6d, 0xe5, 0x0a]))).code).toBe("notText");
+  it("a Windows-1252 file (Swedish Excel's 'CSV (semikolonavgränsad)') is read with its å, ä, ö", () => {
+    // "namn;typ;hittelön\nNyckelknippa åäö;annat;100\n" as Windows-1252: one byte per letter.
+    const cp1252 = (s: string) =>
+      Uint8Array.from([...s].map((c) => ({ å: 0xe5, ä: 0xe4, ö: 0xf6 })[c] ?? c.charCodeAt(0)));
+    const text = decodeCsv(cp1252("namn;typ;hittelön\nNyckelknippa åäö;annat;100\n"));
+    expect(check(text).rows).toEqual([
+      { name: "Nyckelknippa åäö", prodType: "other", findFee: 100, assignedEmail: "", contactVisibility: "public" },
+    ]);
   });
 
   it("a binary file (NUL bytes) is refused, not stored", () => {
@@ -48,23 +55,23 @@ describe("reading the file", () => {
   it("an empty file and a file over the size limit are refused", () => {
     expect(fileError(() => decodeCsv(new Uint8Array())).code).toBe("empty");
     expect(fileError(() => decodeCsv(new Uint8Array(CSV_MAX_BYTES + 1))).code).toBe("tooLarge");
-    expect(fileError(() => parseItemCsv(" \n\n")).code).toBe("empty");
+    expect(fileError(() => parseItemCsv(" \n\n", "en")).code).toBe("empty");
   });
 
   it("semicolons (Swedish Excel) are detected from the header line", () => {
-    const parsed = parseItemCsv("namn;typ;hittelön\nTelefon, svart;mobil;200\n");
+    const parsed = parseItemCsv("namn;typ;hittelön\nTelefon, svart;mobil;200\n", "en");
     expect(parsed.delimiter).toBe(";");
     expect(parsed.records[0]?.fields.name).toBe("Telefon, svart");
   });
 
   it("commas are detected even when a later line has more semicolons", () => {
-    const parsed = parseItemCsv('name,type,fee\n"a;b;c;d",other,5\n');
+    const parsed = parseItemCsv('name,type,fee\n"a;b;c;d",other,5\n', "en");
     expect(parsed.delimiter).toBe(",");
     expect(parsed.records[0]?.fields.name).toBe("a;b;c;d");
   });
 
   it("quoted fields keep the separator, doubled quotes and line breaks inside", () => {
-    const parsed = parseItemCsv('namn;typ;hittelön\n"Dator; ""Bärbar""\nrad två";dator;300\n');
+    const parsed = parseItemCsv('namn;typ;hittelön\n"Dator; ""Bärbar""\nrad två";dator;300\n', "en");
     expect(parsed.records).toHaveLength(1);
     expect(parsed.records[0]?.fields.name).toBe('Dator; "Bärbar"\nrad två');
     // The row the spreadsheet shows: the header is row 1, a line break in a cell stays in its row.
@@ -92,7 +99,7 @@ describe("reading the file", () => {
   });
 
   it("blank lines are skipped but still counted in the row numbers", () => {
-    const parsed = parseItemCsv("name,type,fee\nA,mobile,1\n\n,,\nB,mobile,x\n");
+    const parsed = parseItemCsv("name,type,fee\nA,mobile,1\n\n,,\nB,mobile,x\n", "en");
     expect(parsed.records.map((r) => r.row)).toEqual([2, 5]);
   });
 
@@ -102,31 +109,59 @@ describe("reading the file", () => {
   });
 
   it("an unclosed quote makes the file malformed and names the line", () => {
-    const err = fileError(() => parseItemCsv('name,type,fee\nA,mobile,1\n"B,mobile,2\n'));
+    const err = fileError(() => parseItemCsv('name,type,fee\nA,mobile,1\n"B,mobile,2\n', "en"));
     expect(err.code).toBe("malformed");
     expect(err.params.line).toBeGreaterThanOrEqual(3);
   });
 
   it("missing, unknown and repeated columns refuse the file and name the column", () => {
-    expect(fileError(() => parseItemCsv("name,type\nA,mobile\n"))).toMatchObject({
+    expect(fileError(() => parseItemCsv("name,type\nA,mobile\n", "en"))).toMatchObject({
       code: "missingColumns",
       params: { columns: "fee" },
     });
-    expect(fileError(() => parseItemCsv("name,type,fee,colour\nA,mobile,1,red\n"))).toMatchObject({
+    // Named as the user's language writes them, not by internal key.
+    expect(fileError(() => parseItemCsv("namn;synlighet\nA;privat\n", "sv"))).toMatchObject({
+      code: "missingColumns",
+      params: { columns: "typ, hittelön" },
+    });
+    expect(fileError(() => parseItemCsv("visibility\npublic\n", "en"))).toMatchObject({
+      params: { columns: "name, type, fee" },
+    });
+    expect(fileError(() => parseItemCsv("name,type,fee,colour\nA,mobile,1,red\n", "en"))).toMatchObject({
       code: "unknownColumn",
       params: { column: "colour" },
     });
-    expect(fileError(() => parseItemCsv("name,namn,type,fee\n")).code).toBe("duplicateColumn");
+    expect(fileError(() => parseItemCsv("name,namn,type,fee\n", "en")).code).toBe("duplicateColumn");
   });
 
   it("a header without rows is refused", () => {
-    expect(fileError(() => parseItemCsv("name,type,fee\n\n")).code).toBe("noRows");
+    expect(fileError(() => parseItemCsv("name,type,fee\n\n", "en")).code).toBe("noRows");
+  });
+
+  it("blank lines count against the row limit, and a file of them is refused before it is parsed", () => {
+    // 2 MB of blank lines took csv-parse 52 s; counted first, they are refused at once.
+    for (const filler of ["\n", "x\n", "\r\n", ",,\n"]) {
+      const text = "name,type,fee\n" + filler.repeat(Math.floor(CSV_MAX_BYTES / filler.length) - 100);
+      const started = performance.now();
+      expect(fileError(() => parseItemCsv(text, "en")).code).toBe("tooManyRows");
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    const justOver = "name,type,fee\nA,mobile,1\n" + "\n".repeat(CSV_MAX_LINES);
+    expect(fileError(() => parseItemCsv(justOver, "en")).code).toBe("tooManyRows");
+    const margin =
+      "name,type,fee\n" + "A,mobile,1\n".repeat(CSV_MAX_ROWS) + "\n".repeat(CSV_MAX_LINES - CSV_MAX_ROWS - 1);
+    expect(parseItemCsv(margin, "en").records).toHaveLength(CSV_MAX_ROWS);
   });
 
   it(`more than ${CSV_MAX_ROWS} rows are refused`, () => {
     const text = "name,type,fee\n" + "A,mobile,1\n".repeat(CSV_MAX_ROWS + 1);
-    expect(fileError(() => parseItemCsv(text))).toMatchObject({ code: "tooManyRows", params: { max: CSV_MAX_ROWS } });
-    expect(parseItemCsv("name,type,fee\n" + "A,mobile,1\n".repeat(CSV_MAX_ROWS)).records).toHaveLength(CSV_MAX_ROWS);
+    expect(fileError(() => parseItemCsv(text, "en"))).toMatchObject({
+      code: "tooManyRows",
+      params: { max: CSV_MAX_ROWS },
+    });
+    expect(parseItemCsv("name,type,fee\n" + "A,mobile,1\n".repeat(CSV_MAX_ROWS), "en").records).toHaveLength(
+      CSV_MAX_ROWS,
+    );
   });
 });
 
@@ -181,6 +216,29 @@ describe("row rules (the product form's own rules)", () => {
       ["C", ""],
     ]);
     expect(errors).toEqual([{ row: 3, column: "assignedEmail", message: "csv.errors.notMember" }]);
+  });
+});
+
+describe("fees written the Swedish way", () => {
+  const fee = (v: string) => check(`name;type;fee\nA;mobile;${v}\n`);
+
+  it("thousands separated by a space, a no-break space or a narrow no-break space are read", () => {
+    for (const v of ["1 000", "1\u00a0000", "1\u202f000", "10 000", "100 000"]) {
+      expect(fee(v).rows.map((r) => r.findFee)).toEqual([Number(v.replace(/\D/g, ""))]);
+    }
+  });
+
+  it("a trailing kr, SEK or € is dropped", () => {
+    for (const v of ["200 kr", "200kr", "1 000 kr", "200 SEK", "200 sek", "200 €", "200€", "1\u00a0000\u00a0kr"]) {
+      expect(fee(v).rows.map((r) => r.findFee)).toEqual([v.startsWith("1") ? 1000 : 200]);
+    }
+  });
+
+  it("decimals and misplaced separators are still refused by the product form's rule", () => {
+    for (const v of ["12,50", "12.5", "1 00", "10 00 kr", "kr 200", "1,000", "200 dollars"]) {
+      expect(fee(v).errors.map((e) => [e.column, e.message])).toEqual([["fee", "items.form.errors.findFeeWhole"]]);
+    }
+    expect(fee("kr").errors.map((e) => e.message)).toEqual(["items.form.errors.findFeeRequired"]);
   });
 });
 

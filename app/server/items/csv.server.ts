@@ -30,12 +30,14 @@ import { ServiceError } from "../service-error.server";
  * file as a whole (nothing of it is checked row by row then); `params` carry the line, the
  * limit or the column name the message names. `invalidRows`: the file has row errors, so
  * nothing was saved; `forbidden`: the active organisation is not one the user administers;
- * `scopeChanged`: the preview was for another scope than the active one.
+ * `scopeChanged`: the preview was for another scope than the active one; `rateLimited`:
+ * too many confirmed imports in the last hour (`minutes` until the next is allowed).
  */
 export type ImportErrorCode =
   | "forbidden"
   | "invalidRows"
   | "scopeChanged"
+  | "rateLimited"
   | "noFile"
   | "tooLarge"
   | "notText"
@@ -96,20 +98,21 @@ export function columnName(column: CsvColumn, lang: Lang): string {
 }
 
 /**
- * The uploaded bytes as text: UTF-8 only (with or without the BOM Excel writes), no NUL
- * (a binary file, and PostgreSQL cannot store it), at most CSV_MAX_BYTES.
+ * The uploaded bytes as text: UTF-8 (with or without the BOM Excel writes), else
+ * Windows-1252, which Swedish Excel's "CSV (semikolonavgränsad)" writes (å, ä, ö are
+ * single bytes there, so strict UTF-8 decoding fails). Windows-1252 gives every byte a
+ * character, so only NUL marks a binary file (and PostgreSQL cannot store it). At most
+ * CSV_MAX_BYTES.
  */
 export function decodeCsv(bytes: Uint8Array): string {
   if (bytes.byteLength === 0) throw new ImportError("empty");
   if (bytes.byteLength > CSV_MAX_BYTES) throw new ImportError("tooLarge", { mb: CSV_MAX_BYTES / 1024 / 1024 });
-  let text: string;
+  if (bytes.includes(0)) throw new ImportError("notText");
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw new ImportError("notText");
+    return new TextDecoder("windows-1252").decode(bytes);
   }
-  if (text.includes("\0")) throw new ImportError("notText");
-  return text;
 }
 
 /**
@@ -149,7 +152,7 @@ export interface ParsedCsv {
  * makes the whole file unreadable: broken quoting, a missing, unknown or repeated column,
  * no data, or more than CSV_MAX_ROWS rows.
  */
-export function parseItemCsv(input: string): ParsedCsv {
+export function parseItemCsv(input: string, lang: Lang): ParsedCsv {
   // A form posted back (the confirm step) has CRLF line breaks wherever the file had LF;
   // one kind of line break makes both parse to the same values.
   const text = (input.charCodeAt(0) === 0xfeff ? input.slice(1) : input).replace(/\r\n?/g, "\n");
@@ -158,6 +161,10 @@ export function parseItemCsv(input: string): ParsedCsv {
   if (Buffer.byteLength(text, "utf8") > CSV_MAX_BYTES) {
     throw new ImportError("tooLarge", { mb: CSV_MAX_BYTES / 1024 / 1024 });
   }
+  // Counted before parsing, blank lines included: csv-parse is slow on many short lines
+  // (2 MB of blank lines took it 52 s), so no text with more lines than a full file may
+  // have reaches it, and `to_line` stops it there in any case.
+  if (countLines(text) > CSV_MAX_LINES) throw new ImportError("tooManyRows", { max: CSV_MAX_ROWS });
   const delimiter = detectDelimiter(text);
   let raw: string[][];
   try {
@@ -167,6 +174,7 @@ export function parseItemCsv(input: string): ParsedCsv {
       // `5" screen` unquoted keeps its quote instead of failing the file.
       relax_quotes: true,
       skip_empty_lines: false,
+      to_line: CSV_MAX_LINES,
     }) as string[][];
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
@@ -174,7 +182,7 @@ export function parseItemCsv(input: string): ParsedCsv {
     throw new ImportError("malformed", { line });
   }
   const [header = [], ...body] = raw;
-  const columns = headerColumns(header);
+  const columns = headerColumns(header, lang);
 
   const records: CsvRecord[] = [];
   for (const [i, values] of body.entries()) {
@@ -194,6 +202,19 @@ export function parseItemCsv(input: string): ParsedCsv {
   return { delimiter, columns: columns.filter(isImportColumn), records };
 }
 
+/**
+ * The most lines a file may have: the header, CSV_MAX_ROWS rows, and a margin for blank
+ * lines and line breaks inside quoted names. Beyond it the file is refused unparsed.
+ */
+export const CSV_MAX_LINES = CSV_MAX_ROWS + 1 + 200;
+
+/** Line breaks in the (LF-only) text, plus one for a last line without one. */
+function countLines(text: string): number {
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return text.endsWith("\n") ? lines : lines + 1;
+}
+
 function isImportColumn(c: CsvColumn | "" | undefined): c is ImportColumn {
   return c !== undefined && (IMPORT_COLUMNS as readonly string[]).includes(c);
 }
@@ -202,7 +223,7 @@ function isImportColumn(c: CsvColumn | "" | undefined): c is ImportColumn {
  * The header's columns in file order. An empty header cell (a trailing separator, as
  * spreadsheets write after an emptied column) is "" and must stay empty below.
  */
-function headerColumns(header: string[]): (CsvColumn | "")[] {
+function headerColumns(header: string[], lang: Lang): (CsvColumn | "")[] {
   const seen = new Set<CsvColumn>();
   const out: (CsvColumn | "")[] = [];
   for (const cell of header) {
@@ -218,7 +239,9 @@ function headerColumns(header: string[]): (CsvColumn | "")[] {
     out.push(column);
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !seen.has(c));
-  if (missing.length > 0) throw new ImportError("missingColumns", { columns: missing.join(", ") });
+  if (missing.length > 0) {
+    throw new ImportError("missingColumns", { columns: missing.map((c) => columnName(c, lang)).join(", ") });
+  }
   return out;
 }
 
@@ -228,6 +251,17 @@ function headerColumns(header: string[]): (CsvColumn | "")[] {
  */
 function unescapeFormula(v: string): string {
   return /^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v;
+}
+
+/**
+ * A fee as people write it in a spreadsheet: "1 000" with a space, a no-break space
+ * (U+00A0, what Swedish Excel writes) or a narrow one (U+202F) between groups of three
+ * digits, and a currency after it ("200 kr", "200 SEK", "200 €"). Those become "1000" and
+ * "200"; anything else (decimals included) is left for the product form's rule to refuse.
+ */
+export function normaliseFee(v: string): string {
+  const amount = v.replace(/[\s\u00a0\u202f]*(?:kr\.?|sek|€)$/i, "");
+  return /^\d{1,3}(?:[ \u00a0\u202f]\d{3})+$/.test(amount) ? amount.replace(/[ \u00a0\u202f]/g, "") : amount;
 }
 
 /** Who may be assigned: null in the personal scope (nobody), else the members' emails. */
@@ -248,7 +282,7 @@ function validateRecord(record: CsvRecord, assignable: Assignable): { row?: Impo
   if (!name.success) at("name", name.error.issues[0]?.message ?? "items.form.errors.nameRequired");
   const prodType = TYPE_BY_NAME.get(normalise(f.type));
   if (!prodType) at("type", f.type === "" ? "csv.errors.typeRequired" : "csv.errors.typeInvalid");
-  const fee = productFormSchema.shape.findFee.safeParse(f.fee);
+  const fee = productFormSchema.shape.findFee.safeParse(normaliseFee(f.fee));
   if (!fee.success) {
     const key = fee.error.issues[0]?.message ?? "";
     at("fee", key.startsWith("items.") ? key : "items.form.errors.findFeeWhole");

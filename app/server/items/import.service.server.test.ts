@@ -13,7 +13,9 @@ import {
   exportItems,
   ImportError,
   importItems,
+  IMPORT_RATE_RULE,
   previewImport,
+  scopeKey,
   type CsvScope,
 } from "./import.service.server";
 
@@ -29,6 +31,11 @@ async function user() {
 
 async function products(owner: string) {
   return deps.db.selectFrom("products").selectAll().where("owner", "=", owner).orderBy("name").execute();
+}
+
+/** A confirmation of `text` for the scope it was previewed in. */
+function importFile(userId: string, scope: CsvScope, text: string, contactInfo: string, lang: "en" | "sv") {
+  return importItems(deps, userId, scope, { text, contactInfo, previewedScope: scopeKey(scope) }, lang);
 }
 
 async function importError(p: Promise<unknown>): Promise<ImportError> {
@@ -52,11 +59,11 @@ describe("import", () => {
   it("nothing is saved when any row is invalid; the preview names every error", async () => {
     const u = await user();
     const text = "name,type,fee\nA,mobile,1\nB,tablet,2\nC,other,x\n";
-    const err = await importError(importItems(deps, u.id, PERSONAL, text, "070-1", "sv"));
+    const err = await importError(importFile(u.id, PERSONAL, text, "070-1", "sv"));
     expect(err.code).toBe("invalidRows");
     expect(importErrors[err.code].status).toBe(422);
     expect(await products(u.id)).toEqual([]);
-    const preview = await previewImport(deps, PERSONAL, text);
+    const preview = await previewImport(deps, PERSONAL, text, "sv");
     expect(preview).toMatchObject({ total: 3, errorCount: 2, rows: [] });
     expect(preview.errors.map((e) => [e.row, e.column])).toEqual([
       [3, "type"],
@@ -66,8 +73,7 @@ describe("import", () => {
 
   it("a valid file makes every item as the product form does, all with one creation time", async () => {
     const u = await user();
-    const { count, batch } = await importItems(
-      deps,
+    const { count, batch } = await importFile(
       u.id,
       PERSONAL,
       "namn;typ;hittelön;synlighet\nTelefon;mobil;200;privat\nNycklar;annat;0;\n",
@@ -88,6 +94,39 @@ describe("import", () => {
     expect(await countImportedItems(deps, u.id, PERSONAL, batch)).toBe(2);
     // Someone else's batch counts nothing for this user.
     expect(await countImportedItems(deps, (await user()).id, PERSONAL, batch)).toBe(0);
+  });
+});
+
+describe("limits", () => {
+  it("ten confirmed imports per user and hour; previews and refused files are not counted", async () => {
+    await deps.close();
+    deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
+    const u = await user();
+    const text = "name,type,fee\nA,mobile,1\n";
+    for (let i = 0; i < 20; i++) await previewImport(deps, PERSONAL, text, "en");
+    expect((await importError(importFile(u.id, PERSONAL, "name,type,fee\nA,mobile,x\n", "R", "en"))).code).toBe(
+      "invalidRows",
+    );
+    for (let i = 0; i < IMPORT_RATE_RULE.limit; i++) await importFile(u.id, PERSONAL, text, "R", "en");
+    const err = await importError(importFile(u.id, PERSONAL, text, "R", "en"));
+    expect(err).toMatchObject({ code: "rateLimited", params: { minutes: 60 } });
+    expect(importErrors[err.code].status).toBe(429);
+    expect(await products(u.id)).toHaveLength(IMPORT_RATE_RULE.limit);
+    // Another user is not affected, and the user may import again an hour later.
+    await importFile((await user()).id, PERSONAL, text, "R", "en");
+    deps.setNow(deps.clock() + IMPORT_RATE_RULE.windowMs);
+    await importFile(u.id, PERSONAL, text, "R", "en");
+    expect(await products(u.id)).toHaveLength(IMPORT_RATE_RULE.limit + 1);
+  });
+
+  it("a confirmation previewed in another scope than the active one saves nothing", async () => {
+    const u = await user();
+    const input = { text: "name,type,fee\nA,mobile,1\n", contactInfo: "R", previewedScope: "orgElsewhere" };
+    expect((await importError(importItems(deps, u.id, PERSONAL, input, "en"))).code).toBe("scopeChanged");
+    expect((await importError(previewImport(deps, PERSONAL, input.text, "en", "orgElsewhere"))).code).toBe(
+      "scopeChanged",
+    );
+    expect(await products(u.id)).toEqual([]);
   });
 });
 
@@ -128,8 +167,7 @@ describe("organisations", () => {
   it("rows are assigned to members by email; the export lists them and the personal export does not", async () => {
     const { admin, member } = await organisation();
     const scope = await csvScope(deps, admin.id, ORG);
-    await importItems(
-      deps,
+    await importFile(
       admin.id,
       scope,
       `name,type,fee,assigned member email\nA,laptop,1,${member.email.toUpperCase()}\nB,laptop,1,\n`,
@@ -144,7 +182,7 @@ describe("organisations", () => {
     expect(orgCsv).toContain(`A,laptop,1,${member.email},public,`);
     expect((await exportItems(deps, admin.id, PERSONAL, "en")).csv).not.toContain("laptop");
     const outsider = await importError(
-      importItems(deps, admin.id, scope, "name,type,fee,assigned member email\nC,laptop,1,x@example.test\n", "R", "en"),
+      importFile(admin.id, scope, "name,type,fee,assigned member email\nC,laptop,1,x@example.test\n", "R", "en"),
     );
     expect(outsider.code).toBe("invalidRows");
   });

@@ -15,7 +15,8 @@ import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
 import type { Deps } from "../deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { resolveScope, type Scope } from "../organisations/scope.server";
-import { ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords } from "./csv.server";
+import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { decodeCsv, ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords } from "./csv.server";
 import {
   countImported,
   insertProducts,
@@ -68,18 +69,41 @@ export async function defaultImportContact(deps: Pick<Deps, "db">, scope: Scope)
   return (await findOrganisation(deps.db, scope.organisationId))?.deskContact ?? "";
 }
 
-async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string) {
-  const parsed = parseItemCsv(text);
+/**
+ * Confirmed imports per user and hour. One import makes up to CSV_MAX_ROWS items; the
+ * preview and a refused file save nothing and are not counted.
+ */
+export const IMPORT_RATE_RULE: RateRule = { name: "csv-import:user", limit: 10, windowMs: 60 * 60_000 };
+
+/**
+ * The preview and the confirmation name the scope they are for; when it is no longer the
+ * active one (the user switched in another tab), items would land somewhere the preview
+ * did not say: refused.
+ */
+function requireScope(scope: Scope, previewedScope: string | undefined) {
+  if (previewedScope !== undefined && previewedScope !== scopeKey(scope)) throw new ImportError("scopeChanged");
+}
+
+async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string, lang: Lang) {
+  const parsed = parseItemCsv(text, lang);
   const members = await assignableIn(deps, scope);
   return { ...validateRecords(parsed.records, members && new Set(members.keys())), members };
 }
 
 /**
  * The preview: how many rows, the first ones, and every error. ImportError for a file
- * that cannot be read as a whole.
+ * that cannot be read as a whole; scopeChanged when `previewedScope` (the key a posted-back
+ * form carries) is not the active scope.
  */
-export async function previewImport(deps: Pick<Deps, "db">, scope: Scope, text: string): Promise<ImportPreview> {
-  const { rows, errors } = await checkFile(deps, scope, text);
+export async function previewImport(
+  deps: Pick<Deps, "db">,
+  scope: Scope,
+  text: string,
+  lang: Lang,
+  previewedScope?: string,
+): Promise<ImportPreview> {
+  requireScope(scope, previewedScope);
+  const { rows, errors } = await checkFile(deps, scope, text, lang);
   return {
     total: rows.length + new Set(errors.map((e) => e.row)).size,
     rows: errors.length === 0 ? rows.slice(0, PREVIEW_ROWS) : [],
@@ -88,29 +112,57 @@ export async function previewImport(deps: Pick<Deps, "db">, scope: Scope, text: 
   };
 }
 
+/**
+ * The upload step: the file's bytes as text (UTF-8, else Windows-1252) and its preview.
+ * ImportError noFile when no file was sent.
+ */
+export async function previewUpload(
+  deps: Pick<Deps, "db">,
+  scope: Scope,
+  bytes: Uint8Array | null,
+  lang: Lang,
+): Promise<{ text: string; preview: ImportPreview }> {
+  if (bytes === null) throw new ImportError("noFile");
+  const text = decodeCsv(bytes);
+  return { text, preview: await previewImport(deps, scope, text, lang) };
+}
+
 export interface ImportResult {
   count: number;
   /** The items' common creation time: the result page counts them by it. */
   batch: number;
 }
 
+export interface ImportInput {
+  /** The file's text, posted back by the preview's Confirm form. */
+  text: string;
+  /** The contact text every imported item gets (the import form asks for it). */
+  contactInfo: string;
+  /** The scope key the preview was made in (scopeKey). */
+  previewedScope: string;
+}
+
 /**
  * Imports the file: checked again in full (the text comes back from the browser, so the
  * preview proves nothing), then every item created in one transaction. ImportError
- * invalidRows when any row is wrong (previewImport lists them): nothing is saved.
- * `contactInfo` is the contact text every imported item gets (the import form asks for it).
+ * scopeChanged when the active scope is not the previewed one; invalidRows when any row
+ * is wrong (previewImport lists them); rateLimited past IMPORT_RATE_RULE. Nothing is saved
+ * then.
  */
 export async function importItems(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "config">,
   userId: string,
   scope: Scope,
-  text: string,
-  contactInfo: string,
+  input: ImportInput,
   lang: Lang,
 ): Promise<ImportResult> {
-  const { rows, errors, members } = await checkFile(deps, scope, text);
+  requireScope(scope, input.previewedScope);
+  const { rows, errors, members } = await checkFile(deps, scope, input.text, lang);
   if (errors.length > 0) throw new ImportError("invalidRows", { count: errors.length });
   const now = deps.clock();
+  const limit = await rateLimiter(deps.config, deps.db)(IMPORT_RATE_RULE, userId, now);
+  if (!limit.ok) throw new ImportError("rateLimited", { minutes: limit.retryAfterMinutes });
+  const { contactInfo } = input;
   const toProduct = (row: ImportRow): NewProduct => ({
     id: newProductId(),
     code: newStickerCode(),
