@@ -248,6 +248,36 @@ describe("CSV import", () => {
   }, 60_000);
 });
 
+describe("CSV import limits", () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    // A second server on the same database, with the rate limits on.
+    limited = await startServer(testEnv(tdb));
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("ten confirmed imports an hour; the eleventh is a translated 429 and saves nothing", async () => {
+    const user = await createUser(rt, { name: "Many Imports" });
+    const client = httpClient(() => limited.url);
+    const post = (lang: "en" | "sv") => {
+      const fd = new FormData();
+      fd.append("intent", "import");
+      fd.append("csv", "name,type,fee\nKeys,other,0\n");
+      fd.append("scope", "personal");
+      fd.append("contactInfo", "Call 070-123 45 67");
+      return client.request("/dashboard/import", { method: "POST", body: fd }, opts(user, { lang }));
+    };
+    for (let i = 0; i < 10; i++) expect((await post("en")).status).toBe(302);
+    const refused = await post("sv");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain("Du har importerat många filer den senaste timmen.");
+    expect(await itemsOf(user)).toHaveLength(10);
+  }, 30_000);
+});
+
 describe("CSV export", () => {
   let owner: TestUser;
   const NAMES = ['=HYPERLINK("http://evil.test","x")', "+46 phone", "-Lamp", "@work laptop", "Väska; röd"];
