@@ -163,6 +163,12 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </Link>
         </div>
       </div>
+      <p className="d-flex flex-wrap gap-3 dashboard-csv">
+        <Link to="/dashboard/import">{t("csv.dashboard.import")}</Link>
+        <a href="/dashboard/export.csv" download>
+          {t("csv.dashboard.export")}
+        </a>
+      </p>
       {unreadMessages > 0 ? (
         <div className="alert alert-info" role="status">
           {t("relay.dashboard.unread", { count: unreadMessages })}{" "}

@@ -265,6 +265,14 @@ const TARGETS: Target[] = [
     fields: ["intent", "orderId"],
   },
   {
+    // Issue #20: the upload and the confirmation (the CSV text posted back) of the import.
+    name: "csv import",
+    method: "POST",
+    who: "attacker",
+    path: () => "/dashboard/import",
+    fields: ["intent", "file", "csv", "contactInfo", "scope"],
+  },
+  {
     name: "stripe webhook",
     method: "POST",
     who: "anon",

@@ -142,6 +142,18 @@ describe("request bodies over the limit", () => {
     expect(res.status).toBe(400); // no captcha: the form's own answer, not 413
   });
 
+  it("only the CSV import takes a 1.5 MB body, with or without a trailing slash; other forms still refuse 200 KB", async () => {
+    const big = 1.5 * 1024 * 1024;
+    for (const path of ["/dashboard/import", "/dashboard/import/", "/dashboard/import.data"]) {
+      // Signed out: the route's own answer (sign in first), not the body limit's 413.
+      expect((await upload(path, big, { chunked: false })).status, path).not.toBe(413);
+      expect((await upload(path, big, { chunked: true })).status, path).not.toBe(413);
+    }
+    for (const path of ["/account", "/dashboard/import/template.csv", "/dashboard/importer", "/contact"]) {
+      expect((await upload(path, 200 * 1024, { chunked: false })).status, path).toBe(413);
+    }
+  });
+
   it("after a 413 the server takes new connections at once (nothing hangs)", async () => {
     await upload("/login", 5 * 1024 * 1024, { chunked: true });
     const t = Date.now();

@@ -169,6 +169,33 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { intent: "cancelRenewal", orderId: "{paidOrder}" },
   },
   {
+    route: "dashboard/import",
+    url: "/dashboard/import",
+    get: signedIn(200),
+    // No file: refused with 400, nothing saved (imports land in one's own account only;
+    // tests/integration/csv-import.test.ts imports files, in organisations too).
+    post: signedIn(400),
+    body: { intent: "preview", contactInfo: "x" },
+  },
+  {
+    route: "dashboard/import/template.csv",
+    url: "/dashboard/import/template.csv",
+    get: signedIn({ status: 200, contains: ["name,type,fee"] }),
+    post: noAction,
+  },
+  {
+    route: "dashboard/export.csv",
+    url: "/dashboard/export.csv",
+    // Everyone downloads only their own items.
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: ["Olivia's phone"] },
+      other: { status: 200, absent: ["Olivia's phone"] },
+      admin: { status: 200, absent: ["Olivia's phone"] },
+    },
+    post: noAction,
+  },
+  {
     route: "account",
     url: "/account",
     get: signedIn(200),

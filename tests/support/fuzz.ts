@@ -62,7 +62,11 @@ const VALID: Record<string, string[]> = {
   findFee: ["10", "0", "100000", "100001"],
   prodType: ["mobile", "laptop", "other", "tablet"],
   payment: ["month", "year", "week"],
-  intent: ["payNow", "payLater", "update", "social", "handled", "reply"],
+  intent: ["payNow", "payLater", "update", "social", "handled", "reply", "preview", "import"],
+  // The CSV import (issue #20): a valid file, broken quoting, a formula, another scope.
+  csv: ["name,type,fee\nPhone,mobile,10\n", 'namn;typ;hittelön\n"x;mobil;1', "name,type,fee\n=1+1,other,-1\n"],
+  file: ["name,type,fee\nPhone,mobile,10\n", "\uFEFFnamn;typ\n"],
+  scope: ["personal", "org:nobody"],
   handled: ["0", "1", "2"],
   provider: ["google", "facebook", "twitter", "myspace"],
   save: ["on", "off"],

@@ -100,6 +100,10 @@ export interface ProductTable {
   contactVisibility: ColumnType<string, string | undefined, string>;
   /** The owner's approximate value of the item (migration 0013); private, feeds the fee suggestion only. */
   approxValue: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The organisation the item belongs to (migration 0014); null = a personal item. */
+  organisationId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The member (user id) an organisation item is assigned to; null = the organisation's. */
+  assignedTo: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A view of a paid item page by anyone but its owner (migration 0011). */
@@ -347,6 +351,51 @@ export interface ConversationMessageTable {
   readAt: number | null;
 }
 
+/** A company account (issue #20, migration 0014). */
+export interface OrganisationTable {
+  id: string;
+  name: string;
+  /** Swedish organisationsnummer, canonical NNNNNN-NNNN, Luhn-checked. */
+  orgNumber: string;
+  billingEmail: string;
+  invoiceStreet: string;
+  invoicePostcode: string;
+  invoiceCity: string;
+  /** ISO 3166-1 alpha-2, 'SE' by default. */
+  invoiceCountry: ColumnType<string, string | undefined, string>;
+  vatNumber: string | null;
+  /** What a finder sees on an organisation item's page (the lost-and-found desk). */
+  deskContact: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface OrganisationMemberTable {
+  organisationId: string;
+  userId: string;
+  /** 'admin' | 'member' */
+  role: string;
+  createdAt: number;
+}
+
+export interface OrganisationInviteTable {
+  id: string;
+  organisationId: string;
+  /** Lower case. */
+  email: string;
+  /** 'admin' | 'member' */
+  role: string;
+  /** SHA-256 (hex) of the mailed token; the token itself is stored nowhere. */
+  tokenHash: string;
+  /** User id of the inviting admin. */
+  invitedBy: string;
+  createdAt: number;
+  /** createdAt + 7 days. */
+  expiresAt: number;
+  acceptedAt: number | null;
+  acceptedBy: string | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -372,4 +421,7 @@ export interface Database {
   counters: CounterTable;
   conversations: ConversationTable;
   conversation_messages: ConversationMessageTable;
+  organisations: OrganisationTable;
+  organisation_members: OrganisationMemberTable;
+  organisation_invites: OrganisationInviteTable;
 }

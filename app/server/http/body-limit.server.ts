@@ -1,6 +1,6 @@
 /**
  * Request bodies have a ceiling (decision 012, HTTP part): 100 KB for forms and JSON,
- * 1 MB for the Stripe webhook. A body declared larger (Content-Length) is refused before
+ * 1 MB for the Stripe webhook, and about 4 MB for the CSV import's form (decision 023). A body declared larger (Content-Length) is refused before
  * any of it is read; a chunked body is counted as it streams and cut off at the limit.
  * Either way the answer is 413 with a page (or JSON for /api/) in the request's language;
  * the rest of the upload is dropped unread into memory and, past a grace amount, the
@@ -11,6 +11,7 @@ import type express from "express";
 import type { IncomingMessage } from "node:http";
 import { LANG_COOKIE, pickLanguage } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
+import { CSV_MAX_BYTES } from "~/lib/item-csv";
 import "~/i18n/resources.server";
 import { logger } from "../logger.server";
 
@@ -26,8 +27,19 @@ export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 const DISCARD_GRACE_BYTES = 16 * 1024 * 1024;
 const DISCARD_GRACE_MS = 5000;
 
+/**
+ * The CSV import (issue #20 point 3): the file, and on confirmation its text posted back,
+ * where a browser writes every line break as CRLF (at most twice the bytes). The import
+ * itself refuses a text over CSV_MAX_BYTES.
+ */
+export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
+
 export function bodyLimitOf(path: string): number {
-  return path === "/api/stripe/webhook" ? WEBHOOK_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (path === "/api/stripe/webhook") return WEBHOOK_BODY_LIMIT;
+  // With JavaScript, React Router posts the same form to the route's `.data` URL; the
+  // router also serves the page with a trailing slash, so that path gets the same limit.
+  if (/^\/dashboard\/import(?:\/|\.data)?$/.test(path)) return CSV_IMPORT_BODY_LIMIT;
+  return FORM_BODY_LIMIT;
 }
 
 export class BodyTooLargeError extends Error {

@@ -37,6 +37,10 @@ export interface Product {
   lastScannedAt: number | null;
   /** The owner's approximate value (issue #21); private to the owner, never on the finder page. */
   approxValue: number | null;
+  /** The organisation the item belongs to (issue #20); null = a personal item. */
+  organisationId: string | null;
+  /** The organisation member the item is assigned to; null = the organisation's own. */
+  assignedTo: string | null;
 }
 
 export function toProduct(row: Selectable<ProductTable>): Product {
@@ -60,14 +64,29 @@ export function toProduct(row: Selectable<ProductTable>): Product {
     lostAt: row.lostAt == null ? null : Number(row.lostAt),
     lastScannedAt: row.lastScannedAt == null ? null : Number(row.lastScannedAt),
     approxValue: row.approxValue == null ? null : Number(row.approxValue),
+    organisationId: row.organisationId ?? null,
+    assignedTo: row.assignedTo ?? null,
   };
 }
 
 export function insertProduct(
   db: DB,
   // Without contactVisibility the column's default applies: public, the spec's behaviour.
-  row: Omit<Product, "active" | "lostAt" | "lastScannedAt" | "scanAlerts" | "contactVisibility" | "approxValue"> &
-    Partial<Pick<Product, "contactVisibility" | "approxValue">> & { active?: boolean; scanAlerts?: boolean },
+  row: Omit<
+    Product,
+    | "active"
+    | "lostAt"
+    | "lastScannedAt"
+    | "scanAlerts"
+    | "contactVisibility"
+    | "approxValue"
+    | "organisationId"
+    | "assignedTo"
+  > &
+    Partial<Pick<Product, "contactVisibility" | "approxValue" | "organisationId" | "assignedTo">> & {
+      active?: boolean;
+      scanAlerts?: boolean;
+    },
 ) {
   const values: Insertable<ProductTable> = {
     ...row,

@@ -11,6 +11,7 @@ import * as m0010 from "./0010-relay";
 import * as m0011 from "./0011-scans";
 import * as m0012 from "./0012-billing";
 import * as m0013 from "./0013-hittelon";
+import * as m0014 from "./0014-organisations";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "0011-scans": m0011,
   "0012-billing": m0012,
   "0013-hittelon": m0013,
+  "0014-organisations": m0014,
 };

@@ -1,0 +1,25 @@
+/**
+ * /dashboard/export.csv: the active scope's items as a CSV download (issue #20 point 3,
+ * decision 023), in the user's language. Only the user's own items, or an organisation's
+ * for its admins; a member of the organisation gets 404.
+ */
+import { requireNamedUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { csvScopeOf } from "~/server/items/import.http.server";
+import { exportItems } from "~/server/items/import.service.server";
+import type { Route } from "./+types/dashboard-export";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  const { lang } = context.get(requestContext);
+  const { deps, scope } = await csvScopeOf(request, user.ref);
+  const file = await exportItems(deps, user.ref, scope, lang);
+  return new Response(file.csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${file.filename}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,306 @@
+/**
+ * /dashboard/import: items from a CSV file (issue #20 point 3, decision 023). Three steps
+ * on one page, without JavaScript: upload (file and the contact text for the items), a
+ * preview (the count, the first rows, every row error), and Confirm, which posts the same
+ * CSV text back to be checked again in full before anything is saved; then a redirect to
+ * `?batch=` where the result is counted from the database, so a reload imports nothing twice.
+ */
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { TextareaField } from "~/components/form/Field";
+import type { ActionResult } from "~/lib/form";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
+import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
+import { pageMeta } from "~/lib/meta";
+import { CONTACT_INFO_MAX } from "~/lib/product-form";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { csvScopeOf, importErrors } from "~/server/items/import.http.server";
+import {
+  countImportedItems,
+  ImportError,
+  importItems,
+  previewImport,
+  previewUpload,
+  defaultImportContact,
+  scopeKey,
+  type CsvScope,
+} from "~/server/items/import.service.server";
+import type { Route } from "./+types/dashboard-import";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "csv.import"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  return actionHeaders ?? loaderHeaders;
+}
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+/** What the page says about the scope: personal, or the organisation's name. */
+function scopeView(scope: CsvScope) {
+  return { kind: scope.kind, name: scope.kind === "personal" ? "" : scope.name };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  const { deps, scope } = await csvScopeOf(request, user.ref);
+  // After a confirmed import: how many items that import made, counted in the scope.
+  const batch = Number(new URL(request.url).searchParams.get("batch") ?? "");
+  const imported =
+    Number.isSafeInteger(batch) && batch > 0 ? await countImportedItems(deps, user.ref, scope, batch) : 0;
+  const contactInfo = await defaultImportContact(deps, scope);
+  return data({ scope: scopeView(scope), imported, contactInfo }, { headers: noStore });
+}
+
+type ImportActionData = ActionResult<ImportFormValues> & {
+  preview: ImportPreview | null;
+  /** The previewed file's text, posted back by Confirm. */
+  csv: string;
+  scopeKey: string;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/login");
+  const form = await readForm(request);
+  const { lang } = context.get(requestContext);
+  const { deps, scope } = await csvScopeOf(request, user.ref);
+  const file = form.get("file");
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  const parsed = importFormSchema.safeParse({
+    intent: field("intent"),
+    contactInfo: field("contactInfo"),
+    scope: field("scope"),
+    csv: field("csv"),
+  });
+  const values = { contactInfo: field("contactInfo") };
+  const answer = (status: number, extra: Partial<ImportActionData>, headers: HeadersInit = {}) =>
+    data<ImportActionData>(
+      { values, fieldErrors: {}, formError: null, preview: null, csv: "", scopeKey: scopeKey(scope), ...extra },
+      { status, headers: { ...noStore, ...headers } },
+    );
+  if (!parsed.success && parsed.error.issues.some((i) => i.path[0] !== "contactInfo")) {
+    return answer(400, { formError: { key: "csv.errors.invalid" } });
+  }
+  const fieldErrors = parsed.success ? {} : { contactInfo: parsed.error.issues[0]?.message ?? "" };
+  const intent = field("intent");
+  let text = "";
+  try {
+    let preview: ImportPreview;
+    if (intent === "preview") {
+      const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
+      ({ text, preview } = await previewUpload(deps, scope, bytes, lang));
+    } else {
+      text = field("csv");
+      const input = { text, contactInfo: parsed.data?.contactInfo ?? "", previewedScope: field("scope") };
+      if (parsed.success) {
+        const { batch } = await importItems(deps, user.ref, scope, input, lang);
+        throw redirect(`/dashboard/import?batch=${batch}`);
+      }
+      // The contact text is wrong: the preview again, to be confirmed with a corrected one.
+      preview = await previewImport(deps, scope, text, lang, input.previewedScope);
+    }
+    // The preview, or a confirmation that failed: the rows and every error, and the text
+    // again for the next Confirm.
+    const status = preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
+    return answer(status, { preview, csv: preview.errorCount > 0 ? "" : text, fieldErrors });
+  } catch (err) {
+    if (!(err instanceof ImportError)) throw err;
+    if (err.code === "invalidRows") {
+      const preview = await previewImport(deps, scope, text, lang);
+      return answer(422, { preview, fieldErrors });
+    }
+    const { status, message, headers } = httpErrorOf(importErrors, err);
+    return answer(status, { formError: message, fieldErrors }, headers);
+  }
+}
+
+export default function DashboardImport({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { scope, imported } = loaderData;
+  const preview = actionData?.preview ?? null;
+  const csv = actionData?.csv ?? "";
+  const previewScope = actionData?.scopeKey ?? "";
+  const contactInfo = actionData?.values.contactInfo ?? loaderData.contactInfo;
+  const contactError = actionData?.fieldErrors.contactInfo;
+  const ready = preview !== null && preview.errorCount === 0;
+  const formError = actionData?.formError ?? (contactError ? { key: "csv.errors.contactInfo" } : null);
+
+  if (imported > 0 && !actionData) {
+    return (
+      <section className="py-4 col-lg-8" aria-labelledby="import-title">
+        <h1 id="import-title">{t("csv.result.title")}</h1>
+        <FormAlert variant="success" message={{ key: "csv.result.count", params: { count: imported } }} />
+        <p className="d-flex flex-wrap gap-2">
+          <Link to="/dashboard" className="btn btn-primary">
+            {t("csv.result.dashboard")}
+          </Link>
+          <Link to="/order" className="btn btn-outline-secondary">
+            {t("csv.result.order")}
+          </Link>
+        </p>
+      </section>
+    );
+  }
+
+  const contactField = (
+    <TextareaField
+      id="import-contact"
+      name="contactInfo"
+      label={t("csv.import.contactInfo")}
+      help={t("csv.import.contactInfoHelp")}
+      error={contactError}
+      counter={CONTACT_INFO_MAX}
+      rows={3}
+      defaultValue={contactInfo}
+      required
+    />
+  );
+
+  return (
+    <section className="py-4 col-lg-10" aria-labelledby="import-title">
+      <h1 id="import-title">{t("csv.import.title")}</h1>
+      <p className="text-body-secondary">
+        {scope.kind === "personal" ? t("csv.scope.personal") : t("csv.scope.organisation", { name: scope.name })}
+      </p>
+      {preview && preview.errorCount > 0 ? null : <FormAlert message={formError} />}
+      {preview ? (
+        <section aria-labelledby="preview-title" className="mb-4">
+          <h2 id="preview-title" className="h4">
+            {t("csv.preview.title")}
+          </h2>
+          <p>{t("csv.preview.count", { count: preview.total })}</p>
+          {preview.errorCount > 0 ? (
+            <>
+              <FormAlert message={{ key: "csv.preview.errorsLead", params: { count: preview.errorCount } }} />
+              <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="errors-caption">
+                <table className="table table-sm caption-top align-top csv-errors">
+                  <caption id="errors-caption">{t("csv.preview.errorsCaption")}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("csv.preview.row")}</th>
+                      <th scope="col">{t("csv.preview.column")}</th>
+                      <th scope="col">{t("csv.preview.problem")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {preview.errors.map((e, i) => (
+                      <tr key={i}>
+                        <td>{e.row}</td>
+                        <td>{e.column ? t(`csv.columns.${e.column}`) : "–"}</td>
+                        <td>{String(t(e.message, e.params ?? {}))}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {preview.errorCount > preview.errors.length ? (
+                <p>{t("csv.preview.moreErrors", { count: preview.errorCount - preview.errors.length })}</p>
+              ) : null}
+            </>
+          ) : (
+            <>
+              <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="rows-caption">
+                <table className="table table-sm caption-top align-top">
+                  <caption id="rows-caption">
+                    {t("csv.preview.rowsCaption", { count: preview.rows.length, total: preview.total })}
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("csv.columns.name")}</th>
+                      <th scope="col">{t("csv.columns.type")}</th>
+                      <th scope="col">{t("csv.columns.fee")}</th>
+                      {scope.kind === "personal" ? null : <th scope="col">{t("csv.columns.assignedEmail")}</th>}
+                      <th scope="col">{t("csv.columns.visibility")}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {preview.rows.map((r, i) => (
+                      <tr key={i}>
+                        <td className="text-break">{r.name}</td>
+                        <td>{t(`items.types.${r.prodType}`)}</td>
+                        <td>{r.findFee}</td>
+                        {scope.kind === "personal" ? null : <td className="text-break">{r.assignedEmail}</td>}
+                        <td>{t(`csv.visibility.${r.contactVisibility}`)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Form method="post" encType="multipart/form-data" className="mt-3">
+                <input type="hidden" name="intent" value="import" />
+                <input type="hidden" name="scope" value={previewScope} />
+                <input type="hidden" name="csv" value={csv} />
+                {contactField}
+                <div className="d-flex flex-wrap gap-2">
+                  <button type="submit" className="btn btn-primary" disabled={busy}>
+                    {t("csv.preview.confirm", { count: preview.total })}
+                  </button>
+                  <Link to="/dashboard/import" className="btn btn-outline-secondary" reloadDocument>
+                    {t("csv.preview.another")}
+                  </Link>
+                </div>
+              </Form>
+            </>
+          )}
+        </section>
+      ) : null}
+      {ready ? null : (
+        <section aria-labelledby="upload-title">
+          <h2 id="upload-title" className="h4">
+            {preview ? t("csv.import.again") : t("csv.import.upload")}
+          </h2>
+          <p>
+            {t("csv.import.lead", {
+              max: CSV_MAX_ROWS,
+              mb: CSV_MAX_BYTES / 1024 / 1024,
+            })}
+          </p>
+          <ul>
+            <li>{t("csv.import.colName")}</li>
+            <li>{t("csv.import.colType")}</li>
+            <li>{t("csv.import.colFee")}</li>
+            {scope.kind === "personal" ? null : <li>{t("csv.import.colAssigned")}</li>}
+            <li>{t("csv.import.colVisibility")}</li>
+          </ul>
+          <p>{t("csv.import.separator")}</p>
+          <p>{t("csv.import.newItems")}</p>
+          <p>
+            <a href="/dashboard/import/template.csv" download>
+              {t("csv.import.template")}
+            </a>
+          </p>
+          <Form method="post" encType="multipart/form-data">
+            <input type="hidden" name="intent" value="preview" />
+            <div className="mb-3">
+              <label htmlFor="import-file" className="form-label">
+                {t("csv.import.file")}
+              </label>
+              <input
+                id="import-file"
+                name="file"
+                type="file"
+                accept=".csv,text/csv"
+                className="form-control"
+                required
+              />
+            </div>
+            {contactField}
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {t("csv.import.preview")}
+            </button>
+          </Form>
+        </section>
+      )}
+    </section>
+  );
+}

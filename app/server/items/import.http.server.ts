@@ -1,0 +1,47 @@
+/** The CSV import's errors as HTTP (decision 011): status and message per code. */
+import * as cookie from "cookie";
+import { data } from "react-router";
+import { SCOPE_COOKIE } from "~/lib/organisation-roles";
+import { getDeps } from "../deps.server";
+import { httpErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { ImportError, type ImportErrorCode } from "./csv.server";
+import { csvScope } from "./import.service.server";
+
+export const importErrors: HttpErrorTable<ImportErrorCode> = {
+  // The active organisation is not one the user administers: like a page that is not there.
+  forbidden: { status: 404, key: "csv.errors.forbidden" },
+  invalidRows: { status: 422, key: "csv.errors.invalidRows" },
+  scopeChanged: { status: 409, key: "csv.errors.scopeChanged" },
+  rateLimited: {
+    status: 429,
+    key: "csv.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+  },
+  noFile: { status: 400, key: "csv.errors.noFile" },
+  tooLarge: { status: 413, key: "csv.errors.tooLarge" },
+  notText: { status: 400, key: "csv.errors.notText" },
+  empty: { status: 400, key: "csv.errors.empty" },
+  malformed: { status: 400, key: "csv.errors.malformed" },
+  missingColumns: { status: 400, key: "csv.errors.missingColumns" },
+  unknownColumn: { status: 400, key: "csv.errors.unknownColumn" },
+  duplicateColumn: { status: 400, key: "csv.errors.duplicateColumn" },
+  noRows: { status: 400, key: "csv.errors.noRows" },
+  tooManyRows: { status: 400, key: "csv.errors.tooManyRows" },
+};
+
+/**
+ * The scope of the CSV routes (import, export, template), one way for all three: the
+ * scope cookie checked against membership in the database on every request. A plain
+ * member of the active organisation gets the forbidden answer (404) thrown as a response.
+ */
+export async function csvScopeOf(request: Request, userId: string) {
+  const deps = await getDeps();
+  const value = cookie.parse(request.headers.get("Cookie") ?? "")[SCOPE_COOKIE];
+  try {
+    return { deps, scope: await csvScope(deps, userId, value) };
+  } catch (err) {
+    if (!(err instanceof ImportError)) throw err;
+    const { status, message } = httpErrorOf(importErrors, err);
+    throw data(message, { status });
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * CSV import and export of items (issue #20 point 3, decision 023). Rules: every row is
+ * checked and every problem reported; nothing is saved unless the whole file is valid;
+ * then all items are created in one transaction, each exactly as the product form creates
+ * one. No HTTP here (decision 011).
+ */
+import type { Lang } from "~/i18n/config";
+import { currencyForLang } from "~/lib/currency";
+import { newProductId } from "~/lib/ids";
+import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/item-csv";
+import { isItemPaid } from "~/lib/paid";
+import { DEFAULT_PERIOD } from "~/lib/pricing";
+import { newStickerCode } from "~/lib/sticker-code";
+import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
+import type { Deps } from "../deps.server";
+import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
+import { resolveScope, type Scope } from "../organisations/scope.server";
+import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { decodeCsv, ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords } from "./csv.server";
+import {
+  countImported,
+  insertProducts,
+  listScopeProducts,
+  type NewProduct,
+  type ScopeFilter,
+} from "./import.repository.server";
+
+export { ImportError, type ImportErrorCode } from "./csv.server";
+
+export type { Scope as CsvScope } from "../organisations/scope.server";
+
+/**
+ * The active scope for the CSV pages: the personal account, or the organisation the scope
+ * cookie names if the user is a member (checked in the database). ImportError forbidden
+ * for an organisation's plain member: only its admins import and export.
+ */
+export async function csvScope(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  scopeCookie: string | null | undefined,
+): Promise<Scope> {
+  const scope = await resolveScope(deps.db, userId, scopeCookie);
+  if (scope.kind === "organisation" && scope.role !== "admin") throw new ImportError("forbidden");
+  return scope;
+}
+
+/** The scope as a form value: the confirm step must be for the scope the preview was for. */
+export function scopeKey(scope: Scope): string {
+  return scope.kind === "personal" ? PERSONAL_SCOPE : scope.organisationId;
+}
+
+function scopeFilter(userId: string, scope: Scope): ScopeFilter {
+  return scope.kind === "personal" ? { owner: userId, organisationId: null } : { organisationId: scope.organisationId };
+}
+
+/** Who rows may assign, by lower-cased email: nobody in the personal scope, else the members. */
+async function assignableIn(deps: Pick<Deps, "db">, scope: Scope): Promise<Map<string, string> | null> {
+  if (scope.kind === "personal") return null;
+  const members = await listMembers(deps.db, scope.organisationId);
+  return new Map(members.map((m) => [m.email.toLowerCase(), m.userId]));
+}
+
+/**
+ * The contact text the import form starts with: an organisation's lost-and-found desk;
+ * empty for the personal account (each user chooses it on the form).
+ */
+export async function defaultImportContact(deps: Pick<Deps, "db">, scope: Scope): Promise<string> {
+  if (scope.kind === "personal") return "";
+  return (await findOrganisation(deps.db, scope.organisationId))?.deskContact ?? "";
+}
+
+/**
+ * Confirmed imports per user and hour. One import makes up to CSV_MAX_ROWS items; the
+ * preview and a refused file save nothing and are not counted.
+ */
+export const IMPORT_RATE_RULE: RateRule = { name: "csv-import:user", limit: 10, windowMs: 60 * 60_000 };
+
+/**
+ * The preview and the confirmation name the scope they are for; when it is no longer the
+ * active one (the user switched in another tab), items would land somewhere the preview
+ * did not say: refused.
+ */
+function requireScope(scope: Scope, previewedScope: string | undefined) {
+  if (previewedScope !== undefined && previewedScope !== scopeKey(scope)) throw new ImportError("scopeChanged");
+}
+
+async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string, lang: Lang) {
+  const parsed = parseItemCsv(text, lang);
+  const members = await assignableIn(deps, scope);
+  return { ...validateRecords(parsed.records, members && new Set(members.keys())), members };
+}
+
+/**
+ * The preview: how many rows, the first ones, and every error. ImportError for a file
+ * that cannot be read as a whole; scopeChanged when `previewedScope` (the key a posted-back
+ * form carries) is not the active scope.
+ */
+export async function previewImport(
+  deps: Pick<Deps, "db">,
+  scope: Scope,
+  text: string,
+  lang: Lang,
+  previewedScope?: string,
+): Promise<ImportPreview> {
+  requireScope(scope, previewedScope);
+  const { rows, errors } = await checkFile(deps, scope, text, lang);
+  return {
+    total: rows.length + new Set(errors.map((e) => e.row)).size,
+    rows: errors.length === 0 ? rows.slice(0, PREVIEW_ROWS) : [],
+    errors: errors.slice(0, PREVIEW_ERRORS),
+    errorCount: errors.length,
+  };
+}
+
+/**
+ * The upload step: the file's bytes as text (UTF-8, else Windows-1252) and its preview.
+ * ImportError noFile when no file was sent.
+ */
+export async function previewUpload(
+  deps: Pick<Deps, "db">,
+  scope: Scope,
+  bytes: Uint8Array | null,
+  lang: Lang,
+): Promise<{ text: string; preview: ImportPreview }> {
+  if (bytes === null) throw new ImportError("noFile");
+  const text = decodeCsv(bytes);
+  return { text, preview: await previewImport(deps, scope, text, lang) };
+}
+
+export interface ImportResult {
+  count: number;
+  /** The items' common creation time: the result page counts them by it. */
+  batch: number;
+}
+
+export interface ImportInput {
+  /** The file's text, posted back by the preview's Confirm form. */
+  text: string;
+  /** The contact text every imported item gets (the import form asks for it). */
+  contactInfo: string;
+  /** The scope key the preview was made in (scopeKey). */
+  previewedScope: string;
+}
+
+/**
+ * Imports the file: checked again in full (the text comes back from the browser, so the
+ * preview proves nothing), then every item created in one transaction. ImportError
+ * scopeChanged when the active scope is not the previewed one; invalidRows when any row
+ * is wrong (previewImport lists them); rateLimited past IMPORT_RATE_RULE. Nothing is saved
+ * then.
+ */
+export async function importItems(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  userId: string,
+  scope: Scope,
+  input: ImportInput,
+  lang: Lang,
+): Promise<ImportResult> {
+  requireScope(scope, input.previewedScope);
+  const { rows, errors, members } = await checkFile(deps, scope, input.text, lang);
+  if (errors.length > 0) throw new ImportError("invalidRows", { count: errors.length });
+  const now = deps.clock();
+  const limit = await rateLimiter(deps.config, deps.db)(IMPORT_RATE_RULE, userId, now);
+  if (!limit.ok) throw new ImportError("rateLimited", { minutes: limit.retryAfterMinutes });
+  const { contactInfo } = input;
+  const toProduct = (row: ImportRow): NewProduct => ({
+    id: newProductId(),
+    code: newStickerCode(),
+    owner: userId,
+    name: row.name,
+    findFee: row.findFee,
+    currency: currencyForLang(lang),
+    prodType: row.prodType,
+    contactInfo,
+    contactVisibility: row.contactVisibility,
+    payment: DEFAULT_PERIOD,
+    payed: false,
+    paidUntil: null,
+    createdAt: now,
+    updatedAt: now,
+    active: true,
+    scanAlerts: false,
+    approxValue: null,
+    organisationId: scope.kind === "organisation" ? scope.organisationId : null,
+    assignedTo: (row.assignedEmail && members?.get(row.assignedEmail)) || null,
+  });
+  // 62^10 ids and 31^9 codes: a collision with an existing item is practically impossible,
+  // and would fail the whole transaction (unique keys), so the file is tried again with
+  // fresh ids, as createItem does for one item.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await insertProducts(deps.db, rows.map(toProduct));
+      return { count: rows.length, batch: now };
+    } catch (err) {
+      if (attempt >= 2 || !/unique|duplicate/i.test(String((err as Error).message))) throw err;
+    }
+  }
+}
+
+/** How many items an import made in this scope; 0 for a batch that is not the user's. */
+export async function countImportedItems(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  scope: Scope,
+  batch: number,
+): Promise<number> {
+  return countImported(deps.db, scopeFilter(userId, scope), batch);
+}
+
+/** The scope's items as a CSV download in the user's language. */
+export async function exportItems(
+  deps: Pick<Deps, "db" | "clock">,
+  userId: string,
+  scope: Scope,
+  lang: Lang,
+): Promise<{ csv: string; filename: string }> {
+  const now = deps.clock();
+  const items = await listScopeProducts(deps.db, scopeFilter(userId, scope));
+  const csv = itemsToCsv(
+    items.map((i) => ({ ...i, paid: isItemPaid(i, now) })),
+    lang,
+  );
+  const day = new Date(now).toISOString().slice(0, 10);
+  return { csv, filename: `hittad-${lang === "sv" ? "saker" : "items"}-${day}.csv` };
+}
+
+/** The template offered on the import page. */
+export function importTemplate(scope: Scope, lang: Lang): { csv: string; filename: string } {
+  return {
+    csv: templateCsv(lang, scope.kind !== "personal"),
+    filename: lang === "sv" ? "hittad-mall.csv" : "hittad-template.csv",
+  };
+}
