@@ -416,3 +416,73 @@ describe("the scope cookie", () => {
     expect(await resolveScope(db, gone.id, org)).toEqual({ kind: "personal" });
   });
 });
+
+describe("the account and organisations", () => {
+  const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const deleteAccount = (u: TestUser) =>
+    http.post("/account/delete", { intent: "delete", password: u.password, confirm: "on" }, as(u));
+  const exists = async (table: "organisations" | "user", id: string) =>
+    !!(await rt.database.db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst());
+
+  it("the export lists the user's memberships with organisation and role", async () => {
+    const res = await http.post("/account/export", {}, as(member));
+    expect(res.status).toBe(200);
+    const data = JSON.parse(await res.text()) as { organisations: unknown[] };
+    expect(data.organisations).toEqual([
+      expect.objectContaining({ organisationId: org, organisation: "Acme AB", role: "member" }),
+    ]);
+  });
+
+  it("the last admin of an organisation with other members cannot delete their account", async () => {
+    const boss = await createUser(rt, { name: "Bo Boss" });
+    const staff = await createUser(rt, { name: "Stina Staff" });
+    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Kept AB" });
+    await addMember(id, staff, "member");
+    const res = await deleteAccount(boss);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("You are the only admin of Kept AB");
+    expect(await exists("user", boss.id)).toBe(true);
+    expect(await roleOf(id, boss.id)).toBe("admin");
+  });
+
+  it("the only member's organisation is deleted with the account, with its items", async () => {
+    const solo = await createUser(rt, { name: "Sam Solo" });
+    const id = await createOrganisation(depsOf(rt), solo.id, { ...details, name: "Gone AB" });
+    const item = await createItem(
+      depsOf(rt),
+      solo.id,
+      { name: "Solo laptop", findFee: 100, prodType: "laptop", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db.updateTable("products").set({ organisationId: id }).where("id", "=", item).execute();
+    expect((await deleteAccount(solo)).status).toBe(302);
+    expect(await exists("organisations", id)).toBe(false);
+    expect(await rt.database.db.selectFrom("products").select("id").where("id", "=", item).execute()).toEqual([]);
+  });
+
+  it("a member who deletes their account leaves the organisation's items with it, owned by an admin", async () => {
+    const boss = await createUser(rt, { name: "Britt Boss" });
+    const staff = await createUser(rt, { name: "Sven Staff" });
+    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Stays AB" });
+    await addMember(id, staff, "member");
+    const item = await createItem(
+      depsOf(rt),
+      staff.id,
+      { name: "Staff phone", findFee: 100, prodType: "mobile", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db
+      .updateTable("products")
+      .set({ organisationId: id, assignedTo: staff.id })
+      .where("id", "=", item)
+      .execute();
+    expect((await deleteAccount(staff)).status).toBe(302);
+    expect(await exists("user", staff.id)).toBe(false);
+    const row = await rt.database.db
+      .selectFrom("products")
+      .select(["owner", "organisationId", "assignedTo"])
+      .where("id", "=", item)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ owner: boss.id, organisationId: id, assignedTo: null });
+  });
+});
