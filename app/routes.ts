@@ -43,6 +43,7 @@ export default [
   route("organisations/new", "routes/organisations-new.tsx"),
   route("organisations/:id", "routes/organisation.tsx"),
   route("invite/:token", "routes/invite.tsx"),
+  route("scope", "routes/scope.ts"),
   route("order", "routes/order.tsx"),
   route("order/checkout/:id", "routes/order-checkout.tsx"),
   route("order/complete/:id", "routes/order-complete.tsx"),

@@ -34,6 +34,7 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "product",
   "readyz",
   "resetpassword",
+  "scope",
   "support",
   "terms",
   "user",

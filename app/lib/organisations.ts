@@ -118,3 +118,9 @@ export function isInviteToken(value: unknown): value is string {
 export function isOrganisationId(value: unknown): value is string {
   return typeof value === "string" && /^[A-Za-z0-9]{10}$/.test(value);
 }
+
+/** The user menu's scope switch: "personal" or an organisation id, and the page to go back to. */
+export const scopeChoiceSchema = z.object({
+  scope: z.string().trim().min(1).max(64),
+  redirectTo: z.string().max(2000).optional(),
+});

@@ -13,7 +13,11 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { createOrganisation } from "~/server/organisations/organisations.service.server";
+import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
 import type { Route } from "./+types/organisations-new";
+
+/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
+export const handle = { i18n: ORGANISATION_PAGE_AREAS };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "organisations.new");

@@ -328,6 +328,7 @@ const TARGETS: Target[] = [
     path: (r) => `/organisations/${r.chance(0.5) ? attackerOrg : q(r)}`,
     fields: ORGANISATION_FIELDS,
   },
+  { name: "scope switch", method: "POST", who: "attacker", path: () => "/scope", fields: ["scope", "redirectTo"] },
   { name: "invite, garbage token", method: "POST", who: "attacker", path: (r) => `/invite/${q(r)}`, fields: ["x"] },
   { name: "no action (home)", method: "POST", who: "anon", path: () => "/", fields: ["x"] },
   {

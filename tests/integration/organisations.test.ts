@@ -486,3 +486,35 @@ describe("the account and organisations", () => {
     expect(row).toEqual({ owner: boss.id, organisationId: id, assignedTo: null });
   });
 });
+
+describe("the scope switch", () => {
+  const scopeCookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("hittad.scope="))
+      ?.split(";")[0];
+
+  it("sets the cookie only for the user's own organisations, and every page shows the active one", async () => {
+    const res = await http.post("/scope", { scope: org, redirectTo: "/account" }, as(member));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/account");
+    const chosen = scopeCookieOf(res);
+    expect(chosen).toBe(`hittad.scope=${org}`);
+    const page = await (await http.get("/account", { cookie: `${as(member).cookie}; ${chosen}` })).text();
+    expect(page).toMatch(/scope-badge[^>]*>.*Acme AB/);
+
+    const forged = await http.post("/scope", { scope: otherOrg }, as(member));
+    expect(forged.status).toBe(404);
+    expect(scopeCookieOf(forged)).toBeUndefined();
+    // A cookie set by hand with another organisation's id shows the personal scope.
+    const html = await (
+      await http.get("/account", { cookie: `${as(member).cookie}; hittad.scope=${otherOrg}` })
+    ).text();
+    expect(html).not.toContain("Other Org AB");
+    expect(html).toMatch(/scope-badge[^>]*>.*Personal/);
+
+    const personal = await http.post("/scope", { scope: "personal", redirectTo: "https://evil.example/" }, as(member));
+    expect(personal.headers.get("location")).toBe("/dashboard");
+    expect(scopeCookieOf(personal)).toBe("hittad.scope=personal");
+  });
+});

@@ -338,6 +338,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: { anonymous: to("/login"), owner: 403, other: 403, admin: 403 },
   },
   {
+    // The user menu's scope switch: only to an organisation the user is a member of.
+    route: "scope",
+    url: "/scope",
+    get: all(to("/")),
+    post: { anonymous: to("/login"), owner: to("/dashboard"), other: 404, admin: 404 },
+    body: { scope: "{organisation}", redirectTo: "/dashboard" },
+  },
+  {
     route: "order",
     url: "/order",
     get: signedIn(200),

@@ -13,6 +13,7 @@ import { formatDate } from "~/lib/dates";
 import { randomId } from "~/lib/ids";
 import {
   INVITE_TTL_MS,
+  PERSONAL_SCOPE,
   isInviteToken,
   isOrganisationId,
   type OrganisationInput,
@@ -238,4 +239,14 @@ export async function acceptInvite(deps: Ctx, actor: Actor, token: string): Prom
 /** The user's organisations with their role (user menu, account export). */
 export function listMyOrganisations(deps: Pick<Deps, "db">, userId: string) {
   return repo.listMembershipsOfUser(deps.db, userId);
+}
+
+/**
+ * The scope switch: the cookie value for `choice` ("personal" or an organisation id) once
+ * the user's membership is checked; notFound for an organisation they are not in.
+ */
+export async function chooseScope(deps: Pick<Deps, "db">, userId: string, choice: string): Promise<string> {
+  if (choice === PERSONAL_SCOPE) return PERSONAL_SCOPE;
+  await membershipOf(deps.db, choice, userId);
+  return choice;
 }
