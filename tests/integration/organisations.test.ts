@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { RETURN_TO_COOKIE } from "../../app/lib/return-to";
 import { createItem } from "../../app/server/items/items.service.server";
-import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import {
+  createOrganisation,
+  INVITE_RULE,
+  inviteMember,
+  OrganisationError,
+} from "../../app/server/organisations/organisations.service.server";
 import { resolveScope } from "../../app/server/organisations/scope.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
@@ -320,6 +325,28 @@ describe("invites", () => {
     expect((await http.get(`/invite/${token}`)).status).toBe(200);
     expect((await http.post(`/organisations/${org}`, { intent: "revoke", inviteId: id }, as(admin))).status).toBe(302);
     expect((await http.get(`/invite/${token}`)).status).toBe(404);
+  });
+
+  it("an admin's invites are rate-limited (no mailer for a stolen session)", async () => {
+    const boss = await createUser(rt, { name: "Busy Boss" });
+    const id = await createOrganisation(depsOf(rt), boss.id, {
+      ...DETAILS,
+      orgNumber: "556036-0793",
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    const deps = { ...depsOf(rt), config: { ...rt.config, rateLimitDisabled: false } };
+    const send = (i: number) =>
+      inviteMember(
+        deps,
+        { id: boss.id, name: "Busy Boss" },
+        id,
+        { email: `bulk-${i}@example.test`, role: "member" },
+        "en",
+      );
+    for (let i = 0; i < INVITE_RULE.limit; i++) await send(i);
+    await expect(send(INVITE_RULE.limit)).rejects.toThrowError(OrganisationError);
+    await expect(send(INVITE_RULE.limit)).rejects.toMatchObject({ code: "rateLimited" });
   });
 
   it("inviting someone who is already a member is refused", async () => {

@@ -12,4 +12,9 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   inviteUsed: { status: 410, key: "organisations.errors.inviteUsed" },
   emailNotVerified: { status: 403, key: "organisations.errors.emailNotVerified" },
   wrongEmail: { status: 403, key: "organisations.errors.wrongEmail" },
+  rateLimited: {
+    status: 429,
+    key: "organisations.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+  },
 };

@@ -21,6 +21,7 @@ import {
 } from "~/lib/organisations";
 import type { Deps } from "../deps.server";
 import { enqueueMail } from "../mail/mail.server";
+import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./organisations.repository.server";
 
@@ -33,11 +34,15 @@ export type OrganisationErrorCode =
   | "inviteExpired"
   | "inviteUsed"
   | "emailNotVerified"
-  | "wrongEmail";
+  | "wrongEmail"
+  | "rateLimited";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
 export const ORGANISATION_ID_LENGTH = 10;
+
+/** Invite mails per admin: a team's worth in an hour, not a mailer for a stolen session. */
+export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 60 * 60_000 };
 
 type Ctx = Pick<Deps, "db" | "clock">;
 
@@ -132,6 +137,8 @@ export async function inviteMember(
   if (!organisation) throw new OrganisationError("notFound");
   if (await repo.findMemberByEmail(deps.db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
   const now = deps.clock();
+  const hit = await rateLimits(deps.config, deps.db).hit(INVITE_RULE, actor.id, now);
+  if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
   const token = randomBytes(32).toString("base64url");
   const invite: repo.Invite = {
     id: randomUUID(),
