@@ -10,9 +10,10 @@ import { loadLanguage, setClientI18n } from "./i18n/load.client";
 // Start in the language the server rendered, or hydration would not match.
 const htmlLang = document.documentElement.lang;
 const lang = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
-// Only the translation areas the page declares (root Layout's data-i18n), when it does.
+// Only the translation areas the page declares (root Layout's data-i18n), when it does;
+// else all but the few only their own pages use.
 const areas = document.documentElement.dataset.i18n?.split(" ").filter(Boolean);
-const translation = await loadLanguage(lang, areas?.length ? areas : undefined);
+const translation = await loadLanguage(lang, areas?.length ? areas : undefined, true);
 const i18n = createI18n(lang, { [lang]: translation });
 setClientI18n(i18n);
 

@@ -1,3 +1,4 @@
+import * as cookie from "cookie";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -29,6 +30,8 @@ import { getSessionUser } from "./server/auth/session.server";
 import { getDeps } from "./server/deps.server";
 import { testPaymentsActive } from "./server/orders/payments.server";
 import { countOwnerUnread } from "./server/relay/relay.service.server";
+import { resolveScopeMenu, type ScopeMenu } from "./server/organisations/scope.server";
+import { SCOPE_COOKIE } from "./lib/organisation-roles";
 import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 
 export const links: Route.LinksFunction = () => [
@@ -75,11 +78,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         return 0;
       })
     : 0;
+  // The active scope (issue #20), the cookie checked against the user's memberships.
+  const scopeCookie = cookie.parse(request.headers.get("cookie") ?? "")[SCOPE_COOKIE];
+  const scopeMenu: ScopeMenu | null = user
+    ? await resolveScopeMenu((await getDeps()).db, user.ref, scopeCookie).catch((err: unknown) => {
+        if (!isDatabaseUnavailable(err)) throw err;
+        markDatabaseUnavailable(context);
+        return null;
+      })
+    : null;
   return {
     lang: info.lang,
     consent: info.consent,
     user,
     unreadMessages,
+    scopeMenu,
     testPayments: testPaymentsActive(config),
   };
 }
@@ -153,7 +166,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
               {t("layout.testModeBanner")}
             </div>
           ) : null}
-          <SiteHeader user={data?.user ?? null} unreadMessages={data?.unreadMessages ?? 0} />
+          <SiteHeader
+            user={data?.user ?? null}
+            unreadMessages={data?.unreadMessages ?? 0}
+            scopeMenu={data?.scopeMenu ?? null}
+          />
           <main id="main" className="site-main container" tabIndex={-1}>
             {children}
           </main>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
 import { BRAND } from "~/lib/brand";
+import type { Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";
 import { UserMenu } from "./UserMenu";
 
@@ -10,7 +11,15 @@ import { UserMenu } from "./UserMenu";
  * menu. Bootstrap's navbar CSS with a few lines of React instead of react-bootstrap's
  * Navbar: that library was a quarter of every page's JavaScript (docs/decisions/009).
  */
-export function SiteHeader({ user, unreadMessages = 0 }: { user: SessionUser | null; unreadMessages?: number }) {
+export function SiteHeader({
+  user,
+  unreadMessages = 0,
+  scopeMenu = null,
+}: {
+  user: SessionUser | null;
+  unreadMessages?: number;
+  scopeMenu?: { scope: Scope; organisations: { id: string; name: string }[] } | null;
+}) {
   const { t } = useTranslation();
   // Open for one path only: following one of the phone menu's links closes it.
   const { pathname } = useLocation();
@@ -47,7 +56,7 @@ export function SiteHeader({ user, unreadMessages = 0 }: { user: SessionUser | n
             </nav>
             <div className="d-flex">
               {user ? (
-                <UserMenu user={user} unreadMessages={unreadMessages} />
+                <UserMenu user={user} unreadMessages={unreadMessages} scopeMenu={scopeMenu} />
               ) : (
                 <Link to="/login" className="btn btn-primary">
                   {t("layout.signIn")}

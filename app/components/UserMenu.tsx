@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
+import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
@@ -10,9 +11,21 @@ const DEFAULT_AVATAR = "/images/avatar-default.svg";
  * dropdown CSS and a disclosure button (aria-expanded; Escape and a click outside close
  * it) instead of react-bootstrap's Dropdown and Popper (docs/decisions/009).
  */
-export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unreadMessages?: number }) {
+export function UserMenu({
+  user,
+  unreadMessages = 0,
+  scopeMenu = null,
+}: {
+  user: SessionUser;
+  unreadMessages?: number;
+  /** The active scope and the user's organisations (issue #20); no switch without organisations. */
+  scopeMenu?: { scope: Scope; organisations: { id: string; name: string }[] } | null;
+}) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const scopes = scopeMenu && scopeMenu.organisations.length > 0 ? scopeMenu : null;
+  const activeScope = scopes?.scope.kind === "organisation" ? scopes.scope.organisationId : PERSONAL_SCOPE;
+  const activeName = scopes?.scope.kind === "organisation" ? scopes.scope.name : t("layout.scope.personal");
   // Open for one path only: a followed link closes the menu.
   const [open, setOpen] = useState<{ at: string } | null>(null);
   const expanded = open?.at === pathname;
@@ -58,6 +71,12 @@ export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unre
         />
         <span className="visually-hidden">{t("layout.userMenu")}</span>
         <span aria-hidden="true">{user.name || user.email}</span>
+        {scopes ? (
+          <span className="badge text-bg-secondary scope-badge">
+            <span className="visually-hidden">{t("layout.scope.active")} </span>
+            {activeName}
+          </span>
+        ) : null}
         {unreadMessages > 0 ? (
           <span className="badge rounded-pill text-bg-danger" aria-hidden="true">
             {unreadMessages}
@@ -69,7 +88,7 @@ export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unre
       </button>
       <div
         id="user-menu-items"
-        className={expanded ? "dropdown-menu dropdown-menu-end show" : "dropdown-menu dropdown-menu-end"}
+        className={expanded ? "dropdown-menu dropdown-menu-md-end show" : "dropdown-menu dropdown-menu-md-end"}
         data-bs-popper="static"
       >
         <div className="dropdown-header">
@@ -77,6 +96,38 @@ export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unre
           <strong className="d-block">{user.name}</strong>
           <span className="d-block small">{user.email}</span>
         </div>
+        {scopes ? (
+          <>
+            <hr className="dropdown-divider" />
+            <span className="dropdown-header" id="scope-switch-title">
+              {t("layout.scope.title")}
+            </span>
+            <ul className="list-unstyled mb-0" aria-labelledby="scope-switch-title">
+              {[{ id: PERSONAL_SCOPE, name: t("layout.scope.personal") }, ...scopes.organisations].map((o) => (
+                <li key={o.id}>
+                  <Form method="post" action="/scope">
+                    <input type="hidden" name="scope" value={o.id} />
+                    <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
+                    <button
+                      type="submit"
+                      className={
+                        o.id === activeScope ? "dropdown-item scope-option active" : "dropdown-item scope-option"
+                      }
+                      aria-current={o.id === activeScope ? "true" : undefined}
+                    >
+                      {o.name}
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+            {scopes.scope.kind === "organisation" ? (
+              <Link className="dropdown-item" to={`/organisations/${scopes.scope.organisationId}`}>
+                {t("layout.scope.manage")}
+              </Link>
+            ) : null}
+          </>
+        ) : null}
         <hr className="dropdown-divider" />
         <Link className="dropdown-item" to="/dashboard">
           {t("layout.menu.dashboard")}
@@ -100,6 +151,9 @@ export function UserMenu({ user, unreadMessages = 0 }: { user: SessionUser; unre
         </Link>
         <Link className="dropdown-item" to="/account">
           {t("layout.menu.account")}
+        </Link>
+        <Link className="dropdown-item" to="/organisations/new">
+          {t("layout.scope.create")}
         </Link>
         {user.isAdmin ? (
           <>

@@ -17,11 +17,20 @@ const chunks = new Map<string, Promise<readonly [string, unknown]>>();
 const loaded: Record<Lang, Record<string, unknown>> = { en: {}, sv: {} };
 
 /**
- * The language's translations: only `areas` when given (a page's first load), else all.
+ * Areas only the pages that declare them (route handle `i18n`) use: a first load of a page
+ * without a declaration skips them (ensureAllAreas brings them before any navigation), so
+ * a feature's own pages do not weigh on every other page (issue #20: the organisation pages).
+ */
+export const ROUTE_ONLY_AREAS: readonly string[] = ["organisations"];
+
+/**
+ * The language's translations: only `areas` when given (a page's first load), else all
+ * (on a page's first load `firstLoad`: all but ROUTE_ONLY_AREAS).
  * Loaded areas are registered for getT (meta functions) and kept for later calls.
  */
-export async function loadLanguage(lang: Lang, areas?: readonly string[]): Promise<Translation> {
-  const files = Object.entries(loaders[lang]).filter(([file]) => !areas || areas.includes(areaOf(file)));
+export async function loadLanguage(lang: Lang, areas?: readonly string[], firstLoad = false): Promise<Translation> {
+  const wanted = (area: string) => (areas ? areas.includes(area) : !(firstLoad && ROUTE_ONLY_AREAS.includes(area)));
+  const files = Object.entries(loaders[lang]).filter(([file]) => wanted(areaOf(file)));
   const entries = await Promise.all(
     files.map(([file, load]) => {
       let p = chunks.get(`${lang}:${file}`);

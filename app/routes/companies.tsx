@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
+import type { SessionUser } from "~/lib/session-user";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/companies";
 
@@ -8,6 +9,20 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const FEATURES = ["volume", "devices", "contact"] as const;
+
+/**
+ * The call to action (issue #20): a signed-in user goes on to create the organisation; anyone
+ * else signs up first (/organisations/new sends them to registration and back afterwards).
+ */
+function CreateCompanyAccount({ className }: { className: string }) {
+  const { t } = useTranslation();
+  const root = useRouteLoaderData("root") as { user: SessionUser | null } | undefined;
+  return (
+    <Link className={className} to="/organisations/new">
+      {root?.user ? t("companies.cta.create") : t("companies.cta.signUp")}
+    </Link>
+  );
+}
 
 /** `/companies`: the pitch for companies whose employees lose things. */
 export default function Companies() {
@@ -19,8 +34,9 @@ export default function Companies() {
           {t("companies.title")}
         </h1>
         <p className="lead col-lg-8">{t("companies.lead")}</p>
-        <p className="mb-0">
-          <Link className="btn btn-primary btn-lg" to="/contact">
+        <p className="mb-0 d-flex flex-wrap gap-2">
+          <CreateCompanyAccount className="btn btn-primary btn-lg" />
+          <Link className="btn btn-outline-primary btn-lg" to="/contact">
             {t("companies.cta.link")}
           </Link>
         </p>
@@ -46,7 +62,8 @@ export default function Companies() {
       <section className="py-4" aria-labelledby="companies-cta">
         <h2 id="companies-cta">{t("companies.cta.title")}</h2>
         <p>{t("companies.cta.text")}</p>
-        <p className="mb-0">
+        <p className="mb-0 d-flex flex-wrap gap-2">
+          <CreateCompanyAccount className="btn btn-primary" />
           <Link className="btn btn-outline-primary" to="/contact">
             {t("companies.cta.link")}
           </Link>

@@ -21,6 +21,7 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
+import { takeReturnTo } from "~/server/auth/return-to.server";
 import type { Route } from "./+types/register";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -70,8 +71,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const info = context.get(requestContext);
   try {
     const res = await registerWithPassword(deps, { ...parsed.data, language: info.lang, ip: info.ip });
-    // A package chosen on the home page: straight on to registering the items.
-    throw redirect(chosenPackage(request) ? "/product/register" : "/dashboard", { headers: res.headers });
+    // Back to the page that sent the visitor to sign in or register (an organisation
+    // invite, /organisations/new from /companies), else a package chosen on the home page
+    // goes straight on to registering the items.
+    const back = takeReturnTo(request, chosenPackage(request) ? "/product/register" : "/dashboard");
+    if (back.clear) res.headers.append("Set-Cookie", back.clear);
+    throw redirect(back.to, { headers: res.headers });
   } catch (err) {
     if (err instanceof AccountError) return accountFormError(err, values);
     throw err;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDRESS_FIELDS } from "../../app/lib/address";
 import { insertMessage } from "../../app/server/contact/contact.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
@@ -33,6 +34,8 @@ let admin: TestUser;
 let victimItem: string;
 let attackerItem: string;
 let victimPaidItem: string;
+let victimOrg: string;
+let attackerOrg: string;
 const victimMessage = "msgVictim0000000000000000";
 const adminMessage = "msgAdmin00000000000000000";
 
@@ -75,6 +78,19 @@ beforeAll(async () => {
     },
     true,
   );
+  const orgDetails = {
+    name: "Victim AB",
+    orgNumber: "556036-0793",
+    billingEmail: victim.email,
+    invoiceStreet: "Storgatan 1",
+    invoicePostcode: "90326",
+    invoiceCity: "Umeå",
+    invoiceCountry: "SE",
+    vatNumber: null,
+    deskContact: "Victim's desk",
+  };
+  victimOrg = await createOrganisation(depsOf(rt), victim.id, orgDetails);
+  attackerOrg = await createOrganisation(depsOf(rt), attacker.id, { ...orgDetails, name: "Attacker AB" });
   for (const id of [victimMessage, adminMessage]) {
     await insertMessage(rt.database.db, {
       id,
@@ -107,6 +123,9 @@ async function victimSnapshot() {
     orderDraft: await d.selectFrom("order_drafts").selectAll().where("userId", "=", victim.id).execute(),
     message: await d.selectFrom("contact_messages").selectAll().where("id", "=", victimMessage).execute(),
     replies: await d.selectFrom("contact_replies").selectAll().where("messageId", "=", victimMessage).execute(),
+    organisation: await d.selectFrom("organisations").selectAll().where("id", "=", victimOrg).execute(),
+    members: await d.selectFrom("organisation_members").selectAll().where("organisationId", "=", victimOrg).execute(),
+    invites: await d.selectFrom("organisation_invites").selectAll().where("organisationId", "=", victimOrg).execute(),
   };
   return JSON.parse(JSON.stringify(rows)) as unknown;
 }
@@ -123,6 +142,22 @@ interface Target {
 
 const PRODUCT_FIELDS = ["name", "findFee", "prodType", "contactInfo", "payment", "intent", "package", "owner", "payed"];
 const q = (rng: Rng) => pathSegment(rng);
+const ORGANISATION_FIELDS = [
+  "intent",
+  "name",
+  "orgNumber",
+  "billingEmail",
+  "invoiceStreet",
+  "invoicePostcode",
+  "invoiceCity",
+  "invoiceCountry",
+  "vatNumber",
+  "deskContact",
+  "email",
+  "role",
+  "userId",
+  "inviteId",
+];
 const RELAY_FIELDS = ["message", "contact", "latitude", "longitude", "captchaToken", "js", "website"];
 
 // Every route with an action, plus the GET routes that read parameters or a query.
@@ -280,6 +315,29 @@ const TARGETS: Target[] = [
     fields: ["id", "type"],
     api: true,
   },
+  {
+    name: "create organisation",
+    method: "POST",
+    who: "attacker",
+    path: () => "/organisations/new",
+    fields: ORGANISATION_FIELDS,
+  },
+  {
+    name: "victim's organisation",
+    method: "POST",
+    who: "attacker",
+    path: () => `/organisations/${victimOrg}`,
+    fields: ORGANISATION_FIELDS,
+  },
+  {
+    name: "own organisation",
+    method: "POST",
+    who: "attacker",
+    path: (r) => `/organisations/${r.chance(0.5) ? attackerOrg : q(r)}`,
+    fields: ORGANISATION_FIELDS,
+  },
+  { name: "scope switch", method: "POST", who: "attacker", path: () => "/scope", fields: ["scope", "redirectTo"] },
+  { name: "invite, garbage token", method: "POST", who: "attacker", path: (r) => `/invite/${q(r)}`, fields: ["x"] },
   { name: "no action (home)", method: "POST", who: "anon", path: () => "/", fields: ["x"] },
   {
     name: "finder message, unpaid item",
@@ -324,6 +382,8 @@ const TARGETS: Target[] = [
   { name: "new password page", method: "GET", who: "anon", path: (r) => `/resetpassword/new?token=${q(r)}` },
   { name: "contact hand-in", method: "GET", who: "anon", path: (r) => `/contact?item=${q(r)}` },
   { name: "admin inbox", method: "GET", who: "admin", path: (r) => `/admin/messages?page=${q(r)}` },
+  { name: "organisation page", method: "GET", who: "attacker", path: (r) => `/organisations/${q(r)}` },
+  { name: "invite page", method: "GET", who: "anon", path: (r) => `/invite/${q(r)}` },
   { name: "finder link page", method: "GET", who: "anon", path: (r) => `/m/${q(r)}` },
   { name: "conversation page", method: "GET", who: "attacker", path: (r) => `/messages/${q(r)}` },
   { name: "admin message", method: "GET", who: "admin", path: (r) => `/admin/messages/${q(r)}` },

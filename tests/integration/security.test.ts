@@ -9,7 +9,7 @@
  * - a new session id at sign-in (no fixation), the old one not carried over;
  * - cookie flags: HttpOnly and SameSite always, Secure when BASE_URL is https.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertMessage } from "../../app/server/contact/contact.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
@@ -18,12 +18,15 @@ import "../../app/i18n/resources.server"; // the receipt mail of the test paymen
 import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
+import { insertInvite } from "../../app/server/organisations/organisations.repository.server";
+import { createOrganisation, hashInviteToken } from "../../app/server/organisations/organisations.service.server";
 import {
   ROLES,
   ROUTE_TABLE,
   SECRET_CONTACT,
   SECRET_FINDER_MESSAGE,
   SECRET_MESSAGE,
+  SECRET_ORG_BILLING,
   type Expectation,
   type Role,
   type RouteRow,
@@ -51,6 +54,8 @@ let order: string;
 let paidOrder: string;
 let conversation: string;
 let finderToken: string;
+let organisation: string;
+const inviteToken = randomBytes(32).toString("base64url");
 const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
 
 beforeAll(async () => {
@@ -148,6 +153,30 @@ beforeAll(async () => {
   );
   conversation = sent.conversationId;
   finderToken = sent.token;
+  // The owner's organisation and an open invite to an address no visitor has (issue #20).
+  organisation = await createOrganisation(depsOf(rt), users.owner.id, {
+    name: "Olivia's company",
+    orgNumber: "556036-0793",
+    billingEmail: SECRET_ORG_BILLING,
+    invoiceStreet: "Storgatan 1",
+    invoicePostcode: "90326",
+    invoiceCity: "Umeå",
+    invoiceCountry: "SE",
+    vatNumber: null,
+    deskContact: "Reception",
+  });
+  await insertInvite(rt.database.db, {
+    id: "matrix-invite",
+    organisationId: organisation,
+    email: "matrix-invitee@example.test",
+    role: "member",
+    tokenHash: hashInviteToken(inviteToken),
+    invitedBy: users.owner.id,
+    createdAt: Date.now(),
+    expiresAt: Date.now() + 7 * 24 * 60 * 60_000,
+    acceptedAt: null,
+    acceptedBy: null,
+  });
   await insertMessage(rt.database.db, {
     id: MESSAGE_ID,
     name: "Sam Sender",
@@ -171,7 +200,9 @@ const fill = (url: string) =>
     .replaceAll("{order}", order)
     .replaceAll("{paidOrder}", paidOrder)
     .replaceAll("{conversation}", conversation)
-    .replaceAll("{finderToken}", finderToken);
+    .replaceAll("{finderToken}", finderToken)
+    .replaceAll("{organisation}", organisation)
+    .replaceAll("{inviteToken}", inviteToken);
 const filledBody = (row: RouteRow) => Object.fromEntries(Object.entries(row.body ?? {}).map(([k, v]) => [k, fill(v)]));
 
 async function cookieFor(role: Visitor, fresh = false) {

@@ -15,7 +15,10 @@
  * message, {order} = the owner's pending order (test payments), {paidOrder} = the owner's
  * paid, renewing order, {conversation} = a finder's conversation about the owner's paid item
  * (issue #14), {finderToken} = that finder's private link token, {spareItem} = another
- * unpaid item of the owner's, which the owner's POST deletes (issue #17).
+ * unpaid item of the owner's, which the owner's POST deletes (issue #17),
+ * {organisation} = an organisation whose only member, its admin, is the owner (issue #20;
+ * `other` and the support `admin` are outsiders to it), {inviteToken} = an open invite of
+ * that organisation to an address none of the visitors has.
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -70,6 +73,20 @@ export const SECRET_CONTACT = "owner-private-contact-070-SECRET";
 export const SECRET_MESSAGE = "support-message-text-SECRET";
 /** A finder's message to the owner (issue #14): only the owner and the finder's link show it. */
 export const SECRET_FINDER_MESSAGE = "finder-relay-message-SECRET";
+/** The billing email of the owner's organisation (issue #20): only its admin's page shows it. */
+export const SECRET_ORG_BILLING = "org-billing-secret@example.test";
+/** A valid organisation form (issue #20). */
+const ORGANISATION_FORM = {
+  name: "Matrix AB",
+  orgNumber: "556036-0793",
+  billingEmail: SECRET_ORG_BILLING,
+  invoiceStreet: "Storgatan 1",
+  invoicePostcode: "90326",
+  invoiceCity: "Umeå",
+  invoiceCountry: "SE",
+  vatNumber: "",
+  deskContact: "Reception",
+};
 
 const itemPage: PerRole = {
   anonymous: { status: 200, absent: [SECRET_CONTACT] },
@@ -317,6 +334,43 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: signedIn(200),
     post: signedIn(400),
     body: { email: "" },
+  },
+  {
+    route: "organisations/new",
+    url: "/organisations/new",
+    // Visitors register first and come back (the /companies call to action).
+    get: { anonymous: to("/user/register"), owner: 200, other: 200, admin: 200 },
+    // An incomplete form: refused with 400, nothing created.
+    post: signedIn(400),
+    body: { name: "" },
+  },
+  {
+    route: "organisations/:id",
+    url: "/organisations/{organisation}",
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: [SECRET_ORG_BILLING] },
+      other: 404,
+      admin: 404,
+    },
+    // Valid details: only the organisation's admin saves them; outsiders learn nothing (404).
+    post: { anonymous: to("/login"), owner: to("/organisations/{organisation}"), other: 404, admin: 404 },
+    body: { intent: "details", ...ORGANISATION_FORM },
+  },
+  {
+    // The invite link: the token shows the invite; only the verified invited address may accept.
+    route: "invite/:token",
+    url: "/invite/{inviteToken}",
+    get: all(200),
+    post: { anonymous: to("/login"), owner: 403, other: 403, admin: 403 },
+  },
+  {
+    // The user menu's scope switch: only to an organisation the user is a member of.
+    route: "scope",
+    url: "/scope",
+    get: all(to("/")),
+    post: { anonymous: to("/login"), owner: to("/dashboard"), other: 404, admin: 404 },
+    body: { scope: "{organisation}", redirectTo: "/dashboard" },
   },
   {
     route: "order",

@@ -20,6 +20,7 @@ export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
   passwordRequired: { status: 400, key: "account.errors.passwordRequired" },
   providerNotConfigured: { status: 400, key: "auth.errors.providerNotConfigured" },
   cancelFailed: { status: 502, key: "account.errors.cancelFailed" },
+  lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
   signedOut: { status: 401, key: "account.errors.signedOut" },
 };
 

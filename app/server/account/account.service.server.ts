@@ -17,6 +17,7 @@ import { OrderError, renewalEndsIfCancelled } from "../orders/orders.service.ser
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { sendAccountDeletedMail } from "./account.mail.server";
+import { listSoleAdminshipsWithOthers } from "../organisations/organisations.repository.server";
 
 export type AccountPageErrorCode =
   | "rateLimited"
@@ -31,6 +32,7 @@ export type AccountPageErrorCode =
   | "passwordRequired"
   | "providerNotConfigured"
   | "cancelFailed"
+  | "lastOrganisationAdmin"
   | "signedOut";
 
 export class AccountPageError extends ServiceError<AccountPageErrorCode> {}
@@ -303,6 +305,11 @@ export async function deleteAccount(
 ): Promise<Headers> {
   const { user } = await currentSession(deps, headers);
   const u = user as typeof user & { language?: string | null };
+  // An organisation with members must keep an admin (issue #20): hand it over first.
+  const sole = await listSoleAdminshipsWithOthers(deps.db, user.id);
+  if (sole.length > 0) {
+    throw new AccountPageError("lastOrganisationAdmin", { organisations: sole.map((o) => o.name).join(", ") });
+  }
   const withPassword = await hasPassword(deps.db, user.id);
   if (withPassword && !input.password) throw new AccountPageError("passwordRequired");
   if (withPassword) await limit(deps, ACCOUNT_PAGE_LIMITS.passwordCheck, user.id);

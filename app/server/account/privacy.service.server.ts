@@ -11,6 +11,7 @@ import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { stopAllRenewals } from "../orders/orders.service.server";
 import type { DB } from "../db/db.server";
+import * as orgRepo from "../organisations/organisations.repository.server";
 import * as repo from "./privacy.repository.server";
 
 export type PrivacyErrorCode = "rateLimited";
@@ -57,6 +58,16 @@ export const USER_DATA: UserDataKind[] = [
   { key: "signInMethods", export: (db, u) => repo.readSignInMethods(db, u.id), erase: null },
   // better-auth's sessions (no tokens exported): deleted by better-auth.
   { key: "sessions", export: (db, u) => repo.readSessions(db, u.id), erase: null },
+  {
+    // First (issue #20): organisations the user is the only member of go with their items;
+    // in the others the user's organisation items pass to a remaining admin, so the
+    // per-owner erasures below leave them alone.
+    key: "organisations",
+    export: (db, u) => orgRepo.readMembershipsForExport(db, u.id),
+    erase: async (ctx, u) => {
+      ctx.forgottenItems.push(...(await orgRepo.eraseUserFromOrganisations(ctx.db, u.id, ctx.now)));
+    },
+  },
   {
     // Before the items: scans and conversations hang on them (issue #14).
     key: "scans",

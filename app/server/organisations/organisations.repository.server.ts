@@ -290,3 +290,100 @@ export async function acceptInvite(db: DB, invite: Invite, userId: string, now: 
     return true;
   });
 }
+
+/** The language of the account with this email (any case), if there is one. */
+export async function findUserLanguageByEmail(db: DB, email: string): Promise<"en" | "sv" | undefined> {
+  const row = await db
+    .selectFrom("user")
+    .select("language")
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return row.language === "sv" ? "sv" : "en";
+}
+
+/** Organisations where the user is the only admin and others are members (account deletion refuses). */
+export async function listSoleAdminshipsWithOthers(db: DB, userId: string): Promise<{ id: string; name: string }[]> {
+  const rows = await db
+    .selectFrom("organisation_members as m")
+    .innerJoin("organisations as o", "o.id", "m.organisationId")
+    .select(["o.id", "o.name"])
+    .where("m.userId", "=", userId)
+    .where("m.role", "=", "admin")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("organisation_members as a")
+            .select("a.userId")
+            .whereRef("a.organisationId", "=", "m.organisationId")
+            .where("a.role", "=", "admin")
+            .where("a.userId", "!=", userId),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("organisation_members as o2")
+          .select("o2.userId")
+          .whereRef("o2.organisationId", "=", "m.organisationId")
+          .where("o2.userId", "!=", userId),
+      ),
+    )
+    .orderBy("o.name")
+    .execute();
+  return rows;
+}
+
+/**
+ * What deleting a user's account does to organisations (inside the deletion's transaction):
+ * organisations they are the only member of are deleted with their items; in the others,
+ * items they created pass to the longest-standing remaining admin (who then pays for them)
+ * and items assigned to them go back to the organisation. Returns the deleted item ids.
+ */
+export async function eraseUserFromOrganisations(db: DB, userId: string, now: number): Promise<string[]> {
+  const mine = await db
+    .selectFrom("organisation_members")
+    .select("organisationId")
+    .where("userId", "=", userId)
+    .execute();
+  const deletedItems: string[] = [];
+  for (const { organisationId } of mine) {
+    const others = await db
+      .selectFrom("organisation_members")
+      .select(["userId", "role"])
+      .where("organisationId", "=", organisationId)
+      .where("userId", "!=", userId)
+      .orderBy("createdAt")
+      .orderBy("userId")
+      .execute();
+    if (others.length === 0) {
+      const items = await db.selectFrom("products").select("id").where("organisationId", "=", organisationId).execute();
+      deletedItems.push(...items.map((i) => i.id));
+      await db.deleteFrom("products").where("organisationId", "=", organisationId).execute();
+      await db.deleteFrom("organisations").where("id", "=", organisationId).execute();
+      continue;
+    }
+    const heir = others.find((o) => o.role === "admin") ?? others[0]!;
+    await db
+      .updateTable("products")
+      .set({ owner: heir.userId, updatedAt: now })
+      .where("organisationId", "=", organisationId)
+      .where("owner", "=", userId)
+      .execute();
+  }
+  await db.updateTable("products").set({ assignedTo: null, updatedAt: now }).where("assignedTo", "=", userId).execute();
+  return deletedItems;
+}
+
+/** The user's memberships for "Download my data". */
+export async function readMembershipsForExport(db: DB, userId: string) {
+  const rows = await listMembershipsOfUser(db, userId);
+  return rows.map((m) => ({
+    organisationId: m.organisationId,
+    organisation: m.organisationName,
+    role: m.role,
+    memberSince: new Date(m.createdAt).toISOString(),
+  }));
+}

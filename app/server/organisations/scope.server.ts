@@ -6,7 +6,7 @@
  */
 import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
 import type { DB } from "../db/db.server";
-import { findMembership, findOrganisation } from "./organisations.repository.server";
+import { findMembership, findOrganisation, listMembershipsOfUser } from "./organisations.repository.server";
 
 export type { Scope } from "~/lib/organisation-roles";
 
@@ -19,4 +19,34 @@ export async function resolveScope(db: DB, userId: string, cookieValue: string |
   const org = await findOrganisation(db, membership.organisationId);
   if (!org) return PERSONAL;
   return { kind: "organisation", organisationId: org.id, name: org.name, role: membership.role };
+}
+
+export interface ScopeMenu {
+  scope: Scope;
+  /** The user's organisations, by name (empty: no switch is shown). */
+  organisations: { id: string; name: string }[];
+}
+
+/**
+ * The user menu's scope switch and the active scope in one query: the cookie counts only
+ * when it names one of the user's memberships (the same check as resolveScope).
+ */
+export async function resolveScopeMenu(
+  db: DB,
+  userId: string,
+  cookieValue: string | null | undefined,
+): Promise<ScopeMenu> {
+  const memberships = await listMembershipsOfUser(db, userId);
+  const active = cookieValue ? memberships.find((m) => m.organisationId === cookieValue) : undefined;
+  return {
+    scope: active
+      ? {
+          kind: "organisation",
+          organisationId: active.organisationId,
+          name: active.organisationName,
+          role: active.role,
+        }
+      : PERSONAL,
+    organisations: memberships.map((m) => ({ id: m.organisationId, name: m.organisationName })),
+  };
 }

@@ -1,0 +1,88 @@
+/** The organisation details form (issue #20): /organisations/new and the admin's edit section. */
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import { Field, TextareaField } from "~/components/form/Field";
+import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisations";
+
+type Values = Partial<Record<string, string>>;
+
+export function OrganisationForm({
+  values,
+  errors,
+  submit,
+  intent,
+}: {
+  values: Values;
+  errors: Partial<Record<string, string>>;
+  submit: string;
+  intent?: string;
+}) {
+  const { t } = useTranslation();
+  const field = (name: string, extra: Record<string, unknown> = {}) => ({
+    id: `org-${name}`,
+    name,
+    label: t(`organisations.fields.${name}`),
+    defaultValue: values[name] ?? "",
+    error: errors[name],
+    ...extra,
+  });
+  return (
+    <Form method="post" noValidate>
+      {intent ? <input type="hidden" name="intent" value={intent} /> : null}
+      <Field {...field("name", { required: true, maxLength: ORG_NAME_MAX, autoComplete: "organization" })} />
+      <Field
+        {...field("orgNumber", {
+          required: true,
+          maxLength: 20,
+          inputMode: "numeric",
+          help: t("organisations.help.orgNumber"),
+        })}
+      />
+      <Field {...field("billingEmail", { type: "email", required: true, maxLength: 254, autoComplete: "email" })} />
+      <fieldset className="mb-3">
+        <legend className="fs-6 fw-semibold">{t("organisations.invoiceAddress")}</legend>
+        <Field
+          {...field("invoiceStreet", { required: true, maxLength: ORG_TEXT_MAX, autoComplete: "street-address" })}
+        />
+        <div className="row g-2">
+          <Field
+            {...field("invoicePostcode", {
+              required: true,
+              maxLength: 20,
+              autoComplete: "postal-code",
+              className: "col-sm-4 mb-3",
+            })}
+          />
+          <Field
+            {...field("invoiceCity", {
+              required: true,
+              maxLength: ORG_TEXT_MAX,
+              autoComplete: "address-level2",
+              className: "col-sm-8 mb-3",
+            })}
+          />
+        </div>
+        <Field
+          {...field("invoiceCountry", {
+            required: true,
+            maxLength: 2,
+            autoComplete: "country",
+            help: t("organisations.help.invoiceCountry"),
+          })}
+        />
+      </fieldset>
+      <Field {...field("vatNumber", { maxLength: 20, help: t("organisations.help.vatNumber") })} />
+      <TextareaField
+        {...field("deskContact", {
+          required: true,
+          rows: 3,
+          counter: DESK_CONTACT_MAX,
+          help: t("organisations.help.deskContact"),
+        })}
+      />
+      <button type="submit" className="btn btn-primary">
+        {submit}
+      </button>
+    </Form>
+  );
+}

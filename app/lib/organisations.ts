@@ -1,0 +1,126 @@
+/**
+ * Organisation forms (issue #20): one zod schema per form of /organisations/new,
+ * /organisations/{id} and /invite/{token}. Messages are translation keys (organisations.json).
+ */
+import { z } from "zod";
+import { ORG_ROLES } from "./organisation-roles";
+
+export * from "./organisation-roles";
+
+export const ORG_NAME_MAX = 200;
+export const ORG_TEXT_MAX = 200;
+export const DESK_CONTACT_MAX = 500;
+export const EMAIL_MAX = 254;
+
+/**
+ * A Swedish organisationsnummer: ten digits, the last a Luhn check digit over the first
+ * nine. Accepts "5560360793", "556036-0793" or with a space; null when it is not one.
+ * Returns the canonical form NNNNNN-NNNN.
+ */
+export function canonicalOrgNumber(input: string): string | null {
+  const digits = input.trim().replace(/[-\s]/g, "");
+  if (!/^\d{10}$/.test(digits)) return null;
+  let sum = 0;
+  for (let i = 0; i < 10; i++) {
+    let d = Number(digits[i]) * (i % 2 === 0 ? 2 : 1);
+    if (d > 9) d -= 9;
+    sum += d;
+  }
+  if (sum % 10 !== 0) return null;
+  return `${digits.slice(0, 6)}-${digits.slice(6)}`;
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** An ISO 3166-1 alpha-2 code Intl knows (upper case). */
+export function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && regionNames.of(code) !== code;
+}
+
+const required = (key: string, max: number) =>
+  z.string({ error: key }).trim().min(1, key).max(max, "organisations.errors.tooLong");
+
+const email = z
+  .string({ error: "organisations.errors.emailRequired" })
+  .trim()
+  .min(1, "organisations.errors.emailRequired")
+  .max(EMAIL_MAX, "organisations.errors.invalidEmail")
+  .pipe(z.email("organisations.errors.invalidEmail"))
+  .transform((e) => e.toLowerCase());
+
+export const organisationSchema = z.object({
+  name: required("organisations.errors.nameRequired", ORG_NAME_MAX),
+  orgNumber: z
+    .string({ error: "organisations.errors.orgNumberRequired" })
+    .trim()
+    .min(1, "organisations.errors.orgNumberRequired")
+    .max(20, "organisations.errors.orgNumberInvalid")
+    .transform((v, ctx) => {
+      const canonical = canonicalOrgNumber(v);
+      if (!canonical) {
+        ctx.addIssue({ code: "custom", message: "organisations.errors.orgNumberInvalid" });
+        return z.NEVER;
+      }
+      return canonical;
+    }),
+  billingEmail: email,
+  invoiceStreet: required("organisations.errors.streetRequired", ORG_TEXT_MAX),
+  invoicePostcode: required("organisations.errors.postcodeRequired", 20),
+  invoiceCity: required("organisations.errors.cityRequired", ORG_TEXT_MAX),
+  invoiceCountry: z
+    .string({ error: "organisations.errors.countryInvalid" })
+    .trim()
+    .transform((v) => v.toUpperCase())
+    .refine(isCountryCode, "organisations.errors.countryInvalid"),
+  vatNumber: z
+    .string()
+    .trim()
+    .max(20, "organisations.errors.vatInvalid")
+    .regex(/^([A-Za-z]{2}[A-Za-z0-9]{2,18})?$/, "organisations.errors.vatInvalid")
+    .transform((v) => (v === "" ? null : v.toUpperCase()))
+    .optional()
+    .transform((v) => v ?? null),
+  deskContact: required("organisations.errors.deskContactRequired", DESK_CONTACT_MAX),
+});
+
+export type OrganisationInput = z.output<typeof organisationSchema>;
+
+export const ORGANISATION_FIELDS = [
+  "name",
+  "orgNumber",
+  "billingEmail",
+  "invoiceStreet",
+  "invoicePostcode",
+  "invoiceCity",
+  "invoiceCountry",
+  "vatNumber",
+  "deskContact",
+] as const;
+
+const role = z
+  .enum(ORG_ROLES as [string, ...string[]], "organisations.errors.roleInvalid")
+  .transform((r) => r as "admin" | "member");
+const userId = z.string().trim().min(1, "organisations.errors.notFound").max(100, "organisations.errors.notFound");
+
+export const inviteSchema = z.object({ email, role });
+export const roleSchema = z.object({ userId, role });
+export const memberSchema = z.object({ userId });
+export const revokeSchema = z.object({
+  inviteId: z.string().trim().min(1, "organisations.errors.notFound").max(100, "organisations.errors.notFound"),
+});
+
+/** Invite tokens are 32 random bytes, base64url: 43 characters. */
+export function isInviteToken(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+/** Organisation ids are 10 alphanumerics (like product ids). */
+export function isOrganisationId(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9]{10}$/.test(value);
+}
+
+/** The user menu's scope switch: "personal" or an organisation id, and the page to go back to. */
+export const scopeChoiceSchema = z.object({
+  scope: z.string().trim().min(1).max(64),
+  redirectTo: z.string().max(2000).optional(),
+});

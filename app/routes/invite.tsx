@@ -1,0 +1,136 @@
+/**
+ * `/invite/{token}` (issue #20): the link in an organisation invite. Signed-out visitors
+ * are asked to sign in or register and come back here (the return-to cookie); a signed-in
+ * user whose verified email is the invited one accepts it. Used once, within 7 days.
+ */
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
+import { rememberReturnTo } from "~/server/auth/return-to.server";
+import { getSessionUser, requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { organisationErrors } from "~/server/organisations/organisations.http.server";
+import { acceptInvite, getInvite, OrganisationError } from "~/server/organisations/organisations.service.server";
+import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
+import type { Route } from "./+types/invite";
+
+/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
+export const handle = { i18n: ORGANISATION_PAGE_AREAS };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "organisations.accept");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const deps = await getDeps();
+  const user = await getSessionUser(request);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  try {
+    const invite = await getInvite(deps, params.token);
+    if (!user) {
+      // Sign-in (and a sign-in after registering) comes back here.
+      const remember = rememberReturnTo(request, deps.config.secureCookies);
+      if (remember) headers.append("Set-Cookie", remember);
+    }
+    return data(
+      {
+        invite,
+        error: null,
+        signedIn: !!user,
+        email: user?.email ?? null,
+        emailVerified: user?.emailVerified ?? false,
+      },
+      { headers },
+    );
+  } catch (err) {
+    if (!(err instanceof OrganisationError)) throw err;
+    const { status, message } = httpErrorOf(organisationErrors, err);
+    return data(
+      { invite: null, error: message, signedIn: !!user, email: null, emailVerified: false },
+      { status, headers },
+    );
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  await readForm(request);
+  const deps = await getDeps();
+  try {
+    const organisationId = await acceptInvite(
+      deps,
+      { id: user.ref, email: user.email, emailVerified: user.emailVerified },
+      params.token,
+    );
+    return redirect(`/organisations/${organisationId}?done=joined`);
+  } catch (err) {
+    if (!(err instanceof OrganisationError)) throw err;
+    return formErrorResponse(organisationErrors, err, {});
+  }
+}
+
+export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { invite, error, signedIn, email, emailVerified } = loaderData;
+  const result = actionData as ActionResult<Record<string, never>> | undefined;
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="invite-title">
+      <h1 id="invite-title">{t("organisations.accept.title")}</h1>
+      {!invite ? (
+        <FormAlert message={error} />
+      ) : (
+        <>
+          <p className="lead text-break">
+            {t("organisations.accept.lead", {
+              organisation: invite.organisationName,
+              role: t(`organisations.roles.${invite.role}`),
+            })}
+          </p>
+          <p className="text-break">
+            {t("organisations.accept.for", { email: invite.email, date: formatDate(invite.expiresAt, lang) })}
+          </p>
+          <FormAlert message={result?.formError} />
+          {signedIn ? (
+            <>
+              {!emailVerified || email?.toLowerCase() !== invite.email ? (
+                <p className="alert alert-warning">
+                  {emailVerified
+                    ? t("organisations.accept.otherEmail", { email: email ?? "" })
+                    : t("organisations.accept.verifyFirst")}
+                </p>
+              ) : null}
+              <Form method="post">
+                <button type="submit" className="btn btn-primary">
+                  {t("organisations.accept.submit")}
+                </button>
+              </Form>
+            </>
+          ) : (
+            <>
+              <p>{t("organisations.accept.signInFirst")}</p>
+              <p className="d-flex flex-wrap gap-2">
+                <Link className="btn btn-primary" to="/login">
+                  {t("organisations.accept.signIn")}
+                </Link>
+                <Link className="btn btn-outline-primary" to="/user/register">
+                  {t("organisations.accept.register")}
+                </Link>
+              </p>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

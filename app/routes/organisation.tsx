@@ -1,0 +1,361 @@
+/**
+ * `/organisations/{id}` (issue #20): the organisation's page. Admins edit its details,
+ * see members and pending invites, invite by email, revoke invites, change roles and
+ * remove members; every member can leave. Outsiders get the 404 page. One form per
+ * section, told apart by `intent`; each answers a redirect back here (PRG).
+ */
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect } from "react-router";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { OrganisationForm } from "~/components/OrganisationForm";
+import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { formatDate } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import {
+  inviteSchema,
+  memberSchema,
+  ORG_ROLES,
+  ORGANISATION_FIELDS,
+  organisationSchema,
+  revokeSchema,
+  roleSchema,
+} from "~/lib/organisations";
+import { useLang } from "~/lib/use-lang";
+import { requireUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { organisationErrors } from "~/server/organisations/organisations.http.server";
+import {
+  changeRole,
+  getOrganisationPage,
+  inviteMember,
+  leaveOrganisation,
+  OrganisationError,
+  removeMember,
+  revokeInvite,
+  updateOrganisation,
+} from "~/server/organisations/organisations.service.server";
+import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
+import type { Route } from "./+types/organisation";
+
+/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
+export const handle = { i18n: ORGANISATION_PAGE_AREAS };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "organisations.page");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/** Messages a redirect back here may ask for (?done=…); anything else shows nothing. */
+const DONE = {
+  created: "organisations.done.created",
+  details: "organisations.done.details",
+  invited: "organisations.done.invited",
+  revoked: "organisations.done.revoked",
+  role: "organisations.done.role",
+  removed: "organisations.done.removed",
+  joined: "organisations.done.joined",
+} as const;
+type Done = keyof typeof DONE;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  try {
+    const page = await getOrganisationPage(await getDeps(), user.ref, params.id);
+    const done = new URL(request.url).searchParams.get("done");
+    return data(
+      { page, me: user.ref, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  } catch (err) {
+    if (err instanceof OrganisationError) throw data(null, { status: 404 });
+    throw err;
+  }
+}
+
+type Values = Partial<Record<string, string>>;
+type Result = ActionResult<Values> & { intent: string };
+
+function invalid(intent: string, values: Values, errors: Record<string, string>, summary?: string) {
+  const first = summary ?? Object.values(errors)[0] ?? "organisations.errors.notFound";
+  const res = invalidForm<Values>(values, errors, { key: first });
+  return data<Result>({ ...res.data, intent }, { status: 400 });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const intent = typeof form.intent === "string" ? form.intent : "";
+  const values: Values = {};
+  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v;
+  const deps = await getDeps();
+  const id = params.id;
+  const back = (done: Done) => redirect(`/organisations/${id}?done=${done}`);
+  try {
+    switch (intent) {
+      case "details": {
+        const input: Values = {};
+        for (const f of ORGANISATION_FIELDS) input[f] = values[f];
+        const p = organisationSchema.safeParse(input);
+        if (!p.success) {
+          return invalid(
+            intent,
+            values,
+            zodFieldErrors(p.error) as Record<string, string>,
+            "organisations.errors.summary",
+          );
+        }
+        await updateOrganisation(deps, user.ref, id, p.data);
+        return back("details");
+      }
+      case "invite": {
+        const p = inviteSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
+        const { lang } = context.get(requestContext);
+        await inviteMember(deps, { id: user.ref, name: user.name }, id, p.data, lang);
+        return back("invited");
+      }
+      case "revoke": {
+        const p = revokeSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, { inviteId: "organisations.errors.notFound" });
+        await revokeInvite(deps, user.ref, id, p.data.inviteId);
+        return back("revoked");
+      }
+      case "role": {
+        const p = roleSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
+        await changeRole(deps, user.ref, id, p.data.userId, p.data.role);
+        return back("role");
+      }
+      case "remove": {
+        const p = memberSchema.safeParse(form);
+        if (!p.success) return invalid(intent, values, { userId: "organisations.errors.notFound" });
+        await removeMember(deps, user.ref, id, p.data.userId);
+        return back("removed");
+      }
+      case "leave": {
+        await leaveOrganisation(deps, user.ref, id);
+        return redirect("/dashboard");
+      }
+      default:
+        return invalid("", values, { intent: "organisations.errors.notFound" });
+    }
+  } catch (err) {
+    if (!(err instanceof OrganisationError)) throw err;
+    const res = formErrorResponse(organisationErrors, err, values);
+    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  }
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section className="card mb-4" aria-labelledby={`${id}-title`}>
+      <div className="card-body">
+        <h2 id={`${id}-title`} className="h4 card-title">
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+export default function OrganisationPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const { page, me, done } = loaderData;
+  const { organisation: org } = page;
+  const result = actionData as Result | undefined;
+  const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
+  const fieldsFor = (intent: string) => (result?.intent === intent ? result.fieldErrors : {});
+  const admin = page.role === "admin";
+  const details: Values =
+    result?.intent === "details"
+      ? result.values
+      : Object.fromEntries(ORGANISATION_FIELDS.map((f) => [f, org[f] ?? ""]));
+
+  return (
+    <div className="py-4 organisation-page">
+      <h1 className="mb-1 text-break">{org.name}</h1>
+      <p className="text-body-secondary mb-4">
+        {t("organisations.page.yourRole", { role: t(`organisations.roles.${page.role}`) })} ·{" "}
+        {t("organisations.page.orgNumber", { number: org.orgNumber })}
+      </p>
+      {done ? (
+        <div className="alert alert-success" role="status">
+          {t(done)}
+        </div>
+      ) : null}
+      {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
+
+      {admin ? (
+        <>
+          <Section id="org-members" title={t("organisations.members.title")}>
+            <FormAlert message={errorFor("role") ?? errorFor("remove")} />
+            <ul className="list-group mb-0">
+              {page.members.map((m) => (
+                <li key={m.userId} className="list-group-item">
+                  <div className="d-flex flex-wrap justify-content-between gap-2">
+                    <span className="text-break">
+                      <strong>{m.name || m.email}</strong>
+                      {m.userId === me ? ` ${t("organisations.members.you")}` : null}
+                      <span className="d-block small text-body-secondary text-break">{m.email}</span>
+                    </span>
+                    <span className="badge text-bg-light align-self-start">{t(`organisations.roles.${m.role}`)}</span>
+                  </div>
+                  <div className="d-flex flex-wrap gap-2 mt-2">
+                    <Form method="post" className="d-flex flex-wrap gap-2 align-items-center">
+                      <input type="hidden" name="intent" value="role" />
+                      <input type="hidden" name="userId" value={m.userId} />
+                      <label className="visually-hidden" htmlFor={`role-${m.userId}`}>
+                        {t("organisations.members.roleFor", { name: m.name || m.email })}
+                      </label>
+                      <select
+                        id={`role-${m.userId}`}
+                        name="role"
+                        className="form-select form-select-sm w-auto"
+                        defaultValue={m.role}
+                      >
+                        {ORG_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {t(`organisations.roles.${r}`)}
+                          </option>
+                        ))}
+                      </select>
+                      <button type="submit" className="btn btn-outline-primary btn-sm">
+                        {t("organisations.members.changeRole")}
+                      </button>
+                    </Form>
+                    {m.userId !== me ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="remove" />
+                        <input type="hidden" name="userId" value={m.userId} />
+                        <button
+                          type="submit"
+                          className="btn btn-outline-danger btn-sm"
+                          aria-label={t("organisations.members.removeLabel", { name: m.name || m.email })}
+                        >
+                          {t("organisations.members.remove")}
+                        </button>
+                      </Form>
+                    ) : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <p className="small text-body-secondary mt-2 mb-0">{t("organisations.members.removeHelp")}</p>
+          </Section>
+
+          <Section id="org-invite" title={t("organisations.invite.title")}>
+            <FormAlert message={errorFor("invite") ?? errorFor("revoke")} />
+            <Form method="post" noValidate>
+              <input type="hidden" name="intent" value="invite" />
+              <Field
+                id="invite-email"
+                name="email"
+                type="email"
+                label={t("organisations.invite.email")}
+                autoComplete="off"
+                required
+                maxLength={254}
+                defaultValue={result?.intent === "invite" ? (result.values.email ?? "") : ""}
+                error={fieldsFor("invite").email}
+              />
+              <div className="mb-3">
+                <label htmlFor="invite-role" className="form-label">
+                  {t("organisations.invite.role")}
+                </label>
+                <select
+                  id="invite-role"
+                  name="role"
+                  className="form-select"
+                  defaultValue={result?.intent === "invite" ? (result.values.role ?? "member") : "member"}
+                  aria-describedby="invite-role-help"
+                >
+                  {ORG_ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {t(`organisations.roles.${r}`)}
+                    </option>
+                  ))}
+                </select>
+                <div id="invite-role-help" className="form-text">
+                  {t("organisations.invite.roleHelp")}
+                </div>
+              </div>
+              <button type="submit" className="btn btn-primary">
+                {t("organisations.invite.submit")}
+              </button>
+            </Form>
+            <h3 className="h5 mt-4">{t("organisations.invite.pending")}</h3>
+            {page.invites.length === 0 ? (
+              <p className="mb-0">{t("organisations.invite.none")}</p>
+            ) : (
+              <ul className="list-group">
+                {page.invites.map((i) => (
+                  <li
+                    key={i.id}
+                    className="list-group-item d-flex flex-wrap align-items-center justify-content-between gap-2"
+                  >
+                    <span className="text-break">
+                      <strong>{i.email}</strong> · {t(`organisations.roles.${i.role}`)}
+                      <span className="d-block small text-body-secondary">
+                        {i.expired
+                          ? t("organisations.invite.expired")
+                          : t("organisations.invite.until", { date: formatDate(i.expiresAt, lang) })}
+                      </span>
+                    </span>
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="revoke" />
+                      <input type="hidden" name="inviteId" value={i.id} />
+                      <button
+                        type="submit"
+                        className="btn btn-outline-danger btn-sm"
+                        aria-label={t("organisations.invite.revokeLabel", { email: i.email })}
+                      >
+                        {t("organisations.invite.revoke")}
+                      </button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section id="org-details" title={t("organisations.details.title")}>
+            <FormAlert message={errorFor("details")} />
+            <OrganisationForm
+              values={details}
+              errors={fieldsFor("details")}
+              submit={t("organisations.details.submit")}
+              intent="details"
+            />
+          </Section>
+        </>
+      ) : null}
+
+      <Section id="org-leave" title={t("organisations.leave.title")}>
+        <FormAlert message={errorFor("leave")} />
+        {page.lastAdmin ? (
+          <p className="mb-0">{t("organisations.leave.lastAdmin")}</p>
+        ) : (
+          <>
+            <p>{t("organisations.leave.text")}</p>
+            <Form method="post">
+              <input type="hidden" name="intent" value="leave" />
+              <button type="submit" className="btn btn-outline-danger">
+                {t("organisations.leave.submit")}
+              </button>
+            </Form>
+          </>
+        )}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/** `/organisations/new` (issue #20): a signed-in user creates an organisation and becomes its admin. */
+import { useTranslation } from "react-i18next";
+import { data, redirect } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { OrganisationForm } from "~/components/OrganisationForm";
+import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { ORGANISATION_FIELDS, organisationSchema } from "~/lib/organisations";
+import { rememberReturnTo } from "~/server/auth/return-to.server";
+import { getSessionUser, requireUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { createOrganisation } from "~/server/organisations/organisations.service.server";
+import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
+import type { Route } from "./+types/organisations-new";
+
+/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
+export const handle = { i18n: ORGANISATION_PAGE_AREAS };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "organisations.new");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+/**
+ * Signed-out visitors (the /companies call to action) register first and come back here:
+ * the return-to cookie is honoured by both registration and sign-in.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  if (!(await getSessionUser(request))) {
+    const remember = rememberReturnTo(request, (await getDeps()).config.secureCookies);
+    throw redirect("/user/register", remember ? { headers: { "Set-Cookie": remember } } : undefined);
+  }
+  return data(null, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+type Values = Partial<Record<string, string>>;
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const values: Values = {};
+  for (const f of ORGANISATION_FIELDS) if (typeof form[f] === "string") values[f] = form[f];
+  const p = organisationSchema.safeParse(values);
+  if (!p.success) {
+    const errors = zodFieldErrors(p.error) as Record<string, string>;
+    return invalidForm<Values>(values, errors, { key: "organisations.errors.summary" });
+  }
+  const id = await createOrganisation(await getDeps(), user.ref, p.data);
+  return redirect(`/organisations/${id}?done=created`);
+}
+
+export default function NewOrganisation({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const result = actionData as ActionResult<Values> | undefined;
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="org-new-title">
+      <h1 id="org-new-title">{t("organisations.new.title")}</h1>
+      <p className="lead">{t("organisations.new.lead")}</p>
+      <FormAlert message={result?.formError} />
+      <OrganisationForm
+        values={result?.values ?? { invoiceCountry: "SE" }}
+        errors={result?.fieldErrors ?? {}}
+        submit={t("organisations.new.submit")}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+/** Organisation errors as HTTP (decision 011): one table for /organisations/* and /invite/{token}. */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { OrganisationErrorCode } from "./organisations.service.server";
+
+export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
+  notFound: { status: 404, key: "organisations.errors.notFound" },
+  forbidden: { status: 403, key: "organisations.errors.forbidden" },
+  lastAdmin: { status: 409, key: "organisations.errors.lastAdmin" },
+  alreadyMember: { status: 409, key: "organisations.errors.alreadyMember" },
+  inviteNotFound: { status: 404, key: "organisations.errors.inviteNotFound" },
+  inviteExpired: { status: 410, key: "organisations.errors.inviteExpired" },
+  inviteUsed: { status: 410, key: "organisations.errors.inviteUsed" },
+  emailNotVerified: { status: 403, key: "organisations.errors.emailNotVerified" },
+  wrongEmail: { status: 403, key: "organisations.errors.wrongEmail" },
+  rateLimited: {
+    status: 429,
+    key: "organisations.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+  },
+};

@@ -1,0 +1,259 @@
+/**
+ * Organisations (issue #20, docs/decisions/022-organisations.md): company accounts with
+ * admins and members, emailed invites and the rules around them. Every rule is checked
+ * here against the database, never against what the browser sent: who is a member, with
+ * which role, and that an organisation always keeps an admin.
+ * No HTTP here (decision 011): routes map OrganisationError codes through
+ * organisations.http.server.ts.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { formatDate } from "~/lib/dates";
+import { randomId } from "~/lib/ids";
+import {
+  INVITE_TTL_MS,
+  PERSONAL_SCOPE,
+  isInviteToken,
+  isOrganisationId,
+  type OrganisationInput,
+  type OrgRole,
+} from "~/lib/organisations";
+import type { Deps } from "../deps.server";
+import { enqueueMail } from "../mail/mail.server";
+import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
+import { ServiceError } from "../service-error.server";
+import * as repo from "./organisations.repository.server";
+
+export type OrganisationErrorCode =
+  | "notFound"
+  | "forbidden"
+  | "lastAdmin"
+  | "alreadyMember"
+  | "inviteNotFound"
+  | "inviteExpired"
+  | "inviteUsed"
+  | "emailNotVerified"
+  | "wrongEmail"
+  | "rateLimited";
+
+export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
+
+export const ORGANISATION_ID_LENGTH = 10;
+
+/** Invite mails per admin: a team's worth in an hour, not a mailer for a stolen session. */
+export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 60 * 60_000 };
+
+type Ctx = Pick<Deps, "db" | "clock">;
+
+export interface Actor {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+export function hashInviteToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** The membership of `userId`, or notFound: outsiders learn nothing, not even that it exists. */
+async function membershipOf(db: Deps["db"], organisationId: string, userId: string) {
+  if (!isOrganisationId(organisationId)) throw new OrganisationError("notFound");
+  const membership = await repo.findMembership(db, organisationId, userId);
+  if (!membership) throw new OrganisationError("notFound");
+  return membership;
+}
+
+/** Admins only: notFound for outsiders, forbidden for members. */
+async function requireAdmin(db: Deps["db"], organisationId: string, userId: string) {
+  const membership = await membershipOf(db, organisationId, userId);
+  if (membership.role !== "admin") throw new OrganisationError("forbidden");
+  return membership;
+}
+
+/** A signed-in user creates an organisation and becomes its first admin. */
+export async function createOrganisation(deps: Ctx, userId: string, input: OrganisationInput): Promise<string> {
+  const now = deps.clock();
+  const id = randomId(ORGANISATION_ID_LENGTH);
+  await repo.insertOrganisation(deps.db, { id, ...input, createdAt: now, updatedAt: now }, userId);
+  return id;
+}
+
+export interface OrganisationPage {
+  organisation: repo.Organisation;
+  role: OrgRole;
+  /** Admins only (empty for members). */
+  members: repo.Member[];
+  invites: (Omit<repo.Invite, "tokenHash"> & { expired: boolean })[];
+  /** The viewer is the only admin: they cannot leave or step down. */
+  lastAdmin: boolean;
+}
+
+/** What a member sees of their organisation: everything for admins, name and "leave" for members. */
+export async function getOrganisationPage(
+  deps: Ctx,
+  userId: string,
+  organisationId: string,
+): Promise<OrganisationPage> {
+  const membership = await membershipOf(deps.db, organisationId, userId);
+  const organisation = await repo.findOrganisation(deps.db, organisationId);
+  if (!organisation) throw new OrganisationError("notFound");
+  const admin = membership.role === "admin";
+  const now = deps.clock();
+  const lastAdmin = admin && (await repo.countAdmins(deps.db, organisationId)) <= 1;
+  if (!admin) return { organisation, role: membership.role, members: [], invites: [], lastAdmin };
+  const [members, invites] = await Promise.all([
+    repo.listMembers(deps.db, organisationId),
+    repo.listOpenInvites(deps.db, organisationId),
+  ]);
+  return {
+    organisation,
+    role: membership.role,
+    members,
+    invites: invites.map(({ tokenHash: _hash, ...i }) => ({ ...i, expired: i.expiresAt <= now })),
+    lastAdmin,
+  };
+}
+
+export async function updateOrganisation(deps: Ctx, userId: string, organisationId: string, input: OrganisationInput) {
+  await requireAdmin(deps.db, organisationId, userId);
+  await repo.updateOrganisation(deps.db, organisationId, input, deps.clock());
+}
+
+/**
+ * Mails an invite to `email` with a link that works once, for 7 days. The token is only in
+ * the mail; the database keeps its SHA-256. The mail is in the invitee's language when
+ * they already have an account, else in the inviting admin's.
+ */
+export async function inviteMember(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  actor: { id: string; name: string },
+  organisationId: string,
+  input: { email: string; role: OrgRole },
+  lang: Lang,
+) {
+  await requireAdmin(deps.db, organisationId, actor.id);
+  const organisation = await repo.findOrganisation(deps.db, organisationId);
+  if (!organisation) throw new OrganisationError("notFound");
+  if (await repo.findMemberByEmail(deps.db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
+  const now = deps.clock();
+  const hit = await rateLimits(deps.config, deps.db).hit(INVITE_RULE, actor.id, now);
+  if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
+  const token = randomBytes(32).toString("base64url");
+  const invite: repo.Invite = {
+    id: randomUUID(),
+    organisationId,
+    email: input.email,
+    role: input.role,
+    tokenHash: hashInviteToken(token),
+    invitedBy: actor.id,
+    createdAt: now,
+    expiresAt: now + INVITE_TTL_MS,
+    acceptedAt: null,
+    acceptedBy: null,
+  };
+  await repo.insertInvite(deps.db, invite);
+  const mailLang = (await repo.findUserLanguageByEmail(deps.db, input.email)) ?? lang;
+  const t = getT(mailLang);
+  await enqueueMail(deps.db, {
+    to: input.email,
+    subject: t("organisations.mail.invite.subject", { organisation: oneLine(organisation.name) }),
+    text: t("organisations.mail.invite.text", {
+      inviter: oneLine(actor.name),
+      organisation: oneLine(organisation.name),
+      role: t(`organisations.roles.${input.role}`),
+      url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
+      date: formatDate(invite.expiresAt, mailLang),
+    }),
+  });
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+export async function revokeInvite(deps: Ctx, userId: string, organisationId: string, inviteId: string) {
+  await requireAdmin(deps.db, organisationId, userId);
+  if (!(await repo.deleteInvite(deps.db, organisationId, inviteId))) throw new OrganisationError("inviteNotFound");
+}
+
+export async function changeRole(deps: Ctx, userId: string, organisationId: string, memberId: string, role: OrgRole) {
+  await requireAdmin(deps.db, organisationId, userId);
+  const target = await repo.findMembership(deps.db, organisationId, memberId);
+  if (!target) throw new OrganisationError("notFound");
+  if (target.role === role) return;
+  if (target.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
+    throw new OrganisationError("lastAdmin");
+  }
+  await repo.setMemberRole(deps.db, organisationId, memberId, role);
+}
+
+/** An admin removes a member; the member's items go back to the organisation. */
+export async function removeMember(deps: Ctx, userId: string, organisationId: string, memberId: string) {
+  await requireAdmin(deps.db, organisationId, userId);
+  const target = await repo.findMembership(deps.db, organisationId, memberId);
+  if (!target) throw new OrganisationError("notFound");
+  if (target.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
+    throw new OrganisationError("lastAdmin");
+  }
+  await repo.removeMember(deps.db, organisationId, memberId, deps.clock());
+}
+
+/** A member leaves; the last admin cannot (they first make someone else admin). */
+export async function leaveOrganisation(deps: Ctx, userId: string, organisationId: string) {
+  const membership = await membershipOf(deps.db, organisationId, userId);
+  if (membership.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
+    throw new OrganisationError("lastAdmin");
+  }
+  await repo.removeMember(deps.db, organisationId, userId, deps.clock());
+}
+
+export interface InviteView {
+  organisationName: string;
+  email: string;
+  role: OrgRole;
+  expiresAt: number;
+}
+
+/** A usable invite by its token, or inviteNotFound / inviteUsed / inviteExpired. */
+async function usableInvite(deps: Ctx, token: string) {
+  if (!isInviteToken(token)) throw new OrganisationError("inviteNotFound");
+  const invite = await repo.findInviteByTokenHash(deps.db, hashInviteToken(token));
+  if (!invite) throw new OrganisationError("inviteNotFound");
+  if (invite.acceptedAt !== null) throw new OrganisationError("inviteUsed");
+  if (invite.expiresAt <= deps.clock()) throw new OrganisationError("inviteExpired");
+  const organisation = await repo.findOrganisation(deps.db, invite.organisationId);
+  if (!organisation) throw new OrganisationError("inviteNotFound");
+  return { invite, organisation };
+}
+
+export async function getInvite(deps: Ctx, token: string): Promise<InviteView> {
+  const { invite, organisation } = await usableInvite(deps, token);
+  return { organisationName: organisation.name, email: invite.email, role: invite.role, expiresAt: invite.expiresAt };
+}
+
+/**
+ * Accepts an invite for the signed-in user. Their email must be verified (decision 012:
+ * only verification proves an address) and equal the invited one. Used once, within 7
+ * days; returns the organisation id.
+ */
+export async function acceptInvite(deps: Ctx, actor: Actor, token: string): Promise<string> {
+  const { invite } = await usableInvite(deps, token);
+  if (!actor.emailVerified) throw new OrganisationError("emailNotVerified");
+  if (actor.email.trim().toLowerCase() !== invite.email) throw new OrganisationError("wrongEmail");
+  if (!(await repo.acceptInvite(deps.db, invite, actor.id, deps.clock()))) throw new OrganisationError("inviteUsed");
+  return invite.organisationId;
+}
+
+/** The user's organisations with their role (user menu, account export). */
+export function listMyOrganisations(deps: Pick<Deps, "db">, userId: string) {
+  return repo.listMembershipsOfUser(deps.db, userId);
+}
+
+/**
+ * The scope switch: the cookie value for `choice` ("personal" or an organisation id) once
+ * the user's membership is checked; notFound for an organisation they are not in.
+ */
+export async function chooseScope(deps: Pick<Deps, "db">, userId: string, choice: string): Promise<string> {
+  if (choice === PERSONAL_SCOPE) return PERSONAL_SCOPE;
+  await membershipOf(deps.db, choice, userId);
+  return choice;
+}

@@ -1,0 +1,547 @@
+/**
+ * Organisations over HTTP against the production server (issue #20), on SQLite and, with
+ * DATABASE_URL=postgres://…, on PostgreSQL: who may see and change an organisation (admin,
+ * member, outsider, member of another organisation), invites (mailed link, once, 7 days,
+ * only for the verified invited address), the last admin, removal handing items back to
+ * the organisation, the scope cookie checked against membership, and the /companies call
+ * to action with its sign-up-and-return path.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "../../app/i18n/resources.server";
+import { RETURN_TO_COOKIE } from "../../app/lib/return-to";
+import { createItem } from "../../app/server/items/items.service.server";
+import {
+  createOrganisation,
+  INVITE_RULE,
+  inviteMember,
+  OrganisationError,
+} from "../../app/server/organisations/organisations.service.server";
+import { resolveScope } from "../../app/server/organisations/scope.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
+import { httpClient } from "../support/http";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, markVerified, type TestUser } from "../support/users";
+
+const DETAILS = {
+  name: "Acme AB",
+  orgNumber: "5560360793",
+  billingEmail: "Billing@Acme.example",
+  invoiceStreet: "Storgatan 1",
+  invoicePostcode: "903 26",
+  invoiceCity: "Umeå",
+  invoiceCountry: "se",
+  vatNumber: "",
+  deskContact: "Acme reception, 090-123 45",
+};
+
+let tdb: TestDatabase;
+let server: TestServer;
+let rt: Runtime;
+let admin: TestUser;
+let member: TestUser;
+let outsider: TestUser;
+let otherAdmin: TestUser;
+let org: string;
+let otherOrg: string;
+const http = httpClient(() => server.url);
+const as = (u: TestUser) => ({ cookie: `${u.cookie}; ConsentApproved=true` });
+
+/** The newest invite mail to `email` and the token in its link. */
+async function inviteTokenFor(email: string) {
+  const mail = await rt.database.db
+    .selectFrom("mail_outbox")
+    .select(["text", "subject"])
+    .where("to", "=", email)
+    .orderBy("createdAt", "desc")
+    .executeTakeFirstOrThrow();
+  const token = /\/invite\/([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
+  expect(token, mail.text).toBeDefined();
+  return { token: token!, mail };
+}
+
+async function invite(by: TestUser, organisationId: string, email: string, role = "member") {
+  return http.post(`/organisations/${organisationId}`, { intent: "invite", email, role }, as(by));
+}
+
+async function roleOf(organisationId: string, userId: string) {
+  const row = await rt.database.db
+    .selectFrom("organisation_members")
+    .select("role")
+    .where("organisationId", "=", organisationId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return row?.role ?? null;
+}
+
+async function addMember(organisationId: string, user: TestUser, role: "admin" | "member") {
+  await rt.database.db
+    .insertInto("organisation_members")
+    .values({ organisationId, userId: user.id, role, createdAt: Date.now() })
+    .execute();
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("orgs");
+  const env = testEnv(tdb, { RATE_LIMIT_DISABLED: "1" });
+  server = await startServer(env);
+  rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  admin = await createUser(rt, { name: "Alva Admin", language: "sv" });
+  member = await createUser(rt, { name: "Max Member" });
+  outsider = await createUser(rt, { name: "Otto Outsider" });
+  otherAdmin = await createUser(rt, { name: "Berit Boss" });
+  const parsed = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  org = await createOrganisation(depsOf(rt), admin.id, parsed);
+  await addMember(org, member, "member");
+  otherOrg = await createOrganisation(depsOf(rt), otherAdmin.id, { ...parsed, name: "Other Org AB" });
+});
+afterAll(async () => {
+  await server?.stop();
+  await rt?.database.close();
+  await tdb?.drop();
+});
+
+describe("creating an organisation", () => {
+  it("a signed-in user creates one with a Luhn-checked organisation number and becomes its admin", async () => {
+    const creator = await createUser(rt, { name: "Cecilia Creator" });
+    const res = await http.post("/organisations/new", DETAILS, as(creator));
+    expect(res.status).toBe(302);
+    const id = /^\/organisations\/([A-Za-z0-9]{10})\?done=created$/.exec(res.headers.get("location") ?? "")?.[1];
+    expect(id).toBeDefined();
+    const row = await rt.database.db
+      .selectFrom("organisations")
+      .selectAll()
+      .where("id", "=", id!)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      orgNumber: "556036-0793",
+      billingEmail: "billing@acme.example",
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    expect(await roleOf(id!, creator.id)).toBe("admin");
+  });
+
+  it("a wrong check digit is a 400 with a translated message and the input kept", async () => {
+    const res = await http.post(
+      "/organisations/new",
+      { ...DETAILS, orgNumber: "556036-0794" },
+      { ...as(outsider), lang: "sv" },
+    );
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("Ange ett giltigt svenskt organisationsnummer");
+    expect(html).toContain('value="556036-0794"');
+    expect(html).toContain("Acme reception, 090-123 45");
+  });
+
+  it("signed-out visitors are sent to register first and come back to /organisations/new", async () => {
+    const res = await http.get("/organisations/new");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/user/register");
+    const remember = res.headers.getSetCookie().find((c) => c.startsWith(`${RETURN_TO_COOKIE}=`));
+    expect(remember).toBeDefined();
+    const reg = await http.post(
+      "/user/register",
+      { name: "Rita Registers", email: `rita-${Date.now()}@example.test`, password: "a-long-Secret-123" },
+      { cookie: `${remember!.split(";")[0]}; ConsentApproved=true` },
+    );
+    expect(reg.status).toBe(302);
+    expect(reg.headers.get("location")).toBe("/organisations/new");
+  });
+});
+
+describe("/companies call to action", () => {
+  it("signed-in users get 'Create a company account', others sign up first; both lead to /organisations/new", async () => {
+    const signedIn = await (await http.get("/companies", as(outsider))).text();
+    expect(signedIn).toContain("Create a company account");
+    expect(signedIn).toContain('href="/organisations/new"');
+    const sv = await (await http.get("/companies", { ...as(outsider), lang: "sv" })).text();
+    expect(sv).toContain("Skapa ett företagskonto");
+    const anonymous = await (await http.get("/companies")).text();
+    expect(anonymous).toContain("Sign up and create a company account");
+    expect(anonymous).toContain('href="/organisations/new"');
+  });
+});
+
+describe("who sees and changes an organisation", () => {
+  it("the admin sees members, roles and invites; a member only their own role; outsiders and other organisations get 404", async () => {
+    const adminPage = await http.get(`/organisations/${org}`, as(admin));
+    expect(adminPage.status).toBe(200);
+    const html = await adminPage.text();
+    expect(html).toContain(member.email);
+    expect(html).toContain('name="intent" value="invite"');
+
+    const memberPage = await http.get(`/organisations/${org}`, as(member));
+    expect(memberPage.status).toBe(200);
+    const mhtml = await memberPage.text();
+    expect(mhtml).toContain("Acme AB");
+    expect(mhtml).not.toContain(admin.email);
+    expect(mhtml).not.toContain('value="invite"');
+
+    for (const u of [outsider, otherAdmin]) {
+      const res = await http.get(`/organisations/${org}`, as(u));
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain(member.email);
+    }
+  });
+
+  it("members cannot invite, edit, change roles or remove (403); outsiders and other admins get 404; nothing changes", async () => {
+    const attempts: Record<string, string>[] = [
+      { intent: "invite", email: "friend@example.test", role: "admin" },
+      { intent: "details", ...DETAILS, name: "Hijacked AB" },
+      { intent: "role", userId: member.id, role: "admin" },
+      { intent: "remove", userId: admin.id },
+    ];
+    for (const body of attempts) {
+      expect((await http.post(`/organisations/${org}`, body, as(member))).status).toBe(403);
+      expect((await http.post(`/organisations/${org}`, body, as(outsider))).status).toBe(404);
+      expect((await http.post(`/organisations/${org}`, body, as(otherAdmin))).status).toBe(404);
+    }
+    const row = await rt.database.db
+      .selectFrom("organisations")
+      .select("name")
+      .where("id", "=", org)
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe("Acme AB");
+    expect(await roleOf(org, member.id)).toBe("member");
+    expect(await roleOf(org, admin.id)).toBe("admin");
+    const invites = await rt.database.db
+      .selectFrom("organisation_invites")
+      .select("id")
+      .where("email", "=", "friend@example.test")
+      .execute();
+    expect(invites).toEqual([]);
+  });
+
+  it("the admin edits the details; bad details are a 400 and change nothing", async () => {
+    const bad = await http.post(
+      `/organisations/${org}`,
+      { intent: "details", ...DETAILS, invoiceCountry: "XX" },
+      as(admin),
+    );
+    expect(bad.status).toBe(400);
+    const ok = await http.post(
+      `/organisations/${org}`,
+      { intent: "details", ...DETAILS, deskContact: "Desk 2" },
+      as(admin),
+    );
+    expect(ok.status).toBe(302);
+    const row = await rt.database.db
+      .selectFrom("organisations")
+      .select(["deskContact", "invoiceCountry"])
+      .where("id", "=", org)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ deskContact: "Desk 2", invoiceCountry: "SE" });
+  });
+});
+
+describe("invites", () => {
+  it("an invite is mailed in the invitee's language with a link that works once", async () => {
+    const invitee = await createUser(rt, { name: "Ivar Invited", language: "sv" });
+    expect((await invite(admin, org, invitee.email.toUpperCase(), "admin")).status).toBe(302);
+    const { token, mail } = await inviteTokenFor(invitee.email);
+    expect(mail.subject).toBe("Inbjudan till Acme AB på Hittad");
+    const row = await rt.database.db
+      .selectFrom("organisation_invites")
+      .selectAll()
+      .where("email", "=", invitee.email)
+      .executeTakeFirstOrThrow();
+    // Only the hash is stored; the invite lasts exactly 7 days.
+    expect(row.tokenHash).not.toContain(token);
+    expect(Number(row.expiresAt) - Number(row.createdAt)).toBe(7 * 24 * 60 * 60_000);
+
+    const page = await http.get(`/invite/${token}`, as(invitee));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Acme AB");
+    const accept = await http.post(`/invite/${token}`, {}, as(invitee));
+    expect(accept.status).toBe(302);
+    expect(accept.headers.get("location")).toBe(`/organisations/${org}?done=joined`);
+    expect(await roleOf(org, invitee.id)).toBe("admin");
+
+    const again = await http.post(`/invite/${token}`, {}, as(invitee));
+    expect(again.status).toBe(410);
+    expect((await http.get(`/invite/${token}`)).status).toBe(410);
+  });
+
+  it("a signed-out invitee is asked to sign in and comes back to the invite", async () => {
+    const email = `later-${Date.now()}@example.test`;
+    await invite(admin, org, email);
+    const { token } = await inviteTokenFor(email);
+    const res = await http.get(`/invite/${token}`);
+    expect(res.status).toBe(200);
+    const remember = res.headers.getSetCookie().find((c) => c.startsWith(`${RETURN_TO_COOKIE}=`));
+    expect(decodeURIComponent(remember ?? "")).toContain(`/invite/${token}`);
+    expect(await res.text()).toContain('href="/login"');
+    expect((await http.post(`/invite/${token}`, {})).headers.get("location")).toBe("/login");
+  });
+
+  it("only the verified invited address may accept: another account or an unverified one is refused", async () => {
+    const email = `verify-${Date.now()}@example.test`;
+    await invite(admin, org, email);
+    const { token } = await inviteTokenFor(email);
+    const wrong = await http.post(`/invite/${token}`, {}, as(outsider));
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).toContain("This invite was sent to another email address");
+    const unverified = await createUser(rt, { email, verified: false });
+    const res = await http.post(`/invite/${token}`, {}, as(unverified));
+    expect(res.status).toBe(403);
+    expect(await roleOf(org, unverified.id)).toBeNull();
+    expect(await roleOf(org, outsider.id)).toBeNull();
+    await markVerified(rt, email);
+    expect((await http.post(`/invite/${token}`, {}, as(unverified))).status).toBe(302);
+    expect(await roleOf(org, unverified.id)).toBe("member");
+  });
+
+  it("an invite expires after 7 days", async () => {
+    const invitee = await createUser(rt, { name: "Elsa Expired" });
+    await invite(admin, org, invitee.email);
+    const { token } = await inviteTokenFor(invitee.email);
+    await rt.database.db
+      .updateTable("organisation_invites")
+      .set({ expiresAt: Date.now() - 1 })
+      .where("email", "=", invitee.email)
+      .execute();
+    const res = await http.post(`/invite/${token}`, {}, as(invitee));
+    expect(res.status).toBe(410);
+    expect(await res.text()).toContain("This invite has expired");
+    expect(await roleOf(org, invitee.id)).toBeNull();
+  });
+
+  it("an admin revokes an invite: its link then finds nothing; members and outsiders cannot revoke", async () => {
+    const email = `revoked-${Date.now()}@example.test`;
+    await invite(admin, org, email);
+    const { token } = await inviteTokenFor(email);
+    const { id } = await rt.database.db
+      .selectFrom("organisation_invites")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    expect((await http.post(`/organisations/${org}`, { intent: "revoke", inviteId: id }, as(member))).status).toBe(403);
+    expect(
+      (await http.post(`/organisations/${otherOrg}`, { intent: "revoke", inviteId: id }, as(otherAdmin))).status,
+    ).toBe(404);
+    expect((await http.get(`/invite/${token}`)).status).toBe(200);
+    expect((await http.post(`/organisations/${org}`, { intent: "revoke", inviteId: id }, as(admin))).status).toBe(302);
+    expect((await http.get(`/invite/${token}`)).status).toBe(404);
+  });
+
+  it("an admin's invites are rate-limited (no mailer for a stolen session)", async () => {
+    const boss = await createUser(rt, { name: "Busy Boss" });
+    const id = await createOrganisation(depsOf(rt), boss.id, {
+      ...DETAILS,
+      orgNumber: "556036-0793",
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    const deps = { ...depsOf(rt), config: { ...rt.config, rateLimitDisabled: false } };
+    const send = (i: number) =>
+      inviteMember(
+        deps,
+        { id: boss.id, name: "Busy Boss" },
+        id,
+        { email: `bulk-${i}@example.test`, role: "member" },
+        "en",
+      );
+    for (let i = 0; i < INVITE_RULE.limit; i++) await send(i);
+    await expect(send(INVITE_RULE.limit)).rejects.toThrowError(OrganisationError);
+    await expect(send(INVITE_RULE.limit)).rejects.toMatchObject({ code: "rateLimited" });
+  });
+
+  it("inviting someone who is already a member is refused", async () => {
+    const res = await invite(admin, org, member.email.toUpperCase());
+    expect(res.status).toBe(409);
+  });
+});
+
+describe("the last admin", () => {
+  it("cannot be demoted, removed or leave; once another admin exists they can", async () => {
+    const solo = await createUser(rt, { name: "Solo Admin" });
+    const colleague = await createUser(rt, { name: "Colleague" });
+    const id = await createOrganisation(depsOf(rt), solo.id, {
+      ...DETAILS,
+      orgNumber: "556036-0793",
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    await addMember(id, colleague, "member");
+    const demote = await http.post(
+      `/organisations/${id}`,
+      { intent: "role", userId: solo.id, role: "member" },
+      as(solo),
+    );
+    expect(demote.status).toBe(409);
+    expect(await demote.text()).toContain("at least one admin");
+    expect((await http.post(`/organisations/${id}`, { intent: "remove", userId: solo.id }, as(solo))).status).toBe(409);
+    expect((await http.post(`/organisations/${id}`, { intent: "leave" }, as(solo))).status).toBe(409);
+    expect(await roleOf(id, solo.id)).toBe("admin");
+
+    expect(
+      (await http.post(`/organisations/${id}`, { intent: "role", userId: colleague.id, role: "admin" }, as(solo)))
+        .status,
+    ).toBe(302);
+    const leave = await http.post(`/organisations/${id}`, { intent: "leave" }, as(solo));
+    expect(leave.status).toBe(302);
+    expect(await roleOf(id, solo.id)).toBeNull();
+    expect(await roleOf(id, colleague.id)).toBe("admin");
+  });
+});
+
+describe("removing a member", () => {
+  it("hands their items back to the organisation; nothing is deleted", async () => {
+    const leaver = await createUser(rt, { name: "Lena Leaver" });
+    await addMember(org, leaver, "member");
+    const item = await createItem(
+      depsOf(rt),
+      admin.id,
+      {
+        name: "Company laptop",
+        findFee: 500,
+        prodType: "laptop",
+        contactInfo: "x",
+        payment: "year",
+        intent: "payLater",
+      },
+      "en",
+    );
+    await rt.database.db
+      .updateTable("products")
+      .set({ organisationId: org, assignedTo: leaver.id })
+      .where("id", "=", item)
+      .execute();
+    expect((await http.post(`/organisations/${org}`, { intent: "remove", userId: leaver.id }, as(admin))).status).toBe(
+      302,
+    );
+    expect(await roleOf(org, leaver.id)).toBeNull();
+    const row = await rt.database.db
+      .selectFrom("products")
+      .select(["organisationId", "assignedTo"])
+      .where("id", "=", item)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ organisationId: org, assignedTo: null });
+  });
+});
+
+describe("the scope cookie", () => {
+  it("is checked against membership: another organisation's id, a garbage value or a lost membership mean personal", async () => {
+    const db = rt.database.db;
+    expect(await resolveScope(db, member.id, org)).toEqual({
+      kind: "organisation",
+      organisationId: org,
+      name: "Acme AB",
+      role: "member",
+    });
+    expect(await resolveScope(db, member.id, otherOrg)).toEqual({ kind: "personal" });
+    expect(await resolveScope(db, member.id, "personal")).toEqual({ kind: "personal" });
+    expect(await resolveScope(db, member.id, "x".repeat(500))).toEqual({ kind: "personal" });
+    expect(await resolveScope(db, member.id, undefined)).toEqual({ kind: "personal" });
+    const gone = await createUser(rt, { name: "Gone Soon" });
+    await addMember(org, gone, "admin");
+    expect((await resolveScope(db, gone.id, org)).kind).toBe("organisation");
+    await http.post(`/organisations/${org}`, { intent: "remove", userId: gone.id }, as(admin));
+    expect(await resolveScope(db, gone.id, org)).toEqual({ kind: "personal" });
+  });
+});
+
+describe("the account and organisations", () => {
+  const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const deleteAccount = (u: TestUser) =>
+    http.post("/account/delete", { intent: "delete", password: u.password, confirm: "on" }, as(u));
+  const exists = async (table: "organisations" | "user", id: string) =>
+    !!(await rt.database.db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst());
+
+  it("the export lists the user's memberships with organisation and role", async () => {
+    const res = await http.post("/account/export", {}, as(member));
+    expect(res.status).toBe(200);
+    const data = JSON.parse(await res.text()) as { organisations: unknown[] };
+    expect(data.organisations).toEqual([
+      expect.objectContaining({ organisationId: org, organisation: "Acme AB", role: "member" }),
+    ]);
+  });
+
+  it("the last admin of an organisation with other members cannot delete their account", async () => {
+    const boss = await createUser(rt, { name: "Bo Boss" });
+    const staff = await createUser(rt, { name: "Stina Staff" });
+    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Kept AB" });
+    await addMember(id, staff, "member");
+    const res = await deleteAccount(boss);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("You are the only admin of Kept AB");
+    expect(await exists("user", boss.id)).toBe(true);
+    expect(await roleOf(id, boss.id)).toBe("admin");
+  });
+
+  it("the only member's organisation is deleted with the account, with its items", async () => {
+    const solo = await createUser(rt, { name: "Sam Solo" });
+    const id = await createOrganisation(depsOf(rt), solo.id, { ...details, name: "Gone AB" });
+    const item = await createItem(
+      depsOf(rt),
+      solo.id,
+      { name: "Solo laptop", findFee: 100, prodType: "laptop", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db.updateTable("products").set({ organisationId: id }).where("id", "=", item).execute();
+    expect((await deleteAccount(solo)).status).toBe(302);
+    expect(await exists("organisations", id)).toBe(false);
+    expect(await rt.database.db.selectFrom("products").select("id").where("id", "=", item).execute()).toEqual([]);
+  });
+
+  it("a member who deletes their account leaves the organisation's items with it, owned by an admin", async () => {
+    const boss = await createUser(rt, { name: "Britt Boss" });
+    const staff = await createUser(rt, { name: "Sven Staff" });
+    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Stays AB" });
+    await addMember(id, staff, "member");
+    const item = await createItem(
+      depsOf(rt),
+      staff.id,
+      { name: "Staff phone", findFee: 100, prodType: "mobile", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db
+      .updateTable("products")
+      .set({ organisationId: id, assignedTo: staff.id })
+      .where("id", "=", item)
+      .execute();
+    expect((await deleteAccount(staff)).status).toBe(302);
+    expect(await exists("user", staff.id)).toBe(false);
+    const row = await rt.database.db
+      .selectFrom("products")
+      .select(["owner", "organisationId", "assignedTo"])
+      .where("id", "=", item)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ owner: boss.id, organisationId: id, assignedTo: null });
+  });
+});
+
+describe("the scope switch", () => {
+  const scopeCookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("hittad.scope="))
+      ?.split(";")[0];
+
+  it("sets the cookie only for the user's own organisations, and every page shows the active one", async () => {
+    const res = await http.post("/scope", { scope: org, redirectTo: "/account" }, as(member));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/account");
+    const chosen = scopeCookieOf(res);
+    expect(chosen).toBe(`hittad.scope=${org}`);
+    const page = await (await http.get("/account", { cookie: `${as(member).cookie}; ${chosen}` })).text();
+    expect(page).toMatch(/scope-badge[^>]*>.*Acme AB/);
+
+    const forged = await http.post("/scope", { scope: otherOrg }, as(member));
+    expect(forged.status).toBe(404);
+    expect(scopeCookieOf(forged)).toBeUndefined();
+    // A cookie set by hand with another organisation's id shows the personal scope.
+    const html = await (
+      await http.get("/account", { cookie: `${as(member).cookie}; hittad.scope=${otherOrg}` })
+    ).text();
+    expect(html).not.toContain("Other Org AB");
+    expect(html).toMatch(/scope-badge[^>]*>.*Personal/);
+
+    const personal = await http.post("/scope", { scope: "personal", redirectTo: "https://evil.example/" }, as(member));
+    expect(personal.headers.get("location")).toBe("/dashboard");
+    expect(scopeCookieOf(personal)).toBe("hittad.scope=personal");
+  });
+});
