@@ -36,9 +36,12 @@ const CEILINGS: Record<string, number> = {
   // shared sign-in fields) and #18 point 5 (the dashboard's filter and pager) landed; the
   // dashboard had also pulled in zod (+24 KB) until its filter parsing moved to
   // item-query.ts. Still over the 150 KB budget: docs/decisions/020 says what is next.
+  // Then 184.4 / 185.7 / 191.0 KB with issue #20's scope switch in the user menu (~1 KB on
+  // every page; the organisation and CSV translations load only on their own pages) and
+  // the dashboard's CSV links; the dashboard's ceiling moved up to keep its ~2 KB.
   "/": 185 * KB,
   "/login": 186 * KB,
-  "/dashboard": 191 * KB,
+  "/dashboard": 193 * KB,
 };
 
 interface PageSpec {

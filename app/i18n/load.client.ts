@@ -21,7 +21,7 @@ const loaded: Record<Lang, Record<string, unknown>> = { en: {}, sv: {} };
  * without a declaration skips them (ensureAllAreas brings them before any navigation), so
  * a feature's own pages do not weigh on every other page (issue #20: the organisation pages).
  */
-export const ROUTE_ONLY_AREAS: readonly string[] = ["organisations"];
+export const ROUTE_ONLY_AREAS: readonly string[] = ["organisations", "csv"];
 
 /**
  * The language's translations: only `areas` when given (a page's first load), else all

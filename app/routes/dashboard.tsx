@@ -16,6 +16,7 @@ import { useLang } from "~/lib/use-lang";
 import { useRootData } from "~/root";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
+import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
@@ -42,8 +43,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
   // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
   const query = parseItemQuery(new URL(request.url).searchParams);
+  // The active scope's items (issue #20): personal, or those registered for the organisation.
+  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
   const [{ origin, items, pageInfo, total, unpaid }, shipments, billing] = await Promise.all([
-    getDashboard(deps, user.ref, query),
+    getDashboard(deps, user.ref, query, organisationId),
     ownerShipments(deps, user.ref),
     getBillingOverview(deps, user.ref),
   ]);
@@ -164,9 +167,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
         </div>
       </div>
       <p className="d-flex flex-wrap gap-3 dashboard-csv">
-        <Link to="/dashboard/import">{t("csv.dashboard.import")}</Link>
+        <Link to="/dashboard/import">{t("items.dashboard.importCsv")}</Link>
         <a href="/dashboard/export.csv" download>
-          {t("csv.dashboard.export")}
+          {t("items.dashboard.exportCsv")}
         </a>
       </p>
       {unreadMessages > 0 ? (

@@ -19,6 +19,7 @@ import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } 
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
+import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
@@ -43,7 +44,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   // Filter and page from the GET form and page links (issue #18); bad values are ignored.
   const query = parseItemQuery(new URL(request.url).searchParams);
-  const page = await getOrderPage(await getDeps(), user.ref, query, { chosenPackage: chosenPackage(request) });
+  const deps = await getDeps();
+  // The active scope's items, as on the dashboard (issue #20).
+  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const page = await getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId });
   const flash = takeFlash(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
@@ -78,12 +82,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionResult<OrderFormValues>>({ values: parsed.data, fieldErrors: {}, formError: null });
   }
   let url: string;
+  const deps = await getDeps();
   try {
-    ({ url } = await startCheckout(await getDeps(), {
+    ({ url } = await startCheckout(deps, {
       userId: user.ref,
       productIds: parsed.data.items,
-      // The form posts to /order?{filter}: "all unpaid" means those the page's filter matches.
+      // The form posts to /order?{filter}: "all unpaid" means those the page's filter
+      // matches, in the active scope (issue #20).
       allUnpaid: parsed.data.scope === "allUnpaid" ? parseItemQuery(new URL(request.url).searchParams) : undefined,
+      organisationId: organisationIdOf(await activeScopeOf(deps.db, request, user.ref)),
       period: parsed.data.payment,
       lang,
     }));

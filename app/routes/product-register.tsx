@@ -14,6 +14,7 @@ import { suggestionResponse } from "~/server/items/items.http.server";
 import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
+import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { chosenPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/product-register";
@@ -37,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseProductForm(form);
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
   const deps = await getDeps();
-  const next = await registerItem(deps, { userId: user.ref, item: parsed.data, lang });
+  // In an organisation's scope the item is registered for it (issue #20).
+  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const next = await registerItem(deps, { userId: user.ref, item: parsed.data, lang, organisationId });
   // Confirm the save where it lands (issue #19).
   throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }

@@ -444,6 +444,54 @@ describe("the scope cookie", () => {
   });
 });
 
+describe("items in an organisation's scope", () => {
+  const inScope = (u: TestUser, scope: string) => ({ cookie: `${as(u).cookie}; hittad.scope=${scope}` });
+  const register = (u: TestUser, scope: string, name: string) =>
+    http.post(
+      "/product/register",
+      { name, findFee: "50", prodType: "other", contactInfo: "070-1", payment: "year", intent: "payLater" },
+      inScope(u, scope),
+    );
+
+  it("an item registered in an organisation's scope is listed there (dashboard and /order), not in the personal scope, and the other way round", async () => {
+    const owner = await createUser(rt, { name: "Olle Ordning" });
+    await addMember(org, owner, "member");
+    expect((await register(owner, org, "Acme laptop 7")).status).toBe(302);
+    expect((await register(owner, "personal", "Private bike 7")).status).toBe(302);
+    const rows = await rt.database.db
+      .selectFrom("products")
+      .select(["name", "organisationId", "owner"])
+      .where("owner", "=", owner.id)
+      .orderBy("name")
+      .execute();
+    expect(rows).toEqual([
+      { name: "Acme laptop 7", organisationId: org, owner: owner.id },
+      { name: "Private bike 7", organisationId: null, owner: owner.id },
+    ]);
+    for (const path of ["/dashboard", "/order"]) {
+      const inOrg = await (await http.get(path, inScope(owner, org))).text();
+      expect(inOrg, path).toContain("Acme laptop 7");
+      expect(inOrg, path).not.toContain("Private bike 7");
+      const personal = await (await http.get(path, inScope(owner, "personal"))).text();
+      expect(personal, path).toContain("Private bike 7");
+      expect(personal, path).not.toContain("Acme laptop 7");
+    }
+  });
+
+  it("a forged scope cookie registers a personal item and lists personal items only", async () => {
+    expect((await register(outsider, org, "Outsider umbrella")).status).toBe(302);
+    const row = await rt.database.db
+      .selectFrom("products")
+      .select("organisationId")
+      .where("name", "=", "Outsider umbrella")
+      .executeTakeFirstOrThrow();
+    expect(row.organisationId).toBeNull();
+    const html = await (await http.get("/dashboard", inScope(outsider, org))).text();
+    expect(html).toContain("Outsider umbrella");
+    expect(html).not.toContain("Acme laptop 7");
+  });
+});
+
 describe("the account and organisations", () => {
   const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
   const deleteAccount = (u: TestUser) =>

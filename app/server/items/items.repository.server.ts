@@ -217,9 +217,24 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
  * search is a case-insensitive substring (lower() folds every letter on both databases:
  * db.server.ts gives SQLite JavaScript's); % and _ in the text are matched literally.
  */
-function whereFilter(owner: string, filter: ItemFilter, now: number) {
+/**
+ * Whose items a list shows: the owner's personal items (organisationId null), or the items
+ * the owner registered or imported for one organisation (issue #20). Organisation items
+ * stay their creator's to manage until items are shared with the organisation.
+ */
+export interface ItemListScope {
+  owner: string;
+  organisationId: string | null;
+}
+
+function whereFilter(scope: ItemListScope, filter: ItemFilter, now: number) {
   return (eb: ExpressionBuilder<Database, "products">) => {
-    const parts = [eb("owner", "=", owner)];
+    const parts = [
+      eb("owner", "=", scope.owner),
+      scope.organisationId === null
+        ? eb("organisationId", "is", null)
+        : eb("organisationId", "=", scope.organisationId),
+    ];
     if (filter.type) parts.push(eb("prodType", "=", filter.type));
     if (filter.lost) parts.push(eb("lostAt", "is not", null));
     const paid = eb.and([eb("payed", "=", 1), eb.or([eb("paidUntil", "is", null), eb("paidUntil", ">", now)])]);
@@ -236,7 +251,7 @@ function whereFilter(owner: string, filter: ItemFilter, now: number) {
 /** One page of the owner's items matching the filter, newest first. */
 export async function listProductsOfOwnerPage(
   db: DB,
-  owner: string,
+  owner: ItemListScope,
   filter: ItemFilter,
   now: number,
   page: { limit: number; offset: number },
@@ -254,7 +269,12 @@ export async function listProductsOfOwnerPage(
 }
 
 /** How many of the owner's items match the filter (all pages). */
-export async function countProductsOfOwner(db: DB, owner: string, filter: ItemFilter, now: number): Promise<number> {
+export async function countProductsOfOwner(
+  db: DB,
+  owner: ItemListScope,
+  filter: ItemFilter,
+  now: number,
+): Promise<number> {
   const r = await db
     .selectFrom("products")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -264,7 +284,12 @@ export async function countProductsOfOwner(db: DB, owner: string, filter: ItemFi
 }
 
 /** The ids of the owner's items matching the filter (the order page's "all unpaid"). */
-export async function listProductIdsOfOwner(db: DB, owner: string, filter: ItemFilter, now: number): Promise<string[]> {
+export async function listProductIdsOfOwner(
+  db: DB,
+  owner: ItemListScope,
+  filter: ItemFilter,
+  now: number,
+): Promise<string[]> {
   const rows = await db
     .selectFrom("products")
     .select("id")

@@ -96,6 +96,8 @@ export async function createItem(
   owner: string,
   input: ItemInput,
   lang: Lang,
+  /** Registered in an organisation's scope (issue #20); null: a personal item. */
+  organisationId: string | null = null,
 ): Promise<string> {
   const { db } = deps;
   const now = deps.clock();
@@ -107,6 +109,7 @@ export async function createItem(
         id,
         code,
         owner,
+        organisationId,
         name: input.name,
         findFee: input.findFee,
         currency: currencyForLang(lang),
@@ -259,16 +262,19 @@ export async function getDashboard(
   deps: Pick<Deps, "db" | "config" | "clock">,
   owner: string,
   query: ItemQuery = { ...NO_FILTER, page: 1 },
+  /** The active organisation (issue #20): its items registered by this owner; null: personal items. */
+  organisationId: string | null = null,
 ): Promise<Dashboard> {
   const { db } = deps;
   const now = deps.clock();
+  const scope = { owner, organisationId };
   const [matching, total, unpaid] = await Promise.all([
-    countProductsOfOwner(db, owner, query, now),
-    countProductsOfOwner(db, owner, NO_FILTER, now),
-    countProductsOfOwner(db, owner, { ...NO_FILTER, paid: "unpaid" }, now),
+    countProductsOfOwner(db, scope, query, now),
+    countProductsOfOwner(db, scope, NO_FILTER, now),
+    countProductsOfOwner(db, scope, { ...NO_FILTER, paid: "unpaid" }, now),
   ]);
   const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
-  const rows = await listProductsOfOwnerPage(db, owner, query, now, {
+  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
     limit: DASHBOARD_PAGE_SIZE,
     offset: (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE,
   });

@@ -18,9 +18,9 @@ async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, produ
 /** Registers a new item; returns where the owner goes next. */
 export async function registerItem(
   deps: Pick<Deps, "db" | "clock">,
-  input: { userId: string; item: ProductInput; lang: Lang },
+  input: { userId: string; item: ProductInput; lang: Lang; organisationId?: string | null },
 ): Promise<string> {
-  const id = await createItem(deps, input.userId, input.item, input.lang);
+  const id = await createItem(deps, input.userId, input.item, input.lang, input.organisationId ?? null);
   return afterSave(deps, input.userId, id, input.item.intent === "payNow");
 }
 

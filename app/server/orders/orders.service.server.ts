@@ -131,19 +131,21 @@ export async function getOrderPage(
   deps: Pick<Deps, "db" | "config" | "clock">,
   userId: string,
   query: ItemQuery = { ...NO_FILTER, page: 1 },
-  opts: { chosenPackage?: PackageName | null } = {},
+  opts: { chosenPackage?: PackageName | null; organisationId?: string | null } = {},
 ): Promise<OrderPage> {
   const { db } = deps;
   const now = deps.clock();
+  // The same items as the dashboard of the active scope (issue #20).
+  const scope = { owner: userId, organisationId: opts.organisationId ?? null };
   const [matching, total, unpaidMatching, buy, address] = await Promise.all([
-    countProductsOfOwner(db, userId, query, now),
-    countProductsOfOwner(db, userId, NO_FILTER, now),
-    unpaidOf(query) ? countProductsOfOwner(db, userId, unpaidOf(query)!, now) : 0,
+    countProductsOfOwner(db, scope, query, now),
+    countProductsOfOwner(db, scope, NO_FILTER, now),
+    unpaidOf(query) ? countProductsOfOwner(db, scope, unpaidOf(query)!, now) : 0,
     getBuyProductId(deps, userId),
     getOrderAddress(deps, userId),
   ]);
   const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
-  const rows = await listProductsOfOwnerPage(db, userId, query, now, {
+  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
     limit: ORDER_PAGE_SIZE,
     offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
   });
@@ -187,6 +189,8 @@ export interface OrderInput {
   productIds: string[];
   /** Instead of ticked ids: every unpaid item of the owner that this filter matches. */
   allUnpaid?: ItemFilter;
+  /** The active organisation whose items "all unpaid" means (issue #20); null: personal items. */
+  organisationId?: string | null;
   period: Period;
   lang: Lang;
 }
@@ -201,7 +205,12 @@ export async function createOrder(deps: Pick<Deps, "db" | "config" | "clock">, i
   const unpaid = input.allUnpaid ? unpaidOf(input.allUnpaid) : null;
   const ids = input.allUnpaid
     ? unpaid
-      ? await listProductIdsOfOwner(db, input.userId, unpaid, deps.clock())
+      ? await listProductIdsOfOwner(
+          db,
+          { owner: input.userId, organisationId: input.organisationId ?? null },
+          unpaid,
+          deps.clock(),
+        )
       : []
     : [...new Set(input.productIds)];
   if (ids.length === 0) throw new OrderError("nothingSelected");

@@ -1,0 +1,17 @@
+/**
+ * The active scope of a request (issue #20), one way for every route that lists or
+ * registers items: the `hittad.scope` cookie, checked against membership in the database.
+ */
+import * as cookie from "cookie";
+import { SCOPE_COOKIE } from "~/lib/organisation-roles";
+import type { DB } from "../db/db.server";
+import { resolveScope, type Scope } from "./scope.server";
+
+export async function activeScopeOf(db: DB, request: Request, userId: string): Promise<Scope> {
+  return resolveScope(db, userId, cookie.parse(request.headers.get("Cookie") ?? "")[SCOPE_COOKIE]);
+}
+
+/** The organisation whose items a scope lists and registers; null for the personal scope. */
+export function organisationIdOf(scope: Scope): string | null {
+  return scope.kind === "organisation" ? scope.organisationId : null;
+}
