@@ -37,6 +37,7 @@ import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { CardSection } from "~/components/CardSection";
 import type { Route } from "./+types/account";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -175,19 +176,6 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section className="card mb-4" aria-labelledby={`${id}-title`}>
-      <div className="card-body">
-        <h2 id={`${id}-title`} className="h4 card-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </section>
-  );
-}
-
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -222,7 +210,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
 
-      <Section id="profile" title={t("account.profile.title")}>
+      <CardSection id="profile" title={t("account.profile.title")}>
         <FormAlert message={errorFor("profile")} />
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="profile" />
@@ -262,9 +250,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             {t("account.profile.save")}
           </button>
         </Form>
-      </Section>
+      </CardSection>
 
-      <Section id="email" title={t("account.email.title")}>
+      <CardSection id="email" title={t("account.email.title")}>
         <p className="text-break">
           {t("account.email.current", { email: page.email })}{" "}
           {page.emailVerified ? null : t("account.email.unverified")}
@@ -287,9 +275,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             {t("account.email.submit")}
           </button>
         </Form>
-      </Section>
+      </CardSection>
 
-      <Section id="password" title={page.hasPassword ? t("account.password.title") : t("account.password.setTitle")}>
+      <CardSection
+        id="password"
+        title={page.hasPassword ? t("account.password.title") : t("account.password.setTitle")}
+      >
         {page.hasPassword ? (
           <>
             <FormAlert message={errorFor("password")} />
@@ -349,9 +340,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </Form>
           </>
         )}
-      </Section>
+      </CardSection>
 
-      <Section id="methods" title={t("account.methods.title")}>
+      <CardSection id="methods" title={t("account.methods.title")}>
         <FormAlert message={errorFor("unlink") ?? errorFor("link")} />
         <ul className="list-group mb-3">
           {page.methods.map((m) => (
@@ -397,9 +388,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             ))}
           </div>
         ) : null}
-      </Section>
+      </CardSection>
 
-      <Section id="sessions" title={t("account.sessions.title")}>
+      <CardSection id="sessions" title={t("account.sessions.title")}>
         <FormAlert message={errorFor("signOutOthers")} />
         <ul className="list-group mb-3">
           {page.sessions.map((s) => (
@@ -430,9 +421,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         ) : (
           <p className="mb-0">{t("account.sessions.none")}</p>
         )}
-      </Section>
+      </CardSection>
 
-      <Section id="data" title={t("account.data.title")}>
+      <CardSection id="data" title={t("account.data.title")}>
         <p>{t("account.data.intro")}</p>
         {/* A plain form: the answer is a file download, the page stays. */}
         <form method="post" action="/account/export" data-discover="false">
@@ -440,14 +431,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             {t("account.data.download")}
           </button>
         </form>
-      </Section>
+      </CardSection>
 
-      <Section id="delete" title={t("account.delete.title")}>
+      <CardSection id="delete" title={t("account.delete.title")}>
         <p>{t("account.delete.intro")}</p>
         <Link to="/account/delete" className="btn btn-outline-danger">
           {t("account.delete.link")}
         </Link>
-      </Section>
+      </CardSection>
     </div>
   );
 }

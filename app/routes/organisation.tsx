@@ -40,6 +40,7 @@ import {
   updateOrganisation,
 } from "~/server/organisations/organisations.service.server";
 import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
+import { CardSection } from "~/components/CardSection";
 import type { Route } from "./+types/organisation";
 
 /** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
@@ -154,19 +155,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section className="card mb-4" aria-labelledby={`${id}-title`}>
-      <div className="card-body">
-        <h2 id={`${id}-title`} className="h4 card-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </section>
-  );
-}
-
 export default function OrganisationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -197,7 +185,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
 
       {admin ? (
         <>
-          <Section id="org-members" title={t("organisations.members.title")}>
+          <CardSection id="org-members" title={t("organisations.members.title")}>
             <FormAlert message={errorFor("role") ?? errorFor("remove")} />
             <ul className="list-group mb-0">
               {page.members.map((m) => (
@@ -251,9 +239,9 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
               ))}
             </ul>
             <p className="small text-body-secondary mt-2 mb-0">{t("organisations.members.removeHelp")}</p>
-          </Section>
+          </CardSection>
 
-          <Section id="org-invite" title={t("organisations.invite.title")}>
+          <CardSection id="org-invite" title={t("organisations.invite.title")}>
             <FormAlert message={errorFor("invite") ?? errorFor("revoke")} />
             <Form method="post" noValidate>
               <input type="hidden" name="intent" value="invite" />
@@ -326,9 +314,9 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
                 ))}
               </ul>
             )}
-          </Section>
+          </CardSection>
 
-          <Section id="org-details" title={t("organisations.details.title")}>
+          <CardSection id="org-details" title={t("organisations.details.title")}>
             <FormAlert message={errorFor("details")} />
             <OrganisationForm
               values={details}
@@ -336,11 +324,11 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
               submit={t("organisations.details.submit")}
               intent="details"
             />
-          </Section>
+          </CardSection>
         </>
       ) : null}
 
-      <Section id="org-leave" title={t("organisations.leave.title")}>
+      <CardSection id="org-leave" title={t("organisations.leave.title")}>
         <FormAlert message={errorFor("leave")} />
         {page.lastAdmin ? (
           <p className="mb-0">{t("organisations.leave.lastAdmin")}</p>
@@ -355,7 +343,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             </Form>
           </>
         )}
-      </Section>
+      </CardSection>
     </div>
   );
 }
