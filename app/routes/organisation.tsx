@@ -120,7 +120,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         const p = inviteSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
         const { lang } = context.get(requestContext);
-        await inviteMember(deps, { id: user.ref, name: user.name }, id, p.data, lang);
+        await inviteMember(
+          deps,
+          { id: user.ref, name: user.name, emailVerified: user.emailVerified },
+          id,
+          p.data,
+          lang,
+        );
         return back("invited");
       }
       case "revoke": {

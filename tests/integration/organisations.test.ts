@@ -12,6 +12,8 @@ import { RETURN_TO_COOKIE } from "../../app/lib/return-to";
 import { createItem } from "../../app/server/items/items.service.server";
 import {
   createOrganisation,
+  hashInviteToken,
+  INVITE_RECIPIENT_RULE,
   INVITE_RULE,
   inviteMember,
   OrganisationError,
@@ -339,7 +341,7 @@ describe("invites", () => {
     const send = (i: number) =>
       inviteMember(
         deps,
-        { id: boss.id, name: "Busy Boss" },
+        { id: boss.id, name: "Busy Boss", emailVerified: true },
         id,
         { email: `bulk-${i}@example.test`, role: "member" },
         "en",
@@ -591,5 +593,244 @@ describe("the scope switch", () => {
     const personal = await http.post("/scope", { scope: "personal", redirectTo: "https://evil.example/" }, as(member));
     expect(personal.headers.get("location")).toBe("/dashboard");
     expect(scopeCookieOf(personal)).toBe("hittad.scope=personal");
+  });
+});
+
+describe("review fixes (issue #20)", () => {
+  const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const newOrg = (creator: TestUser, name: string) => createOrganisation(depsOf(rt), creator.id, { ...details, name });
+  const post = (u: TestUser, id: string, form: Record<string, string>) =>
+    http.post(`/organisations/${id}`, form, as(u));
+  const itemOf = async (owner: TestUser, organisationId: string, name: string) => {
+    const id = await createItem(
+      depsOf(rt),
+      owner.id,
+      { name, findFee: 100, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    await rt.database.db.updateTable("products").set({ organisationId }).where("id", "=", id).execute();
+    return id;
+  };
+  const product = (id: string) =>
+    rt.database.db
+      .selectFrom("products")
+      .select(["owner", "organisationId", "assignedTo"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+  const admins = async (organisationId: string) =>
+    (
+      await rt.database.db
+        .selectFrom("organisation_members")
+        .select("userId")
+        .where("organisationId", "=", organisationId)
+        .where("role", "=", "admin")
+        .execute()
+    ).map((r) => r.userId);
+  const pendingInvitesTo = async (email: string) =>
+    (await rt.database.db.selectFrom("organisation_invites").select("id").where("email", "=", email).execute()).length;
+
+  it("a removed or departing member's organisation items pass to the longest-standing remaining admin", async () => {
+    const first = await createUser(rt, { name: "First Admin" });
+    const id = await newOrg(first, "Heir AB");
+    const second = await createUser(rt, { name: "Second Admin" });
+    const removed = await createUser(rt, { name: "Removed Member" });
+    const leaver = await createUser(rt, { name: "Leaving Member" });
+    await addMember(id, second, "admin");
+    await addMember(id, removed, "member");
+    await addMember(id, leaver, "member");
+    const removedItem = await itemOf(removed, id, "Removed member's drill");
+    const leaverItem = await itemOf(leaver, id, "Leaver's tablet");
+    const personal = await createItem(
+      depsOf(rt),
+      leaver.id,
+      {
+        name: "Leaver's own bike",
+        findFee: 100,
+        prodType: "other",
+        contactInfo: "x",
+        payment: "year",
+        intent: "payLater",
+      },
+      "en",
+    );
+    expect((await post(second, id, { intent: "remove", userId: removed.id })).status).toBe(302);
+    expect((await post(leaver, id, { intent: "leave" })).status).toBe(302);
+    expect(await product(removedItem)).toEqual({ owner: first.id, organisationId: id, assignedTo: null });
+    expect(await product(leaverItem)).toEqual({ owner: first.id, organisationId: id, assignedTo: null });
+    // Their personal items stay theirs.
+    expect(await product(personal)).toEqual({ owner: leaver.id, organisationId: null, assignedTo: null });
+    // The ex-member can no longer manage the item (sent to their dashboard); the heir can.
+    const exMember = await http.get(`/product/edit/${removedItem}`, as(removed));
+    expect([exMember.status, exMember.headers.get("location")]).toEqual([302, "/dashboard"]);
+    expect((await http.get(`/product/edit/${removedItem}`, as(first))).status).toBe(200);
+  });
+
+  it("deleting the last member's account deletes only their items; another owner's item goes back to its owner", async () => {
+    const solo = await createUser(rt, { name: "Last Member" });
+    const stranger = await createUser(rt, { name: "Other Owner" });
+    const id = await newOrg(solo, "Last AB");
+    const mine = await itemOf(solo, id, "Last member's laptop");
+    const theirs = await itemOf(stranger, id, "Other owner's laptop");
+    const res = await http.post(
+      "/account/delete",
+      { intent: "delete", password: solo.password, confirm: "on" },
+      as(solo),
+    );
+    expect(res.status).toBe(302);
+    expect(await product(mine)).toBeUndefined();
+    expect(await product(theirs)).toEqual({ owner: stranger.id, organisationId: null, assignedTo: null });
+  });
+
+  it("the last admin holds under a race: two admins demoting each other at once leave one admin", async () => {
+    const a = await createUser(rt, { name: "Race Admin A" });
+    const b = await createUser(rt, { name: "Race Admin B" });
+    const id = await newOrg(a, "Race AB");
+    await addMember(id, b, "admin");
+    const statuses = await Promise.all([
+      post(a, id, { intent: "role", userId: b.id, role: "member" }),
+      post(b, id, { intent: "role", userId: a.id, role: "member" }),
+    ]).then((rs) => rs.map((r) => r.status).sort());
+    // The loser is no longer an admin when its turn comes.
+    expect(statuses).toEqual([302, 403]);
+    expect(await admins(id)).toHaveLength(1);
+  });
+
+  it("the last admin holds under a race: two admins deleting their accounts at once leave one admin", async () => {
+    const a = await createUser(rt, { name: "Deleting Admin A" });
+    const b = await createUser(rt, { name: "Deleting Admin B" });
+    const staff = await createUser(rt, { name: "Staying Member" });
+    const id = await newOrg(a, "Race Delete AB");
+    await addMember(id, b, "admin");
+    await addMember(id, staff, "member");
+    const del = (u: TestUser) =>
+      http.post("/account/delete", { intent: "delete", password: u.password, confirm: "on" }, as(u));
+    const statuses = await Promise.all([del(a), del(b)]).then((rs) => rs.map((r) => r.status).sort());
+    expect(statuses).toEqual([302, 409]);
+    expect(await admins(id)).toHaveLength(1);
+  });
+
+  it("an admin who is demoted, removed or leaves loses the invites they sent; an invite needs its sender to still be admin", async () => {
+    const boss = await createUser(rt, { name: "Invite Boss" });
+    const id = await newOrg(boss, "Invites AB");
+    const sender = await createUser(rt, { name: "Invite Sender" });
+    await addMember(id, sender, "admin");
+    const stamp = Date.now();
+    for (const [i, step] of (
+      [
+        { intent: "role", userId: sender.id, role: "member" },
+        { intent: "remove", userId: sender.id },
+        { intent: "leave" },
+      ] as Record<string, string>[]
+    ).entries()) {
+      const email = `authority-${i}-${stamp}@example.test`;
+      expect((await invite(sender, id, email)).status).toBe(302);
+      expect(await pendingInvitesTo(email)).toBe(1);
+      expect((await post(step.intent === "leave" ? sender : boss, id, step)).status).toBe(302);
+      expect(await pendingInvitesTo(email), step.intent).toBe(0);
+      // Back as admin for the next step.
+      if (!(await roleOf(id, sender.id))) await addMember(id, sender, "admin");
+      else
+        await rt.database.db
+          .updateTable("organisation_members")
+          .set({ role: "admin" })
+          .where("organisationId", "=", id)
+          .where("userId", "=", sender.id)
+          .execute();
+    }
+    // The sender stops being admin some other way: the invite no longer works.
+    const invitee = await createUser(rt, { name: "Late Invitee" });
+    expect((await invite(sender, id, invitee.email)).status).toBe(302);
+    const { token } = await inviteTokenFor(invitee.email);
+    await rt.database.db
+      .updateTable("organisation_members")
+      .set({ role: "member" })
+      .where("organisationId", "=", id)
+      .where("userId", "=", sender.id)
+      .execute();
+    expect((await http.get(`/invite/${token}`, as(invitee))).status).toBe(404);
+    expect((await http.post(`/invite/${token}`, {}, as(invitee))).status).toBe(404);
+    expect(await roleOf(id, invitee.id)).toBeNull();
+  });
+
+  it("only an admin with a verified email sends invites (403, translated)", async () => {
+    const unverified = await createUser(rt, { name: "Unverified Admin", verified: false });
+    const id = await newOrg(unverified, "Unverified AB");
+    const email = `unverified-inviter-${Date.now()}@example.test`;
+    const res = await http.post(
+      `/organisations/${id}`,
+      { intent: "invite", email, role: "member" },
+      {
+        ...as(unverified),
+        lang: "sv",
+      },
+    );
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).toContain("Bekräfta din e-postadress innan du bjuder in någon");
+    expect(html).toContain(email);
+    expect(await pendingInvitesTo(email)).toBe(0);
+  });
+
+  it("a second open invite to the same address in the same organisation is refused (409) until the first is withdrawn", async () => {
+    const email = `twice-${Date.now()}@example.test`;
+    expect((await invite(admin, org, email)).status).toBe(302);
+    const again = await invite(admin, org, email.toUpperCase());
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("already has an open invite");
+    expect(await pendingInvitesTo(email)).toBe(1);
+    const { id } = await rt.database.db
+      .selectFrom("organisation_invites")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
+    expect((await post(admin, org, { intent: "revoke", inviteId: id })).status).toBe(302);
+    expect((await invite(admin, org, email)).status).toBe(302);
+  });
+
+  it("an address gets at most three invite mails a day, across organisations", async () => {
+    const boss = await createUser(rt, { name: "Many Orgs Boss" });
+    const deps = { ...depsOf(rt), config: { ...rt.config, rateLimitDisabled: false } };
+    const email = `flooded-${Date.now()}@example.test`;
+    const send = async (i: number) =>
+      inviteMember(
+        deps,
+        { id: boss.id, name: "Many Orgs Boss", emailVerified: true },
+        await newOrg(boss, `Flood ${i} AB`),
+        { email, role: "member" },
+        "en",
+      );
+    for (let i = 0; i < INVITE_RECIPIENT_RULE.limit; i++) await send(i);
+    await expect(send(INVITE_RECIPIENT_RULE.limit)).rejects.toMatchObject({ code: "recipientRateLimited" });
+    expect(await pendingInvitesTo(email)).toBe(INVITE_RECIPIENT_RULE.limit);
+  });
+
+  it("two invites of one person accepted at once make one membership, no error", async () => {
+    const invitee = await createUser(rt, { name: "Double Invitee" });
+    const boss = await createUser(rt, { name: "Double Boss" });
+    const id = await newOrg(boss, "Double AB");
+    const now = Date.now();
+    const tokens = ["a", "b"].map((c) => c.repeat(43));
+    for (const token of tokens) {
+      await rt.database.db
+        .insertInto("organisation_invites")
+        .values({
+          id: `double-${token[0]}-${now}`,
+          organisationId: id,
+          email: invitee.email,
+          role: "member",
+          tokenHash: hashInviteToken(token),
+          invitedBy: boss.id,
+          createdAt: now,
+          expiresAt: now + 60_000,
+          acceptedAt: null,
+          acceptedBy: null,
+        })
+        .execute();
+    }
+    const statuses = await Promise.all(tokens.map((t) => http.post(`/invite/${t}`, {}, as(invitee)))).then((rs) =>
+      rs.map((r) => r.status),
+    );
+    expect(statuses).toEqual([302, 302]);
+    expect(await roleOf(id, invitee.id)).toBe("member");
   });
 });

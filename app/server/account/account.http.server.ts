@@ -26,4 +26,5 @@ export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
 
 export const privacyErrors: HttpErrorTable<PrivacyErrorCode> = {
   rateLimited: { status: 429, key: "account.errors.exportRateLimited", headers: retryAfter },
+  lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
 };

@@ -17,6 +17,7 @@ import { OrderError, renewalEndsIfCancelled } from "../orders/orders.service.ser
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { sendAccountDeletedMail } from "./account.mail.server";
+import { PrivacyError } from "./privacy.service.server";
 import { listSoleAdminshipsWithOthers } from "../organisations/organisations.repository.server";
 
 export type AccountPageErrorCode =
@@ -322,6 +323,9 @@ export async function deleteAccount(
     });
   } catch (err) {
     if (err instanceof OrderError) throw new AccountPageError("cancelFailed");
+    if (err instanceof PrivacyError && err.code === "lastOrganisationAdmin") {
+      throw new AccountPageError("lastOrganisationAdmin", err.params);
+    }
     const code = apiCode(err);
     if (code === "INVALID_PASSWORD") throw new AccountPageError("wrongPassword");
     if (code === "SESSION_EXPIRED") throw new AccountPageError("reauthRequired");

@@ -14,7 +14,8 @@ import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
 import * as repo from "./privacy.repository.server";
 
-export type PrivacyErrorCode = "rateLimited";
+/** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
+export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
 export class PrivacyError extends ServiceError<PrivacyErrorCode> {}
 
 /** Exports per user: each builds the whole file, so a few an hour are plenty. */
@@ -65,6 +66,15 @@ export const USER_DATA: UserDataKind[] = [
     key: "organisations",
     export: (db, u) => orgRepo.readMembershipsForExport(db, u.id),
     erase: async (ctx, u) => {
+      // The last-admin check again, under the organisations' locks: two admins deleting
+      // their accounts at once must not leave members without an admin.
+      for (const id of await orgRepo.listOrganisationIdsOfUser(ctx.db, u.id)) {
+        await orgRepo.lockOrganisation(ctx.db, id, ctx.now);
+      }
+      const sole = await orgRepo.listSoleAdminshipsWithOthers(ctx.db, u.id);
+      if (sole.length > 0) {
+        throw new PrivacyError("lastOrganisationAdmin", { organisations: sole.map((o) => o.name).join(", ") });
+      }
       ctx.forgottenItems.push(...(await orgRepo.eraseUserFromOrganisations(ctx.db, u.id, ctx.now)));
     },
   },

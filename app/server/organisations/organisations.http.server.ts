@@ -12,6 +12,13 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   inviteUsed: { status: 410, key: "organisations.errors.inviteUsed" },
   emailNotVerified: { status: 403, key: "organisations.errors.emailNotVerified" },
   wrongEmail: { status: 403, key: "organisations.errors.wrongEmail" },
+  inviterNotVerified: { status: 403, key: "organisations.errors.inviterNotVerified" },
+  alreadyInvited: { status: 409, key: "organisations.errors.alreadyInvited" },
+  recipientRateLimited: {
+    status: 429,
+    key: "organisations.errors.recipientRateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+  },
   rateLimited: {
     status: 429,
     key: "organisations.errors.rateLimited",

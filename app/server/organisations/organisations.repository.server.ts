@@ -121,11 +121,13 @@ export async function updateOrganisation(db: DB, id: string, details: Organisati
     .execute();
 }
 
-export async function deleteOrganisation(db: DB, id: string) {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("products").where("organisationId", "=", id).execute();
-    await trx.deleteFrom("organisations").where("id", "=", id).execute();
-  });
+/**
+ * Takes the organisation's row lock for the rest of the transaction (a row lock on
+ * PostgreSQL; SQLite serialises transactions anyway), so a rule that counts members and
+ * then changes them (the last admin) is decided by one transaction at a time.
+ */
+export async function lockOrganisation(db: DB, id: string, now: number) {
+  await db.updateTable("organisations").set({ updatedAt: now }).where("id", "=", id).execute();
 }
 
 export async function findMembership(db: DB, organisationId: string, userId: string): Promise<Membership | undefined> {
@@ -207,21 +209,64 @@ export async function setMemberRole(db: DB, organisationId: string, userId: stri
     .execute();
 }
 
-/** Removes the membership; the member's items go back to the organisation (nothing is deleted). */
+/**
+ * Who takes over a departing member's items: the longest-standing remaining admin (else,
+ * in an organisation without another admin, the longest-standing remaining member).
+ * Undefined when nobody else is a member. One rule for removing, leaving and deleting an
+ * account.
+ */
+export async function heirOf(db: DB, organisationId: string, departingUserId: string): Promise<string | undefined> {
+  const others = await db
+    .selectFrom("organisation_members")
+    .select(["userId", "role"])
+    .where("organisationId", "=", organisationId)
+    .where("userId", "!=", departingUserId)
+    .orderBy("createdAt")
+    .orderBy("userId")
+    .execute();
+  return (others.find((o) => o.role === "admin") ?? others[0])?.userId;
+}
+
+/** The departing member's items of the organisation pass to `heir` (who then manages and pays for them). */
+async function handOverItems(db: DB, organisationId: string, departingUserId: string, heir: string, now: number) {
+  await db
+    .updateTable("products")
+    .set({ owner: heir, updatedAt: now })
+    .where("organisationId", "=", organisationId)
+    .where("owner", "=", departingUserId)
+    .execute();
+}
+
+/** Invites `userId` sent for the organisation that nobody has accepted yet. */
+export async function deletePendingInvitesSentBy(db: DB, organisationId: string, userId: string) {
+  await db
+    .deleteFrom("organisation_invites")
+    .where("organisationId", "=", organisationId)
+    .where("invitedBy", "=", userId)
+    .where("acceptedAt", "is", null)
+    .execute();
+}
+
+/**
+ * Removes the membership (call inside the transaction that checked the last admin): the
+ * items the member created pass to the heir (heirOf), items assigned to them go back to
+ * the organisation, and the invites they sent and nobody accepted yet are deleted.
+ */
 export async function removeMember(db: DB, organisationId: string, userId: string, now: number) {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("products")
-      .set({ assignedTo: null, updatedAt: now })
-      .where("organisationId", "=", organisationId)
-      .where("assignedTo", "=", userId)
-      .execute();
-    await trx
-      .deleteFrom("organisation_members")
-      .where("organisationId", "=", organisationId)
-      .where("userId", "=", userId)
-      .execute();
-  });
+  const heir = await heirOf(db, organisationId, userId);
+  if (heir) await handOverItems(db, organisationId, userId, heir, now);
+  await db
+    .updateTable("products")
+    .set({ assignedTo: null, updatedAt: now })
+    .where("organisationId", "=", organisationId)
+    .where("assignedTo", "=", userId)
+    .execute();
+  await deletePendingInvitesSentBy(db, organisationId, userId);
+  await db
+    .deleteFrom("organisation_members")
+    .where("organisationId", "=", organisationId)
+    .where("userId", "=", userId)
+    .execute();
 }
 
 export async function insertInvite(db: DB, invite: Invite) {
@@ -239,6 +284,19 @@ export async function listOpenInvites(db: DB, organisationId: string): Promise<I
     .orderBy("id")
     .execute();
   return rows.map(toInvite);
+}
+
+/** An invite to `email` (lower case) in the organisation that is neither accepted nor expired. */
+export async function hasOpenInvite(db: DB, organisationId: string, email: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("organisation_invites")
+    .select("id")
+    .where("organisationId", "=", organisationId)
+    .where("email", "=", email)
+    .where("acceptedAt", "is", null)
+    .where("expiresAt", ">", now)
+    .executeTakeFirst();
+  return !!row;
 }
 
 export async function findInviteByTokenHash(db: DB, tokenHash: string): Promise<Invite | undefined> {
@@ -262,8 +320,9 @@ export async function deleteInvite(db: DB, organisationId: string, inviteId: str
 
 /**
  * Accepts the invite once: the conditional UPDATE decides between two concurrent
- * acceptances, and the membership is added in the same transaction (an existing
- * membership keeps its role). False when it was already used or has expired.
+ * acceptances and re-checks that the inviter is still an admin, and the membership is
+ * added in the same transaction (an existing membership keeps its role). False when it
+ * was already used, has expired or its inviter is no longer an admin.
  */
 export async function acceptInvite(db: DB, invite: Invite, userId: string, now: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -273,20 +332,24 @@ export async function acceptInvite(db: DB, invite: Invite, userId: string, now: 
       .where("id", "=", invite.id)
       .where("acceptedAt", "is", null)
       .where("expiresAt", ">", now)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom("organisation_members")
+            .select("userId")
+            .where("organisationId", "=", invite.organisationId)
+            .where("userId", "=", invite.invitedBy)
+            .where("role", "=", "admin"),
+        ),
+      )
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    const existing = await trx
-      .selectFrom("organisation_members")
-      .select("userId")
-      .where("organisationId", "=", invite.organisationId)
-      .where("userId", "=", userId)
-      .executeTakeFirst();
-    if (!existing) {
-      await trx
-        .insertInto("organisation_members")
-        .values({ organisationId: invite.organisationId, userId, role: invite.role, createdAt: now })
-        .execute();
-    }
+    // Two invites accepted at once (two admins invited the same person): one membership.
+    await trx
+      .insertInto("organisation_members")
+      .values({ organisationId: invite.organisationId, userId, role: invite.role, createdAt: now })
+      .onConflict((oc) => oc.columns(["organisationId", "userId"]).doNothing())
+      .execute();
     return true;
   });
 }
@@ -336,42 +399,46 @@ export async function listSoleAdminshipsWithOthers(db: DB, userId: string): Prom
   return rows;
 }
 
-/**
- * What deleting a user's account does to organisations (inside the deletion's transaction):
- * organisations they are the only member of are deleted with their items; in the others,
- * items they created pass to the longest-standing remaining admin (who then pays for them)
- * and items assigned to them go back to the organisation. Returns the deleted item ids.
- */
-export async function eraseUserFromOrganisations(db: DB, userId: string, now: number): Promise<string[]> {
-  const mine = await db
+/** The organisations the user belongs to, by id (the order their locks are taken in). */
+export async function listOrganisationIdsOfUser(db: DB, userId: string): Promise<string[]> {
+  const rows = await db
     .selectFrom("organisation_members")
     .select("organisationId")
     .where("userId", "=", userId)
+    .orderBy("organisationId")
     .execute();
+  return rows.map((r) => r.organisationId);
+}
+
+/**
+ * What deleting a user's account does to organisations (inside the deletion's transaction,
+ * after the organisations are locked and the last admin checked): an organisation they are
+ * the only member of is deleted with the items THEY created in it; another owner's items
+ * in it (there should be none) go back to that owner's personal scope. In the others the
+ * membership ends as removeMember ends it (items to the heir, assignments cleared, pending
+ * invites deleted). Returns the deleted item ids.
+ */
+export async function eraseUserFromOrganisations(db: DB, userId: string, now: number): Promise<string[]> {
   const deletedItems: string[] = [];
-  for (const { organisationId } of mine) {
-    const others = await db
-      .selectFrom("organisation_members")
-      .select(["userId", "role"])
-      .where("organisationId", "=", organisationId)
-      .where("userId", "!=", userId)
-      .orderBy("createdAt")
-      .orderBy("userId")
-      .execute();
-    if (others.length === 0) {
-      const items = await db.selectFrom("products").select("id").where("organisationId", "=", organisationId).execute();
-      deletedItems.push(...items.map((i) => i.id));
-      await db.deleteFrom("products").where("organisationId", "=", organisationId).execute();
-      await db.deleteFrom("organisations").where("id", "=", organisationId).execute();
+  for (const organisationId of await listOrganisationIdsOfUser(db, userId)) {
+    if (await heirOf(db, organisationId, userId)) {
+      await removeMember(db, organisationId, userId, now);
       continue;
     }
-    const heir = others.find((o) => o.role === "admin") ?? others[0]!;
-    await db
-      .updateTable("products")
-      .set({ owner: heir.userId, updatedAt: now })
+    const items = await db
+      .selectFrom("products")
+      .select("id")
       .where("organisationId", "=", organisationId)
       .where("owner", "=", userId)
       .execute();
+    deletedItems.push(...items.map((i) => i.id));
+    await db.deleteFrom("products").where("organisationId", "=", organisationId).where("owner", "=", userId).execute();
+    await db
+      .updateTable("products")
+      .set({ organisationId: null, assignedTo: null, updatedAt: now })
+      .where("organisationId", "=", organisationId)
+      .execute();
+    await db.deleteFrom("organisations").where("id", "=", organisationId).execute();
   }
   await db.updateTable("products").set({ assignedTo: null, updatedAt: now }).where("assignedTo", "=", userId).execute();
   return deletedItems;

@@ -35,7 +35,10 @@ export type OrganisationErrorCode =
   | "inviteUsed"
   | "emailNotVerified"
   | "wrongEmail"
-  | "rateLimited";
+  | "inviterNotVerified"
+  | "alreadyInvited"
+  | "rateLimited"
+  | "recipientRateLimited";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
@@ -43,6 +46,12 @@ export const ORGANISATION_ID_LENGTH = 10;
 
 /** Invite mails per admin: a team's worth in an hour, not a mailer for a stolen session. */
 export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 60 * 60_000 };
+
+/**
+ * Invite mails per recipient address, across all organisations: a few a day, so invites
+ * cannot be used to flood someone's mailbox.
+ */
+export const INVITE_RECIPIENT_RULE: RateRule = { name: "org:invite-to", limit: 3, windowMs: 24 * 60 * 60_000 };
 
 type Ctx = Pick<Deps, "db" | "clock">;
 
@@ -127,18 +136,25 @@ export async function updateOrganisation(deps: Ctx, userId: string, organisation
  */
 export async function inviteMember(
   deps: Pick<Deps, "db" | "clock" | "config">,
-  actor: { id: string; name: string },
+  actor: { id: string; name: string; emailVerified: boolean },
   organisationId: string,
   input: { email: string; role: OrgRole },
   lang: Lang,
 ) {
   await requireAdmin(deps.db, organisationId, actor.id);
+  // Only a proven address sends mail in Hittad's name (decision 012).
+  if (!actor.emailVerified) throw new OrganisationError("inviterNotVerified");
   const organisation = await repo.findOrganisation(deps.db, organisationId);
   if (!organisation) throw new OrganisationError("notFound");
   if (await repo.findMemberByEmail(deps.db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
   const now = deps.clock();
-  const hit = await rateLimits(deps.config, deps.db).hit(INVITE_RULE, actor.id, now);
+  if (await repo.hasOpenInvite(deps.db, organisationId, input.email, now))
+    throw new OrganisationError("alreadyInvited");
+  const limiter = rateLimits(deps.config, deps.db);
+  const hit = await limiter.hit(INVITE_RULE, actor.id, now);
   if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
+  const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
+  if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { minutes: toHit.retryAfterMinutes });
   const token = randomBytes(32).toString("base64url");
   const invite: repo.Invite = {
     id: randomUUID(),
@@ -175,35 +191,63 @@ export async function revokeInvite(deps: Ctx, userId: string, organisationId: st
   if (!(await repo.deleteInvite(deps.db, organisationId, inviteId))) throw new OrganisationError("inviteNotFound");
 }
 
+/**
+ * Runs `change` in one transaction that first locks the organisation's row, so counting
+ * the admins and changing a membership cannot interleave with another such change (two
+ * admins demoting each other at once: one wins, one admin remains).
+ */
+function underOrganisationLock<T>(deps: Ctx, organisationId: string, change: (db: Deps["db"]) => Promise<T>) {
+  return deps.db.transaction().execute(async (trx) => {
+    await repo.lockOrganisation(trx, organisationId, deps.clock());
+    return change(trx);
+  });
+}
+
+/** lastAdmin when `target` is the organisation's only admin (call under the organisation's lock). */
+async function keepAnAdmin(db: Deps["db"], target: repo.Membership) {
+  if (target.role === "admin" && (await repo.countAdmins(db, target.organisationId)) <= 1) {
+    throw new OrganisationError("lastAdmin");
+  }
+}
+
+/** An admin changes a member's role; an admin who steps down loses the invites they sent. */
 export async function changeRole(deps: Ctx, userId: string, organisationId: string, memberId: string, role: OrgRole) {
-  await requireAdmin(deps.db, organisationId, userId);
-  const target = await repo.findMembership(deps.db, organisationId, memberId);
-  if (!target) throw new OrganisationError("notFound");
-  if (target.role === role) return;
-  if (target.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
-    throw new OrganisationError("lastAdmin");
-  }
-  await repo.setMemberRole(deps.db, organisationId, memberId, role);
+  await membershipOf(deps.db, organisationId, userId);
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    await requireAdmin(db, organisationId, userId);
+    const target = await repo.findMembership(db, organisationId, memberId);
+    if (!target) throw new OrganisationError("notFound");
+    if (target.role === role) return;
+    await keepAnAdmin(db, target);
+    await repo.setMemberRole(db, organisationId, memberId, role);
+    if (target.role === "admin") await repo.deletePendingInvitesSentBy(db, organisationId, memberId);
+  });
 }
 
-/** An admin removes a member; the member's items go back to the organisation. */
+/**
+ * An admin removes a member: the items the member created pass to the longest-standing
+ * remaining admin, their assigned items go back to the organisation, their pending
+ * invites are deleted.
+ */
 export async function removeMember(deps: Ctx, userId: string, organisationId: string, memberId: string) {
-  await requireAdmin(deps.db, organisationId, userId);
-  const target = await repo.findMembership(deps.db, organisationId, memberId);
-  if (!target) throw new OrganisationError("notFound");
-  if (target.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
-    throw new OrganisationError("lastAdmin");
-  }
-  await repo.removeMember(deps.db, organisationId, memberId, deps.clock());
+  await membershipOf(deps.db, organisationId, userId);
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    await requireAdmin(db, organisationId, userId);
+    const target = await repo.findMembership(db, organisationId, memberId);
+    if (!target) throw new OrganisationError("notFound");
+    await keepAnAdmin(db, target);
+    await repo.removeMember(db, organisationId, memberId, deps.clock());
+  });
 }
 
-/** A member leaves; the last admin cannot (they first make someone else admin). */
+/** A member leaves as a removed member does; the last admin cannot (they first make someone else admin). */
 export async function leaveOrganisation(deps: Ctx, userId: string, organisationId: string) {
-  const membership = await membershipOf(deps.db, organisationId, userId);
-  if (membership.role === "admin" && (await repo.countAdmins(deps.db, organisationId)) <= 1) {
-    throw new OrganisationError("lastAdmin");
-  }
-  await repo.removeMember(deps.db, organisationId, userId, deps.clock());
+  await membershipOf(deps.db, organisationId, userId);
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    const membership = await membershipOf(db, organisationId, userId);
+    await keepAnAdmin(db, membership);
+    await repo.removeMember(db, organisationId, userId, deps.clock());
+  });
 }
 
 export interface InviteView {
@@ -220,6 +264,9 @@ async function usableInvite(deps: Ctx, token: string) {
   if (!invite) throw new OrganisationError("inviteNotFound");
   if (invite.acceptedAt !== null) throw new OrganisationError("inviteUsed");
   if (invite.expiresAt <= deps.clock()) throw new OrganisationError("inviteExpired");
+  // An invite lasts only as long as its sender's authority (repo.acceptInvite checks again).
+  const inviter = await repo.findMembership(deps.db, invite.organisationId, invite.invitedBy);
+  if (inviter?.role !== "admin") throw new OrganisationError("inviteNotFound");
   const organisation = await repo.findOrganisation(deps.db, invite.organisationId);
   if (!organisation) throw new OrganisationError("inviteNotFound");
   return { invite, organisation };
