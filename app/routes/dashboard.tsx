@@ -44,7 +44,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
   const query = parseItemQuery(new URL(request.url).searchParams);
   // The active scope's items (issue #20): personal, or those registered for the organisation.
-  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const organisationId = organisationIdOf(scope);
+  // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
+  const csvLinks = scope.kind === "personal" || scope.role === "admin";
   const [{ origin, items, pageInfo, total, unpaid }, shipments, billing] = await Promise.all([
     getDashboard(deps, user.ref, query, organisationId),
     ownerShipments(deps, user.ref),
@@ -73,6 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       shipments,
       billing,
+      csvLinks,
       billingDone,
       flash: flash.message,
       flashOk: flashIsSuccess(flash.message),
@@ -166,12 +170,14 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </Link>
         </div>
       </div>
-      <p className="d-flex flex-wrap gap-3 dashboard-csv">
-        <Link to="/dashboard/import">{t("items.dashboard.importCsv")}</Link>
-        <a href="/dashboard/export.csv" download>
-          {t("items.dashboard.exportCsv")}
-        </a>
-      </p>
+      {loaderData.csvLinks ? (
+        <p className="d-flex flex-wrap gap-3 dashboard-csv">
+          <Link to="/dashboard/import">{t("items.dashboard.importCsv")}</Link>
+          <a href="/dashboard/export.csv" download>
+            {t("items.dashboard.exportCsv")}
+          </a>
+        </p>
+      ) : null}
       {unreadMessages > 0 ? (
         <div className="alert alert-info" role="status">
           {t("relay.dashboard.unread", { count: unreadMessages })}{" "}

@@ -37,8 +37,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   try {
     const invite = await getInvite(deps, params.token);
-    if (!user) {
-      // Sign-in (and a sign-in after registering) comes back here.
+    if (!user || user.email.toLowerCase() !== invite.email) {
+      // Sign-in (and a sign-in after registering, or after signing out of another account) comes back here.
       const remember = rememberReturnTo(request, deps.config.secureCookies);
       if (remember) headers.append("Set-Cookie", remember);
     }
@@ -101,21 +101,24 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
             {t("organisations.accept.for", { email: invite.email, date: formatDate(invite.expiresAt, lang) })}
           </p>
           <FormAlert message={result?.formError} />
-          {signedIn ? (
-            <>
-              {!emailVerified || email?.toLowerCase() !== invite.email ? (
-                <p className="alert alert-warning">
-                  {emailVerified
-                    ? t("organisations.accept.otherEmail", { email: email ?? "" })
-                    : t("organisations.accept.verifyFirst")}
-                </p>
-              ) : null}
-              <Form method="post">
-                <button type="submit" className="btn btn-primary">
-                  {t("organisations.accept.submit")}
-                </button>
-              </Form>
-            </>
+          {signedIn && email?.toLowerCase() !== invite.email ? (
+            // Accepting could only be refused: say which address the invite is for instead.
+            <div className="alert alert-warning">
+              <p className="text-break">
+                {t("organisations.accept.otherEmail", { email: email ?? "", invited: invite.email })}
+              </p>
+              <Link className="btn btn-outline-primary" to="/logout">
+                {t("organisations.accept.signOut")}
+              </Link>
+            </div>
+          ) : signedIn && !emailVerified ? (
+            <p className="alert alert-warning">{t("organisations.accept.verifyFirst")}</p>
+          ) : signedIn ? (
+            <Form method="post">
+              <button type="submit" className="btn btn-primary">
+                {t("organisations.accept.submit")}
+              </button>
+            </Form>
           ) : (
             <>
               <p>{t("organisations.accept.signInFirst")}</p>

@@ -5,7 +5,7 @@
  * section, told apart by `intent`; each answers a redirect back here (PRG).
  */
 import { useTranslation } from "react-i18next";
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";
@@ -33,6 +33,7 @@ import {
   changeRole,
   getOrganisationPage,
   inviteMember,
+  type OrganisationPage,
   leaveOrganisation,
   OrganisationError,
   removeMember,
@@ -82,7 +83,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 type Values = Partial<Record<string, string>>;
-type Result = ActionResult<Values> & { intent: string };
+/** `confirm`: the posted change is valid but not confirmed yet; the page asks first (no JavaScript needed). */
+type Result = ActionResult<Values> & { intent: string; confirm?: boolean };
+
+/** Changes that take a second, confirming POST (`confirmed=yes`). */
+const CONFIRMED = "yes";
+const askFirst = (intent: string, values: Values) =>
+  data<Result>({ values, fieldErrors: {}, formError: null, intent, confirm: true });
 
 function invalid(intent: string, values: Values, errors: Record<string, string>, summary?: string) {
   const first = summary ?? Object.values(errors)[0] ?? "organisations.errors.notFound";
@@ -138,16 +145,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case "role": {
         const p = roleSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
+        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
         await changeRole(deps, user.ref, id, p.data.userId, p.data.role);
         return back("role");
       }
       case "remove": {
         const p = memberSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, { userId: "organisations.errors.notFound" });
+        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
         await removeMember(deps, user.ref, id, p.data.userId);
         return back("removed");
       }
       case "leave": {
+        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
         await leaveOrganisation(deps, user.ref, id);
         return redirect("/dashboard");
       }
@@ -188,6 +198,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
         </div>
       ) : null}
       {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
+      {result?.confirm ? <ConfirmChange result={result} page={page} me={me} /> : null}
 
       {admin ? (
         <>
@@ -351,5 +362,51 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
         )}
       </CardSection>
     </div>
+  );
+}
+
+/** The confirmation step of a role change, a removal or leaving: the same fields again with confirmed=yes. */
+function ConfirmChange({ result, page, me }: { result: Result; page: OrganisationPage; me: string }) {
+  const { t } = useTranslation();
+  const { intent, values } = result;
+  const target = page.members.find((m) => m.userId === values.userId);
+  const name = target ? target.name || target.email : "";
+  const role = values.role === "admin" || values.role === "member" ? values.role : null;
+  const question =
+    intent === "leave"
+      ? t("organisations.confirm.leave", { organisation: page.organisation.name })
+      : !target
+        ? null
+        : intent === "remove"
+          ? t("organisations.confirm.remove", { name })
+          : role
+            ? t(target.userId === me ? "organisations.confirm.roleSelf" : "organisations.confirm.role", {
+                name,
+                role: t(`organisations.roles.${role}`),
+              })
+            : null;
+  if (!question) return null;
+  return (
+    <section className="alert alert-warning" aria-labelledby="org-confirm-title">
+      <h2 id="org-confirm-title" className="h5" tabIndex={-1} ref={(el) => el?.focus()}>
+        {t("organisations.confirm.title")}
+      </h2>
+      <p className="text-break">{question}</p>
+      {intent !== "role" ? (
+        <p>{t(intent === "leave" ? "organisations.leave.text" : "organisations.members.removeHelp")}</p>
+      ) : null}
+      <Form method="post" className="d-flex flex-wrap gap-2">
+        <input type="hidden" name="intent" value={intent} />
+        {values.userId ? <input type="hidden" name="userId" value={values.userId} /> : null}
+        {role ? <input type="hidden" name="role" value={role} /> : null}
+        <input type="hidden" name="confirmed" value={CONFIRMED} />
+        <button type="submit" className={intent === "role" ? "btn btn-primary" : "btn btn-danger"}>
+          {t(`organisations.confirm.submit.${intent === "role" ? "role" : intent === "leave" ? "leave" : "remove"}`)}
+        </button>
+        <Link to={`/organisations/${page.organisation.id}`} className="btn btn-outline-secondary">
+          {t("organisations.confirm.cancel")}
+        </Link>
+      </Form>
+    </section>
   );
 }

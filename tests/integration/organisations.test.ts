@@ -193,8 +193,8 @@ describe("who sees and changes an organisation", () => {
     const attempts: Record<string, string>[] = [
       { intent: "invite", email: "friend@example.test", role: "admin" },
       { intent: "details", ...DETAILS, name: "Hijacked AB" },
-      { intent: "role", userId: member.id, role: "admin" },
-      { intent: "remove", userId: admin.id },
+      { intent: "role", confirmed: "yes", userId: member.id, role: "admin" },
+      { intent: "remove", confirmed: "yes", userId: admin.id },
     ];
     for (const body of attempts) {
       expect((await http.post(`/organisations/${org}`, body, as(member))).status).toBe(403);
@@ -370,20 +370,28 @@ describe("the last admin", () => {
     await addMember(id, colleague, "member");
     const demote = await http.post(
       `/organisations/${id}`,
-      { intent: "role", userId: solo.id, role: "member" },
+      { intent: "role", confirmed: "yes", userId: solo.id, role: "member" },
       as(solo),
     );
     expect(demote.status).toBe(409);
     expect(await demote.text()).toContain("at least one admin");
-    expect((await http.post(`/organisations/${id}`, { intent: "remove", userId: solo.id }, as(solo))).status).toBe(409);
-    expect((await http.post(`/organisations/${id}`, { intent: "leave" }, as(solo))).status).toBe(409);
+    expect(
+      (await http.post(`/organisations/${id}`, { intent: "remove", confirmed: "yes", userId: solo.id }, as(solo)))
+        .status,
+    ).toBe(409);
+    expect((await http.post(`/organisations/${id}`, { intent: "leave", confirmed: "yes" }, as(solo))).status).toBe(409);
     expect(await roleOf(id, solo.id)).toBe("admin");
 
     expect(
-      (await http.post(`/organisations/${id}`, { intent: "role", userId: colleague.id, role: "admin" }, as(solo)))
-        .status,
+      (
+        await http.post(
+          `/organisations/${id}`,
+          { intent: "role", confirmed: "yes", userId: colleague.id, role: "admin" },
+          as(solo),
+        )
+      ).status,
     ).toBe(302);
-    const leave = await http.post(`/organisations/${id}`, { intent: "leave" }, as(solo));
+    const leave = await http.post(`/organisations/${id}`, { intent: "leave", confirmed: "yes" }, as(solo));
     expect(leave.status).toBe(302);
     expect(await roleOf(id, solo.id)).toBeNull();
     expect(await roleOf(id, colleague.id)).toBe("admin");
@@ -412,9 +420,10 @@ describe("removing a member", () => {
       .set({ organisationId: org, assignedTo: leaver.id })
       .where("id", "=", item)
       .execute();
-    expect((await http.post(`/organisations/${org}`, { intent: "remove", userId: leaver.id }, as(admin))).status).toBe(
-      302,
-    );
+    expect(
+      (await http.post(`/organisations/${org}`, { intent: "remove", confirmed: "yes", userId: leaver.id }, as(admin)))
+        .status,
+    ).toBe(302);
     expect(await roleOf(org, leaver.id)).toBeNull();
     const row = await rt.database.db
       .selectFrom("products")
@@ -441,7 +450,7 @@ describe("the scope cookie", () => {
     const gone = await createUser(rt, { name: "Gone Soon" });
     await addMember(org, gone, "admin");
     expect((await resolveScope(db, gone.id, org)).kind).toBe("organisation");
-    await http.post(`/organisations/${org}`, { intent: "remove", userId: gone.id }, as(admin));
+    await http.post(`/organisations/${org}`, { intent: "remove", confirmed: "yes", userId: gone.id }, as(admin));
     expect(await resolveScope(db, gone.id, org)).toEqual({ kind: "personal" });
   });
 });
@@ -653,8 +662,8 @@ describe("review fixes (issue #20)", () => {
       },
       "en",
     );
-    expect((await post(second, id, { intent: "remove", userId: removed.id })).status).toBe(302);
-    expect((await post(leaver, id, { intent: "leave" })).status).toBe(302);
+    expect((await post(second, id, { intent: "remove", confirmed: "yes", userId: removed.id })).status).toBe(302);
+    expect((await post(leaver, id, { intent: "leave", confirmed: "yes" })).status).toBe(302);
     expect(await product(removedItem)).toEqual({ owner: first.id, organisationId: id, assignedTo: null });
     expect(await product(leaverItem)).toEqual({ owner: first.id, organisationId: id, assignedTo: null });
     // Their personal items stay theirs.
@@ -687,8 +696,8 @@ describe("review fixes (issue #20)", () => {
     const id = await newOrg(a, "Race AB");
     await addMember(id, b, "admin");
     const statuses = await Promise.all([
-      post(a, id, { intent: "role", userId: b.id, role: "member" }),
-      post(b, id, { intent: "role", userId: a.id, role: "member" }),
+      post(a, id, { intent: "role", confirmed: "yes", userId: b.id, role: "member" }),
+      post(b, id, { intent: "role", confirmed: "yes", userId: a.id, role: "member" }),
     ]).then((rs) => rs.map((r) => r.status).sort());
     // The loser is no longer an admin when its turn comes.
     expect(statuses).toEqual([302, 403]);
@@ -717,9 +726,9 @@ describe("review fixes (issue #20)", () => {
     const stamp = Date.now();
     for (const [i, step] of (
       [
-        { intent: "role", userId: sender.id, role: "member" },
-        { intent: "remove", userId: sender.id },
-        { intent: "leave" },
+        { intent: "role", confirmed: "yes", userId: sender.id, role: "member" },
+        { intent: "remove", confirmed: "yes", userId: sender.id },
+        { intent: "leave", confirmed: "yes" },
       ] as Record<string, string>[]
     ).entries()) {
       const email = `authority-${i}-${stamp}@example.test`;
@@ -832,5 +841,58 @@ describe("review fixes (issue #20)", () => {
     );
     expect(statuses).toEqual([302, 302]);
     expect(await roleOf(id, invitee.id)).toBe("member");
+  });
+});
+
+describe("confirming member changes (issue #20 review)", () => {
+  it("removing, leaving and changing a role take a confirming second POST; the first changes nothing", async () => {
+    const boss = await createUser(rt, { name: "Careful Boss" });
+    const staff = await createUser(rt, { name: "Careful Staff" });
+    const id = await createOrganisation(depsOf(rt), boss.id, {
+      ...DETAILS,
+      name: "Careful AB",
+      orgNumber: "556036-0793",
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    await addMember(id, staff, "member");
+    const ask = async (u: TestUser, form: Record<string, string>, text: string) => {
+      const res = await http.post(`/organisations/${id}`, form, { ...as(u), lang: "sv" });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(text);
+      expect(html).toContain('name="confirmed" value="yes"');
+    };
+    await ask(boss, { intent: "remove", userId: staff.id }, "Vill du ta bort Careful Staff från organisationen?");
+    await ask(
+      boss,
+      { intent: "role", userId: staff.id, role: "admin" },
+      "Vill du ändra rollen för Careful Staff till administratör?",
+    );
+    await ask(staff, { intent: "leave" }, "Vill du lämna Careful AB?");
+    expect(await roleOf(id, staff.id)).toBe("member");
+    const remove = { intent: "remove", userId: staff.id, confirmed: "yes" };
+    expect((await http.post(`/organisations/${id}`, remove, as(boss))).status).toBe(302);
+    expect(await roleOf(id, staff.id)).toBeNull();
+  });
+});
+
+describe("pages offer only what the user may do (issue #20 review)", () => {
+  it("the dashboard shows CSV import/export in the personal scope and to admins, not to members in an organisation's scope", async () => {
+    const inScope = (u: TestUser, scope: string) => ({ cookie: `${as(u).cookie}; hittad.scope=${scope}` });
+    const csvLink = 'href="/dashboard/import"';
+    expect(await (await http.get("/dashboard", inScope(member, org))).text()).not.toContain(csvLink);
+    expect(await (await http.get("/dashboard", inScope(member, "personal"))).text()).toContain(csvLink);
+    expect(await (await http.get("/dashboard", inScope(admin, org))).text()).toContain(csvLink);
+  });
+
+  it("a user signed in with another email sees which address the invite is for and a sign-out link, no Accept button", async () => {
+    const email = `other-address-${Date.now()}@example.test`;
+    await invite(admin, org, email);
+    const { token } = await inviteTokenFor(email);
+    const html = await (await http.get(`/invite/${token}`, as(outsider))).text();
+    expect(html).toContain(`but this invite is for ${email}`);
+    expect(html).toContain('href="/logout"');
+    expect(html).not.toContain("Accept the invite");
   });
 });
