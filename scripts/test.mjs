@@ -35,6 +35,8 @@ function runTogether(group) {
           let output = "";
           child.stdout.on("data", (c) => (output += c));
           child.stderr.on("data", (c) => (output += c));
+          // A command that cannot start (not installed): its step fails with the reason.
+          child.on("error", (err) => (output += `${err.message}\n`));
           child.on("close", (status) => {
             const secs = ((Date.now() - started) / 1000).toFixed(1);
             console.log(`\n▶ ${name}`);

@@ -141,6 +141,10 @@ describe(`orders with the test provider on ${label}`, () => {
     const forged = await get("/user/register?package=%3Cscript%3E");
     expect(forged.headers.getSetCookie().some((c) => c.startsWith("hittad.package="))).toBe(false);
     const pkg = set!.split(";")[0]!;
+    // Chosen after a protected page sent the visitor to sign in: the package is the newer
+    // intent, so the remembered page is forgotten.
+    const bounced = await get("/user/register?package=tripple", { cookie: "hittad.return_to=%2Fdashboard" });
+    expect(bounced.headers.getSetCookie().some((c) => /^hittad\.return_to=;.*Max-Age=0/i.test(c))).toBe(true);
 
     // Registering (a plain form POST) goes on to the product form, which names the package.
     const email = `package-${Date.now()}@example.test`;

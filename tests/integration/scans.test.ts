@@ -87,17 +87,33 @@ describe("scan log", () => {
     const id = await item();
     const first = await view(`/product/${id}`);
     expect(first.status).toBe(200);
-    const before = server.logs().split('"cache":"hit"').length;
-    for (const path of [`/product/${id}`, `/${id}`, `/${id}`]) {
+    await first.arrayBuffer();
+    const hits = () => server.logs().split('"cache":"hit"').length;
+    const before = hits();
+    const again = async (path: string) => {
       const res = await view(path, path === `/${id}` ? DESKTOP : PHONE, undefined, "en");
       expect(res.status).toBe(200);
       await res.arrayBuffer();
-    }
-    // The last two were answered from the cache (the same URL a second time).
-    expect(server.logs().split('"cache":"hit"').length).toBeGreaterThan(before);
-    await expect.poll(() => scansOf(id), { timeout: 3000, interval: 100 }).toHaveLength(4);
+    };
+    for (const path of [`/product/${id}`, `/${id}`, `/${id}`]) await again(path);
+    // A page is stored once its answer has finished; on a loaded machine (CI) the next
+    // request can come first, so the short URL is asked again until the cache answers.
+    let extra = 0;
+    await expect
+      .poll(
+        async () => {
+          if (hits() > before) return true;
+          extra++;
+          await again(`/${id}`);
+          return hits() > before;
+        },
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe(true);
+    // Every view counts, the cached ones too.
+    await expect.poll(() => scansOf(id), { timeout: 3000, interval: 100 }).toHaveLength(4 + extra);
     const rows = await scansOf(id);
-    expect(rows.filter((r) => r.device === "desktop")).toHaveLength(2);
+    expect(rows.filter((r) => r.device === "desktop")).toHaveLength(2 + extra);
     expect(rows.filter((r) => r.lang === "sv")).toHaveLength(1);
   });
 

@@ -35,12 +35,14 @@ export function rememberReturnTo(request: Request, secure: boolean): string | nu
   });
 }
 
+/** Set-Cookie that forgets the remembered page. */
+export function forgetReturnTo(): string {
+  return cookie.serialize(RETURN_TO_COOKIE, "", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0 });
+}
+
 /** The remembered local path (or `fallback`) and the Set-Cookie that forgets it. */
 export function takeReturnTo(request: Request, fallback: string): { to: string; clear: string | null } {
   const value = cookie.parse(request.headers.get("Cookie") ?? "")[RETURN_TO_COOKIE];
   if (value === undefined) return { to: fallback, clear: null };
-  return {
-    to: safeRedirectTarget(value, fallback),
-    clear: cookie.serialize(RETURN_TO_COOKIE, "", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 0 }),
-  };
+  return { to: safeRedirectTarget(value, fallback), clear: forgetReturnTo() };
 }

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.server";
+import { logger } from "../logger.server";
 import { migrations } from "./migrations";
 import type { Database } from "./schema";
 
@@ -64,8 +65,9 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   // itself emits 'error', and only idle clients have the pool's listener) must not crash
   // the process: the query running on it fails, the pool drops the client on release,
   // and the request answers 503 (tests/integration/database-outage.pg.test.ts).
-  pool.on("error", () => {});
-  pool.on("connect", (client) => client.on("error", () => {}));
+  const lost = (err: Error) => logger.warn({ err: err.message }, "database connection lost");
+  pool.on("error", lost);
+  pool.on("connect", (client) => client.on("error", lost));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

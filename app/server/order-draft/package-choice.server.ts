@@ -7,6 +7,7 @@
 import * as cookie from "cookie";
 import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS, parsePackage } from "~/lib/package-choice";
 import type { PackageName } from "~/lib/pricing";
+import { forgetReturnTo } from "../auth/return-to.server";
 import { requireSignedOut } from "../auth/session.server";
 
 /** Set-Cookie for the request's `?package=` choice, or null when it names no package. */
@@ -39,11 +40,14 @@ export function forgetPackage(): string {
 export async function signedOutRemembering(request: Request, secure: boolean): Promise<Headers> {
   const headers = new Headers();
   const set = rememberPackage(request, secure);
-  if (set) headers.append("Set-Cookie", set);
+  // The newer intent wins: a package chosen now goes before a page remembered earlier,
+  // and a page that sends the visitor to sign in later sets its own again.
+  const cookies = set ? [set, forgetReturnTo()] : [];
+  for (const c of cookies) headers.append("Set-Cookie", c);
   try {
     await requireSignedOut(request);
   } catch (err) {
-    if (set && err instanceof Response) err.headers.append("Set-Cookie", set);
+    if (err instanceof Response) for (const c of cookies) err.headers.append("Set-Cookie", c);
     throw err;
   }
   return headers;
