@@ -9,7 +9,7 @@ import type { Browser, Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, signIn, type TestUser } from "../support/users";
-import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp, walkIn } from "./fixtures";
 
 const texts = {
   en: {
@@ -124,67 +124,65 @@ for (const lang of ["en", "sv"] as const) {
       return u;
     }
 
-    test("the account page: reached from the user menu, accessible, name saved, other devices signed out", async ({
-      page,
-      app,
-      browser,
-    }) => {
-      test.slow();
-      const u = await signedInUser(app, page);
-      const other = await otherDevice(browser, app, u);
-      await page.goto("/dashboard");
-      await waitForHydration(page);
-      await page.getByRole("button", { name: tx.menu }).click();
-      await page.getByRole("link", { name: tx.menuLink, exact: true }).click();
-      await page.waitForURL("**/account");
-      await expect(page.getByRole("heading", { level: 1, name: tx.title })).toBeVisible();
-      await expectAccessible(page);
-      await atPhoneAndDesk(page, `account-${lang}`);
+    walkIn("sv", lang)(
+      "the account page: reached from the user menu, accessible, name saved, other devices signed out",
+      async ({ page, app, browser }) => {
+        test.slow();
+        const u = await signedInUser(app, page);
+        const other = await otherDevice(browser, app, u);
+        await page.goto("/dashboard");
+        await waitForHydration(page);
+        await page.getByRole("button", { name: tx.menu }).click();
+        await page.getByRole("link", { name: tx.menuLink, exact: true }).click();
+        await page.waitForURL("**/account");
+        await expect(page.getByRole("heading", { level: 1, name: tx.title })).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `account-${lang}`);
 
-      await page.getByLabel(tx.name, { exact: true }).fill("Karin Nyberg");
-      await page.getByRole("button", { name: tx.save, exact: true }).click();
-      await expect(page.getByRole("status").filter({ hasText: tx.saved })).toBeVisible();
-      await expect(page.getByLabel(tx.name, { exact: true })).toHaveValue("Karin Nyberg");
+        await page.getByLabel(tx.name, { exact: true }).fill("Karin Nyberg");
+        await page.getByRole("button", { name: tx.save, exact: true }).click();
+        await expect(page.getByRole("status").filter({ hasText: tx.saved })).toBeVisible();
+        await expect(page.getByLabel(tx.name, { exact: true })).toHaveValue("Karin Nyberg");
 
-      const otherPage = await other.newPage();
-      expect(await signedOut(otherPage, app)).toBe(false);
-      await page.getByRole("button", { name: tx.signOutOthers }).click();
-      await expect(page.getByRole("status").filter({ hasText: tx.signedOutOthers })).toBeVisible();
-      expect(await signedOut(otherPage, app)).toBe(true);
-      expect(await signedOut(page, app)).toBe(false);
-      await other.close();
-    });
+        const otherPage = await other.newPage();
+        expect(await signedOut(otherPage, app)).toBe(false);
+        await page.getByRole("button", { name: tx.signOutOthers }).click();
+        await expect(page.getByRole("status").filter({ hasText: tx.signedOutOthers })).toBeVisible();
+        expect(await signedOut(otherPage, app)).toBe(true);
+        expect(await signedOut(page, app)).toBe(false);
+        await other.close();
+      },
+    );
 
-    test("a failed password change keeps the focus on its message; a good one signs out the other browser", async ({
-      page,
-      app,
-      browser,
-    }) => {
-      test.slow();
-      const u = await signedInUser(app, page);
-      const other = await otherDevice(browser, app, u);
-      const otherPage = await other.newPage();
-      await page.goto("/account");
-      await waitForHydration(page);
-      await page.getByLabel(tx.currentPassword).fill("not-the-password");
-      await page.getByLabel(tx.newPassword, { exact: true }).fill("my brand new secret 1");
-      await page.getByRole("button", { name: tx.changePassword }).click();
-      const alert = page.getByRole("alert").filter({ hasText: tx.wrongPassword });
-      // Password hashing is slow on a loaded machine: allow it time.
-      await expect(alert).toBeFocused({ timeout: 20_000 });
-      await expectAccessible(page);
-      if (process.env.SCREENSHOTS)
-        await page.screenshot({ path: `test-results/screens/account-password-error-${lang}.png`, fullPage: true });
-      expect(await signedOut(otherPage, app)).toBe(false);
+    walkIn("en", lang)(
+      "a failed password change keeps the focus on its message; a good one signs out the other browser",
+      async ({ page, app, browser }) => {
+        test.slow();
+        const u = await signedInUser(app, page);
+        const other = await otherDevice(browser, app, u);
+        const otherPage = await other.newPage();
+        await page.goto("/account");
+        await waitForHydration(page);
+        await page.getByLabel(tx.currentPassword).fill("not-the-password");
+        await page.getByLabel(tx.newPassword, { exact: true }).fill("my brand new secret 1");
+        await page.getByRole("button", { name: tx.changePassword }).click();
+        const alert = page.getByRole("alert").filter({ hasText: tx.wrongPassword });
+        // Password hashing is slow on a loaded machine: allow it time.
+        await expect(alert).toBeFocused({ timeout: 20_000 });
+        await expectAccessible(page);
+        if (process.env.SCREENSHOTS)
+          await page.screenshot({ path: `test-results/screens/account-password-error-${lang}.png`, fullPage: true });
+        expect(await signedOut(otherPage, app)).toBe(false);
 
-      await page.getByLabel(tx.currentPassword).fill(u.password);
-      await page.getByLabel(tx.newPassword, { exact: true }).fill("my brand new secret 1");
-      await page.getByRole("button", { name: tx.changePassword }).click();
-      await expect(page.getByRole("status").filter({ hasText: tx.passwordChanged })).toBeVisible({ timeout: 20_000 });
-      expect(await signedOut(otherPage, app)).toBe(true);
-      expect(await signedOut(page, app)).toBe(false);
-      await other.close();
-    });
+        await page.getByLabel(tx.currentPassword).fill(u.password);
+        await page.getByLabel(tx.newPassword, { exact: true }).fill("my brand new secret 1");
+        await page.getByRole("button", { name: tx.changePassword }).click();
+        await expect(page.getByRole("status").filter({ hasText: tx.passwordChanged })).toBeVisible({ timeout: 20_000 });
+        expect(await signedOut(otherPage, app)).toBe(true);
+        expect(await signedOut(page, app)).toBe(false);
+        await other.close();
+      },
+    );
 
     test("email change through the link mailed to the new address", async ({ page, app }) => {
       test.slow();
@@ -226,115 +224,114 @@ for (const lang of ["en", "sv"] as const) {
       expect(text).not.toContain(someone.email);
     });
 
-    test("a switched-off sticker as an anonymous finder sees it, switched on again; then the owner deletes the item after a confirmation and the finder's page is gone", async ({
-      page,
-      app,
-      browser,
-    }) => {
-      test.slow();
-      const u = await signedInUser(app, page);
-      const id = await createItem(
-        depsOf(app.runtime),
-        u.id,
-        {
-          name: "Blue backpack",
-          findFee: 100,
-          prodType: "other",
-          contactInfo: "Call 070-555 12 34",
-          payment: "year",
-          intent: "payLater",
-        },
-        lang,
-      );
-      await app.runtime.database.db
-        .updateTable("products")
-        .set({ payed: 1, paidUntil: Date.parse("2099-01-01T00:00:00Z") })
-        .where("id", "=", id)
-        .execute();
-      const finderContext = await browser.newContext({ locale: tx.locale });
-      await finderContext.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
-      const finder = await finderContext.newPage();
-      await finder.goto(`${app.server.url}/${id}`);
-      await expect(finder.getByText("070-555 12 34")).toBeVisible();
-      expect(await finder.locator("textarea").count()).toBeGreaterThan(0);
+    walkIn("sv", lang)(
+      "a switched-off sticker as an anonymous finder sees it, switched on again; then the owner deletes the item after a confirmation and the finder's page is gone",
+      async ({ page, app, browser }) => {
+        test.slow();
+        const u = await signedInUser(app, page);
+        const id = await createItem(
+          depsOf(app.runtime),
+          u.id,
+          {
+            name: "Blue backpack",
+            findFee: 100,
+            prodType: "other",
+            contactInfo: "Call 070-555 12 34",
+            payment: "year",
+            intent: "payLater",
+          },
+          lang,
+        );
+        await app.runtime.database.db
+          .updateTable("products")
+          .set({ payed: 1, paidUntil: Date.parse("2099-01-01T00:00:00Z") })
+          .where("id", "=", id)
+          .execute();
+        const finderContext = await browser.newContext({ locale: tx.locale });
+        await finderContext.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
+        const finder = await finderContext.newPage();
+        await finder.goto(`${app.server.url}/${id}`);
+        await expect(finder.getByText("070-555 12 34")).toBeVisible();
+        expect(await finder.locator("textarea").count()).toBeGreaterThan(0);
 
-      await page.goto("/dashboard");
-      await waitForHydration(page);
-      await page.getByRole("button", { name: tx.switchOff }).click();
-      await expect(page.getByText(tx.switchedOff)).toBeVisible();
-      await finder.reload();
-      await expect(finder.getByRole("heading", { name: tx.notActive })).toBeVisible();
-      await expect(finder.getByText("070-555")).toHaveCount(0);
-      await expect(finder.getByText("Blue backpack")).toHaveCount(0);
-      // No relay: the finder's message form is gone with the contact info.
-      await expect(finder.locator("textarea")).toHaveCount(0);
+        await page.goto("/dashboard");
+        await waitForHydration(page);
+        await page.getByRole("button", { name: tx.switchOff }).click();
+        await expect(page.getByText(tx.switchedOff)).toBeVisible();
+        await finder.reload();
+        await expect(finder.getByRole("heading", { name: tx.notActive })).toBeVisible();
+        await expect(finder.getByText("070-555")).toHaveCount(0);
+        await expect(finder.getByText("Blue backpack")).toHaveCount(0);
+        // No relay: the finder's message form is gone with the contact info.
+        await expect(finder.locator("textarea")).toHaveCount(0);
 
-      await page.getByRole("button", { name: tx.switchOn }).click();
-      await expect(page.getByRole("button", { name: tx.switchOff })).toBeVisible();
-      await finder.reload();
-      await expect(finder.getByText("070-555 12 34")).toBeVisible();
+        await page.getByRole("button", { name: tx.switchOn }).click();
+        await expect(page.getByRole("button", { name: tx.switchOff })).toBeVisible();
+        await finder.reload();
+        await expect(finder.getByText("070-555 12 34")).toBeVisible();
 
-      // Delete the item: a confirmation page (the new screen: axe, widths, screenshots).
-      await page.goto(`/product/edit/${id}`);
-      await page.getByRole("link", { name: tx.deleteItem }).click();
-      await page.waitForURL(`**/product/${id}/delete`);
-      await expect(page.getByRole("heading", { level: 1, name: tx.deleteItemTitle })).toBeVisible();
-      await expectAccessible(page);
-      await atPhoneAndDesk(page, `item-delete-${lang}`);
-      await waitForHydration(page);
-      await page.getByRole("button", { name: tx.deleteItemSubmit }).click();
-      await page.waitForURL("**/dashboard");
-      await expect(page.getByText(tx.itemDeleted)).toBeVisible();
-      expect((await finder.reload())?.status()).toBe(404);
-      await finderContext.close();
-    });
+        // Delete the item: a confirmation page (the new screen: axe, widths, screenshots).
+        await page.goto(`/product/edit/${id}`);
+        await page.getByRole("link", { name: tx.deleteItem }).click();
+        await page.waitForURL(`**/product/${id}/delete`);
+        await expect(page.getByRole("heading", { level: 1, name: tx.deleteItemTitle })).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `item-delete-${lang}`);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: tx.deleteItemSubmit }).click();
+        await page.waitForURL("**/dashboard");
+        await expect(page.getByText(tx.itemDeleted)).toBeVisible();
+        expect((await finder.reload())?.status()).toBe(404);
+        await finderContext.close();
+      },
+    );
 
-    test("deleting the account ends signed out on / with a message; sign-in fails, item pages 404, mail arrives", async ({
-      page,
-      app,
-    }) => {
-      test.slow();
-      const u = await signedInUser(app, page);
-      const id = await createItem(
-        depsOf(app.runtime),
-        u.id,
-        {
-          name: "Keys",
-          findFee: 100,
-          prodType: "other",
-          contactInfo: "070-2",
-          payment: "year",
-          intent: "payLater",
-        },
-        lang,
-      );
-      await page.goto("/account");
-      await waitForHydration(page);
-      await page.getByRole("link", { name: tx.deleteLink }).click();
-      await page.waitForURL("**/account/delete");
-      await expect(page.getByRole("heading", { level: 1, name: tx.deleteTitle })).toBeVisible();
-      await expectAccessible(page);
-      await atPhoneAndDesk(page, `account-delete-${lang}`);
-      await waitForHydration(page);
-      await page.getByLabel(tx.yourPassword).fill(u.password);
-      await page.getByLabel(tx.confirm).check();
-      await page.getByRole("button", { name: tx.deleteSubmit }).click();
-      await page.waitForURL((url) => url.pathname === "/");
-      await expect(page.getByRole("status").filter({ hasText: tx.deleted })).toBeVisible();
-      if (process.env.SCREENSHOTS)
-        await page.screenshot({ path: `test-results/screens/account-deleted-home-${lang}.png` });
+    walkIn("en", lang)(
+      "deleting the account ends signed out on / with a message; sign-in fails, item pages 404, mail arrives",
+      async ({ page, app }) => {
+        test.slow();
+        const u = await signedInUser(app, page);
+        const id = await createItem(
+          depsOf(app.runtime),
+          u.id,
+          {
+            name: "Keys",
+            findFee: 100,
+            prodType: "other",
+            contactInfo: "070-2",
+            payment: "year",
+            intent: "payLater",
+          },
+          lang,
+        );
+        await page.goto("/account");
+        await waitForHydration(page);
+        await page.getByRole("link", { name: tx.deleteLink }).click();
+        await page.waitForURL("**/account/delete");
+        await expect(page.getByRole("heading", { level: 1, name: tx.deleteTitle })).toBeVisible();
+        await expectAccessible(page);
+        await atPhoneAndDesk(page, `account-delete-${lang}`);
+        await waitForHydration(page);
+        await page.getByLabel(tx.yourPassword).fill(u.password);
+        await page.getByLabel(tx.confirm).check();
+        await page.getByRole("button", { name: tx.deleteSubmit }).click();
+        await page.waitForURL((url) => url.pathname === "/");
+        await expect(page.getByRole("status").filter({ hasText: tx.deleted })).toBeVisible();
+        if (process.env.SCREENSHOTS)
+          await page.screenshot({ path: `test-results/screens/account-deleted-home-${lang}.png` });
 
-      const mail = await app.smtp.waitForMail((m) => m.to.includes(u.email) && m.subject === tx.deletedSubject);
-      expect(mail.subject).toBe(tx.deletedSubject);
-      expect((await page.request.get(`/product/${id}`)).status()).toBe(404);
-      expect((await page.request.get(`/${id}`)).status()).toBe(404);
+        const mail = await app.smtp.waitForMail((m) => m.to.includes(u.email) && m.subject === tx.deletedSubject);
+        expect(mail.subject).toBe(tx.deletedSubject);
+        expect((await page.request.get(`/product/${id}`)).status()).toBe(404);
+        expect((await page.request.get(`/${id}`)).status()).toBe(404);
 
-      await page.goto("/login");
-      await waitForHydration(page);
-      await page.getByLabel(tx.email).fill(u.email);
-      await page.getByLabel(tx.password, { exact: true }).fill(u.password);
-      await page.getByRole("button", { name: tx.signIn, exact: true }).click();
-      await expect(page.getByRole("alert")).toHaveText(tx.wrong);
-    });
+        await page.goto("/login");
+        await waitForHydration(page);
+        await page.getByLabel(tx.email).fill(u.email);
+        await page.getByLabel(tx.password, { exact: true }).fill(u.password);
+        await page.getByRole("button", { name: tx.signIn, exact: true }).click();
+        await expect(page.getByRole("alert")).toHaveText(tx.wrong);
+      },
+    );
   });
 }

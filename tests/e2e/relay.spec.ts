@@ -114,75 +114,72 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
     // Whole journeys across two browsers and two mails: more than the default 30 s on a shared machine.
     test.describe.configure({ timeout: SHOTS ? 300_000 : 120_000 });
 
-    test("a finder without JavaScript writes from a private item; the owner gets the mail and replies; the finder reads it at the link and by mail", async ({
-      browser,
-      app,
-      page,
-      context: ownerContext,
-      consent,
-    }) => {
-      void consent;
-      const owner = await createUser(app.runtime, { name: `Owner ${lang}`, language: lang });
-      await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
-      const secret = `070-SECRET-${lang}`;
-      const item = await paidPrivateItem(app, owner, `Bag ${lang} <i>`, secret);
-      const finderEmail = `finder-${lang}@example.test`;
+    walkIn("en", lang)(
+      "a finder without JavaScript writes from a private item; the owner gets the mail and replies; the finder reads it at the link and by mail",
+      async ({ browser, app, page, context: ownerContext, consent }) => {
+        void consent;
+        const owner = await createUser(app.runtime, { name: `Owner ${lang}`, language: lang });
+        await ownerContext.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+        const secret = `070-SECRET-${lang}`;
+        const item = await paidPrivateItem(app, owner, `Bag ${lang} <i>`, secret);
+        const finderEmail = `finder-${lang}@example.test`;
 
-      // The finder: a phone, JavaScript off.
-      const phone = await context(browser, app, {
-        ...devices["Pixel 7"],
-        viewport: { width: 390, height: 844 },
-        javaScriptEnabled: false,
-        locale: s.locale,
-      });
-      const finder = await phone.newPage();
-      await finder.goto(`/${item}`);
-      await expect(finder.getByText(s.privateLead)).toBeVisible();
-      await expect(finder.locator("body")).not.toContainText(secret);
-      await shoot(phone, `/${item}`, `item-private-${lang}`);
-      await finder.getByLabel(s.message).fill(`Found <b>it</b> at the station (${lang})`);
-      await finder.getByLabel(s.contact).fill(finderEmail);
-      await finder.getByRole("button", { name: s.send }).click();
-      await expect(finder.getByRole("status")).toHaveText(s.sent);
-      await expect(finder).toHaveURL(/\/m\/[A-Za-z0-9_-]{43}\?sent=1$/);
-      const link = new URL(finder.url()).pathname;
-      await expect(finder.getByText(`Found <b>it</b> at the station (${lang})`)).toBeVisible();
-      await expect(finder.locator("body")).not.toContainText(owner.email);
-      await shoot(phone, `${link}?sent=1`, `finder-sent-${lang}`);
+        // The finder: a phone, JavaScript off.
+        const phone = await context(browser, app, {
+          ...devices["Pixel 7"],
+          viewport: { width: 390, height: 844 },
+          javaScriptEnabled: false,
+          locale: s.locale,
+        });
+        const finder = await phone.newPage();
+        await finder.goto(`/${item}`);
+        await expect(finder.getByText(s.privateLead)).toBeVisible();
+        await expect(finder.locator("body")).not.toContainText(secret);
+        await shoot(phone, `/${item}`, `item-private-${lang}`);
+        await finder.getByLabel(s.message).fill(`Found <b>it</b> at the station (${lang})`);
+        await finder.getByLabel(s.contact).fill(finderEmail);
+        await finder.getByRole("button", { name: s.send }).click();
+        await expect(finder.getByRole("status")).toHaveText(s.sent);
+        await expect(finder).toHaveURL(/\/m\/[A-Za-z0-9_-]{43}\?sent=1$/);
+        const link = new URL(finder.url()).pathname;
+        await expect(finder.getByText(`Found <b>it</b> at the station (${lang})`)).toBeVisible();
+        await expect(finder.locator("body")).not.toContainText(owner.email);
+        await shoot(phone, `${link}?sent=1`, `finder-sent-${lang}`);
 
-      // The owner's mail (their language) leads to the conversation.
-      const mail = await app.smtp.waitForMail(
-        (m) => m.to.includes(owner.email) && m.text.includes(`station (${lang})`),
-      );
-      expect(mail.subject).toContain(s.mailSubject);
-      const url = /https?:\/\/\S+\/messages\/[0-9a-f-]{36}/.exec(mail.text)?.[0];
-      expect(url).toBeTruthy();
-      expect(mail.html).not.toContain("<b>it</b>");
-      await page.goto(new URL(url!).pathname);
-      await waitForHydration(page);
-      await expect(page.getByRole("heading", { level: 1 })).toContainText(s.threadTitle);
-      await expect(page.getByText(finderEmail)).toBeVisible();
-      await expectAccessible(page);
-      await shoot(ownerContext, new URL(url!).pathname, `owner-thread-${lang}`);
-      await page.getByLabel(s.reply).fill(`Thanks! Leave it at the reception (${lang}).`);
-      await page.getByRole("button", { name: s.sendReply }).click();
-      await expect(page.getByRole("status")).toHaveText(s.replySent);
+        // The owner's mail (their language) leads to the conversation.
+        const mail = await app.smtp.waitForMail(
+          (m) => m.to.includes(owner.email) && m.text.includes(`station (${lang})`),
+        );
+        expect(mail.subject).toContain(s.mailSubject);
+        const url = /https?:\/\/\S+\/messages\/[0-9a-f-]{36}/.exec(mail.text)?.[0];
+        expect(url).toBeTruthy();
+        expect(mail.html).not.toContain("<b>it</b>");
+        await page.goto(new URL(url!).pathname);
+        await waitForHydration(page);
+        await expect(page.getByRole("heading", { level: 1 })).toContainText(s.threadTitle);
+        await expect(page.getByText(finderEmail)).toBeVisible();
+        await expectAccessible(page);
+        await shoot(ownerContext, new URL(url!).pathname, `owner-thread-${lang}`);
+        await page.getByLabel(s.reply).fill(`Thanks! Leave it at the reception (${lang}).`);
+        await page.getByRole("button", { name: s.sendReply }).click();
+        await expect(page.getByRole("status")).toHaveText(s.replySent);
 
-      // The finder reads the reply at the link and in the mail.
-      await finder.goto(link);
-      await expect(finder.getByText(`Thanks! Leave it at the reception (${lang}).`)).toBeVisible();
-      await expect(finder.getByText(s.theOwner, { exact: true })).toBeVisible();
-      await expect(finder.locator("body")).not.toContainText(owner.email);
-      await expect(finder.locator("body")).not.toContainText(owner.name);
-      const reply = await app.smtp.waitForMail(
-        (m) => m.to.includes(finderEmail) && m.text.includes(`reception (${lang})`),
-      );
-      expect(reply.subject).toContain(s.replySubject);
-      expect(reply.text).toContain(link);
-      expect(reply.text).not.toContain(owner.email);
-      await shoot(phone, link, `finder-reply-${lang}`);
-      await phone.close();
-    });
+        // The finder reads the reply at the link and in the mail.
+        await finder.goto(link);
+        await expect(finder.getByText(`Thanks! Leave it at the reception (${lang}).`)).toBeVisible();
+        await expect(finder.getByText(s.theOwner, { exact: true })).toBeVisible();
+        await expect(finder.locator("body")).not.toContainText(owner.email);
+        await expect(finder.locator("body")).not.toContainText(owner.name);
+        const reply = await app.smtp.waitForMail(
+          (m) => m.to.includes(finderEmail) && m.text.includes(`reception (${lang})`),
+        );
+        expect(reply.subject).toContain(s.replySubject);
+        expect(reply.text).toContain(link);
+        expect(reply.text).not.toContain(owner.email);
+        await shoot(phone, link, `finder-reply-${lang}`);
+        await phone.close();
+      },
+    );
 
     walkIn("sv", lang)(
       "with JavaScript a shared location reaches the owner as a maps link; the inbox and menu count it",

@@ -140,91 +140,90 @@ for (const lang of ["en", "sv"] as const) {
       },
     );
 
-    test("the owner's view lists the finder's scan; the dashboard card says when it was last scanned", async ({
-      app,
-      page,
-      browser,
-      consent: _consent,
-    }) => {
-      const owner = await signedInOwner(app, page, lang);
-      const id = await seedPaidItem(app, owner.id, lang, `Green scarf ${lang}`);
-      await page.goto(`/product/${id}`);
-      await expect(page.getByRole("heading", { level: 2, name: T.scansTitle })).toBeVisible();
-      await expect(page.getByText(T.noScans)).toBeVisible();
+    walkIn("sv", lang)(
+      "the owner's view lists the finder's scan; the dashboard card says when it was last scanned",
+      async ({ app, page, browser, consent: _consent }) => {
+        const owner = await signedInOwner(app, page, lang);
+        const id = await seedPaidItem(app, owner.id, lang, `Green scarf ${lang}`);
+        await page.goto(`/product/${id}`);
+        await expect(page.getByRole("heading", { level: 2, name: T.scansTitle })).toBeVisible();
+        await expect(page.getByText(T.noScans)).toBeVisible();
 
-      const finder = await finderPhone(browser, app, T.locale);
-      await (await finder.newPage()).goto(`/${id}`);
-      await finder.close();
+        const finder = await finderPhone(browser, app, T.locale);
+        await (await finder.newPage()).goto(`/${id}`);
+        await finder.close();
 
-      // Written within a second; the owner's own views above and below are not scans.
-      await expect(async () => {
-        await page.reload();
-        await expect(page.locator(".scan-list tbody tr")).toHaveCount(1, { timeout: 500 });
-      }).toPass({ timeout: 10_000 });
-      const row = page.locator(".scan-list tbody tr").first();
-      await expect(row.locator("td").nth(1)).toHaveText(T.phone);
-      await expect(row.locator("td").nth(2)).toHaveText(T.language);
-      await atPhoneAndDesk(page, `owner-scans-${lang}`);
-      await expectAccessible(page);
+        // Written within a second; the owner's own views above and below are not scans.
+        await expect(async () => {
+          await page.reload();
+          await expect(page.locator(".scan-list tbody tr")).toHaveCount(1, { timeout: 500 });
+        }).toPass({ timeout: 10_000 });
+        const row = page.locator(".scan-list tbody tr").first();
+        await expect(row.locator("td").nth(1)).toHaveText(T.phone);
+        await expect(row.locator("td").nth(2)).toHaveText(T.language);
+        await atPhoneAndDesk(page, `owner-scans-${lang}`);
+        await expectAccessible(page);
 
-      await page.goto("/dashboard");
-      await expect(page.locator("article", { hasText: `Green scarf ${lang}` })).toContainText(T.lastScanned);
-    });
+        await page.goto("/dashboard");
+        await expect(page.locator("article", { hasText: `Green scarf ${lang}` })).toContainText(T.lastScanned);
+      },
+    );
 
-    test("scan alerts: ticked on the product form, one mail per hour however often the sticker is scanned", async ({
-      app,
-      page,
-      browser,
-      consent: _consent,
-    }) => {
-      const owner = await signedInOwner(app, page, lang);
-      const name = `Alert drone ${lang}`;
-      const id = await seedPaidItem(app, owner.id, lang, name);
-      await page.goto(`/product/edit/${id}`);
-      await waitForHydration(page);
-      const box = page.getByRole("checkbox", { name: T.alertsBox });
-      await expect(box).not.toBeChecked();
-      await box.check();
-      await atPhoneAndDesk(page, `product-form-alerts-${lang}`);
-      await page.getByRole("button", { name: T.update }).click();
-      await expect(page).toHaveURL(/\/dashboard$/);
-      await page.goto(`/product/edit/${id}`);
-      await expect(page.getByRole("checkbox", { name: T.alertsBox })).toBeChecked();
+    walkIn("sv", lang)(
+      "scan alerts: ticked on the product form, one mail per hour however often the sticker is scanned",
+      async ({ app, page, browser, consent: _consent }) => {
+        const owner = await signedInOwner(app, page, lang);
+        const name = `Alert drone ${lang}`;
+        const id = await seedPaidItem(app, owner.id, lang, name);
+        await page.goto(`/product/edit/${id}`);
+        await waitForHydration(page);
+        const box = page.getByRole("checkbox", { name: T.alertsBox });
+        await expect(box).not.toBeChecked();
+        await box.check();
+        await atPhoneAndDesk(page, `product-form-alerts-${lang}`);
+        await page.getByRole("button", { name: T.update }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await page.goto(`/product/edit/${id}`);
+        await expect(page.getByRole("checkbox", { name: T.alertsBox })).toBeChecked();
 
-      const finder = await finderPhone(browser, app, T.locale);
-      const phone = await finder.newPage();
-      await phone.goto(`/${id}`);
-      const mail = await app.smtp.waitForMail(
-        (m) => m.to.includes(owner.email) && m.subject === T.subject(name),
-        15_000,
-      );
-      expect(mail.text).toContain(`/product/${id}`);
-      // More scans within the hour: still one mail.
-      await phone.goto(`/product/${id}`);
-      await phone.goto(`/${id}`);
-      await finder.close();
-      await page.waitForTimeout(3000);
-      expect(app.smtp.messages.filter((m) => m.subject === T.subject(name))).toHaveLength(1);
-    });
+        const finder = await finderPhone(browser, app, T.locale);
+        const phone = await finder.newPage();
+        await phone.goto(`/${id}`);
+        const mail = await app.smtp.waitForMail(
+          (m) => m.to.includes(owner.email) && m.subject === T.subject(name),
+          15_000,
+        );
+        expect(mail.text).toContain(`/product/${id}`);
+        // More scans within the hour: still one mail.
+        await phone.goto(`/product/${id}`);
+        await phone.goto(`/${id}`);
+        await finder.close();
+        await page.waitForTimeout(3000);
+        expect(app.smtp.messages.filter((m) => m.subject === T.subject(name))).toHaveLength(1);
+      },
+    );
 
-    test("an unpaid item's page tells the finder how to hand it in", async ({ app, browser, page, consent: _c }) => {
-      const owner = await signedInOwner(app, page, lang);
-      const id = await createItem(
-        depsOf(app.runtime),
-        owner.id,
-        { name: "Unpaid hat", findFee: 10, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
-        lang,
-      );
-      const finder = await finderPhone(browser, app, T.locale, true);
-      const phone = await finder.newPage();
-      await phone.goto(`/${id}`);
-      await expect(phone.getByRole("heading", { level: 1, name: T.notPaid })).toBeVisible();
-      await atPhoneAndDesk(phone, `finder-unpaid-${lang}`);
-      await expectAccessible(phone);
-      await phone.getByRole("link", { name: T.handIn }).click();
-      await expect(phone).toHaveURL(new RegExp(`/contact\\?item=${id}$`));
-      await expect(phone.locator("#contact-message")).toHaveValue(new RegExp(id));
-      await finder.close();
-    });
+    walkIn("en", lang)(
+      "an unpaid item's page tells the finder how to hand it in",
+      async ({ app, browser, page, consent: _c }) => {
+        const owner = await signedInOwner(app, page, lang);
+        const id = await createItem(
+          depsOf(app.runtime),
+          owner.id,
+          { name: "Unpaid hat", findFee: 10, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+          lang,
+        );
+        const finder = await finderPhone(browser, app, T.locale, true);
+        const phone = await finder.newPage();
+        await phone.goto(`/${id}`);
+        await expect(phone.getByRole("heading", { level: 1, name: T.notPaid })).toBeVisible();
+        await atPhoneAndDesk(phone, `finder-unpaid-${lang}`);
+        await expectAccessible(phone);
+        await phone.getByRole("link", { name: T.handIn }).click();
+        await expect(phone).toHaveURL(new RegExp(`/contact\\?item=${id}$`));
+        await expect(phone.locator("#contact-message")).toHaveValue(new RegExp(id));
+        await finder.close();
+      },
+    );
   });
 }
