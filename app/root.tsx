@@ -1,4 +1,3 @@
-import * as cookie from "cookie";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -31,7 +30,7 @@ import { getDeps } from "./server/deps.server";
 import { testPaymentsActive } from "./server/orders/payments.server";
 import { countOwnerUnread } from "./server/relay/relay.service.server";
 import { resolveScopeMenu, type ScopeMenu } from "./server/organisations/scope.server";
-import { SCOPE_COOKIE } from "./lib/organisation-roles";
+import { scopeCookieOf } from "./server/organisations/scope.http.server";
 import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 
 export const links: Route.LinksFunction = () => [
@@ -79,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       })
     : 0;
   // The active scope (issue #20), the cookie checked against the user's memberships.
-  const scopeCookie = cookie.parse(request.headers.get("cookie") ?? "")[SCOPE_COOKIE];
+  const scopeCookie = scopeCookieOf(request);
   const scopeMenu: ScopeMenu | null = user
     ? await resolveScopeMenu((await getDeps()).db, user.ref, scopeCookie).catch((err: unknown) => {
         if (!isDatabaseUnavailable(err)) throw err;

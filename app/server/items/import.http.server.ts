@@ -1,9 +1,8 @@
 /** The CSV import's errors as HTTP (decision 011): status and message per code. */
-import * as cookie from "cookie";
 import { data } from "react-router";
-import { SCOPE_COOKIE } from "~/lib/organisation-roles";
 import { getDeps } from "../deps.server";
 import { httpErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { scopeCookieOf } from "../organisations/scope.http.server";
 import { ImportError, type ImportErrorCode } from "./csv.server";
 import { csvScope } from "./import.service.server";
 
@@ -36,9 +35,8 @@ export const importErrors: HttpErrorTable<ImportErrorCode> = {
  */
 export async function csvScopeOf(request: Request, userId: string) {
   const deps = await getDeps();
-  const value = cookie.parse(request.headers.get("Cookie") ?? "")[SCOPE_COOKIE];
   try {
-    return { deps, scope: await csvScope(deps, userId, value) };
+    return { deps, scope: await csvScope(deps, userId, scopeCookieOf(request)) };
   } catch (err) {
     if (!(err instanceof ImportError)) throw err;
     const { status, message } = httpErrorOf(importErrors, err);
