@@ -1,5 +1,6 @@
-// The finder page's only script (issue #18): the page itself is plain HTML with no React,
-// and everything on it works without this. Inlined by the root layout (CSP nonce, or its
+// The lean pages' only script (the finder page and the anonymous home page, issue #18):
+// the pages themselves are plain HTML with no React, and everything on them works without
+// this. Inlined by the root layout (CSP nonce, or its
 // hash on the cached page); keep it small (≤ 3 KB gzip) and free of imports.
 (function () {
   var d = document;
@@ -67,6 +68,32 @@
       );
     });
   }
+  // The consent dialog keeps keyboard focus inside it, as ConsentOverlay does in the full
+  // app (the page behind is inert already).
+  var dialog = d.querySelector(".consent-dialog");
+  if (dialog) {
+    dialog.addEventListener("keydown", function (e) {
+      if (e.key !== "Tab") return;
+      var f = dialog.querySelectorAll("a[href],button:not([disabled])");
+      var end = e.shiftKey ? f[0] : f[f.length - 1];
+      if (end && d.activeElement === end) {
+        e.preventDefault();
+        (e.shiftKey ? f[f.length - 1] : f[0]).focus();
+      }
+    });
+  }
+  // The spec's language switch "scrolls smoothly to the top": first the scroll, then the
+  // link (which sets the language and comes back to this page).
+  d.querySelectorAll("a[hreflang]").forEach(function (a) {
+    a.addEventListener("click", function (e) {
+      if (e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !scrollY) return;
+      e.preventDefault();
+      scrollTo({ top: 0, behavior: "smooth" });
+      setTimeout(function () {
+        location.href = a.href;
+      }, 400);
+    });
+  });
   // A refused message: the form's alert takes the focus, as FormAlert does in the full app.
   var alert = d.querySelector("form .alert[role=alert]");
   if (alert && !d.querySelector(".consent-dialog")) {

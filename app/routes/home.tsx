@@ -4,8 +4,20 @@ import { data, Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { formatPrice, PACKAGES, priceFor } from "~/lib/pricing";
+import type { LeanHandle } from "~/lean/lean-page";
+import { getSessionUser } from "~/server/auth/session.server";
 import { takeFlash } from "~/server/flash.server";
 import type { Route } from "./+types/home";
+
+/**
+ * `lean`: a visitor who is not signed in gets the page without React Router's JavaScript
+ * (issue #18, docs/decisions/020): everything on it is links and one GET form, so it needs
+ * none, and the first page most people see paints from the HTML alone. Signed-in users
+ * keep the full app (their user menu is React).
+ */
+export const handle: LeanHandle = {
+  lean: (data) => (data as { anonymous: boolean }).anonymous,
+};
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "home");
@@ -13,10 +25,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** A one-shot message after a redirect here (e.g. "Your account is deleted"). */
 export async function loader({ request }: Route.LoaderArgs) {
+  const anonymous = (await getSessionUser(request)) === null;
   const flash = takeFlash(request);
-  if (!flash.clear) return { flash: null };
+  if (!flash.clear) return { flash: null, anonymous };
   return data(
-    { flash: flash.message },
+    { flash: flash.message, anonymous },
     { headers: { "Set-Cookie": flash.clear, "Cache-Control": "private, no-store" } },
   );
 }

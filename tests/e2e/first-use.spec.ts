@@ -206,7 +206,7 @@ for (const lang of ["en", "sv"] as const) {
         "the consent overlay of a first visit: no wider than the screen, no serious axe violation",
         async ({ page }) => {
           await page.goto("/");
-          await waitForHydration(page);
+          await waitForPageReady(page);
           await expect(page.getByRole("dialog")).toBeVisible();
           if (process.env.SCREENSHOTS)
             await page.screenshot({ path: `test-results/screens/${lang}-${size}-consent.png` });

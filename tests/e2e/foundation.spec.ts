@@ -4,7 +4,15 @@
  * top, and as a plain link), the phone-sized navbar toggler, and 'Page not found'.
  */
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test, waitForHydration, englishOnly } from "./fixtures";
+import {
+  expect,
+  expectAccessible,
+  test,
+  waitForHydration,
+  waitForPageReady,
+  waitForPageScript,
+  englishOnly,
+} from "./fixtures";
 
 const LANGS = {
   en: {
@@ -79,7 +87,8 @@ for (const [lang, L] of Object.entries(LANGS)) {
       // The page behind is inert: not clickable, not focusable, hidden from screen readers.
       await expect(page.locator(".site")).toHaveAttribute("inert", "");
       await expectAccessible(page);
-      await waitForHydration(page);
+      // `/` is a lean page for visitors (decision 020): its page script keeps the focus in.
+      await waitForPageReady(page);
       const accept = page.getByRole("button", { name: L.accept });
       await expect(accept).toBeFocused();
       for (let i = 0; i < 6; i++) {
@@ -142,7 +151,8 @@ for (const [lang, L] of Object.entries(LANGS)) {
     }) => {
       void consent;
       await page.setViewportSize({ width: 1000, height: 320 });
-      await page.goto("/");
+      // A page of the full app (`/` is lean for visitors: see the next test).
+      await page.goto("/companies");
       await waitForHydration(page);
       await recordScrolls(page);
       const footer = page.getByRole("contentinfo");
@@ -160,10 +170,34 @@ for (const [lang, L] of Object.entries(LANGS)) {
       expect(w.scrolls).toContainEqual({ top: 0, behavior: "smooth" });
       // Same document (no reload) and same page.
       expect(w.marker).toBe(42);
-      expect(new URL(page.url()).pathname).toBe("/");
+      expect(new URL(page.url()).pathname).toBe("/companies");
       await expectAccessible(page);
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);
+    });
+
+    test("on a lean page the footer switch scrolls smoothly to the top, then shows the page in the other language", async ({
+      page,
+      consent,
+    }) => {
+      void consent;
+      await page.setViewportSize({ width: 1000, height: 320 });
+      await page.goto("/");
+      await waitForPageScript(page);
+      await recordScrolls(page);
+      const footer = page.getByRole("contentinfo");
+      await footer.getByRole("link", { name: L.other.link }).scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+      await footer.getByRole("link", { name: L.other.link }).click();
+      // The smooth scroll comes first, 400 ms before the link is followed.
+      await page.waitForFunction(() => {
+        const scrolls = (window as unknown as { scrolls: Array<{ top: number; behavior: string }> }).scrolls;
+        return scrolls.length === 1 && scrolls[0]!.top === 0 && scrolls[0]!.behavior === "smooth";
+      });
+      await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);
+      await expect(page.getByRole("banner").getByRole("link", { name: L.other.signIn })).toBeVisible();
+      expect(new URL(page.url()).pathname).toBe("/");
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
     });
 
     englishOnly(lang)("the language links work without JavaScript and keep the page", async ({ browser, app }) => {
@@ -184,7 +218,7 @@ for (const [lang, L] of Object.entries(LANGS)) {
       void consent;
       await page.setViewportSize({ width: 375, height: 667 });
       await page.goto("/");
-      await waitForHydration(page);
+      await waitForPageReady(page);
       const support = page.getByRole("banner").getByRole("link", { name: L.nav.support });
       await expect(support).toBeHidden();
       const toggler = page.getByRole("button", { name: L.toggler });

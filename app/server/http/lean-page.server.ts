@@ -6,7 +6,7 @@
  *
  * The inline stylesheet is the site's, less the rules no lean page can use: a rule stays
  * when every class of one of its selectors is a word of the sources that render the
- * finder page (LEAN_SOURCES). A word too many only keeps a rule; a class built at run
+ * lean pages, the finder page and the home page (LEAN_SOURCES). A word too many only keeps a rule; a class built at run
  * time must be listed in EXTRA_CLASSES.
  */
 import { createHash } from "node:crypto";
@@ -18,8 +18,8 @@ import { purgeCss } from "~/lean/purge-css";
 const LEAN_SOURCES = import.meta.glob(
   [
     "../../root.tsx",
-    "../../routes/product.tsx",
-    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner}.tsx",
+    "../../routes/{product,home}.tsx",
+    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm}.tsx",
     "../../components/form/*.tsx",
     "../../lean/*.js",
   ],
