@@ -236,6 +236,8 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await page.getByRole("button", { name: s.sendInvite }).click();
         await expect(page.getByRole("status")).toHaveText(s.invited);
         await expect(page.getByText(member.email, { exact: true })).toBeVisible();
+        // The sent address does not stay in the field for a second invite.
+        await expect(page.getByLabel(s.inviteEmail, { exact: true })).toHaveValue("");
         if (axe) await expectAccessible(page, { label: "the organisation page" });
         await atPhoneAndDesk(page, `companies-organisation-${lang}`);
       });
