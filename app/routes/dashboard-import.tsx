@@ -229,11 +229,12 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
                   <tbody>
                     {preview.rows.map((r, i) => (
                       <tr key={i}>
-                        <td className="text-break">{r.name}</td>
-                        <td>{t(`items.types.${r.prodType}`)}</td>
-                        <td>{r.findFee}</td>
+                        <td>{r.name}</td>
+                        {/* Short values stay whole on a phone; names wrap between words, the table scrolls sideways. */}
+                        <td className="text-nowrap">{t(`items.types.${r.prodType}`)}</td>
+                        <td className="text-nowrap">{r.findFee}</td>
                         {scope.kind === "personal" ? null : <td className="text-break">{r.assignedEmail}</td>}
-                        <td>{t(`csv.visibility.${r.contactVisibility}`)}</td>
+                        <td className="text-nowrap">{t(`csv.visibility.${r.contactVisibility}`)}</td>
                       </tr>
                     ))}
                   </tbody>

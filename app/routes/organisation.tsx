@@ -260,7 +260,8 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
 
           <CardSection id="org-invite" title={t("organisations.invite.title")}>
             <FormAlert message={errorFor("invite") ?? errorFor("revoke")} />
-            <Form method="post" noValidate>
+            {/* A new pending invite remounts the form: the sent address does not stay in the field. */}
+            <Form method="post" noValidate key={page.invites.length}>
               <input type="hidden" name="intent" value="invite" />
               <Field
                 id="invite-email"

@@ -1,0 +1,366 @@
+/**
+ * The companies walk of issue #20, in both languages, as far as it is built (part 1): an
+ * owner creates a company account from /companies, invites a colleague whose mailed link
+ * (real SMTP stand-in), opened in their own browser, accepts the invite; the admin switches
+ * to the organisation in the user menu, uploads a 50-row CSV with one bad row (the row's
+ * translated error, nothing saved), then the corrected file as Swedish Excel writes it
+ * (semicolons, a BOM, a quoted cell with a semicolon, rows assigned to the member), confirms
+ * the import, pages through the organisation's items and downloads the CSV export.
+ *
+ * One browser walk per language (CI time, decision 024), each step a `test.step`; the
+ * steps of issue #20 that are still being built (assignment, the desk inbox, invoice
+ * payment) have their skipped steps in the marked place, in the issue's order.
+ * Axe on three screens, in Swedish only (the longer words); width checks at 390 and 1280 px
+ * on every new screen in both; SCREENSHOTS=1 saves them.
+ */
+import type { Browser, Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
+import { createUser, type TestUser } from "../support/users";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+
+const ROWS = 50;
+/** The data row that is wrong in the first file (1-based); in a spreadsheet it is row BAD_ROW + 1. */
+const BAD_ROW = 10;
+
+const L = {
+  en: {
+    locale: "en-US",
+    create: "Create a company account",
+    fields: {
+      name: "Organisation name",
+      orgNumber: "Organisation number",
+      billingEmail: "Billing email",
+      street: "Street address",
+      postcode: "Postcode",
+      city: "City",
+      desk: "Lost-and-found desk contact",
+    },
+    createSubmit: "Create the organisation",
+    created: "The organisation is created. You are its admin.",
+    inviteEmail: "Email address",
+    sendInvite: "Send invite",
+    invited: "The invite is sent. The link works for 7 days.",
+    inviteSubject: (org: string) => `Invite to ${org} on Hittad`,
+    acceptLead: (org: string) => `You are invited to join ${org} on Hittad as member.`,
+    accept: "Accept the invite",
+    joined: "Welcome! You are now a member of the organisation.",
+    youAreMember: "You are member",
+    importInto: (org: string) => `Items are imported into the organisation ${org}.`,
+    importLink: "Import from CSV",
+    exportLink: "Export as CSV",
+    file: "CSV file",
+    contact: "Contact info for the imported items",
+    preview: "Preview",
+    errorsLead: "1 problem found. Nothing was saved: correct the file and upload it again.",
+    typeColumn: "Type",
+    typeInvalid: "The type must be mobile, laptop or other.",
+    empty: "You have no products yet. Register your first item to get its QR code.",
+    count: `The file has ${ROWS} items.`,
+    confirm: `Import ${ROWS} items`,
+    imported: `${ROWS} items imported.`,
+    toDashboard: "Go to the dashboard",
+    range1: `Showing 1–24 of ${ROWS} items.`,
+    range3: `Showing 49–${ROWS} of ${ROWS} items.`,
+    page3: "Page 3",
+    csv: {
+      header: ["name", "type", "fee", "assigned member email", "visibility"],
+      exportHeader: ["name", "type", "fee", "assigned member email", "visibility", "id", "sticker code", "paid until"],
+      types: ["mobile", "laptop", "other"],
+      badType: "tablet",
+      private: "private",
+      public: "public",
+      name: (i: number) => `Laptop ${String(i).padStart(2, "0")} (en)`,
+      separator: ",",
+    },
+  },
+  sv: {
+    locale: "sv-SE",
+    create: "Skapa ett företagskonto",
+    fields: {
+      name: "Organisationens namn",
+      orgNumber: "Organisationsnummer",
+      billingEmail: "E-post för fakturor",
+      street: "Gatuadress",
+      postcode: "Postnummer",
+      city: "Ort",
+      desk: "Kontakt till hittegodsdisken",
+    },
+    createSubmit: "Skapa organisationen",
+    created: "Organisationen är skapad. Du är dess administratör.",
+    inviteEmail: "E-postadress",
+    sendInvite: "Skicka inbjudan",
+    invited: "Inbjudan är skickad. Länken fungerar i 7 dagar.",
+    inviteSubject: (org: string) => `Inbjudan till ${org} på Hittad`,
+    acceptLead: (org: string) => `Du är inbjuden att gå med i ${org} på Hittad som medlem.`,
+    accept: "Tacka ja till inbjudan",
+    joined: "Välkommen! Du är nu medlem i organisationen.",
+    youAreMember: "Du är medlem",
+    importInto: (org: string) => `Sakerna importeras till organisationen ${org}.`,
+    importLink: "Importera från CSV",
+    exportLink: "Exportera som CSV",
+    file: "CSV-fil",
+    contact: "Kontaktuppgifter för de importerade sakerna",
+    preview: "Förhandsgranska",
+    errorsLead: "1 fel hittades. Inget sparades: rätta filen och ladda upp den igen.",
+    typeColumn: "Typ",
+    typeInvalid: "Typen ska vara mobil, dator eller annat.",
+    empty: "Du har inga saker än. Registrera din första sak för att få dess QR-kod.",
+    count: `Filen har ${ROWS} saker.`,
+    confirm: `Importera ${ROWS} saker`,
+    imported: `${ROWS} saker importerades.`,
+    toDashboard: "Till Min sida",
+    range1: `Visar 1–24 av ${ROWS} saker.`,
+    range3: `Visar 49–${ROWS} av ${ROWS} saker.`,
+    page3: "Sida 3",
+    csv: {
+      header: ["namn", "typ", "hittelön", "tilldelad medlem (e-post)", "synlighet"],
+      exportHeader: [
+        "namn",
+        "typ",
+        "hittelön",
+        "tilldelad medlem (e-post)",
+        "synlighet",
+        "id",
+        "klistermärkeskod",
+        "betald till",
+      ],
+      types: ["mobil", "dator", "annat"],
+      badType: "surfplatta",
+      private: "privat",
+      public: "offentlig",
+      name: (i: number) => `Bärbar dator ${String(i).padStart(2, "0")} (sv)`,
+      separator: ";",
+    },
+  },
+} as const;
+
+type Lang = keyof typeof L;
+type Texts = (typeof L)[Lang];
+
+/** Rows 1–3 are assigned to the member (one address in capitals: any case is the member's). */
+const ASSIGNED = [1, 2, 3];
+/** Row 5's name holds the separator, so the cell is quoted. */
+const QUOTED = 5;
+/** Row 7's fee as Swedish Excel writes a thousand: a no-break space and "kr". */
+const SWEDISH_FEE = 7;
+
+function itemName(s: Texts, i: number) {
+  return i === QUOTED ? `Reception; spare phone ${String(i).padStart(2, "0")}` : s.csv.name(i);
+}
+
+/**
+ * The spreadsheet as Swedish Excel saves it: semicolons, CRLF and a UTF-8 BOM. `bad`: row
+ * BAD_ROW has a type the import does not know.
+ */
+function spreadsheet(s: Texts, member: TestUser, bad: boolean): Buffer {
+  const quote = (v: string) => (/[;"\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const lines = [s.csv.header.join(";")];
+  for (let i = 1; i <= ROWS; i++) {
+    const type = bad && i === BAD_ROW ? s.csv.badType : s.csv.types[i % 3]!;
+    const fee = i === SWEDISH_FEE ? "1\u00a0000 kr" : String(100 + i);
+    const assigned = ASSIGNED.includes(i) ? (i === 2 ? member.email.toUpperCase() : member.email) : "";
+    const visibility = i % 10 === 0 ? s.csv.private : "";
+    lines.push([itemName(s, i), type, fee, assigned, visibility].map(quote).join(";"));
+  }
+  return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join("\r\n") + "\r\n", "utf8")]);
+}
+
+/** A second user's own browser (the invited colleague); its console errors fail the test too. */
+async function ownBrowser(browser: Browser, app: WorkerApp, user: TestUser, locale: string) {
+  const context = await browser.newContext({ baseURL: app.server.url, locale });
+  await context.addCookies([
+    { name: "ConsentApproved", value: "true", url: app.server.url },
+    { ...user.sessionCookie, url: app.server.url },
+  ]);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+  return { context, page, problems };
+}
+
+async function upload(page: Page, s: Texts, name: string, file: Buffer) {
+  await page.getByLabel(s.file, { exact: true }).setInputFiles({ name, mimeType: "text/csv", buffer: file });
+  await page.getByRole("button", { name: s.preview, exact: true }).click();
+}
+
+for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
+  test.describe(`companies (${lang})`, () => {
+    test.use({ locale: s.locale });
+    // One long journey through two browsers, a mail and two uploads on a shared machine.
+    test.describe.configure({ timeout: 240_000 });
+
+    test("an owner creates a company account, invites a colleague by mail, imports 50 items from CSV after a refused file, pages through them and exports them", async ({
+      browser,
+      app,
+      page,
+      context,
+      consent,
+    }) => {
+      void consent;
+      const admin = await createUser(app.runtime, { name: `Alva Admin ${lang}`, language: lang });
+      const member = await createUser(app.runtime, { name: `Max Member ${lang}`, language: lang });
+      await context.addCookies([{ ...admin.sessionCookie, url: app.server.url }]);
+      const orgName = `Ljusgården ${lang} AB`;
+      const desk = `Reception ${lang}: 08-123 45 67`;
+      const axe = lang === "sv";
+      let orgId = "";
+
+      await test.step("the owner follows 'Create a company account' from /companies and creates the organisation", async () => {
+        await page.goto("/companies");
+        await waitForHydration(page);
+        await page.getByRole("link", { name: s.create, exact: true }).first().click();
+        await expect(page).toHaveURL(/\/organisations\/new$/);
+        await expect(page.getByRole("heading", { level: 1, name: s.create })).toBeVisible();
+        await atPhoneAndDesk(page, `companies-org-new-${lang}`);
+        const f = s.fields;
+        await page.getByLabel(f.name, { exact: true }).fill(orgName);
+        await page.getByLabel(f.orgNumber, { exact: true }).fill("556036-0793");
+        await page.getByLabel(f.billingEmail, { exact: true }).fill(`invoices-${lang}@example.test`);
+        await page.getByLabel(f.street, { exact: true }).fill("Storgatan 1");
+        await page.getByLabel(f.postcode, { exact: true }).fill("111 22");
+        await page.getByLabel(f.city, { exact: true }).fill("Stockholm");
+        await page.getByLabel(f.desk, { exact: true }).fill(desk);
+        await page.getByRole("button", { name: s.createSubmit }).click();
+        await expect(page).toHaveURL(/\/organisations\/[A-Za-z0-9]{10}\?done=created$/);
+        await expect(page.getByRole("status")).toHaveText(s.created);
+        await expect(page.getByRole("heading", { level: 1, name: orgName })).toBeVisible();
+        orgId = /\/organisations\/([A-Za-z0-9]{10})/.exec(page.url())![1]!;
+      });
+
+      await test.step("the admin invites a colleague as member; the invite mail arrives", async () => {
+        await waitForHydration(page);
+        await page.getByLabel(s.inviteEmail, { exact: true }).fill(member.email);
+        await page.getByRole("button", { name: s.sendInvite }).click();
+        await expect(page.getByRole("status")).toHaveText(s.invited);
+        await expect(page.getByText(member.email, { exact: true })).toBeVisible();
+        // The sent address does not stay in the field for a second invite.
+        await expect(page.getByLabel(s.inviteEmail, { exact: true })).toHaveValue("");
+        if (axe) await expectAccessible(page, { label: "the organisation page" });
+        await atPhoneAndDesk(page, `companies-organisation-${lang}`);
+      });
+
+      await test.step("the mailed link, opened in the colleague's own browser, accepts the invite", async () => {
+        const mail = await app.smtp.waitForMail((m) => m.to.includes(member.email) && m.subject.includes(orgName));
+        expect(mail.subject).toBe(s.inviteSubject(orgName));
+        const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
+        expect(link, "the invite link in the mail").toBeTruthy();
+        const colleague = await ownBrowser(browser, app, member, s.locale);
+        const p = colleague.page;
+        await p.goto(new URL(link!).pathname);
+        await waitForHydration(p);
+        await expect(p.getByText(s.acceptLead(orgName))).toBeVisible();
+        if (axe) await expectAccessible(p, { label: "the invite page" });
+        await atPhoneAndDesk(p, `companies-invite-${lang}`);
+        await p.getByRole("button", { name: s.accept }).click();
+        await expect(p).toHaveURL(new RegExp(`/organisations/${orgId}\\?done=joined$`));
+        await expect(p.getByRole("status")).toHaveText(s.joined);
+        await expect(p.getByText(s.youAreMember, { exact: false })).toBeVisible();
+        await colleague.context.close();
+        expect(colleague.problems, "console errors in the colleague's browser").toEqual([]);
+      });
+
+      await test.step("the admin switches to the organisation in the user menu", async () => {
+        await page.reload();
+        await waitForHydration(page);
+        await page.locator("#user-menu").click();
+        await page.locator("#user-menu-items").getByRole("button", { name: orgName }).click();
+        await expect(page.locator("#user-menu .scope-badge")).toContainText(orgName);
+      });
+
+      await test.step("a file with one bad row: the row's translated error, nothing saved", async () => {
+        await page.goto("/dashboard/import");
+        await waitForHydration(page);
+        await expect(page.getByText(s.importInto(orgName))).toBeVisible();
+        // In an organisation the contact text starts as its desk contact.
+        await expect(page.getByLabel(s.contact, { exact: true })).toHaveValue(desk);
+        await upload(page, s, "items.csv", spreadsheet(s, member, true));
+        await expect(page.getByText(s.errorsLead)).toBeVisible();
+        const row = page.locator("table.csv-errors tbody tr");
+        await expect(row).toHaveCount(1);
+        await expect(row.locator("td")).toHaveText([String(BAD_ROW + 1), s.typeColumn, s.typeInvalid]);
+        await expect(page.getByRole("button", { name: s.confirm })).toHaveCount(0);
+        if (axe) await expectAccessible(page, { label: "the import's error preview" });
+        await atPhoneAndDesk(page, `companies-import-errors-${lang}`);
+
+        await page.goto("/dashboard");
+        await expect(page.getByText(s.empty)).toBeVisible();
+      });
+
+      await test.step("the corrected file (semicolons, BOM, a quoted semicolon, assigned rows): preview, confirm, 50 imported", async () => {
+        await waitForHydration(page);
+        await page.getByRole("link", { name: s.importLink }).click();
+        await expect(page).toHaveURL(/\/dashboard\/import$/);
+        await upload(page, s, "items-corrected.csv", spreadsheet(s, member, false));
+        await expect(page.getByText(s.count, { exact: true })).toBeVisible();
+        await expect(page.getByRole("cell", { name: itemName(s, QUOTED), exact: true })).toBeVisible();
+        // Any case is the member's address.
+        const memberCell = new RegExp(`^${member.email.replace(/[.+]/g, "\\$&")}$`, "i");
+        await expect(page.getByRole("cell", { name: memberCell })).toHaveCount(ASSIGNED.length);
+        await atPhoneAndDesk(page, `companies-import-preview-${lang}`);
+        await page.getByRole("button", { name: s.confirm }).click();
+        await expect(page).toHaveURL(/\/dashboard\/import\?batch=\d+$/);
+        await expect(page.getByText(s.imported, { exact: true })).toBeVisible();
+        await atPhoneAndDesk(page, `companies-import-done-${lang}`);
+      });
+
+      await test.step("the dashboard lists the organisation's 50 items, 24 to a page", async () => {
+        await page.getByRole("link", { name: s.toDashboard }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await expect(page.locator(".dashboard-range")).toHaveText(s.range1);
+        await page.getByRole("link", { name: s.page3, exact: true }).click();
+        await expect(page.locator(".dashboard-range")).toHaveText(s.range3);
+        await atPhoneAndDesk(page, `companies-dashboard-${lang}`);
+      });
+
+      // ── Issue #20, still being built on other branches: append each walk here, in this
+      // order, replacing its skipped step (the export below then also sees the payment). ──
+      await test.step.skip("the admin assigns items to the member (assignment on the product form)", async () => {});
+      await test.step.skip(
+        "a finder messages an organisation item; the member and the desk both see it",
+        async () => {},
+      );
+      await test.step.skip("the admin pays by invoice in test mode", async () => {});
+      // ── End of the place for issue #20's remaining steps. ──
+
+      await test.step("the CSV export has the header and the 50 imported items, in the user's language", async () => {
+        await expect(page.getByRole("link", { name: s.exportLink })).toHaveAttribute("href", "/dashboard/export.csv");
+        // Fetched by the page, so with its cookies (the session and the organisation scope).
+        const res = await page.evaluate(async () => {
+          const r = await fetch("/dashboard/export.csv");
+          const bytes = new Uint8Array(await r.arrayBuffer());
+          return {
+            status: r.status,
+            type: r.headers.get("content-type"),
+            bom: [...bytes.slice(0, 3)],
+            text: new TextDecoder().decode(bytes),
+          };
+        });
+        expect(res.status).toBe(200);
+        expect(res.type).toBe("text/csv; charset=utf-8");
+        expect(res.bom, "Excel needs the BOM to read UTF-8").toEqual([0xef, 0xbb, 0xbf]);
+        const [header, ...rows] = parse(res.text, { delimiter: s.csv.separator }) as string[][];
+        expect(header).toEqual(s.csv.exportHeader);
+        expect(rows).toHaveLength(ROWS);
+        const byName = new Map(rows.map((r) => [r[0]!, r]));
+        const expected = Array.from({ length: ROWS }, (_, k) => itemName(s, k + 1));
+        expect([...byName.keys()].sort()).toEqual([...expected].sort());
+        for (let i = 1; i <= ROWS; i++) {
+          const [, type, fee, assigned, visibility, id, code, paidUntil] = byName.get(itemName(s, i))!;
+          expect({ type, fee, assigned, visibility }, `row ${i}`).toEqual({
+            type: s.csv.types[i % 3],
+            fee: i === SWEDISH_FEE ? "1000" : String(100 + i),
+            assigned: ASSIGNED.includes(i) ? member.email : "",
+            visibility: i % 10 === 0 ? s.csv.private : s.csv.public,
+          });
+          expect(id).toMatch(/^[A-Za-z0-9]{10}$/);
+          expect(code).not.toBe("");
+          expect(paidUntil).toBe("");
+        }
+        expect(new Set(rows.map((r) => r[5])).size).toBe(ROWS);
+      });
+    });
+  });
+}
