@@ -3,6 +3,21 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// The browser translates with app/i18n/react.tsx (decision 025): i18next and react-i18next
+// (~18 KB gzip) stay on the server. Merged into each no-restricted-imports below, because a
+// later block's setting of a rule replaces an earlier one for the same file.
+const browserI18n = {
+  paths: [
+    { name: "i18next", message: "Browser code translates with ~/i18n/react (decision 025); i18next is server-only." },
+    {
+      name: "react-i18next",
+      message: "Use useTranslation/Trans from ~/i18n/react (decision 025); react-i18next is not in the browser.",
+    },
+  ],
+};
+/** Server-only files (*.server.ts, app/server) and the translator's equivalence tests may use i18next. */
+const i18nextAllowed = ["app/**/*.server.{ts,tsx}", "app/server/**", "app/i18n/*.test.{ts,tsx}"];
+
 export default tseslint.config(
   {
     ignores: [
@@ -28,6 +43,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: i18nextAllowed,
+    rules: { "no-restricted-imports": ["error", browserI18n] },
+  },
+  {
     // Playwright fixtures call `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
@@ -39,6 +59,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
+          ...browserI18n,
           patterns: [
             {
               group: ["**/server/**", "*.server", "**/*.server"],
@@ -56,6 +77,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
+          ...browserI18n,
           patterns: [
             {
               group: ["**/*.repository.server", "**/*.repository.server.ts"],

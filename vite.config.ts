@@ -19,16 +19,7 @@ export default defineConfig({
     },
   },
   optimizeDeps: {
-    include: [
-      "react",
-      "react-dom",
-      "react-dom/client",
-      "react-router",
-      "react-router/dom",
-      "i18next",
-      "react-i18next",
-      "zod",
-    ],
+    include: ["react", "react-dom", "react-dom/client", "react-router", "react-router/dom", "zod"],
     // Server-only packages the dev scanner finds in route modules' loaders. Never sent
     // to the browser; pre-bundling them late made the first dev page load reload.
     exclude: ["better-auth", "better-sqlite3", "kysely", "pg", "pino", "nodemailer", "pdfkit", "qrcode"],

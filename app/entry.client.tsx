@@ -1,10 +1,9 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { NonceContext } from "./components/nonce";
 import { isLang, DEFAULT_LANG } from "./i18n/config";
-import { createI18n } from "./i18n/i18n";
+import { createBrowserI18n, I18nProvider } from "./i18n/react";
 import { loadLanguage, setClientI18n } from "./i18n/load.client";
 
 // Start in the language the server rendered, or hydration would not match.
@@ -14,7 +13,7 @@ const lang = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
 // else all but the few only their own pages use.
 const areas = document.documentElement.dataset.i18n?.split(" ").filter(Boolean);
 const translation = await loadLanguage(lang, areas?.length ? areas : undefined, true);
-const i18n = createI18n(lang, { [lang]: translation });
+const i18n = createBrowserI18n(lang, { [lang]: translation });
 setClientI18n(i18n);
 
 startTransition(() => {
@@ -23,11 +22,11 @@ startTransition(() => {
     // Browsers blank nonce attributes after load (nonce=""); rendering the same empty
     // value keeps React from reporting a hydration mismatch on every script tag.
     <NonceContext value="">
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>
-      </I18nextProvider>
+      </I18nProvider>
     </NonceContext>,
   );
 });

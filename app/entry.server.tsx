@@ -3,12 +3,12 @@ import { isbot } from "isbot";
 import { PassThrough } from "node:stream";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "./components/nonce";
 import { LeanPageContext } from "./lean/lean-page";
 import { leanPageAssets } from "./server/http/lean-page.server";
-import { createI18n } from "./i18n/i18n";
+import { createI18n, serverI18n } from "./i18n/i18next.server";
+import { I18nProvider } from "./i18n/react";
 import { allResources } from "./i18n/resources.server";
 import { requestContext } from "./server/context";
 import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
@@ -37,7 +37,7 @@ export default function handleRequest(
   }
   const { nonce, lang } = loadContext.get(requestContext);
   // One i18next instance per request, in the language the loaders decided on.
-  const i18n = createI18n(lang, { [lang]: allResources[lang] });
+  const i18n = serverI18n(createI18n(lang, { [lang]: allResources[lang] }));
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -49,9 +49,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
         <LeanPageContext value={leanPageAssets}>
-          <I18nextProvider i18n={i18n}>
+          <I18nProvider i18n={i18n}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nextProvider>
+          </I18nProvider>
         </LeanPageContext>
       </NonceContext>,
       {

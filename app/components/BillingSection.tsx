@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
 import type { Lang } from "~/i18n/config";
 import type { BillingOverview } from "~/lib/billing-overview";

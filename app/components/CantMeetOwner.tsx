@@ -3,7 +3,7 @@
  * instead, facts only, after the Swedish Police's page on lost property. A native
  * <details>, so it opens and closes without JavaScript and adds no script to the page.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { POLICE_HITTEGODS_URL } from "~/lib/fee";
 
 export function CantMeetOwner({ code }: { code: string }) {

@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import { formatPrice, type Period } from "~/lib/pricing";
 

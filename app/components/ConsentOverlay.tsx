@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useFetcher, useLocation } from "react-router";
 import type { Lang } from "~/i18n/config";
 import { LanguageLinks } from "./LanguageLinks";

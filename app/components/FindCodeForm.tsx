@@ -3,7 +3,7 @@
  * /find, so it works without JavaScript, on the home page, the 404 page and /find itself.
  * Its strings live in the `errors` area, which every page (the finder's included) loads.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 
 export function FindCodeForm({
   id = "find-code",

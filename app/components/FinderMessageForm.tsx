@@ -6,7 +6,7 @@
  * finder starts writing so the finder page stays light.
  */
 import { useState, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, useNavigation } from "react-router";
 import type { ActionResult } from "~/lib/form";
 import type { CaptchaKind } from "~/lib/contact-limits";

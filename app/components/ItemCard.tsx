@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
 import { formatStickerCode } from "~/lib/sticker-code";
 import type { Lang } from "~/i18n/config";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
 import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/item-filter";
 import { PROD_TYPES } from "~/lib/prod-types";

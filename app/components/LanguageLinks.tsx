@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useLocation, useRevalidator } from "react-router";
 import type { Lang } from "~/i18n/config";
 import { loadLanguage } from "~/i18n/load.client";

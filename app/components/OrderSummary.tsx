@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import type { Currency } from "~/lib/currency";
 import { formatPrice, type Period } from "~/lib/pricing";

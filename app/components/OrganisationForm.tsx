@@ -1,5 +1,5 @@
 /** The organisation details form (issue #20): /organisations/new and the admin's edit section. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import { Field, TextareaField } from "~/components/form/Field";
 import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisations";

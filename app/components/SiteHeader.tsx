@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Link, NavLink, useLocation } from "react-router";
 import { BRAND } from "~/lib/brand";
 import type { Scope } from "~/lib/organisation-roles";

@@ -1,5 +1,5 @@
 /** The owner's sticker shipments on the dashboard (issue #15): ordered, or shipped on … with tracking. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { useLang } from "~/lib/use-lang";
 

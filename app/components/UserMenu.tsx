@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, Link, useLocation } from "react-router";
 import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";

@@ -2,7 +2,7 @@
  * A small notice for a signed-in user whose email is not verified yet: the link went by
  * mail at registration; the button asks /user/verify-email for another one.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, useRouteLoaderData } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 

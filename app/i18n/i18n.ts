@@ -1,8 +1,7 @@
-import i18next, { type i18n, type TFunction } from "i18next";
-import { initReactI18next } from "react-i18next";
 import type { Lang } from "./config";
+import { createT, type TFunction, type Translation } from "./translate";
 
-export type Translation = Record<string, unknown>;
+export type { TFunction, Translation } from "./translate";
 
 /** Merge per-area locale files (locales/<lang>/<area>.json) into one resource. */
 export function mergeAreas(files: Record<string, unknown>): Translation {
@@ -15,23 +14,21 @@ export function mergeAreas(files: Record<string, unknown>): Translation {
   return out;
 }
 
-/** A fresh instance for one render (server: one per request; client: one per page load). */
-export function createI18n(lang: Lang, resources: Partial<Record<Lang, Translation>>): i18n {
-  const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
-    lng: lang,
-    fallbackLng: false,
-    supportedLngs: ["en", "sv"],
-    resources: Object.fromEntries(Object.entries(resources).map(([l, t]) => [l, { translation: t }])),
-    interpolation: { escapeValue: false },
-    initAsync: false,
-    returnNull: false,
-  });
-  return instance;
-}
+type TFactory = (lang: Lang, resources: Translation) => TFunction;
 
+/**
+ * How getT translates: the small translator by default (the browser, decision 025); the
+ * server switches to i18next (i18next.server.ts, imported by resources.server.ts), so
+ * mails and server-rendered titles come from i18next itself.
+ */
+let factory: TFactory = (lang, resources) => createT(lang, () => resources);
 const fixed = new Map<Lang, TFunction>();
 const known: Partial<Record<Lang, Translation>> = {};
+
+export function setTFactory(next: TFactory) {
+  factory = next;
+  fixed.clear();
+}
 
 /** Make a language's resources known to getT (server: all at start; client: as loaded). */
 export function registerResources(lang: Lang, translation: Translation) {
@@ -45,7 +42,7 @@ export function getT(lang: Lang): TFunction {
   if (!t) {
     const resources = known[lang];
     if (!resources) throw new Error(`i18n resources for '${lang}' are not loaded`);
-    t = createI18n(lang, { [lang]: resources }).t;
+    t = factory(lang, resources);
     fixed.set(lang, t);
   }
   return t;

@@ -1,6 +1,6 @@
-import type { i18n as I18n } from "i18next";
 import type { Lang } from "./config";
 import { mergeAreas, registerResources, type Translation } from "./i18n";
+import type { I18n } from "./react";
 
 // One lazy chunk per file; the browser only downloads the language it shows, and at first
 // only the areas the page declares (route handle `i18n`, docs/decisions/009-performance.md).

@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { DEFAULT_LANG, isLang, type Lang } from "~/i18n/config";
 
 /**
- * The page's language, the same on the server and in the browser: i18next is started in
- * the root loader's language on both sides (app/i18n), so its language is the one to read.
+ * The page's language, the same on the server and in the browser: the translator is started
+ * in the root loader's language on both sides (app/i18n), so its language is the one to read.
  */
 export function useLang(): Lang {
   const { i18n } = useTranslation();

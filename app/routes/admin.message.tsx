@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Link, useLoaderData } from "react-router";
 import { parseInboxPage } from "~/lib/contact";
 import { formatDateTime } from "~/lib/dates";

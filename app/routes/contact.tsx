@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, useActionData, useLoaderData } from "react-router";
 import { Captcha } from "~/components/Captcha";
 import { Field, TextareaField } from "~/components/form/Field";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { LANG_COOKIE } from "~/i18n/config";
 import { CONSENT_COOKIE } from "~/lib/consent";
 import { pageMeta } from "~/lib/meta";

@@ -5,7 +5,7 @@
  * CSV text back to be checked again in full before anything is saved; then a redirect to
  * `?batch=` where the result is counted from the database, so a reload imports nothing twice.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { TextareaField } from "~/components/form/Field";

@@ -3,7 +3,7 @@
  * the owner's replies and a form to write again. No account: the 256-bit token is the
  * key; a wrong one is 'Page not found'. Nothing here names the owner.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect, useSearchParams } from "react-router";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { useNonce } from "~/components/nonce";

@@ -3,7 +3,7 @@
  * are asked to sign in or register and come back here (the return-to cookie); a signed-in
  * user whose verified email is the invited one accepts it. Used once, within 7 days.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Captcha } from "~/components/Captcha";
 import { EmailField, PasswordField } from "~/components/form/AuthFields";

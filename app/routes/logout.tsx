@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, redirect, useSubmit } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import { signOut } from "~/server/auth/accounts.service.server";

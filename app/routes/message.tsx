@@ -3,7 +3,7 @@
  * a maps link, and the owner's reply form. Another user's conversation is 'Page not
  * found', never a hint that it exists.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";

@@ -2,7 +2,7 @@
  * The owner's messages from finders (issue #14): conversations newest first with the
  * number of unread finder messages. Signed-in users only; each sees only their own.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Link } from "react-router";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";

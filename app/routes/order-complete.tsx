@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Link, useRevalidator } from "react-router";
 import { OrderSummary } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";

@@ -4,7 +4,7 @@
  * remove members; every member can leave. Outsiders get the 404 page. One form per
  * section, told apart by `intent`; each answers a redirect back here (PRG).
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";

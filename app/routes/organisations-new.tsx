@@ -1,5 +1,5 @@
 /** `/organisations/new` (issue #20): a signed-in user creates an organisation and becomes its admin. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { currencyForLang } from "~/lib/currency";

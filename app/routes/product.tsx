@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { ContactText } from "~/components/ContactText";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { data, Link, redirect } from "react-router";

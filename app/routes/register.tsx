@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, PasswordField } from "~/components/form/AuthFields";
 import { Field } from "~/components/form/Field";

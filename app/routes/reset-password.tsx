@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Form, Link, useNavigation } from "react-router";
 import { EmailField } from "~/components/form/AuthFields";
 import { FormAlert } from "~/components/form/FormAlert";

@@ -1,4 +1,4 @@
-import { Trans, useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/terms";

@@ -4,7 +4,7 @@
  * labels cannot drift apart between the pages.
  */
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { PASSWORD_MIN } from "~/lib/password";
 import { Field } from "./Field";
 

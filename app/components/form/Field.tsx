@@ -4,7 +4,7 @@
  * keys from the action's ActionResult and are translated here.
  */
 import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 
 interface Common {
   /** The input's id; the error's id is `${id}-error`, the help text's `${id}-help`. */

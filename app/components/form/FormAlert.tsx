@@ -3,7 +3,7 @@
  * it appears, so keyboard and screen-reader users land on what went wrong.
  */
 import { useEffect, useRef } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import type { FormMessage } from "~/lib/form";
 
 export function FormAlert({
