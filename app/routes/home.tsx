@@ -7,6 +7,9 @@ import { formatPrice, PACKAGES, priceFor } from "~/lib/pricing";
 import { takeFlash } from "~/server/flash.server";
 import type { Route } from "./+types/home";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["common", "flash", "home"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "home");
 }
