@@ -41,7 +41,7 @@ const KEYS = AREAS.flatMap((area) =>
 );
 
 /** The area a literal names, or null. */
-export function areaOfLiteral(text: string, isPrefix: boolean): string | null {
+function areaOfLiteral(text: string, isPrefix: boolean): string | null {
   if (!text.includes(".")) return null;
   const named =
     isPrefix || text.endsWith(".")
@@ -243,7 +243,7 @@ function moduleInfo(file: string): ModuleInfo {
 }
 
 /** Every area the given exports of `file` can render, with one literal per area as evidence. */
-export function areasUsedBy(file: string, exportNames: readonly string[] | "*") {
+function areasUsedBy(file: string, exportNames: readonly string[] | "*") {
   const used = new Map<string, string>();
   const seen = new Set<string>();
   const queue: { file: string; name: string }[] =
