@@ -12,7 +12,7 @@ const lang = isLang(htmlLang) ? htmlLang : DEFAULT_LANG;
 // Only the translation areas the page declares (root Layout's data-i18n), when it does;
 // else all but the few only their own pages use.
 const areas = document.documentElement.dataset.i18n?.split(" ").filter(Boolean);
-const translation = await loadLanguage(lang, areas?.length ? areas : undefined, true);
+const translation = await loadLanguage(lang, areas?.length ? areas : undefined);
 const i18n = createBrowserI18n(lang, { [lang]: translation });
 setClientI18n(i18n);
 

@@ -18,6 +18,7 @@ import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
 import { useLeanPageAssets, type LeanHandle } from "./lean/lean-page";
+import { pageAreas } from "./i18n/areas";
 import { DEFAULT_LANG, type Lang } from "./i18n/config";
 import { getT } from "./i18n/i18n";
 import { ensureAllAreas } from "./i18n/load.client";
@@ -97,8 +98,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * A page that declares its translation areas (route handle `i18n`) loads only those at
- * first; before the first client-side navigation the rest of the language follows.
+ * A page loads only its translation areas at first (the root's and its route's `handle.i18n`,
+ * app/i18n/areas.ts); before the first client-side navigation the rest of the language follows.
  */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async (_args, next) => {
@@ -125,7 +126,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   const last = matches[matches.length - 1];
   const handle = last?.handle as ({ i18n?: readonly string[] } & LeanHandle) | undefined;
-  const areas = handle?.i18n;
+  // The root's areas and the page's: all the browser loads before hydrating (decision 020).
+  const areas = pageAreas(handle?.i18n);
   // A lean page (the anonymous finder page, docs/decisions/020) ships no React Router
   // JavaScript: inline stylesheet, its one small script, no hydration data. Only the
   // server has the assets, so a client-side navigation always renders the full layout.

@@ -83,7 +83,7 @@ export function UserMenu({
           </span>
         ) : null}
         {unreadMessages > 0 ? (
-          <span className="visually-hidden">{t("relay.nav.unread", { count: unreadMessages })}</span>
+          <span className="visually-hidden">{t("layout.menu.unread", { count: unreadMessages })}</span>
         ) : null}
       </button>
       <div
@@ -133,10 +133,10 @@ export function UserMenu({
           {t("layout.menu.dashboard")}
         </Link>
         <Link className="dropdown-item d-flex justify-content-between align-items-center gap-2" to="/messages">
-          {t("relay.nav.messages")}
+          {t("layout.menu.messages")}
           {unreadMessages > 0 ? (
             <span className="badge rounded-pill text-bg-primary">
-              {t("relay.nav.unread", { count: unreadMessages })}
+              {t("layout.menu.unread", { count: unreadMessages })}
             </span>
           ) : null}
         </Link>

@@ -3,7 +3,7 @@ import { mergeAreas, registerResources, type Translation } from "./i18n";
 import type { I18n } from "./react";
 
 // One lazy chunk per file; the browser only downloads the language it shows, and at first
-// only the areas the page declares (route handle `i18n`, docs/decisions/009-performance.md).
+// only the areas the page renders (root Layout's data-i18n: app/i18n/areas.ts, decision 020).
 const loaders = {
   en: import.meta.glob("../locales/en/*.json", { import: "default" }),
   sv: import.meta.glob("../locales/sv/*.json", { import: "default" }),
@@ -17,19 +17,13 @@ const chunks = new Map<string, Promise<readonly [string, unknown]>>();
 const loaded: Record<Lang, Record<string, unknown>> = { en: {}, sv: {} };
 
 /**
- * Areas only the pages that declare them (route handle `i18n`) use: a first load of a page
- * without a declaration skips them (ensureAllAreas brings them before any navigation), so
- * a feature's own pages do not weigh on every other page (issue #20: the organisation pages).
- */
-export const ROUTE_ONLY_AREAS: readonly string[] = ["organisations", "csv"];
-
-/**
- * The language's translations: only `areas` when given (a page's first load), else all
- * (on a page's first load `firstLoad`: all but ROUTE_ONLY_AREAS).
+ * The language's translations: only `areas` when given (a page's first load), else all.
  * Loaded areas are registered for getT (meta functions) and kept for later calls.
+ * `_firstLoad` is no longer used: every page declares its areas (app/i18n/route-areas.test.ts),
+ * so the old list of areas a first load skipped went; drop it with entry.client's `true`.
  */
-export async function loadLanguage(lang: Lang, areas?: readonly string[], firstLoad = false): Promise<Translation> {
-  const wanted = (area: string) => (areas ? areas.includes(area) : !(firstLoad && ROUTE_ONLY_AREAS.includes(area)));
+export async function loadLanguage(lang: Lang, areas?: readonly string[], _firstLoad?: boolean): Promise<Translation> {
+  const wanted = (area: string) => !areas || areas.includes(area);
   const files = Object.entries(loaders[lang]).filter(([file]) => wanted(areaOf(file)));
   const entries = await Promise.all(
     files.map(([file, load]) => {

@@ -57,9 +57,3 @@ export interface ImportPreview {
   /** How many errors there are in all. */
   errorCount: number;
 }
-
-/**
- * The translation areas of the CSV import page: the layout's, the form kit's, the item
- * types' and its own, which no other page loads first (ROUTE_ONLY_AREAS).
- */
-export const CSV_PAGE_AREAS = ["layout", "errors", "consent", "relay", "auth", "common", "items", "csv"];

@@ -40,6 +40,9 @@ import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
 import type { Route } from "./+types/account";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["account", "auth", "common"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");
 }

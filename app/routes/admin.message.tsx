@@ -17,6 +17,9 @@ import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.message";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["admin", "common", "contact"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "admin.messages");
 }

@@ -9,6 +9,9 @@ import { inboxPage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/admin.messages";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["admin"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "admin.messages");
 }

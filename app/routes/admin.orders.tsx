@@ -14,6 +14,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/admin.orders";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orders"] };
+
 /**
  * /admin/orders (staff only, 404 to everyone else): recent orders. With the test provider
  * each paid order has "Simulate renewal" / "Simulate failed renewal" (issue #16), so the

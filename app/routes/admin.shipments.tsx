@@ -16,6 +16,9 @@ import { formErrorResponse } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.shipments";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["fulfil"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "fulfil.admin");
 }

@@ -4,6 +4,9 @@ import type { SessionUser } from "~/lib/session-user";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/companies";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["companies"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "companies");
 }

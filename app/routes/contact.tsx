@@ -19,6 +19,9 @@ import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["admin", "common", "contact", "scans"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "contact");
 }

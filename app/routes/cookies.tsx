@@ -6,6 +6,9 @@ import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS } from "~/lib/package-choice";
 import { RETURN_TO_COOKIE } from "~/lib/return-to";
 import type { Route } from "./+types/cookies";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["cookies"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "cookies");
 }

@@ -10,7 +10,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { TextareaField } from "~/components/form/Field";
 import type { ActionResult } from "~/lib/form";
-import { CSV_MAX_BYTES, CSV_MAX_ROWS, CSV_PAGE_AREAS, type ImportPreview } from "~/lib/item-csv";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
 import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
 import { pageMeta } from "~/lib/meta";
 import { CONTACT_INFO_MAX } from "~/lib/product-form";
@@ -31,8 +31,8 @@ import {
 } from "~/server/items/import.service.server";
 import type { Route } from "./+types/dashboard-import";
 
-/** The csv area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
-export const handle = { i18n: CSV_PAGE_AREAS };
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["common", "csv", "items", "relay"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "csv.import"), { name: "robots", content: "noindex" }];

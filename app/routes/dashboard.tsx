@@ -29,6 +29,11 @@ import { getBillingOverview } from "~/server/orders/billing.service.server";
 import { cancelRenewal, isOrderId, OrderError, resumeRenewal } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/dashboard";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = {
+  i18n: ["account", "auth", "billing", "common", "flash", "fulfil", "items", "orders", "relay", "scans"],
+};
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.dashboard");
 }
@@ -161,7 +166,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             {t("relay.dashboard.link")}
             {unreadMessages > 0 ? (
               <span className="badge rounded-pill text-bg-primary ms-2">
-                {t("relay.nav.unread", { count: unreadMessages })}
+                {t("layout.menu.unread", { count: unreadMessages })}
               </span>
             ) : null}
           </Link>

@@ -10,6 +10,9 @@ import { findItemByCode, FulfilError } from "~/server/fulfil/fulfil.service.serv
 import { httpErrorOf } from "~/server/http/errors.server";
 import type { Route } from "./+types/find";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["fulfil"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "fulfil.find"), { name: "robots", content: "noindex" }];
 }

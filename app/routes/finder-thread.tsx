@@ -22,7 +22,7 @@ import { relayErrors } from "~/server/relay/relay.http.server";
 import { continueFinderConversation, openFinderThread, RelayError } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/finder-thread";
 
-export const handle = { i18n: ["layout", "errors", "consent", "relay"] };
+export const handle = { i18n: ["common", "relay"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "relay.finder"), { name: "robots", content: "noindex" }];

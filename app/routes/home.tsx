@@ -10,12 +10,14 @@ import { takeFlash } from "~/server/flash.server";
 import type { Route } from "./+types/home";
 
 /**
+ * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020).
  * `lean`: a visitor who is not signed in gets the page without React Router's JavaScript
  * (issue #18, docs/decisions/020): everything on it is links and one GET form, so it needs
  * none, and the first page most people see paints from the HTML alone. Signed-in users
  * keep the full app (their user menu is React).
  */
-export const handle: LeanHandle = {
+export const handle: { i18n: string[] } & LeanHandle = {
+  i18n: ["common", "flash", "home"],
   lean: (data) => (data as { anonymous: boolean }).anonymous,
 };
 

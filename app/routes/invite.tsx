@@ -17,11 +17,10 @@ import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { acceptInvite, getInvite, OrganisationError } from "~/server/organisations/organisations.service.server";
-import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
 import type { Route } from "./+types/invite";
 
-/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
-export const handle = { i18n: ORGANISATION_PAGE_AREAS };
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["organisations"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "organisations.accept");

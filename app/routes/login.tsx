@@ -27,6 +27,9 @@ import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/login";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["auth", "common"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.login");
 }

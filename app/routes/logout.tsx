@@ -6,6 +6,9 @@ import { signOut } from "~/server/auth/accounts.service.server";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/logout";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["auth"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.logout");
 }

@@ -22,6 +22,9 @@ import { formatFee } from "~/lib/fee";
 import { confirmReturn, openOwnerConversation, RelayError, replyAsOwner } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/message";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["common", "relay"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "relay.thread");
 }

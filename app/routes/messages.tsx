@@ -12,6 +12,9 @@ import { getDeps } from "~/server/deps.server";
 import { listOwnerConversations } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/messages";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["relay"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "relay.inbox");
 }

@@ -13,6 +13,9 @@ import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/new-password";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["auth", "common"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.newPassword");
 }

@@ -1,5 +1,8 @@
 import { data } from "react-router";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: [] };
+
 /** Any path no other route claims: the spec's 'Page not found' with HTTP 404. */
 export function loader() {
   throw data(null, { status: 404 });

@@ -13,6 +13,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { cancelRenewal, getCancelPreview, isOrderId, OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-cancel";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orders"] };
+
 /**
  * /order/{orderId}/cancel: "Cancel renewal" asks first (issue #19 point 4): every item the
  * one subscription covers, until when they stay active, what is still charged, and that it

@@ -11,6 +11,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { completeTestPayment, getTestCheckout, OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-checkout";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "common", "orders"] };
+
 /**
  * /order/checkout/{orderId}: the test provider's checkout (PAYMENTS=test only). Clearly
  * a test: no card, no money; completing it runs the same code as Stripe's webhook.

@@ -13,6 +13,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { getOrderView, OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-complete";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orders"] };
+
 /**
  * /order/complete/{orderId}: the confirmation after checkout (Stripe's success_url and
  * the test checkout's redirect). Owner only. With Stripe the webhook may still be on its

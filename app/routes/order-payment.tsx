@@ -9,6 +9,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError, paymentPortalUrl } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-payment";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orders"] };
+
 /**
  * /order/{orderId}/payment: "Manage payment" (issue #16). With Stripe it opens a Customer
  * Portal session for the order's own customer (update the card, see invoices); the

@@ -12,6 +12,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-receipt";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orders"] };
+
 /**
  * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
  * only; the latest receipt of the order without a number. The PDF is beside it.

@@ -28,6 +28,9 @@ import { getOrderPage, OrderError, startCheckout } from "~/server/orders/orders.
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["address", "billing", "common", "flash", "items", "orders"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "orders");
 }

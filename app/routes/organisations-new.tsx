@@ -13,11 +13,10 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { createOrganisation } from "~/server/organisations/organisations.service.server";
-import { ORGANISATION_PAGE_AREAS } from "~/lib/organisation-roles";
 import type { Route } from "./+types/organisations-new";
 
-/** The organisations area is only loaded by the pages that declare it (ROUTE_ONLY_AREAS). */
-export const handle = { i18n: ORGANISATION_PAGE_AREAS };
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["common", "organisations"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "organisations.new");

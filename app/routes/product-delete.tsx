@@ -17,6 +17,9 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/product-delete";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "items", "orders"] };
+
 /**
  * /product/{id}/delete: the owner deletes one item (issue #17). The page asks first: what
  * goes with it, and for a paid item which subscription stops renewing, which other items it

@@ -14,6 +14,9 @@ import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
 import { saveItem } from "~/server/items/save-flow.server";
 import type { Route } from "./+types/product-edit";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["common", "items", "relay", "scans"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.edit");
 }

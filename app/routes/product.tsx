@@ -35,13 +35,14 @@ import type { Route } from "./+types/product";
  * shows it without waiting for JavaScript (brief section 4).
  */
 /**
- * Translation areas the page needs (the owner's browser downloads only these at first).
+ * Translation areas the page renders besides the root's (the owner's browser downloads
+ * only these at first; app/i18n/areas.ts).
  * `lean`: an anonymous visitor (the finder) gets the page without React Router's
  * JavaScript (issue #18, docs/decisions/020): plain HTML forms and one small inline
  * script. The owner and other signed-in users keep the full app (their user menu).
  */
 export const handle: { i18n: string[] } & LeanHandle = {
-  i18n: ["layout", "errors", "consent", "items", "scans", "relay"],
+  i18n: ["common", "items", "relay", "scans"],
   lean: (data) => (data as { anonymous: boolean }).anonymous,
 };
 

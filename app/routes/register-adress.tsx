@@ -20,6 +20,9 @@ import { readForm } from "~/server/http/form.server";
 import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
 import type { Route } from "./+types/register-adress";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["address", "common"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "address");
 }

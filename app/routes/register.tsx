@@ -24,6 +24,9 @@ import { chosenPackage, signedOutRemembering } from "~/server/order-draft/packag
 import { takeReturnTo } from "~/server/auth/return-to.server";
 import type { Route } from "./+types/register";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["auth", "common"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.register");
 }

@@ -5,6 +5,9 @@ import { useLang } from "~/lib/use-lang";
 import { formatPrice, priceFor } from "~/lib/pricing";
 import type { Route } from "./+types/support";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["support"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "support");
 }

@@ -3,6 +3,9 @@ import { Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/terms";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["terms"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "terms");
 }

@@ -10,6 +10,9 @@ import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/verify-email";
 
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["auth"] };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.verify");
 }

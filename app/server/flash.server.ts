@@ -7,11 +7,13 @@ import * as cookie from "cookie";
 
 export const FLASH_COOKIE = "flash";
 
+// Their texts are one small area (flash.json): the pages that show them (home, dashboard,
+// order) need not load the items, sticker and account areas for one line (decision 020).
 const FLASH_MESSAGES = {
-  errorLoadProduct: "items.flash.errorLoadProduct",
-  replacementOrdered: "fulfil.replacement.ordered",
-  accountDeleted: "account.delete.flash",
-  itemDeleted: "items.delete.flash",
+  errorLoadProduct: "flash.errorLoadProduct",
+  replacementOrdered: "flash.replacementOrdered",
+  accountDeleted: "flash.accountDeleted",
+  itemDeleted: "flash.itemDeleted",
   // A successful save that redirects (issue #19): "Saved" / "Sparat".
   saved: "common.saved",
 } as const;
