@@ -3,10 +3,12 @@
  * (scripts/lib/vite-purge-css.ts, docs/decisions/020). Over HTTP against the production
  * server, every page of the authorization matrix (tests/quality/route-table.ts) as every
  * kind of visitor, forms refused with errors, the finder page (lean) and its owner's view,
- * a relay thread with the owner's reply, error pages, in English and Swedish: every class
- * in their HTML that the whole stylesheet (app/styles/app.scss compiled here, unpurged)
- * styles must still be styled by the stylesheet the page gets — the linked file, or the
- * lean page's inline <style>.
+ * a relay thread with the owner's reply, error pages, some in Swedish too: every selector
+ * of the whole stylesheet (app/styles/app.scss compiled here, unpurged) whose classes are
+ * all in a page's HTML must still have a selector with the same classes in the stylesheet
+ * that page gets — the linked file, or the lean page's inline <style>. Per selector, not
+ * per class: a class whose only rules need another class no page uses (nav-item with
+ * nav-fill) has nothing to keep.
  */
 import path from "node:path";
 import { compile } from "sass";
