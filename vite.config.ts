@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import path from "node:path";
 import { defineConfig } from "vite";
+import { purgeUnusedCss } from "./scripts/lib/vite-purge-css.ts";
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
@@ -24,5 +25,12 @@ export default defineConfig({
     // to the browser; pre-bundling them late made the first dev page load reload.
     exclude: ["better-auth", "better-sqlite3", "kysely", "pg", "pino", "nodemailer", "pdfkit", "qrcode"],
   },
-  plugins: [reactRouter()],
+  plugins: [
+    reactRouter(),
+    // After Vite's Sass compile, before its minifier (issue #18, docs/decisions/020).
+    purgeUnusedCss({
+      appDir: path.resolve(import.meta.dirname, "app"),
+      stylesheet: /\/app\/styles\/app\.scss(\?(?!url\b|raw\b)|$)/,
+    }),
+  ],
 });

@@ -17,4 +17,19 @@ describe("purgeCss (the finder page's inline stylesheet)", () => {
   it("drops a rule with any class the page does not use, and a media query left empty", () => {
     expect(purgeCss(".card{a:1}@media (min-width:1px){.card{b:2}}", new Set(["btn"]))).toBe("");
   });
+
+  it("does not require the classes inside :not(…) or :is(…): `.fade:not(.show)` styles every unused-or-not .fade", () => {
+    expect(purgeCss(".fade:not(.show){a:1}.x:is(.fade,.y){b:2}", new Set(["fade"]))).toBe(".fade:not(.show){a:1}");
+  });
+
+  it("splits selector lists at top-level commas only", () => {
+    expect(purgeCss(":is(.a,.b) .c,.d{a:1}", new Set(["c"]))).toBe(":is(.a,.b) .c,.d{a:1}");
+    expect(purgeCss(":is(.a,.b) .c{a:1}", new Set(["a"]))).toBe("");
+  });
+
+  it("reads Sass's expanded output: comments dropped, @charset kept", () => {
+    expect(
+      purgeCss('@charset "UTF-8";\n/* rtl:ignore */\n.btn {\n  a: 1;\n}\n.card {\n  b: 2;\n}\n', new Set(["btn"])),
+    ).toBe('@charset "UTF-8";.btn{\n  a: 1;\n}');
+  });
 });

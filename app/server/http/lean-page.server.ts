@@ -6,14 +6,17 @@
  *
  * The inline stylesheet is the site's, less the rules no lean page can use: a rule stays
  * when every class of one of its selectors is a word of the sources that render the
- * lean pages, the finder page and the home page (LEAN_SOURCES). A word too many only keeps a rule; a class built at run
- * time must be listed in EXTRA_CLASSES.
+ * lean pages, the finder page and the home page (LEAN_SOURCES). A word too many only keeps
+ * a rule; a class built at run time must be listed in RUNTIME_CLASSES
+ * (app/styles/runtime-classes.ts). The site stylesheet it starts from was purged at build
+ * time already (scripts/lib/vite-purge-css.ts).
  */
 import { createHash } from "node:crypto";
 import type { LeanPageAssets } from "~/lean/lean-page";
 import script from "~/lean/finder-page-script.js?raw";
 import css from "~/styles/app.scss?inline";
 import { purgeCss } from "~/lean/purge-css";
+import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
 
 const LEAN_SOURCES = import.meta.glob(
   [
@@ -25,17 +28,8 @@ const LEAN_SOURCES = import.meta.glob(
   ],
   { query: "?raw", import: "default", eager: true },
 ) as Record<string, string>;
-/** Classes composed at run time (FormAlert's variant, ContactText's kind). */
-const EXTRA_CLASSES = [
-  "alert-danger",
-  "alert-success",
-  "alert-warning",
-  "alert-info",
-  "contact-phone",
-  "contact-email",
-];
 
-const words = new Set([...Object.values(LEAN_SOURCES).flatMap((s) => s.match(/[\w-]+/g) ?? []), ...EXTRA_CLASSES]);
+const words = new Set([...Object.values(LEAN_SOURCES).flatMap((s) => s.match(/[\w-]+/g) ?? []), ...RUNTIME_CLASSES]);
 const leanCss = purgeCss(css, words);
 
 // Its comments are for readers of the source, not for a finder's phone.
