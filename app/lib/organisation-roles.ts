@@ -24,4 +24,14 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
  * The translation areas of the organisation pages: the layout's (header, user menu, footer,
  * consent, verify notice), the form kit's and their own, which no other page loads first.
  */
-export const ORGANISATION_PAGE_AREAS = ["layout", "errors", "consent", "relay", "auth", "common", "organisations"];
+export const ORGANISATION_PAGE_AREAS = [
+  "layout",
+  "errors",
+  "consent",
+  "relay",
+  "auth",
+  "common",
+  "organisations",
+  "invoices",
+  "billing",
+];

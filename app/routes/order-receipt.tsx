@@ -110,7 +110,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
             <td className="text-end">{money(r.netAmount)}</td>
           </tr>
           <tr>
-            <th scope="row">{t("billing.receipt.vat")}</th>
+            <th scope="row">{t(r.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
             <td className="text-end">{money(r.vatAmount)}</td>
           </tr>
           <tr className="fw-bold">
@@ -119,6 +119,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
           </tr>
         </tbody>
       </table>
+      {r.reverseCharge ? <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p> : null}
       <div className="d-flex flex-wrap gap-2">
         <a href={`/order/${r.orderId}/receipt.pdf?number=${r.number}`} className="btn btn-primary">
           {t("billing.receipt.pdf")}

@@ -16,6 +16,7 @@ import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { missingPostalFields } from "~/lib/address";
 import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
+import { netOfGross } from "~/lib/eu-vat";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
@@ -24,6 +25,7 @@ import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
+import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.server";
 import { getOrderPage, OrderError, startCheckout } from "~/server/orders/orders.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
@@ -47,7 +49,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
   // The active scope's items, as on the dashboard (issue #20).
   const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
-  const page = await getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId });
+  const [page, invoice] = await Promise.all([
+    getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId }),
+    // "Pay by invoice" for the admins of the active organisation (decision 027).
+    getInvoiceOffer(deps, user.ref, organisationId),
+  ]);
   const flash = takeFlash(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
@@ -65,6 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       total: page.total,
       unpaidMatching: page.unpaidMatching,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
+      invoice,
     },
     { headers },
   );
@@ -84,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   let url: string;
   const deps = await getDeps();
   try {
-    ({ url } = await startCheckout(deps, {
+    const input = {
       userId: user.ref,
       productIds: parsed.data.items,
       // The form posts to /order?{filter}: "all unpaid" means those the page's filter
@@ -93,7 +100,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       organisationId: organisationIdOf(await activeScopeOf(deps.db, request, user.ref)),
       period: parsed.data.payment,
       lang,
-    }));
+    };
+    // Decision 027: the service checks that the user is an admin of the active organisation.
+    ({ url } = parsed.intent === "invoice" ? await startInvoice(deps, input) : await startCheckout(deps, input));
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     // The address form then marks each missing field.
@@ -114,7 +123,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const lang = useLang();
-  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter } = loaderData;
+  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice } = loaderData;
   // More items than one page: a filter, page links and "all unpaid" (issue #18).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
@@ -370,7 +379,42 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
             >
               {t("orders.submit")}
             </button>
+            {invoice ? (
+              <button
+                type="submit"
+                name="intent"
+                value="invoice"
+                className="btn btn-outline-primary order-invoice-submit"
+                aria-describedby="order-invoice-terms"
+                disabled={navigation.state === "submitting"}
+              >
+                {t("invoices.order.submit")}
+              </button>
+            ) : null}
           </div>
+          {invoice ? (
+            <section className="card mt-3 order-invoice" aria-labelledby="order-invoice-title">
+              <div className="card-body">
+                <h2 id="order-invoice-title" className="h6">
+                  {t("invoices.order.title")}
+                </h2>
+                <p id="order-invoice-terms" className="mb-1 text-break">
+                  {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}
+                </p>
+                <p className="mb-0 small">
+                  {invoice.treatment === "reverseCharge"
+                    ? t("invoices.order.reverseCharge", {
+                        amount: formatPrice(
+                          netOfGross(orderTotals({ lang, period: "year", count }).minor.total) / 100,
+                          lang,
+                        ),
+                      })
+                    : t("invoices.order.vatIncluded")}{" "}
+                  {period === "year" ? null : t("invoices.order.yearlyOnly")}
+                </p>
+              </div>
+            </section>
+          ) : null}
         </Form>
       )}
     </section>

@@ -19,6 +19,11 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   tooManyItems: { status: 400, key: "orders.errors.tooManyItems" },
   noPortal: { status: 404, key: "billing.errors.noPortal" },
   portalFailed: { status: 502, key: "billing.errors.portalFailed" },
+  invoiceOrganisationOnly: { status: 400, key: "invoices.errors.organisationOnly" },
+  invoiceAdminOnly: { status: 403, key: "invoices.errors.adminOnly" },
+  invoiceYearlyOnly: { status: 400, key: "invoices.errors.yearlyOnly" },
+  invoiceFailed: { status: 502, key: "invoices.errors.failed" },
+  forbidden: { status: 403, key: "invoices.errors.forbidden" },
   rateLimited: {
     status: 429,
     key: "orders.errors.rateLimited",
