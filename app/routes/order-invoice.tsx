@@ -59,7 +59,9 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
   const lang = useLang();
   const navigation = useNavigation();
   const v = loaderData.invoice;
-  const money = (minor: number) => formatPrice(minor / 100, v.currency === "SEK" ? "sv" : "en");
+  // "480 kr" never broken before "kr" in the narrow amount column of a phone (the CSS has no nowrap utility).
+  const money = (minor: number) =>
+    formatPrice(minor / 100, v.currency === "SEK" ? "sv" : "en").replace(" kr", "\u00a0kr");
   return (
     <section className="py-4 col-lg-8" aria-labelledby="invoice-title">
       {v.simulated ? (
@@ -137,20 +139,20 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
               <th scope="row" className="fw-normal">
                 {l.description}
               </th>
-              <td className="text-end text-nowrap">{money(l.amount)}</td>
+              <td className="text-end">{money(l.amount)}</td>
             </tr>
           ))}
           <tr>
             <th scope="row">{t("billing.receipt.net")}</th>
-            <td className="text-end text-nowrap">{money(v.netAmount)}</td>
+            <td className="text-end">{money(v.netAmount)}</td>
           </tr>
           <tr>
             <th scope="row">{t(v.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
-            <td className="text-end text-nowrap invoice-vat">{money(v.vatAmount)}</td>
+            <td className="text-end invoice-vat">{money(v.vatAmount)}</td>
           </tr>
           <tr className="fw-bold">
             <th scope="row">{t("invoices.invoice.toPay")}</th>
-            <td className="text-end text-nowrap invoice-total">{money(v.totalAmount)}</td>
+            <td className="text-end invoice-total">{money(v.totalAmount)}</td>
           </tr>
         </tbody>
       </table>

@@ -201,8 +201,8 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("TEST — inte en riktig faktura");
-    expect(html).toContain("600 kr");
-    expect(html).toContain("120 kr");
+    expect(html).toContain("600\u00a0kr");
+    expect(html).toContain("120\u00a0kr");
     expect(html).toContain("30 dagar netto");
     expect(html).not.toContain("Omvänd skattskyldighet");
   });
