@@ -13,6 +13,7 @@ import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { lapseDueOrders } from "../../app/server/orders/billing.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import { PAYMENT_RETRY_GRACE_MS } from "../../app/server/orders/lifecycle.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
@@ -284,6 +285,28 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     // The other organisation's page lists only its own invoices.
     const germanPage = await (await http.get(`/organisations/${germanOrg}`, inScope(otherAdmin, germanOrg))).text();
     expect(germanPage).not.toContain(number);
+  });
+
+  it("an unpaid invoice keeps its items active when an earlier card order of them lapses", async () => {
+    const item = await orgItem(rt, admin, org, "Relapsed laptop");
+    const deps = depsOf(rt);
+    const card = await createOrder(deps, {
+      userId: admin.id,
+      productIds: [item],
+      organisationId: org,
+      period: "month",
+      lang: "en",
+    });
+    await completeTestPayment(deps, { userId: admin.id, orderId: card.id });
+    // The card order's month ran out; its lapse has not run yet.
+    const past = Date.now() - DAY;
+    await rt.database.db.updateTable("orders").set({ paidUntil: past }).where("id", "=", card.id).execute();
+    await rt.database.db.updateTable("products").set({ paidUntil: past }).where("id", "=", item).execute();
+    const id = orderIdFrom(await http.post("/order", invoiceForm([item]), inScope(admin, org)));
+    expect((await orderRow(rt, id)).status).toBe("invoiced");
+    expect(await lapseDueOrders(deps)).toBeGreaterThan(0);
+    expect((await orderRow(rt, card.id)).lapsedAt).not.toBeNull();
+    expect(Number((await productRow(rt, item)).payed)).toBe(1);
   });
 
   it("an invoice still unpaid the grace after its due date ends its stickers (billing job); paying it later revives them", async () => {

@@ -224,7 +224,8 @@ export async function listItemsCoveredElsewhere(
     .select("order_items.productId")
     .where("order_items.productId", "in", productIds)
     .where("orders.id", "<>", orderId)
-    .where("orders.status", "=", "paid")
+    // An invoice not yet paid covers its items too (decision 027: active on invoice).
+    .where("orders.status", "in", ["paid", "invoiced"])
     .where("orders.lapsedAt", "is", null)
     .where("orders.paidUntil", ">", now)
     .execute();
@@ -247,7 +248,7 @@ export async function listRecentOrders(
     .innerJoin("user", "user.id", "orders.userId")
     .selectAll("orders")
     .select("user.email as email")
-    .where("orders.status", "in", ["paid", "pending"])
+    .where("orders.status", "in", ["paid", "pending", "invoiced"])
     .orderBy("orders.createdAt", "desc")
     .limit(limit)
     .execute();
