@@ -16,7 +16,8 @@ import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { missingPostalFields } from "~/lib/address";
 import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
-import { netOfGross } from "~/lib/eu-vat";
+// Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
+import { vatOfGross } from "~/lib/vat";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
@@ -405,7 +406,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   {invoice.treatment === "reverseCharge"
                     ? t("invoices.order.reverseCharge", {
                         amount: formatPrice(
-                          netOfGross(orderTotals({ lang, period: "year", count }).minor.total) / 100,
+                          vatOfGross(orderTotals({ lang, period: "year", count }).minor.total).net / 100,
                           lang,
                         ),
                       })
