@@ -54,6 +54,7 @@ export default [
   route("order/:id/payment", "routes/order-payment.tsx"),
   route("order/:id/receipt", "routes/order-receipt.tsx"),
   route("order/:id/receipt.pdf", "routes/order-receipt-pdf.ts"),
+  route("order/:id/invoice", "routes/order-invoice.tsx"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   // The sticker's short URL /{id}: only ids match (its loader 404s anything else); keep it just before `*`.
   route(":id", "routes/product-short.tsx"),

@@ -13,18 +13,28 @@ export type Provider = "test" | "stripe";
  * items were already covered by another order, so nothing was activated (issue #13);
  * cancelled: never paid and abandoned for 24 hours (issue #16), its checkout expired.
  */
-export type OrderStatus = "pending" | "paid" | "duplicate" | "cancelled";
+export type OrderStatus = "pending" | "paid" | "duplicate" | "cancelled" | "invoiced";
+
+/** How an order is paid: a card checkout, or an invoice with 30 days' terms (organisations, decision 027). */
+export type PaymentMethod = "card" | "invoice";
+
+export function toPaymentMethod(v: string): PaymentMethod {
+  return v === "invoice" ? "invoice" : "card";
+}
 
 export function toProvider(v: string): Provider {
   return v === "stripe" ? "stripe" : "test";
 }
 
 export function toOrderStatus(v: string): OrderStatus {
-  return v === "paid" || v === "duplicate" || v === "cancelled" ? v : "pending";
+  return v === "paid" || v === "duplicate" || v === "cancelled" || v === "invoiced" ? v : "pending";
 }
 
-/** `pay` starts the checkout; `recalc` only recomputes the summary (no-JavaScript browsers). */
-export const ORDER_INTENTS = ["pay", "recalc"] as const;
+/**
+ * `pay` starts the checkout; `invoice` sends an invoice (organisation admins, decision 027);
+ * `recalc` only recomputes the summary (no-JavaScript browsers).
+ */
+export const ORDER_INTENTS = ["pay", "invoice", "recalc"] as const;
 export type OrderIntent = (typeof ORDER_INTENTS)[number];
 
 /** More ids than anyone owns is a forged request, not a big order. */
@@ -60,7 +70,7 @@ export type ParsedOrderForm =
 
 export function parseOrderForm(form: FormData): ParsedOrderForm {
   const rawIntent = form.get("intent");
-  const intent: OrderIntent = rawIntent === "recalc" ? "recalc" : "pay";
+  const intent: OrderIntent = rawIntent === "recalc" ? "recalc" : rawIntent === "invoice" ? "invoice" : "pay";
   const raw = form.getAll("items").filter((v): v is string => typeof v === "string");
   const items = [...new Set(raw)];
   const payment = form.get("payment");
@@ -78,7 +88,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
   if (items.length > ORDER_MAX_ITEMS || items.some((id) => !isProductId(id))) {
     return { ok: false, intent, values, error: "orders.errors.unknownItems" };
   }
-  if (intent === "pay" && scope === "selected" && items.length === 0) {
+  if (intent !== "recalc" && scope === "selected" && items.length === 0) {
     return { ok: false, intent, values, error: "orders.errors.nothingSelected" };
   }
   return { ok: true, intent, data: values };

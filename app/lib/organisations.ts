@@ -3,6 +3,7 @@
  * /organisations/{id} and /invite/{token}. Messages are translation keys (organisations.json).
  */
 import { z } from "zod";
+import { isCountryCode, isEuCountry, isEuVatNumberOf, normaliseVatNumber } from "./eu-vat";
 import { ORG_ROLES } from "./organisation-roles";
 
 export * from "./organisation-roles";
@@ -30,12 +31,7 @@ export function canonicalOrgNumber(input: string): string | null {
   return `${digits.slice(0, 6)}-${digits.slice(6)}`;
 }
 
-const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
-
-/** An ISO 3166-1 alpha-2 code Intl knows (upper case). */
-export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && regionNames.of(code) !== code;
-}
+export { isCountryCode } from "./eu-vat";
 
 const required = (key: string, max: number) =>
   z.string({ error: key }).trim().min(1, key).max(max, "organisations.errors.tooLong");
@@ -48,7 +44,7 @@ const email = z
   .pipe(z.email("organisations.errors.invalidEmail"))
   .transform((e) => e.toLowerCase());
 
-export const organisationSchema = z.object({
+const organisationFields = z.object({
   name: required("organisations.errors.nameRequired", ORG_NAME_MAX),
   orgNumber: z
     .string({ error: "organisations.errors.orgNumberRequired" })
@@ -75,12 +71,24 @@ export const organisationSchema = z.object({
   vatNumber: z
     .string()
     .trim()
-    .max(20, "organisations.errors.vatInvalid")
-    .regex(/^([A-Za-z]{2}[A-Za-z0-9]{2,18})?$/, "organisations.errors.vatInvalid")
-    .transform((v) => (v === "" ? null : v.toUpperCase()))
+    .max(30, "organisations.errors.vatInvalid")
+    .transform(normaliseVatNumber)
+    .refine((v) => v === "" || /^[A-Z]{2}[A-Z0-9+*]{2,18}$/.test(v), "organisations.errors.vatInvalid")
+    .transform((v) => (v === "" ? null : v))
     .optional()
     .transform((v) => v ?? null),
   deskContact: required("organisations.errors.deskContactRequired", DESK_CONTACT_MAX),
+});
+
+/**
+ * The organisation form. In an EU member state the VAT number must have that state's
+ * prefix and format (issue #20 point 4: the reverse charge rests on it); elsewhere any
+ * two letters and digits, as before.
+ */
+export const organisationSchema = organisationFields.superRefine((v, ctx) => {
+  if (v.vatNumber && isEuCountry(v.invoiceCountry) && !isEuVatNumberOf(v.vatNumber, v.invoiceCountry)) {
+    ctx.addIssue({ code: "custom", path: ["vatNumber"], message: "organisations.errors.vatFormat" });
+  }
 });
 
 export type OrganisationInput = z.output<typeof organisationSchema>;

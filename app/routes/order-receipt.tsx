@@ -13,7 +13,7 @@ import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-receipt";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orders"] };
+export const handle = { i18n: ["billing", "invoices", "orders"] };
 
 /**
  * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
@@ -113,7 +113,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
             <td className="text-end">{money(r.netAmount)}</td>
           </tr>
           <tr>
-            <th scope="row">{t("billing.receipt.vat")}</th>
+            <th scope="row">{t(r.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
             <td className="text-end">{money(r.vatAmount)}</td>
           </tr>
           <tr className="fw-bold">
@@ -122,6 +122,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
           </tr>
         </tbody>
       </table>
+      {r.reverseCharge ? <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p> : null}
       <div className="d-flex flex-wrap gap-2">
         <a href={`/order/${r.orderId}/receipt.pdf?number=${r.number}`} className="btn btn-primary">
           {t("billing.receipt.pdf")}

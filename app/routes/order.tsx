@@ -16,6 +16,8 @@ import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { missingPostalFields } from "~/lib/address";
 import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
+// Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
+import { vatOfGross } from "~/lib/vat";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
@@ -24,12 +26,13 @@ import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
+import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.server";
 import { getOrderPage, OrderError, startCheckout } from "~/server/orders/orders.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["address", "billing", "common", "flash", "items", "orders"] };
+export const handle = { i18n: ["address", "billing", "common", "flash", "invoices", "items", "orders"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "orders");
@@ -50,7 +53,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
   // The active scope's items, as on the dashboard (issue #20).
   const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
-  const page = await getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId });
+  const [page, invoice] = await Promise.all([
+    getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId }),
+    // "Pay by invoice" for the admins of the active organisation (decision 027).
+    getInvoiceOffer(deps, user.ref, organisationId),
+  ]);
   const flash = takeFlash(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
@@ -68,6 +75,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       total: page.total,
       unpaidMatching: page.unpaidMatching,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
+      invoice,
     },
     { headers },
   );
@@ -87,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   let url: string;
   const deps = await getDeps();
   try {
-    ({ url } = await startCheckout(deps, {
+    const input = {
       userId: user.ref,
       productIds: parsed.data.items,
       // The form posts to /order?{filter}: "all unpaid" means those the page's filter
@@ -96,7 +104,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       organisationId: organisationIdOf(await activeScopeOf(deps.db, request, user.ref)),
       period: parsed.data.payment,
       lang,
-    }));
+    };
+    // Decision 027: the service checks that the user is an admin of the active organisation.
+    ({ url } = parsed.intent === "invoice" ? await startInvoice(deps, input) : await startCheckout(deps, input));
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     // The address form then marks each missing field.
@@ -117,7 +127,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const lang = useLang();
-  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter } = loaderData;
+  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice } = loaderData;
   // More items than one page: a filter, page links and "all unpaid" (issue #18).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
@@ -373,7 +383,42 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
             >
               {t("orders.submit")}
             </button>
+            {invoice ? (
+              <button
+                type="submit"
+                name="intent"
+                value="invoice"
+                className="btn btn-outline-primary order-invoice-submit"
+                aria-describedby="order-invoice-terms"
+                disabled={navigation.state === "submitting"}
+              >
+                {t("invoices.order.submit")}
+              </button>
+            ) : null}
           </div>
+          {invoice ? (
+            <section className="card mt-3 order-invoice" aria-labelledby="order-invoice-title">
+              <div className="card-body">
+                <h2 id="order-invoice-title" className="h6">
+                  {t("invoices.order.title")}
+                </h2>
+                <p id="order-invoice-terms" className="mb-1 text-break">
+                  {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}
+                </p>
+                <p className="mb-0 small">
+                  {invoice.treatment === "reverseCharge"
+                    ? t("invoices.order.reverseCharge", {
+                        amount: formatPrice(
+                          vatOfGross(orderTotals({ lang, period: "year", count }).minor.total).net / 100,
+                          lang,
+                        ),
+                      })
+                    : t("invoices.order.vatIncluded")}{" "}
+                  {period === "year" ? null : t("invoices.order.yearlyOnly")}
+                </p>
+              </div>
+            </section>
+          ) : null}
         </Form>
       )}
     </section>

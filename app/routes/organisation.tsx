@@ -41,10 +41,12 @@ import {
   updateOrganisation,
 } from "~/server/organisations/organisations.service.server";
 import { CardSection } from "~/components/CardSection";
+import { OrganisationInvoices } from "~/components/OrganisationInvoices";
+import { listOrganisationBilling } from "~/server/orders/invoice.service.server";
 import type { Route } from "./+types/organisation";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "organisations"] };
+export const handle = { i18n: ["common", "invoices", "organisations"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "organisations.page");
@@ -69,10 +71,13 @@ type Done = keyof typeof DONE;
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   try {
-    const page = await getOrganisationPage(await getDeps(), user.ref, params.id);
+    const deps = await getDeps();
+    const page = await getOrganisationPage(deps, user.ref, params.id);
+    // Invoices and receipts: admins only (decision 027); members get none.
+    const billing = page.role === "admin" ? await listOrganisationBilling(deps, user.ref, params.id) : null;
     const done = new URL(request.url).searchParams.get("done");
     return data(
-      { page, me: user.ref, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
+      { page, billing, me: user.ref, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (err) {
@@ -173,7 +178,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function OrganisationPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { page, me, done } = loaderData;
+  const { page, me, done, billing } = loaderData;
   const { organisation: org } = page;
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
@@ -201,6 +206,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
 
       {admin ? (
         <>
+          {billing ? <OrganisationInvoices rows={billing} /> : null}
           <CardSection id="org-members" title={t("organisations.members.title")}>
             <FormAlert message={errorFor("role") ?? errorFor("remove")} />
             <ul className="list-group mb-0">

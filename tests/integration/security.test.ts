@@ -20,6 +20,7 @@ import type { Runtime } from "../../app/server/runtime.server";
 import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
 import { insertInvite } from "../../app/server/organisations/organisations.repository.server";
 import { createOrganisation, hashInviteToken } from "../../app/server/organisations/organisations.service.server";
+import { startInvoice } from "../../app/server/orders/invoice.service.server";
 import {
   ROLES,
   ROUTE_TABLE,
@@ -55,6 +56,7 @@ let paidOrder: string;
 let conversation: string;
 let finderToken: string;
 let organisation: string;
+let invoiceOrder: string;
 const inviteToken = randomBytes(32).toString("base64url");
 const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
 
@@ -165,6 +167,23 @@ beforeAll(async () => {
     vatNumber: null,
     deskContact: "Reception",
   });
+  // The organisation's simulated invoice for an item of it (decision 027).
+  const orgItem = await createItem(
+    depsOf(rt),
+    users.owner.id,
+    { name: "Company laptop", findFee: 10, prodType: "laptop", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+    organisation,
+  );
+  invoiceOrder = (
+    await startInvoice(depsOf(rt), {
+      userId: users.owner.id,
+      productIds: [orgItem],
+      organisationId: organisation,
+      period: "year",
+      lang: "en",
+    })
+  ).orderId;
   await insertInvite(rt.database.db, {
     id: "matrix-invite",
     organisationId: organisation,
@@ -201,6 +220,7 @@ const fill = (url: string) =>
     .replaceAll("{paidOrder}", paidOrder)
     .replaceAll("{conversation}", conversation)
     .replaceAll("{finderToken}", finderToken)
+    .replaceAll("{invoiceOrder}", invoiceOrder)
     .replaceAll("{organisation}", organisation)
     .replaceAll("{inviteToken}", inviteToken);
 const filledBody = (row: RouteRow) => Object.fromEntries(Object.entries(row.body ?? {}).map(([k, v]) => [k, fill(v)]));

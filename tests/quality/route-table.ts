@@ -18,7 +18,8 @@
  * unpaid item of the owner's, which the owner's POST deletes (issue #17),
  * {organisation} = an organisation whose only member, its admin, is the owner (issue #20;
  * `other` and the support `admin` are outsiders to it), {inviteToken} = an open invite of
- * that organisation to an address none of the visitors has.
+ * that organisation to an address none of the visitors has, {invoiceOrder} = that
+ * organisation's simulated invoice (test payments, decision 027) for an item of it.
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -413,6 +414,20 @@ export const ROUTE_TABLE: RouteRow[] = [
     url: "/order/{paidOrder}/receipt",
     get: { anonymous: to("/login"), owner: { status: 200, contains: ["Olivia"] }, other: 404, admin: 404 },
     post: noAction,
+  },
+  {
+    // An organisation's invoice (decision 027): its admins only; members get 403
+    // (tests/integration/invoices.test.ts), everyone else learns nothing.
+    route: "order/:id/invoice",
+    url: "/order/{invoiceOrder}/invoice",
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: ["TEST — not a real invoice", "Olivia&#x27;s company"] },
+      other: 404,
+      admin: 404,
+    },
+    // "Mark as paid" on the simulated invoice: only its organisation's admin.
+    post: { anonymous: to("/login"), owner: to("/order/{invoiceOrder}/invoice"), other: 404, admin: 404 },
   },
   {
     route: "order/:id/receipt.pdf",

@@ -1,6 +1,7 @@
 /**
  * A local stand-in for the Stripe API endpoints the app uses (Checkout Sessions,
- * subscription updates and cancellation, Customer Portal sessions), so the official `stripe` client can be pointed at it with
+ * subscription updates and cancellation, Customer Portal sessions, and for invoice payment
+ * (decision 027) customers, invoices, invoice items, finalize and send), so the official `stripe` client can be pointed at it with
  * STRIPE_API_URL. It records every request (method, path, form fields) for assertions,
  * and signs webhook events with the stripe library's own test header helper.
  */
@@ -19,9 +20,32 @@ export interface StripeRequest {
   headers: http.IncomingHttpHeaders;
 }
 
+/** An invoice as the stand-in keeps it (decision 027). */
+export interface StandInInvoice {
+  id: string;
+  object: "invoice";
+  customer: string;
+  status: "draft" | "open";
+  collection_method: string;
+  days_until_due: number | null;
+  currency: string;
+  metadata: Record<string, string>;
+  footer: string | null;
+  total: number;
+  amount_due: number;
+  amount_paid: number;
+  number: string | null;
+  due_date: number | null;
+  hosted_invoice_url: string | null;
+  billing_reason: "manual";
+  lines: { object: "list"; data: Array<{ id: string; amount: number; description: string; currency: string }> };
+}
+
 export interface StripeStandIn {
   url: string;
   requests: StripeRequest[];
+  /** Invoices made through the API, by id. */
+  invoices: Map<string, StandInInvoice>;
   /** Answer the next N API requests with this HTTP status and a Stripe error body. */
   failNext(status: number, times?: number): void;
   /** Forget failures still pending from failNext (so one test's leftovers cannot fail the next). */
@@ -31,6 +55,7 @@ export interface StripeStandIn {
 
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StripeRequest[] = [];
+  const invoices = new Map<string, StandInInvoice>();
   let failures: { status: number; times: number } | null = null;
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -105,6 +130,88 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         );
         return;
       }
+      const metadataOf = () =>
+        Object.fromEntries(
+          Object.entries(form)
+            .filter(([k]) => /^metadata\[[^\]]+\]$/.test(k))
+            .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
+        );
+      // Invoice payment (decision 027): customer → draft invoice → its items → finalize → send.
+      if (req.method === "POST" && path === "/v1/customers") {
+        return send(200, {
+          id: `cus_test_${++n}`,
+          object: "customer",
+          name: form.name ?? null,
+          email: form.email ?? null,
+          tax_exempt: form.tax_exempt ?? "none",
+          metadata: metadataOf(),
+        });
+      }
+      if (req.method === "POST" && path === "/v1/invoices") {
+        if (!form.customer) {
+          return send(400, { error: { type: "invalid_request_error", message: "Missing required param: customer." } });
+        }
+        const id = `in_test_${++n}`;
+        const invoice: StandInInvoice = {
+          id,
+          object: "invoice",
+          customer: form.customer,
+          status: "draft",
+          collection_method: form.collection_method ?? "charge_automatically",
+          days_until_due: form.days_until_due ? Number(form.days_until_due) : null,
+          currency: form.currency ?? "sek",
+          metadata: metadataOf(),
+          footer: form.footer ?? null,
+          total: 0,
+          amount_due: 0,
+          amount_paid: 0,
+          number: null,
+          due_date: null,
+          hosted_invoice_url: null,
+          billing_reason: "manual",
+          lines: { object: "list", data: [] },
+        };
+        invoices.set(id, invoice);
+        return send(200, invoice);
+      }
+      if (req.method === "POST" && path === "/v1/invoiceitems") {
+        const invoice = form.invoice ? invoices.get(form.invoice) : undefined;
+        if (!invoice || invoice.status !== "draft") {
+          return send(400, { error: { type: "invalid_request_error", message: "No such draft invoice." } });
+        }
+        const line = {
+          id: `il_test_${++n}`,
+          amount: Number(form.amount),
+          description: form.description ?? "",
+          currency: form.currency ?? invoice.currency,
+        };
+        invoice.lines.data.push(line);
+        invoice.total += line.amount;
+        invoice.amount_due = invoice.total;
+        return send(200, { ...line, id: `ii_test_${n}`, object: "invoiceitem", invoice: invoice.id });
+      }
+      const inv = /^\/v1\/invoices\/([\w-]+)\/(finalize|send)$/.exec(path);
+      if (inv && req.method === "POST") {
+        const invoice = invoices.get(inv[1]!);
+        if (!invoice) return send(404, { error: { type: "invalid_request_error", message: "No such invoice." } });
+        if (inv[2] === "finalize" && invoice.status === "draft") {
+          invoice.status = "open";
+          invoice.number = `STANDIN-${String(invoices.size).padStart(4, "0")}`;
+          invoice.due_date = Math.floor(Date.now() / 1000) + (invoice.days_until_due ?? 30) * 86_400;
+          invoice.hosted_invoice_url = `${standInUrl}/i/${invoice.id}`;
+        }
+        if (inv[2] === "send" && invoice.status !== "open") {
+          return send(400, { error: { type: "invalid_request_error", message: "Finalize the invoice first." } });
+        }
+        return send(200, invoice);
+      }
+      if (req.method === "GET" && path.startsWith("/i/")) {
+        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+        res.end(
+          '<!doctype html><html lang="en"><title>Stand-in invoice</title><h1>Stand-in Stripe invoice</h1></html>',
+        );
+        return;
+      }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
       if (sub && req.method === "POST") {
         return send(200, {
@@ -128,6 +235,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   return {
     url: standInUrl,
     requests,
+    invoices,
     failNext(status, times = 1) {
       failures = { status, times };
     },
@@ -195,5 +303,24 @@ export function checkoutCompleted(
         ...object,
       },
     },
+  });
+}
+
+/**
+ * A signed invoice event (decision 027: invoice.paid, invoice.payment_failed,
+ * invoice.overdue, invoice.voided) for an invoice the stand-in made; `object` overrides
+ * fields (amount_paid, status, …). The event id defaults to `evt_<type>_<invoice id>`.
+ */
+export function invoiceEvent(
+  type: string,
+  invoice: StandInInvoice,
+  object: Record<string, unknown> = {},
+  event: { id?: string; created?: number } = {},
+): { payload: string; signature: string } {
+  return signedEvent({
+    id: event.id ?? `evt_${type.replace(/\W/g, "_")}_${invoice.id}`,
+    type,
+    created: event.created ?? Math.floor(Date.now() / 1000),
+    data: { object: { ...invoice, ...object } },
   });
 }

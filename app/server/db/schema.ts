@@ -229,6 +229,21 @@ export interface OrderTable {
   reminderFor: ColumnType<number | null, number | null | undefined, number | null>;
   /** When the subscription lapsed: items unpaid, owner told (once). */
   lapsedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0016 (invoices, decision 027): the organisation whose scope the order was made in. */
+  organisationId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 'card' | 'invoice' */
+  method: ColumnType<string, string | undefined, string>;
+  invoiceId: ColumnType<string | null, string | null | undefined, string | null>;
+  invoiceNumber: ColumnType<string | null, string | null | undefined, string | null>;
+  invoiceUrl: ColumnType<string | null, string | null | undefined, string | null>;
+  dueAt: ColumnType<number | null, number | null | undefined, number | null>;
+  voidedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The VAT in totalAmount; null for orders before 0016 (25 % of the total). */
+  vatAmount: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 0 | 1 */
+  reverseCharge: ColumnType<number, number | undefined, number>;
+  /** JSON of the buyer as invoiced (InvoiceBuyer). */
+  invoiceTo: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrderItemTable {
@@ -309,6 +324,8 @@ export interface ReceiptTable {
   periodStart: number;
   periodEnd: number;
   paidAt: number;
+  /** 0 | 1 (migration 0016): the reverse-charge note. */
+  reverseCharge: ColumnType<number, number | undefined, number>;
 }
 
 /** Named counters (receipt numbers). */

@@ -27,6 +27,8 @@ export interface Receipt {
   periodStart: number;
   periodEnd: number;
   paidAt: number;
+  /** No VAT: the reverse-charge note (decision 027). */
+  reverseCharge: boolean;
 }
 
 function parseItems(json: string): Array<{ name: string }> {
@@ -55,6 +57,7 @@ function toReceipt(row: Selectable<ReceiptTable>): Receipt {
     periodStart: Number(row.periodStart),
     periodEnd: Number(row.periodEnd),
     paidAt: Number(row.paidAt),
+    reverseCharge: Number(row.reverseCharge) === 1,
   };
 }
 
@@ -87,7 +90,7 @@ export async function insertReceiptOnce(trx: DB, row: Omit<Receipt, "number">): 
   const receipt: Receipt = { ...row, number: Number(taken.value) };
   await trx
     .insertInto("receipts")
-    .values({ ...receipt, items: JSON.stringify(receipt.items) })
+    .values({ ...receipt, items: JSON.stringify(receipt.items), reverseCharge: receipt.reverseCharge ? 1 : 0 })
     .execute();
   return receipt;
 }
@@ -99,6 +102,26 @@ export async function listReceiptsOfUser(db: DB, userId: string): Promise<Receip
     .where("userId", "=", userId)
     .orderBy("number", "desc")
     .limit(200)
+    .execute();
+  return rows.map(toReceipt);
+}
+
+/** An order's receipt: a given number, else the latest (the caller checks who may see it). */
+export async function findReceiptOfOrder(db: DB, orderId: string, number: number | null): Promise<Receipt | undefined> {
+  let q = db.selectFrom("receipts").selectAll().where("orderId", "=", orderId);
+  if (number != null) q = q.where("number", "=", number);
+  const row = await q.orderBy("number", "desc").executeTakeFirst();
+  return row && toReceipt(row);
+}
+
+/** The receipts of some orders (an organisation's invoice list), newest first. */
+export async function listReceiptsOfOrders(db: DB, orderIds: string[]): Promise<Receipt[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("receipts")
+    .selectAll()
+    .where("orderId", "in", orderIds)
+    .orderBy("number", "desc")
     .execute();
   return rows.map(toReceipt);
 }
@@ -116,14 +139,21 @@ export async function findReceiptOfUser(
   return row && toReceipt(row);
 }
 
-/** Paid orders whose paid period has passed and that have not lapsed yet (the job decides which lapse). */
+/**
+ * Paid orders whose paid period has passed and invoices past their due date (decision 027)
+ * that have not lapsed yet (the job decides which lapse).
+ */
 export async function listLapseCandidates(db: DB, now: number): Promise<Order[]> {
   const rows = await db
     .selectFrom("orders")
     .selectAll()
-    .where("status", "=", "paid")
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "paid"), eb("paidUntil", "<=", now)]),
+        eb.and([eb("status", "=", "invoiced"), eb("dueAt", "<=", now)]),
+      ]),
+    )
     .where("lapsedAt", "is", null)
-    .where("paidUntil", "<=", now)
     .orderBy("paidUntil")
     .limit(500)
     .execute();
@@ -194,7 +224,8 @@ export async function listItemsCoveredElsewhere(
     .select("order_items.productId")
     .where("order_items.productId", "in", productIds)
     .where("orders.id", "<>", orderId)
-    .where("orders.status", "=", "paid")
+    // An invoice not yet paid covers its items too (decision 027: active on invoice).
+    .where("orders.status", "in", ["paid", "invoiced"])
     .where("orders.lapsedAt", "is", null)
     .where("orders.paidUntil", ">", now)
     .execute();
@@ -217,7 +248,7 @@ export async function listRecentOrders(
     .innerJoin("user", "user.id", "orders.userId")
     .selectAll("orders")
     .select("user.email as email")
-    .where("orders.status", "in", ["paid", "pending"])
+    .where("orders.status", "in", ["paid", "pending", "invoiced"])
     .orderBy("orders.createdAt", "desc")
     .limit(limit)
     .execute();
@@ -264,3 +295,27 @@ export async function withBillingLock<T>(db: DB, dialect: Dialect, work: () => P
 }
 
 export { num };
+
+/** The next value of a named counter (simulated invoice numbers): the row lock serialises callers. */
+export async function nextCounter(trx: DB, name: string): Promise<number> {
+  const row = await trx
+    .updateTable("counters")
+    .set({ value: sql`value + 1` })
+    .where("name", "=", name)
+    .returning("value")
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/** An organisation's orders (invoices and card payments made in its scope), newest first. */
+export async function listOrdersOfOrganisation(db: DB, organisationId: string, limit = 200): Promise<Order[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("organisationId", "=", organisationId)
+    .where("status", "in", ["invoiced", "paid", "cancelled"])
+    .orderBy("createdAt", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toOrder).filter((o) => o.status !== "cancelled" || o.invoiceNumber != null);
+}

@@ -17,7 +17,7 @@ import { logger } from "../logger.server";
 import {
   cancelPendingBefore,
   claimReminder,
-  findReceiptOfUser,
+  findReceiptOfOrder,
   listLapseCandidates,
   listRecentOrders,
   listReceiptsOfUser,
@@ -40,6 +40,7 @@ import {
   updateOrder,
   type Order,
 } from "./orders.repository.server";
+import { requireOrderViewer } from "./invoice.service.server";
 import { applyPayment, isOrderId, OrderError, type PaymentResult } from "./orders.service.server";
 
 /** A yearly renewal is announced this long before (issue #16: 14 days). */
@@ -222,6 +223,8 @@ export interface ReceiptView {
   totalAmount: number;
   vatAmount: number;
   netAmount: number;
+  /** No VAT: "Reverse charge" on the receipt (decision 027). */
+  reverseCharge: boolean;
   seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
   buyer: { name: string; lines: string[] };
 }
@@ -242,6 +245,7 @@ function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "b
     totalAmount: r.totalAmount,
     vatAmount: r.vatAmount,
     netAmount: r.totalAmount - r.vatAmount,
+    reverseCharge: r.reverseCharge,
     seller: {
       name: config.company.name,
       orgNr: config.company.orgNr ?? null,
@@ -259,11 +263,26 @@ export async function getReceipt(
   deps: Pick<Deps, "db" | "config">,
   input: { userId: string; orderId: string; number: number | null },
 ): Promise<ReceiptView> {
-  if (!isOrderId(input.orderId)) throw new OrderError("notFound");
-  const receipt = await findReceiptOfUser(deps.db, input.userId, input.orderId, input.number);
+  // The owner's personal order; an organisation's order: its admins (decision 027).
+  const order = await requireOrderViewer(deps, input.userId, input.orderId);
+  const receipt = await findReceiptOfOrder(deps.db, order.id, input.number);
   if (!receipt) throw new OrderError("notFound");
-  const order = await findOrder(deps.db, receipt.orderId);
-  const a = order?.address;
+  const invoiced = order.invoiceTo;
+  if (invoiced) {
+    // Invoiced to the organisation: the receipt names it, its number and VAT number.
+    const lines = [
+      invoiced.orgNumber,
+      invoiced.street,
+      `${invoiced.postcode} ${invoiced.city}`.trim(),
+      invoiced.country,
+      invoiced.vatNumber ?? "",
+    ];
+    return {
+      ...toReceiptView(deps.config, receipt),
+      buyer: { name: invoiced.name, lines: lines.map((l) => l.trim()).filter(Boolean) },
+    };
+  }
+  const a = order.address;
   const buyerName = a ? `${a.firstname} ${a.lastname}`.trim() : "";
   const lines = a ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
   return {

@@ -5,7 +5,6 @@
  * the owner told). Callers forget the returned items' finder pages after the commit.
  */
 import { randomUUID } from "node:crypto";
-import { vatOfGross } from "~/lib/vat";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
@@ -48,7 +47,8 @@ export async function recordReceipt(
     packageAmount: order.packageAmount,
     discountAmount: order.discountAmount,
     totalAmount: order.totalAmount,
-    vatAmount: vatOfGross(order.totalAmount).vat,
+    vatAmount: order.vatAmount,
+    reverseCharge: order.reverseCharge,
     periodStart: payment.periodStart,
     periodEnd: payment.periodEnd,
     paidAt: payment.paidAt,
@@ -84,9 +84,11 @@ export async function lapseOrder(
  * invoice.paid before it is given up.
  */
 export function lapseDue(
-  order: Pick<Order, "provider" | "renewing" | "paidUntil" | "endsAt" | "paymentFailedAt">,
+  order: Pick<Order, "provider" | "renewing" | "paidUntil" | "endsAt" | "paymentFailedAt" | "status" | "dueAt">,
   now: number,
 ): boolean {
+  // An unpaid invoice (decision 027): its stickers stop the grace after its due date.
+  if (order.status === "invoiced") return order.dueAt != null && order.dueAt + PAYMENT_RETRY_GRACE_MS <= now;
   const paidUntil = order.paidUntil ?? 0;
   if (paidUntil > now) return false;
   if (order.paymentFailedAt != null) return order.paymentFailedAt + PAYMENT_RETRY_GRACE_MS <= now;

@@ -19,6 +19,11 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   tooManyItems: { status: 400, key: "orders.errors.tooManyItems" },
   noPortal: { status: 404, key: "billing.errors.noPortal" },
   portalFailed: { status: 502, key: "billing.errors.portalFailed" },
+  invoiceOrganisationOnly: { status: 400, key: "orders.errors.invoiceOrganisationOnly" },
+  invoiceAdminOnly: { status: 403, key: "orders.errors.invoiceAdminOnly" },
+  invoiceYearlyOnly: { status: 400, key: "orders.errors.invoiceYearlyOnly" },
+  invoiceFailed: { status: 502, key: "orders.errors.invoiceFailed" },
+  forbidden: { status: 403, key: "orders.errors.invoiceForbidden" },
   rateLimited: {
     status: 429,
     key: "orders.errors.rateLimited",

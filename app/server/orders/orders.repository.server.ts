@@ -7,8 +7,16 @@ import type { Insertable, Selectable, Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { toCurrency, type Currency } from "~/lib/currency";
-import { toOrderStatus, toProvider, type OrderStatus, type Provider } from "~/lib/order-form";
+import {
+  toOrderStatus,
+  toPaymentMethod,
+  toProvider,
+  type OrderStatus,
+  type PaymentMethod,
+  type Provider,
+} from "~/lib/order-form";
 import { toPeriod, type Period } from "~/lib/pricing";
+import { vatOfGross } from "~/lib/vat";
 import { readBool, type DB } from "../db/db.server";
 import type { OrderTable } from "../db/schema";
 
@@ -44,6 +52,54 @@ export interface Order {
   reminderFor: number | null;
   /** The subscription ended unpaid or ran out: items made unpaid, owner told. */
   lapsedAt: number | null;
+  /** The organisation whose scope the order was made in (null: personal); its admins see it. */
+  organisationId: string | null;
+  method: PaymentMethod;
+  /** The provider's invoice (Stripe in_…; test: null), its number and page. */
+  invoiceId: string | null;
+  invoiceNumber: string | null;
+  invoiceUrl: string | null;
+  dueAt: number | null;
+  voidedAt: number | null;
+  /** The VAT in totalAmount (minor units). */
+  vatAmount: number;
+  /** No VAT: the buyer, a business in another EU member state, accounts for it. */
+  reverseCharge: boolean;
+  /** The buyer as invoiced (invoice orders). */
+  invoiceTo: InvoiceBuyer | null;
+}
+
+/** An organisation as its invoice names it, copied when the invoice is made. */
+export interface InvoiceBuyer {
+  name: string;
+  orgNumber: string;
+  email: string;
+  street: string;
+  postcode: string;
+  city: string;
+  country: string;
+  vatNumber: string | null;
+}
+
+function parseBuyer(json: string | null): InvoiceBuyer | null {
+  if (!json) return null;
+  try {
+    const v = JSON.parse(json) as Partial<InvoiceBuyer> | null;
+    if (!v || typeof v !== "object" || typeof v.name !== "string") return null;
+    const str = (x: unknown) => (typeof x === "string" ? x : "");
+    return {
+      name: v.name,
+      orgNumber: str(v.orgNumber),
+      email: str(v.email),
+      street: str(v.street),
+      postcode: str(v.postcode),
+      city: str(v.city),
+      country: str(v.country),
+      vatNumber: typeof v.vatNumber === "string" && v.vatNumber ? v.vatNumber : null,
+    };
+  } catch {
+    return null;
+  }
 }
 
 export const num = (v: number | null) => (v == null ? null : Number(v));
@@ -71,12 +127,27 @@ export function toOrder(row: Selectable<OrderTable>): Order {
     paymentFailedAt: num(row.paymentFailedAt),
     reminderFor: num(row.reminderFor),
     lapsedAt: num(row.lapsedAt),
+    organisationId: row.organisationId ?? null,
+    method: toPaymentMethod(row.method),
+    invoiceId: row.invoiceId ?? null,
+    invoiceNumber: row.invoiceNumber ?? null,
+    invoiceUrl: row.invoiceUrl ?? null,
+    dueAt: num(row.dueAt),
+    voidedAt: num(row.voidedAt),
+    // Before migration 0016 every order carried 25 % Swedish VAT.
+    vatAmount: row.vatAmount == null ? vatOfGross(Number(row.totalAmount)).vat : Number(row.vatAmount),
+    reverseCharge: Number(row.reverseCharge) === 1,
+    invoiceTo: parseBuyer(row.invoiceTo ?? null),
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
   };
 }
 
-type OrderChanges = Partial<Omit<Order, "id" | "userId" | "address" | "renewing">> & { renewing?: boolean };
+type OrderChanges = Partial<
+  Omit<Order, "id" | "userId" | "address" | "renewing" | "reverseCharge" | "invoiceTo" | "organisationId">
+> & {
+  renewing?: boolean;
+};
 
 function toColumns(changes: OrderChanges): Updateable<OrderTable> {
   const { renewing, ...rest } = changes;
@@ -84,8 +155,14 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
 }
 
 export async function insertOrder(db: DB, order: Order, productIds: string[]) {
-  const { address, renewing, ...rest } = order;
-  const row: Insertable<OrderTable> = { ...rest, adress: JSON.stringify(address), renewing: renewing ? 1 : 0 };
+  const { address, renewing, reverseCharge, invoiceTo, ...rest } = order;
+  const row: Insertable<OrderTable> = {
+    ...rest,
+    adress: JSON.stringify(address),
+    renewing: renewing ? 1 : 0,
+    reverseCharge: reverseCharge ? 1 : 0,
+    invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
+  };
   await db.transaction().execute(async (trx) => {
     await trx.insertInto("orders").values(row).execute();
     // In chunks: an order of all of a company's 5,000 items stays far below the databases'

@@ -9,6 +9,7 @@ import type { Lang } from "~/i18n/config";
 import { isCompletePostalAddress, type Address } from "~/lib/address";
 import type { Currency } from "~/lib/currency";
 import { isItemPaid } from "~/lib/paid";
+import { vatOfGross } from "~/lib/vat";
 import {
   cancelledSubscriptionEnd,
   minimumTermEnd,
@@ -53,6 +54,7 @@ import {
   recordPaymentEvent,
   setProductPaid,
   updateOrder,
+  type InvoiceBuyer,
   type Order,
 } from "./orders.repository.server";
 import { getPaymentProvider } from "./payments.server";
@@ -77,7 +79,12 @@ export type OrderErrorCode =
   | "checkoutCancelled"
   | "tooManyItems"
   | "noPortal"
-  | "portalFailed";
+  | "portalFailed"
+  | "invoiceOrganisationOnly"
+  | "invoiceAdminOnly"
+  | "invoiceYearlyOnly"
+  | "invoiceFailed"
+  | "forbidden";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}
 
@@ -195,11 +202,51 @@ export interface OrderInput {
   lang: Lang;
 }
 
+/** How an invoice order is billed (decision 027), set by startInvoice. */
+export interface InvoiceTerms {
+  buyer: InvoiceBuyer;
+  /** No VAT: an EU business outside Sweden with a VAT number accounts for it. */
+  reverseCharge: boolean;
+}
+
+/**
+ * The amounts an order charges, in minor units. Prices include 25 % Swedish VAT; under the
+ * reverse charge the buyer pays them without it (each amount's net, the discount the
+ * difference so the lines add up to the total).
+ */
+export function chargedAmounts(
+  minor: { unitPrice: number; packagePrice: number; discount: number; total: number },
+  reverseCharge: boolean,
+) {
+  if (!reverseCharge) {
+    return {
+      unitAmount: minor.unitPrice,
+      packageAmount: minor.packagePrice,
+      discountAmount: minor.discount,
+      totalAmount: minor.total,
+      vatAmount: vatOfGross(minor.total).vat,
+    };
+  }
+  const packageAmount = vatOfGross(minor.packagePrice).net;
+  const totalAmount = vatOfGross(minor.total).net;
+  return {
+    unitAmount: vatOfGross(minor.unitPrice).net,
+    packageAmount,
+    discountAmount: packageAmount - totalAmount,
+    totalAmount,
+    vatAmount: 0,
+  };
+}
+
 /**
  * A pending order for the owner's selected, unpaid items. Every id must be the owner's
  * (otherwise nothing is created: the answer does not tell whose the others are).
  */
-export async function createOrder(deps: Pick<Deps, "db" | "config" | "clock">, input: OrderInput): Promise<Order> {
+export async function createOrder(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: OrderInput,
+  invoice: InvoiceTerms | null = null,
+): Promise<Order> {
   const { db } = deps;
   // "All unpaid items (matching the filter)": the ids are the server's, never the browser's.
   const unpaid = input.allUnpaid ? unpaidOf(input.allUnpaid) : null;
@@ -225,6 +272,7 @@ export async function createOrder(deps: Pick<Deps, "db" | "config" | "clock">, i
   // Stickers need somewhere to go (issue #19): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
   const totals = orderTotals({ lang: input.lang, period: input.period, count: ids.length });
+  const amounts = chargedAmounts(totals.minor, invoice?.reverseCharge ?? false);
   const order: Order = {
     id: randomUUID(),
     userId: input.userId,
@@ -234,10 +282,20 @@ export async function createOrder(deps: Pick<Deps, "db" | "config" | "clock">, i
     lang: input.lang,
     currency: totals.currency,
     count: ids.length,
-    unitAmount: totals.minor.unitPrice,
-    packageAmount: totals.minor.packagePrice,
-    discountAmount: totals.minor.discount,
-    totalAmount: totals.minor.total,
+    unitAmount: amounts.unitAmount,
+    packageAmount: amounts.packageAmount,
+    discountAmount: amounts.discountAmount,
+    totalAmount: amounts.totalAmount,
+    vatAmount: amounts.vatAmount,
+    reverseCharge: invoice?.reverseCharge ?? false,
+    organisationId: input.organisationId ?? null,
+    method: invoice ? "invoice" : "card",
+    invoiceTo: invoice?.buyer ?? null,
+    invoiceId: null,
+    invoiceNumber: null,
+    invoiceUrl: null,
+    dueAt: null,
+    voidedAt: null,
     address,
     checkoutId: null,
     subscriptionId: null,
@@ -368,13 +426,16 @@ export async function applyPayment(
       return "ignored";
     }
     const first = order.status !== "paid";
+    // An invoice order's items were activated and its stickers sent when the invoice was
+    // (decision 027): its payment only settles it.
+    const invoiced = order.status === "invoiced";
     const productIds = await listOrderProductIds(trx, order.id);
     const products = await listProductsForPayment(trx, order.userId, productIds);
     // An item of an unpaid order was deleted since its checkout started (issue #17): the
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
     const itemsGone = first && productIds.length < order.count;
-    if (itemsGone || (first && products.length > 0 && products.every((p) => isItemPaid(p, now)))) {
+    if (!invoiced && (itemsGone || (first && products.length > 0 && products.every((p) => isItemPaid(p, now))))) {
       await updateOrder(trx, order.id, {
         status: "duplicate",
         subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
@@ -392,18 +453,22 @@ export async function applyPayment(
     }
     const period = order.period;
     const paidAt = order.paidAt ?? input.paidAt;
-    const covers = input.periodEnd ?? periodEnd(input.paidAt, period);
+    // An invoice covers the period from its issue, set then.
+    const covers = invoiced
+      ? (order.paidUntil ?? periodEnd(order.createdAt, period))
+      : (input.periodEnd ?? periodEnd(input.paidAt, period));
     const paidUntil = Math.max(order.paidUntil ?? 0, covers);
-    // A payment that moves paidUntil on settles an earlier failed one (and revives a lapse).
-    const extends_ = paidUntil > (order.paidUntil ?? 0);
+    // A payment that moves paidUntil on settles an earlier failed one (and revives a lapse);
+    // so does paying an invoice (its items were deactivated when it was long overdue).
+    const extends_ = paidUntil > (order.paidUntil ?? 0) || invoiced;
     const revived = extends_ && order.lapsedAt != null && paidUntil > now;
     await updateOrder(trx, order.id, {
       status: "paid",
       paidAt,
       paidUntil,
       minimumUntil: order.minimumUntil ?? minimumTermEnd(paidAt),
-      // A subscription that already ended (events out of order) does not renew.
-      renewing: first || revived ? order.endsAt == null : order.renewing,
+      // A subscription that already ended (events out of order) does not renew; an invoice never does.
+      renewing: order.method === "invoice" ? false : first || revived ? order.endsAt == null : order.renewing,
       ...(extends_ ? { paymentFailedAt: null } : {}),
       ...(revived ? { lapsedAt: null } : {}),
       subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
@@ -416,7 +481,7 @@ export async function applyPayment(
       await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: period, updatedAt: now });
       touched.push(p.id);
     }
-    if (first) {
+    if (first && !invoiced) {
       await insertShipment(trx, {
         id: randomUUID(),
         orderId: order.id,
@@ -431,7 +496,11 @@ export async function applyPayment(
     const receipt = await recordReceipt(trx, order, {
       paymentKey: firstPayment ? `first:${order.id}` : `renewal:${input.paymentId ?? input.eventId}`,
       paidAt: input.paidAt,
-      periodStart: firstPayment ? paidAt : (input.periodStart ?? order.paidUntil ?? input.paidAt),
+      periodStart: invoiced
+        ? order.createdAt
+        : firstPayment
+          ? paidAt
+          : (input.periodStart ?? order.paidUntil ?? input.paidAt),
       periodEnd: covers,
     });
     const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
@@ -453,7 +522,7 @@ export async function applyPayment(
 }
 
 /** An item's new end: never earlier than it was; paid with no end (set by hand) stays without end. */
-function laterEnd(p: { payed: boolean; paidUntil: number | null }, until: number): number | null {
+export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until: number): number | null {
   if (p.payed && p.paidUntil == null) return null;
   return Math.max(p.payed ? (p.paidUntil ?? 0) : 0, until);
 }

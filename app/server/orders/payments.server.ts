@@ -9,7 +9,7 @@ import Stripe from "stripe";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Config } from "../config.server";
-import type { Order } from "./orders.repository.server";
+import type { InvoiceBuyer, Order } from "./orders.repository.server";
 
 export interface CheckoutStart {
   /** Where the browser goes next. */
@@ -18,8 +18,42 @@ export interface CheckoutStart {
   checkoutId: string | null;
 }
 
+/** An invoice as the provider made and sent it (decision 027). */
+export interface IssuedInvoice {
+  /** Stripe's in_…; null for the test provider's simulated invoice. */
+  invoiceId: string | null;
+  /** Stripe's invoice number; null: the service numbers the simulated invoice. */
+  number: string | null;
+  /** Stripe's hosted invoice page; null: our own page. */
+  url: string | null;
+  /** When it falls due (epoch ms). */
+  dueAt: number;
+}
+
+/** One line of an invoice (minor units; a discount is negative). */
+export interface InvoiceLine {
+  description: string;
+  amount: number;
+}
+
+/** Invoices are payable within this many days (issue #20: 30 days' terms). */
+export const INVOICE_DAYS_UNTIL_DUE = 30;
+
 export interface PaymentProvider {
   name: "test" | "stripe";
+  /**
+   * An invoice with 30 days' terms for an organisation's order (decision 027): Stripe makes
+   * the customer, the invoice items and the invoice, finalizes and sends it; the test
+   * provider makes nothing (the simulated invoice is our own page).
+   */
+  issueInvoice(input: {
+    order: Order;
+    buyer: InvoiceBuyer;
+    lines: InvoiceLine[];
+    note: string;
+    lang: Lang;
+    now: number;
+  }): Promise<IssuedInvoice>;
   startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
   cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean }): Promise<void>;
   /** Undo a cancelled renewal before the subscription ends (issue #16, #19 point 4). */
@@ -75,6 +109,63 @@ export function checkoutFormActionOrigins(config: Config): string[] {
 function stripeProvider(config: Config): PaymentProvider {
   return {
     name: "stripe",
+    async issueInvoice({ order, buyer, lines, note, lang }) {
+      const stripe = stripeClient(config);
+      // Idempotency keys per order: a retried request never makes a second customer or invoice.
+      const key = (step: string) => ({ idempotencyKey: `invoice-${order.id}-${step}` });
+      const customer = await stripe.customers.create(
+        {
+          name: buyer.name,
+          email: buyer.email,
+          address: { line1: buyer.street, postal_code: buyer.postcode, city: buyer.city, country: buyer.country },
+          preferred_locales: [lang === "sv" ? "sv" : "en"],
+          // Stripe's own marker for the reverse charge; the note on the invoice is ours.
+          tax_exempt: order.reverseCharge ? "reverse" : "none",
+          ...(buyer.vatNumber ? { tax_id_data: [{ type: "eu_vat" as const, value: buyer.vatNumber }] } : {}),
+          metadata: { organisationId: order.organisationId ?? "", orgNumber: buyer.orgNumber },
+        },
+        key("customer"),
+      );
+      const draft = await stripe.invoices.create(
+        {
+          customer: customer.id,
+          collection_method: "send_invoice",
+          days_until_due: INVOICE_DAYS_UNTIL_DUE,
+          currency: order.currency.toLowerCase(),
+          auto_advance: false,
+          footer: note,
+          metadata: { orderId: order.id, organisationId: order.organisationId ?? "" },
+        },
+        key("invoice"),
+      );
+      if (!draft.id) throw new Error("Stripe returned an invoice without an id");
+      for (const [i, line] of lines.entries()) {
+        await stripe.invoiceItems.create(
+          {
+            customer: customer.id,
+            invoice: draft.id,
+            amount: line.amount,
+            currency: order.currency.toLowerCase(),
+            description: line.description,
+            metadata: { orderId: order.id },
+          },
+          key(`item-${i}`),
+        );
+      }
+      const finalized = await stripe.invoices.finalizeInvoice(draft.id, {}, key("finalize"));
+      const sent = await stripe.invoices.sendInvoice(draft.id, {}, key("send"));
+      if (sent.total !== order.totalAmount) {
+        throw new Error(`Stripe invoiced ${sent.total}, the order is ${order.totalAmount}`);
+      }
+      const due = sent.due_date ?? finalized.due_date;
+      if (!due) throw new Error("Stripe returned an invoice without a due date");
+      return {
+        invoiceId: draft.id,
+        number: sent.number ?? finalized.number ?? null,
+        url: sent.hosted_invoice_url ?? finalized.hosted_invoice_url ?? null,
+        dueAt: due * 1000,
+      };
+    },
     async startCheckout({ order, email, lang }) {
       const t = getT(lang);
       const origin = config.baseUrl.origin;
@@ -167,6 +258,10 @@ function stripeProvider(config: Config): PaymentProvider {
 
 const testProvider: PaymentProvider = {
   name: "test",
+  async issueInvoice({ now }) {
+    // The simulated invoice is our own page, numbered TEST-N by the service.
+    return { invoiceId: null, number: null, url: null, dueAt: now + INVOICE_DAYS_UNTIL_DUE * 24 * 60 * 60_000 };
+  },
   async startCheckout({ order }) {
     return { url: `/order/checkout/${order.id}`, checkoutId: null };
   },

@@ -136,8 +136,10 @@ export function receiptPdf(
   row(t("billing.receipt.package"), format.money(view.packageAmount));
   if (view.discountAmount) row(t("billing.receipt.discount"), format.money(-view.discountAmount));
   row(t("billing.receipt.net"), format.money(view.netAmount));
-  row(t("billing.receipt.vat"), format.money(view.vatAmount));
+  row(t(view.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat"), format.money(view.vatAmount));
   row(t("billing.receipt.total"), format.money(view.totalAmount), true);
+  // Decision 027: no VAT charged, the buyer accounts for it; the legal note says so.
+  if (view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
   y += 8;
   row(t("billing.receipt.paid"), format.date(view.paidAt));
   return renderPdf(lines, { title: t("billing.receipt.title", { number: view.number }) });

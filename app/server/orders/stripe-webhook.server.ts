@@ -8,6 +8,7 @@ import type { Config } from "../config.server";
 import type { Deps } from "../deps.server";
 import { logger } from "../logger.server";
 import { markPaymentFailed } from "./billing.service.server";
+import { applyInvoiceEvent } from "./invoice.service.server";
 import { applyPayment, endSubscription, type PaymentResult } from "./orders.service.server";
 import { stripeClient } from "./payments.server";
 
@@ -54,6 +55,11 @@ function invoiceSubscription(invoice: Stripe.Invoice): { subscriptionId: string 
   };
 }
 
+/** An invoice of an invoice order (decision 027): no subscription, the order id in its own metadata. */
+function invoiceOrderId(invoice: Stripe.Invoice): string | null {
+  return invoiceSubscription(invoice).subscriptionId ? null : metadataOrderId(invoice.metadata);
+}
+
 export async function handleStripeEvent(
   deps: Pick<Deps, "db" | "config" | "clock">,
   event: Stripe.Event,
@@ -77,7 +83,10 @@ export async function handleStripeEvent(
     }
     case "invoice.paid": {
       const invoice = event.data.object;
-      const { subscriptionId, orderId } = invoiceSubscription(invoice);
+      const sub = invoiceSubscription(invoice);
+      const subscriptionId = sub.subscriptionId;
+      // An invoice order's invoice carries the order id itself (decision 027).
+      const orderId = sub.orderId ?? invoiceOrderId(invoice);
       if (!subscriptionId && !orderId) return "ignored";
       const periods = (invoice.lines?.data ?? []).map((l) => l.period).filter((p) => p && p.end > 0);
       const paidAtSeconds = invoice.status_transitions?.paid_at ?? event.created;
@@ -91,17 +100,29 @@ export async function handleStripeEvent(
         periodStart: periods.length > 0 ? Math.min(...periods.map((p) => p!.start)) * 1000 : null,
         amount: { total: invoice.amount_paid, currency: invoice.currency },
         // The subscription's first invoice is the checkout's payment: one receipt for both.
-        kind: invoice.billing_reason === "subscription_create" ? "first" : "renewal",
+        // An invoice order's invoice is its one payment (decision 027).
+        kind: invoice.billing_reason === "subscription_create" || !subscriptionId ? "first" : "renewal",
         paymentId: invoice.id ?? null,
       });
     }
     case "invoice.payment_failed": {
       const invoice = event.data.object;
+      const invoiceOrder = invoiceOrderId(invoice);
+      if (invoiceOrder) return applyInvoiceEvent(deps, { ...base, orderId: invoiceOrder, kind: "failed" });
       const { subscriptionId, orderId } = invoiceSubscription(invoice);
       if (!subscriptionId && !orderId) return "ignored";
       // The first payment is Checkout's: a failed card there never made the order paid.
       if (invoice.billing_reason === "subscription_create") return "ignored";
       return markPaymentFailed(deps, { ...base, orderId, subscriptionId });
+    }
+    // Decision 027: past due (the billing job ends the stickers after the grace), voided or written off (now).
+    case "invoice.overdue":
+    case "invoice.voided":
+    case "invoice.marked_uncollectible": {
+      const orderId = invoiceOrderId(event.data.object);
+      if (!orderId) return "ignored";
+      const kind = event.type === "invoice.overdue" ? "overdue" : "voided";
+      return applyInvoiceEvent(deps, { ...base, orderId, kind });
     }
     case "customer.subscription.deleted": {
       const sub = event.data.object;

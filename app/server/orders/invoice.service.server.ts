@@ -1,0 +1,397 @@
+/**
+ * Invoice payment for organisations (issue #20 point 4, docs/decisions/027-invoice-payment.md):
+ * an organisation's admin orders stickers on an invoice with 30 days' terms; the stickers
+ * are activated and sent at once, the payment (Stripe's invoice.paid, or "mark paid" on
+ * the simulated invoice in test mode) settles it through applyPayment; a voided invoice
+ * or one unpaid long after its due date ends the stickers. Who may see an organisation's
+ * invoices and receipts: its admins only. No HTTP here (decision 011).
+ */
+import { randomUUID } from "node:crypto";
+import type { Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import type { Currency } from "~/lib/currency";
+import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/eu-vat";
+import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
+import type { Deps } from "../deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { logger } from "../logger.server";
+import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
+import { getBuyProductId } from "../order-draft/order-draft.service.server";
+import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";
+import { listOrdersOfOrganisation, listReceiptsOfOrders, nextCounter } from "./billing.repository.server";
+import { lapseOrder } from "./lifecycle.server";
+import {
+  findOrder,
+  insertShipment,
+  listOrderProductIds,
+  listOrderProducts,
+  listProductsForPayment,
+  recordPaymentEvent,
+  setProductPaid,
+  updateOrder,
+  type InvoiceBuyer,
+  type Order,
+} from "./orders.repository.server";
+import {
+  applyPayment,
+  createOrder,
+  isOrderId,
+  laterEnd,
+  OrderError,
+  type OrderInput,
+  type PaymentResult,
+} from "./orders.service.server";
+import { getPaymentProvider, type InvoiceLine } from "./payments.server";
+
+type Ctx = Pick<Deps, "db" | "config" | "clock">;
+
+/** The buyer on an organisation's invoice, as the organisation's details say now. */
+export function buyerOf(org: Organisation): InvoiceBuyer {
+  return {
+    name: org.name,
+    orgNumber: org.orgNumber,
+    email: org.billingEmail,
+    street: org.invoiceStreet,
+    postcode: org.invoicePostcode,
+    city: org.invoiceCity,
+    country: org.invoiceCountry,
+    vatNumber: org.vatNumber ? normaliseVatNumber(org.vatNumber) : null,
+  };
+}
+
+/** Admins of the organisation only: notFound for outsiders (decision 022), invoiceAdminOnly for members. */
+async function requireOrganisationAdmin(deps: Pick<Deps, "db">, organisationId: string, userId: string) {
+  const membership = await findMembership(deps.db, organisationId, userId);
+  if (!membership) throw new OrderError("notFound");
+  if (membership.role !== "admin") throw new OrderError("invoiceAdminOnly");
+  const org = await findOrganisation(deps.db, organisationId);
+  if (!org) throw new OrderError("notFound");
+  return org;
+}
+
+/**
+ * Who may see an order's invoice and receipts: for an order made in an organisation's
+ * scope, that organisation's admins (members: forbidden; outsiders, the ex-admin who
+ * made it included: notFound); for a personal order, its owner.
+ */
+export async function requireOrderViewer(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order> {
+  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
+  if (!order) throw new OrderError("notFound");
+  if (order.organisationId == null) {
+    if (order.userId !== userId) throw new OrderError("notFound");
+    return order;
+  }
+  const membership = await findMembership(deps.db, order.organisationId, userId);
+  if (!membership) throw new OrderError("notFound");
+  if (membership.role !== "admin") throw new OrderError("forbidden");
+  return order;
+}
+
+/** What /order offers in an organisation's scope: "pay by invoice" for its admins. */
+export interface InvoiceOffer {
+  organisation: string;
+  email: string;
+  treatment: VatTreatment;
+}
+
+export async function getInvoiceOffer(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  organisationId: string | null,
+): Promise<InvoiceOffer | null> {
+  if (!organisationId) return null;
+  const membership = await findMembership(deps.db, organisationId, userId);
+  if (membership?.role !== "admin") return null;
+  const org = await findOrganisation(deps.db, organisationId);
+  if (!org) return null;
+  return {
+    organisation: org.name,
+    email: org.billingEmail,
+    treatment: vatTreatment({ country: org.invoiceCountry, vatNumber: org.vatNumber }),
+  };
+}
+
+/** The invoice's lines: the package price, and the discount when there is one. */
+export function invoiceLines(order: Order, lang: Lang): InvoiceLine[] {
+  const t = getT(lang);
+  const lines: InvoiceLine[] = [
+    {
+      description: t("invoices.line.package", {
+        count: order.count,
+        period: t(`invoices.line.period.${order.period}`),
+      }),
+      amount: order.packageAmount,
+    },
+  ];
+  if (order.discountAmount > 0) {
+    lines.push({ description: t("invoices.line.discount"), amount: -order.discountAmount });
+  }
+  return lines;
+}
+
+/** The note on the invoice and its receipt: the reverse charge with the buyer's VAT number, or VAT included. */
+export function invoiceNote(order: Pick<Order, "reverseCharge" | "invoiceTo">, lang: Lang): string {
+  const t = getT(lang);
+  if (order.reverseCharge) {
+    return `${t("invoices.reverseCharge")}. ${t("invoices.buyerVat", { vat: order.invoiceTo?.vatNumber ?? "" })}`;
+  }
+  return t("invoices.vatIncluded");
+}
+
+/**
+ * "Pay by invoice" on /order: an organisation admin's order of the organisation's items,
+ * yearly, on an invoice with 30 days' terms. The invoice is made at the provider first;
+ * then, in one transaction, the order is `invoiced`, its items active for the year and
+ * its stickers queued for shipping. Returns the invoice page to go to.
+ */
+export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orderId: string; url: string }> {
+  if (!input.organisationId) throw new OrderError("invoiceOrganisationOnly");
+  const org = await requireOrganisationAdmin(deps, input.organisationId, input.userId);
+  // A monthly invoice would fall due when its month is over: invoices are yearly.
+  if (input.period !== "year") throw new OrderError("invoiceYearlyOnly");
+  const buyer = buyerOf(org);
+  const reverseCharge = vatTreatment({ country: buyer.country, vatNumber: buyer.vatNumber }) === "reverseCharge";
+  const order = await createOrder(deps, input, { buyer, reverseCharge });
+  const now = deps.clock();
+  let issued;
+  try {
+    issued = await getPaymentProvider(deps.config).issueInvoice({
+      order,
+      buyer,
+      lines: invoiceLines(order, input.lang),
+      note: invoiceNote(order, input.lang),
+      lang: input.lang,
+      now,
+    });
+  } catch (err) {
+    logger.error({ err, order: order.id }, "issuing the invoice failed");
+    // Nothing was sent: the order is dropped rather than left pending.
+    await updateOrder(deps.db, order.id, { status: "cancelled", updatedAt: deps.clock() });
+    throw new OrderError("invoiceFailed");
+  }
+  const touched: string[] = [];
+  await deps.db.transaction().execute(async (trx) => {
+    const number = issued.number ?? `TEST-${await nextCounter(trx, "invoice")}`;
+    const paidUntil = periodEnd(order.createdAt, order.period);
+    await updateOrder(trx, order.id, {
+      status: "invoiced",
+      invoiceId: issued.invoiceId,
+      invoiceNumber: number,
+      invoiceUrl: issued.url,
+      dueAt: issued.dueAt,
+      paidUntil,
+      minimumUntil: minimumTermEnd(order.createdAt),
+      renewing: false,
+      updatedAt: now,
+    });
+    // Shipped on invoice (decision 027): the stickers work from today.
+    const ids = await listOrderProductIds(trx, order.id);
+    for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+      await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
+      touched.push(p.id);
+    }
+    await insertShipment(trx, {
+      id: randomUUID(),
+      orderId: order.id,
+      userId: order.userId,
+      address: order.address,
+      createdAt: now,
+    });
+    const buy = await getBuyProductId({ db: trx }, order.userId);
+    if (buy && ids.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
+  });
+  for (const id of touched) forgetItemPages(id);
+  return { orderId: order.id, url: `/order/${order.id}/invoice` };
+}
+
+export type InvoiceState = "open" | "overdue" | "paid" | "void" | "lapsed";
+
+export function invoiceStateOf(
+  order: Pick<Order, "status" | "dueAt" | "lapsedAt" | "voidedAt" | "paymentFailedAt">,
+  now: number,
+): InvoiceState {
+  if (order.status === "paid") return "paid";
+  if (order.voidedAt != null || order.status === "cancelled") return "void";
+  if (order.lapsedAt != null) return "lapsed";
+  if ((order.dueAt != null && order.dueAt < now) || order.paymentFailedAt != null) return "overdue";
+  return "open";
+}
+
+/** An invoice as its page shows it (the simulated one in test mode, or Stripe's summarised). */
+export interface InvoiceView {
+  orderId: string;
+  number: string;
+  provider: Order["provider"];
+  simulated: boolean;
+  state: InvoiceState;
+  issuedAt: number;
+  dueAt: number;
+  paidAt: number | null;
+  currency: Currency;
+  period: Period;
+  periodEnd: number | null;
+  lines: InvoiceLine[];
+  items: string[];
+  itemCount: number;
+  netAmount: number;
+  vatAmount: number;
+  totalAmount: number;
+  reverseCharge: boolean;
+  buyer: InvoiceBuyer;
+  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
+  /** Stripe's hosted invoice page. */
+  providerUrl: string | null;
+  /** The simulated invoice can be marked paid (test mode, still open). */
+  canMarkPaid: boolean;
+}
+
+/** The invoice page: the organisation's admins only (requireOrderViewer). */
+export async function getInvoiceView(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: { userId: string; orderId: string; lang: Lang },
+): Promise<InvoiceView> {
+  const order = await requireOrderViewer(deps, input.userId, input.orderId);
+  if (order.method !== "invoice" || !order.invoiceNumber || !order.invoiceTo || order.dueAt == null) {
+    throw new OrderError("notFound");
+  }
+  const items = (await listOrderProducts(deps.db, order.id)).map((i) => i.name);
+  const state = invoiceStateOf(order, deps.clock());
+  const simulated = order.provider === "test";
+  return {
+    orderId: order.id,
+    number: order.invoiceNumber,
+    provider: order.provider,
+    simulated,
+    state,
+    issuedAt: order.createdAt,
+    dueAt: order.dueAt,
+    paidAt: order.status === "paid" ? order.paidAt : null,
+    currency: order.currency,
+    period: order.period,
+    periodEnd: order.paidUntil,
+    lines: invoiceLines(order, order.lang === input.lang ? order.lang : input.lang),
+    items: items.slice(0, 50),
+    itemCount: items.length,
+    netAmount: order.totalAmount - order.vatAmount,
+    vatAmount: order.vatAmount,
+    totalAmount: order.totalAmount,
+    reverseCharge: order.reverseCharge,
+    buyer: order.invoiceTo,
+    seller: {
+      name: deps.config.company.name,
+      orgNr: deps.config.company.orgNr ?? null,
+      vatNr: deps.config.company.vatNr ?? null,
+      address: (deps.config.company.address ?? "")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean),
+    },
+    providerUrl: simulated ? null : order.invoiceUrl,
+    canMarkPaid:
+      simulated && deps.config.payments === "test" && (state === "open" || state === "overdue" || state === "lapsed"),
+  };
+}
+
+/**
+ * Test mode: an admin of the organisation (the test flow) marks the simulated invoice
+ * paid; it is settled through applyPayment, exactly as Stripe's invoice.paid would.
+ */
+export async function markTestInvoicePaid(
+  deps: Ctx,
+  input: { userId: string; orderId: string },
+): Promise<PaymentResult> {
+  if (deps.config.payments !== "test") throw new OrderError("notFound");
+  const order = await requireOrderViewer(deps, input.userId, input.orderId);
+  if (order.method !== "invoice" || order.provider !== "test") throw new OrderError("notFound");
+  if (order.status !== "invoiced" && order.status !== "paid") throw new OrderError("notFound");
+  return applyPayment(deps, {
+    eventId: `test:invoice:${order.id}`,
+    eventType: "test.invoice.paid",
+    orderId: order.id,
+    paidAt: deps.clock(),
+    amount: { total: order.totalAmount, currency: order.currency },
+    kind: "first",
+  });
+}
+
+/**
+ * Stripe's other invoice events for an invoice order (decision 027), each applied once:
+ * `failed` (a payment attempt on the hosted page failed: the invoice stays open, the list
+ * says so), `overdue` (past its due date: marked; the billing job ends the stickers
+ * PAYMENT_RETRY_GRACE_MS later), `voided` (voided or written off: the order ends now,
+ * items unpaid unless another order covers them, the orderer told).
+ */
+export async function applyInvoiceEvent(
+  deps: Ctx,
+  input: { eventId: string; eventType: string; orderId: string; kind: "failed" | "overdue" | "voided" },
+): Promise<PaymentResult> {
+  const now = deps.clock();
+  let touched: string[] = [];
+  const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
+    const order = await findOrder(trx, input.orderId);
+    const fresh = await recordPaymentEvent(trx, {
+      id: input.eventId,
+      type: input.eventType,
+      orderId: order?.id ?? null,
+      receivedAt: now,
+    });
+    if (!fresh) return "duplicate";
+    if (!order) return "unknownOrder";
+    if (order.method !== "invoice" || order.status !== "invoiced") return "ignored";
+    if (input.kind === "voided") {
+      await updateOrder(trx, order.id, { status: "cancelled", voidedAt: now, updatedAt: now });
+      touched = (await lapseOrder(trx, deps.config, order, now, now)) ?? [];
+      return "applied";
+    }
+    if (order.paymentFailedAt == null) await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
+    return "applied";
+  });
+  for (const id of touched) forgetItemPages(id);
+  return result;
+}
+
+/** One row of an organisation's invoices and receipts. */
+export interface OrganisationBillingRow {
+  orderId: string;
+  method: Order["method"];
+  /** Invoice number (invoice orders), else null. */
+  invoiceNumber: string | null;
+  state: InvoiceState;
+  createdAt: number;
+  dueAt: number | null;
+  currency: Currency;
+  totalAmount: number;
+  reverseCharge: boolean;
+  itemCount: number;
+  receipts: Array<{ number: number; paidAt: number; totalAmount: number }>;
+}
+
+/** The organisation's invoices and receipts: its admins only (members forbidden, outsiders notFound). */
+export async function listOrganisationBilling(
+  deps: Pick<Deps, "db" | "clock">,
+  userId: string,
+  organisationId: string,
+): Promise<OrganisationBillingRow[]> {
+  await requireOrganisationAdmin(deps, organisationId, userId);
+  const orders = await listOrdersOfOrganisation(deps.db, organisationId);
+  const receipts = await listReceiptsOfOrders(
+    deps.db,
+    orders.map((o) => o.id),
+  );
+  const now = deps.clock();
+  return orders.map((o) => ({
+    orderId: o.id,
+    method: o.method,
+    invoiceNumber: o.invoiceNumber,
+    state: invoiceStateOf(o, now),
+    createdAt: o.createdAt,
+    dueAt: o.dueAt,
+    currency: o.currency,
+    totalAmount: o.totalAmount,
+    reverseCharge: o.reverseCharge,
+    itemCount: o.count,
+    receipts: receipts
+      .filter((r) => r.orderId === o.id)
+      .map((r) => ({ number: r.number, paidAt: r.paidAt, totalAmount: r.totalAmount })),
+  }));
+}
