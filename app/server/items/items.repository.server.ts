@@ -232,12 +232,12 @@ export interface ItemListScope {
 
 function whereFilter(scope: ItemListScope, filter: ItemFilter, now: number) {
   return (eb: ExpressionBuilder<Database, "products">) => {
-    const parts = [
+    // The personal scope is canManage's first case written out, so the owner index
+    // (products_owner_idx) serves it; an organisation's scope narrows by its index first.
+    const parts =
       scope.organisationId === null
-        ? eb("organisationId", "is", null)
-        : eb("organisationId", "=", scope.organisationId),
-      canManage(scope.owner),
-    ];
+        ? [eb("owner", "=", scope.owner), eb("organisationId", "is", null)]
+        : [eb("organisationId", "=", scope.organisationId), canManage(scope.owner)];
     if (filter.type) parts.push(eb("prodType", "=", filter.type));
     if (filter.lost) parts.push(eb("lostAt", "is not", null));
     const paid = eb.and([eb("payed", "=", 1), eb.or([eb("paidUntil", "is", null), eb("paidUntil", ">", now)])]);
