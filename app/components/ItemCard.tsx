@@ -33,6 +33,9 @@ export interface ItemCardData {
   lost?: boolean;
   /** The latest scan by anyone but the owner (issue #14 point 4). */
   lastScannedAt?: number | null;
+  /** An organisation item (issue #20): whom it is assigned to, by name; null = nobody (decision 026). */
+  organisationId?: string | null;
+  assignee?: string | null;
 }
 
 /**
@@ -103,6 +106,12 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
             <dd>{formatFee(item.findFee, item.currency)}</dd>
             <dt>{t("items.dashboard.contactInfo")}</dt>
             <dd className="contact-info text-break">{item.contactInfo}</dd>
+            {item.organisationId ? (
+              <>
+                <dt>{t("items.assign.cardLabel")}</dt>
+                <dd className="text-break item-assignee">{item.assignee ?? t("items.assign.nobody")}</dd>
+              </>
+            ) : null}
           </dl>
           {item.code ? (
             <p className="small mb-2">

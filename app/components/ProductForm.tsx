@@ -20,6 +20,13 @@ interface Props {
   /** Currency of the finder's fee (the item's own when editing, the page language's when new). */
   currency: Currency;
   submitting?: boolean;
+  /**
+   * An organisation's admin assigns the item to a member or to nobody (issue #20, decision
+   * 026); absent for personal items and for members, who cannot assign.
+   */
+  assignment?: { members: { id: string; label: string }[]; assignedTo: string | null } | null;
+  /** The assignment the form sent back after a refused submit. */
+  assignedValue?: string;
 }
 
 /**
@@ -27,7 +34,7 @@ interface Props {
  * validates with the one schema and sends the messages back next to the fields.
  * noValidate: the server's translated messages are the only ones, in the page's language.
  */
-export function ProductForm({ values, result, paid, currency, submitting }: Props) {
+export function ProductForm({ values, result, paid, currency, submitting, assignment, assignedValue }: Props) {
   const feeSign = feeSymbol(currency);
   const { t } = useTranslation();
   // Prices in the visitor's language.
@@ -173,6 +180,30 @@ export function ProductForm({ values, result, paid, currency, submitting }: Prop
           </div>
         ) : null}
       </div>
+      {assignment ? (
+        <div className="mb-3">
+          <label htmlFor="product-assignedTo" className="form-label">
+            {t("items.assign.label")}
+          </label>
+          <select
+            id="product-assignedTo"
+            name="assignedTo"
+            className="form-select"
+            defaultValue={assignedValue ?? assignment.assignedTo ?? ""}
+            aria-describedby="product-assignedTo-help"
+          >
+            <option value="">{t("items.assign.nobody")}</option>
+            {assignment.members.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+          <div id="product-assignedTo-help" className="form-text">
+            {t("items.assign.help")}
+          </div>
+        </div>
+      ) : null}
       <TextareaField
         id="product-contactInfo"
         name="contactInfo"

@@ -3,14 +3,14 @@ import { data, Link, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
-import { isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
+import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
-import { httpErrorOf, invalidForm } from "~/server/http/errors.server";
+import { formErrorResponse, httpErrorOf, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { itemErrors, suggestionResponse } from "~/server/items/items.http.server";
-import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
+import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
+import { getAssignmentChoice, getOwnedItem, ItemError } from "~/server/items/items.service.server";
 import { saveItem } from "~/server/items/save-flow.server";
 import type { Route } from "./+types/product-edit";
 
@@ -45,7 +45,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     payment: item.payment,
     scanAlerts: item.scanAlerts ? "on" : "",
   };
-  return { id: item.id, values, paid: item.paid, currency: item.currency };
+  // Admins of the item's organisation assign it (decision 026); everyone else sees no field.
+  const assignment = await getAssignmentChoice(deps, user.ref, item.organisationId, item.assignedTo);
+  return { id: item.id, values, paid: item.paid, currency: item.currency, assignment };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -66,12 +68,15 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const parsed = parseProductForm(form);
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
+  const assignTo = assignmentOf(form);
   let next: string;
   try {
-    next = await saveItem(await getDeps(), { userId: user.ref, id: params.id, item: parsed.data });
+    next = await saveItem(await getDeps(), { userId: user.ref, id: params.id, item: parsed.data, assignTo });
   } catch (err) {
     if (!(err instanceof ItemError)) throw err;
-    throw data(null, { status: httpErrorOf(itemErrors, err).status });
+    if (err.code === "notFound") throw data(null, { status: httpErrorOf(itemErrors, err).status });
+    // A refused assignment (a member's forged field, someone not in the organisation): said on the form.
+    return formErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
   throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", (await getDeps()).config.secureCookies) } });
@@ -89,6 +94,7 @@ export default function ProductEdit({ loaderData, actionData }: Route.ComponentP
         paid={loaderData.paid}
         currency={loaderData.currency}
         submitting={navigation.state === "submitting"}
+        assignment={loaderData.assignment}
       />
       <p className="mt-4">
         <Link to={`/product/${loaderData.id}/delete`} className="btn btn-outline-danger">

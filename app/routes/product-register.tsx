@@ -5,12 +5,13 @@ import { currencyForLang } from "~/lib/currency";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { DEFAULT_PERIOD } from "~/lib/pricing";
-import { isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
+import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { suggestionResponse } from "~/server/items/items.http.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
+import { getAssignmentChoice, ItemError } from "~/server/items/items.service.server";
 import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
@@ -27,9 +28,13 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireNamedUser(request, "/");
+  const user = await requireNamedUser(request, "/");
+  const deps = await getDeps();
+  // In an organisation's scope its admins choose a member for the new item (decision 026).
+  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const assignment = await getAssignmentChoice(deps, user.ref, organisationId);
   // The package chosen on the home page (issue #19 point 5).
-  return { chosenPackage: chosenPackage(request) };
+  return { chosenPackage: chosenPackage(request), assignment };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -43,7 +48,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const deps = await getDeps();
   // In an organisation's scope the item is registered for it (issue #20).
   const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
-  const next = await registerItem(deps, { userId: user.ref, item: parsed.data, lang, organisationId });
+  let next: string;
+  try {
+    next = await registerItem(deps, {
+      userId: user.ref,
+      item: parsed.data,
+      lang,
+      organisationId,
+      assignTo: assignmentOf(form),
+    });
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    return formErrorResponse(itemErrors, err, formValues(form));
+  }
   // Confirm the save where it lands (issue #19).
   throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }
@@ -77,6 +94,7 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
         paid={false}
         currency={currencyForLang(lang)}
         submitting={navigation.state === "submitting"}
+        assignment={loaderData.assignment}
       />
     </section>
   );

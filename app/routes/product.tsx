@@ -215,7 +215,20 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
       </h1>
       <p>{t("items.page.typeLine", { type: t(`items.types.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
       <p>{t("items.page.advice")}</p>
-      {view.contactInfo !== null ? (
+      {view.desk ? (
+        // An organisation item (decision 026): the finder reaches its lost-and-found desk,
+        // never the contact text of the person who registered or carries it.
+        <>
+          <h2 className="h4 text-break">{t("items.page.deskTitle", { name: view.desk.name })}</h2>
+          {view.desk.contact !== null ? (
+            <p className="contact-info text-break">
+              <ContactText text={view.desk.contact} />
+            </p>
+          ) : (
+            <p className="lead">{t("relay.visibility.privateLead")}</p>
+          )}
+        </>
+      ) : view.contactInfo !== null ? (
         <>
           <h2 className="h4">{t("items.page.contactTitle")}</h2>
           <p className="contact-info text-break">

@@ -205,7 +205,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(html).toContain("600\u00a0kr");
     expect(html).toContain("120\u00a0kr");
     expect(html).toContain("30 dagar netto");
-    expect(html).not.toContain("Omvänd skattskyldighet");
+    expect(html).not.toContain("Omvänd betalningsskyldighet");
   });
 
   it("an EU business outside Sweden with a VAT number pays no VAT; invoice and receipt say 'Reverse charge'", async () => {
@@ -231,7 +231,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(receiptPage).toContain("Muster GmbH");
     const pdf = await http.get(`/order/${id}/receipt.pdf`, { ...inScope(otherAdmin, germanOrg), lang: "sv" });
     expect(pdf.status).toBe(200);
-    expect(pdfToText(Buffer.from(await pdf.arrayBuffer()))).toMatch(/Reverse charge|Omvänd skattskyldighet/);
+    expect(pdfToText(Buffer.from(await pdf.arrayBuffer()))).toMatch(/Reverse charge|Omvänd betalningsskyldighet/);
   });
 
   it("an EU customer without a VAT number pays 25 % Swedish VAT", async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { RESERVED_ROUTE_NAMES } from "../../app/lib/ids";
 import routes from "../../app/routes";
-import { ROLES, ROUTE_TABLE } from "./route-table";
+import { ORG_ITEM_TABLE, ORG_ROLES, ROLES, ROUTE_TABLE } from "./route-table";
 
 interface Entry {
   path?: string;
@@ -42,6 +42,15 @@ describe("route table", () => {
         expect(row.get[role], `${row.url} GET ${role}`).toBeDefined();
         expect(row.post[role], `${row.url} POST ${role}`).toBeDefined();
       }
+    }
+  });
+});
+
+describe("organisation-item matrix (decision 026)", () => {
+  it("states an expectation for every role around an organisation, on every row", () => {
+    expect(ORG_ITEM_TABLE.length).toBeGreaterThan(10);
+    for (const row of ORG_ITEM_TABLE) {
+      for (const role of ORG_ROLES) expect(row.cells[role], `${row.method} ${row.url} ${role}`).toBeDefined();
     }
   });
 });

@@ -471,3 +471,159 @@ export const ROUTE_TABLE: RouteRow[] = [
   { url: "/api/auth/get-session", get: all(404), post: all(404) },
   { url: "/api/auth/list-accounts", get: all(404), post: all(404) },
 ];
+
+/**
+ * The organisation-item matrix (issue #20 points 2 and 5, decision 026): every route that
+ * touches an item, requested for an organisation's items by the people around it, with
+ * the answer each must get. tests/integration/organisation-items.test.ts requests every
+ * cell on SQLite and PostgreSQL. Roles: `orgAdmin`, an admin of organisation A;
+ * `assignee`, the member of A that {orgItem} is assigned to; `orgMember`, another member
+ * of A (nothing assigned); `otherOrgAdmin` / `otherOrgMember`, of organisation B;
+ * `exMember`, removed from A after {orgItem} had been assigned to them. Placeholders:
+ * {orgItem} = A's paid item assigned to `assignee`, {deskItem} = A's paid item assigned to
+ * nobody, {orgConversation} = a finder's conversation about {orgItem}, {orgA} = A's id.
+ * Requests run in the order of ORG_ROLES, managers last, so their POSTs really change.
+ */
+export const ORG_ROLES = ["exMember", "otherOrgMember", "otherOrgAdmin", "orgMember", "assignee", "orgAdmin"] as const;
+export type OrgRole = (typeof ORG_ROLES)[number];
+export const SECRET_ORG_ITEM_CONTACT = "org-item-personal-contact-SECRET";
+export const SECRET_ORG_FINDER_MESSAGE = "org-finder-message-SECRET";
+export const ORG_ITEM_NAME = "Fleet laptop 17";
+export const DESK_ITEM_NAME = "Desk projector 3";
+
+type OrgCells = Record<OrgRole, Cell>;
+/** `yes` for the roles that manage the item, `no` for everyone else. */
+function managers(who: readonly OrgRole[], yes: Cell, no: Cell): OrgCells {
+  return Object.fromEntries(ORG_ROLES.map((r) => [r, who.includes(r) ? yes : no])) as OrgCells;
+}
+const ORG_ITEM_MANAGERS: OrgRole[] = ["orgAdmin", "assignee"];
+const DESK_ITEM_MANAGERS: OrgRole[] = ["orgAdmin"];
+
+export interface OrgItemRow {
+  url: string;
+  method: "GET" | "POST";
+  /** The scope cookie names organisation A (a forged one for outsiders: it falls back to personal). */
+  scoped?: boolean;
+  body?: Record<string, string>;
+  cells: OrgCells;
+}
+
+/** A manager's save: the fee changes (the name stays, the lists below look for it). */
+const PRODUCT_FORM = {
+  name: ORG_ITEM_NAME,
+  findFee: "150",
+  approxValue: "",
+  prodType: "laptop",
+  contactInfo: SECRET_ORG_ITEM_CONTACT,
+  contactVisibility: "public",
+  payment: "year",
+  scanAlerts: "",
+  intent: "update",
+};
+
+export const ORG_ITEM_TABLE: OrgItemRow[] = [
+  {
+    url: "/product/edit/{orgItem}",
+    method: "GET",
+    cells: managers(ORG_ITEM_MANAGERS, 200, to("/dashboard")),
+  },
+  {
+    url: "/product/edit/{deskItem}",
+    method: "GET",
+    cells: managers(DESK_ITEM_MANAGERS, 200, to("/dashboard")),
+  },
+  {
+    url: "/product/edit/{orgItem}",
+    method: "POST",
+    body: PRODUCT_FORM,
+    cells: managers(ORG_ITEM_MANAGERS, to("/dashboard"), 404),
+  },
+  {
+    url: "/product/{orgItem}/qr.svg",
+    method: "GET",
+    cells: managers(ORG_ITEM_MANAGERS, 200, 404),
+  },
+  {
+    url: "/product/{deskItem}/qr.svg",
+    method: "GET",
+    cells: managers(DESK_ITEM_MANAGERS, 200, 404),
+  },
+  {
+    url: "/product/{orgItem}/replacement",
+    method: "GET",
+    cells: managers(ORG_ITEM_MANAGERS, 200, 404),
+  },
+  {
+    url: "/product/{orgItem}/lost",
+    method: "POST",
+    body: { lost: "1", back: "item" },
+    cells: managers(ORG_ITEM_MANAGERS, to("/product/{orgItem}"), 404),
+  },
+  {
+    url: "/product/{deskItem}/lost",
+    method: "POST",
+    body: { lost: "1", back: "item" },
+    cells: managers(DESK_ITEM_MANAGERS, to("/product/{deskItem}"), 404),
+  },
+  {
+    // The item page: everyone sees the finder's page; only managers get lost mode and scans.
+    url: "/product/{orgItem}",
+    method: "GET",
+    cells: managers(
+      ORG_ITEM_MANAGERS,
+      { status: 200, contains: ["Recent scans"] },
+      { status: 200, absent: ["Recent scans", SECRET_ORG_ITEM_CONTACT] },
+    ),
+  },
+  {
+    url: "/product/{deskItem}/delete",
+    method: "GET",
+    cells: managers(DESK_ITEM_MANAGERS, 200, 404),
+  },
+  {
+    url: "/messages/{orgConversation}",
+    method: "GET",
+    cells: managers(ORG_ITEM_MANAGERS, { status: 200, contains: [SECRET_ORG_FINDER_MESSAGE] }, 404),
+  },
+  {
+    url: "/messages/{orgConversation}",
+    method: "POST",
+    body: { message: "A reply from the matrix" },
+    cells: managers(ORG_ITEM_MANAGERS, to("/messages/{orgConversation}"), 404),
+  },
+  {
+    url: "/messages",
+    method: "GET",
+    cells: managers(
+      ORG_ITEM_MANAGERS,
+      { status: 200, contains: [ORG_ITEM_NAME] },
+      { status: 200, absent: [ORG_ITEM_NAME, SECRET_ORG_FINDER_MESSAGE] },
+    ),
+  },
+  {
+    url: "/dashboard",
+    method: "GET",
+    scoped: true,
+    cells: {
+      ...managers(
+        ORG_ITEM_MANAGERS,
+        { status: 200, contains: [ORG_ITEM_NAME] },
+        { status: 200, absent: [ORG_ITEM_NAME] },
+      ),
+      // The admin sees every item of A, the assignee only theirs.
+      orgAdmin: { status: 200, contains: [ORG_ITEM_NAME, DESK_ITEM_NAME] },
+      assignee: { status: 200, contains: [ORG_ITEM_NAME], absent: [DESK_ITEM_NAME] },
+      orgMember: { status: 200, absent: [ORG_ITEM_NAME, DESK_ITEM_NAME] },
+    },
+  },
+  {
+    url: "/order",
+    method: "GET",
+    scoped: true,
+    cells: {
+      ...managers([], 200, { status: 200, absent: [ORG_ITEM_NAME, DESK_ITEM_NAME] }),
+      orgAdmin: { status: 200, contains: [ORG_ITEM_NAME, DESK_ITEM_NAME] },
+      assignee: { status: 200, contains: [ORG_ITEM_NAME], absent: [DESK_ITEM_NAME] },
+    },
+  },
+];

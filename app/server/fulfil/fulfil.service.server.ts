@@ -12,7 +12,7 @@ import { addMonths } from "~/lib/pricing";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
-import { findProductOfOwner, idOrCodeTaken } from "../items/items.repository.server";
+import { findManagedProduct, idOrCodeTaken } from "../items/items.repository.server";
 import { logger } from "../logger.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -189,7 +189,7 @@ export interface ReplacementView {
 }
 
 async function replaceable({ db, clock }: Pick<Deps, "db" | "clock">, owner: string, id: string) {
-  const item = await findProductOfOwner(db, owner, id);
+  const item = await findManagedProduct(db, owner, id);
   if (!item) throw new FulfilError("replacement.notFound");
   const now = clock();
   if (!isItemPaid(item, now)) throw new FulfilError("replacement.notPaid");

@@ -7,7 +7,21 @@ import type { ItemErrorCode } from "./items.service.server";
 
 export const itemErrors: HttpErrorTable<ItemErrorCode> = {
   notFound: { status: 404, key: "items.errorLoadProduct" },
+  assignForbidden: { status: 403, key: "items.assign.errors.forbidden" },
+  assigneeNotMember: { status: 400, key: "items.assign.errors.notMember" },
 };
+
+/**
+ * The product form's assignment field (decision 026): absent = unchanged (the form of a
+ * personal item and a member's form have none), "" = nobody, else a member's user id
+ * (checked by the service). Anything longer than an id is refused as not a member.
+ */
+export function assignmentOf(form: FormData): string | null | undefined {
+  const v = form.get("assignedTo");
+  if (typeof v !== "string") return undefined;
+  const id = v.trim();
+  return id === "" ? null : id.slice(0, 200);
+}
 
 /**
  * The answer to "Suggest fee" (issue #21): the product form as typed with the suggested

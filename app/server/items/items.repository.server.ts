@@ -11,6 +11,7 @@ import { toProdType, type ProdType } from "~/lib/product-form";
 import { toContactVisibility, type ContactVisibility } from "~/lib/relay";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
+import { canManage } from "./item-access.repository.server";
 
 export interface Product {
   id: string;
@@ -102,12 +103,13 @@ export async function findProductById(db: DB, id: string): Promise<Product | und
   return row && toProduct(row);
 }
 
-export async function findProductOfOwner(db: DB, owner: string, id: string): Promise<Product | undefined> {
+/** The item, when the user may manage it (decision 026); undefined otherwise. */
+export async function findManagedProduct(db: DB, userId: string, id: string): Promise<Product | undefined> {
   const row = await db
     .selectFrom("products")
     .selectAll()
     .where("id", "=", id)
-    .where("owner", "=", owner)
+    .where(canManage(userId))
     .executeTakeFirst();
   return row && toProduct(row);
 }
@@ -123,10 +125,10 @@ export async function listProductsOfOwner(db: DB, owner: string): Promise<Produc
   return rows.map(toProduct);
 }
 
-/** Updates only the owner's row; the number of rows changed tells whether it was theirs. */
-export async function updateProductOfOwner(
+/** Updates the row only if the user may manage it; the number of rows changed tells. */
+export async function updateManagedProduct(
   db: DB,
-  owner: string,
+  userId: string,
   id: string,
   changes: Partial<
     Pick<
@@ -140,6 +142,7 @@ export async function updateProductOfOwner(
       | "updatedAt"
       | "scanAlerts"
       | "approxValue"
+      | "assignedTo"
     >
   >,
 ): Promise<boolean> {
@@ -148,18 +151,18 @@ export async function updateProductOfOwner(
     .updateTable("products")
     .set(scanAlerts === undefined ? rest : { ...rest, scanAlerts: scanAlerts ? 1 : 0 })
     .where("id", "=", id)
-    .where("owner", "=", owner)
+    .where(canManage(userId))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Deactivates or reactivates the owner's item; false when the id is not the owner's. */
-export async function setProductActive(db: DB, owner: string, id: string, active: boolean, now: number) {
+/** Deactivates or reactivates an item; false when the user may not manage it. */
+export async function setProductActive(db: DB, userId: string, id: string, active: boolean, now: number) {
   const r = await db
     .updateTable("products")
     .set({ active: active ? 1 : 0, updatedAt: now })
     .where("id", "=", id)
-    .where("owner", "=", owner)
+    .where(canManage(userId))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -168,10 +171,10 @@ export async function setProductActive(db: DB, owner: string, id: string, active
  * Deletes the owner's item (issue #17). Its scans, finder conversations and their
  * messages, replacement stickers, retired sticker codes and order lines go with it
  * (ON DELETE CASCADE, migrations 0006–0011); the order itself keeps its count and totals.
- * False when the id is not the owner's (nothing deleted).
+ * False when the user may not manage it (nothing deleted).
  */
-export async function deleteProductOfOwner(db: DB, owner: string, id: string): Promise<boolean> {
-  const r = await db.deleteFrom("products").where("id", "=", id).where("owner", "=", owner).executeTakeFirst();
+export async function deleteManagedProduct(db: DB, userId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom("products").where("id", "=", id).where(canManage(userId)).executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
 }
 
@@ -218,9 +221,9 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
  * db.server.ts gives SQLite JavaScript's); % and _ in the text are matched literally.
  */
 /**
- * Whose items a list shows: the owner's personal items (organisationId null), or the items
- * the owner registered or imported for one organisation (issue #20). Organisation items
- * stay their creator's to manage until items are shared with the organisation.
+ * Whose items a list shows: the user's personal items (organisationId null), or the items
+ * of one organisation the user may manage (issue #20, decision 026: an admin all of them,
+ * a member those assigned to them).
  */
 export interface ItemListScope {
   owner: string;
@@ -229,12 +232,12 @@ export interface ItemListScope {
 
 function whereFilter(scope: ItemListScope, filter: ItemFilter, now: number) {
   return (eb: ExpressionBuilder<Database, "products">) => {
-    const parts = [
-      eb("owner", "=", scope.owner),
+    // The personal scope is canManage's first case written out, so the owner index
+    // (products_owner_idx) serves it; an organisation's scope narrows by its index first.
+    const parts =
       scope.organisationId === null
-        ? eb("organisationId", "is", null)
-        : eb("organisationId", "=", scope.organisationId),
-    ];
+        ? [eb("owner", "=", scope.owner), eb("organisationId", "is", null)]
+        : [eb("organisationId", "=", scope.organisationId), canManage(scope.owner)];
     if (filter.type) parts.push(eb("prodType", "=", filter.type));
     if (filter.lost) parts.push(eb("lostAt", "is not", null));
     const paid = eb.and([eb("payed", "=", 1), eb.or([eb("paidUntil", "is", null), eb("paidUntil", ">", now)])]);

@@ -22,18 +22,20 @@ import {
 } from "../orders/orders.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
 import {
-  deleteProductOfOwner,
+  deleteManagedProduct,
   findProductById,
-  findProductOfOwner,
+  findManagedProduct,
   hasPaidOrder,
   idOrCodeTaken,
   insertProduct,
   countProductsOfOwner,
   listProductsOfOwnerPage,
   setProductActive,
-  updateProductOfOwner,
+  updateManagedProduct,
   type Product,
 } from "./items.repository.server";
+import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
+import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
@@ -46,8 +48,12 @@ import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInf
  */
 export type ItemInput = Omit<ProductInput, "contactVisibility"> & { contactVisibility?: ContactVisibility };
 
-/** notFound: no such item, or another owner's (no difference shown). */
-export type ItemErrorCode = "notFound";
+/**
+ * notFound: no such item, or not the user's to manage (no difference shown).
+ * assignForbidden: only an organisation's admins assign its items (decision 026).
+ * assigneeNotMember: an item is assigned only to a member of its organisation.
+ */
+export type ItemErrorCode = "notFound" | "assignForbidden" | "assigneeNotMember";
 
 export class ItemError extends ServiceError<ItemErrorCode> {}
 
@@ -65,6 +71,8 @@ export type OwnedItem = Pick<
   | "scanAlerts"
   | "lastScannedAt"
   | "approxValue"
+  | "organisationId"
+  | "assignedTo"
 > & {
   paid: boolean;
   /** False once the owner deactivated the sticker. */
@@ -88,7 +96,36 @@ function toOwnedItem(row: Product, now: number): OwnedItem {
     lost: row.lostAt !== null,
     lastScannedAt: row.lastScannedAt,
     approxValue: row.approxValue,
+    organisationId: row.organisationId,
+    assignedTo: row.assignedTo,
   };
+}
+
+/**
+ * Whom an organisation item is assigned to when it is registered (decision 026): an admin
+ * chooses (`requested`, undefined = nobody); a member's new item is their own, or they could
+ * not manage what they just registered. A member naming anyone (even themselves) through a
+ * forged field is refused: assigning is the admins'.
+ */
+async function assigneeOnCreate(
+  db: Deps["db"],
+  userId: string,
+  organisationId: string,
+  requested: string | null | undefined,
+): Promise<string | null> {
+  const me = await findMembership(db, organisationId, userId);
+  if (!me) throw new ItemError("notFound");
+  if (me.role !== "admin") {
+    if (requested !== undefined) throw new ItemError("assignForbidden");
+    return userId;
+  }
+  return requested ? await checkedAssignee(db, organisationId, requested) : null;
+}
+
+/** `memberId` if they are a member of the organisation now; ItemError assigneeNotMember otherwise. */
+async function checkedAssignee(db: Deps["db"], organisationId: string, memberId: string): Promise<string> {
+  if (!(await findMembership(db, organisationId, memberId))) throw new ItemError("assigneeNotMember");
+  return memberId;
 }
 
 export async function createItem(
@@ -98,9 +135,13 @@ export async function createItem(
   lang: Lang,
   /** Registered in an organisation's scope (issue #20); null: a personal item. */
   organisationId: string | null = null,
+  /** An admin's choice of member for an organisation item (undefined: nobody). */
+  assignTo?: string | null,
 ): Promise<string> {
   const { db } = deps;
   const now = deps.clock();
+  if (organisationId === null && assignTo !== undefined) throw new ItemError("assignForbidden");
+  const assignedTo = organisationId === null ? null : await assigneeOnCreate(db, owner, organisationId, assignTo);
   for (let attempt = 0; ; attempt++) {
     const id = newProductId();
     const code = newStickerCode();
@@ -110,6 +151,7 @@ export async function createItem(
         code,
         owner,
         organisationId,
+        assignedTo,
         name: input.name,
         findFee: input.findFee,
         currency: currencyForLang(lang),
@@ -134,9 +176,9 @@ export async function createItem(
   }
 }
 
-/** The owner's item; ItemError notFound when it does not exist or belongs to someone else. */
+/** An item the user may manage (decision 026); ItemError notFound for anything else. */
 export async function getOwnedItem(deps: Pick<Deps, "db" | "clock">, owner: string, id: string): Promise<OwnedItem> {
-  const row = await findProductOfOwner(deps.db, owner, id);
+  const row = await findManagedProduct(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
   return toOwnedItem(row, deps.clock());
 }
@@ -151,9 +193,24 @@ export async function updateOwnedItem(
   owner: string,
   id: string,
   input: ItemInput,
+  /**
+   * An organisation item's new assignee (null: nobody); undefined leaves it. Only the
+   * organisation's admins may change it (ItemError assignForbidden), and only to a member
+   * (assigneeNotMember).
+   */
+  assignTo?: string | null,
 ): Promise<OwnedItem> {
   const before = await getOwnedItem(deps, owner, id);
-  const updated = await updateProductOfOwner(deps.db, owner, id, {
+  let assignedTo: string | null | undefined;
+  if (assignTo !== undefined && assignTo !== before.assignedTo) {
+    const org = before.organisationId;
+    if (org === null || (await findMembership(deps.db, org, owner))?.role !== "admin") {
+      throw new ItemError("assignForbidden");
+    }
+    assignedTo = assignTo === null ? null : await checkedAssignee(deps.db, org, assignTo);
+  }
+  const updated = await updateManagedProduct(deps.db, owner, id, {
+    ...(assignedTo === undefined ? {} : { assignedTo }),
     name: input.name,
     findFee: input.findFee,
     prodType: input.prodType,
@@ -195,13 +252,13 @@ export interface ItemDeletionPreview {
   endsSubscriptions: EndedByDeletion[];
 }
 
-/** ItemError notFound when the item is not the owner's. */
+/** ItemError notFound when the user may not manage the item. */
 export async function getItemDeletion(
   deps: Pick<Deps, "db" | "clock">,
   owner: string,
   id: string,
 ): Promise<ItemDeletionPreview> {
-  const row = await findProductOfOwner(deps.db, owner, id);
+  const row = await findManagedProduct(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
   const paid = isItemPaid(row, deps.clock());
   return {
@@ -209,7 +266,10 @@ export async function getItemDeletion(
     name: row.name,
     paid,
     paidUntil: paid ? row.paidUntil : null,
-    endsSubscriptions: await renewalsEndedByDeletion(deps, owner, id),
+    // Whoever paid for it (an organisation item may have been paid by another admin).
+    endsSubscriptions: (
+      await Promise.all((await listPayersOfItem(deps.db, id)).map((payer) => renewalsEndedByDeletion(deps, payer, id)))
+    ).flat(),
   };
 }
 
@@ -226,11 +286,13 @@ export async function deleteOwnedItem(
   owner: string,
   id: string,
 ): Promise<{ name: string }> {
-  const row = await findProductOfOwner(deps.db, owner, id);
+  const row = await findManagedProduct(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
-  await stopRenewalsOfItem(deps, owner, id);
-  await cancelPendingCheckoutsOfItem(deps, owner, id);
-  const deleted = await deleteProductOfOwner(deps.db, owner, id);
+  for (const payer of await listPayersOfItem(deps.db, id)) {
+    await stopRenewalsOfItem(deps, payer, id);
+    await cancelPendingCheckoutsOfItem(deps, payer, id);
+  }
+  const deleted = await deleteManagedProduct(deps.db, owner, id);
   forgetItemPages(id);
   if (!deleted) throw new ItemError("notFound");
   return { name: row.name };
@@ -241,6 +303,8 @@ export type DashboardItem = Omit<OwnedItem, "payment"> & {
   subscription: ItemSubscription | null;
   /** The typeable sticker code (canonical form). */
   code: string;
+  /** An organisation item's assigned member, by name (else email); null: the organisation's own. */
+  assignee: string | null;
 };
 
 export interface Dashboard {
@@ -283,10 +347,18 @@ export async function getDashboard(
     owner,
     rows.map((r) => r.id),
   );
+  const names = new Map(
+    organisationId === null ? [] : (await listMembers(db, organisationId)).map((m) => [m.userId, m.name || m.email]),
+  );
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);
     // Paid items show their subscription: renews on …, or active until … after a cancel.
-    return { ...card, code: row.code, subscription: card.paid ? (subscriptions[card.id] ?? null) : null };
+    return {
+      ...card,
+      code: row.code,
+      subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
+      assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
+    };
   });
   return { origin: deps.config.baseUrl.origin, items, pageInfo, total, unpaid };
 }
@@ -324,8 +396,16 @@ export type ItemPageView =
       prodType: ProdType;
       findFee: number;
       currency: Currency;
-      /** null when the item is private and the viewer is not its owner (issue #14). */
+      /**
+       * null when the item is private and the viewer is not its owner (issue #14), and
+       * always for an organisation item: its finder reaches the desk instead (decision 026).
+       */
       contactInfo: string | null;
+      /**
+       * An organisation item (issue #20 point 2): the organisation's name and its
+       * lost-and-found desk's contact text (null when the item's contact is private).
+       */
+      desk: { name: string; contact: string | null } | null;
       contactVisibility: ContactVisibility;
       /** Finders can write to the owner through the relay (paid items, viewer not the owner). */
       canMessage: boolean;
@@ -351,13 +431,17 @@ export async function getItemPageView(
   const row = await findProductById(deps.db, id);
   if (!row) throw new ItemError("notFound");
   const paid = isItemPaid(row, deps.clock());
-  const isOwner = viewerId !== null && viewerId === row.owner;
+  // "Owner" here is whoever may manage the item (decision 026): the owner of a personal
+  // item, an organisation's admins and the assigned member. Anonymous finders cost no query.
+  const isOwner = viewerId !== null && (await mayManageItem(deps.db, viewerId, row.id));
   // A deactivated sticker shows finders nothing of the item (no contact info, no relay).
   if (!row.active && !isOwner) return { kind: "inactive" };
   if (!paid && !isOwner) {
     const lapsed = wasEverPaid(row) || (await hasPaidOrder(deps.db, row.id));
     return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage: lapsed };
   }
+  const visible = row.contactVisibility === "public" || isOwner;
+  const organisation = row.organisationId === null ? undefined : await findOrganisation(deps.db, row.organisationId);
   return {
     kind: "item",
     id: row.id,
@@ -368,7 +452,9 @@ export async function getItemPageView(
     currency: row.currency,
     // A private item's contact info never leaves the server for anyone but its owner: not
     // in the HTML, not in the route's .data, not in the finder-page cache.
-    contactInfo: row.contactVisibility === "public" || isOwner ? row.contactInfo : null,
+    // An organisation item never shows the person's contact text, only the desk's.
+    contactInfo: visible && row.organisationId === null ? row.contactInfo : null,
+    desk: organisation ? { name: organisation.name, contact: visible ? organisation.deskContact : null } : null,
     contactVisibility: row.contactVisibility,
     canMessage: paid && !isOwner,
     isOwner,
@@ -379,4 +465,27 @@ export async function getItemPageView(
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
   };
+}
+
+/** The product form's assignment field (decision 026): shown to an organisation's admins only. */
+export interface AssignmentChoice {
+  /** The members, by name (else email), as the select lists them. */
+  members: { id: string; label: string }[];
+  assignedTo: string | null;
+}
+
+/**
+ * What the product form offers for assigning: null in the personal scope, for a personal
+ * item and for anyone but the organisation's admins (they cannot assign).
+ */
+export async function getAssignmentChoice(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  organisationId: string | null,
+  assignedTo: string | null = null,
+): Promise<AssignmentChoice | null> {
+  if (organisationId === null) return null;
+  if ((await findMembership(deps.db, organisationId, userId))?.role !== "admin") return null;
+  const members = await listMembers(deps.db, organisationId);
+  return { members: members.map((m) => ({ id: m.userId, label: m.name || m.email })), assignedTo };
 }

@@ -18,18 +18,25 @@ async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, produ
 /** Registers a new item; returns where the owner goes next. */
 export async function registerItem(
   deps: Pick<Deps, "db" | "clock">,
-  input: { userId: string; item: ProductInput; lang: Lang; organisationId?: string | null },
+  input: {
+    userId: string;
+    item: ProductInput;
+    lang: Lang;
+    organisationId?: string | null;
+    /** An admin's choice of member (decision 026); undefined: the field was not sent. */
+    assignTo?: string | null;
+  },
 ): Promise<string> {
-  const id = await createItem(deps, input.userId, input.item, input.lang, input.organisationId ?? null);
+  const id = await createItem(deps, input.userId, input.item, input.lang, input.organisationId ?? null, input.assignTo);
   return afterSave(deps, input.userId, id, input.item.intent === "payNow");
 }
 
-/** Saves the owner's item (ItemError notFound when not theirs); returns where they go next. */
+/** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */
 export async function saveItem(
   deps: Pick<Deps, "db" | "clock">,
-  input: { userId: string; id: string; item: ProductInput },
+  input: { userId: string; id: string; item: ProductInput; assignTo?: string | null },
 ): Promise<string> {
-  const before = await updateOwnedItem(deps, input.userId, input.id, input.item);
+  const before = await updateOwnedItem(deps, input.userId, input.id, input.item, input.assignTo);
   // A paid item has no pay-now button; a forged one only saves.
   return afterSave(deps, input.userId, input.id, input.item.intent === "payNow" && !before.paid);
 }

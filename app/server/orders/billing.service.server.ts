@@ -34,7 +34,7 @@ import {
   findUserForReceipt,
   listOrderProductIds,
   listOrderProducts,
-  listProductsForPayment,
+  listOrderProductsForPayment,
   recordPaymentEvent,
   setProductPaid,
   updateOrder,
@@ -77,7 +77,7 @@ export async function markPaymentFailed(
     const graceUntil = now + PAYMENT_RETRY_GRACE_MS;
     await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
     const ids = await listOrderProductIds(trx, order.id);
-    for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+    for (const p of await listOrderProductsForPayment(trx, ids)) {
       if (p.payed && p.paidUntil == null) continue;
       await setProductPaid(trx, p.id, {
         paidUntil: Math.max(p.paidUntil ?? 0, graceUntil),

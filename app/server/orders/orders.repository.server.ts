@@ -19,6 +19,7 @@ import { toPeriod, type Period } from "~/lib/pricing";
 import { vatOfGross } from "~/lib/vat";
 import { readBool, type DB } from "../db/db.server";
 import type { OrderTable } from "../db/schema";
+import { canManage } from "../items/item-access.repository.server";
 
 export interface Order {
   id: string;
@@ -345,18 +346,34 @@ export interface PaymentProduct {
   paidUntil: number | null;
 }
 
-export async function listProductsForPayment(db: DB, owner: string, ids: string[]): Promise<PaymentProduct[]> {
+/**
+ * The items an order is being created for, among those the user may manage (decision 026:
+ * a personal item's owner, an organisation's admins, the assigned member).
+ */
+export async function listProductsForPayment(db: DB, userId: string, ids: string[]): Promise<PaymentProduct[]> {
+  return readPaymentProducts(db, ids, userId);
+}
+
+/**
+ * The items of an order being paid, renewed or extended: its own lines decide, whoever
+ * manages them now (the payer may have left the organisation since the checkout; what was
+ * paid for stays paid).
+ */
+export async function listOrderProductsForPayment(db: DB, ids: string[]): Promise<PaymentProduct[]> {
+  return readPaymentProducts(db, ids, null);
+}
+
+async function readPaymentProducts(db: DB, ids: string[], managedBy: string | null): Promise<PaymentProduct[]> {
   const rows = [];
   // In chunks, like insertOrder: an order may hold every item of a 5,000-item owner.
-  for (let i = 0; i < ids.length; i += 1000)
-    rows.push(
-      ...(await db
-        .selectFrom("products")
-        .select(["id", "payed", "paidUntil"])
-        .where("owner", "=", owner)
-        .where("id", "in", ids.slice(i, i + 1000))
-        .execute()),
-    );
+  for (let i = 0; i < ids.length; i += 1000) {
+    let q = db
+      .selectFrom("products")
+      .select(["id", "payed", "paidUntil"])
+      .where("id", "in", ids.slice(i, i + 1000));
+    if (managedBy !== null) q = q.where(canManage(managedBy));
+    rows.push(...(await q.execute()));
+  }
   return rows.map((r) => ({ id: r.id, payed: Number(r.payed) === 1, paidUntil: num(r.paidUntil) }));
 }
 

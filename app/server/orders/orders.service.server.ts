@@ -51,6 +51,7 @@ import {
   cancelPendingOrdersOfItem,
   listRenewingOrdersOfUser,
   listProductsForPayment,
+  listOrderProductsForPayment,
   recordPaymentEvent,
   setProductPaid,
   updateOrder,
@@ -430,7 +431,7 @@ export async function applyPayment(
     // (decision 027): its payment only settles it.
     const invoiced = order.status === "invoiced";
     const productIds = await listOrderProductIds(trx, order.id);
-    const products = await listProductsForPayment(trx, order.userId, productIds);
+    const products = await listOrderProductsForPayment(trx, productIds);
     // An item of an unpaid order was deleted since its checkout started (issue #17): the
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
@@ -604,7 +605,7 @@ export async function cancelRenewal(
       // with Stripe, invoice.paid extends paidUntil month by month until the end.
       await updateOrder(trx, order.id, { paidUntil: Math.max(order.paidUntil ?? 0, plan.endsAt) });
       const ids = await listOrderProductIds(trx, order.id);
-      for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+      for (const p of await listOrderProductsForPayment(trx, ids)) {
         await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, plan.endsAt), payment: order.period, updatedAt: now });
         touched.push(p.id);
       }

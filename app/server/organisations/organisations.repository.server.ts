@@ -119,6 +119,9 @@ export async function updateOrganisation(db: DB, id: string, details: Organisati
     .set({ ...details, updatedAt: now })
     .where("id", "=", id)
     .execute();
+  // The finder pages of its items show its name and desk contact (decision 026): a new
+  // version of each, so every instance's finder-page cache renders them afresh.
+  await db.updateTable("products").set({ updatedAt: now }).where("organisationId", "=", id).execute();
 }
 
 /**

@@ -7,6 +7,7 @@ import { sql, type Selectable } from "kysely";
 import { toCurrency, type Currency } from "~/lib/currency";
 import { readBool, type DB } from "../db/db.server";
 import type { ConversationMessageTable, ConversationTable } from "../db/schema";
+import { canManage } from "../items/item-access.repository.server";
 
 export type Author = "finder" | "owner";
 
@@ -106,13 +107,17 @@ export async function findConversationByToken(db: DB, token: string): Promise<Co
   return row && toConversation(row);
 }
 
-/** The owner's conversation only: another user's id finds nothing. */
-export async function findConversationOfOwner(db: DB, ownerId: string, id: string): Promise<Conversation | undefined> {
+/**
+ * A conversation about an item the user may manage (decision 026: the owner of a personal
+ * item; an organisation's admins and the assigned member); anyone else's id finds nothing.
+ */
+export async function findConversationOfOwner(db: DB, userId: string, id: string): Promise<Conversation | undefined> {
   const row = await db
-    .selectFrom("conversations")
-    .selectAll()
-    .where("id", "=", id)
-    .where("ownerId", "=", ownerId)
+    .selectFrom("conversations as c")
+    .innerJoin("products as p", "p.id", "c.itemId")
+    .selectAll("c")
+    .where("c.id", "=", id)
+    .where(canManage(userId, "p"))
     .executeTakeFirst();
   return row && toConversation(row);
 }
@@ -149,7 +154,7 @@ export interface ConversationSummary {
   lastText: string;
 }
 
-/** The owner's conversations, newest first, with the finder's unread messages counted. */
+/** Conversations about the items the user manages, newest first, with the finder's unread messages counted. */
 export async function listConversationsOfOwner(db: DB, ownerId: string, limit: number): Promise<ConversationSummary[]> {
   const rows = await db
     .selectFrom("conversations as c")
@@ -183,7 +188,7 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
           .limit(1)
           .as("lastText"),
     ])
-    .where("c.ownerId", "=", ownerId)
+    .where(canManage(ownerId, "p"))
     .orderBy("c.lastMessageAt", "desc")
     .orderBy("c.id", "desc")
     .limit(limit)
@@ -199,13 +204,14 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
   }));
 }
 
-/** Finder messages the owner has not opened yet, over all their conversations. */
+/** Finder messages not opened yet, over the conversations of the items the user manages. */
 export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<number> {
   const row = await db
     .selectFrom("conversation_messages as m")
     .innerJoin("conversations as c", "c.id", "m.conversationId")
+    .innerJoin("products as p", "p.id", "c.itemId")
     .select(sql<number>`count(*)`.as("n"))
-    .where("c.ownerId", "=", ownerId)
+    .where(canManage(ownerId, "p"))
     .where("m.author", "=", "finder")
     .where("m.readAt", "is", null)
     .executeTakeFirstOrThrow();

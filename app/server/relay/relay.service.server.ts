@@ -17,6 +17,7 @@ import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
+import { listItemRecipients, mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
@@ -100,16 +101,34 @@ async function admitFinderMessage(
   }
 }
 
-/** The owner's notice of a finder message: their language, the message, a maps link, the thread's link. */
+/**
+ * The notice of a finder message, to everyone who manages the item (decision 026: the
+ * owner of a personal item; an organisation item's assigned member and its admins, the
+ * desk), each in their language: the message, a maps link, the thread's link.
+ */
 async function mailOwner(
-  { config, db }: Pick<Deps, "config" | "db">,
+  deps: Pick<Deps, "config" | "db">,
   conversation: repo.Conversation,
   itemName: string,
   input: FinderMessageInput,
   first: boolean,
   paidNow: boolean,
 ) {
-  const owner = await repo.findOwnerForMail(db, conversation.ownerId);
+  for (const userId of await listItemRecipients(deps.db, conversation.itemId)) {
+    await mailOneOwner(deps, userId, conversation, itemName, input, first, paidNow);
+  }
+}
+
+async function mailOneOwner(
+  { config, db }: Pick<Deps, "config" | "db">,
+  userId: string,
+  conversation: repo.Conversation,
+  itemName: string,
+  input: FinderMessageInput,
+  first: boolean,
+  paidNow: boolean,
+) {
+  const owner = await repo.findOwnerForMail(db, userId);
   // An unverified address gets no relay mail (issue #17 point 5); the message waits on
   // /messages and the dashboard asks the owner to confirm the address.
   if (!owner?.emailVerified) return;
@@ -153,7 +172,9 @@ export async function sendFinderMessage(
   const now = deps.clock();
   const item = await findProductById(db, itemId);
   const state = await relayState(db, item, now);
-  if (!item || !state.open || item.owner === meta.viewerId) throw new RelayError("notFound");
+  // Those who manage the item do not write to themselves (decision 026).
+  if (!item || !state.open) throw new RelayError("notFound");
+  if (meta.viewerId !== null && (await mayManageItem(db, meta.viewerId, item.id))) throw new RelayError("notFound");
   await admitFinderMessage(deps, input, itemId, meta, now);
   const conversation: repo.Conversation = {
     id: randomUUID(),
@@ -386,12 +407,16 @@ export async function confirmReturn(
   if (!item) throw new RelayError("notFound");
   const now = deps.clock();
   const returned: repo.ReturnedState = { at: now, fee: item.findFee, currency: item.currency };
-  const owner = await repo.findOwnerForMail(db, ownerId);
+  // Everyone who manages the item hears of it (decision 026), each in their language.
+  const owners = await Promise.all(
+    (await listItemRecipients(db, item.id)).map((userId) => repo.findOwnerForMail(db, userId)),
+  );
   const recorded = await db.transaction().execute(async (trx) => {
     if (!(await repo.markReturned(trx, id, returned))) return false;
     await setProductLost(trx, ownerId, item.id, false, now);
     // Only to an address the owner has proven (issue #17), like every relay mail.
-    if (owner?.emailVerified) {
+    for (const owner of owners) {
+      if (!owner?.emailVerified) continue;
       const t = getT(owner.language);
       await enqueueMail(trx, {
         to: owner.email,

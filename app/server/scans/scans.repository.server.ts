@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import { isLang } from "~/i18n/config";
 import { toDeviceClass, type ScanEntry } from "~/lib/scans";
 import { readBool, type DB } from "../db/db.server";
+import { canManage } from "../items/item-access.repository.server";
 
 export interface ScanRow {
   productId: string;
@@ -154,10 +155,11 @@ export async function findOwnerContact(
 }
 
 /**
- * Lost mode on (`lostAt` = now, kept if already lost) or off, only on the owner's row.
+ * Lost mode on (`lostAt` = now, kept if already lost) or off, only on a row the user may
+ * manage (decision 026).
  * `updatedAt` moves so other instances' finder-page caches see a new version.
  */
-export async function setProductLost(db: DB, owner: string, id: string, lost: boolean, now: number): Promise<boolean> {
+export async function setProductLost(db: DB, userId: string, id: string, lost: boolean, now: number): Promise<boolean> {
   const r = await db
     .updateTable("products")
     .set({
@@ -165,7 +167,7 @@ export async function setProductLost(db: DB, owner: string, id: string, lost: bo
       updatedAt: now,
     })
     .where("id", "=", id)
-    .where("owner", "=", owner)
+    .where(canManage(userId))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -18,6 +18,7 @@ import { ServiceError } from "../service-error.server";
 import { enqueueInactiveScanMail, enqueueScanAlertMail } from "./scan-alert.mail.server";
 import type { ScanEvent, ScanLog } from "./scan-log.server";
 import * as repo from "./scans.repository.server";
+import { listItemRecipients } from "../items/item-access.repository.server";
 
 const MINUTE = 60_000;
 /** Opt-in scan alerts: at most one mail per item per hour. */
@@ -101,9 +102,15 @@ export async function writeScanEvents(
     // The page the finder saw decides the kind of mail; a payment or lapse in between sends none.
     if (e.paid !== paidNow) continue;
     if (e.paid && !t.scanAlerts && !t.lost) continue;
-    const owner = await repo.findOwnerContact(db, t.owner);
-    if (!owner?.emailVerified) continue;
-    const facts = {
+    // The owner of a personal item; an organisation item's assigned member and admins (the
+    // desk, decision 026). Verified addresses only; one mail per person.
+    const recipients: NonNullable<Awaited<ReturnType<typeof repo.findOwnerContact>>>[] = [];
+    for (const userId of await listItemRecipients(db, t.id)) {
+      const contact = await repo.findOwnerContact(db, userId);
+      if (contact?.emailVerified) recipients.push(contact);
+    }
+    if (recipients.length === 0) continue;
+    const factsFor = (owner: (typeof recipients)[number]) => ({
       to: owner.email,
       ownerName: owner.name,
       ownerLang: owner.language,
@@ -112,25 +119,27 @@ export async function writeScanEvents(
       at: e.at,
       scanLang: e.lang,
       device: e.device,
-    };
+    });
     const sent = await db.transaction().execute(async (trx) => {
       if (!e.paid) {
         if (!(await repo.claimAlert(trx, t.id, "inactiveAlertedAt", now, INACTIVE_ALERT_WINDOW_MS))) return false;
-        await enqueueInactiveScanMail(trx, config, facts);
+        for (const r of recipients) await enqueueInactiveScanMail(trx, config, factsFor(r));
         return true;
       }
       const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;
       if (!(await repo.claimAlert(trx, t.id, "scanAlertedAt", now, window))) return false;
-      await enqueueScanAlertMail(trx, config, { ...facts, kind: t.lost ? "lost" : "scan" });
+      for (const r of recipients) {
+        await enqueueScanAlertMail(trx, config, { ...factsFor(r), kind: t.lost ? "lost" : "scan" });
+      }
       return true;
     });
-    if (sent) mails++;
+    if (sent) mails += recipients.length;
   }
   if (mails) logger.info({ job: "scan-log", mails }, "scan alerts queued");
   return { scans: scans.length, mails };
 }
 
-/** The owner's item in or out of lost mode; its cached finder pages change at once. */
+/** An item the user manages (decision 026) in or out of lost mode; its cached finder pages change at once. */
 export async function setItemLost(
   deps: Pick<Deps, "db" | "clock">,
   owner: string,

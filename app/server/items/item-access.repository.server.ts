@@ -1,0 +1,81 @@
+/**
+ * THE access rule for items (issue #20 point 2, decision 026): "may this user manage this
+ * item". Every item check (edit, delete, lost mode, QR, replacement, scans, relay threads,
+ * paying, the scoped lists) goes through `canManage`, as SQL, so a list, a lookup and a
+ * conditional UPDATE all ask the same question in the same statement:
+ *
+ * - a personal item (`organisationId` null): its owner;
+ * - an organisation item: the organisation's admins (every item of it) and the member it
+ *   is assigned to — both read from `organisation_members` at that moment, so an
+ *   ex-member loses access with the same statement that ends the membership.
+ *
+ * `products.owner` is who created the item (and pays for it when they order it); for an
+ * organisation item it grants nothing by itself.
+ */
+import { sql, type Expression, type SqlBool } from "kysely";
+import type { DB } from "../db/db.server";
+
+/**
+ * The rule as a WHERE condition on a products row. `table`: the alias the query gives the
+ * products table ("products" or "p").
+ */
+export function canManage(userId: string, table: "products" | "p" = "products"): Expression<SqlBool> {
+  const col = (c: "organisationId" | "owner" | "assignedTo") => sql.ref(`${table}.${c}`);
+  return sql<SqlBool>`((${col("organisationId")} is null and ${col("owner")} = ${userId}) or exists (select 1 from ${sql.table("organisation_members")} as ${sql.id("acc")} where ${sql.ref("acc.organisationId")} = ${col("organisationId")} and ${sql.ref("acc.userId")} = ${userId} and (${sql.ref("acc.role")} = 'admin' or ${col("assignedTo")} = ${userId})))`;
+}
+
+/** Whether the user may manage the item (false: no such item, or not theirs to manage). */
+export async function mayManageItem(db: DB, userId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("products")
+    .select("id")
+    .where("id", "=", id)
+    .where(canManage(userId))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Everyone who hears about an organisation item: its assigned member (while a member) and
+ * every admin of the organisation (the lost-and-found desk). Empty for a personal item.
+ * One row per person, so someone who is both gets one mail.
+ */
+export async function listItemManagers(db: DB, id: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("products as p")
+    .innerJoin("organisation_members as m", "m.organisationId", "p.organisationId")
+    .select("m.userId")
+    .distinct()
+    .where("p.id", "=", id)
+    .where((eb) => eb.or([eb("m.role", "=", "admin"), eb("m.userId", "=", eb.ref("p.assignedTo"))]))
+    .orderBy("m.userId")
+    .execute();
+  return rows.map((r) => r.userId);
+}
+
+/** Who paid for the item (orders covering it): their renewals stop when it is deleted. */
+export async function listPayersOfItem(db: DB, id: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .innerJoin("order_items", "order_items.orderId", "orders.id")
+    .select("orders.userId")
+    .distinct()
+    .where("order_items.productId", "=", id)
+    .execute();
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Who hears about an item (relay mails, scan alerts, lost-mode notices): the owner of a
+ * personal item; for an organisation item its managers (listItemManagers), never its
+ * creator as such. Empty when there is no such item.
+ */
+export async function listItemRecipients(db: DB, id: string): Promise<string[]> {
+  const item = await db
+    .selectFrom("products")
+    .select(["owner", "organisationId"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!item) return [];
+  return item.organisationId == null ? [item.owner] : listItemManagers(db, id);
+}
