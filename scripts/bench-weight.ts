@@ -6,11 +6,8 @@
 // Budgets: the finder page (item page, anonymous) ≤ 30 KB in total, with no script file at
 // all (docs/decisions/020: no framework JavaScript); every other page ≤ 150 KB.
 //
-// `npm test` runs it with --ceilings while the other pages are still over 150 KB: the
-// finder page's budget and the content-in-first-HTML check still fail the run, and so
-// does any other page growing past its measured total (CEILINGS); their 150 KB is then
-// reported but only enforced by `npm run bench:weight`. Remove --ceilings from
-// scripts/test.mjs once every page is within 150 KB.
+// `npm test` runs it too: every budget fails the run (the --ceilings mode that only
+// caught growth went when the last page came within 150 KB, docs/decisions/020 point 7).
 //
 // Debian's Chromium loads each page in a fresh context (empty cache) and every response
 // it receives is counted: the document, stylesheets, module scripts and modulepreloads,
@@ -26,30 +23,6 @@ import { root } from "./lib/build.mjs";
 import { startQualityServer } from "./lib/quality-server";
 
 const KB = 1024;
-const ceilingsOnly = process.argv.includes("--ceilings");
-/** Measured totals plus ~2 KB (2026-11-24, docs/decisions/020): regressions fail. */
-const CEILINGS: Record<string, number> = {
-  // Measured 181.4 / 182.4 / 185.8 KB. Issue #18 took the finder page out of the framework;
-  // these pages still carry React and React Router (~127 KB), i18next, the stylesheet
-  // (18.6 KB) and, without a `handle.i18n`, every translation area (~20 KB).
-  // Then measured 183.4 / 184.7 / 189.7 KB after issues #19 point 5 (the package note and
-  // shared sign-in fields) and #18 point 5 (the dashboard's filter and pager) landed; the
-  // dashboard had also pulled in zod (+24 KB) until its filter parsing moved to
-  // item-query.ts. Still over the 150 KB budget: docs/decisions/020 says what is next.
-  // Then 184.4 / 185.7 / 191.0 KB with issue #20's scope switch in the user menu (~1 KB on
-  // every page; the organisation and CSV translations load only on their own pages) and
-  // the dashboard's CSV links; the dashboard's ceiling moved up to keep its ~2 KB.
-  // 2026-11-24: 167.9 / 169.1 / 174.5 KB once i18next and react-i18next left the browser
-  // for a 1.3 KB translator (docs/decisions/025-browser-translator.md, −16.5 KB a page).
-  // 2026-11-24, issue #18 point 3: 162.7 / 164.4 / 183.8 KB once every page loads only the
-  // translation areas it renders (decision 020, point 7); was 184.4 / 185.7 / 191.1 KB.
-  // 2026-11-24: 175.3 / 176.6 / 182.0 KB once the build purged the site stylesheet of the
-  // rules no page can use (issue #18: 18.7 → 9.6 KB, docs/decisions/020 point 8).
-  "/": 165 * KB,
-  "/login": 166 * KB,
-  "/dashboard": 177 * KB,
-};
-
 interface PageSpec {
   name: string;
   path: string;
@@ -139,12 +112,7 @@ try {
     const total = Object.values(bytes).reduce((a, b) => a + b, 0);
     const htmlCss = bytes.html + bytes.css;
     if (spec.budget.scriptFiles === 0 && scriptFiles > 0) problems.push(`${scriptFiles} script file(s), none allowed`);
-    if (total > spec.budget.total) {
-      const ceiling = CEILINGS[spec.name];
-      if (!ceilingsOnly || ceiling === undefined) problems.push(`total ${kb(total)} > ${kb(spec.budget.total)}`);
-      else if (total > ceiling) problems.push(`total ${kb(total)} > ceiling ${kb(ceiling)} (grew)`);
-      else console.log(`  ${spec.name}: total ${kb(total)} over the ${kb(spec.budget.total)} budget (known gap)`);
-    }
+    if (total > spec.budget.total) problems.push(`total ${kb(total)} > ${kb(spec.budget.total)}`);
     if (spec.budget.htmlCss !== undefined && htmlCss > spec.budget.htmlCss) {
       problems.push(`HTML+CSS ${kb(htmlCss)} > ${kb(spec.budget.htmlCss)}`);
     }
@@ -172,10 +140,7 @@ for (const r of rows) {
 console.log("\nBudgets: item page total ≤ 30 KB with no script file (issue #18); other pages total ≤ 150 KB.");
 const failed = rows.filter((r) => r.problems.length > 0);
 for (const r of failed) console.log(`✖ ${r.page}: ${r.problems.join("; ")}`);
-const overBudget = rows.filter((r) => r.total > (pages.find((p) => p.name === r.page)?.budget.total ?? 0)).length;
-if (failed.length === 0 && ceilingsOnly && overBudget) {
-  console.log(`✔ no page grew past its ceiling; ${overBudget} page(s) still over the 150 KB budget (known gap)`);
-} else if (failed.length === 0) console.log("✔ all pages within budget");
+if (failed.length === 0) console.log("✔ all pages within budget");
 
 const outDir = path.join(root, "bench/results");
 fs.mkdirSync(outDir, { recursive: true });

@@ -19,9 +19,9 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
   return (
     <section className="mt-4" aria-labelledby="billing-title" id="billing">
       <h2 id="billing-title" className="h4">
-        {t("billing.dashboard.title")}
+        {t("dashboard.billing.title")}
       </h2>
-      <p>{t("billing.dashboard.intro")}</p>
+      <p>{t("dashboard.billing.intro")}</p>
       <ul className="list-unstyled d-grid gap-3">
         {billing.orders.map((o) => {
           const money = (minor: number) => formatPrice(minor / 100, o.currency === "SEK" ? "sv" : "en");
@@ -29,10 +29,10 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
             <li key={o.id} className="card billing-order">
               <div className="card-body">
                 <h3 className="h6 card-title text-break">
-                  {t("billing.dashboard.subscription", {
+                  {t("dashboard.billing.subscription", {
                     items:
                       o.itemCount > o.items.length
-                        ? t("billing.dashboard.andMore", {
+                        ? t("dashboard.billing.andMore", {
                             items: o.items.join(", "),
                             count: o.itemCount - o.items.length,
                           })
@@ -41,34 +41,34 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                 </h3>
                 {o.lapsed ? (
                   <p className="mb-2">
-                    {t("billing.dashboard.lapsed")} <Link to="/order">{t("billing.dashboard.reactivate")}</Link>
+                    {t("dashboard.billing.lapsed")} <Link to="/order">{t("dashboard.billing.reactivate")}</Link>
                   </p>
                 ) : o.renewing && o.paidUntil ? (
                   <p className="mb-2">
-                    {t("billing.dashboard.renews", {
+                    {t("dashboard.billing.renews", {
                       date: formatDate(o.paidUntil, lang),
                       amount: money(o.totalAmount),
                     })}
                   </p>
                 ) : (o.endsAt ?? o.paidUntil) ? (
                   <p className="mb-2">
-                    {t("billing.dashboard.ends", { date: formatDate((o.endsAt ?? o.paidUntil)!, lang) })}
+                    {t("dashboard.billing.ends", { date: formatDate((o.endsAt ?? o.paidUntil)!, lang) })}
                   </p>
                 ) : null}
                 {o.paymentFailed ? (
                   <div className="alert alert-danger py-2 billing-failed" role="alert">
-                    {t(billing.portal ? "billing.dashboard.failed" : "billing.dashboard.failedTest")}
+                    {t(billing.portal ? "dashboard.billing.failed" : "dashboard.billing.failedTest")}
                   </div>
                 ) : null}
                 <div className="d-flex flex-wrap gap-2 mb-2">
                   {billing.portal && !o.lapsed ? (
                     <a href={`/order/${o.id}/payment`} className="btn btn-sm btn-primary">
-                      {t("billing.dashboard.manage")}
+                      {t("dashboard.billing.manage")}
                     </a>
                   ) : null}
                   {o.renewing ? (
                     <Link to={`/order/${o.id}/cancel`} className="btn btn-sm btn-outline-danger">
-                      {t("billing.dashboard.cancel")}
+                      {t("dashboard.billing.cancel")}
                     </Link>
                   ) : null}
                   {o.resumable ? (
@@ -76,17 +76,17 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                       <input type="hidden" name="intent" value="resumeRenewal" />
                       <input type="hidden" name="orderId" value={o.id} />
                       <button type="submit" className="btn btn-sm btn-success">
-                        {t("billing.dashboard.resume")}
+                        {t("dashboard.billing.resume")}
                       </button>
                     </Form>
                   ) : null}
                 </div>
-                <h4 className="h6 mb-1">{t("billing.dashboard.receipts")}</h4>
+                <h4 className="h6 mb-1">{t("dashboard.billing.receipts")}</h4>
                 <ul className="list-unstyled mb-0 small">
                   {o.receipts.map((r) => (
                     <li key={r.number} className="d-flex flex-wrap gap-2">
                       <Link to={`/order/${o.id}/receipt?number=${r.number}`}>
-                        {t("billing.dashboard.receipt", {
+                        {t("dashboard.billing.receipt", {
                           number: r.number,
                           date: formatDate(r.paidAt, lang),
                           amount: money(r.totalAmount),
@@ -94,9 +94,9 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                       </Link>
                       <a
                         href={`/order/${o.id}/receipt.pdf?number=${r.number}`}
-                        aria-label={`${t("billing.dashboard.pdf")} ${t("billing.receipt.title", { number: r.number })}`}
+                        aria-label={`${t("dashboard.billing.pdf")} ${t("dashboard.billing.receiptTitle", { number: r.number })}`}
                       >
-                        {t("billing.dashboard.pdf")}
+                        {t("dashboard.billing.pdf")}
                       </a>
                     </li>
                   ))}

@@ -55,7 +55,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           height={128}
           loading="lazy"
           decoding="async"
-          alt={t("items.dashboard.qrLabel", { url })}
+          alt={t("dashboard.page.qrLabel", { url })}
           className="item-qr flex-shrink-0"
           data-url={url}
         />
@@ -65,86 +65,84 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           </h2>
           <p className="mb-1">
             <span className={`badge ${item.paid ? "text-bg-success" : "text-bg-warning"}`}>
-              {t(item.paid ? "items.dashboard.status.active" : "items.dashboard.status.notActivated")}
+              {t(item.paid ? "dashboard.page.status.active" : "dashboard.page.status.notActivated")}
             </span>
             {item.active === false ? (
-              <span className="badge text-bg-secondary ms-2">{t("account.items.inactive")}</span>
+              <span className="badge text-bg-secondary ms-2">{t("dashboard.items.inactive")}</span>
             ) : null}
-            {item.lost ? <span className="badge text-bg-danger ms-2">{t("scans.dashboard.lostBadge")}</span> : null}
+            {item.lost ? <span className="badge text-bg-danger ms-2">{t("dashboard.scans.lostBadge")}</span> : null}
             {item.contactVisibility ? (
               <span
                 className={`badge ms-2 ${item.contactVisibility === "private" ? "text-bg-secondary" : "text-bg-light border"}`}
               >
                 {t(
-                  item.contactVisibility === "private"
-                    ? "relay.visibility.badgePrivate"
-                    : "relay.visibility.badgePublic",
+                  item.contactVisibility === "private" ? "dashboard.relay.badgePrivate" : "dashboard.relay.badgePublic",
                 )}
               </span>
             ) : null}
             {sub?.renewing && sub.paidUntil ? (
               <span className="ms-2 item-renewal">
-                {t("orders.status.renews", { date: formatDate(sub.paidUntil, lang) })}
+                {t("dashboard.orderStatus.renews", { date: formatDate(sub.paidUntil, lang) })}
               </span>
             ) : null}
             {sub && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
               // Said once: the badge already says "Active" (issue #19 point 4).
               <span className="ms-2 item-renewal">
-                {t("billing.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
+                {t("dashboard.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
               </span>
             ) : null}
           </p>
           {sub?.paymentFailed ? (
             <p className="mb-1 small fw-semibold text-danger-emphasis item-payment-failed">
-              {t("billing.card.paymentFailed")}
+              {t("dashboard.card.paymentFailed")}
             </p>
           ) : null}
           <dl className="item-facts mb-2">
-            <dt>{t("items.dashboard.type")}</dt>
-            <dd>{t(`items.types.${item.prodType}`, { defaultValue: item.prodType })}</dd>
-            <dt>{t("items.fee")}</dt>
+            <dt>{t("dashboard.page.type")}</dt>
+            <dd>{t(`itemTypes.${item.prodType}`, { defaultValue: item.prodType })}</dd>
+            <dt>{t("dashboard.fee")}</dt>
             <dd>{formatFee(item.findFee, item.currency)}</dd>
-            <dt>{t("items.dashboard.contactInfo")}</dt>
+            <dt>{t("dashboard.page.contactInfo")}</dt>
             <dd className="contact-info text-break">{item.contactInfo}</dd>
             {item.organisationId ? (
               <>
-                <dt>{t("items.assign.cardLabel")}</dt>
-                <dd className="text-break item-assignee">{item.assignee ?? t("items.assign.nobody")}</dd>
+                <dt>{t("dashboard.page.assignedTo")}</dt>
+                <dd className="text-break item-assignee">{item.assignee ?? t("dashboard.page.assignedToNobody")}</dd>
               </>
             ) : null}
           </dl>
           {item.code ? (
             <p className="small mb-2">
-              {t("fulfil.dashboard.code")} <span className="sticker-code">{formatStickerCode(item.code)}</span>
+              {t("dashboard.shipments.code")} <span className="sticker-code">{formatStickerCode(item.code)}</span>
             </p>
           ) : null}
           <p className="small text-body-secondary mb-2 item-last-scan">
             {item.lastScannedAt
-              ? t("scans.dashboard.lastScanned", { time: formatDateTime(item.lastScannedAt, lang) })
-              : t("scans.dashboard.neverScanned")}
+              ? t("dashboard.scans.lastScanned", { time: formatDateTime(item.lastScannedAt, lang) })
+              : t("dashboard.scans.neverScanned")}
           </p>
           <div className="d-flex flex-wrap gap-2">
             <Link
               to={`/product/${item.id}`}
               className="btn btn-sm btn-outline-primary"
-              aria-label={t("items.dashboard.viewLabel", { name: item.name })}
+              aria-label={t("dashboard.page.viewLabel", { name: item.name })}
             >
-              {t("items.dashboard.view")}
+              {t("dashboard.page.view")}
             </Link>
             <Link
               to={`/product/edit/${item.id}`}
               className="btn btn-sm btn-outline-secondary"
-              aria-label={t("items.dashboard.editLabel", { name: item.name })}
+              aria-label={t("dashboard.page.editLabel", { name: item.name })}
             >
-              {t("items.dashboard.edit")}
+              {t("dashboard.page.edit")}
             </Link>
             {item.paid && item.code ? (
               <Link
                 to={`/product/${item.id}/replacement`}
                 className="btn btn-sm btn-outline-secondary"
-                aria-label={t("fulfil.dashboard.replaceLabel", { name: item.name })}
+                aria-label={t("dashboard.shipments.replaceLabel", { name: item.name })}
               >
-                {t("fulfil.replacement.link")}
+                {t("dashboard.shipments.replacementLink")}
               </Link>
             ) : null}
             {item.paid || item.lost ? (
@@ -155,11 +153,11 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
                 <button
                   type="submit"
                   className={`btn btn-sm ${item.lost ? "btn-success" : "btn-outline-danger"}`}
-                  aria-label={t(item.lost ? "scans.dashboard.foundLabel" : "scans.dashboard.markLostLabel", {
+                  aria-label={t(item.lost ? "dashboard.scans.foundLabel" : "dashboard.scans.markLostLabel", {
                     name: item.name,
                   })}
                 >
-                  {t(item.lost ? "scans.dashboard.found" : "scans.dashboard.markLost")}
+                  {t(item.lost ? "dashboard.scans.found" : "dashboard.scans.markLost")}
                 </button>
               </form>
             ) : null}
@@ -170,11 +168,11 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
                 <button
                   type="submit"
                   className="btn btn-sm btn-outline-secondary"
-                  aria-label={t(item.active ? "account.items.deactivateLabel" : "account.items.reactivateLabel", {
+                  aria-label={t(item.active ? "dashboard.items.deactivateLabel" : "dashboard.items.reactivateLabel", {
                     name: item.name,
                   })}
                 >
-                  {t(item.active ? "account.items.deactivate" : "account.items.reactivate")}
+                  {t(item.active ? "dashboard.items.deactivate" : "dashboard.items.reactivate")}
                 </button>
               </Form>
             ) : null}
@@ -183,9 +181,9 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               <Link
                 to={`/order/${sub.orderId}/cancel`}
                 className="btn btn-sm btn-outline-danger"
-                aria-label={t("orders.status.cancelLabel", { name: item.name })}
+                aria-label={t("dashboard.orderStatus.cancelLabel", { name: item.name })}
               >
-                {t("orders.status.cancel")}
+                {t("dashboard.orderStatus.cancel")}
               </Link>
             ) : null}
           </div>

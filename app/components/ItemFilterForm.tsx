@@ -14,12 +14,12 @@ export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilte
     <Form method="get" action={action} role="search" aria-labelledby={id("title")} className="card mb-3 item-filter">
       <div className="card-body">
         <h2 id={id("title")} className="h6">
-          {t("items.filter.title")}
+          {t("dashboard.filter.title")}
         </h2>
         <div className="row g-2 align-items-end">
           <div className="col-12 col-md-4">
             <label htmlFor={id("q")} className="form-label">
-              {t("items.filter.q")}
+              {t("dashboard.filter.q")}
             </label>
             <input
               id={id("q")}
@@ -32,25 +32,25 @@ export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilte
           </div>
           <div className="col-6 col-md-2">
             <label htmlFor={id("type")} className="form-label">
-              {t("items.filter.type")}
+              {t("dashboard.filter.type")}
             </label>
             <select id={id("type")} name="type" className="form-select" defaultValue={filter.type ?? ""}>
-              <option value="">{t("items.filter.anyType")}</option>
+              <option value="">{t("dashboard.filter.anyType")}</option>
               {PROD_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {t(`items.types.${type}`)}
+                  {t(`itemTypes.${type}`)}
                 </option>
               ))}
             </select>
           </div>
           <div className="col-6 col-md-3">
             <label htmlFor={id("paid")} className="form-label">
-              {t("items.filter.paid")}
+              {t("dashboard.filter.paid")}
             </label>
             <select id={id("paid")} name="paid" className="form-select" defaultValue={filter.paid ?? ""}>
-              <option value="">{t("items.filter.anyPaid")}</option>
-              <option value="paid">{t("items.filter.paidOnly")}</option>
-              <option value="unpaid">{t("items.filter.unpaidOnly")}</option>
+              <option value="">{t("dashboard.filter.anyPaid")}</option>
+              <option value="paid">{t("dashboard.filter.paidOnly")}</option>
+              <option value="unpaid">{t("dashboard.filter.unpaidOnly")}</option>
             </select>
           </div>
           <div className="col-12 col-md-3">
@@ -64,15 +64,15 @@ export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilte
                 defaultChecked={filter.lost}
               />
               <label htmlFor={id("lost")} className="form-check-label">
-                {t("items.filter.lost")}
+                {t("dashboard.filter.lost")}
               </label>
             </div>
           </div>
           <div className="col-12 d-flex flex-wrap gap-2 align-items-center">
             <button type="submit" className="btn btn-outline-primary">
-              {t("items.filter.submit")}
+              {t("dashboard.filter.submit")}
             </button>
-            {isFiltered(filter) ? <Link to={action}>{t("items.filter.clear")}</Link> : null}
+            {isFiltered(filter) ? <Link to={action}>{t("dashboard.filter.clear")}</Link> : null}
           </div>
         </div>
       </div>

@@ -170,7 +170,7 @@ export function ProductForm({ values, result, paid, currency, submitting, assign
           </option>
           {PROD_TYPES.map((type) => (
             <option key={type} value={type}>
-              {t(`items.types.${type}`)}
+              {t(`itemTypes.${type}`)}
             </option>
           ))}
         </select>

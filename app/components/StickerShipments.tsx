@@ -20,7 +20,7 @@ export function StickerShipments({ shipments }: { shipments: StickerShipmentData
   return (
     <section className="mt-4" aria-labelledby="stickers-title">
       <h2 id="stickers-title" className="h4">
-        {t("fulfil.dashboard.title")}
+        {t("dashboard.shipments.title")}
       </h2>
       <ul className="list-group sticker-shipments">
         {shipments.map((s) => (
@@ -28,14 +28,14 @@ export function StickerShipments({ shipments }: { shipments: StickerShipmentData
             <div className="d-flex flex-wrap gap-2 align-items-center">
               <span className={`badge ${s.status === "shipped" ? "text-bg-success" : "text-bg-secondary"}`}>
                 {s.status === "shipped" && s.shippedAt !== null
-                  ? t("fulfil.dashboard.shipped", { date: formatDate(s.shippedAt, lang) })
-                  : t("fulfil.dashboard.ordered", { date: formatDate(s.createdAt, lang) })}
+                  ? t("dashboard.shipments.shipped", { date: formatDate(s.shippedAt, lang) })
+                  : t("dashboard.shipments.ordered", { date: formatDate(s.createdAt, lang) })}
               </span>
-              {s.kind === "replacement" ? <span className="small">{t("fulfil.dashboard.replacement")}</span> : null}
+              {s.kind === "replacement" ? <span className="small">{t("dashboard.shipments.replacement")}</span> : null}
             </div>
             <p className="mb-0 mt-1 text-break">{s.items.map((i) => i.name).join(", ")}</p>
             {s.trackingNumber ? (
-              <p className="mb-0 small">{t("fulfil.dashboard.tracking", { number: s.trackingNumber })}</p>
+              <p className="mb-0 small">{t("dashboard.shipments.tracking", { number: s.trackingNumber })}</p>
             ) : null}
           </li>
         ))}

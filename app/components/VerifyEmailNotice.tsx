@@ -13,10 +13,10 @@ export function VerifyEmailNotice() {
   if (!user || user.emailVerified) return null;
   return (
     <div className="alert alert-info d-flex flex-wrap align-items-center gap-2" role="status">
-      <span className="me-auto">{t("auth.verify.notice")}</span>
+      <span className="me-auto">{t("dashboard.verify.notice")}</span>
       <Form method="post" action="/user/verify-email">
         <button type="submit" className="btn btn-sm btn-outline-primary">
-          {t("auth.verify.resend")}
+          {t("dashboard.verify.resend")}
         </button>
       </Form>
     </div>

@@ -4,6 +4,7 @@ import type { I18n } from "./react";
 
 // One lazy chunk per file; the browser only downloads the language it shows, and at first
 // only the areas the page renders (root Layout's data-i18n: app/i18n/areas.ts, decision 020).
+// Not locales/<lang>/server/*.json: mail texts, which only the server has.
 const loaders = {
   en: import.meta.glob("../locales/en/*.json", { import: "default" }),
   sv: import.meta.glob("../locales/sv/*.json", { import: "default" }),

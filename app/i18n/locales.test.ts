@@ -9,14 +9,25 @@ function flatten(obj: unknown, prefix = ""): string[] {
   return Object.entries(obj).flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
 }
 
+/** A language's files: the browser's (`<area>.json`) and the server-only ones (`server/<area>.json`). */
+function localeFiles(lang: string) {
+  const json = (sub: string) =>
+    fs
+      .readdirSync(path.join(dir, lang, sub))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => path.join(sub, f));
+  return [...json(""), ...json("server")].sort();
+}
+
+function keysIn(lang: string, files: string[]) {
+  return files
+    .flatMap((f) => flatten(JSON.parse(fs.readFileSync(path.join(dir, lang, f), "utf8")), path.basename(f, ".json")))
+    .sort();
+}
+
 function keysOf(lang: string) {
-  const files = fs.readdirSync(path.join(dir, lang)).filter((f) => f.endsWith(".json"));
-  return {
-    files: files.sort(),
-    keys: files
-      .flatMap((f) => flatten(JSON.parse(fs.readFileSync(path.join(dir, lang, f), "utf8")), f.replace(/\.json$/, "")))
-      .sort(),
-  };
+  const files = localeFiles(lang);
+  return { files, keys: keysIn(lang, files) };
 }
 
 describe("translations", () => {
@@ -38,9 +49,31 @@ describe("translations", () => {
     ).toEqual([]);
   });
 
+  it("a server-only text (locales/<lang>/server) never has the key of a browser text", () => {
+    for (const lang of ["en", "sv"]) {
+      const files = localeFiles(lang);
+      const browser = new Set(
+        keysIn(
+          lang,
+          files.filter((f) => !f.startsWith("server")),
+        ),
+      );
+      const server = keysIn(
+        lang,
+        files.filter((f) => f.startsWith("server")),
+      );
+      expect(server.length, lang).toBeGreaterThan(0);
+      // Neither the same key nor one inside the other (`relay.mail` vs `relay.mail.owner`).
+      const clashes = server.filter((k) =>
+        [...browser].some((b) => b === k || b.startsWith(`${k}.`) || k.startsWith(`${b}.`)),
+      );
+      expect(clashes, lang).toEqual([]);
+    }
+  });
+
   it("no translation is empty", () => {
     for (const lang of ["en", "sv"]) {
-      for (const f of fs.readdirSync(path.join(dir, lang))) {
+      for (const f of localeFiles(lang)) {
         const walk = (v: unknown, at: string): void => {
           if (typeof v === "string") expect(v.trim(), `${lang}/${f} ${at}`).not.toBe("");
           else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);

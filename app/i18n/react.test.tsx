@@ -104,7 +104,7 @@ describe("useTranslation", () => {
     const { t, i18n } = useTranslation();
     return (
       <p lang={i18n.language}>
-        {t("layout.skipToContent")} {t("common.counter", { count: 2 })} {t("relay.mail.owner.subject", { item: name })}
+        {t("layout.skipToContent")} {t("common.counter", { count: 2 })} {t("dashboard.items.deactivateLabel", { name })}
       </p>
     );
   }
@@ -112,7 +112,7 @@ describe("useTranslation", () => {
     const { t, i18n } = useI18nextTranslation();
     return (
       <p lang={i18n.language}>
-        {t("layout.skipToContent")} {t("common.counter", { count: 2 })} {t("relay.mail.owner.subject", { item: name })}
+        {t("layout.skipToContent")} {t("common.counter", { count: 2 })} {t("dashboard.items.deactivateLabel", { name })}
       </p>
     );
   }

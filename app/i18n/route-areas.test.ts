@@ -17,6 +17,10 @@
  *   text travels.
  * A key built from nothing literal (`` t(`${area}.title`) ``) cannot be seen: give such
  * code a literal prefix.
+ *
+ * Server-only texts (locales/<lang>/server/<area>.json: mails) never reach the browser, so
+ * no page may name one the way it names a key it renders: the same finder, with the
+ * server-only keys, fails on any such literal that the server does not translate itself.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -39,15 +43,26 @@ const AREAS = fs
 const KEYS = AREAS.flatMap((area) =>
   flatten(JSON.parse(fs.readFileSync(path.join(localesDir, `${area}.json`), "utf8")), area),
 );
+const serverDir = path.join(localesDir, "server");
+const SERVER_KEYS = fs
+  .readdirSync(serverDir)
+  .filter((f) => f.endsWith(".json"))
+  .flatMap((f) => flatten(JSON.parse(fs.readFileSync(path.join(serverDir, f), "utf8")), f.replace(/\.json$/, "")));
+/** Pseudo-area of literals naming a server-only key: no page can load it. */
+const SERVER_ONLY = "server-only";
 
-/** The area a literal names, or null. */
+function names(keys: readonly string[], text: string, isPrefix: boolean) {
+  return isPrefix || text.endsWith(".")
+    ? keys.some((k) => k.startsWith(text))
+    : keys.some((k) => k === text || k.startsWith(`${text}_`) || k.startsWith(`${text}.`));
+}
+
+/** The area a literal names, SERVER_ONLY for a server-only key, or null. */
 function areaOfLiteral(text: string, isPrefix: boolean): string | null {
   if (!text.includes(".")) return null;
-  const named =
-    isPrefix || text.endsWith(".")
-      ? KEYS.some((k) => k.startsWith(text))
-      : KEYS.some((k) => k === text || k.startsWith(`${text}_`) || k.startsWith(`${text}.`));
-  return named ? text.slice(0, text.indexOf(".")) : null;
+  if (names(KEYS, text, isPrefix)) return text.slice(0, text.indexOf("."));
+  // A prefix shared with browser keys (`relay.`) was answered above.
+  return names(SERVER_KEYS, text, isPrefix) ? SERVER_ONLY : null;
 }
 
 /** One top-level declaration (or the module's side-effect statements): its keys and names it uses. */
@@ -317,6 +332,7 @@ function missing(used: Map<string, string>, loaded: Iterable<string>) {
 describe("translation areas per page", () => {
   it("the root declares every area the layout, its header, footer, consent and error screens render", () => {
     // The whole root module: Layout, ErrorBoundary, meta and loader are on every page.
+    // SERVER_ONLY is no area: a server-only key named here is reported as missing.
     expect(missing(areasUsedBy(path.join(appDir, "root.tsx"), "*"), ROOT_AREAS)).toEqual([]);
   });
 
@@ -333,9 +349,13 @@ describe("translation areas per page", () => {
         continue;
       }
       const unknown = declared.filter((a) => !AREAS.includes(a));
+      const used = areasUsedBy(path.join(appDir, route), "*");
+      const serverOnly = used.get(SERVER_ONLY);
+      if (serverOnly) problems.push(`${route} can render a server-only key (locales/<lang>/server): ${serverOnly}`);
+      used.delete(SERVER_ONLY);
       if (unknown.length) problems.push(`${route}: declares unknown areas ${unknown.join(", ")}`);
       // Everything the route table uses: the component, loader, action, meta, handle, ….
-      const gaps = missing(areasUsedBy(path.join(appDir, route), "*"), [...ROOT_AREAS, ...declared]);
+      const gaps = missing(used, [...ROOT_AREAS, ...declared]);
       if (gaps.length) problems.push(`${route} renders keys from undeclared areas: ${gaps.join("; ")}`);
     }
     expect(problems).toEqual([]);
@@ -348,16 +368,23 @@ describe("the key finder itself", () => {
     expect(areaOfLiteral("layout.menu.unread", false)).toBe("layout");
     expect(areaOfLiteral("items.page", false)).toBe("items");
     expect(areaOfLiteral("errors.", true)).toBe("errors");
-    expect(areaOfLiteral("items.types.", false)).toBe("items");
+    expect(areaOfLiteral("itemTypes.", false)).toBe("itemTypes");
     expect(areaOfLiteral("orders.id", false)).toBeNull(); // an SQL column, not a key
     expect(areaOfLiteral("items", false)).toBeNull();
     expect(areaOfLiteral("app.scss", false)).toBeNull();
   });
 
+  it("tells a server-only key (a mail text) from a browser key, so no page can name one", () => {
+    expect(areaOfLiteral("relay.mail.owner.subject", false)).toBe(SERVER_ONLY);
+    expect(areaOfLiteral("scans.inactiveMail.", true)).toBe(SERVER_ONLY);
+    expect(areaOfLiteral("relay.form.send", false)).toBe("relay");
+    expect(areaOfLiteral("relay.", true)).toBe("relay");
+  });
+
   it("follows a route's imports to the keys of the declarations it uses", () => {
-    // dashboard.tsx → components/ItemCard.tsx → `items.types.${…}` and the scans area.
+    // dashboard.tsx → components/ItemCard.tsx → `itemTypes.${…}` and the dashboard area.
     const used = areasUsedBy(path.join(appDir, "routes/dashboard.tsx"), "*");
-    expect([...used.keys()]).toEqual(expect.arrayContaining(["items", "scans", "layout"]));
+    expect([...used.keys()]).toEqual(expect.arrayContaining(["dashboard", "itemTypes", "layout"]));
     // The finder page's form kit, through the re-export of the short URL's module.
     expect([...areasUsedBy(path.join(appDir, "routes/product-short.tsx"), ["default"]).keys()]).toContain("relay");
   });

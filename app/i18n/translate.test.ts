@@ -13,11 +13,18 @@ const dir = path.resolve(import.meta.dirname, "../locales");
 const COUNTS = [0, 1, 2, 5, 1234];
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 
+/** The browser's locale files and the server-only ones (mails) merged: every text of the language. */
 function resourcesOf(lang: Lang): Translation {
-  const files = fs.readdirSync(path.join(dir, lang)).filter((f) => f.endsWith(".json"));
-  return Object.fromEntries(
-    files.map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(dir, lang, f), "utf8"))]),
-  );
+  const read = (sub: string) =>
+    Object.fromEntries(
+      fs
+        .readdirSync(path.join(dir, lang, sub))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => [f.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(dir, lang, sub, f), "utf8"))]),
+    ) as Record<string, Record<string, unknown>>;
+  const all = read("");
+  for (const [area, texts] of Object.entries(read("server"))) all[area] = { ...all[area], ...texts };
+  return all;
 }
 
 function leaves(obj: unknown, prefix = ""): [string, string][] {
@@ -114,10 +121,10 @@ describe("the browser translator gives i18next's text", () => {
         ["layout.nope.deeper", { count: 2 }],
         ["layout"],
         ["common.checkoutTerms"],
-        ["items.types.unknown", { defaultValue: "Umbrella" }],
-        ["items.types.unknown", { defaultValue: "{{name}} x", name: "Z" }],
-        ["items.types.unknown", { defaultValue: "" }],
-        ["items.types.unknown", { defaultValue: null }],
+        ["itemTypes.unknown", { defaultValue: "Umbrella" }],
+        ["itemTypes.unknown", { defaultValue: "{{name}} x", name: "Z" }],
+        ["itemTypes.unknown", { defaultValue: "" }],
+        ["itemTypes.unknown", { defaultValue: null }],
         ["common.counter"],
         ["common.counter", { count: 3, defaultValue: "n" }],
       ];

@@ -27,7 +27,7 @@ describe("order form", () => {
   it("paying with nothing selected is refused with a clear message; recalculating is fine", () => {
     expect(parseOrderForm(form([["payment", "year"]]))).toMatchObject({
       ok: false,
-      error: "orders.errors.nothingSelected",
+      error: "orderErrors.nothingSelected",
     });
     expect(
       parseOrderForm(
@@ -51,7 +51,7 @@ describe("order form", () => {
   });
 
   it("refuses an unknown period and ids that are not item ids", () => {
-    expect(parseOrderForm(form([["items", "AAAAAAAAAA"]]))).toMatchObject({ error: "orders.errors.paymentInvalid" });
+    expect(parseOrderForm(form([["items", "AAAAAAAAAA"]]))).toMatchObject({ error: "orderErrors.paymentInvalid" });
     expect(
       parseOrderForm(
         form([
@@ -59,7 +59,7 @@ describe("order form", () => {
           ["payment", "year"],
         ]),
       ),
-    ).toMatchObject({ ok: false, error: "orders.errors.unknownItems", values: { items: [] } });
+    ).toMatchObject({ ok: false, error: "orderErrors.unknownItems", values: { items: [] } });
   });
 
   it("formats an address as label lines", () => {

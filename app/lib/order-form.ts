@@ -61,8 +61,7 @@ export interface OrderFormValues {
 }
 
 /** What the parser refuses (translation keys); the service's refusals are OrderError codes. */
-export type OrderFormError =
-  "orders.errors.nothingSelected" | "orders.errors.paymentInvalid" | "orders.errors.unknownItems";
+export type OrderFormError = "orderErrors.nothingSelected" | "orderErrors.paymentInvalid" | "orderErrors.unknownItems";
 
 export type ParsedOrderForm =
   | { ok: true; intent: OrderIntent; data: OrderFormValues }
@@ -83,13 +82,13 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
     scope,
   };
   if (payment !== "month" && payment !== "year") {
-    return { ok: false, intent, values, error: "orders.errors.paymentInvalid" };
+    return { ok: false, intent, values, error: "orderErrors.paymentInvalid" };
   }
   if (items.length > ORDER_MAX_ITEMS || items.some((id) => !isProductId(id))) {
-    return { ok: false, intent, values, error: "orders.errors.unknownItems" };
+    return { ok: false, intent, values, error: "orderErrors.unknownItems" };
   }
   if (intent !== "recalc" && scope === "selected" && items.length === 0) {
-    return { ok: false, intent, values, error: "orders.errors.nothingSelected" };
+    return { ok: false, intent, values, error: "orderErrors.nothingSelected" };
   }
   return { ok: true, intent, data: values };
 }

@@ -15,7 +15,7 @@ import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/admin.orders";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orders"] };
+export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
  * /admin/orders (staff only, 404 to everyone else): recent orders. With the test provider

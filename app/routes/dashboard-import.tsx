@@ -32,7 +32,7 @@ import {
 import type { Route } from "./+types/dashboard-import";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "csv", "items", "relay"] };
+export const handle = { i18n: ["common", "csv", "itemTypes", "items", "relay"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "csv.import"), { name: "robots", content: "noindex" }];
@@ -231,7 +231,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
                       <tr key={i}>
                         <td>{r.name}</td>
                         {/* Short values stay whole on a phone; names wrap between words, the table scrolls sideways. */}
-                        <td className="text-nowrap">{t(`items.types.${r.prodType}`)}</td>
+                        <td className="text-nowrap">{t(`itemTypes.${r.prodType}`)}</td>
                         <td className="text-nowrap">{r.findFee}</td>
                         {scope.kind === "personal" ? null : <td className="text-break">{r.assignedEmail}</td>}
                         <td className="text-nowrap">{t(`csv.visibility.${r.contactVisibility}`)}</td>

@@ -31,11 +31,11 @@ import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
-  i18n: ["account", "auth", "billing", "common", "flash", "fulfil", "items", "orders", "relay", "scans"],
+  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors"],
 };
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, "items.dashboard");
+  return pageMeta(matches, "dashboard.page");
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -159,11 +159,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 id="dashboard-title" className="mb-0">
-          {t("items.dashboard.title")}
+          {t("dashboard.page.title")}
         </h1>
         <div className="d-flex flex-wrap gap-2">
           <Link to="/messages" className="btn btn-outline-primary">
-            {t("relay.dashboard.link")}
+            {t("dashboard.relay.link")}
             {unreadMessages > 0 ? (
               <span className="badge rounded-pill text-bg-primary ms-2">
                 {t("layout.menu.unread", { count: unreadMessages })}
@@ -171,23 +171,23 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             ) : null}
           </Link>
           <Link to="/product/register" className="btn btn-primary">
-            {t("items.dashboard.register")}
+            {t("dashboard.page.register")}
           </Link>
         </div>
       </div>
       {loaderData.csvLinks ? (
         <p className="d-flex flex-wrap gap-3 dashboard-csv">
-          <Link to="/dashboard/import">{t("items.dashboard.importCsv")}</Link>
+          <Link to="/dashboard/import">{t("dashboard.page.importCsv")}</Link>
           <a href="/dashboard/export.csv" download>
-            {t("items.dashboard.exportCsv")}
+            {t("dashboard.page.exportCsv")}
           </a>
         </p>
       ) : null}
       {unreadMessages > 0 ? (
         <div className="alert alert-info" role="status">
-          {t("relay.dashboard.unread", { count: unreadMessages })}{" "}
+          {t("dashboard.relay.unread", { count: unreadMessages })}{" "}
           <Link to="/messages" className="alert-link">
-            {t("relay.dashboard.open")}
+            {t("dashboard.relay.open")}
           </Link>
         </div>
       ) : null}
@@ -200,33 +200,33 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
       <FormAlert message={actionData?.formError} />
       {actionData?.switched ? (
         <div className="alert alert-success" role="status">
-          {t(`account.items.${actionData.switched}`)}
+          {t(`dashboard.items.${actionData.switched}`)}
         </div>
       ) : null}
       {billingDone ? (
         <FormAlert
           variant="success"
           message={{
-            key: `billing.dashboard.${billingDone.kind}`,
+            key: `dashboard.billing.${billingDone.kind}`,
             params: { date: formatDate(billingDone.date, lang) },
           }}
         />
       ) : null}
       {actionData?.endsAt ? (
         <div className="alert alert-success" role="status">
-          {t("orders.status.cancelled", { date: formatDate(actionData.endsAt, lang) })}
+          {t("dashboard.orderStatus.cancelled", { date: formatDate(actionData.endsAt, lang) })}
         </div>
       ) : null}
       {unactivated > 0 ? (
         <div className="alert alert-warning" role="status">
-          {t("items.dashboard.unactivated", { count: unactivated })}{" "}
+          {t("dashboard.page.unactivated", { count: unactivated })}{" "}
           <Link to="/order" className="alert-link">
-            {t("items.dashboard.activateLink")}
+            {t("dashboard.page.activateLink")}
           </Link>
         </div>
       ) : null}
       {total === 0 ? (
-        <p className="lead">{t("items.dashboard.empty")}</p>
+        <p className="lead">{t("dashboard.page.empty")}</p>
       ) : (
         <>
           {/* An owner whose items fit on one page needs neither filter nor pager. */}
@@ -239,16 +239,16 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
                 idPrefix="dashboard-filter"
               />
               <p className="dashboard-range" role="status">
-                {isFiltered(filter) ? `${t("items.filter.of", { count: pageInfo.matching, total })} ` : null}
+                {isFiltered(filter) ? `${t("dashboard.filter.of", { count: pageInfo.matching, total })} ` : null}
                 {items.length > 0
-                  ? t("items.filter.range", { from, to: from + items.length - 1, count: pageInfo.matching })
+                  ? t("dashboard.filter.range", { from, to: from + items.length - 1, count: pageInfo.matching })
                   : null}
               </p>
             </>
           ) : null}
           {items.length === 0 ? (
             <p className="lead dashboard-none">
-              {t("items.filter.none")} <Link to="/dashboard">{t("items.filter.clear")}</Link>
+              {t("dashboard.filter.none")} <Link to="/dashboard">{t("dashboard.filter.clear")}</Link>
             </p>
           ) : (
             <ul className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3 list-unstyled">

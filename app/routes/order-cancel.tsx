@@ -14,7 +14,7 @@ import { cancelRenewal, getCancelPreview, isOrderId, OrderError } from "~/server
 import type { Route } from "./+types/order-cancel";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orders"] };
+export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
  * /order/{orderId}/cancel: "Cancel renewal" asks first (issue #19 point 4): every item the

@@ -12,7 +12,7 @@ import { completeTestPayment, getTestCheckout, OrderError } from "~/server/order
 import type { Route } from "./+types/order-checkout";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "common", "orders"] };
+export const handle = { i18n: ["billing", "common", "orderErrors", "orders"] };
 
 /**
  * /order/checkout/{orderId}: the test provider's checkout (PAYMENTS=test only). Clearly

@@ -14,7 +14,7 @@ import { getOrderView, OrderError } from "~/server/orders/orders.service.server"
 import type { Route } from "./+types/order-complete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orders"] };
+export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
  * /order/complete/{orderId}: the confirmation after checkout (Stripe's success_url and

@@ -21,7 +21,7 @@ import type { Route } from "./+types/order-invoice";
  */
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "invoices", "orders"] };
+export const handle = { i18n: ["billing", "invoices", "orderErrors", "orders"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "invoices.invoice"), { name: "robots", content: "noindex" }];

@@ -10,7 +10,7 @@ import { OrderError, paymentPortalUrl } from "~/server/orders/orders.service.ser
 import type { Route } from "./+types/order-payment";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orders"] };
+export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
  * /order/{orderId}/payment: "Manage payment" (issue #16). With Stripe it opens a Customer

@@ -13,7 +13,7 @@ import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-receipt";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "invoices", "orders"] };
+export const handle = { i18n: ["billing", "dashboard", "invoices", "orderErrors", "orders"] };
 
 /**
  * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
@@ -48,7 +48,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
   const money = (minor: number) => formatPrice(minor / 100, r.currency === "SEK" ? "sv" : "en");
   return (
     <section className="py-4 col-lg-8" aria-labelledby="receipt-title">
-      <h1 id="receipt-title">{t("billing.receipt.title", { number: r.number })}</h1>
+      <h1 id="receipt-title">{t("dashboard.billing.receiptTitle", { number: r.number })}</h1>
       <div className="row g-3 mb-3">
         <div className="col-sm-6">
           <h2 className="h6">{t("billing.receipt.seller")}</h2>

@@ -32,7 +32,9 @@ import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choic
 import type { Route } from "./+types/order";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["address", "billing", "common", "flash", "invoices", "items", "orders"] };
+export const handle = {
+  i18n: ["address", "billing", "common", "dashboard", "flash", "invoices", "itemTypes", "items", "orderErrors", "orders"],
+};
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "orders");
@@ -223,7 +225,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
               </div>
             </fieldset>
           ) : null}
-          {items.length === 0 ? <p className="order-none">{t("items.filter.none")}</p> : null}
+          {items.length === 0 ? <p className="order-none">{t("dashboard.filter.none")}</p> : null}
           <ul className="list-unstyled order-items">
             {items.map((item) => {
               const url = `${origin}/${item.id}`;
@@ -263,7 +265,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                     <div className="min-w-0 flex-grow-1">
                       <h2 className="h5 text-break mb-1">{item.name}</h2>
                       <p className="mb-1">
-                        {t("orders.type")}: {t(`items.types.${item.prodType}`, { defaultValue: item.prodType })}
+                        {t("orders.type")}: {t(`itemTypes.${item.prodType}`, { defaultValue: item.prodType })}
                         {" · "}
                         {t("orders.fee")}: {formatFee(item.findFee, item.currency)}
                       </p>

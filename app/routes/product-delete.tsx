@@ -18,7 +18,7 @@ import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/product-delete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "items", "orders"] };
+export const handle = { i18n: ["billing", "items", "orderErrors", "orders"] };
 
 /**
  * /product/{id}/delete: the owner deletes one item (issue #17). The page asks first: what

@@ -15,7 +15,7 @@ import { saveItem } from "~/server/items/save-flow.server";
 import type { Route } from "./+types/product-edit";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "items", "relay", "scans"] };
+export const handle = { i18n: ["common", "itemTypes", "items", "relay", "scans"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.edit");

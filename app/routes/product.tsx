@@ -42,7 +42,7 @@ import type { Route } from "./+types/product";
  * script. The owner and other signed-in users keep the full app (their user menu).
  */
 export const handle: { i18n: string[] } & LeanHandle = {
-  i18n: ["common", "items", "relay", "scans"],
+  i18n: ["common", "itemTypes", "items", "relay", "scans"],
   lean: (data) => (data as { anonymous: boolean }).anonymous,
 };
 
@@ -213,7 +213,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
       <h1 id="item-title" className="text-break">
         {view.name}
       </h1>
-      <p>{t("items.page.typeLine", { type: t(`items.types.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
+      <p>{t("items.page.typeLine", { type: t(`itemTypes.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
       <p>{t("items.page.advice")}</p>
       {view.desk ? (
         // An organisation item (decision 026): the finder reaches its lost-and-found desk,

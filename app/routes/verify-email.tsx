@@ -11,7 +11,7 @@ import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/verify-email";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["auth"] };
+export const handle = { i18n: ["auth", "dashboard"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.verify");
@@ -87,7 +87,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
           <FormAlert message={result?.formError} />
           <Form method="post">
             <button type="submit" className="btn btn-outline-primary" disabled={navigation.state === "submitting"}>
-              {t("auth.verify.resend")}
+              {t("dashboard.verify.resend")}
             </button>
           </Form>
         </>

@@ -7,8 +7,8 @@ import type { ItemErrorCode } from "./items.service.server";
 
 export const itemErrors: HttpErrorTable<ItemErrorCode> = {
   notFound: { status: 404, key: "items.errorLoadProduct" },
-  assignForbidden: { status: 403, key: "items.assign.errors.forbidden" },
-  assigneeNotMember: { status: 400, key: "items.assign.errors.notMember" },
+  assignForbidden: { status: 403, key: "errors.itemAssignForbidden" },
+  assigneeNotMember: { status: 400, key: "errors.itemAssigneeNotMember" },
 };
 
 /**

@@ -97,7 +97,7 @@ export function receiptPdf(
   const add = (text: string, opts: Partial<PdfLine> = {}) => {
     lines.push({ text, x: 56, y, ...opts });
   };
-  add(t("billing.receipt.title", { number: view.number }), { size: 18, bold: true });
+  add(t("dashboard.billing.receiptTitle", { number: view.number }), { size: 18, bold: true });
   y += 34;
   // Seller, left; buyer, right.
   const top = y;
@@ -142,5 +142,5 @@ export function receiptPdf(
   if (view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
   y += 8;
   row(t("billing.receipt.paid"), format.date(view.paidAt));
-  return renderPdf(lines, { title: t("billing.receipt.title", { number: view.number }) });
+  return renderPdf(lines, { title: t("dashboard.billing.receiptTitle", { number: view.number }) });
 }
