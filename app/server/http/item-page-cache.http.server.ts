@@ -79,6 +79,7 @@ function sendCachedPage(
   started: number,
   lang: Lang,
 ) {
+  itemPageCache.markServed(page.itemId);
   const requestId = requestIdOf(req, res);
   const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
   const headers = [...page.headers, "Vary", "Accept-Encoding", "Content-Length", String(body.length)];
