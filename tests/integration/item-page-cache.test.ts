@@ -158,6 +158,17 @@ describe("anonymous finder page cache", () => {
     }
   });
 
+  it("a cached page carries its own request id: a proxy's is echoed, else a new one per response", async () => {
+    const id = await paidItem("Traced torch");
+    await get(`/${id}`);
+    const fromProxy = await raw(`/${id}`, { "X-Request-Id": "proxy-req-42" });
+    expect(fromProxy.headers["content-security-policy"]).not.toMatch(/nonce-/);
+    expect(fromProxy.headers["x-request-id"]).toBe("proxy-req-42");
+    const [a, b] = [await raw(`/${id}`, {}), await raw(`/${id}`, {})];
+    expect(a.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b.headers["x-request-id"]).not.toBe(a.headers["x-request-id"]);
+  });
+
   it("each language and each URL has its own page", async () => {
     const id = await paidItem("Language bag");
     await get(`/${id}`);
