@@ -26,6 +26,7 @@ import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger, redactUrl } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
+import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
 import { systemClock } from "../app/server/deps.server";
@@ -44,6 +45,8 @@ export async function start() {
   scanLog.start(async (events) => {
     await writeScanEvents({ db: rt.database.db, config: rt.config, clock: systemClock }, events);
   });
+  // The cached finder pages in demand are checked against the database in the background.
+  startItemPageRefresh(rt.database.db);
   if (!rt.config.smtpUrl) {
     logger.warn({ dir: rt.config.mailOutboxDir }, "SMTP_URL is not set: mail is written to the outbox folder");
   }
@@ -65,6 +68,7 @@ export async function start() {
 export async function shutdown() {
   // First, while the database is still open: the scans of the last second are written.
   await scanLog.stop();
+  stopItemPageRefresh();
   await jobs?.stop();
   await mailWorker?.stop();
   await closeRuntime();

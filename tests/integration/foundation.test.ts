@@ -124,7 +124,8 @@ describe(`foundation on ${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     });
     const id = res.headers.get("x-request-id");
     await res.text();
-    await new Promise((r) => setTimeout(r, 200));
+    // Log lines are written in batches, at least every 100 ms (decision 021).
+    await expect.poll(() => server.logs(), { timeout: 2000, interval: 50 }).toContain("/no-such-page?from=log-test");
     const line = server
       .logs()
       .split("\n")

@@ -5,7 +5,8 @@
  * period shows at once.
  */
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -47,6 +48,24 @@ async function paidItem(name: string, paidUntil: number | null = null) {
 async function get(path: string, cookie?: string) {
   const res = await httpClient(server.url).get(path, { cookie, follow: true });
   return { res, html: await res.text(), csp: res.headers.get("content-security-policy") ?? "" };
+}
+
+/** The bytes on the wire (fetch would decompress them). */
+function raw(
+  path: string,
+  headers: Record<string, string>,
+  method = "GET",
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${server.url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 function inlineScripts(html: string) {
@@ -94,6 +113,60 @@ describe("anonymous finder page cache", () => {
     const mine = await get(`/${id}`, owner.cookie);
     expect(mine.html).toMatch(/<script[^>]*type="module"|modulepreload/);
     expect(mine.html).toContain("__reactRouterContext");
+  });
+
+  it("a cached page is sent in the encoding the client accepts, with Vary and the length of the bytes sent; all decode to the same page", async () => {
+    const id = await paidItem("Encoded kettle");
+    const path = `/product/${id}`;
+    await get(path);
+    const plain = await raw(path, { "Accept-Encoding": "identity" });
+    // The stored page (no nonce) is what every later answer carries.
+    expect(plain.status).toBe(200);
+    expect(plain.headers["content-security-policy"]).not.toMatch(/nonce-/);
+    const html = plain.body.toString("utf8");
+    expect(html).toContain("Encoded kettle");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await raw(path, { "Accept-Encoding": "gzip, deflate, br" });
+    const gzip = await raw(path, { "Accept-Encoding": "gzip, br;q=0" });
+    const refused = await raw(path, { "Accept-Encoding": "gzip;q=0, br;q=0" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(brotliDecompressSync(br.body).toString("utf8")).toBe(html);
+    expect(gunzipSync(gzip.body).toString("utf8")).toBe(html);
+    expect(refused.body.toString("utf8")).toBe(html);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    for (const res of [plain, br, gzip, refused]) {
+      expect(res.headers.vary).toBe("Accept-Encoding");
+      expect(Number(res.headers["content-length"])).toBe(res.body.length);
+      // The security headers of the rendered page, on every encoding.
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["content-security-policy"]).toBe(plain.headers["content-security-policy"]);
+    }
+  });
+
+  it("HEAD of a cached page has the headers of its GET and no body", async () => {
+    const id = await paidItem("Headless lamp");
+    await get(`/${id}`);
+    const headers = { "Accept-Encoding": "gzip, deflate, br" };
+    const full = await raw(`/${id}`, headers);
+    const head = await raw(`/${id}`, headers, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    for (const name of ["content-length", "content-encoding", "vary", "content-type", "content-security-policy"]) {
+      expect(head.headers[name], name).toBe(full.headers[name]);
+    }
+  });
+
+  it("a cached page carries its own request id: a proxy's is echoed, else a new one per response", async () => {
+    const id = await paidItem("Traced torch");
+    await get(`/${id}`);
+    const fromProxy = await raw(`/${id}`, { "X-Request-Id": "proxy-req-42" });
+    expect(fromProxy.headers["content-security-policy"]).not.toMatch(/nonce-/);
+    expect(fromProxy.headers["x-request-id"]).toBe("proxy-req-42");
+    const [a, b] = [await raw(`/${id}`, {}), await raw(`/${id}`, {})];
+    expect(a.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b.headers["x-request-id"]).not.toBe(a.headers["x-request-id"]);
   });
 
   it("each language and each URL has its own page", async () => {

@@ -116,8 +116,9 @@ describe("mail outbox", () => {
     const file = fs.readdirSync(env.MAIL_OUTBOX_DIR!).find((f) => f.endsWith(`${id}.eml`))!;
     expect(fs.statSync(path.join(env.MAIL_OUTBOX_DIR!, file)).mode & 0o777).toBe(0o600);
     expect(fs.statSync(env.MAIL_OUTBOX_DIR!).mode & 0o777).toBe(0o700);
+    // Log lines are written in batches, at least every 100 ms (decision 021).
+    await expect.poll(() => server.logs(), { timeout: 2000, interval: 50 }).toContain(id);
     const logs = server.logs();
-    expect(logs).toContain(id);
     expect(logs).not.toContain("private.person@example.test");
     expect(logs).not.toContain("Private Person");
     expect(logs).not.toContain("secret-token");

@@ -41,8 +41,9 @@ describe("unexpected errors", () => {
     // Production builds replace server errors' messages, so this is what the page shows.
     expect(html).toContain("Unexpected Server Error");
     expect(html).not.toMatch(/session_gone|no such table|does not exist|\bat \S+ \(|\.server\.ts/);
-    // The failure is logged on the server, with the request's path.
-    expect(server.logs()).toMatch(/"msg":"unhandled error"/);
+    // The failure is logged on the server, with the request's path (log lines are
+    // written in batches, at least every 100 ms: decision 021).
+    await expect.poll(() => server.logs(), { timeout: 2000, interval: 50 }).toMatch(/"msg":"unhandled error"/);
   });
 
   it("are translated in Swedish with the same status", async () => {

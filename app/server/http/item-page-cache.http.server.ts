@@ -23,7 +23,7 @@ import { logger, redactUrl } from "../logger.server";
 import { scanLog } from "../scans/scan-log.server";
 import { recordItemPageVisit } from "../scans/scans.service.server";
 import { getRuntime } from "../runtime.server";
-import { requestIdOf } from "./request-id.server";
+import { newRequestId } from "./request-id.server";
 
 /** Set on a finder-page request whose rendered page may be stored. */
 interface CacheCandidate {
@@ -79,9 +79,19 @@ function sendCachedPage(
   started: number,
   lang: Lang,
 ) {
-  const requestId = requestIdOf(req, res);
+  itemPageCache.markServed(page.itemId);
+  const requestId = newRequestId(req);
   const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
-  const headers = [...page.headers, "Vary", "Accept-Encoding", "Content-Length", String(body.length)];
+  // Every header in one array, none set before: writeHead's fast path.
+  const headers = [
+    ...page.headers,
+    "X-Request-Id",
+    requestId,
+    "Vary",
+    "Accept-Encoding",
+    "Content-Length",
+    String(body.length),
+  ];
   if (encoding) headers.push("Content-Encoding", encoding);
   res.writeHead(200, headers);
   res.end(req.method === "HEAD" ? undefined : body);

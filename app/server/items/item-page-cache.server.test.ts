@@ -1,7 +1,17 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
-import { cookiesAllowCache, itemIdOfPath, ItemPageCache, toStorablePage } from "./item-page-cache.server";
+import { afterEach, describe, expect, it } from "vitest";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import {
+  cookiesAllowCache,
+  encodingFor,
+  itemIdOfPath,
+  ItemPageCache,
+  itemPageVersion,
+  refreshServedVersions,
+  toStorablePage,
+} from "./item-page-cache.server";
+import { createItem } from "./items.service.server";
 
 const sha = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
 const version = (staleAt = Number.POSITIVE_INFINITY) => ({ version: "1||5|1", staleAt, paid: true });
@@ -52,6 +62,18 @@ describe("finder page cache", () => {
     expect(ItemPageCache.body(page, undefined)).toEqual({ body: Buffer.from("<p>hello</p>") });
   });
 
+  it("an encoding the client refuses with q=0 is never sent; '*' accepts both", () => {
+    expect(encodingFor("gzip, deflate, br")).toBe("br");
+    expect(encodingFor("br;q=0, gzip")).toBe("gzip");
+    expect(encodingFor("BR;q=0.5, GZIP;q=1")).toBe("br");
+    expect(encodingFor("gzip;q=0, br;q=0")).toBeUndefined();
+    expect(encodingFor("identity")).toBeUndefined();
+    expect(encodingFor("")).toBeUndefined();
+    expect(encodingFor("*")).toBe("br");
+    expect(encodingFor("*, br;q=0")).toBe("gzip");
+    expect(encodingFor("deflate")).toBeUndefined();
+  });
+
   it("a page is dropped at the end of the item's paid period", () => {
     const cache = new ItemPageCache();
     cache.set("k", "AbCdEfGh12", version(1000), [], "<p>paid</p>", 0);
@@ -68,5 +90,69 @@ describe("finder page cache", () => {
     cache.forgetItem("AbCdEfGh12");
     expect(cache.size).toBe(1);
     expect(cache.get(cache.key("/ZzCdEfGh12", "sv", true))).toBeDefined();
+  });
+});
+
+describe("finder page cache: the background version check (decision 021)", () => {
+  let deps: ServiceTestDeps | undefined;
+  afterEach(async () => {
+    await deps?.close();
+    deps = undefined;
+  });
+
+  async function paidItem(d: ServiceTestDeps) {
+    const { user } = await d.auth.api.signUpEmail({
+      body: { name: "Cache Owner", email: `cache-${Math.random()}@example.test`, password: "pw-Secret-123!" },
+    });
+    const id = await createItem(
+      d,
+      user.id,
+      {
+        name: "Umbrella",
+        findFee: 100,
+        prodType: "other",
+        contactInfo: "Call me",
+        payment: "year",
+        intent: "payLater",
+      },
+      "en",
+    );
+    await d.db.updateTable("products").set({ payed: 1, paidUntil: null }).where("id", "=", id).execute();
+    return id;
+  }
+
+  it("pages served since the last check are trusted anew when their item is unchanged, and only those", async () => {
+    deps = await createServiceDeps();
+    const [served, idle] = [await paidItem(deps), await paidItem(deps)];
+    const cache = new ItemPageCache();
+    for (const id of [served, idle]) {
+      const v = (await itemPageVersion(deps.db, id, 1000))!;
+      cache.set(cache.key(`/${id}`, "en", false), id, v, [], "page", 1000);
+      cache.set(cache.key(`/product/${id}`, "sv", true), id, v, [], "page", 1000);
+    }
+    cache.markServed(served);
+    await refreshServedVersions(deps.db, cache, 4000);
+    expect(cache.get(cache.key(`/${served}`, "en", false), 4000)?.checkedAt).toBe(4000);
+    expect(cache.get(cache.key(`/product/${served}`, "sv", true), 4000)?.checkedAt).toBe(4000);
+    expect(cache.get(cache.key(`/${idle}`, "en", false), 4000)?.checkedAt).toBe(1000);
+    // Each check takes the items served since the one before.
+    await refreshServedVersions(deps.db, cache, 6000);
+    expect(cache.get(cache.key(`/${served}`, "en", false), 6000)?.checkedAt).toBe(4000);
+  });
+
+  it("a change made elsewhere (another instance) or a deleted item drops the item's pages at the next check", async () => {
+    deps = await createServiceDeps();
+    const [changed, deleted, same] = [await paidItem(deps), await paidItem(deps), await paidItem(deps)];
+    const cache = new ItemPageCache();
+    for (const id of [changed, deleted, same]) {
+      cache.set(cache.key(`/${id}`, "en", false), id, (await itemPageVersion(deps.db, id, 1000))!, [], "p", 1000);
+      cache.markServed(id);
+    }
+    await deps.db.updateTable("products").set({ payed: 0 }).where("id", "=", changed).execute();
+    await deps.db.deleteFrom("products").where("id", "=", deleted).execute();
+    await refreshServedVersions(deps.db, cache, 2000);
+    expect(cache.get(cache.key(`/${changed}`, "en", false), 2000)).toBeUndefined();
+    expect(cache.get(cache.key(`/${deleted}`, "en", false), 2000)).toBeUndefined();
+    expect(cache.get(cache.key(`/${same}`, "en", false), 2000)?.checkedAt).toBe(2000);
   });
 });

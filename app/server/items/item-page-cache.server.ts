@@ -9,7 +9,9 @@
  *   code calls it too). The end of the paid period is known from paidUntil and takes
  *   effect to the millisecond. A hit re-reads the version from the database when it was
  *   last checked more than VERSION_CHECK_MS ago, so a change made by another instance
- *   (or by code that forgot to call forgetItemPages) shows within those seconds.
+ *   (or by code that forgot to call forgetItemPages) shows within those seconds. The
+ *   items served are checked together in the background every VERSION_REFRESH_MS, so a
+ *   page in demand is never that old and its hits need no query (decision 021).
  * - A per-response CSP nonce cannot be part of stored bytes, so a stored page carries no
  *   nonce: its inline scripts are allowed by their SHA-256 hashes instead (as strict as a
  *   nonce: only these exact scripts run). Bodies are stored gzip- and brotli-compressed.
@@ -18,14 +20,23 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
 import { isProductId } from "~/lib/ids";
 import type { DB } from "../db/db.server";
-import { findProductVersion } from "./items.repository.server";
+import { findProductVersion, findProductVersions, type Product } from "./items.repository.server";
 import { isItemPaid } from "~/lib/paid";
+import { logger } from "../logger.server";
 
 /** Cookies that may be present on a cacheable request (anything else renders afresh). */
 const ALLOWED_COOKIES = new Set(["lang", "ConsentApproved"]);
 const MAX_ENTRIES = 5000;
 /** How long a checked version is trusted before the database is asked again. */
 export const VERSION_CHECK_MS = 5000;
+/**
+ * How often the versions of the items served since the last time are read, together, in
+ * the background (decision 021): well inside VERSION_CHECK_MS, so a page in demand is
+ * always trusted when it is asked for and its hits need no database round trip.
+ */
+export const VERSION_REFRESH_MS = 2000;
+/** Ids per query of the background check. */
+const REFRESH_CHUNK = 500;
 
 export interface CachedPage {
   itemId: string;
@@ -67,7 +78,10 @@ export interface ItemPageVersion {
 /** The item's version as far as its page is concerned; null when it does not exist. */
 export async function itemPageVersion(db: DB, id: string, now = Date.now()): Promise<ItemPageVersion | null> {
   const row = await findProductVersion(db, id);
-  if (!row) return null;
+  return row ? pageVersionOf(row, now) : null;
+}
+
+function pageVersionOf(row: Pick<Product, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
   const paid = isItemPaid(row, now);
   return {
     version: `${Number(row.payed)}|${row.paidUntil ?? ""}|${row.updatedAt}|${paid ? 1 : 0}`,
@@ -94,6 +108,8 @@ export function toStorablePage(html: string, csp: string, nonce: string): { html
 
 export class ItemPageCache {
   private entries = new Map<string, CachedPage>();
+  /** Items with a page served from here since the last background check. */
+  private served = new Set<string>();
 
   key(path: string, lang: string, consent: boolean) {
     return `${path}|${lang}|${consent ? 1 : 0}`;
@@ -131,6 +147,33 @@ export class ItemPageCache {
     this.entries.delete(key);
   }
 
+  /** Notes that a page of the item was served: the next background check includes it. */
+  markServed(itemId: string) {
+    this.served.add(itemId);
+  }
+
+  /** The items served since the last call (and forgets them). */
+  takeServed(): string[] {
+    const ids = [...this.served];
+    this.served.clear();
+    return ids;
+  }
+
+  /**
+   * Applies versions read from the database at `checkedAt` (read started then) for `ids`:
+   * the pages of an item whose version is unchanged are trusted from `checkedAt` on; the
+   * pages of a changed or deleted item are dropped (the next visit renders again).
+   */
+  applyVersions(ids: Iterable<string>, versions: Map<string, ItemPageVersion>, checkedAt: number) {
+    const checked = new Set(ids);
+    for (const [key, page] of this.entries) {
+      if (!checked.has(page.itemId)) continue;
+      const current = versions.get(page.itemId);
+      if (!current || current.version !== page.version) this.entries.delete(key);
+      else if (page.checkedAt < checkedAt) page.checkedAt = checkedAt;
+    }
+  }
+
   /** Drops every stored page of an item (both URLs, all languages). */
   forgetItem(itemId: string) {
     for (const [key, page] of this.entries) if (page.itemId === itemId) this.entries.delete(key);
@@ -142,12 +185,39 @@ export class ItemPageCache {
 
   /** The body for an Accept-Encoding header, and its Content-Encoding (none: identity). */
   static body(page: CachedPage, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
-    const ae = acceptEncoding ?? "";
-    if (/\bbr\b/.test(ae)) return { body: page.br, encoding: "br" };
-    if (/\bgzip\b/.test(ae)) return { body: page.gzip, encoding: "gzip" };
+    const encoding = encodingFor(acceptEncoding);
+    if (encoding === "br") return { body: page.br, encoding };
+    if (encoding === "gzip") return { body: page.gzip, encoding };
+    // Rare (browsers all accept gzip): not worth keeping a third copy of every page.
     return { body: gunzipSync(page.gzip) };
   }
 }
+
+/**
+ * The stored encoding to send for an Accept-Encoding header: brotli, then gzip, unless
+ * the client refuses it with q=0 (RFC 9110 §12.5.3); "*" accepts both. Remembered per
+ * header value: clients send a handful of distinct ones.
+ */
+export function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" | undefined {
+  const header = acceptEncoding ?? "";
+  let found = encodings.get(header);
+  if (found === undefined) {
+    const q = new Map<string, number>();
+    for (const part of header.toLowerCase().split(",")) {
+      const [name, ...params] = part.split(";").map((x) => x.trim());
+      if (!name) continue;
+      const qParam = params.find((p) => p.startsWith("q="));
+      const value = qParam ? Number(qParam.slice(2)) : 1;
+      q.set(name, Number.isFinite(value) ? value : 0);
+    }
+    const accepts = (name: string) => (q.get(name) ?? q.get("*") ?? 0) > 0;
+    found = accepts("br") ? "br" : accepts("gzip") ? "gzip" : "identity";
+    if (encodings.size >= 1000) encodings.clear();
+    encodings.set(header, found);
+  }
+  return found === "identity" ? undefined : found;
+}
+const encodings = new Map<string, "br" | "gzip" | "identity">();
 
 /** The process's cache of finder pages. */
 export const itemPageCache = new ItemPageCache();
@@ -155,4 +225,47 @@ export const itemPageCache = new ItemPageCache();
 /** Call after changing an item (save, payment): its stored pages are rendered again. */
 export function forgetItemPages(itemId: string) {
   itemPageCache.forgetItem(itemId);
+}
+
+/**
+ * One background check: the versions of the items served since the last one, read in
+ * a query per REFRESH_CHUNK ids, applied to their stored pages (decision 021).
+ */
+export async function refreshServedVersions(db: DB, cache = itemPageCache, now = Date.now()) {
+  const ids = cache.takeServed();
+  for (let i = 0; i < ids.length; i += REFRESH_CHUNK) {
+    const part = ids.slice(i, i + REFRESH_CHUNK);
+    const rows = await findProductVersions(db, part);
+    const versions = new Map<string, ItemPageVersion>();
+    for (const [id, row] of rows) versions.set(id, pageVersionOf(row, now));
+    cache.applyVersions(part, versions, now);
+  }
+}
+
+let refreshTimer: NodeJS.Timeout | undefined;
+let refreshing = false;
+
+/** Starts the background check every VERSION_REFRESH_MS (server start-up). */
+export function startItemPageRefresh(db: DB) {
+  clearInterval(refreshTimer);
+  refreshTimer = setInterval(() => {
+    // A slow database (a check still running) skips a turn: hits then check on their own.
+    if (refreshing) return;
+    refreshing = true;
+    refreshServedVersions(db)
+      .catch((err: unknown) => {
+        // Database trouble: pages older than VERSION_CHECK_MS are checked per request,
+        // which answers with the app's 503 page while the database is down.
+        logger.warn({ job: "page-cache", err: err instanceof Error ? err.message : String(err) }, "page check failed");
+      })
+      .finally(() => {
+        refreshing = false;
+      });
+  }, VERSION_REFRESH_MS);
+  refreshTimer.unref();
+}
+
+export function stopItemPageRefresh() {
+  clearInterval(refreshTimer);
+  refreshTimer = undefined;
 }

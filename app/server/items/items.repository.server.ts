@@ -197,6 +197,31 @@ export async function findProductVersion(
   );
 }
 
+/**
+ * The same for many items in one query (the finder-page cache's periodic check); items
+ * that no longer exist are missing from the map.
+ */
+export async function findProductVersions(
+  db: DB,
+  ids: string[],
+): Promise<Map<string, Pick<Product, "payed" | "paidUntil" | "updatedAt">>> {
+  const out = new Map<string, Pick<Product, "payed" | "paidUntil" | "updatedAt">>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom("products")
+    .select(["id", "payed", "paidUntil", "updatedAt"])
+    .where("id", "in", ids)
+    .execute();
+  for (const row of rows) {
+    out.set(row.id, {
+      payed: Number(row.payed) === 1,
+      paidUntil: row.paidUntil == null ? null : Number(row.paidUntil),
+      updatedAt: Number(row.updatedAt),
+    });
+  }
+  return out;
+}
+
 /** Whether an item (or a retired sticker) already has this id or this code. */
 export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<boolean> {
   const [product, retired] = await Promise.all([
