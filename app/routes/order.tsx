@@ -33,7 +33,18 @@ import type { Route } from "./+types/order";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
-  i18n: ["address", "billing", "common", "dashboard", "flash", "invoices", "itemTypes", "items", "orderErrors", "orders"],
+  i18n: [
+    "address",
+    "billing",
+    "common",
+    "dashboard",
+    "flash",
+    "invoices",
+    "itemTypes",
+    "items",
+    "orderErrors",
+    "orders",
+  ],
 };
 
 export function meta({ matches }: Route.MetaArgs) {
