@@ -159,6 +159,48 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(orders).toEqual([]);
   });
 
+  it("an organisation is billed for its own items only: a personal item or another organisation's item in the order is refused and nothing is ordered", async () => {
+    const deps = depsOf(rt);
+    // The admin of both organisations, with a personal item too.
+    const both = await person(rt, "Bo Both");
+    const orgA = await createOrganisation(deps, both.id, { ...SWEDISH_ORG, name: "A AB" });
+    const orgB = await createOrganisation(deps, both.id, { ...SWEDISH_ORG, name: "B AB" });
+    const ofA = await orgItem(rt, both, orgA, "A's laptop");
+    const ofB = await orgItem(rt, both, orgB, "B's laptop");
+    const personal = await createItem(
+      deps,
+      both.id,
+      { name: "Own bike", findFee: 100, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    for (const other of [personal, ofB]) {
+      const res = await http.post("/order", invoiceForm([ofA, other]), inScope(both, orgA));
+      expect(res.status).toBe(400);
+      // A card order in A's scope is refused alike, and A's items do not go into a personal order.
+      await expect(
+        createOrder(deps, {
+          userId: both.id,
+          productIds: [ofA, other],
+          organisationId: orgA,
+          period: "year",
+          lang: "en",
+        }),
+      ).rejects.toMatchObject({ code: "unknownItems" });
+    }
+    await expect(
+      createOrder(deps, {
+        userId: both.id,
+        productIds: [ofA, personal],
+        organisationId: null,
+        period: "year",
+        lang: "en",
+      }),
+    ).rejects.toMatchObject({ code: "unknownItems" });
+    const orders = await rt.database.db.selectFrom("orders").select("id").where("userId", "=", both.id).execute();
+    expect(orders).toEqual([]);
+    for (const p of [ofA, ofB, personal]) expect(Number((await productRow(rt, p)).payed)).toBe(0);
+  });
+
   it("invoices are yearly: a monthly invoice is refused with a translated 400", async () => {
     const item = await orgItem(rt, admin, org, "Monthly laptop");
     const res = await http.post("/order", invoiceForm([item], "month"), { ...inScope(admin, org), lang: "sv" });

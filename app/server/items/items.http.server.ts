@@ -9,6 +9,7 @@ export const itemErrors: HttpErrorTable<ItemErrorCode> = {
   notFound: { status: 404, key: "items.errorLoadProduct" },
   assignForbidden: { status: 403, key: "items.assign.errors.forbidden" },
   assigneeNotMember: { status: 400, key: "items.assign.errors.notMember" },
+  deleteAdminOnly: { status: 403, key: "items.delete.adminOnly" },
 };
 
 /**

@@ -25,7 +25,7 @@ import {
   insertShipment,
   listOrderProductIds,
   listOrderProducts,
-  listProductsForPayment,
+  listOrderProductsForPayment,
   recordPaymentEvent,
   setProductPaid,
   updateOrder,
@@ -186,7 +186,9 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     });
     // Shipped on invoice (decision 027): the stickers work from today.
     const ids = await listOrderProductIds(trx, order.id);
-    for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+    // The order's own lines (checked in scope by createOrder): an admin demoted since must
+    // not leave an invoiced order with nothing active.
+    for (const p of await listOrderProductsForPayment(trx, ids)) {
       await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
       touched.push(p.id);
     }

@@ -348,10 +348,17 @@ export interface PaymentProduct {
 
 /**
  * The items an order is being created for, among those the user may manage (decision 026:
- * a personal item's owner, an organisation's admins, the assigned member).
+ * a personal item's owner, an organisation's admins, the assigned member) AND in the order's
+ * scope: the organisation's own items for an organisation order (its invoice and its admins'
+ * view cover nothing else), the user's personal items for a personal one.
  */
-export async function listProductsForPayment(db: DB, userId: string, ids: string[]): Promise<PaymentProduct[]> {
-  return readPaymentProducts(db, ids, userId);
+export async function listProductsForPayment(
+  db: DB,
+  userId: string,
+  ids: string[],
+  scope: string | null,
+): Promise<PaymentProduct[]> {
+  return readPaymentProducts(db, ids, { userId, scope });
 }
 
 /**
@@ -363,7 +370,11 @@ export async function listOrderProductsForPayment(db: DB, ids: string[]): Promis
   return readPaymentProducts(db, ids, null);
 }
 
-async function readPaymentProducts(db: DB, ids: string[], managedBy: string | null): Promise<PaymentProduct[]> {
+async function readPaymentProducts(
+  db: DB,
+  ids: string[],
+  managedBy: { userId: string; scope: string | null } | null,
+): Promise<PaymentProduct[]> {
   const rows = [];
   // In chunks, like insertOrder: an order may hold every item of a 5,000-item owner.
   for (let i = 0; i < ids.length; i += 1000) {
@@ -371,7 +382,14 @@ async function readPaymentProducts(db: DB, ids: string[], managedBy: string | nu
       .selectFrom("products")
       .select(["id", "payed", "paidUntil"])
       .where("id", "in", ids.slice(i, i + 1000));
-    if (managedBy !== null) q = q.where(canManage(managedBy));
+    if (managedBy !== null) {
+      const { userId, scope } = managedBy;
+      q = q.where(canManage(userId));
+      q =
+        scope === null
+          ? q.where("organisationId", "is", null).where("owner", "=", userId)
+          : q.where("organisationId", "=", scope);
+    }
     rows.push(...(await q.execute()));
   }
   return rows.map((r) => ({ id: r.id, payed: Number(r.payed) === 1, paidUntil: num(r.paidUntil) }));

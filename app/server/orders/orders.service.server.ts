@@ -22,6 +22,7 @@ import {
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { ProdType } from "~/lib/product-form";
 import type { Deps } from "../deps.server";
+import { listManagedIds } from "../items/item-access.repository.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { countProductsOfOwner, listProductIdsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
 import {
@@ -266,7 +267,9 @@ export async function createOrder(
   const now = deps.clock();
   const limit = await rateLimiter(deps.config, db)(ORDER_RATE_RULE, input.userId, now);
   if (!limit.ok) throw new OrderError("rateLimited", { count: limit.retryAfterMinutes });
-  const rows = await listProductsForPayment(db, input.userId, ids);
+  // Every id in the order's scope (issue #20 review): an organisation is billed, and its
+  // admins see the order, for its own items only; a personal order holds personal items.
+  const rows = await listProductsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
   const address = await getOrderAddress(deps, input.userId);
@@ -662,17 +665,24 @@ export async function renewalsEndedByDeletion(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
   productId: string,
+  /** Who reads the preview: only items they may manage are named (the others are counted). */
+  viewer: string = userId,
 ): Promise<EndedByDeletion[]> {
   const now = deps.clock();
   const out: EndedByDeletion[] = [];
   for (const order of await listRenewingOrdersOfItem(deps.db, userId, productId)) {
-    const items = await listOrderProducts(deps.db, order.id);
+    const others = (await listOrderProducts(deps.db, order.id)).filter((i) => i.id !== productId);
+    const managed = await listManagedIds(
+      deps.db,
+      viewer,
+      others.map((i) => i.id),
+    );
     out.push({
       orderId: order.id,
       period: order.period,
       ...cancellationPlan(order, now),
-      otherItems: items.filter((i) => i.id !== productId).slice(0, OTHER_ITEMS_LISTED),
-      otherCount: items.filter((i) => i.id !== productId).length,
+      otherItems: others.filter((i) => managed.has(i.id)).slice(0, OTHER_ITEMS_LISTED),
+      otherCount: others.length,
     });
   }
   return out;
@@ -910,7 +920,7 @@ async function testCheckoutOrder(
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
     const ids = await listOrderProductIds(deps.db, order.id);
-    const products = await listProductsForPayment(deps.db, userId, ids);
+    const products = await listOrderProductsForPayment(deps.db, ids);
     const now = deps.clock();
     if (products.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
   }
