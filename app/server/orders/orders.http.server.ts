@@ -5,6 +5,7 @@ import type { OrderErrorCode } from "./orders.service.server";
 export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   nothingSelected: { status: 400, key: "orders.errors.nothingSelected" },
   unknownItems: { status: 400, key: "orders.errors.unknownItems" },
+  alreadyInvoiced: { status: 409, key: "orders.errors.alreadyInvoiced" },
   alreadyPaid: { status: 400, key: "orders.errors.alreadyPaid" },
   noAddress: { status: 400, key: "orders.errors.noAddress" },
   checkoutFailed: { status: 502, key: "orders.errors.checkoutFailed" },

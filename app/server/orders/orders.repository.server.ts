@@ -3,7 +3,7 @@
  * converted here (decision 004): 0/1 → boolean, text → the unions of app/lib, the stored
  * address JSON → Address.
  */
-import type { Insertable, Selectable, Updateable } from "kysely";
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { toCurrency, type Currency } from "~/lib/currency";
@@ -155,7 +155,14 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
   return renewing === undefined ? rest : { ...rest, renewing: renewing ? 1 : 0 };
 }
 
-export async function insertOrder(db: DB, order: Order, productIds: string[]) {
+/**
+ * Stores a new order with its lines. An invoice order is refused (false, nothing stored)
+ * when one of its items is already on another open invoice (pending or invoiced, not
+ * lapsed): a double submit or two admins at once would otherwise invoice the same items
+ * twice. The check and the insert are one transaction under a per-organisation lock on
+ * PostgreSQL (pg_advisory_xact_lock); SQLite runs one write transaction at a time.
+ */
+export async function insertOrder(db: DB, order: Order, productIds: string[]): Promise<boolean> {
   const { address, renewing, reverseCharge, invoiceTo, ...rest } = order;
   const row: Insertable<OrderTable> = {
     ...rest,
@@ -164,7 +171,27 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]) {
     reverseCharge: reverseCharge ? 1 : 0,
     invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
   };
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    if (order.method === "invoice") {
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+        await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${order.organisationId ?? order.userId}`}))`.execute(
+          trx,
+        );
+      }
+      for (let i = 0; i < productIds.length; i += 1000) {
+        const open = await trx
+          .selectFrom("order_items")
+          .innerJoin("orders", "orders.id", "order_items.orderId")
+          .select("orders.id")
+          .where("order_items.productId", "in", productIds.slice(i, i + 1000))
+          .where("orders.method", "=", "invoice")
+          .where("orders.status", "in", ["pending", "invoiced"])
+          .where("orders.lapsedAt", "is", null)
+          .limit(1)
+          .executeTakeFirst();
+        if (open) return false;
+      }
+    }
     await trx.insertInto("orders").values(row).execute();
     // In chunks: an order of all of a company's 5,000 items stays far below the databases'
     // limits on bound parameters.
@@ -173,6 +200,7 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]) {
         .insertInto("order_items")
         .values(productIds.slice(i, i + 1000).map((productId) => ({ orderId: row.id, productId })))
         .execute();
+    return true;
   });
 }
 

@@ -23,6 +23,7 @@ import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { ProdType } from "~/lib/product-form";
 import type { Deps } from "../deps.server";
 import { listManagedIds } from "../items/item-access.repository.server";
+import { findMembership } from "../organisations/organisations.repository.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { countProductsOfOwner, listProductIdsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
 import {
@@ -86,6 +87,7 @@ export type OrderErrorCode =
   | "invoiceAdminOnly"
   | "invoiceYearlyOnly"
   | "invoiceFailed"
+  | "alreadyInvoiced"
   | "forbidden";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}
@@ -316,7 +318,7 @@ export async function createOrder(
     reminderFor: null,
     lapsedAt: null,
   };
-  await insertOrder(db, order, ids);
+  if (!(await insertOrder(db, order, ids))) throw new OrderError("alreadyInvoiced");
   return order;
 }
 
@@ -432,7 +434,11 @@ export async function applyPayment(
     const first = order.status !== "paid";
     // An invoice order's items were activated and its stickers sent when the invoice was
     // (decision 027): its payment only settles it.
-    const invoiced = order.status === "invoiced";
+    // So was one voided or written off (uncollectible) and paid after all: it is settled the
+    // same way (its items revived, no second shipment, the period from its issue).
+    const invoiced =
+      order.status === "invoiced" ||
+      (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
     const productIds = await listOrderProductIds(trx, order.id);
     const products = await listOrderProductsForPayment(trx, productIds);
     // An item of an unpaid order was deleted since its checkout started (issue #17): the
@@ -796,7 +802,7 @@ export async function paymentPortalUrl(
   deps: Pick<Deps, "db" | "config">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<string> {
-  const order = isOrderId(input.orderId) ? await findOrderOfUser(deps.db, input.userId, input.orderId) : undefined;
+  const order = isOrderId(input.orderId) ? await findOwnOrder(deps, input.userId, input.orderId) : undefined;
   if (!order || order.status !== "paid") throw new OrderError("notFound");
   if (deps.config.payments !== "stripe" || order.provider !== "stripe" || !order.customerId) {
     throw new OrderError("noPortal");
@@ -897,9 +903,20 @@ async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> 
   };
 }
 
+/**
+ * The user's own order: a personal one they made, or one they made in an organisation's
+ * scope while they are still a member of it (decision 026: leaving ends access with the
+ * membership). undefined otherwise.
+ */
+async function findOwnOrder(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order | undefined> {
+  const order = await findOrderOfUser(deps.db, userId, orderId);
+  if (!order || order.organisationId == null) return order;
+  return (await findMembership(deps.db, order.organisationId, userId)) ? order : undefined;
+}
+
 /** The owner's order; another user's (or no) order is notFound alike. */
 export async function getOrderView(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<OrderView> {
-  const order = isOrderId(orderId) ? await findOrderOfUser(deps.db, userId, orderId) : undefined;
+  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
   if (!order) throw new OrderError("notFound");
   return toView(deps, order);
 }
@@ -915,8 +932,9 @@ async function testCheckoutOrder(
   orderId: string,
 ): Promise<Order> {
   if (deps.config.payments !== "test") throw new OrderError("notFound");
-  const order = isOrderId(orderId) ? await findOrderOfUser(deps.db, userId, orderId) : undefined;
-  if (!order || order.provider !== "test") throw new OrderError("notFound");
+  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
+  // An invoice is paid on its invoice page (the organisation's admins), never here.
+  if (!order || order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
     const ids = await listOrderProductIds(deps.db, order.id);
