@@ -12,6 +12,7 @@ import "../../app/i18n/resources.server";
 import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
 import { canManage, listItemRecipients } from "../../app/server/items/item-access.repository.server";
 import { createItem, ItemError, updateOwnedItem } from "../../app/server/items/items.service.server";
+import { eraseUserData, exportUserData } from "../../app/server/account/privacy.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import {
@@ -510,5 +511,30 @@ describe("deleting an organisation item another payer's subscription covers", ()
     expect(byAdmin.status).toBe(302);
     expect(await exists(mine)).toBe(false);
     expect(await renewing(order)).toBe(0);
+  });
+});
+
+describe("finder conversations of organisation items", () => {
+  it("follow the item to the heir when its creator leaves: not in the leaver's data export, not erased with their account", async () => {
+    const deps = depsOf(rt);
+    const leaver = await createUser(rt, { name: "Gunnar Gone" });
+    await addMember(orgA, leaver, "member");
+    const id = await createItem(deps, leaver.id, { ...ITEM, name: "Gunnar's laptop", contactInfo: "x" }, "en", orgA);
+    await payFor(users.orgAdmin.id, users.orgAdmin.email, [id]);
+    const { conversationId } = await finderWrites(id, "Found your laptop by the lifts");
+    const ownerOf = async () =>
+      (
+        await rt.database.db
+          .selectFrom("conversations")
+          .select("ownerId")
+          .where("id", "=", conversationId)
+          .executeTakeFirst()
+      )?.ownerId;
+    await leaveOrganisation(deps, leaver.id, orgA);
+    expect(await ownerOf()).toBe(users.orgAdmin.id);
+    const exported = await exportUserData(deps, { id: leaver.id, email: leaver.email }, { consentCookie: false });
+    expect(exported.json).not.toContain("Found your laptop by the lifts");
+    await eraseUserData(deps, { id: leaver.id, email: leaver.email });
+    expect(await ownerOf()).toBe(users.orgAdmin.id);
   });
 });
