@@ -59,6 +59,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (err) {
     if (err instanceof ItemError) {
       const { status, message } = httpErrorOf(itemErrors, err);
+      // A refusal of this item's delete (another payer's subscription) is said on the page.
+      if (err.code !== "notFound") return data({ formError: message as FormMessage | null }, { status });
       throw data(message, { status });
     }
     // The provider refused to stop the subscription: nothing was deleted.

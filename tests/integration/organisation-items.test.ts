@@ -12,6 +12,7 @@ import "../../app/i18n/resources.server";
 import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
 import { canManage, listItemRecipients } from "../../app/server/items/item-access.repository.server";
 import { createItem, ItemError, updateOwnedItem } from "../../app/server/items/items.service.server";
+import { eraseUserData, exportUserData } from "../../app/server/account/privacy.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import {
@@ -68,7 +69,7 @@ async function addMember(organisationId: string, user: TestUser, role: "admin" |
     .execute();
 }
 
-async function payFor(userId: string, email: string, ids: string[]) {
+async function payFor(userId: string, email: string, ids: string[], organisationId: string | null = orgA) {
   const deps = depsOf(rt);
   await keepOrderAddress(
     deps,
@@ -87,8 +88,9 @@ async function payFor(userId: string, email: string, ids: string[]) {
     },
     false,
   );
-  const order = await createOrder(deps, { userId, productIds: ids, period: "year", lang: "en" });
+  const order = await createOrder(deps, { userId, productIds: ids, organisationId, period: "year", lang: "en" });
   await completeTestPayment(deps, { userId, orderId: order.id });
+  return order.id;
 }
 
 async function mailsTo(email: string) {
@@ -459,5 +461,80 @@ describe("the lost-and-found desk", () => {
     // And B's desk contact never shows on A's page.
     const html = await (await http.get(`/product/${orgItem}`, { cookie: "ConsentApproved=true" })).text();
     expect(html).not.toContain("B desk");
+  });
+});
+
+describe("deleting an organisation item another payer's subscription covers", () => {
+  const renewing = async (orderId: string) =>
+    Number(
+      (await rt.database.db.selectFrom("orders").select("renewing").where("id", "=", orderId).executeTakeFirstOrThrow())
+        .renewing,
+    );
+  const exists = async (id: string) =>
+    (await rt.database.db.selectFrom("products").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+
+  it("a member cannot end the admin's subscription by deleting their assigned item (translated 403); the preview names only their items; an admin can", async () => {
+    const deps = depsOf(rt);
+    const mine = await createItem(
+      deps,
+      users.orgAdmin.id,
+      { ...ITEM, name: "Nils's laptop", contactInfo: "x" },
+      "en",
+      orgA,
+      users.orgMember.id,
+    );
+    const notMine = await createItem(
+      deps,
+      users.orgAdmin.id,
+      { ...ITEM, name: "Boardroom projector", contactInfo: "x" },
+      "en",
+      orgA,
+    );
+    const order = await payFor(users.orgAdmin.id, users.orgAdmin.email, [mine, notMine]);
+    expect(await renewing(order)).toBe(1);
+
+    const preview = await http.get(`/product/${mine}/delete`, { cookie: users.orgMember.cookie });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).not.toContain("Boardroom projector");
+
+    for (const lang of ["en", "sv"] as const) {
+      const res = await http.post(`/product/${mine}/delete`, {}, { cookie: users.orgMember.cookie, lang });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain(
+        lang === "en" ? "Only the organisation" : "Bara organisationens administratörer",
+      );
+    }
+    expect(await exists(mine)).toBe(true);
+    expect(await renewing(order)).toBe(1);
+
+    const byAdmin = await http.post(`/product/${mine}/delete`, {}, { cookie: users.orgAdmin.cookie });
+    expect(byAdmin.status).toBe(302);
+    expect(await exists(mine)).toBe(false);
+    expect(await renewing(order)).toBe(0);
+  });
+});
+
+describe("finder conversations of organisation items", () => {
+  it("follow the item to the heir when its creator leaves: not in the leaver's data export, not erased with their account", async () => {
+    const deps = depsOf(rt);
+    const leaver = await createUser(rt, { name: "Gunnar Gone" });
+    await addMember(orgA, leaver, "member");
+    const id = await createItem(deps, leaver.id, { ...ITEM, name: "Gunnar's laptop", contactInfo: "x" }, "en", orgA);
+    await payFor(users.orgAdmin.id, users.orgAdmin.email, [id]);
+    const { conversationId } = await finderWrites(id, "Found your laptop by the lifts");
+    const ownerOf = async () =>
+      (
+        await rt.database.db
+          .selectFrom("conversations")
+          .select("ownerId")
+          .where("id", "=", conversationId)
+          .executeTakeFirst()
+      )?.ownerId;
+    await leaveOrganisation(deps, leaver.id, orgA);
+    expect(await ownerOf()).toBe(users.orgAdmin.id);
+    const exported = await exportUserData(deps, { id: leaver.id, email: leaver.email }, { consentCookie: false });
+    expect(exported.json).not.toContain("Found your laptop by the lifts");
+    await eraseUserData(deps, { id: leaver.id, email: leaver.email });
+    expect(await ownerOf()).toBe(users.orgAdmin.id);
   });
 });

@@ -25,7 +25,7 @@ export interface StandInInvoice {
   id: string;
   object: "invoice";
   customer: string;
-  status: "draft" | "open";
+  status: "draft" | "open" | "void";
   collection_method: string;
   days_until_due: number | null;
   currency: string;
@@ -48,6 +48,10 @@ export interface StripeStandIn {
   invoices: Map<string, StandInInvoice>;
   /** Answer the next N API requests with this HTTP status and a Stripe error body. */
   failNext(status: number, times?: number): void;
+  /** Answer the next request to this method and path (e.g. "POST /v1/invoices/{id}/send") with this status. */
+  failOn(route: RegExp, status: number): void;
+  /** Tax Stripe adds to each invoice it makes (as automatic tax would): its total then differs from the lines. */
+  setInvoiceTax(amount: number): void;
   /** Forget failures still pending from failNext (so one test's leftovers cannot fail the next). */
   clearFailures(): void;
   close(): Promise<void>;
@@ -57,6 +61,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StripeRequest[] = [];
   const invoices = new Map<string, StandInInvoice>();
   let failures: { status: number; times: number } | null = null;
+  let routeFailure: { route: RegExp; status: number } | null = null;
+  let invoiceTax = 0;
   let n = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -70,6 +76,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${++n}` });
         res.end(JSON.stringify(json));
       };
+      if (routeFailure && routeFailure.route.test(`${req.method} ${path}`)) {
+        const { status } = routeFailure;
+        routeFailure = null;
+        return send(status, { error: { type: "invalid_request_error", message: "stand-in failure" } });
+      }
       if (failures && failures.times > 0) {
         failures.times--;
         return send(failures.status, { error: { type: "api_error", message: "stand-in failure" } });
@@ -162,8 +173,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           currency: form.currency ?? "sek",
           metadata: metadataOf(),
           footer: form.footer ?? null,
-          total: 0,
-          amount_due: 0,
+          total: invoiceTax,
+          amount_due: invoiceTax,
           amount_paid: 0,
           number: null,
           due_date: null,
@@ -190,10 +201,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         invoice.amount_due = invoice.total;
         return send(200, { ...line, id: `ii_test_${n}`, object: "invoiceitem", invoice: invoice.id });
       }
-      const inv = /^\/v1\/invoices\/([\w-]+)\/(finalize|send)$/.exec(path);
+      const one = /^\/v1\/invoices\/([\w-]+)$/.exec(path);
+      if (one && req.method === "GET") {
+        const invoice = invoices.get(one[1]!);
+        if (!invoice) return send(404, { error: { type: "invalid_request_error", message: "No such invoice." } });
+        return send(200, invoice);
+      }
+      const inv = /^\/v1\/invoices\/([\w-]+)\/(finalize|send|void)$/.exec(path);
       if (inv && req.method === "POST") {
         const invoice = invoices.get(inv[1]!);
         if (!invoice) return send(404, { error: { type: "invalid_request_error", message: "No such invoice." } });
+        // Like Stripe: only an open (finalized, unpaid) invoice can be voided.
+        if (inv[2] === "void") {
+          if (invoice.status !== "open" && invoice.status !== "void") {
+            return send(400, {
+              error: { type: "invalid_request_error", message: "Only open invoices can be voided." },
+            });
+          }
+          invoice.status = "void";
+          return send(200, invoice);
+        }
         if (inv[2] === "finalize" && invoice.status === "draft") {
           invoice.status = "open";
           invoice.number = `STANDIN-${String(invoices.size).padStart(4, "0")}`;
@@ -239,8 +266,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     failNext(status, times = 1) {
       failures = { status, times };
     },
+    failOn(route, status) {
+      routeFailure = { route, status };
+    },
+    setInvoiceTax(amount) {
+      invoiceTax = amount;
+    },
     clearFailures() {
       failures = null;
+      routeFailure = null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

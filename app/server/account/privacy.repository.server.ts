@@ -116,7 +116,14 @@ export async function readItems(db: DB, userId: string) {
   }));
 }
 
-/** Finder conversations about the user's items, with every message (issue #14, the relay). */
+/**
+ * A conversation about one of the user's personal items (not an organisation's: those are
+ * the organisation's data, handed over when the member leaves).
+ */
+const aboutPersonalItem = (db: DB) =>
+  db.selectFrom("products").select("products.id").where("products.organisationId", "is", null);
+
+/** Finder conversations about the user's personal items, with every message (issue #14, the relay). */
 export async function readConversations(db: DB, userId: string) {
   const convs = await db
     .selectFrom("conversations")
@@ -132,6 +139,7 @@ export async function readConversations(db: DB, userId: string) {
       "returnedCurrency",
     ])
     .where("ownerId", "=", userId)
+    .where("itemId", "in", aboutPersonalItem(db))
     .orderBy("createdAt")
     .execute();
   const out = [];
@@ -169,9 +177,17 @@ export async function readConversations(db: DB, userId: string) {
 
 /** Conversations go with the user (the finder's link then answers 404). */
 export async function deleteConversations(db: DB, userId: string) {
-  const ids = db.selectFrom("conversations").select("id").where("ownerId", "=", userId);
+  const ids = db
+    .selectFrom("conversations")
+    .select("id")
+    .where("ownerId", "=", userId)
+    .where("itemId", "in", aboutPersonalItem(db));
   await db.deleteFrom("conversation_messages").where("conversationId", "in", ids).execute();
-  await db.deleteFrom("conversations").where("ownerId", "=", userId).execute();
+  await db
+    .deleteFrom("conversations")
+    .where("ownerId", "=", userId)
+    .where("itemId", "in", aboutPersonalItem(db))
+    .execute();
 }
 
 /** Scans of the user's items (issue #14): time, language, device class. */
@@ -181,13 +197,14 @@ export async function readScans(db: DB, userId: string) {
     .innerJoin("products", "products.id", "item_scans.productId")
     .select(["item_scans.productId", "item_scans.scannedAt", "item_scans.lang", "item_scans.device"])
     .where("products.owner", "=", userId)
+    .where("products.organisationId", "is", null)
     .orderBy("item_scans.scannedAt")
     .execute();
   return rows.map((r) => ({ itemId: r.productId, at: iso(r.scannedAt), language: r.lang, device: r.device }));
 }
 
 export async function deleteScans(db: DB, userId: string) {
-  const items = db.selectFrom("products").select("id").where("owner", "=", userId);
+  const items = db.selectFrom("products").select("id").where("owner", "=", userId).where("organisationId", "is", null);
   await db.deleteFrom("item_scans").where("productId", "in", items).execute();
 }
 

@@ -35,6 +35,21 @@ export async function mayManageItem(db: DB, userId: string, id: string): Promise
   return row !== undefined;
 }
 
+/** Which of these items the user may manage (a page that names items shows only these). */
+export async function listManagedIds(db: DB, userId: string, ids: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db
+      .selectFrom("products")
+      .select("id")
+      .where("id", "in", ids.slice(i, i + 1000))
+      .where(canManage(userId))
+      .execute();
+    for (const r of rows) out.add(r.id);
+  }
+  return out;
+}
+
 /**
  * Everyone who hears about an organisation item: its assigned member (while a member) and
  * every admin of the organisation (the lost-and-found desk). Empty for a personal item.

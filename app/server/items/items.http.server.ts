@@ -9,6 +9,7 @@ export const itemErrors: HttpErrorTable<ItemErrorCode> = {
   notFound: { status: 404, key: "items.errorLoadProduct" },
   assignForbidden: { status: 403, key: "errors.itemAssignForbidden" },
   assigneeNotMember: { status: 400, key: "errors.itemAssigneeNotMember" },
+  deleteAdminOnly: { status: 403, key: "errors.itemDeleteAdminOnly" },
 };
 
 /**

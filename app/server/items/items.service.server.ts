@@ -53,7 +53,7 @@ export type ItemInput = Omit<ProductInput, "contactVisibility"> & { contactVisib
  * assignForbidden: only an organisation's admins assign its items (decision 026).
  * assigneeNotMember: an item is assigned only to a member of its organisation.
  */
-export type ItemErrorCode = "notFound" | "assignForbidden" | "assigneeNotMember";
+export type ItemErrorCode = "notFound" | "assignForbidden" | "assigneeNotMember" | "deleteAdminOnly";
 
 export class ItemError extends ServiceError<ItemErrorCode> {}
 
@@ -268,7 +268,9 @@ export async function getItemDeletion(
     paidUntil: paid ? row.paidUntil : null,
     // Whoever paid for it (an organisation item may have been paid by another admin).
     endsSubscriptions: (
-      await Promise.all((await listPayersOfItem(deps.db, id)).map((payer) => renewalsEndedByDeletion(deps, payer, id)))
+      await Promise.all(
+        (await listPayersOfItem(deps.db, id)).map((payer) => renewalsEndedByDeletion(deps, payer, id, owner)),
+      )
     ).flat(),
   };
 }
@@ -288,7 +290,20 @@ export async function deleteOwnedItem(
 ): Promise<{ name: string }> {
   const row = await findManagedProduct(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
-  for (const payer of await listPayersOfItem(deps.db, id)) {
+  const payers = await listPayersOfItem(deps.db, id);
+  // Deleting ends the renewals of every order covering the item: another payer's (say the
+  // admin's 500-item subscription) only an admin of the organisation may end that way.
+  if (row.organisationId != null && payers.some((p) => p !== owner)) {
+    const membership = await findMembership(deps.db, row.organisationId, owner);
+    if (membership?.role !== "admin") {
+      for (const payer of payers) {
+        if (payer !== owner && (await renewalsEndedByDeletion(deps, payer, id)).length > 0) {
+          throw new ItemError("deleteAdminOnly");
+        }
+      }
+    }
+  }
+  for (const payer of payers) {
     await stopRenewalsOfItem(deps, payer, id);
     await cancelPendingCheckoutsOfItem(deps, payer, id);
   }

@@ -160,14 +160,32 @@ export async function listLapseCandidates(db: DB, now: number): Promise<Order[]>
   return rows.map(toOrder);
 }
 
-/** Marks an order lapsed; false when it already was (another instance, or a replay). */
-export async function claimLapse(trx: DB, orderId: string, now: number): Promise<boolean> {
-  const r = await trx
+/**
+ * Marks an order lapsed; false when it already was (another instance, or a replay). With
+ * `ifDue` (the lapse job) also false when it is no longer due: a payment that arrived after
+ * the job read it (paid on, or an invoice paid) must not be undone. `invoiceDueBy`: an
+ * unpaid invoice lapses when its due date is at or before this (now minus the grace).
+ */
+export async function claimLapse(
+  trx: DB,
+  orderId: string,
+  now: number,
+  ifDue?: { invoiceDueBy: number },
+): Promise<boolean> {
+  let q = trx
     .updateTable("orders")
     .set({ lapsedAt: now, renewing: 0, updatedAt: now })
     .where("id", "=", orderId)
-    .where("lapsedAt", "is", null)
-    .executeTakeFirst();
+    .where("lapsedAt", "is", null);
+  if (ifDue) {
+    q = q.where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "paid"), eb("paidUntil", "<=", now)]),
+        eb.and([eb("status", "=", "invoiced"), eb("dueAt", "<=", ifDue.invoiceDueBy)]),
+      ]),
+    );
+  }
+  const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

@@ -173,7 +173,9 @@ export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock">
   for (const order of await listLapseCandidates(deps.db, now)) {
     if (!lapseDue(order, now)) continue;
     const endedAt = Math.max(order.endsAt ?? 0, order.paidUntil ?? 0);
-    const unpaid = await deps.db.transaction().execute((trx) => lapseOrder(trx, deps.config, order, endedAt, now));
+    const unpaid = await deps.db
+      .transaction()
+      .execute((trx) => lapseOrder(trx, deps.config, order, endedAt, now, true));
     if (unpaid) {
       count++;
       for (const id of unpaid) forgetItemPages(id);
@@ -284,7 +286,10 @@ export async function getReceipt(
   }
   const a = order.address;
   const buyerName = a ? `${a.firstname} ${a.lastname}`.trim() : "";
-  const lines = a ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
+  // A card order in an organisation's scope (decision 027): its admins see who paid, not
+  // the payer's postal address (often their home); the payer sees it all.
+  const ownAddress = order.organisationId == null || order.userId === input.userId;
+  const lines = a && ownAddress ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
   return {
     ...toReceiptView(deps.config, receipt),
     buyer: { name: buyerName, lines: lines.map((l) => l.trim()).filter(Boolean) },

@@ -25,7 +25,7 @@ import {
   insertShipment,
   listOrderProductIds,
   listOrderProducts,
-  listProductsForPayment,
+  listOrderProductsForPayment,
   recordPaymentEvent,
   setProductPaid,
   updateOrder,
@@ -41,7 +41,7 @@ import {
   type OrderInput,
   type PaymentResult,
 } from "./orders.service.server";
-import { getPaymentProvider, type InvoiceLine } from "./payments.server";
+import { getPaymentProvider, type InvoiceLine, type IssuedInvoice } from "./payments.server";
 
 type Ctx = Pick<Deps, "db" | "config" | "clock">;
 
@@ -71,8 +71,9 @@ async function requireOrganisationAdmin(deps: Pick<Deps, "db">, organisationId: 
 
 /**
  * Who may see an order's invoice and receipts: for an order made in an organisation's
- * scope, that organisation's admins (members: forbidden; outsiders, the ex-admin who
- * made it included: notFound); for a personal order, its owner.
+ * scope, that organisation's admins and, while a member, the member who placed it (other
+ * members: forbidden; outsiders, the ex-member who made it included: notFound); for a
+ * personal order, its owner.
  */
 export async function requireOrderViewer(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order> {
   const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
@@ -83,7 +84,7 @@ export async function requireOrderViewer(deps: Pick<Deps, "db">, userId: string,
   }
   const membership = await findMembership(deps.db, order.organisationId, userId);
   if (!membership) throw new OrderError("notFound");
-  if (membership.role !== "admin") throw new OrderError("forbidden");
+  if (membership.role !== "admin" && order.userId !== userId) throw new OrderError("forbidden");
   return order;
 }
 
@@ -170,6 +171,27 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     throw new OrderError("invoiceFailed");
   }
   const touched: string[] = [];
+  try {
+    await activateInvoiced(deps, order, issued, now, touched);
+  } catch (err) {
+    // The invoice is out but the order could not be recorded: void it, cancel the order.
+    logger.error({ err, order: order.id }, "recording the issued invoice failed");
+    await getPaymentProvider(deps.config).voidInvoice({ id: order.id, invoiceId: issued.invoiceId });
+    await updateOrder(deps.db, order.id, { status: "cancelled", voidedAt: deps.clock(), updatedAt: deps.clock() });
+    throw new OrderError("invoiceFailed");
+  }
+  for (const id of touched) forgetItemPages(id);
+  return { orderId: order.id, url: `/order/${order.id}/invoice` };
+}
+
+/** startInvoice's one transaction: the order invoiced, its items active, its stickers queued. */
+async function activateInvoiced(
+  deps: Ctx,
+  order: Order,
+  issued: IssuedInvoice,
+  now: number,
+  touched: string[],
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const number = issued.number ?? `TEST-${await nextCounter(trx, "invoice")}`;
     const paidUntil = periodEnd(order.createdAt, order.period);
@@ -186,7 +208,9 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     });
     // Shipped on invoice (decision 027): the stickers work from today.
     const ids = await listOrderProductIds(trx, order.id);
-    for (const p of await listProductsForPayment(trx, order.userId, ids)) {
+    // The order's own lines (checked in scope by createOrder): an admin demoted since must
+    // not leave an invoiced order with nothing active.
+    for (const p of await listOrderProductsForPayment(trx, ids)) {
       await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
       touched.push(p.id);
     }
@@ -200,8 +224,6 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     const buy = await getBuyProductId({ db: trx }, order.userId);
     if (buy && ids.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
   });
-  for (const id of touched) forgetItemPages(id);
-  return { orderId: order.id, url: `/order/${order.id}/invoice` };
 }
 
 export type InvoiceState = "open" | "overdue" | "paid" | "void" | "lapsed";

@@ -66,8 +66,11 @@ export async function lapseOrder(
   order: Order,
   endedAt: number,
   now: number,
+  /** The lapse job: only while still due in the database (a payment may have come since it read the order). */
+  onlyIfDue = false,
 ): Promise<string[] | null> {
-  if (!(await claimLapse(trx, order.id, now))) return null;
+  const ifDue = onlyIfDue ? { invoiceDueBy: now - PAYMENT_RETRY_GRACE_MS } : undefined;
+  if (!(await claimLapse(trx, order.id, now, ifDue))) return null;
   const ids = await listOrderProductIds(trx, order.id);
   const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
   const unpaid = ids.filter((id) => !covered.has(id));

@@ -5,6 +5,7 @@ import type { OrderErrorCode } from "./orders.service.server";
 export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   nothingSelected: { status: 400, key: "orderErrors.nothingSelected" },
   unknownItems: { status: 400, key: "orderErrors.unknownItems" },
+  alreadyInvoiced: { status: 409, key: "orderErrors.alreadyInvoiced" },
   alreadyPaid: { status: 400, key: "orderErrors.alreadyPaid" },
   noAddress: { status: 400, key: "orderErrors.noAddress" },
   checkoutFailed: { status: 502, key: "orderErrors.checkoutFailed" },

@@ -3,7 +3,7 @@
  * converted here (decision 004): 0/1 → boolean, text → the unions of app/lib, the stored
  * address JSON → Address.
  */
-import type { Insertable, Selectable, Updateable } from "kysely";
+import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { toCurrency, type Currency } from "~/lib/currency";
@@ -155,7 +155,14 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
   return renewing === undefined ? rest : { ...rest, renewing: renewing ? 1 : 0 };
 }
 
-export async function insertOrder(db: DB, order: Order, productIds: string[]) {
+/**
+ * Stores a new order with its lines. An invoice order is refused (false, nothing stored)
+ * when one of its items is already on another open invoice (pending or invoiced, not
+ * lapsed): a double submit or two admins at once would otherwise invoice the same items
+ * twice. The check and the insert are one transaction under a per-organisation lock on
+ * PostgreSQL (pg_advisory_xact_lock); SQLite runs one write transaction at a time.
+ */
+export async function insertOrder(db: DB, order: Order, productIds: string[]): Promise<boolean> {
   const { address, renewing, reverseCharge, invoiceTo, ...rest } = order;
   const row: Insertable<OrderTable> = {
     ...rest,
@@ -164,7 +171,27 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]) {
     reverseCharge: reverseCharge ? 1 : 0,
     invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
   };
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    if (order.method === "invoice") {
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+        await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${order.organisationId ?? order.userId}`}))`.execute(
+          trx,
+        );
+      }
+      for (let i = 0; i < productIds.length; i += 1000) {
+        const open = await trx
+          .selectFrom("order_items")
+          .innerJoin("orders", "orders.id", "order_items.orderId")
+          .select("orders.id")
+          .where("order_items.productId", "in", productIds.slice(i, i + 1000))
+          .where("orders.method", "=", "invoice")
+          .where("orders.status", "in", ["pending", "invoiced"])
+          .where("orders.lapsedAt", "is", null)
+          .limit(1)
+          .executeTakeFirst();
+        if (open) return false;
+      }
+    }
     await trx.insertInto("orders").values(row).execute();
     // In chunks: an order of all of a company's 5,000 items stays far below the databases'
     // limits on bound parameters.
@@ -173,6 +200,7 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]) {
         .insertInto("order_items")
         .values(productIds.slice(i, i + 1000).map((productId) => ({ orderId: row.id, productId })))
         .execute();
+    return true;
   });
 }
 
@@ -348,10 +376,17 @@ export interface PaymentProduct {
 
 /**
  * The items an order is being created for, among those the user may manage (decision 026:
- * a personal item's owner, an organisation's admins, the assigned member).
+ * a personal item's owner, an organisation's admins, the assigned member) AND in the order's
+ * scope: the organisation's own items for an organisation order (its invoice and its admins'
+ * view cover nothing else), the user's personal items for a personal one.
  */
-export async function listProductsForPayment(db: DB, userId: string, ids: string[]): Promise<PaymentProduct[]> {
-  return readPaymentProducts(db, ids, userId);
+export async function listProductsForPayment(
+  db: DB,
+  userId: string,
+  ids: string[],
+  scope: string | null,
+): Promise<PaymentProduct[]> {
+  return readPaymentProducts(db, ids, { userId, scope });
 }
 
 /**
@@ -363,7 +398,11 @@ export async function listOrderProductsForPayment(db: DB, ids: string[]): Promis
   return readPaymentProducts(db, ids, null);
 }
 
-async function readPaymentProducts(db: DB, ids: string[], managedBy: string | null): Promise<PaymentProduct[]> {
+async function readPaymentProducts(
+  db: DB,
+  ids: string[],
+  managedBy: { userId: string; scope: string | null } | null,
+): Promise<PaymentProduct[]> {
   const rows = [];
   // In chunks, like insertOrder: an order may hold every item of a 5,000-item owner.
   for (let i = 0; i < ids.length; i += 1000) {
@@ -371,7 +410,14 @@ async function readPaymentProducts(db: DB, ids: string[], managedBy: string | nu
       .selectFrom("products")
       .select(["id", "payed", "paidUntil"])
       .where("id", "in", ids.slice(i, i + 1000));
-    if (managedBy !== null) q = q.where(canManage(managedBy));
+    if (managedBy !== null) {
+      const { userId, scope } = managedBy;
+      q = q.where(canManage(userId));
+      q =
+        scope === null
+          ? q.where("organisationId", "is", null).where("owner", "=", userId)
+          : q.where("organisationId", "=", scope);
+    }
     rows.push(...(await q.execute()));
   }
   return rows.map((r) => ({ id: r.id, payed: Number(r.payed) === 1, paidUntil: num(r.paidUntil) }));

@@ -22,6 +22,8 @@ import {
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { ProdType } from "~/lib/product-form";
 import type { Deps } from "../deps.server";
+import { listManagedIds } from "../items/item-access.repository.server";
+import { findMembership } from "../organisations/organisations.repository.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { countProductsOfOwner, listProductIdsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
 import {
@@ -85,6 +87,7 @@ export type OrderErrorCode =
   | "invoiceAdminOnly"
   | "invoiceYearlyOnly"
   | "invoiceFailed"
+  | "alreadyInvoiced"
   | "forbidden";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}
@@ -266,7 +269,9 @@ export async function createOrder(
   const now = deps.clock();
   const limit = await rateLimiter(deps.config, db)(ORDER_RATE_RULE, input.userId, now);
   if (!limit.ok) throw new OrderError("rateLimited", { count: limit.retryAfterMinutes });
-  const rows = await listProductsForPayment(db, input.userId, ids);
+  // Every id in the order's scope (issue #20 review): an organisation is billed, and its
+  // admins see the order, for its own items only; a personal order holds personal items.
+  const rows = await listProductsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
   const address = await getOrderAddress(deps, input.userId);
@@ -313,7 +318,7 @@ export async function createOrder(
     reminderFor: null,
     lapsedAt: null,
   };
-  await insertOrder(db, order, ids);
+  if (!(await insertOrder(db, order, ids))) throw new OrderError("alreadyInvoiced");
   return order;
 }
 
@@ -429,7 +434,11 @@ export async function applyPayment(
     const first = order.status !== "paid";
     // An invoice order's items were activated and its stickers sent when the invoice was
     // (decision 027): its payment only settles it.
-    const invoiced = order.status === "invoiced";
+    // So was one voided or written off (uncollectible) and paid after all: it is settled the
+    // same way (its items revived, no second shipment, the period from its issue).
+    const invoiced =
+      order.status === "invoiced" ||
+      (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
     const productIds = await listOrderProductIds(trx, order.id);
     const products = await listOrderProductsForPayment(trx, productIds);
     // An item of an unpaid order was deleted since its checkout started (issue #17): the
@@ -662,17 +671,24 @@ export async function renewalsEndedByDeletion(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
   productId: string,
+  /** Who reads the preview: only items they may manage are named (the others are counted). */
+  viewer: string = userId,
 ): Promise<EndedByDeletion[]> {
   const now = deps.clock();
   const out: EndedByDeletion[] = [];
   for (const order of await listRenewingOrdersOfItem(deps.db, userId, productId)) {
-    const items = await listOrderProducts(deps.db, order.id);
+    const others = (await listOrderProducts(deps.db, order.id)).filter((i) => i.id !== productId);
+    const managed = await listManagedIds(
+      deps.db,
+      viewer,
+      others.map((i) => i.id),
+    );
     out.push({
       orderId: order.id,
       period: order.period,
       ...cancellationPlan(order, now),
-      otherItems: items.filter((i) => i.id !== productId).slice(0, OTHER_ITEMS_LISTED),
-      otherCount: items.filter((i) => i.id !== productId).length,
+      otherItems: others.filter((i) => managed.has(i.id)).slice(0, OTHER_ITEMS_LISTED),
+      otherCount: others.length,
     });
   }
   return out;
@@ -786,7 +802,7 @@ export async function paymentPortalUrl(
   deps: Pick<Deps, "db" | "config">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<string> {
-  const order = isOrderId(input.orderId) ? await findOrderOfUser(deps.db, input.userId, input.orderId) : undefined;
+  const order = isOrderId(input.orderId) ? await findOwnOrder(deps, input.userId, input.orderId) : undefined;
   if (!order || order.status !== "paid") throw new OrderError("notFound");
   if (deps.config.payments !== "stripe" || order.provider !== "stripe" || !order.customerId) {
     throw new OrderError("noPortal");
@@ -887,9 +903,20 @@ async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> 
   };
 }
 
+/**
+ * The user's own order: a personal one they made, or one they made in an organisation's
+ * scope while they are still a member of it (decision 026: leaving ends access with the
+ * membership). undefined otherwise.
+ */
+async function findOwnOrder(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order | undefined> {
+  const order = await findOrderOfUser(deps.db, userId, orderId);
+  if (!order || order.organisationId == null) return order;
+  return (await findMembership(deps.db, order.organisationId, userId)) ? order : undefined;
+}
+
 /** The owner's order; another user's (or no) order is notFound alike. */
 export async function getOrderView(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<OrderView> {
-  const order = isOrderId(orderId) ? await findOrderOfUser(deps.db, userId, orderId) : undefined;
+  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
   if (!order) throw new OrderError("notFound");
   return toView(deps, order);
 }
@@ -905,12 +932,13 @@ async function testCheckoutOrder(
   orderId: string,
 ): Promise<Order> {
   if (deps.config.payments !== "test") throw new OrderError("notFound");
-  const order = isOrderId(orderId) ? await findOrderOfUser(deps.db, userId, orderId) : undefined;
-  if (!order || order.provider !== "test") throw new OrderError("notFound");
+  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
+  // An invoice is paid on its invoice page (the organisation's admins), never here.
+  if (!order || order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
     const ids = await listOrderProductIds(deps.db, order.id);
-    const products = await listProductsForPayment(deps.db, userId, ids);
+    const products = await listOrderProductsForPayment(deps.db, ids);
     const now = deps.clock();
     if (products.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
   }

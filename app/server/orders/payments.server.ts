@@ -9,6 +9,7 @@ import Stripe from "stripe";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Config } from "../config.server";
+import { logger } from "../logger.server";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
 
 export interface CheckoutStart {
@@ -54,6 +55,11 @@ export interface PaymentProvider {
     lang: Lang;
     now: number;
   }): Promise<IssuedInvoice>;
+  /**
+   * The order was cancelled after its invoice was issued (the database step failed): void
+   * the invoice at the provider so nobody is asked to pay it. Never throws (logged).
+   */
+  voidInvoice(order: Pick<Order, "id" | "invoiceId">): Promise<void>;
   startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
   cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean }): Promise<void>;
   /** Undo a cancelled renewal before the subscription ends (issue #16, #19 point 4). */
@@ -106,6 +112,18 @@ export function checkoutFormActionOrigins(config: Config): string[] {
   return config.stripe.apiUrl ? [new URL(config.stripe.apiUrl).origin] : ["https://checkout.stripe.com"];
 }
 
+/**
+ * Voids an invoice of an order that will not go ahead (idempotent: one key per order). A
+ * draft that was never finalized cannot be voided and needs nothing: it was never sent.
+ */
+async function voidStripeInvoice(config: Config, order: Pick<Order, "id">, invoiceId: string): Promise<void> {
+  try {
+    await stripeClient(config).invoices.voidInvoice(invoiceId, {}, { idempotencyKey: `invoice-${order.id}-void` });
+  } catch (err) {
+    logger.error({ err, order: order.id, invoice: invoiceId }, "voiding the invoice failed");
+  }
+}
+
 function stripeProvider(config: Config): PaymentProvider {
   return {
     name: "stripe",
@@ -152,19 +170,32 @@ function stripeProvider(config: Config): PaymentProvider {
           key(`item-${i}`),
         );
       }
-      const finalized = await stripe.invoices.finalizeInvoice(draft.id, {}, key("finalize"));
-      const sent = await stripe.invoices.sendInvoice(draft.id, {}, key("send"));
-      if (sent.total !== order.totalAmount) {
-        throw new Error(`Stripe invoiced ${sent.total}, the order is ${order.totalAmount}`);
+      // The total is compared on the draft, before anything is final or sent: a mismatch
+      // (tax added by Stripe, say) leaves a draft nobody receives.
+      const filled = await stripe.invoices.retrieve(draft.id);
+      if (filled.total !== order.totalAmount) {
+        throw new Error(`Stripe's draft totals ${filled.total}, the order is ${order.totalAmount}`);
       }
-      const due = sent.due_date ?? finalized.due_date;
-      if (!due) throw new Error("Stripe returned an invoice without a due date");
-      return {
-        invoiceId: draft.id,
-        number: sent.number ?? finalized.number ?? null,
-        url: sent.hosted_invoice_url ?? finalized.hosted_invoice_url ?? null,
-        dueAt: due * 1000,
-      };
+      try {
+        const finalized = await stripe.invoices.finalizeInvoice(draft.id, {}, key("finalize"));
+        const sent = await stripe.invoices.sendInvoice(draft.id, {}, key("send"));
+        const due = sent.due_date ?? finalized.due_date;
+        if (!due) throw new Error("Stripe returned an invoice without a due date");
+        return {
+          invoiceId: draft.id,
+          number: sent.number ?? finalized.number ?? null,
+          url: sent.hosted_invoice_url ?? finalized.hosted_invoice_url ?? null,
+          dueAt: due * 1000,
+        };
+      } catch (err) {
+        // Finalize may have happened even when its answer was lost: the invoice is voided so
+        // no live invoice stays for an order the service cancels.
+        await voidStripeInvoice(config, order, draft.id);
+        throw err;
+      }
+    },
+    async voidInvoice(order) {
+      if (order.invoiceId) await voidStripeInvoice(config, order, order.invoiceId);
     },
     async startCheckout({ order, email, lang }) {
       const t = getT(lang);
@@ -261,6 +292,9 @@ const testProvider: PaymentProvider = {
   async issueInvoice({ now }) {
     // The simulated invoice is our own page, numbered TEST-N by the service.
     return { invoiceId: null, number: null, url: null, dueAt: now + INVOICE_DAYS_UNTIL_DUE * 24 * 60 * 60_000 };
+  },
+  async voidInvoice() {
+    // The simulated invoice is our own page: the cancelled order shows it void.
   },
   async startCheckout({ order }) {
     return { url: `/order/checkout/${order.id}`, checkoutId: null };

@@ -230,8 +230,18 @@ export async function heirOf(db: DB, organisationId: string, departingUserId: st
   return (others.find((o) => o.role === "admin") ?? others[0])?.userId;
 }
 
-/** The departing member's items of the organisation pass to `heir` (who then manages and pays for them). */
+/**
+ * The departing member's items of the organisation pass to `heir` (who then manages and pays
+ * for them), with the finder conversations about them: those belong to the organisation,
+ * not in the departing member's data export, nor deleted with their account.
+ */
 async function handOverItems(db: DB, organisationId: string, departingUserId: string, heir: string, now: number) {
+  await db
+    .updateTable("conversations")
+    .set({ ownerId: heir })
+    .where("ownerId", "=", departingUserId)
+    .where("itemId", "in", db.selectFrom("products").select("id").where("organisationId", "=", organisationId))
+    .execute();
   await db
     .updateTable("products")
     .set({ owner: heir, updatedAt: now })
