@@ -18,15 +18,31 @@ import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, walkI
 import { mergeAreas, registerResources } from "../../app/i18n/i18n";
 
 // The simulated payments below write their mails in this process: its translations, read
-// from the locale files (Playwright has no import.meta.glob).
+// from the locale files (Playwright has no import.meta.glob), the server-only texts (mails,
+// locales/<lang>/server/, decision 020) merged into the same keys as on the server.
+function readAreas(dir: string, l: string) {
+  return mergeAreas(
+    Object.fromEntries(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => [`./${l}/${f}`, { default: JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) }]),
+    ),
+  );
+}
+function deepMerge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(from)) {
+    const there = into[k];
+    into[k] =
+      there && typeof there === "object" && v && typeof v === "object"
+        ? deepMerge({ ...(there as Record<string, unknown>) }, v as Record<string, unknown>)
+        : v;
+  }
+  return into;
+}
 for (const l of ["en", "sv"] as const) {
   const dir = path.resolve(import.meta.dirname, "../../app/locales", l);
-  const files = Object.fromEntries(
-    fs
-      .readdirSync(dir)
-      .map((f) => [`./${l}/${f}`, { default: JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) }]),
-  );
-  registerResources(l, mergeAreas(files));
+  registerResources(l, deepMerge(readAreas(dir, l), readAreas(path.join(dir, "server"), l)));
 }
 
 const TEXT = {
