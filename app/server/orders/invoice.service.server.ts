@@ -6,7 +6,6 @@
  * or one unpaid long after its due date ends the stickers. Who may see an organisation's
  * invoices and receipts: its admins only. No HTTP here (decision 011).
  */
-import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Currency } from "~/lib/currency";
@@ -15,14 +14,11 @@ import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
 import type { Deps } from "../deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
-import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
-import { getBuyProductId } from "../order-draft/order-draft.service.server";
 import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";
 import { listOrdersOfOrganisation, listReceiptsOfOrders, nextCounter } from "./billing.repository.server";
-import { lapseOrder } from "./lifecycle.server";
+import { lapseOrder, queueFirstShipment } from "./lifecycle.server";
 import {
   findOrder,
-  insertShipment,
   listOrderProductIds,
   listOrderProducts,
   listOrderProductsForPayment,
@@ -214,15 +210,7 @@ async function activateInvoiced(
       await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
       touched.push(p.id);
     }
-    await insertShipment(trx, {
-      id: randomUUID(),
-      orderId: order.id,
-      userId: order.userId,
-      address: order.address,
-      createdAt: now,
-    });
-    const buy = await getBuyProductId({ db: trx }, order.userId);
-    if (buy && ids.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
+    await queueFirstShipment(trx, order, ids, now);
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The two effects of the subscription lifecycle that several services share (issue #16),
+ * The effects of the subscription lifecycle that several services share (issue #16),
  * each inside the caller's transaction and applied once: a payment's receipt (numbered,
  * VAT computed) and an order's lapse (its items unpaid unless another order covers them,
  * the owner told). Callers forget the returned items' finder pages after the commit.
@@ -16,7 +16,9 @@ import {
   type Receipt,
 } from "./billing.repository.server";
 import { enqueueLapsedMail } from "./billing.mail.server";
-import { listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
+import { getBuyProductId } from "../order-draft/order-draft.service.server";
+import { insertShipment, listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
 
@@ -98,4 +100,26 @@ export function lapseDue(
   if (!order.renewing) return Math.max(order.endsAt ?? 0, paidUntil) <= now;
   if (order.provider === "test") return true;
   return paidUntil + PAYMENT_RETRY_GRACE_MS <= now;
+}
+
+/**
+ * An order's stickers go to the post once (decision 015): its first payment, or an invoice
+ * when it is sent (decision 027), queues the order's one shipment to its address, and the
+ * pay-now item of the orderer's draft is forgotten when the order covers it.
+ */
+export async function queueFirstShipment(
+  trx: DB,
+  order: Pick<Order, "id" | "userId" | "address">,
+  productIds: readonly string[],
+  now: number,
+): Promise<void> {
+  await insertShipment(trx, {
+    id: randomUUID(),
+    orderId: order.id,
+    userId: order.userId,
+    address: order.address,
+    createdAt: now,
+  });
+  const buy = await getBuyProductId({ db: trx }, order.userId);
+  if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
 }

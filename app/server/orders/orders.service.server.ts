@@ -35,7 +35,6 @@ import {
   type PageInfo,
 } from "~/lib/item-filter";
 import { logger } from "../logger.server";
-import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyProductId, getOrderAddress } from "../order-draft/order-draft.service.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -45,7 +44,6 @@ import {
   findOrderOfUser,
   findUserForReceipt,
   insertOrder,
-  insertShipment,
   listOrderProductIds,
   listOrderProducts,
   listPaidOrderItemsOfUser,
@@ -63,7 +61,7 @@ import {
 import { getPaymentProvider } from "./payments.server";
 import { enqueueReceiptMail } from "./receipt.mail.server";
 import { enqueueCancelledMail, enqueueRenewalReceiptMail, enqueueResumedMail } from "./billing.mail.server";
-import { lapseOrder, recordReceipt } from "./lifecycle.server";
+import { lapseOrder, queueFirstShipment, recordReceipt } from "./lifecycle.server";
 
 export type OrderErrorCode =
   | "nothingSelected"
@@ -492,15 +490,7 @@ export async function applyPayment(
       touched.push(p.id);
     }
     if (first && !invoiced) {
-      await insertShipment(trx, {
-        id: randomUUID(),
-        orderId: order.id,
-        userId: order.userId,
-        address: order.address,
-        createdAt: now,
-      });
-      const buy = await getBuyProductId({ db: trx }, order.userId);
-      if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
+      await queueFirstShipment(trx, order, productIds, now);
     }
     const firstPayment = first || input.kind === "first";
     const receipt = await recordReceipt(trx, order, {
