@@ -63,7 +63,8 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
   const lang = useLang();
   const navigation = useNavigation();
   const v = loaderData.invoice;
-  // "480 kr" never broken before "kr" in the narrow amount column of a phone (the CSS has no nowrap utility).
+  // Amounts ("480 kr", "−€32") stay on one line in the narrow column of a phone: the cells
+  // are text-nowrap, and the space before "kr" is a no-break space in copied text too.
   const money = (minor: number) =>
     formatPrice(minor / 100, v.currency === "SEK" ? "sv" : "en").replace(" kr", "\u00a0kr");
   return (
@@ -143,20 +144,20 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
               <th scope="row" className="fw-normal">
                 {l.description}
               </th>
-              <td className="text-end">{money(l.amount)}</td>
+              <td className="text-end text-nowrap">{money(l.amount)}</td>
             </tr>
           ))}
           <tr>
             <th scope="row">{t("billing.receipt.net")}</th>
-            <td className="text-end">{money(v.netAmount)}</td>
+            <td className="text-end text-nowrap">{money(v.netAmount)}</td>
           </tr>
           <tr>
             <th scope="row">{t(v.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
-            <td className="text-end invoice-vat">{money(v.vatAmount)}</td>
+            <td className="text-end text-nowrap invoice-vat">{money(v.vatAmount)}</td>
           </tr>
           <tr className="fw-bold">
             <th scope="row">{t("invoices.invoice.toPay")}</th>
-            <td className="text-end invoice-total">{money(v.totalAmount)}</td>
+            <td className="text-end text-nowrap invoice-total">{money(v.totalAmount)}</td>
           </tr>
         </tbody>
       </table>
