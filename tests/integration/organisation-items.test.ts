@@ -33,6 +33,7 @@ import {
   type Expectation,
   type OrgRole,
 } from "../quality/route-table";
+import { up as reownConversations } from "../../app/server/db/migrations/0017-organisation-conversations";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
@@ -536,5 +537,34 @@ describe("finder conversations of organisation items", () => {
     expect(exported.json).not.toContain("Found your laptop by the lifts");
     await eraseUserData(deps, { id: leaver.id, email: leaver.email });
     expect(await ownerOf()).toBe(users.orgAdmin.id);
+  });
+
+  it("migration 0017 gives a conversation still naming a member who left before this release to the item's heir, and leaves others alone", async () => {
+    const deps = depsOf(rt);
+    const early = await createUser(rt, { name: "Ella Early" });
+    await addMember(orgA, early, "member");
+    const id = await createItem(deps, early.id, { ...ITEM, name: "Ella's phone", contactInfo: "x" }, "en", orgA);
+    const desk = { ...ITEM, name: "Desk phone", contactInfo: "x" };
+    const stays = await createItem(deps, users.orgAdmin.id, desk, "en", orgA);
+    await payFor(users.orgAdmin.id, users.orgAdmin.email, [id, stays]);
+    const { conversationId } = await finderWrites(id, "Found your phone on the bus");
+    const { conversationId: untouched } = await finderWrites(stays, "Found the desk phone");
+    await leaveOrganisation(deps, early.id, orgA);
+    // The state the previous release left: the items passed to the heir, the conversation not.
+    await rt.database.db
+      .updateTable("conversations")
+      .set({ ownerId: early.id })
+      .where("id", "=", conversationId)
+      .execute();
+    await reownConversations(rt.database.db);
+    const owners = await rt.database.db
+      .selectFrom("conversations")
+      .select(["id", "ownerId"])
+      .where("id", "in", [conversationId, untouched])
+      .execute();
+    expect(Object.fromEntries(owners.map((o) => [o.id, o.ownerId]))).toEqual({
+      [conversationId]: users.orgAdmin.id,
+      [untouched]: users.orgAdmin.id,
+    });
   });
 });
