@@ -16,6 +16,7 @@ import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -35,6 +36,20 @@ const DASHBOARD_ITEMS = 5000;
 const BARS = { ratio: 0.5, p99Ms: 50, errors: 0, dashboardP50Ms: 50, dashboardBytes: 100 * 1024 };
 
 buildIfNeeded();
+
+// The load generator must not be the bottleneck. autocannon 9 decodes every response
+// body into a string (PipelinedRequestsQueue.addBody, `body += chunk`), which it only
+// needs for `expectBody`, `verifyBody` and `onResponse` (none used here). For a 12 KB
+// brotli body that was ~180 µs of the bench process's CPU per response: it ran at 100 %
+// while the app server idled at ~45 %, so the ratio measured autocannon, not the app
+// (decision 021, "The instrument"). Bytes are still counted (addByteCount).
+{
+  const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
+    prototype: { addBody: (data: unknown) => void };
+  };
+  if (typeof queue.prototype.addBody !== "function") throw new Error("autocannon changed: see decision 021");
+  queue.prototype.addBody = () => {};
+}
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-bench-"));
 const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres")
@@ -202,6 +217,11 @@ const browserHeaders = {
 
 interface Run {
   name: string;
+  /** Share of one core the server and the load generator used while this target ran. */
+  serverCpuShare: number;
+  clientCpuShare: number;
+  /** The server's CPU per request, µs. */
+  serverCpuPerRequestUs: number;
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -222,9 +242,28 @@ interface Slice {
   errors: number;
   non2xx: number;
   bytes: number;
+  /** CPU seconds of the server answering, and of this process (the load generator). */
+  serverCpu: number;
+  clientCpu: number;
 }
 
-async function load(url: string, pathFor: (() => string) | null, seconds: number): Promise<Slice> {
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+function ownCpuSeconds() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+async function load(url: string, pathFor: (() => string) | null, seconds: number, serverPid?: number): Promise<Slice> {
+  const server0 = cpuSecondsOf(serverPid);
+  const client0 = ownCpuSeconds();
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -240,6 +279,8 @@ async function load(url: string, pathFor: (() => string) | null, seconds: number
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     bytes: result.throughput.total,
+    serverCpu: cpuSecondsOf(serverPid) - server0,
+    clientCpu: ownCpuSeconds() - client0,
   };
 }
 
@@ -261,9 +302,9 @@ const SLICES = 5;
 const targets = [
   // The same random paths for the bare server (it ignores them): autocannon builds every
   // request anew then, and the load generator does the same work for every target.
-  { key: "bare", name: "bare node:http 4 KB", url: bareUrl, pathFor: () => `/product/${pick()}` },
-  { key: "product", name: "/product/{id}", url: appUrl, pathFor: () => `/product/${pick()}` },
-  { key: "short", name: "/{id}", url: appUrl, pathFor: () => `/${pick()}` },
+  { key: "bare", name: "bare node:http 4 KB", url: bareUrl, pathFor: () => `/product/${pick()}`, pid: bare.child.pid },
+  { key: "product", name: "/product/{id}", url: appUrl, pathFor: () => `/product/${pick()}`, pid: app.child.pid },
+  { key: "short", name: "/{id}", url: appUrl, pathFor: () => `/${pick()}`, pid: app.child.pid },
 ] as const;
 
 console.log(`\nLoad (${os.cpus().length} CPUs: ${os.cpus()[0]?.model ?? "unknown"}):`);
@@ -276,14 +317,18 @@ console.log(
 );
 const slices: Record<string, Slice[]> = { bare: [], product: [], short: [] };
 for (let i = 0; i < SLICES; i++) {
-  for (const t of targets) slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES));
+  for (const t of targets) slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, t.pid));
 }
 function summarise(name: string, list: Slice[]): Run {
   const requests = list.reduce((a, s) => a + s.requests, 0);
   const seconds = list.reduce((a, s) => a + s.seconds, 0);
   const p50s = list.map((s) => s.p50).sort((a, b) => a - b);
+  const serverCpu = list.reduce((a, s) => a + s.serverCpu, 0);
   return {
     name,
+    serverCpuShare: serverCpu / seconds,
+    clientCpuShare: list.reduce((a, s) => a + s.clientCpu, 0) / seconds,
+    serverCpuPerRequestUs: Math.round((serverCpu / Math.max(1, requests)) * 1e6),
     requestsPerSec: Math.round(requests / seconds),
     p50Ms: p50s[Math.floor(p50s.length / 2)]!,
     // The worst slice's p99: never better than the truth.
@@ -344,12 +389,20 @@ const checks = {
 };
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 console.log(
-  `\n${"".padEnd(22)}${pad("req/s", 8)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("errors", 8)}${pad("non-2xx", 9)}${pad("B/req", 8)}`,
+  `\n${"".padEnd(22)}${pad("req/s", 8)}${pad("p50 ms", 8)}${pad("p99 ms", 8)}${pad("errors", 8)}${pad("non-2xx", 9)}${pad("B/req", 8)}${pad("server CPU", 12)}${pad("µs/req", 8)}${pad("client CPU", 12)}`,
 );
+const percent = (x: number) => (Number.isNaN(x) ? "?" : `${Math.round(x * 100)} %`);
 for (const r of Object.values(runs)) {
   console.log(
-    `${r.name.padEnd(22)}${pad(r.requestsPerSec, 8)}${pad(r.p50Ms, 8)}${pad(r.p99Ms, 8)}${pad(r.errors, 8)}${pad(r.non2xx, 9)}${pad(r.bytesPerRequest, 8)}`,
+    `${r.name.padEnd(22)}${pad(r.requestsPerSec, 8)}${pad(r.p50Ms, 8)}${pad(r.p99Ms, 8)}${pad(r.errors, 8)}${pad(r.non2xx, 9)}${pad(r.bytesPerRequest, 8)}${pad(percent(r.serverCpuShare), 12)}${pad(Number.isNaN(r.serverCpuPerRequestUs) ? "?" : r.serverCpuPerRequestUs, 8)}${pad(percent(r.clientCpuShare), 12)}`,
   );
+}
+// A load generator near a full core while the server has CPU to spare measures itself.
+for (const r of Object.values(runs)) {
+  if (r.clientCpuShare >= 0.95 && r.serverCpuShare < 0.8)
+    console.log(
+      `warning: for ${r.name} the load generator used ${percent(r.clientCpuShare)} of a core and the server ${percent(r.serverCpuShare)}: the figure is a floor set by the client`,
+    );
 }
 console.log(`\n/{id} answers: ${shortAnswer}`);
 console.log(
