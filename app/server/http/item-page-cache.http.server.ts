@@ -19,7 +19,7 @@ import {
   toStorablePage,
   VERSION_CHECK_MS,
 } from "../items/item-page-cache.server";
-import { logger, redactUrl } from "../logger.server";
+import { plainLogger, redactUrl } from "../logger.server";
 import { scanLog } from "../scans/scan-log.server";
 import { recordItemPageVisit } from "../scans/scans.service.server";
 import { getRuntime } from "../runtime.server";
@@ -107,8 +107,9 @@ function sendCachedPage(
       at: Date.now(),
     });
   }
-  // The same line pino-http writes for rendered pages.
-  logger.info(
+  // The same line pino-http writes for rendered pages (its fields are listed here: no
+  // headers, so the plain logger's missing redaction has nothing to remove).
+  plainLogger.info(
     {
       req: { id: requestId, method: req.method, url: redactUrl(url) },
       res: { statusCode: 200 },
