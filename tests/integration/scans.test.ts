@@ -167,6 +167,28 @@ describe("scan log", () => {
     }
     expect(await scansOf(id)).toHaveLength(1);
   });
+  it("a flush of more scans than one statement holds writes each one with its own time, language and device", async () => {
+    const [a, b] = [await item(), await item()];
+    const t0 = Date.now();
+    const events = Array.from({ length: 250 }, (_, i) => ({
+      itemId: i % 3 === 0 ? b : a,
+      at: t0 - i,
+      lang: i % 2 ? ("en" as const) : ("sv" as const),
+      device: (["phone", "tablet", "desktop"] as const)[i % 3]!,
+      paid: true,
+    }));
+    expect(await writeScanEvents(depsOf(rt), events)).toMatchObject({ scans: 250 });
+    const rows = await rt.database.db
+      .selectFrom("item_scans")
+      .select(["productId", "scannedAt", "lang", "device"])
+      .where("productId", "in", [a, b])
+      .execute();
+    const key = (r: { productId: string; scannedAt: number; lang: string; device: string }) =>
+      `${r.productId}|${Number(r.scannedAt)}|${r.lang}|${r.device}`;
+    expect(rows.map(key).sort()).toEqual(
+      events.map((e) => key({ productId: e.itemId, scannedAt: e.at, lang: e.lang, device: e.device })).sort(),
+    );
+  });
 });
 
 describe("scan alerts", () => {

@@ -1,5 +1,5 @@
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqlite } from "kysely";
 import { Migrator, type MigrationResultSet } from "kysely/migration";
 import fs from "node:fs";
 import path from "node:path";
@@ -45,7 +45,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     // query (the dashboard's name search, issue #18) must find "Äppelklocka" from "äpp"
     // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
     sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return {
       db,
       dialect: "sqlite",
@@ -76,6 +76,38 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Prepared statements kept per connection (SQL texts the app runs: a few hundred). */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 for Kysely, with its prepared statements kept (decision 021). Kysely's
+ * SQLite driver prepares every query anew: SQLite parses and plans the same text each
+ * time (for the scan log's 100-row insert that was more of the insert's cost than the
+ * writing). Here a statement is prepared once per SQL text and reused, least recently
+ * used first out. A statement still being iterated (Kysely's `stream()`) is busy: such a
+ * text gets a fresh statement. A schema change (a migration) makes SQLite re-prepare a
+ * kept statement by itself.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATEMENT_CACHE_SIZE): KyselySqlite {
+  const kept = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      const found = kept.get(text);
+      if (found && !found.busy) {
+        kept.delete(text); // most recently used last
+        kept.set(text, found);
+        return found;
+      }
+      const statement = sqlite.prepare(text);
+      if (found) return statement; // the kept one is busy: this one is used once
+      kept.set(text, statement);
+      if (kept.size > size) kept.delete(kept.keys().next().value!);
+      return statement;
+    },
   };
 }
 

@@ -2,7 +2,7 @@
  * SQL of the scan log, scan alerts and lost mode (migration 0011, decision 014). One query
  * per function, the same on SQLite and PostgreSQL; rows converted here (decision 004).
  */
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { isLang } from "~/i18n/config";
 import { toDeviceClass, type ScanEntry } from "~/lib/scans";
 import { readBool, type DB } from "../db/db.server";
@@ -33,14 +33,35 @@ function chunks<T>(list: T[]): T[][] {
   return out;
 }
 
-/** Multi-row inserts (a flush is one or a few statements, whatever the traffic). */
+/**
+ * Multi-row inserts of WRITE_CHUNK rows. Kysely builds the statement once per row count
+ * of a flush; the other chunks reuse its text with their own parameters (decision 021:
+ * building a 100-row insert from objects was a fifth of the insert's cost under the bench;
+ * SQLite's prepared statement is reused too, db.server.ts).
+ */
 export async function insertScans(db: DB, rows: ScanRow[]): Promise<void> {
+  const texts = new Map<number, string>();
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     if (i > 0) await yieldToRequests();
-    await db
-      .insertInto("item_scans")
-      .values(rows.slice(i, i + WRITE_CHUNK))
-      .execute();
+    const part = rows.slice(i, i + WRITE_CHUNK);
+    // Each row's values in the statement's column order.
+    const values = part.map((r) => ({
+      productId: r.productId,
+      scannedAt: r.scannedAt,
+      lang: r.lang,
+      device: r.device,
+    }));
+    let text = texts.get(part.length);
+    if (text === undefined) {
+      text = db.insertInto("item_scans").values(values).compile().sql;
+      texts.set(part.length, text);
+    }
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        values.flatMap((v) => [v.productId, v.scannedAt, v.lang, v.device]),
+      ),
+    );
   }
 }
 
