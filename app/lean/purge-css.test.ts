@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { purgeCss } from "./purge-css";
+import { dropUnreadVariables, purgeCss } from "./purge-css";
 
 describe("purgeCss (the finder page's inline stylesheet)", () => {
   const css =
@@ -31,5 +31,32 @@ describe("purgeCss (the finder page's inline stylesheet)", () => {
     expect(
       purgeCss('@charset "UTF-8";\n/* rtl:ignore */\n.btn {\n  a: 1;\n}\n.card {\n  b: 2;\n}\n', new Set(["btn"])),
     ).toBe('@charset "UTF-8";.btn{\n  a: 1;\n}');
+  });
+});
+
+describe("Bootstrap's custom properties nothing reads", () => {
+  it("are dropped, also when the only reader was itself dropped; read ones and non-Bootstrap ones stay", () => {
+    const css =
+      ":root{--bs-blue:#00f;--bs-red:#f00;--bs-link:var(--bs-blue);--bs-gone:var(--bs-red);--altcha-x:1}" +
+      ".btn{--bs-btn-pad:1rem;--bs-btn-unused:2px;padding:var(--bs-btn-pad)}a{color:var(--bs-link)}";
+    expect(dropUnreadVariables(css, new Set())).toBe(
+      ":root{--bs-blue:#00f;--bs-link:var(--bs-blue);--altcha-x:1}.btn{--bs-btn-pad:1rem;padding:var(--bs-btn-pad)}a{color:var(--bs-link)}",
+    );
+  });
+
+  it("keeps one the code names (a style attribute may set or read it) and drops a rule left empty", () => {
+    const css = ".a{--bs-progress:0}.b{--bs-x:1}@media (min-width:1px){.c{--bs-y:2}.d{e:1}}";
+    expect(dropUnreadVariables(css, new Set(["--bs-progress"]))).toBe(
+      ".a{--bs-progress:0}@media (min-width:1px){.d{e:1}}",
+    );
+  });
+
+  it("splits declarations at top-level semicolons only: a data URL or a string holding ';' stays whole", () => {
+    const css =
+      '.s{--bs-img:url("data:image/svg+xml;charset=utf8,%3csvg%3e");--bs-q:";}";background:var(--bs-img);content:var(--bs-q)}' +
+      '.t{--bs-unused:url("a;b");color:red}';
+    expect(dropUnreadVariables(css, new Set())).toBe(
+      '.s{--bs-img:url("data:image/svg+xml;charset=utf8,%3csvg%3e");--bs-q:";}";background:var(--bs-img);content:var(--bs-q)}.t{color:red}',
+    );
   });
 });
