@@ -42,7 +42,8 @@ buildIfNeeded();
 // needs for `expectBody`, `verifyBody` and `onResponse` (none used here). For a 12 KB
 // brotli body that was ~180 µs of the bench process's CPU per response: it ran at 100 %
 // while the app server idled at ~45 %, so the ratio measured autocannon, not the app
-// (decision 021, "The instrument"). Bytes are still counted (addByteCount).
+// (decision 021, "The instrument"; upstream: mcollina/autocannon#485). Bytes are still
+// counted (addByteCount).
 {
   const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
     prototype: { addBody: (data: unknown) => void };
@@ -250,7 +251,9 @@ interface Slice {
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
 function cpuSecondsOf(pid: number | undefined): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // The command name (field 2) is in parentheses and may itself hold ") ".
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return Number.NaN;

@@ -21,7 +21,10 @@ export function purgeCss(source: string, words: ReadonlySet<string>): string {
  * and on each component, and a third of those the site keeps are read by no rule it
  * keeps (0.8 KB of the finder page's 11 KB). Dropping one can leave another unread, so
  * this repeats until nothing changes. Other custom properties stay: a web component
- * (ALTCHA) reads its own inside its shadow DOM, where this cannot see.
+ * (ALTCHA) reads its own inside its shadow DOM, where this cannot see. A name the code
+ * builds at run time (`--bs-${x}`) is not a word: list such a name in a comment of the
+ * code that builds it. Reads Sass's output (no CSS nesting); only `@media` and `@supports`
+ * blocks are looked into, other at-rules are kept as they are.
  */
 export function dropUnreadVariables(css: string, words: ReadonlySet<string>): string {
   for (;;) {

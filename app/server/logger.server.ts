@@ -10,8 +10,8 @@ import { parseLogLevel } from "./config.server";
 // In "buffer" mode: in its default "utf8" mode sonic-boom appends each line to one
 // pending string and measures that whole string (Buffer.byteLength) on every line, so
 // the cost of a line grew with the batch (6 % of a cached finder page's CPU, decision
-// 021). In buffer mode it keeps the lengths; pino writes strings, so the line is turned
-// into bytes once here.
+// 021). In buffer mode (pinojs/sonic-boom#174) it keeps the lengths; pino writes
+// strings, so the line is turned into bytes once here.
 const stdout = pino.destination({
   dest: 1,
   sync: false,
@@ -39,7 +39,8 @@ export const logger = pino(
  * The same lines without the redaction pass, for a line built field by field that holds
  * no headers: the finder page served from the cache (decision 021). Redaction walks
  * every line's object, ~2 % of such a request's CPU. Same destination, so the lines stay
- * in order with the others.
+ * in order with the others. Its level is read once at start-up like `logger`'s: a change
+ * of `logger.level` at run time would not reach it.
  */
 export const plainLogger = pino(options, destination);
 

@@ -144,4 +144,18 @@ describe(`foundation on ${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     const code = await other.stop("SIGTERM");
     expect(code).toBe(0);
   });
+
+  it("a server that cannot start logs why as a fatal line before it exits (buffered log lines are flushed on exit)", async () => {
+    const failed = await startServer(testEnv(db, { ALLOW_TEST_PAYMENTS: "0" })).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    const fatal = failed.split("\n").find((l) => l.startsWith("{") && l.includes('"msg":"start-up failed"'));
+    expect(fatal, `the fatal log line in:\n${failed}`).toBeTruthy();
+    expect(JSON.parse(fatal!)).toMatchObject({
+      level: 60,
+      service: "hittad",
+      err: expect.stringContaining("ALLOW_TEST_PAYMENTS"),
+    });
+  });
 });

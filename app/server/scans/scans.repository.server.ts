@@ -37,31 +37,28 @@ function chunks<T>(list: T[]): T[][] {
  * Multi-row inserts of WRITE_CHUNK rows. Kysely builds the statement once per row count
  * of a flush; the other chunks reuse its text with their own parameters (decision 021:
  * building a 100-row insert from objects was a fifth of the insert's cost under the bench;
- * SQLite's prepared statement is reused too, db.server.ts).
+ * SQLite's prepared statement is reused too, db.server.ts). The first build's parameters
+ * must be ours in the same order: a change in how Kysely orders columns fails loudly.
  */
 export async function insertScans(db: DB, rows: ScanRow[]): Promise<void> {
   const texts = new Map<number, string>();
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     if (i > 0) await yieldToRequests();
     const part = rows.slice(i, i + WRITE_CHUNK);
-    // Each row's values in the statement's column order.
-    const values = part.map((r) => ({
-      productId: r.productId,
-      scannedAt: r.scannedAt,
-      lang: r.lang,
-      device: r.device,
-    }));
-    let text = texts.get(part.length);
-    if (text === undefined) {
-      text = db.insertInto("item_scans").values(values).compile().sql;
-      texts.set(part.length, text);
+    const parameters = part.flatMap((r) => [r.productId, r.scannedAt, r.lang, r.device]);
+    const text = texts.get(part.length);
+    if (text !== undefined) {
+      await db.executeQuery(CompiledQuery.raw(text, parameters));
+      continue;
     }
-    await db.executeQuery(
-      CompiledQuery.raw(
-        text,
-        values.flatMap((v) => [v.productId, v.scannedAt, v.lang, v.device]),
-      ),
-    );
+    const built = db
+      .insertInto("item_scans")
+      .values(part.map((r) => ({ productId: r.productId, scannedAt: r.scannedAt, lang: r.lang, device: r.device })))
+      .compile();
+    if (built.parameters.length !== parameters.length || built.parameters.some((p, k) => p !== parameters[k]))
+      throw new Error("insertScans: the statement's parameters are not in the expected column order");
+    texts.set(part.length, built.sql);
+    await db.executeQuery(built);
   }
 }
 
