@@ -66,7 +66,11 @@ function upload(path: string, total: number, opts: { chunked: boolean; lang?: st
       res.on("error", reject);
     });
     // The server closing while we still upload is expected after a 413.
-    req.on("error", (err) => (answered ? undefined : reject(err)));
+    req.on("error", (err) =>
+      answered
+        ? undefined
+        : reject(Object.assign(new Error(`${path}: ${err.message} after ${written} bytes`), { cause: err })),
+    );
     const chunk = Buffer.alloc(64 * 1024, "a");
     const pump = () => {
       while (written < total && !answered) {
@@ -80,6 +84,8 @@ function upload(path: string, total: number, opts: { chunked: boolean; lang?: st
     pump();
   });
 }
+
+const uploadOnce = upload;
 
 describe("request bodies over the limit", () => {
   it("a declared 300 MB POST to /login is refused at once with 413, before its body is read", async () => {
@@ -144,6 +150,16 @@ describe("request bodies over the limit", () => {
 
   it("only the CSV import takes a 1.5 MB body, with or without a trailing slash; other forms still refuse 200 KB", async () => {
     const big = 1.5 * 1024 * 1024;
+    // Once, on the full suite's loaded machine (PostgreSQL leg), one of these uploads met a
+    // closed socket (EPIPE) before any answer; not reproduced alone in 6 runs. What this
+    // test protects is the status, so a connection reset before an answer is asked again
+    // once (a server that always resets still fails), and the error names the path.
+    const upload = (path: string, total: number, opts: { chunked: boolean }) =>
+      uploadOnce(path, total, opts).catch((err: Error & { cause?: NodeJS.ErrnoException }) =>
+        err.cause?.code === "EPIPE" || err.cause?.code === "ECONNRESET"
+          ? uploadOnce(path, total, opts)
+          : Promise.reject(err),
+      );
     for (const path of ["/dashboard/import", "/dashboard/import/", "/dashboard/import.data"]) {
       // Signed out: the route's own answer (sign in first), not the body limit's 413.
       expect((await upload(path, big, { chunked: false })).status, path).not.toBe(413);
