@@ -5,7 +5,7 @@
 import { CompiledQuery, sql } from "kysely";
 import { isLang } from "~/i18n/config";
 import { toDeviceClass, type ScanEntry } from "~/lib/scans";
-import { readBool, type DB } from "../db/db.server";
+import { readBool, type DB, type Dialect } from "../db/db.server";
 import { canManage } from "../items/item-access.repository.server";
 
 export interface ScanRow {
@@ -40,7 +40,8 @@ function chunks<T>(list: T[]): T[][] {
  * SQLite's prepared statement is reused too, db.server.ts). The first build's parameters
  * must be ours in the same order: a change in how Kysely orders columns fails loudly.
  */
-export async function insertScans(db: DB, rows: ScanRow[]): Promise<void> {
+export async function insertScans(db: DB, rows: ScanRow[], dialect: Dialect): Promise<void> {
+  if (dialect === "postgres") return insertScansPostgres(db, rows);
   const texts = new Map<number, string>();
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     if (i > 0) await yieldToRequests();
@@ -59,6 +60,29 @@ export async function insertScans(db: DB, rows: ScanRow[]): Promise<void> {
       throw new Error("insertScans: the statement's parameters are not in the expected column order");
     texts.set(part.length, built.sql);
     await db.executeQuery(built);
+  }
+}
+
+/** Rows per statement on PostgreSQL: four arrays, whatever the count. */
+const PG_WRITE_CHUNK = 5000;
+
+/**
+ * PostgreSQL: the rows as four arrays (one parameter per column) and `unnest`: one short
+ * statement for thousands of rows, instead of parsing and planning a 400-parameter insert
+ * per 100 rows in the database (decision 021). The same rows as insertScans on SQLite.
+ */
+async function insertScansPostgres(db: DB, rows: ScanRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += PG_WRITE_CHUNK) {
+    if (i > 0) await yieldToRequests();
+    const part = rows.slice(i, i + PG_WRITE_CHUNK);
+    await sql`
+      insert into item_scans ("productId", "scannedAt", "lang", "device")
+      select * from unnest(
+        ${part.map((r) => r.productId)}::text[],
+        ${part.map((r) => r.scannedAt)}::bigint[],
+        ${part.map((r) => r.lang)}::text[],
+        ${part.map((r) => r.device)}::text[]
+      )`.execute(db);
   }
 }
 

@@ -83,7 +83,7 @@ export async function writeScanEvents(
   const lastScan = latestPerItem(events, true);
   const lastInactive = latestPerItem(events, false);
   await db.transaction().execute(async (trx) => {
-    await repo.insertScans(trx, scans);
+    await repo.insertScans(trx, scans, config.database.kind);
     const scanned = [...lastScan.keys()].filter((id) => existing.has(id));
     const latest = scans.reduce((max, r) => Math.max(max, r.scannedAt), 0);
     if (scanned.length) await repo.setLastScanned(trx, scanned, latest);
