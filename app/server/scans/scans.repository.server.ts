@@ -34,7 +34,8 @@ function chunks<T>(list: T[]): T[][] {
 }
 
 /**
- * Multi-row inserts of WRITE_CHUNK rows. Kysely builds the statement once per row count
+ * The scans of a flush. PostgreSQL: insertScansPostgres below. SQLite: multi-row inserts
+ * of WRITE_CHUNK rows (a turn of the event loop between them). Kysely builds the statement once per row count
  * of a flush; the other chunks reuse its text with their own parameters (decision 021:
  * building a 100-row insert from objects was a fifth of the insert's cost under the bench;
  * SQLite's prepared statement is reused too, db.server.ts). The first build's parameters
