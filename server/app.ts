@@ -43,7 +43,10 @@ export async function start() {
   jobs = startJobs(rt.database, rt.config);
   // The scan log's buffer is written at least every second (issue #14, decision 014).
   scanLog.start(async (events) => {
-    await writeScanEvents({ db: rt.database.db, config: rt.config, clock: systemClock }, events);
+    await writeScanEvents(
+      { db: rt.database.db, config: rt.config, clock: systemClock, writer: rt.database.writer },
+      events,
+    );
   });
   // The cached finder pages in demand are checked against the database in the background.
   startItemPageRefresh(rt.database.db);

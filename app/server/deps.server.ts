@@ -6,6 +6,7 @@
 import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
+import type { SqliteWriter } from "./db/sqlite-writer.server";
 import { getRuntime } from "./runtime.server";
 
 /** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
@@ -18,10 +19,12 @@ export interface Deps {
   config: Config;
   auth: Auth;
   clock: Clock;
+  /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
+  writer?: SqliteWriter;
 }
 
 /** The process's dependencies, for a route to hand to services. */
 export async function getDeps(): Promise<Deps> {
   const { database, config, auth } = await getRuntime();
-  return { db: database.db, config, auth, clock: systemClock };
+  return { db: database.db, config, auth, clock: systemClock, writer: database.writer };
 }

@@ -6,5 +6,5 @@ import { systemClock, type Deps } from "../../app/server/deps.server";
 import type { Runtime } from "../../app/server/runtime.server";
 
 export function depsOf(rt: Pick<Runtime, "database" | "config" | "auth">): Deps {
-  return { db: rt.database.db, config: rt.config, auth: rt.auth, clock: systemClock };
+  return { db: rt.database.db, config: rt.config, auth: rt.auth, clock: systemClock, writer: rt.database.writer };
 }

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { DatabaseTarget } from "../config.server";
 import { logger } from "../logger.server";
 import { migrations } from "./migrations";
+import { openSqliteWriter, SQLITE_PRAGMAS, type SqliteWriter } from "./sqlite-writer.server";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -18,6 +19,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export interface DatabaseHandle {
   db: DB;
   dialect: Dialect;
+  /** SQLite in a file: bulk writes on a thread of their own (sqlite-writer.server.ts). */
+  writer?: SqliteWriter;
   /** Cheap reachability check for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -35,24 +38,24 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
       fs.closeSync(fs.openSync(target.file, "a", 0o600));
     }
     const sqlite = new SqliteDatabase(target.file);
-    sqlite.pragma("journal_mode = WAL");
-    sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
-    // WAL + NORMAL is durable across process crashes (kill -9); only an OS crash can
-    // lose the last transactions, which FULL would prevent at a large write cost.
-    sqlite.pragma("synchronous = NORMAL");
+    for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
     // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. The same
     // query (the dashboard's name search, issue #18) must find "Äppelklocka" from "äpp"
     // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
     sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const writer = target.file === ":memory:" ? undefined : openSqliteWriter(target.file);
     return {
       db,
       dialect: "sqlite",
+      writer,
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await writer?.close();
+        await db.destroy();
+      },
     };
   }
   const pool = new pg.Pool({

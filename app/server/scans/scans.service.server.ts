@@ -69,7 +69,7 @@ function latestPerItem(events: ScanEvent[], paid: boolean): Map<string, ScanEven
 
 /** Writes one batch of the scan log and queues the mails it calls for. */
 export async function writeScanEvents(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "writer">,
   events: ScanEvent[],
 ): Promise<{ scans: number; mails: number }> {
   const { db, config } = deps;
@@ -82,12 +82,25 @@ export async function writeScanEvents(
     .map((e) => ({ productId: e.itemId, scannedAt: e.at, lang: e.lang, device: e.device }));
   const lastScan = latestPerItem(events, true);
   const lastInactive = latestPerItem(events, false);
-  await db.transaction().execute(async (trx) => {
-    await repo.insertScans(trx, scans, config.database.kind);
-    const scanned = [...lastScan.keys()].filter((id) => existing.has(id));
-    const latest = scans.reduce((max, r) => Math.max(max, r.scannedAt), 0);
-    if (scanned.length) await repo.setLastScanned(trx, scanned, latest);
-  });
+  const scanned = [...lastScan.keys()].filter((id) => existing.has(id));
+  const latest = scans.reduce((max, r) => Math.max(max, r.scannedAt), 0);
+  if (deps.writer) {
+    // SQLite in a file: the rows on the writer's thread, off the event loop that serves
+    // the finder pages (decision 021); then the cards' "last scanned", a few statements.
+    // The rows are in: a failure after this must not have the batch written again.
+    await repo.insertScansOnWriter(deps.writer, scans);
+    if (scanned.length) {
+      await repo.setLastScanned(db, scanned, latest).catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        logger.warn({ job: "scan-log", err: message }, "last scanned not updated");
+      });
+    }
+  } else {
+    await db.transaction().execute(async (trx) => {
+      await repo.insertScans(trx, scans, config.database.kind);
+      if (scanned.length) await repo.setLastScanned(trx, scanned, latest);
+    });
+  }
 
   let mails = 0;
   const targets = [
