@@ -1,7 +1,10 @@
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { withStatementCache } from "./db.server";
+import { openDatabase, withStatementCache } from "./db.server";
 
 /** A counter of how often SQLite was asked to prepare, around a real in-memory database. */
 function counted() {
@@ -64,5 +67,32 @@ describe("SQLite statement cache (decision 021)", () => {
     cache.prepare("select 2"); // prepared again
     expect(texts).toEqual(["select 1", "select 2", "select 3", "select 2"]);
     sqlite.close();
+  });
+});
+
+describe("SQLite transactions beside the scan writer thread (decision 021)", () => {
+  it("a transaction that reads, then writes, succeeds while the writer thread wants to commit", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-begin-"));
+    const handle = openDatabase({ kind: "sqlite", file: path.join(dir, "db.sqlite"), url: "" });
+    try {
+      await sql`create table t (n integer)`.execute(handle.db);
+      await sql`insert into t values (1)`.execute(handle.db);
+      let writerDone: Promise<number> | undefined;
+      await handle.db.transaction().execute(async (trx) => {
+        const before = await sql<{ c: number }>`select count(*) as c from t`.execute(trx);
+        // The writer thread commits now if it can. With a deferred begin it could, and
+        // this transaction's snapshot would be stale: its write below fails at once
+        // (SQLITE_BUSY_SNAPSHOT). An immediate begin holds the lock: the writer waits.
+        writerDone = handle.writer!.run("insert into t values (?)", [[2]]);
+        await Promise.race([writerDone, new Promise((r) => setTimeout(r, 300))]);
+        await sql`insert into t values (${before.rows[0]!.c + 10})`.execute(trx);
+      });
+      expect(await writerDone).toBe(1);
+      const rows = await sql<{ n: number }>`select n from t order by n`.execute(handle.db);
+      expect(rows.rows.map((r) => r.n)).toEqual([1, 2, 11]);
+    } finally {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,16 @@
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqlite } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase as KyselySqlite,
+  type SqliteDialectConfig,
+} from "kysely";
 import { Migrator, type MigrationResultSet } from "kysely/migration";
 import fs from "node:fs";
 import path from "node:path";
@@ -43,7 +54,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     // query (the dashboard's name search, issue #18) must find "Äppelklocka" from "äpp"
     // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
     sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
     const writer = target.file === ":memory:" ? undefined : openSqliteWriter(target.file);
     return {
       db,
@@ -112,6 +123,31 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
       return statement;
     },
   };
+}
+
+/**
+ * SQLite with transactions that take the write lock when they begin. Kysely begins them
+ * with a plain (deferred) `begin`: a transaction that reads first holds a snapshot, and if
+ * another connection (the scan writer thread) commits before it writes, its first write
+ * fails at once with SQLITE_BUSY_SNAPSHOT; SQLite cannot wait that out. `begin immediate`
+ * waits (busy_timeout) for the other writer instead, and then nothing can commit under it.
+ * Every transaction here writes, and on one connection they run one at a time anyway.
+ */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {

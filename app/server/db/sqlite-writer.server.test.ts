@@ -88,4 +88,12 @@ describe("SQLite writer thread (decision 021)", () => {
     expect(await write).toBe(20_000);
     expect(app.prepare("select count(*) as c from scans").get()).toEqual({ c: 20_000 });
   });
+
+  it("a write after close is refused, and writes nothing", async () => {
+    const { app, writer } = database();
+    await writer.run("insert into scans (item, n) values (?, ?)", [["a", 1]]);
+    await writer.close();
+    await expect(writer.run("insert into scans (item, n) values (?, ?)", [["a", 2]])).rejects.toThrow(/closed/);
+    expect(app.prepare("select count(*) as c from scans").get()).toEqual({ c: 1 });
+  });
 });

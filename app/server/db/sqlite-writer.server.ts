@@ -55,6 +55,7 @@ const WORKER_SOURCE = `(async () => {
 })();`;
 
 interface Pending {
+  worker: Worker;
   resolve: (changes: number) => void;
   reject: (err: Error) => void;
 }
@@ -67,9 +68,15 @@ export function openSqliteWriter(file: string): SqliteWriter {
   const pending = new Map<number, Pending>();
   const inFlight = new Set<Promise<unknown>>();
 
-  const failAll = (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
+  let closed = false;
+
+  // A thread that ended fails what it held, and only that: a newer thread's writes go on.
+  const failAll = (w: Worker, err: Error) => {
+    for (const [id, p] of pending) {
+      if (p.worker !== w) continue;
+      pending.delete(id);
+      p.reject(err);
+    }
   };
 
   const start = () => {
@@ -78,7 +85,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (pending.size === 0) w.unref();
+      if (![...pending.values()].some((other) => other.worker === w)) w.unref();
       if (m.error === undefined) p.resolve(m.changes ?? 0);
       else p.reject(Object.assign(new Error(m.error), { code: m.code }));
     });
@@ -86,17 +93,18 @@ export function openSqliteWriter(file: string): SqliteWriter {
     // next write starts a new one.
     w.on("error", (err) => {
       if (worker === w) worker = undefined;
-      failAll(err);
+      failAll(w, err);
     });
     w.on("exit", (code) => {
       if (worker === w) worker = undefined;
-      failAll(new Error(`SQLite writer thread exited (${code})`));
+      failAll(w, new Error(`SQLite writer thread exited (${code})`));
     });
     return w;
   };
 
   return {
     run(sql, rows) {
+      if (closed) return Promise.reject(new Error("SQLite writer is closed"));
       if (rows.length === 0) return Promise.resolve(0);
       worker ??= start();
       const w = worker;
@@ -104,7 +112,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
       // The thread keeps the process alive only while it holds a write.
       w.ref();
       const answer = new Promise<number>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { worker: w, resolve, reject });
         w.postMessage({ id, sql, rows });
       });
       const forget = () => void inFlight.delete(settled);
@@ -113,6 +121,7 @@ export function openSqliteWriter(file: string): SqliteWriter {
       return answer;
     },
     async close() {
+      closed = true;
       const w = worker;
       worker = undefined;
       if (!w) return;

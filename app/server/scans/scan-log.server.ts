@@ -16,6 +16,11 @@ export interface ScanEvent {
   device: DeviceClass;
   /** The page showed the paid item (a scan); false: the 'not paid' page (inactive sticker). */
   paid: boolean;
+  /**
+   * Set once the event's row is in the log: a flush that failed after that (in its mails)
+   * is retried without writing the row again.
+   */
+  logged?: boolean;
 }
 
 export const FLUSH_INTERVAL_MS = 1000;

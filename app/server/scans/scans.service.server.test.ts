@@ -260,4 +260,24 @@ describe("the write buffer", () => {
     await log.stop();
     expect(written).toHaveLength(1);
   });
+
+  it("a flush whose mails failed is retried: the mail is queued, the scans are not logged twice", async () => {
+    const userId = await owner();
+    const id = await paidItem(userId);
+    await setItemLost(deps, userId, id, true);
+    const log = new ScanLog(60_000);
+    log.start((events) => writeScanEvents(deps, events).then(() => undefined));
+    log.record(scan(id));
+    log.record(scan(id, { at: deps.clock() + 1 }));
+    // The outbox cannot be written: the scans are in, the mail is not.
+    await deps.db.schema.alterTable("mail_outbox").renameTo("mail_outbox_away").execute();
+    await log.flush();
+    expect(log.size).toBe(2);
+    expect(await scanRows(id)).toHaveLength(2);
+    await deps.db.schema.alterTable("mail_outbox_away").renameTo("mail_outbox").execute();
+    await log.stop();
+    expect(log.size).toBe(0);
+    expect(await scanRows(id)).toHaveLength(2);
+    expect(await mails()).toHaveLength(1);
+  });
 });
