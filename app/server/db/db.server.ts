@@ -131,7 +131,8 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
  * another connection (the scan writer thread) commits before it writes, its first write
  * fails at once with SQLITE_BUSY_SNAPSHOT; SQLite cannot wait that out. `begin immediate`
  * waits (busy_timeout) for the other writer instead, and then nothing can commit under it.
- * Every transaction here writes, and on one connection they run one at a time anyway.
+ * The app's transactions are there to write, and on one connection they run one at a
+ * time anyway.
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;

@@ -55,65 +55,59 @@ const WORKER_SOURCE = `(async () => {
 })();`;
 
 interface Pending {
-  worker: Worker;
   resolve: (changes: number) => void;
   reject: (err: Error) => void;
+}
+
+/** A running thread and the writes it holds. */
+interface Thread {
+  worker: Worker;
+  pending: Map<number, Pending>;
 }
 
 /** A writer thread for the SQLite database in `file` (started on the first write). */
 export function openSqliteWriter(file: string): SqliteWriter {
   const driver = pathToFileURL(createRequire(import.meta.url).resolve("better-sqlite3")).href;
-  let worker: Worker | undefined;
+  let thread: Thread | undefined;
   let nextId = 1;
-  const pending = new Map<number, Pending>();
+  let closed = false;
   const inFlight = new Set<Promise<unknown>>();
 
-  let closed = false;
-
-  // A thread that ended fails what it held, and only that: a newer thread's writes go on.
-  const failAll = (w: Worker, err: Error) => {
-    for (const [id, p] of pending) {
-      if (p.worker !== w) continue;
-      pending.delete(id);
-      p.reject(err);
-    }
-  };
-
-  const start = () => {
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, pragmas: SQLITE_PRAGMAS } });
-    w.on("message", (m: { id: number; changes?: number; error?: string; code?: string }) => {
+  const start = (): Thread => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, pragmas: SQLITE_PRAGMAS } });
+    const pending = new Map<number, Pending>();
+    const self: Thread = { worker, pending };
+    worker.on("message", (m: { id: number; changes?: number; error?: string; code?: string }) => {
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
-      if (![...pending.values()].some((other) => other.worker === w)) w.unref();
+      if (pending.size === 0) worker.unref();
       if (m.error === undefined) p.resolve(m.changes ?? 0);
       else p.reject(Object.assign(new Error(m.error), { code: m.code }));
     });
-    // A thread that died (it cannot open the file, or crashed) fails what it held; the
-    // next write starts a new one.
-    w.on("error", (err) => {
-      if (worker === w) worker = undefined;
-      failAll(w, err);
-    });
-    w.on("exit", (code) => {
-      if (worker === w) worker = undefined;
-      failAll(w, new Error(`SQLite writer thread exited (${code})`));
-    });
-    return w;
+    // A thread that died (it cannot open the file, or crashed) fails what it held, and
+    // only that; the next write starts a new one.
+    const end = (err: Error) => {
+      if (thread === self) thread = undefined;
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+    };
+    worker.on("error", end);
+    worker.on("exit", (code) => end(new Error(`SQLite writer thread exited (${code})`)));
+    return self;
   };
 
   return {
     run(sql, rows) {
       if (closed) return Promise.reject(new Error("SQLite writer is closed"));
       if (rows.length === 0) return Promise.resolve(0);
-      worker ??= start();
-      const w = worker;
+      const { worker, pending } = (thread ??= start());
       const id = nextId++;
       // The thread keeps the process alive only while it holds a write.
-      w.ref();
+      worker.ref();
       const answer = new Promise<number>((resolve, reject) => {
-        pending.set(id, { worker: w, resolve, reject });
-        w.postMessage({ id, sql, rows });
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, sql, rows });
       });
       const forget = () => void inFlight.delete(settled);
       const settled: Promise<void> = answer.then(forget, forget);
@@ -122,11 +116,11 @@ export function openSqliteWriter(file: string): SqliteWriter {
     },
     async close() {
       closed = true;
-      const w = worker;
-      worker = undefined;
-      if (!w) return;
+      const current = thread;
+      thread = undefined;
+      if (!current) return;
       await Promise.all([...inFlight]);
-      await w.terminate();
+      await current.worker.terminate();
     },
   };
 }

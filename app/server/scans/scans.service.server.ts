@@ -86,7 +86,6 @@ export async function writeScanEvents(
   const existing = await repo.existingProductIds(db, ids);
   const seen = events.filter((e) => e.paid && existing.has(e.itemId));
   // A batch retried after a failure (ScanLog keeps it) may have some rows in already.
-  const fresh = events.filter((e) => !e.logged);
   const loggable = seen.filter((e) => !e.logged);
   const scans = loggable.map((e) => ({ productId: e.itemId, scannedAt: e.at, lang: e.lang, device: e.device }));
   // "Last scanned" only moves forward: setting it again on a retry changes nothing.
@@ -101,7 +100,6 @@ export async function writeScanEvents(
       await repo.insertScansOnWriter(deps.writer, scans.slice(i, i + WRITER_CHUNK));
       for (const e of loggable.slice(i, i + WRITER_CHUNK)) e.logged = true;
     }
-    for (const e of fresh) e.logged = true;
     if (scanned.length) {
       await repo.setLastScanned(db, scanned, latest).catch((err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -113,7 +111,7 @@ export async function writeScanEvents(
       await repo.insertScans(trx, scans, config.database.kind);
       if (scanned.length) await repo.setLastScanned(trx, scanned, latest);
     });
-    for (const e of fresh) e.logged = true;
+    for (const e of loggable) e.logged = true;
   }
 
   // The mails, for every event of the batch: a failure here keeps the batch, and the
