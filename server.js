@@ -72,6 +72,9 @@ const server = http.createServer((req, res) => {
 });
 server.listen(config.port, config.host, () => {
   appModule.logger.info({ port: server.address().port, host: config.host }, "Hittad is listening");
+  // The log is JSON for machines; a newcomer's terminal ends with one line to click. Logs are
+  // written in batches, so print it once they are out.
+  appModule.logger.flush(() => console.log(`Hittad is running at ${config.baseUrl.origin}`));
 });
 server.keepAliveTimeout = 65_000;
 
