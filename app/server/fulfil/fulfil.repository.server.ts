@@ -3,6 +3,7 @@
  * replacement shipments, marking them shipped, typeable-code lookups, replacements and
  * retired stickers. One query per function, the same on SQLite and PostgreSQL.
  */
+import { sql } from "kysely";
 import type { Lang } from "~/i18n/config";
 import { isLang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
@@ -348,6 +349,19 @@ export function insertReplacement(
       trackingNumber: null,
     })
     .execute();
+}
+
+/**
+ * Takes the item's row lock until the transaction ends (a write that changes nothing);
+ * false when there is no such item.
+ */
+export async function lockProduct(trx: DB, id: string): Promise<boolean> {
+  const r = await trx
+    .updateTable("products")
+    .set({ owner: sql<string>`"owner"` })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /**
