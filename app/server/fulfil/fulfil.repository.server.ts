@@ -390,6 +390,7 @@ export async function moveItemToNewId(
   // The item's scan log and finder conversations (issue #14) stay with it.
   await trx.updateTable("item_scans").set({ productId: newId }).where("productId", "=", oldId).execute();
   await trx.updateTable("conversations").set({ itemId: newId }).where("itemId", "=", oldId).execute();
+  await trx.updateTable("relay_digests").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   await trx.deleteFrom("products").where("id", "=", oldId).execute();
   await trx.updateTable("products").set({ code: newCode }).where("id", "=", newId).execute();
   await trx
