@@ -109,6 +109,10 @@ async function paidItem(owner: TestUser, name = "Concurrent bag") {
   return id;
 }
 
+/** A finder's message from the item page, as the page's form posts it. */
+const finderPost = (item: string, fields: Record<string, string>, ip = newIp()) =>
+  http.post(`/${item}`, fields, { ip, cookie: "ConsentApproved=true" });
+
 const conversationsOf = async (itemId: string) =>
   (await rt.database.db.selectFrom("conversations").select("id").where("itemId", "=", itemId).execute()).length;
 
@@ -258,9 +262,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       const owner = await createUser(rt);
       const item = await paidItem(owner);
       const ip = newIp();
-      const statuses = await burst((i) =>
-        http.post(`/${item}`, { message: `from one ip ${i}` }, { ip, cookie: "ConsentApproved=true" }),
-      );
+      const statuses = await burst((i) => finderPost(item, { message: `from one ip ${i}` }, ip));
       expect(count(statuses, 302)).toBe(RELAY_IP_RULE.limit);
       expect(await conversationsOf(item)).toBe(RELAY_IP_RULE.limit);
     });
@@ -268,9 +270,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
     it(`${RELAY_ITEM_RULE.name}: finder messages without a captcha to one item, ${RELAY_ITEM_RULE.limit} stored, then the captcha is asked for`, async () => {
       const owner = await createUser(rt);
       const item = await paidItem(owner);
-      const statuses = await burst((i) =>
-        http.post(`/${item}`, { message: `flood ${i}` }, { ip: newIp(), cookie: "ConsentApproved=true" }),
-      );
+      const statuses = await burst((i) => finderPost(item, { message: `flood ${i}` }));
       expect(count(statuses, 302)).toBe(RELAY_ITEM_RULE.limit);
       expect(count(statuses, 429)).toBe(N - RELAY_ITEM_RULE.limit);
       expect(await conversationsOf(item)).toBe(RELAY_ITEM_RULE.limit);
@@ -282,11 +282,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       await seed(RELAY_ITEM_RULE, item, RELAY_ITEM_RULE.limit + 1);
       await seed(RELAY_ITEM_CEILING, item, RELAY_ITEM_CEILING.limit - 10);
       const statuses = await burst((i) =>
-        http.post(
-          `/${item}`,
-          { message: `solved ${i}`, js: "1", captchaToken: solved() },
-          { ip: newIp(), cookie: "ConsentApproved=true" },
-        ),
+        finderPost(item, { message: `solved ${i}`, js: "1", captchaToken: solved() }),
       );
       expect(count(statuses, 302)).toBe(10);
       expect(await conversationsOf(item)).toBe(10);
@@ -297,11 +293,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       const item = await paidItem(owner, "Digest umbrella");
       await seed(RELAY_ITEM_RULE, item, RELAY_ITEM_RULE.limit + 1);
       const statuses = await burst((i) =>
-        http.post(
-          `/${item}`,
-          { message: `flooded ${i}`, js: "1", captchaToken: solved() },
-          { ip: newIp(), cookie: "ConsentApproved=true" },
-        ),
+        finderPost(item, { message: `flooded ${i}`, js: "1", captchaToken: solved() }),
       );
       expect(count(statuses, 302)).toBe(N);
       expect(await mailsTo(owner.email, "Digest umbrella")).toBe(1);
@@ -310,7 +302,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
     it(`${RELAY_REPLY_RULE.name}: owner replies, ${RELAY_REPLY_RULE.limit} sent`, async () => {
       const owner = await createUser(rt);
       const item = await paidItem(owner);
-      await http.post(`/${item}`, { message: "Found it" }, { ip: newIp(), cookie: "ConsentApproved=true" });
+      await finderPost(item, { message: "Found it" });
       const { id } = await rt.database.db
         .selectFrom("conversations")
         .select("id")
