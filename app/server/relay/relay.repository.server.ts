@@ -295,16 +295,23 @@ export async function claimDigest(db: DB, itemId: string, now: number, dueBefore
   return row ? Number(row.lastCount) : null;
 }
 
-/** Items whose digest is due (see claimDigest), oldest first. */
-export async function listDueDigests(db: DB, dueBefore: number, limit: number): Promise<string[]> {
-  const rows = await db
+/** Digests that are due (see claimDigest). */
+function dueDigests(db: DB, dueBefore: number) {
+  return db
     .selectFrom("relay_digests")
     .select("itemId")
     .where("pending", ">", 0)
-    .where((eb) => eb.or([eb("lastSentAt", "is", null), eb("lastSentAt", "<=", dueBefore)]))
-    .orderBy("lastSentAt")
-    .limit(limit)
-    .execute();
+    .where((eb) => eb.or([eb("lastSentAt", "is", null), eb("lastSentAt", "<=", dueBefore)]));
+}
+
+/** Whether the item's digest is due; a hint only, the claim decides. */
+export async function isDigestDue(db: DB, itemId: string, dueBefore: number): Promise<boolean> {
+  return (await dueDigests(db, dueBefore).where("itemId", "=", itemId).executeTakeFirst()) !== undefined;
+}
+
+/** Items whose digest is due, oldest first. */
+export async function listDueDigests(db: DB, dueBefore: number, limit: number): Promise<string[]> {
+  const rows = await dueDigests(db, dueBefore).orderBy("lastSentAt").limit(limit).execute();
   return rows.map((r) => r.itemId);
 }
 
