@@ -293,6 +293,15 @@ describe("a flood of finder messages (issue #29)", () => {
     expect(mails[12]!.text).toContain("calm again");
   });
 
+  it("an owner whose email is not verified gets no digest either: the messages wait on /messages", async () => {
+    const owner = await user("en", false);
+    const id = await paidItem(owner.id);
+    for (let i = 0; i < 10; i++) await sendFinderMessage(deps, id, noScript(`m${i}`), nextIp());
+    await sendFinderMessage(deps, id, solved("flooded"), nextIp());
+    expect(await ownerMails(owner.email)).toHaveLength(0);
+    expect(await countOwnerUnread(deps, owner.id)).toBe(11);
+  });
+
   it("a message within a quarter hour of the last digest joins the burst, even once the item is below the threshold", async () => {
     const owner = await user();
     const id = await paidItem(owner.id);
