@@ -12,7 +12,7 @@ import { I18nProvider } from "./i18n/react";
 import { allResources } from "./i18n/resources.server";
 import { requestContext } from "./server/context";
 import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
-import { logger } from "./server/logger.server";
+import { logger, redactUrl } from "./server/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -87,8 +87,8 @@ export function handleError(error: unknown, { request, context }: { request: Req
   if (error instanceof Response) return; // our own 503 re-render (see above)
   if (isDatabaseUnavailable(error)) {
     markDatabaseUnavailable(context);
-    logger.warn({ err: error, url: new URL(request.url).pathname }, "database unavailable");
+    logger.warn({ err: error, url: redactUrl(new URL(request.url).pathname) }, "database unavailable");
     return;
   }
-  logger.error({ err: error, url: new URL(request.url).pathname }, "unhandled error");
+  logger.error({ err: error, url: redactUrl(new URL(request.url).pathname) }, "unhandled error");
 }

@@ -3,7 +3,9 @@
  * finder's private link. A plain POST form first (works without JavaScript: message,
  * email or phone, honeypot); with JavaScript it also offers "share my location" (the
  * browser's position, checked again on the server) and the captcha, loaded only once the
- * finder starts writing so the finder page stays light.
+ * finder starts writing so the finder page stays light. While the item is flooded (issue
+ * #29) every sender needs the captcha: it is shown at once, and without JavaScript the
+ * form says so and how to hand the item in instead.
  */
 import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
@@ -33,6 +35,8 @@ export function FinderMessageForm({
   idPrefix = "relay",
   heading,
   pageScript = false,
+  flooded = false,
+  code,
 }: {
   result: ActionResult<FinderMessageValues> | undefined;
   captcha: CaptchaKind;
@@ -42,6 +46,10 @@ export function FinderMessageForm({
   heading: string;
   /** On the lean finder page (no React): its page script offers "share my location". */
   pageScript?: boolean;
+  /** The item is flooded: the captcha is needed whatever the page. */
+  flooded?: boolean;
+  /** The sticker code, for handing the item in (shown while flooded without JavaScript). */
+  code?: string;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -95,6 +103,20 @@ export function FinderMessageForm({
         {heading}
       </h2>
       <p>{t("relay.form.intro")}</p>
+      {flooded ? (
+        scripted ? (
+          <p className="alert alert-info" role="status">
+            {t("relay.flood.scripted")}
+          </p>
+        ) : (
+          <div className="alert alert-warning relay-flood" role="status">
+            <p>{t("relay.flood.noScript")}</p>
+            <p className="mb-0">
+              {t("relay.flood.handIn")} <strong className="font-monospace sticker-code">{code}</strong>
+            </p>
+          </div>
+        )
+      ) : null}
       <Form method="post" noValidate onFocus={() => setEngaged(true)} aria-busy={sending}>
         <FormAlert message={formError} />
         <TextareaField
@@ -196,7 +218,7 @@ export function FinderMessageForm({
             ) : null}
           </>
         )}
-        {scripted && (engaged || result) ? (
+        {scripted && (engaged || result || flooded) ? (
           <Captcha
             kind={captcha}
             lang={lang}

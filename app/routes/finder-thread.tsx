@@ -132,6 +132,8 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
           siteKey={captcha.siteKey}
           nonce={nonce}
           heading={t("relay.finder.writeMore")}
+          flooded={thread.flooded}
+          code={thread.code}
         />
       ) : (
         <p className="alert alert-info">{t("relay.finder.closed")}</p>

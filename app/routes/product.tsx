@@ -26,7 +26,7 @@ import { parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
 import { formErrorResponse, httpErrorOf, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
-import { RelayError, sendFinderMessage } from "~/server/relay/relay.service.server";
+import { isRelayFlooded, RelayError, sendFinderMessage } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/product";
 
 /**
@@ -43,7 +43,11 @@ import type { Route } from "./+types/product";
  */
 export const handle: { i18n: string[] } & LeanHandle = {
   i18n: ["common", "itemTypes", "items", "relay", "scans"],
-  lean: (data) => (data as { anonymous: boolean }).anonymous,
+  // A flooded item (issue #29) asks every finder for the captcha, which needs the full app.
+  lean: (data) => {
+    const d = data as { anonymous: boolean; flooded: boolean };
+    return d.anonymous && !d.flooded;
+  },
 };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -86,9 +90,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     kind: deps.config.captcha as CaptchaKind,
     siteKey: deps.config.captcha === "recaptcha" ? deps.config.recaptcha.siteKey : undefined,
   };
+  // Too many finder messages this hour (issue #29): the form asks for the captcha up front.
+  const flooded = view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
   // Owner-dependent and possibly private: never kept by shared caches.
   return data(
-    { id: params.id, view, captcha, anonymous: viewer === null },
+    { id: params.id, view, captcha, anonymous: viewer === null, flooded },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -123,7 +129,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const nonce = useNonce();
-  const { id, view, captcha } = loaderData;
+  const { id, view, captcha, flooded } = loaderData;
 
   useEffect(() => {
     // The spec's short address-bar value, 400 ms after load; /{id} is a real route, so a
@@ -164,6 +170,8 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           nonce={nonce}
           heading={t("relay.form.title")}
           pageScript
+          flooded={flooded}
+          code={view.code}
         />
         <CantMeetOwner code={view.code} />
       </section>
@@ -249,6 +257,8 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           nonce={nonce}
           heading={t("relay.form.title")}
           pageScript
+          flooded={flooded}
+          code={view.code}
         />
       ) : null}
       {view.isOwner ? null : <CantMeetOwner code={view.code} />}

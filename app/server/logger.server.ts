@@ -1,5 +1,6 @@
 import pino from "pino";
 import { parseLogLevel } from "./config.server";
+import { redactPath, SECRET_QUERY_PARAMS } from "./secret-urls.server";
 
 // Buffered, asynchronous writes to stdout (decision 021): a synchronous write per line
 // was a quarter of the CPU of a finder page served from the cache. Lines are written
@@ -44,20 +45,16 @@ export const logger = pino(
  */
 export const plainLogger = pino(options, destination);
 
-const SECRET_PARAMS = /^(token|code|state|id_token|access_token|callbackURL)$/i;
-
 /**
- * A request URL fit for the logs: one-time secrets (password-reset and verification
- * tokens, OAuth codes) are replaced, everything else is kept for debugging.
+ * A request URL fit for the logs: the secrets of every URL in SECRET_URLS (invite,
+ * conversation, verification and reset tokens, OAuth codes) are replaced, everything else
+ * is kept for debugging. Every log line that names a URL goes through it.
  */
 export function redactUrl(url: string): string {
   const q = url.indexOf("?");
-  const path = (q === -1 ? url : url.slice(0, q))
-    .replace(/(\/reset-password\/)[^/]+/, "$1[redacted]")
-    // The finder's private conversation link (issue #14) is a bearer secret.
-    .replace(/^(\/m\/)[^/]+/, "$1[redacted]");
+  const path = redactPath(q === -1 ? url : url.slice(0, q));
   if (q === -1) return path;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, "[redacted]");
+  for (const key of [...params.keys()]) if (SECRET_QUERY_PARAMS.has(key.toLowerCase())) params.set(key, "[redacted]");
   return `${path}?${params.toString()}`;
 }

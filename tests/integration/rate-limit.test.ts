@@ -5,6 +5,7 @@ import {
   peekRateLimit,
   rateLimiter,
   resetRateLimit,
+  undoRateLimitHit,
 } from "../../app/server/rate-limit/rate-limit.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
@@ -78,6 +79,33 @@ describe("database rate limiter", () => {
       .executeTakeFirstOrThrow();
     expect(Number(before.count)).toBe(4);
     expect(after).toEqual(before);
+  });
+
+  it("a given-back hit frees exactly one place, also after refusals, and only in the window that counted it", async () => {
+    const t0 = 1_820_000_000_000;
+    const hits = [];
+    for (let i = 0; i < 3; i++) hits.push(await hitRateLimit(rt.database.db, rule, "undo", t0));
+    expect((await hitRateLimit(rt.database.db, rule, "undo", t0)).ok).toBe(false);
+    // Two allowed hits given back (concurrently): two places are free again, not more.
+    await Promise.all([
+      undoRateLimitHit(rt.database.db, rule, "undo", hits[0]!),
+      undoRateLimitHit(rt.database.db, rule, "undo", hits[1]!),
+    ]);
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () => hitRateLimit(rt.database.db, rule, "undo", t0 + 1)),
+    );
+    expect(again.filter((r) => r.ok)).toHaveLength(2);
+    // A refused hit gives nothing back; a hit of an earlier window does not touch the new one.
+    await undoRateLimitHit(
+      rt.database.db,
+      rule,
+      "undo",
+      again.find((r) => !r.ok)!,
+    );
+    expect((await hitRateLimit(rt.database.db, rule, "undo", t0 + 2)).ok).toBe(false);
+    const fresh = await hitRateLimit(rt.database.db, rule, "undo", t0 + 60_000);
+    await undoRateLimitHit(rt.database.db, rule, "undo", hits[2]!);
+    expect((await hitRateLimit(rt.database.db, rule, "undo", t0 + 60_001)).count).toBe(fresh.count + 1);
   });
 
   it("peek tells whether the next hit would pass without counting", async () => {

@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
+import { formatStickerCode } from "../../app/lib/sticker-code";
+import { sendDueDigests } from "../../app/server/relay/digest.service.server";
 import { CONVERSATION_RETENTION_MS } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
+import { solveAltcha } from "../support/altcha";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
@@ -321,13 +324,76 @@ describe("rate limits (database counters)", () => {
       .executeTakeFirstOrThrow();
     expect(Number(counter.count)).toBe(6);
   });
+});
 
-  it("the 21st message to one item within an hour is refused whatever the IP", async () => {
-    const id = await paidItem("private", "x", "Flooded item");
-    for (let i = 0; i < 20; i++) await sendOk(id, { message: `from ${i}`, contact: "" });
-    expect((await send(id, { message: "twenty-one", contact: "" })).status).toBe(429);
-    // Another item is not affected.
-    await sendOk(publicItem, { message: "still fine", contact: "" });
+describe("a flood of finder messages (issue #29)", () => {
+  async function flood(name: string) {
+    const id = await paidItem("private", "x", name);
+    // The lean finder page, stored in the page cache before the flood.
+    expect(await (await http.get(`/${id}`, { cookie: "ConsentApproved=true" })).text()).not.toContain(
+      "__reactRouterContext",
+    );
+    for (let i = 0; i < 10; i++) await sendOk(id, { message: `from ${i}`, contact: "" });
+    return id;
+  }
+  const code = async (id: string) =>
+    formatStickerCode(
+      (await rt.database.db.selectFrom("products").select("code").where("id", "=", id).executeTakeFirstOrThrow()).code,
+    );
+
+  it("past ten messages an hour a sender without JavaScript is told the captcha needs it, with the hand-in help and the sticker code", async () => {
+    const id = await flood("Översvämmad väska");
+    const refused = await send(id, { message: "Jag har din väska", contact: "" }, { lang: "sv" });
+    expect(refused.status).toBe(429);
+    const html = await refused.text();
+    expect(html).toContain("kontrollen kräver JavaScript");
+    expect(html).toContain("fungerar bara med JavaScript");
+    expect(html).toContain("Lämna in den på en polisstation");
+    expect(html).toContain(await code(id));
+    // The typed message is kept.
+    expect(html).toContain("Jag har din väska");
+    // The finder page itself now asks up front, with the full app (the captcha), never from the cache.
+    for (let i = 0; i < 2; i++) {
+      const page = await (await http.get(`/${id}`, { cookie: "ConsentApproved=true" })).text();
+      expect(page).toContain("only works with JavaScript");
+      expect(page).toContain(await code(id));
+      expect(page).toContain("__reactRouterContext");
+    }
+  });
+
+  it("an honest finder with a solved captcha gets through while it lasts, and the owner gets one digest instead of a mail each", async () => {
+    const id = await flood("Flödad cykel");
+    for (let i = 0; i < 5; i++) expect((await send(id, { message: `bot ${i}`, contact: "" })).status).toBe(429);
+    const res = await send(id, {
+      message: "Your bike is at the station",
+      contact: "",
+      js: "1",
+      captchaToken: await solveAltcha(server.url),
+    });
+    expect(res.status).toBe(302);
+    const digest = await smtp.waitForMail(
+      (m) => m.to.includes(owner.email) && m.subject.includes("Flödad cykel") && m.subject.startsWith("1 nytt"),
+    );
+    expect(digest.subject).toBe("1 nytt meddelande om Flödad cykel");
+    expect(digest.text).toContain(`${server.url}/messages`);
+    expect(digest.text).not.toContain("Your bike is at the station");
+    // Messages within the quarter hour wait for the next digest (the job, here with a clock 15 minutes on).
+    const more = await send(id, {
+      message: "And again",
+      contact: "",
+      js: "1",
+      captchaToken: await solveAltcha(server.url),
+    });
+    expect(more.status).toBe(302);
+    const later = { ...depsOf(rt), clock: () => Date.now() + 15 * 60_000 };
+    expect(await sendDueDigests(later)).toBe(1);
+    expect(await sendDueDigests(later)).toBe(0);
+    const second = await smtp.waitForMail((m) => m.subject === "1 nytt meddelande om Flödad cykel" && m !== digest);
+    expect(second.text).toContain("1 nytt sedan vårt förra mejl");
+    // Ten single mails before the flood, then the two digests: nothing for the twelve bots and finders.
+    await expect
+      .poll(() => smtp.messages.filter((m) => m.to.includes(owner.email) && m.text.includes("Flödad cykel")).length)
+      .toBe(12);
   });
 });
 

@@ -174,16 +174,35 @@ describe("sign-in lockout (failures only, per account and IP)", { timeout: 30_00
     expect(counters.map((c) => [c.key, Number(c.count)])).toEqual([[`signin:ip:${IP}`, 1]]);
   });
 
-  it("past the lock a forged captcha is refused and the attempt is not counted", async () => {
+  it("past the lock a forged captcha is refused and checks no password: its per-IP count is given back", async () => {
     const u = await register();
     for (let i = 0; i < 8; i++) await codeOf(attempt(u, "192.0.2.67", "wrong password"));
     expect(await codeOf(attempt(u, "192.0.2.67", u.password, "forged"))).toBe("captchaFailed");
-    const row = await deps.db
+    expect(await codeOf(attempt(u, "192.0.2.67"))).toBe("captchaRequired");
+    const counters = await deps.db
       .selectFrom("app_rate_limits")
-      .select("count")
-      .where("key", "=", `signin:account-ip:${u.email}|192.0.2.67`)
-      .executeTakeFirstOrThrow();
-    expect(Number(row.count)).toBe(8);
+      .select(["key", "count"])
+      .where("key", "like", "signin:%")
+      .orderBy("key")
+      .execute();
+    // The lock stays at limit + 1 (refused, not counted further); the IP keeps its 8 failures.
+    expect(counters.map((c) => [c.key, Number(c.count)])).toEqual([
+      [`signin:account-ip:${u.email}|192.0.2.67`, 9],
+      ["signin:ip:192.0.2.67", 8],
+    ]);
+  });
+
+  it("attempts sent at once are counted before any password is checked: no more than eight are checked", async () => {
+    // Issue #29: the counters were read before the check and written after it, so
+    // concurrent attempts all read "allowed" and every password was tried.
+    const u = await register();
+    const codes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => codeOf(attempt(u, "192.0.2.68", `wrong password ${i}`))),
+    );
+    expect(codes.filter((c) => c === "invalidCredentials")).toHaveLength(8);
+    expect(codes.filter((c) => c === "captchaRequired")).toHaveLength(12);
+    // The right password among concurrent wrong ones gets no extra tries either.
+    expect(await codeOf(attempt(u, "192.0.2.68"))).toBe("captchaRequired");
   });
 
   it("one IP failing on many accounts hits the per-IP limit", async () => {

@@ -130,16 +130,24 @@ export async function signInWithPassword(
   const email = normalEmail(input.email);
   const limiter = rateLimits(deps.config, deps.db);
   const accountIp = `${email}|${input.ip}`;
-  // Only failures count. The per-IP limit stops one address trying many accounts; the
-  // per-account-and-IP lock asks that address for a captcha, so a stranger elsewhere
+  // Only failures count, but every attempt is counted before its password is checked and
+  // a success gives its count back (issue #29): read first, count after, and 60 attempts
+  // at once all passed the read. The per-IP limit stops one address trying many accounts;
+  // the per-account-and-IP lock asks that address for a captcha, so a stranger elsewhere
   // cannot lock the owner out.
-  const ipState = await limiter.peek(ACCOUNT_LIMITS.signInIp, input.ip, deps.clock());
-  if (!ipState.ok) throw new AccountError("rateLimited", { minutes: ipState.retryAfterMinutes });
-  const lock = await limiter.peek(ACCOUNT_LIMITS.signInAccountIp, accountIp, deps.clock());
+  const ipHit = await limiter.hit(ACCOUNT_LIMITS.signInIp, input.ip, deps.clock());
+  if (!ipHit.ok) throw new AccountError("rateLimited", { minutes: ipHit.retryAfterMinutes });
+  const lock = await limiter.hit(ACCOUNT_LIMITS.signInAccountIp, accountIp, deps.clock());
   if (!lock.ok) {
-    if (!input.captcha) throw new AccountError("captchaRequired", { minutes: lock.retryAfterMinutes });
-    const solved = await verifyCaptcha(deps.config, deps.db, input.captcha, input.ip, deps.clock());
-    if (!solved.ok) throw new AccountError("captchaFailed", { minutes: lock.retryAfterMinutes });
+    // Past the lock each password check needs a captcha of its own (accepted once). An
+    // attempt refused here checked no password: it gives its per-IP count back.
+    const solved = input.captcha
+      ? await verifyCaptcha(deps.config, deps.db, input.captcha, input.ip, deps.clock())
+      : undefined;
+    if (!solved?.ok) {
+      await limiter.undo(ACCOUNT_LIMITS.signInIp, input.ip, ipHit);
+      throw new AccountError(solved ? "captchaFailed" : "captchaRequired", { minutes: lock.retryAfterMinutes });
+    }
   }
   let res;
   try {
@@ -148,14 +156,11 @@ export async function signInWithPassword(
       returnHeaders: true,
     });
   } catch (err) {
-    // One message for unknown email, wrong password and social-only accounts.
-    if (err instanceof APIError && err.statusCode < 500) {
-      await limiter.hit(ACCOUNT_LIMITS.signInIp, input.ip, deps.clock());
-      await limiter.hit(ACCOUNT_LIMITS.signInAccountIp, accountIp, deps.clock());
-      throw new AccountError("invalidCredentials");
-    }
+    // One message for unknown email, wrong password and social-only accounts; the counts stay.
+    if (err instanceof APIError && err.statusCode < 500) throw new AccountError("invalidCredentials");
     throw err;
   }
+  await limiter.undo(ACCOUNT_LIMITS.signInIp, input.ip, ipHit);
   await limiter.reset(ACCOUNT_LIMITS.signInAccountIp, accountIp);
   const cookies = cookiesOf(res.headers);
   if (input.linkProvider && enabledProviders(deps.config).includes(input.linkProvider)) {

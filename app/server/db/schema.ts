@@ -413,6 +413,17 @@ export interface OrganisationInviteTable {
   acceptedBy: string | null;
 }
 
+/** A finder-message burst on one item (issue #29, migration 0020): what its digest mail owes. */
+export interface RelayDigestTable {
+  itemId: string;
+  /** Messages stored since the last digest and not mailed one by one. */
+  pending: ColumnType<number, number | undefined, number>;
+  /** When the last digest was mailed; null when none yet in this burst. */
+  lastSentAt: number | null;
+  /** How many messages the last digest reported. */
+  lastCount: ColumnType<number, number | undefined, number>;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -441,4 +452,5 @@ export interface Database {
   organisations: OrganisationTable;
   organisation_members: OrganisationMemberTable;
   organisation_invites: OrganisationInviteTable;
+  relay_digests: RelayDigestTable;
 }

@@ -3,6 +3,7 @@
  * replacement shipments, marking them shipped, typeable-code lookups, replacements and
  * retired stickers. One query per function, the same on SQLite and PostgreSQL.
  */
+import { sql } from "kysely";
 import type { Lang } from "~/i18n/config";
 import { isLang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
@@ -351,6 +352,19 @@ export function insertReplacement(
 }
 
 /**
+ * Takes the item's row lock until the transaction ends (a write that changes nothing);
+ * false when there is no such item.
+ */
+export async function lockProduct(trx: DB, id: string): Promise<boolean> {
+  const r = await trx
+    .updateTable("products")
+    .set({ owner: sql<string>`"owner"` })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
  * Gives the item `newId` and `newCode` (a new sticker): a copy of the row under the new
  * id, every reference moved to it, the old id and code kept as a retired sticker, the old
  * row deleted. Insert-then-delete rather than updating the primary key, because the
@@ -376,6 +390,7 @@ export async function moveItemToNewId(
   // The item's scan log and finder conversations (issue #14) stay with it.
   await trx.updateTable("item_scans").set({ productId: newId }).where("productId", "=", oldId).execute();
   await trx.updateTable("conversations").set({ itemId: newId }).where("itemId", "=", oldId).execute();
+  await trx.updateTable("relay_digests").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   await trx.deleteFrom("products").where("id", "=", oldId).execute();
   await trx.updateTable("products").set({ code: newCode }).where("id", "=", newId).execute();
   await trx

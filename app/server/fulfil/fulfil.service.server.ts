@@ -210,6 +210,18 @@ export async function replacementView(
 }
 
 /**
+ * Checked again inside the transaction, under the item's row lock (issue #29): two tabs
+ * submitting at once make one replacement. Without the lock PostgreSQL let both
+ * transactions read "none yet" and both insert; SQLite's write lock already serialised
+ * them. An item no longer at this id was just given a new one by the other request.
+ */
+async function oneReplacementAtATime(trx: Deps["db"], itemId: string, now: number) {
+  const limit = () => new FulfilError("replacement.limit", { date: addMonths(now, REPLACEMENT_INTERVAL_MONTHS) });
+  if (!(await repo.lockProduct(trx, itemId))) throw limit();
+  if (await repo.findReplacementSince(trx, itemId, addMonths(now, -REPLACEMENT_INTERVAL_MONTHS))) throw limit();
+}
+
+/**
  * A replacement sticker for the owner's paid item: a reprint of the same code, or a new
  * id and code (the old sticker's URL and code then answer "replaced"). One per item per
  * REPLACEMENT_INTERVAL_MONTHS. Returns the item's id afterwards.
@@ -234,10 +246,7 @@ export async function requestReplacement(
     const finalId = newId;
     const finalCode = code;
     await deps.db.transaction().execute(async (trx) => {
-      // Checked again inside the transaction: two tabs submitting at once make one replacement.
-      if (await repo.findReplacementSince(trx, item.id, addMonths(now, -REPLACEMENT_INTERVAL_MONTHS))) {
-        throw new FulfilError("replacement.limit", { date: addMonths(now, REPLACEMENT_INTERVAL_MONTHS) });
-      }
+      await oneReplacementAtATime(trx, item.id, now);
       await repo.moveItemToNewId(trx, item.id, finalId, finalCode, now);
       await repo.insertReplacement(trx, {
         id: randomUUID(),
@@ -254,9 +263,7 @@ export async function requestReplacement(
     logger.info({ item: finalId }, "sticker replaced with a new code");
   } else {
     await deps.db.transaction().execute(async (trx) => {
-      if (await repo.findReplacementSince(trx, item.id, addMonths(now, -REPLACEMENT_INTERVAL_MONTHS))) {
-        throw new FulfilError("replacement.limit", { date: addMonths(now, REPLACEMENT_INTERVAL_MONTHS) });
-      }
+      await oneReplacementAtATime(trx, item.id, now);
       await repo.insertReplacement(trx, {
         id: randomUUID(),
         productId: item.id,

@@ -13,7 +13,7 @@ import { LANG_COOKIE, pickLanguage } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { CSV_MAX_BYTES } from "~/lib/item-csv";
 import "~/i18n/resources.server";
-import { logger } from "../logger.server";
+import { logger, redactUrl } from "../logger.server";
 
 /** Forms and JSON: the longest legitimate form (a 10 000-character reply) is ~30 KB encoded. */
 export const FORM_BODY_LIMIT = 100 * 1024;
@@ -91,7 +91,7 @@ export function bodyLimit(req: express.Request, res: express.Response, next: exp
 
   const refuse = () => {
     tooLarge = true;
-    logger.warn({ method: req.method, url: req.path, limit }, "request body too large");
+    logger.warn({ method: req.method, url: redactUrl(req.path), limit }, "request body too large");
     if (!res.headersSent) {
       const { type, body } = tooLargeBody(req, req.path, limit);
       // Never `Connection: close`, even when the client asked for it (Node's own default

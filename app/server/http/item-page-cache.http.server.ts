@@ -176,7 +176,12 @@ export function storeItemPage(req: express.Request, res: express.Response, next:
     const type = String(res.getHeader("content-type") ?? "");
     const csp = res.getHeader("content-security-policy");
     if (res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie") || !csp) return;
-    const stored = toStorablePage(Buffer.concat(chunks).toString("utf8"), String(csp), res.locals.nonce as string);
+    const html = Buffer.concat(chunks).toString("utf8");
+    // Only the lean page (decision 020) is kept. A finder page that needs the framework,
+    // such as a flooded item's page with its captcha (issue #29), carries React Router's
+    // hydration data for this one response and is rendered afresh each time.
+    if (html.includes("window.__reactRouterContext")) return;
+    const stored = toStorablePage(html, String(csp), res.locals.nonce as string);
     const headers = ["Content-Security-Policy", stored.csp];
     for (const [name, value] of Object.entries(res.getHeaders())) {
       if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;

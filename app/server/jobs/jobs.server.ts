@@ -3,18 +3,23 @@
  * (server/app.ts). Every instance schedules them; the lock in runHousekeeping lets one
  * run at a time, and the deletes are idempotent anyway. The billing jobs (issue #16:
  * lapses, renewal reminders, abandoned checkouts) run in the same beat under their own
- * lock, and claim each order with a conditional update.
+ * lock, and claim each order with a conditional update. The relay's digest mails (issue
+ * #29) have a beat of their own, every minute; each digest is claimed with a conditional
+ * update, so several instances send it once.
  */
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { runBillingJobs } from "../orders/billing.service.server";
 import { systemClock } from "../deps.server";
 import { logger } from "../logger.server";
+import { sendDueDigests } from "../relay/digest.service.server";
 import { runHousekeeping } from "./jobs.service.server";
 
 /** First run shortly after start (not during it), then hourly. */
 export const FIRST_RUN_MS = 60_000;
 export const INTERVAL_MS = 60 * 60_000;
+/** The relay digests that came due: a quarter hour after a burst's last digest, within a minute. */
+export const DIGEST_JOB_MS = 60_000;
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -53,11 +58,27 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
   };
   schedule(FIRST_RUN_MS);
 
+  let digests: Promise<void> | undefined;
+  const digestTimer = setInterval(() => {
+    if (digests) return; // a slow database: skip a beat
+    digests = sendDueDigests(deps)
+      .then((sent) => {
+        if (sent > 0) logger.info({ job: "relay-digests", sent }, "relay digests sent");
+      })
+      .catch(failed("relay digests"))
+      .finally(() => {
+        digests = undefined;
+      });
+  }, DIGEST_JOB_MS);
+  digestTimer.unref();
+
   return {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      clearInterval(digestTimer);
       await running;
+      await digests;
     },
   };
 }

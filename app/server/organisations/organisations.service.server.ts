@@ -146,41 +146,45 @@ export async function inviteMember(
   if (!actor.emailVerified) throw new OrganisationError("inviterNotVerified");
   const organisation = await repo.findOrganisation(deps.db, organisationId);
   if (!organisation) throw new OrganisationError("notFound");
-  if (await repo.findMemberByEmail(deps.db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
   const now = deps.clock();
-  if (await repo.hasOpenInvite(deps.db, organisationId, input.email, now))
-    throw new OrganisationError("alreadyInvited");
-  const limiter = rateLimits(deps.config, deps.db);
-  const hit = await limiter.hit(INVITE_RULE, actor.id, now);
-  if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
-  const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
-  if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { minutes: toHit.retryAfterMinutes });
   const token = randomBytes(32).toString("base64url");
-  const invite: repo.Invite = {
-    id: randomUUID(),
-    organisationId,
-    email: input.email,
-    role: input.role,
-    tokenHash: hashInviteToken(token),
-    invitedBy: actor.id,
-    createdAt: now,
-    expiresAt: now + INVITE_TTL_MS,
-    acceptedAt: null,
-    acceptedBy: null,
-  };
-  await repo.insertInvite(deps.db, invite);
-  const mailLang = (await repo.findUserLanguageByEmail(deps.db, input.email)) ?? lang;
-  const t = getT(mailLang);
-  await enqueueMail(deps.db, {
-    to: input.email,
-    subject: t("organisations.mail.invite.subject", { organisation: oneLine(organisation.name) }),
-    text: t("organisations.mail.invite.text", {
-      inviter: oneLine(actor.name),
-      organisation: oneLine(organisation.name),
-      role: t(`organisations.roles.${input.role}`),
-      url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
-      date: formatDate(invite.expiresAt, mailLang),
-    }),
+  // One open invite per address, checked and written under the organisation's lock (issue
+  // #29: two invites sent at once both found none open and both were mailed). The limits
+  // count inside the same transaction, so only invites that go out are counted.
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    if (await repo.findMemberByEmail(db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
+    if (await repo.hasOpenInvite(db, organisationId, input.email, now)) throw new OrganisationError("alreadyInvited");
+    const limiter = rateLimits(deps.config, db);
+    const hit = await limiter.hit(INVITE_RULE, actor.id, now);
+    if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
+    const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
+    if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { minutes: toHit.retryAfterMinutes });
+    const invite: repo.Invite = {
+      id: randomUUID(),
+      organisationId,
+      email: input.email,
+      role: input.role,
+      tokenHash: hashInviteToken(token),
+      invitedBy: actor.id,
+      createdAt: now,
+      expiresAt: now + INVITE_TTL_MS,
+      acceptedAt: null,
+      acceptedBy: null,
+    };
+    await repo.insertInvite(db, invite);
+    const mailLang = (await repo.findUserLanguageByEmail(db, input.email)) ?? lang;
+    const t = getT(mailLang);
+    await enqueueMail(db, {
+      to: input.email,
+      subject: t("organisations.mail.invite.subject", { organisation: oneLine(organisation.name) }),
+      text: t("organisations.mail.invite.text", {
+        inviter: oneLine(actor.name),
+        organisation: oneLine(organisation.name),
+        role: t(`organisations.roles.${input.role}`),
+        url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
+        date: formatDate(invite.expiresAt, mailLang),
+      }),
+    });
   });
 }
 

@@ -9,6 +9,12 @@ export const relayErrors: HttpErrorTable<RelayErrorCode> = {
     key: "relay.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
   },
+  // Without JavaScript (no captcha) while the item is flooded: the page explains (issue #29).
+  flooded: {
+    status: 429,
+    key: "relay.errors.flooded",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
+  },
   honeypot: { status: 400, key: "relay.errors.notSent" },
   "captcha.missing": { status: 400, key: "relay.errors.captchaRequired" },
   "captcha.invalid": { status: 400, key: "relay.errors.captchaInvalid" },

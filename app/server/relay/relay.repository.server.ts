@@ -251,3 +251,76 @@ export async function findOwnerForMail(
     }
   );
 }
+
+/*
+ * Digests of a burst (issue #29, migration 0020). Each function is one statement, so
+ * concurrent messages and several instances' digest jobs count and claim exactly.
+ */
+
+/** Adds one message to the item's digest, starting a burst row when there is none. */
+export async function addToDigest(db: DB, itemId: string): Promise<void> {
+  await db
+    .insertInto("relay_digests")
+    .values({ itemId, pending: 1, lastSentAt: null, lastCount: 0 })
+    .onConflict((oc) => oc.column("itemId").doUpdateSet({ pending: sql<number>`"relay_digests"."pending" + 1` }))
+    .execute();
+}
+
+/** Adds one message to a burst whose last digest went out after `since`; false when there is none. */
+export async function addToRecentDigest(db: DB, itemId: string, since: number): Promise<boolean> {
+  const r = await db
+    .updateTable("relay_digests")
+    .set({ pending: sql<number>`"pending" + 1` })
+    .where("itemId", "=", itemId)
+    .where("lastSentAt", ">", since)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Claims the item's digest when one is due (messages pending, no digest after
+ * `dueBefore`): marks it sent at `now` and answers how many messages it reports, or null
+ * when it is not due (or another request or instance claimed it first).
+ */
+export async function claimDigest(db: DB, itemId: string, now: number, dueBefore: number): Promise<number | null> {
+  const row = await db
+    .updateTable("relay_digests")
+    // Every right-hand side reads the row as it was: lastCount takes the old pending.
+    .set({ lastSentAt: now, lastCount: sql<number>`"pending"`, pending: 0 })
+    .where("itemId", "=", itemId)
+    .where("pending", ">", 0)
+    .where((eb) => eb.or([eb("lastSentAt", "is", null), eb("lastSentAt", "<=", dueBefore)]))
+    .returning("lastCount")
+    .executeTakeFirst();
+  return row ? Number(row.lastCount) : null;
+}
+
+/** Digests that are due (see claimDigest). */
+function dueDigests(db: DB, dueBefore: number) {
+  return db
+    .selectFrom("relay_digests")
+    .select("itemId")
+    .where("pending", ">", 0)
+    .where((eb) => eb.or([eb("lastSentAt", "is", null), eb("lastSentAt", "<=", dueBefore)]));
+}
+
+/** Whether the item's digest is due; a hint only, the claim decides. */
+export async function isDigestDue(db: DB, itemId: string, dueBefore: number): Promise<boolean> {
+  return (await dueDigests(db, dueBefore).where("itemId", "=", itemId).executeTakeFirst()) !== undefined;
+}
+
+/** Items whose digest is due, oldest first. */
+export async function listDueDigests(db: DB, dueBefore: number, limit: number): Promise<string[]> {
+  const rows = await dueDigests(db, dueBefore).orderBy("lastSentAt").limit(limit).execute();
+  return rows.map((r) => r.itemId);
+}
+
+/** Bursts that are over: nothing pending and the last digest sent at or before `before`. */
+export async function deleteFinishedDigests(db: DB, before: number): Promise<number> {
+  const r = await db
+    .deleteFrom("relay_digests")
+    .where("pending", "=", 0)
+    .where("lastSentAt", "<=", before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

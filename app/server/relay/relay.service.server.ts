@@ -12,6 +12,7 @@ import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import { isItemPaid, wasEverPaid } from "~/lib/paid";
+import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../deps.server";
@@ -20,8 +21,9 @@ import { findProductById, hasPaidOrder, type Product } from "../items/items.repo
 import { listItemRecipients, mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
 import { enqueueMail } from "../mail/mail.server";
-import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
+import { digestFinderMessage } from "./digest.service.server";
 import * as repo from "./relay.repository.server";
 
 const DAY = 24 * 60 * 60_000;
@@ -30,16 +32,28 @@ export const CONVERSATION_RETENTION_MS = 180 * DAY;
 
 /** Per client IP: a finder with a follow-up or two, not a spam run. */
 export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };
-/** Per item: many finders of one item in an hour is already unusual; a flood of an owner's inbox is stopped. */
-export const RELAY_ITEM_RULE: RateRule = { name: "relay:item", limit: 20, windowMs: 60 * 60_000 };
+/**
+ * Per item, the flood threshold (issue #29 point 4): more than a few finders of one item in
+ * an hour is already unusual. Past it nobody is refused for it: every further sender solves
+ * the captcha (without JavaScript the form says so and shows how to hand the item in), and
+ * the owners get a digest per quarter hour instead of a mail per message.
+ */
+export const RELAY_ITEM_RULE: RateRule = { name: "relay:item", limit: 10, windowMs: 60 * 60_000 };
+/**
+ * Per item, the hard ceiling of stored messages, captcha or not: 100 rows of at most 2,000
+ * characters an hour per item bounds what a captcha-solving flood can write, and is more
+ * than an owner can read (decision 029). Counted only for messages about to be stored, so
+ * refused attempts never use it up.
+ */
+export const RELAY_ITEM_CEILING: RateRule = { name: "relay:item-max", limit: 100, windowMs: 60 * 60_000 };
 /** Owner replies per user (a stolen session must not turn the relay into a mailer). */
 export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, windowMs: 60 * 60_000 };
 
 export const OWNER_LIST_LIMIT = 200;
 
-export type RelayErrorCode = "notFound" | "rateLimited" | "honeypot" | `captcha.${CaptchaFailure}`;
+export type RelayErrorCode = "notFound" | "rateLimited" | "flooded" | "honeypot" | `captcha.${CaptchaFailure}`;
 
-/** `params.count`: minutes to wait (rateLimited). */
+/** `params.count`: minutes to wait (rateLimited, flooded). */
 export class RelayError extends ServiceError<RelayErrorCode> {}
 
 /**
@@ -78,27 +92,62 @@ interface SendMeta {
   lang: Lang;
 }
 
-/** Limits and bot checks every finder message passes, before anything is stored. */
+/**
+ * Limits and bot checks every finder message passes, before anything is stored. Each
+ * limit counts before it decides (issue #29). Answers whether the item is flooded (past
+ * RELAY_ITEM_RULE): its owners then get the digest instead of this message's mail.
+ */
 async function admitFinderMessage(
   { config, db }: Pick<Deps, "config" | "db">,
   input: FinderMessageInput,
   itemId: string,
   meta: SendMeta,
   now: number,
-) {
+): Promise<{ flooded: boolean }> {
   // A filled honeypot is a bot: refused before it can use up anyone's counters.
   if (input.trap) throw new RelayError("honeypot");
   const limit = rateLimiter(config, db);
   const byIp = await limit(RELAY_IP_RULE, meta.ip, now);
   if (!byIp.ok) throw new RelayError("rateLimited", { count: byIp.retryAfterMinutes });
+  // Counted before the captcha, so refused attempts count too.
   const byItem = await limit(RELAY_ITEM_RULE, itemId, now);
-  if (!byItem.ok) throw new RelayError("rateLimited", { count: byItem.retryAfterMinutes });
+  const flooded = !byItem.ok;
+  // The flooded item's stored finder page offers no captcha: render it afresh (this
+  // instance; elsewhere the first refused post shows the captcha, decision 029).
+  if (flooded) forgetItemPages(itemId);
   // With JavaScript the page solves the captcha; a solution sent is always checked. Without
-  // JavaScript there is none to send, and the limits and the honeypot hold (decision 013).
-  if (input.js || input.captchaToken) {
+  // JavaScript there is none to send, and the limits and the honeypot hold (decision 013)
+  // until the item is flooded: then every sender needs it.
+  if (flooded && !input.js && !input.captchaToken) throw new RelayError("flooded", { count: byItem.retryAfterMinutes });
+  if (flooded || input.js || input.captchaToken) {
     const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
     if (!captcha.ok) throw new RelayError(`captcha.${captcha.reason}`);
   }
+  const ceiling = await limit(RELAY_ITEM_CEILING, itemId, now);
+  if (!ceiling.ok) throw new RelayError("rateLimited", { count: ceiling.retryAfterMinutes });
+  return { flooded };
+}
+
+/**
+ * Whether the item is flooded right now (the finder page then asks for the captcha up
+ * front). A read for display only: admitFinderMessage decides by counting.
+ */
+export async function isRelayFlooded(deps: Pick<Deps, "config" | "db" | "clock">, itemId: string): Promise<boolean> {
+  const state = await rateLimits(deps.config, deps.db).peek(RELAY_ITEM_RULE, itemId, deps.clock());
+  return !state.ok;
+}
+
+/** The owners hear of a stored message: its own mail, or the item's digest during a burst. */
+async function notifyOwners(
+  deps: Pick<Deps, "config" | "db">,
+  conversation: repo.Conversation,
+  itemName: string,
+  input: FinderMessageInput,
+  first: boolean,
+  state: { paidNow: boolean; flooded: boolean; now: number },
+) {
+  if (await digestFinderMessage(deps, conversation.itemId, state.flooded, state.now)) return;
+  await mailOwner(deps, conversation, itemName, input, first, state.paidNow);
 }
 
 /**
@@ -175,7 +224,7 @@ export async function sendFinderMessage(
   // Those who manage the item do not write to themselves (decision 026).
   if (!item || !state.open) throw new RelayError("notFound");
   if (meta.viewerId !== null && (await mayManageItem(db, meta.viewerId, item.id))) throw new RelayError("notFound");
-  await admitFinderMessage(deps, input, itemId, meta, now);
+  const { flooded } = await admitFinderMessage(deps, input, itemId, meta, now);
   const conversation: repo.Conversation = {
     id: randomUUID(),
     itemId,
@@ -200,7 +249,7 @@ export async function sendFinderMessage(
       readAt: null,
     });
   });
-  await mailOwner(deps, conversation, item.name, input, true, state.paidNow);
+  await notifyOwners(deps, conversation, item.name, input, true, { paidNow: state.paidNow, flooded, now });
   const finderEmail = emailOf(input.contact);
   if (finderEmail) {
     const t = getT(meta.lang);
@@ -232,6 +281,10 @@ export interface FinderThread {
   url: string;
   /** The finder gave an email address: the link and the replies were mailed to it. */
   mailed: boolean;
+  /** The sticker code, for handing the item in. */
+  code: string;
+  /** The item is flooded: writing again needs the captcha (issue #29). */
+  flooded: boolean;
 }
 
 async function conversationOfToken(db: Deps["db"], token: string) {
@@ -253,6 +306,7 @@ export async function openFinderThread(
   if (!item) throw new RelayError("notFound");
   await repo.markRead(db, conversation.id, "owner", now);
   const messages = await repo.listMessagesOf(db, conversation.id);
+  const canWrite = (await relayState(db, item, now)).open;
   return {
     itemName: item.name,
     itemId: item.id,
@@ -263,10 +317,12 @@ export async function openFinderThread(
       createdAt: m.createdAt,
       located: m.latitude !== null,
     })),
-    canWrite: (await relayState(db, item, now)).open,
+    canWrite,
     returned: conversation.returned,
     url: finderUrl(deps.config.baseUrl, token),
     mailed: emailOf(conversation.finderContact) !== null,
+    code: formatStickerCode(item.code),
+    flooded: canWrite && (await isRelayFlooded(deps, item.id)),
   };
 }
 
@@ -283,7 +339,7 @@ export async function continueFinderConversation(
   const item = await findProductById(db, conversation.itemId);
   const state = await relayState(db, item, now);
   if (!item || !state.open) throw new RelayError("notFound");
-  await admitFinderMessage(deps, input, item.id, meta, now);
+  const { flooded } = await admitFinderMessage(deps, input, item.id, meta, now);
   await db.transaction().execute(async (trx) => {
     await repo.insertRelayMessage(trx, {
       id: randomUUID(),
@@ -297,7 +353,7 @@ export async function continueFinderConversation(
     });
     await repo.touchConversation(trx, conversation.id, now);
   });
-  await mailOwner(deps, conversation, item.name, input, false, state.paidNow);
+  await notifyOwners(deps, conversation, item.name, input, false, { paidNow: state.paidNow, flooded, now });
 }
 
 export async function listOwnerConversations(deps: Pick<Deps, "db">, ownerId: string) {

@@ -14,6 +14,7 @@ import * as m0013 from "./0013-hittelon";
 import * as m0014 from "./0014-organisations";
 import * as m0016 from "./0016-invoices";
 import * as m0017 from "./0017-organisation-conversations";
+import * as m0020 from "./0020-relay-digests";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0014-organisations": m0014,
   "0016-invoices": m0016,
   "0017-organisation-conversations": m0017,
+  "0020-relay-digests": m0020,
 };
