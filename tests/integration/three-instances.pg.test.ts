@@ -21,7 +21,7 @@ import { createUser, type TestUser } from "../support/users";
 const DAY = 24 * 60 * 60_000;
 let db: TestDatabase;
 let smtp: TestSmtpServer;
-let servers: TestServer[] = [];
+const servers: TestServer[] = [];
 let rt: Runtime;
 let user: TestUser;
 let reminded: TestUser;
