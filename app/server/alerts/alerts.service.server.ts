@@ -8,7 +8,7 @@ import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { getT } from "~/i18n/i18n";
 import type { AlertSettings } from "~/lib/alerts";
 import { formatPhone, normalizePhone } from "~/lib/phone";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { enqueueSms } from "../mail/mail.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

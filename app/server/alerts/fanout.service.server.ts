@@ -15,43 +15,20 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AlertEvent } from "~/lib/alerts";
 import { maskEmail, maskPhone } from "~/lib/phone";
-import type { Lang } from "~/i18n/config";
-import type { DeviceClass } from "~/lib/scans";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 import { enqueueMail, enqueueSms } from "../mail/mail.server";
 import * as repo from "./alerts.repository.server";
+import type { AlertFacts } from "./alert-facts.server";
 import { renderEmail, renderGuardNotice, renderSms } from "./render.server";
+
+export type { AlertFacts };
 
 const DAY = 24 * 60 * 60_000;
 /** The cost guard's account window: 30 days. */
 export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY;
 export const SMS_ITEM_WINDOW_MS = DAY;
-
-interface Base {
-  itemId: string;
-  itemName: string;
-}
-export type AlertFacts =
-  | (Base & {
-      event: "finderMessage";
-      conversationId: string;
-      message: string;
-      first: boolean;
-      contact: string;
-      location: { latitude: number; longitude: number } | null;
-      paidNow: boolean;
-    })
-  | (Base & { event: "reply"; conversationId: string; message: string; byName: string })
-  | (Base & { event: "lostScan" | "scan"; at: number; scanLang: Lang; device: DeviceClass })
-  | (Base & {
-      event: "returned";
-      conversationId: string;
-      at: number;
-      fee: number;
-      currency: string;
-    });
 
 export interface FanOutResult {
   /** Deliveries queued per channel. */

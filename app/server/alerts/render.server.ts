@@ -13,7 +13,7 @@ import { mapsLink } from "~/lib/relay";
 import { fitSms, type SmsText } from "~/lib/sms-text";
 import type { Config } from "../config.server";
 import { scanAlertMail } from "../scans/scan-alert.mail.server";
-import type { AlertFacts } from "./fanout.service.server";
+import type { AlertFacts } from "./alert-facts.server";
 import type { RecipientUser } from "./alerts.repository.server";
 
 /** One line, for subjects: stored texts may hold line breaks. */
