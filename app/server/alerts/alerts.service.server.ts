@@ -68,13 +68,14 @@ export async function requestPhoneCode(
   const hit = await hitRateLimit(db, PHONE_CODE_RULE, userId, now);
   if (!hit.ok) throw new AlertsError("phone.rateLimited", { count: hit.retryAfterMinutes });
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const t = getT(lang);
   await db.transaction().execute(async (trx) => {
     await repo.setPendingPhone(trx, userId, {
       phone,
       codeHash: codeHash(config.authSecret, userId, phone, code),
       expiresAt: now + PHONE_CODE_TTL_MS,
     });
-    await enqueueSms(trx, { to: phone, text: getT(lang)("alerts.sms.code", { code }) });
+    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });
   });
 }
 
