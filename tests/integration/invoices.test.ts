@@ -391,9 +391,37 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     // Another member still may not.
     expect((await http.get(`/order/${card.id}/receipt`, inScope(member, org))).status).toBe(403);
 
+    // The cancel page is the payer's while they are a member (issue #29 point 6).
+    const cancelPage = await http.get(`/order/${card.id}/cancel`, inScope(payer, org));
+    expect(cancelPage.status).toBe(200);
+    expect(await cancelPage.text()).toContain("Pia&#x27;s laptop");
+
     await leaveOrganisation(deps, payer.id, org);
     expect((await http.get(`/order/${card.id}/receipt`, { cookie: payer.cookie })).status).toBe(404);
     await expect(getOrderView(deps, payer.id, card.id)).rejects.toMatchObject({ code: "notFound" });
+    // One order-access rule for every order route: the ex-member gets 404 everywhere and
+    // no longer sees the organisation's item names.
+    for (const path of [
+      `/order/${card.id}/cancel`,
+      `/order/${card.id}/cancel.data`,
+      `/order/${card.id}/payment`,
+      `/order/complete/${card.id}`,
+      `/order/${card.id}/receipt.pdf`,
+    ]) {
+      const res = await http.get(path, { cookie: payer.cookie });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain("Pia's laptop");
+    }
+    const cancelPost = await http.post(`/order/${card.id}/cancel`, {}, { cookie: payer.cookie });
+    expect(cancelPost.status).toBe(404);
+    const viaDashboard = await http.post(
+      "/dashboard",
+      { intent: "resumeRenewal", orderId: card.id },
+      { cookie: payer.cookie },
+    );
+    expect(viaDashboard.status).toBe(404);
+    // Nor do they go on paying for the organisation's items they can no longer reach.
+    expect((await orderRow(rt, card.id)).renewing).toBe(0);
   });
 
   it("an invoice order is never paid through the test checkout", async () => {

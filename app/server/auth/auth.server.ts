@@ -153,7 +153,10 @@ export function createAuth(config: Config, handle: DatabaseHandle) {
         // deletes the user, sessions and sign-in methods: subscriptions are cancelled at the
         // provider and every other trace erased; a failure leaves the account as it was.
         beforeDelete: async (user) => {
-          await eraseUserData({ db, config, clock: () => Date.now() }, { id: String(user.id), email: user.email });
+          await eraseUserData(
+            { db, config, clock: () => Date.now() },
+            { id: String(user.id), email: user.email.toLowerCase(), emailVerified: user.emailVerified === true },
+          );
         },
       },
       additionalFields: {

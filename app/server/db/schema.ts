@@ -152,6 +152,8 @@ export interface ContactMessageTable {
   handledAt: number | null;
   /** Email of the admin who marked it handled. */
   handledBy: string | null;
+  /** The account that sent it while signed in (issue #29 point 2); null: sent signed out. */
+  userId: string | null;
 }
 
 export interface ContactReplyTable {

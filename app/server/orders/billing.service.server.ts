@@ -40,7 +40,7 @@ import {
   updateOrder,
   type Order,
 } from "./orders.repository.server";
-import { requireOrderViewer } from "./invoice.service.server";
+import { requireOrderViewer } from "./order-access.server";
 import { applyPayment, isOrderId, OrderError, type PaymentResult } from "./orders.service.server";
 
 /** A yearly renewal is announced this long before (issue #16: 14 days). */

@@ -37,6 +37,7 @@ import {
   type OrderInput,
   type PaymentResult,
 } from "./orders.service.server";
+import { requireOrderViewer } from "./order-access.server";
 import { getPaymentProvider, type InvoiceLine, type IssuedInvoice } from "./payments.server";
 
 type Ctx = Pick<Deps, "db" | "config" | "clock">;
@@ -63,25 +64,6 @@ async function requireOrganisationAdmin(deps: Pick<Deps, "db">, organisationId: 
   const org = await findOrganisation(deps.db, organisationId);
   if (!org) throw new OrderError("notFound");
   return org;
-}
-
-/**
- * Who may see an order's invoice and receipts: for an order made in an organisation's
- * scope, that organisation's admins and, while a member, the member who placed it (other
- * members: forbidden; outsiders, the ex-member who made it included: notFound); for a
- * personal order, its owner.
- */
-export async function requireOrderViewer(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order> {
-  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
-  if (!order) throw new OrderError("notFound");
-  if (order.organisationId == null) {
-    if (order.userId !== userId) throw new OrderError("notFound");
-    return order;
-  }
-  const membership = await findMembership(deps.db, order.organisationId, userId);
-  if (!membership) throw new OrderError("notFound");
-  if (membership.role !== "admin" && order.userId !== userId) throw new OrderError("forbidden");
-  return order;
 }
 
 /** What /order offers in an organisation's scope: "pay by invoice" for its admins. */

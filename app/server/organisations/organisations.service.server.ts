@@ -23,6 +23,7 @@ import type { Deps } from "../deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
+import { stopRenewalsInOrganisation } from "../orders/orders.service.server";
 import * as repo from "./organisations.repository.server";
 
 export type OrganisationErrorCode =
@@ -231,9 +232,15 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
 /**
  * An admin removes a member: the items the member created pass to the longest-standing
  * remaining admin, their assigned items go back to the organisation, their pending
- * invites are deleted.
+ * invites are deleted, and their subscriptions in its scope stop renewing (issue #29
+ * point 6: they can no longer reach those orders to cancel them).
  */
-export async function removeMember(deps: Ctx, userId: string, organisationId: string, memberId: string) {
+export async function removeMember(
+  deps: Ctx & Pick<Deps, "config">,
+  userId: string,
+  organisationId: string,
+  memberId: string,
+) {
   await membershipOf(deps.db, organisationId, userId);
   await underOrganisationLock(deps, organisationId, async (db) => {
     await requireAdmin(db, organisationId, userId);
@@ -242,16 +249,18 @@ export async function removeMember(deps: Ctx, userId: string, organisationId: st
     await keepAnAdmin(db, target);
     await repo.removeMember(db, organisationId, memberId, deps.clock());
   });
+  await stopRenewalsInOrganisation(deps, memberId, organisationId);
 }
 
 /** A member leaves as a removed member does; the last admin cannot (they first make someone else admin). */
-export async function leaveOrganisation(deps: Ctx, userId: string, organisationId: string) {
+export async function leaveOrganisation(deps: Ctx & Pick<Deps, "config">, userId: string, organisationId: string) {
   await membershipOf(deps.db, organisationId, userId);
   await underOrganisationLock(deps, organisationId, async (db) => {
     const membership = await membershipOf(db, organisationId, userId);
     await keepAnAdmin(db, membership);
     await repo.removeMember(db, organisationId, userId, deps.clock());
   });
+  await stopRenewalsInOrganisation(deps, userId, organisationId);
 }
 
 export interface InviteView {
