@@ -31,7 +31,6 @@ import {
 import {
   applyPayment,
   createOrder,
-  isOrderId,
   laterEnd,
   OrderError,
   type OrderInput,
