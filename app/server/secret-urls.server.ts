@@ -20,6 +20,10 @@ export interface SecretUrl {
 export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/invite/:token", what: "organisation invite link (decision 022; only its hash is stored)" },
   { route: "/m/:token", what: "the finder's private conversation link (decision 013)" },
+  {
+    route: "/organisations/billing-email/:token",
+    what: "an organisation's billing-email confirmation link (decision 028; only its hash is stored)",
+  },
   { route: "/user/verify-email", query: ["token"], what: "email verification and email change link" },
   { route: "/resetpassword/new", query: ["token"], what: "password reset link" },
   {

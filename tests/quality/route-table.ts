@@ -25,6 +25,13 @@ export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 /** The cells an unverified holder of an admin email is held to. */
 export const UNVERIFIED_ADMIN_AS: Role = "other";
+/**
+ * Issue #29: a removed member, an account that was a member of {organisation}, paid an
+ * order in its scope and was then removed by its admin, must get exactly what `other`
+ * gets in every cell, organisation and order routes included (security.test.ts requests
+ * each row as that account too, beside the unverified account of UNVERIFIED_ADMIN_AS).
+ */
+export const REMOVED_MEMBER_AS: Role = "other";
 
 export interface Expectation {
   status: number;

@@ -364,8 +364,9 @@ export async function getBillingOverview(
 }
 
 /** Staff's order list (admin): recent orders, with the simulation buttons in test mode. */
-export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config">) {
+export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config" | "clock">) {
   const rows = await listRecentOrders(deps.db, 100);
+  const now = deps.clock();
   return {
     simulation: simulationEnabled(deps.config),
     orders: rows.map((o) => ({
@@ -382,6 +383,17 @@ export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config">) {
       paymentFailed: o.paymentFailedAt != null,
       lapsed: o.lapsedAt != null,
       createdAt: o.createdAt,
+      method: o.method,
+      invoiceNumber: o.invoiceNumber,
+      /** An unpaid invoice's stickers wait for its payment or staff's release (decision 028). */
+      awaitingRelease: o.method === "invoice" && o.status === "invoiced" && o.shipmentReleasedAt == null,
+      /** An overdue or lapsed unpaid invoice stops the organisation's next one until cleared. */
+      blocksInvoicing:
+        o.method === "invoice" &&
+        o.status !== "paid" &&
+        o.creditClearedAt == null &&
+        ((o.status === "invoiced" && o.dueAt != null && o.dueAt < now) || o.lapsedAt != null),
+      cleared: o.creditClearedAt != null,
     })),
   };
 }

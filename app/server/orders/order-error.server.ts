@@ -24,6 +24,11 @@ export type OrderErrorCode =
   | "invoiceYearlyOnly"
   | "invoiceFailed"
   | "alreadyInvoiced"
+  /** Decision 028: who may invoice. */
+  | "invoiceVerifyEmail"
+  | "invoiceBillingUnconfirmed"
+  | "invoiceOverdue"
+  | "invoiceCreditLimit"
   | "forbidden";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}

@@ -58,7 +58,7 @@ import {
 import { getPaymentProvider } from "./payments.server";
 import { enqueueReceiptMail } from "./receipt.mail.server";
 import { enqueueCancelledMail, enqueueRenewalReceiptMail, enqueueResumedMail } from "./billing.mail.server";
-import { lapseOrder, queueFirstShipment, recordReceipt } from "./lifecycle.server";
+import { lapseOrder, queueFirstShipment, recordReceipt, releaseInvoiceShipment } from "./lifecycle.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
 
@@ -290,7 +290,14 @@ export async function createOrder(
     reminderFor: null,
     lapsedAt: null,
   };
-  if (!(await insertOrder(db, order, ids))) throw new OrderError("alreadyInvoiced");
+  const guard = invoice
+    ? { orgNumber: invoice.buyer.orgNumber, creditItems: deps.config.invoiceCreditItems, now }
+    : null;
+  const refused = await insertOrder(db, order, ids, guard);
+  if (refused?.reason === "creditLimit") {
+    throw new OrderError("invoiceCreditLimit", { used: refused.used, max: refused.max });
+  }
+  if (refused) throw new OrderError(refused.reason === "overdue" ? "invoiceOverdue" : "alreadyInvoiced");
   return order;
 }
 
@@ -466,6 +473,8 @@ export async function applyPayment(
     if (first && !invoiced) {
       await queueFirstShipment(trx, order, productIds, now);
     }
+    // An invoice's stickers ship once it is paid (decision 028), unless staff released them.
+    if (first && invoiced) await releaseInvoiceShipment(trx, order, now);
     const firstPayment = first || input.kind === "first";
     const receipt = await recordReceipt(trx, order, {
       paymentKey: firstPayment ? `first:${order.id}` : `renewal:${input.paymentId ?? input.eventId}`,

@@ -18,6 +18,7 @@ import {
   isOrganisationId,
   type OrganisationInput,
   type OrgRole,
+  billingEmailConfirmed,
 } from "~/lib/organisations";
 import type { Deps } from "../deps.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -39,7 +40,11 @@ export type OrganisationErrorCode =
   | "inviterNotVerified"
   | "alreadyInvited"
   | "rateLimited"
-  | "recipientRateLimited";
+  | "recipientRateLimited"
+  /** The billing-email confirmation link is unknown, used, expired, or for an address changed since. */
+  | "billingLinkInvalid"
+  | "billingSenderNotVerified"
+  | "billingRateLimited";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
@@ -53,6 +58,14 @@ export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 
  * cannot be used to flood someone's mailbox.
  */
 export const INVITE_RECIPIENT_RULE: RateRule = { name: "org:invite-to", limit: 3, windowMs: 24 * 60 * 60_000 };
+
+/**
+ * Billing-email confirmation links per address (issue #29 point 1, decision 028): a few a
+ * day, so the link cannot be used to flood someone's mailbox.
+ */
+export const BILLING_CONFIRM_RULE: RateRule = { name: "org:billing-confirm", limit: 3, windowMs: 24 * 60 * 60_000 };
+/** A billing-email confirmation link works for 7 days. */
+export const BILLING_CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 
 type Ctx = Pick<Deps, "db" | "clock">;
 
@@ -97,6 +110,8 @@ export interface OrganisationPage {
   invites: (Omit<repo.Invite, "tokenHash"> & { expired: boolean })[];
   /** The viewer is the only admin: they cannot leave or step down. */
   lastAdmin: boolean;
+  /** The billing email's mailed link was opened for its current address (decision 028). */
+  billingEmailConfirmed: boolean;
 }
 
 /** What a member sees of their organisation: everything for admins, name and "leave" for members. */
@@ -111,7 +126,17 @@ export async function getOrganisationPage(
   const admin = membership.role === "admin";
   const now = deps.clock();
   const lastAdmin = admin && (await repo.countAdmins(deps.db, organisationId)) <= 1;
-  if (!admin) return { organisation, role: membership.role, members: [], invites: [], lastAdmin };
+  const confirmed = billingEmailConfirmed(organisation);
+  if (!admin) {
+    return {
+      organisation,
+      role: membership.role,
+      members: [],
+      invites: [],
+      lastAdmin,
+      billingEmailConfirmed: confirmed,
+    };
+  }
   const [members, invites] = await Promise.all([
     repo.listMembers(deps.db, organisationId),
     repo.listOpenInvites(deps.db, organisationId),
@@ -122,6 +147,7 @@ export async function getOrganisationPage(
     members,
     invites: invites.map(({ tokenHash: _hash, ...i }) => ({ ...i, expired: i.expiresAt <= now })),
     lastAdmin,
+    billingEmailConfirmed: confirmed,
   };
 }
 
@@ -190,6 +216,58 @@ export async function inviteMember(
 }
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/**
+ * Mails the billing email a confirmation link (issue #29 point 1, decision 028): invoices
+ * go there, so an admin proves the address reaches the organisation before the first
+ * invoice. A verified admin only (mail in Hittad's name, decision 012); counted per
+ * address before anything is written. A new link replaces the previous one.
+ */
+export async function sendBillingEmailConfirmation(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  actor: { id: string; emailVerified: boolean },
+  organisationId: string,
+  lang: Lang,
+): Promise<void> {
+  await requireAdmin(deps.db, organisationId, actor.id);
+  if (!actor.emailVerified) throw new OrganisationError("billingSenderNotVerified");
+  const now = deps.clock();
+  const token = randomBytes(32).toString("base64url");
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    const organisation = await repo.findOrganisation(db, organisationId);
+    if (!organisation) throw new OrganisationError("notFound");
+    const email = organisation.billingEmail.toLowerCase();
+    const hit = await rateLimits(deps.config, db).hit(BILLING_CONFIRM_RULE, email, now);
+    if (!hit.ok) throw new OrganisationError("billingRateLimited", { minutes: hit.retryAfterMinutes });
+    await repo.setBillingConfirmLink(db, organisationId, {
+      tokenHash: hashInviteToken(token),
+      email,
+      expiresAt: now + BILLING_CONFIRM_TTL_MS,
+    });
+    const t = getT(lang);
+    await enqueueMail(db, {
+      to: email,
+      subject: t("organisations.mail.billingConfirm.subject", { organisation: oneLine(organisation.name) }),
+      text: t("organisations.mail.billingConfirm.text", {
+        organisation: oneLine(organisation.name),
+        url: new URL(`/organisations/billing-email/${token}`, deps.config.baseUrl).toString(),
+        date: formatDate(now + BILLING_CONFIRM_TTL_MS, lang),
+      }),
+    });
+  });
+}
+
+/**
+ * The mailed link is opened: the billing email it was sent to is confirmed, if it is still
+ * the organisation's billing email. The token is the key (no sign-in: the billing address
+ * is often a shared mailbox) and works once. Answers the organisation's name.
+ */
+export async function confirmBillingEmail(deps: Ctx, token: string): Promise<{ organisation: string }> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new OrganisationError("billingLinkInvalid");
+  const name = await repo.confirmBillingEmail(deps.db, hashInviteToken(token), deps.clock());
+  if (name == null) throw new OrganisationError("billingLinkInvalid");
+  return { organisation: name };
+}
 
 export async function revokeInvite(deps: Ctx, userId: string, organisationId: string, inviteId: string) {
   await requireAdmin(deps.db, organisationId, userId);

@@ -16,6 +16,7 @@ import * as m0016 from "./0016-invoices";
 import * as m0017 from "./0017-organisation-conversations";
 import * as m0020 from "./0020-relay-digests";
 import * as m0021 from "./0021-contact-message-user";
+import * as m0022 from "./0022-accountable-invoicing";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0017-organisation-conversations": m0017,
   "0020-relay-digests": m0020,
   "0021-contact-message-user": m0021,
+  "0022-accountable-invoicing": m0022,
 };
