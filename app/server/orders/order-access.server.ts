@@ -11,7 +11,7 @@
  *   - `payer` (checkout, confirmation, cancel or resume renewal, manage payment): the
  *     member who placed it; everyone else notFound (a subscription is its payer's card).
  */
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { findMembership } from "../organisations/organisations.repository.server";
 import { isOrderId, OrderError } from "./order-error.server";
 import { findOrder, type Order } from "./orders.repository.server";
