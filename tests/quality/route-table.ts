@@ -366,6 +366,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { intent: "details", ...ORGANISATION_FORM },
   },
   {
+    // The billing-email confirmation link (decision 028): the token is the key; a forged one
+    // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
+    // opens a real one.
+    route: "organisations/billing-email/:token",
+    url: "/organisations/billing-email/forged-token",
+    get: all(410),
+    post: noAction,
+  },
+  {
     // The invite link: the token shows the invite; only the verified invited address may accept.
     route: "invite/:token",
     url: "/invite/{inviteToken}",
