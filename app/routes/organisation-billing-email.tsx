@@ -39,6 +39,14 @@ export async function loader({ params }: Route.LoaderArgs) {
   }
 }
 
+/**
+ * No form posts here: 405 from the route itself, so React Router's "no action" error (which
+ * names the path, token included) never reaches the log.
+ */
+export async function action() {
+  throw data(null, { status: 405, headers: { Allow: "GET" } });
+}
+
 export default function OrganisationBillingEmail({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { organisation, error } = loaderData;
