@@ -44,6 +44,7 @@ export default [
   route("product/:id/delete", "routes/product-delete.tsx"),
   route("user/register-adress", "routes/register-adress.tsx"),
   route("organisations/new", "routes/organisations-new.tsx"),
+  route("organisations/billing-email/:token", "routes/organisation-billing-email.tsx"),
   route("organisations/:id", "routes/organisation.tsx"),
   route("invite/:token", "routes/invite.tsx"),
   route("scope", "routes/scope.ts"),

@@ -132,3 +132,13 @@ export const scopeChoiceSchema = z.object({
   scope: z.string().trim().min(1).max(64),
   redirectTo: z.string().max(2000).optional(),
 });
+
+/**
+ * Whether an organisation's billing email is confirmed (decision 028): its mailed link was
+ * opened for the address it bills now. Changing the address needs a new confirmation.
+ */
+export function billingEmailConfirmed(org: { billingEmail: string; billingEmailConfirmed: string | null }): boolean {
+  return (
+    org.billingEmailConfirmed != null && org.billingEmailConfirmed.toLowerCase() === org.billingEmail.toLowerCase()
+  );
+}

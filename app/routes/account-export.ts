@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const file = await exportUserData(
       await getDeps(),
-      { id: user.ref, email: user.email.toLowerCase() },
+      { id: user.ref, email: user.email.toLowerCase(), emailVerified: user.emailVerified },
       { consentCookie: consent },
     );
     return new Response(file.json, {

@@ -10,6 +10,7 @@ import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { listOrdersForStaff, simulateFailedRenewal, simulateRenewal } from "~/server/orders/billing.service.server";
+import { clearOverdueInvoice, releaseInvoiceShipmentByStaff } from "~/server/orders/invoice.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/admin.orders";
@@ -32,23 +33,42 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(await listOrdersForStaff(await getDeps()), { headers: { "Cache-Control": "private, no-store" } });
 }
 
+/** Messages a redirect back here may ask for (?done=…). */
+const DONE = {
+  renewal: "billing.admin.simulated.renewal",
+  failed: "billing.admin.simulated.failed",
+  released: "billing.admin.done.released",
+  cleared: "billing.admin.done.cleared",
+} as const;
+
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request);
+  const staff = await requireAdmin(request);
   const form = await readForm(request);
   const intent = form.get("intent");
   const orderId = String(form.get("orderId") ?? "");
   const deps = await getDeps();
+  let done: keyof typeof DONE;
   try {
-    if (intent === "simulateRenewal") await simulateRenewal(deps, orderId);
-    else if (intent === "simulateFailedRenewal") await simulateFailedRenewal(deps, orderId);
-    else throw new OrderError("notFound");
+    if (intent === "simulateRenewal") {
+      await simulateRenewal(deps, orderId);
+      done = "renewal";
+    } else if (intent === "simulateFailedRenewal") {
+      await simulateFailedRenewal(deps, orderId);
+      done = "failed";
+    } else if (intent === "releaseShipment") {
+      await releaseInvoiceShipmentByStaff(deps, orderId);
+      done = "released";
+    } else if (intent === "clearInvoice") {
+      await clearOverdueInvoice(deps, orderId, staff.email);
+      done = "cleared";
+    } else throw new OrderError("notFound");
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status, message } = httpErrorOf(orderErrors, err);
     if (err.code === "notFound") throw data(null, { status });
     return data({ formError: message }, { status });
   }
-  throw redirect(`/admin/orders?done=${intent === "simulateRenewal" ? "renewal" : "failed"}`);
+  throw redirect(`/admin/orders?done=${done}`);
 }
 
 export default function AdminOrders({ actionData }: Route.ComponentProps) {
@@ -61,9 +81,9 @@ export default function AdminOrders({ actionData }: Route.ComponentProps) {
     <section className="py-4" aria-labelledby="orders-title">
       <h1 id="orders-title">{t("billing.admin.title")}</h1>
       <FormAlert message={actionData?.formError} />
-      {done === "renewal" || done === "failed" ? (
+      {done && done in DONE ? (
         <div className="alert alert-success" role="status">
-          {t(`billing.admin.simulated.${done}`)}
+          {t(DONE[done as keyof typeof DONE])}
         </div>
       ) : null}
       {simulation ? <p className="alert alert-warning">{t("billing.admin.testMode")}</p> : null}
@@ -79,6 +99,15 @@ export default function AdminOrders({ actionData }: Route.ComponentProps) {
                   <span className="badge text-bg-secondary">{t(`billing.admin.status.${o.status}`)}</span>
                   {o.paymentFailed ? <span className="badge text-bg-danger">{t("billing.admin.failed")}</span> : null}
                   {o.lapsed ? <span className="badge text-bg-dark">{t("billing.admin.lapsed")}</span> : null}
+                  {o.method === "invoice" ? (
+                    <span className="badge text-bg-info">
+                      {t("billing.admin.invoice", { number: o.invoiceNumber ?? "" })}
+                    </span>
+                  ) : null}
+                  {o.blocksInvoicing ? (
+                    <span className="badge text-bg-danger">{t("billing.admin.blocksInvoicing")}</span>
+                  ) : null}
+                  {o.cleared ? <span className="badge text-bg-light">{t("billing.admin.cleared")}</span> : null}
                   <time dateTime={new Date(o.createdAt).toISOString()} className="small text-body-secondary">
                     {formatDateTime(o.createdAt, lang)}
                   </time>
@@ -92,6 +121,26 @@ export default function AdminOrders({ actionData }: Route.ComponentProps) {
                 {t(`billing.receipt.periods.${o.period}`)})
                 {o.paidUntil ? ` · ${t("billing.admin.paidUntil", { date: formatDate(o.paidUntil, lang) })}` : ""}
               </p>
+              {o.awaitingRelease || o.blocksInvoicing ? (
+                <Form method="post" className="d-flex flex-wrap gap-2 mb-2">
+                  <input type="hidden" name="orderId" value={o.id} />
+                  {o.awaitingRelease ? (
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="releaseShipment"
+                      className="btn btn-sm btn-outline-primary"
+                    >
+                      {t("billing.admin.releaseShipment")}
+                    </button>
+                  ) : null}
+                  {o.blocksInvoicing ? (
+                    <button type="submit" name="intent" value="clearInvoice" className="btn btn-sm btn-outline-danger">
+                      {t("billing.admin.clearInvoice")}
+                    </button>
+                  ) : null}
+                </Form>
+              ) : null}
               {simulation && o.status === "paid" && o.provider === "test" ? (
                 <Form method="post" className="d-flex flex-wrap gap-2">
                   <input type="hidden" name="orderId" value={o.id} />

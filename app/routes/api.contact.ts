@@ -4,6 +4,7 @@
  */
 import { getT } from "~/i18n/i18n";
 import { parseContact } from "~/lib/contact";
+import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
@@ -41,7 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const deps = await getDeps();
   try {
-    const { id } = await submitContactMessage(deps, parsed.data, { ip, lang });
+    const userId = (await getSessionUser(request))?.ref ?? null;
+    const { id } = await submitContactMessage(deps, parsed.data, { ip, lang, userId });
     return Response.json({ id }, { status: 201 });
   } catch (err) {
     if (!(err instanceof ContactError)) throw err;

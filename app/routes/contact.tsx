@@ -11,6 +11,7 @@ import type { ActionResult, FormMessage } from "~/lib/form";
 import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
+import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { submitContactMessage } from "~/server/contact/contact.service.server";
@@ -54,7 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const deps = await getDeps();
   try {
-    await submitContactMessage(deps, parsed.data, { ip, lang });
+    const userId = (await getSessionUser(request))?.ref ?? null;
+    await submitContactMessage(deps, parsed.data, { ip, lang, userId });
     return data<ContactResult>({ values: EMPTY, fieldErrors: {}, formError: null, sent: true });
   } catch (err) {
     return serviceErrorResponse(contactErrors, err, parsed.values);

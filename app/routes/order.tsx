@@ -393,7 +393,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
             >
               {t("orders.submit")}
             </button>
-            {invoice ? (
+            {invoice && !invoice.blocker ? (
               <button
                 type="submit"
                 name="intent"
@@ -413,8 +413,21 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   {t("invoices.order.title")}
                 </h2>
                 <p id="order-invoice-terms" className="mb-1 text-break">
-                  {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}
+                  {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}{" "}
+                  {t("invoices.order.credit", { count: invoice.creditItems })}
                 </p>
+                {invoice.blocker === "verifyEmail" ? (
+                  <p className="alert alert-warning mb-2 order-invoice-blocked">
+                    {t("invoices.order.blocked.verifyEmail")}
+                  </p>
+                ) : invoice.blocker === "billingEmail" ? (
+                  <p className="alert alert-warning mb-2 order-invoice-blocked">
+                    {t("invoices.order.blocked.billingEmail")}{" "}
+                    <Link to={`/organisations/${invoice.organisationId}#org-billing-email`}>
+                      {t("invoices.order.blocked.billingEmailLink")}
+                    </Link>
+                  </p>
+                ) : null}
                 <p className="mb-0 small">
                   {invoice.treatment === "reverseCharge"
                     ? t("invoices.order.reverseCharge", {

@@ -38,6 +38,7 @@ import {
   removeMember,
   revokeInvite,
   updateOrganisation,
+  sendBillingEmailConfirmation,
 } from "~/server/organisations/organisations.service.server";
 import { CardSection } from "~/components/CardSection";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
@@ -64,6 +65,7 @@ const DONE = {
   role: "organisations.done.role",
   removed: "organisations.done.removed",
   joined: "organisations.done.joined",
+  billingLinkSent: "organisations.done.billingLinkSent",
 } as const;
 type Done = keyof typeof DONE;
 
@@ -159,6 +161,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await removeMember(deps, user.ref, id, p.data.userId);
         return back("removed");
       }
+      case "confirmBilling": {
+        const { lang } = context.get(requestContext);
+        await sendBillingEmailConfirmation(deps, { id: user.ref, emailVerified: user.emailVerified }, id, lang);
+        return back("billingLinkSent");
+      }
       case "leave": {
         if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
         await leaveOrganisation(deps, user.ref, id);
@@ -206,6 +213,24 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
       {admin ? (
         <>
           {billing ? <OrganisationInvoices rows={billing} /> : null}
+          <CardSection id="org-billing-email" title={t("organisations.billingEmail.title")}>
+            <FormAlert message={errorFor("confirmBilling")} />
+            {page.billingEmailConfirmed ? (
+              <p className="mb-0 text-break">
+                {t("organisations.billingEmail.confirmed", { email: org.billingEmail })}
+              </p>
+            ) : (
+              <>
+                <p className="text-break">{t("organisations.billingEmail.unconfirmed", { email: org.billingEmail })}</p>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="confirmBilling" />
+                  <button type="submit" className="btn btn-outline-primary">
+                    {t("organisations.billingEmail.send")}
+                  </button>
+                </Form>
+              </>
+            )}
+          </CardSection>
           <CardSection id="org-members" title={t("organisations.members.title")}>
             <FormAlert message={errorFor("role") ?? errorFor("remove")} />
             <ul className="list-group mb-0">

@@ -58,6 +58,13 @@ describe("configuration", () => {
     expect(() => parseConfig({ BASE_URL: "not a url" }, tmp())).toThrow(/BASE_URL/);
     expect(() => parseConfig({ AUTH_SECRET: "short" }, tmp())).toThrow(/AUTH_SECRET/);
     expect(() => parseConfig({ ADMIN_EMAILS: "a@b.se, nope" }, tmp())).toThrow(/ADMIN_EMAILS/);
+    expect(() => parseConfig({ INVOICE_CREDIT_ITEMS: "0" }, tmp())).toThrow(/INVOICE_CREDIT_ITEMS/);
+    expect(() => parseConfig({ INVOICE_CREDIT_ITEMS: "many" }, tmp())).toThrow(/INVOICE_CREDIT_ITEMS/);
+  });
+
+  it("INVOICE_CREDIT_ITEMS: 25 items on credit by default (decision 028)", () => {
+    expect(parseConfig(demo, tmp()).invoiceCreditItems).toBe(25);
+    expect(parseConfig({ ...demo, INVOICE_CREDIT_ITEMS: "100" }, tmp()).invoiceCreditItems).toBe(100);
   });
 
   it("BASE_URL defaults to the port", () => {

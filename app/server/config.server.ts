@@ -74,6 +74,8 @@ const schema = z.object({
   COMPANY_ORG_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
   COMPANY_VAT_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
   COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
+  /** Items an organisation may have activated on credit until its first invoice is paid (decision 028). */
+  INVOICE_CREDIT_ITEMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(25)),
   CAPTCHA: z.preprocess(emptyToUndefined, z.enum(["altcha", "recaptcha"]).default("altcha")),
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_SECRET: optionalString,
@@ -124,6 +126,7 @@ export interface Config {
   mailOutboxDir: string;
   mailFrom: string;
   mailPollMs: number;
+<<<<<<< HEAD
   /** SMS by 46elks (credentials set) or into the outbox folder (issue #33). */
   sms: {
     apiUrl: string;
@@ -134,6 +137,10 @@ export interface Config {
     limitPerItemDay: number;
     limitPerAccountMonth: number;
   };
+=======
+  /** INVOICE_CREDIT_ITEMS: items on unpaid invoices until an organisation's first invoice is paid. */
+  invoiceCreditItems: number;
+>>>>>>> area/sec-a
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
@@ -249,6 +256,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     mailOutboxDir: path.resolve(cwd, e.MAIL_OUTBOX_DIR),
     mailFrom: e.MAIL_FROM,
     mailPollMs: e.MAIL_POLL_MS,
+<<<<<<< HEAD
     sms: {
       apiUrl: e.ELKS_API_URL.replace(/\/+$/, ""),
       username: e.ELKS_API_USERNAME,
@@ -258,6 +266,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       limitPerItemDay: e.SMS_LIMIT_PER_ITEM_DAY,
       limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
     },
+=======
+    invoiceCreditItems: e.INVOICE_CREDIT_ITEMS,
+>>>>>>> area/sec-a
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },

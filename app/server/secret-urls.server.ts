@@ -21,6 +21,10 @@ export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/invite/:token", what: "organisation invite link (decision 022; only its hash is stored)" },
   { route: "/m/:token", what: "the finder's private conversation link (decision 013)" },
   { route: "/api/sms/report/:token", what: "an SMS's delivery-report secret (46elks' whendelivered, decision 033)" },
+  {
+    route: "/organisations/billing-email/:token",
+    what: "an organisation's billing-email confirmation link (decision 028; only its hash is stored)",
+  },
   { route: "/user/verify-email", query: ["token"], what: "email verification and email change link" },
   { route: "/resetpassword/new", query: ["token"], what: "password reset link" },
   {

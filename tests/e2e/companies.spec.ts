@@ -83,6 +83,8 @@ const L = {
     payLater: "Save and pay later",
     select: (name: string) => `Activate ${name}`,
     payByInvoice: "Pay by invoice",
+    sendBillingLink: "Send confirmation link",
+    billingConfirmed: "the billing email of",
     testBanner: "TEST — not a real invoice",
     markPaid: "Mark as paid (test)",
     invoiceOpen: "Open",
@@ -154,6 +156,8 @@ const L = {
     payLater: "Spara och betala senare",
     select: (name: string) => `Aktivera ${name}`,
     payByInvoice: "Betala mot faktura",
+    sendBillingLink: "Skicka bekräftelselänk",
+    billingConfirmed: "Faktura-e-posten för",
     testBanner: "TEST — inte en riktig faktura",
     markPaid: "Markera som betald (test)",
     invoiceOpen: "Obetald",
@@ -436,6 +440,21 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
           },
           false,
         );
+        // First the billing email is confirmed by its mailed link (decision 028).
+        await page.goto(`/organisations/${orgId}`);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: s.sendBillingLink }).click();
+        await expect(page).toHaveURL(/done=billingLinkSent/);
+        const confirmation = await app.runtime.database.db
+          .selectFrom("mail_outbox")
+          .select("text")
+          .where("to", "=", `invoices-${lang}@example.test`)
+          .orderBy("createdAt", "desc")
+          .executeTakeFirstOrThrow();
+        const link = /\/organisations\/billing-email\/[A-Za-z0-9_-]+/.exec(confirmation.text)![0];
+        await page.goto(link);
+        await expect(page.getByRole("status")).toContainText(s.billingConfirmed);
+        await atPhoneAndDesk(page, `companies-billing-confirmed-${lang}`);
         await page.goto("/order");
         await waitForHydration(page);
         await expect(page.locator(".order-invoice")).toContainText(`invoices-${lang}@example.test`);

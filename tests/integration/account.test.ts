@@ -7,6 +7,10 @@
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
+import { enqueueMail } from "../../app/server/mail/mail.server";
+import { createOrganisation, removeMember } from "../../app/server/organisations/organisations.service.server";
+import { insertMember } from "../../app/server/organisations/organisations.repository.server";
+import { solveAltcha } from "../support/altcha";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
@@ -36,7 +40,7 @@ describe(`account self-service on ${label}`, () => {
   let server: TestServer;
   let rt: Runtime;
   let stripe: StripeStandIn;
-  const { get, post } = httpClient(() => server.url);
+  const { get, post, postJson } = httpClient(() => server.url);
 
   beforeAll(async () => {
     stripe = await startStripeStandIn();
@@ -360,6 +364,159 @@ describe(`account self-service on ${label}`, () => {
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await limited.text()).toContain("Du har laddat ner dina uppgifter flera gånger nyss");
     expect((await post("/account/export", {}, { origin: null })).headers.get("location")).toBe("/login");
+  });
+
+  /** A support message sent signed out from `email`, a staff reply to it, and a mail to the address. */
+  async function supportTrail(email: string, tag: string) {
+    const id = `msg-${tag}-${Date.now()}`;
+    await rt.database.db
+      .insertInto("contact_messages")
+      .values({
+        id,
+        name: "Vera Victim",
+        email,
+        message: `Support question ${tag}`,
+        lang: "en",
+        createdAt: Date.now(),
+        readAt: null,
+        handledAt: null,
+        handledBy: null,
+      })
+      .execute();
+    await rt.database.db
+      .insertInto("contact_replies")
+      .values({
+        id: `reply-${id}`,
+        messageId: id,
+        text: `Staff reply ${tag}`,
+        authorEmail: "staff@example.test",
+        mailId: "none",
+        createdAt: Date.now(),
+      })
+      .execute();
+    await enqueueMail(rt.database.db, { to: email, subject: `Mail subject ${tag}`, text: "..." });
+    return id;
+  }
+  const stillThere = async (messageId: string, email: string, tag: string) => {
+    const db = rt.database.db;
+    expect(await db.selectFrom("contact_messages").select("id").where("id", "=", messageId).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom("contact_replies").select("id").where("messageId", "=", messageId).execute(),
+    ).toHaveLength(1);
+    const mails = await db.selectFrom("mail_outbox").select("subject").where("to", "=", email).execute();
+    expect(mails.map((m) => m.subject)).toContain(`Mail subject ${tag}`);
+  };
+
+  it("records kept by address (support messages and their replies, the mail log) are not an unverified account's: not in its export, not erased with it (issue #29 point 2)", async () => {
+    const email = `vera-${Date.now()}@example.test`;
+    const messageId = await supportTrail(email, "before-signup");
+    // Someone else registers the address; signing in needs no verification.
+    const u = await createUser(rt, { name: "Mallory", email, verified: false });
+    const text = await (await post("/account/export", {}, { cookie: u.cookie })).text();
+    const data = JSON.parse(text) as Record<string, unknown>;
+    expect(data.supportMessages).toEqual([]);
+    expect(data.mails).toEqual([]);
+    for (const secret of ["Support question before-signup", "Staff reply before-signup", "Mail subject before-signup"])
+      expect(text).not.toContain(secret);
+
+    const del = await post(
+      "/account/delete",
+      { intent: "delete", password: u.password, confirm: "on" },
+      { cookie: u.cookie },
+    );
+    expect(del.status).toBe(302);
+    expect(await userRow(u.id)).toBeUndefined();
+    // The staff inbox keeps the real sender's message and reply; the mail log its mail.
+    await stillThere(messageId, email, "before-signup");
+  });
+
+  it("a message sent while signed in is the account's by its user id, whatever address was typed; the verified holder of an address owns what was sent signed out from it", async () => {
+    const u = await createUser(rt, { name: "Signed In Sender", verified: false });
+    const typed = `typed-${Date.now()}@example.test`;
+    const sent = await postJson(
+      "/api/contact",
+      { name: "", email: typed, message: "Sent while signed in", captchaToken: await solveAltcha(server.url) },
+      { cookie: u.cookie },
+    );
+    expect(sent.status).toBe(201);
+    const row = await rt.database.db
+      .selectFrom("contact_messages")
+      .select(["userId", "email"])
+      .where("message", "=", "Sent while signed in")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ userId: u.id, email: typed });
+    const own = JSON.parse(await (await post("/account/export", {}, { cookie: u.cookie })).text()) as {
+      supportMessages: Array<{ message: string }>;
+    };
+    expect(own.supportMessages.map((m) => m.message)).toEqual(["Sent while signed in"]);
+
+    // A verified account owns what was sent signed out from its address, and its mail log.
+    const v = await createUser(rt, { name: "Verified Holder" });
+    const messageId = await supportTrail(v.email, "verified");
+    const text = await (await post("/account/export", {}, { cookie: v.cookie })).text();
+    for (const s of ["Support question verified", "Staff reply verified", "Mail subject verified"])
+      expect(text).toContain(s);
+    // The address typed by the signed-in sender is not the verified holder's message.
+    expect(text).not.toContain("Sent while signed in");
+    expect(
+      (await post("/account/delete", { intent: "delete", password: v.password, confirm: "on" }, { cookie: v.cookie }))
+        .status,
+    ).toBe(302);
+    expect(
+      await rt.database.db.selectFrom("contact_messages").select("id").where("id", "=", messageId).execute(),
+    ).toEqual([]);
+
+    // Erasing the signed-in sender erases their message, linked by id.
+    expect(
+      (await post("/account/delete", { intent: "delete", password: u.password, confirm: "on" }, { cookie: u.cookie }))
+        .status,
+    ).toBe(302);
+    expect(
+      await rt.database.db.selectFrom("contact_messages").select("id").where("userId", "=", u.id).execute(),
+    ).toEqual([]);
+  });
+
+  it("the personal export holds personal items only: an organisation's items the user registered are the organisation's (issue #29 point 5)", async () => {
+    const admin = await createUser(rt, { name: "Org Admin" });
+    const member = await createUser(rt, { name: "Org Member" });
+    const deps = depsOf(rt);
+    const org = await createOrganisation(deps, admin.id, {
+      name: "Export AB",
+      orgNumber: "556036-0793",
+      billingEmail: "billing@export.example",
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "90326",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    await insertMember(rt.database.db, {
+      organisationId: org,
+      userId: member.id,
+      role: "member",
+      createdAt: Date.now(),
+    });
+    const item = { findFee: 100, prodType: "laptop" as const, payment: "year" as const, intent: "payLater" as const };
+    const orgItem = await createItem(
+      deps,
+      member.id,
+      { ...item, name: "Fleet laptop", contactInfo: "Org contact SECRET" },
+      "en",
+      org,
+    );
+    const mine = await newItem(member, "My own phone");
+    const whileMember = await (await post("/account/export", {}, { cookie: member.cookie })).text();
+    expect(whileMember).toContain(mine);
+    expect(whileMember).not.toContain(orgItem);
+    expect(whileMember).not.toContain("Org contact SECRET");
+    await removeMember(deps, admin.id, org, member.id);
+    const after = await (await post("/account/export", {}, { cookie: member.cookie })).text();
+    expect(after).not.toContain(orgItem);
+    expect(after).not.toContain("Fleet laptop");
+    // The organisation's CSV export has it.
+    const csv = await (await get("/dashboard/export.csv", { cookie: `${admin.cookie}; hittad.scope=${org}` })).text();
+    expect(csv).toContain("Fleet laptop");
   });
 
   it("a deactivated sticker shows finders 'This sticker is not active' and no contact info, at once; reactivating restores it; only the owner can", async () => {

@@ -13,6 +13,7 @@ import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { lapseDueOrders } from "../../app/server/orders/billing.service.server";
+import { clearOverdueInvoice } from "../../app/server/orders/invoice.service.server";
 import { completeTestPayment, createOrder, getOrderView } from "../../app/server/orders/orders.service.server";
 import { lapseOrder, PAYMENT_RETRY_GRACE_MS } from "../../app/server/orders/lifecycle.server";
 import { findOrder } from "../../app/server/orders/orders.repository.server";
@@ -93,6 +94,17 @@ const orderIdFrom = (res: Response) => {
   expect(m, `${res.status} ${res.headers.get("location")}`).not.toBeNull();
   return m![1]!;
 };
+/**
+ * Every organisation's billing email confirmed, as its mailed link does (decision 028;
+ * tests/integration/accountable-invoicing.test.ts tests the link and the other checks).
+ */
+const confirmBillingEmails = (rt: Runtime) =>
+  rt.database.db
+    .updateTable("organisations")
+    .set((eb) => ({ billingEmailConfirmed: eb.ref("billingEmail") }))
+    .execute();
+/** Many invoices of one organisation number stay unpaid here: the credit limit has its own tests. */
+const MANY_ON_CREDIT = { INVOICE_CREDIT_ITEMS: "10000" };
 const invoiceForm = (ids: string[], payment = "year") => [
   ...ids.map((id): [string, string] => ["items", id]),
   ["payment", payment] as [string, string],
@@ -113,7 +125,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase("invoices");
-    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", COMPANY_NAME: "Hittad Sverige AB" });
+    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", COMPANY_NAME: "Hittad Sverige AB", ...MANY_ON_CREDIT });
     server = await startServer(env);
     rt = await createTestRuntime({ ...env, BASE_URL: server.url });
     admin = await person(rt, "Anna Admin");
@@ -128,6 +140,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
       createdAt: Date.now(),
     });
     germanOrg = await createOrganisation(depsOf(rt), otherAdmin.id, GERMAN_ORG);
+    await confirmBillingEmails(rt);
   });
   afterAll(async () => {
     await server?.stop();
@@ -166,6 +179,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     const both = await person(rt, "Bo Both");
     const orgA = await createOrganisation(deps, both.id, { ...SWEDISH_ORG, name: "A AB" });
     const orgB = await createOrganisation(deps, both.id, { ...SWEDISH_ORG, name: "B AB" });
+    await confirmBillingEmails(rt);
     const ofA = await orgItem(rt, both, orgA, "A's laptop");
     const ofB = await orgItem(rt, both, orgB, "B's laptop");
     const personal = await createItem(
@@ -241,7 +255,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(await res.text()).toContain("Fakturor gäller ett år i taget");
   });
 
-  it("the invoice's totals are the server's: three items yearly in Swedish are 600 kr with 120 kr VAT, due in 30 days; stickers active and shipped at once", async () => {
+  it("the invoice's totals are the server's: three items yearly in Swedish are 600 kr with 120 kr VAT, due in 30 days; stickers active at once, shipped once paid", async () => {
     const ids = [
       await orgItem(rt, admin, org, "Laptop A"),
       await orgItem(rt, admin, org, "Laptop B"),
@@ -270,7 +284,8 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(Number(o.dueAt) - Number(o.createdAt)).toBeGreaterThanOrEqual(30 * DAY - 60_000);
     expect(Number(o.dueAt) - Number(o.createdAt)).toBeLessThanOrEqual(30 * DAY + 60_000);
     for (const p of ids) expect(Number((await productRow(rt, p)).payed)).toBe(1);
-    expect(await shipmentsOf(rt, id)).toHaveLength(1);
+    // Posted once the invoice is paid or staff release them (decision 028).
+    expect(await shipmentsOf(rt, id)).toHaveLength(0);
     expect(await receiptsOf(rt, id)).toHaveLength(0);
 
     const page = await http.get(`/order/${id}/invoice`, { ...inScope(admin, org), lang: "sv" });
@@ -316,6 +331,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
       invoiceCountry: "FI",
       vatNumber: null,
     });
+    await confirmBillingEmails(rt);
     const item = await orgItem(rt, otherAdmin, finnish, "Finnish laptop");
     const id = orderIdFrom(await http.post("/order", invoiceForm([item]), inScope(otherAdmin, finnish)));
     expect(await orderRow(rt, id)).toMatchObject({ totalAmount: 3000, reverseCharge: 0, vatAmount: 600 });
@@ -391,9 +407,37 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     // Another member still may not.
     expect((await http.get(`/order/${card.id}/receipt`, inScope(member, org))).status).toBe(403);
 
+    // The cancel page is the payer's while they are a member (issue #29 point 6).
+    const cancelPage = await http.get(`/order/${card.id}/cancel`, inScope(payer, org));
+    expect(cancelPage.status).toBe(200);
+    expect(await cancelPage.text()).toContain("Pia&#x27;s laptop");
+
     await leaveOrganisation(deps, payer.id, org);
     expect((await http.get(`/order/${card.id}/receipt`, { cookie: payer.cookie })).status).toBe(404);
     await expect(getOrderView(deps, payer.id, card.id)).rejects.toMatchObject({ code: "notFound" });
+    // One order-access rule for every order route: the ex-member gets 404 everywhere and
+    // no longer sees the organisation's item names.
+    for (const path of [
+      `/order/${card.id}/cancel`,
+      `/order/${card.id}/cancel.data`,
+      `/order/${card.id}/payment`,
+      `/order/complete/${card.id}`,
+      `/order/${card.id}/receipt.pdf`,
+    ]) {
+      const res = await http.get(path, { cookie: payer.cookie });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toContain("Pia's laptop");
+    }
+    const cancelPost = await http.post(`/order/${card.id}/cancel`, {}, { cookie: payer.cookie });
+    expect(cancelPost.status).toBe(404);
+    const viaDashboard = await http.post(
+      "/dashboard",
+      { intent: "resumeRenewal", orderId: card.id },
+      { cookie: payer.cookie },
+    );
+    expect(viaDashboard.status).toBe(404);
+    // Nor do they go on paying for the organisation's items they can no longer reach.
+    expect((await orderRow(rt, card.id)).renewing).toBe(0);
   });
 
   it("an invoice order is never paid through the test checkout", async () => {
@@ -474,13 +518,14 @@ describe(`pay by invoice with Stripe (local stand-in) on ${label}`, () => {
   beforeAll(async () => {
     stripe = await startStripeStandIn();
     db = await createTestDatabase("invoices_stripe");
-    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", ...stripeEnv(stripe) });
+    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", ...stripeEnv(stripe), ...MANY_ON_CREDIT });
     server = await startServer(env);
     rt = await createTestRuntime({ ...env, BASE_URL: server.url });
     admin = await person(rt, "Anna Admin");
     org = await createOrganisation(depsOf(rt), admin.id, SWEDISH_ORG);
     germanAdmin = await person(rt, "Greta Gmbh");
     germanOrg = await createOrganisation(depsOf(rt), germanAdmin.id, GERMAN_ORG);
+    await confirmBillingEmails(rt);
   });
   afterAll(async () => {
     await server?.stop();
@@ -592,6 +637,10 @@ describe(`pay by invoice with Stripe (local stand-in) on ${label}`, () => {
     expect(Number((await productRow(rt, item)).payed)).toBe(0);
     const html = await (await http.get(`/organisations/${org}`, inScope(admin, org))).text();
     expect(html).toContain("Void");
+    // A voided invoice stops the organisation's next one until staff clear it (decision 028).
+    const next = await orgItem(rt, admin, org, "After the void");
+    expect((await http.post("/order", invoiceForm([next]), inScope(admin, org))).status).toBe(409);
+    await clearOverdueInvoice(depsOf(rt), id, "staff@example.test");
   });
 
   it("an invoice written off (marked uncollectible) and paid after all revives its items for the invoiced year, ships nothing twice", async () => {

@@ -533,9 +533,13 @@ describe("finder conversations of organisation items", () => {
       )?.ownerId;
     await leaveOrganisation(deps, leaver.id, orgA);
     expect(await ownerOf()).toBe(users.orgAdmin.id);
-    const exported = await exportUserData(deps, { id: leaver.id, email: leaver.email }, { consentCookie: false });
+    const exported = await exportUserData(
+      deps,
+      { id: leaver.id, email: leaver.email, emailVerified: true },
+      { consentCookie: false },
+    );
     expect(exported.json).not.toContain("Found your laptop by the lifts");
-    await eraseUserData(deps, { id: leaver.id, email: leaver.email });
+    await eraseUserData(deps, { id: leaver.id, email: leaver.email, emailVerified: true });
     expect(await ownerOf()).toBe(users.orgAdmin.id);
   });
 

@@ -23,6 +23,7 @@ import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { ORDER_RATE_RULE } from "../../app/server/orders/orders.service.server";
 import {
+  BILLING_CONFIRM_RULE,
   createOrganisation,
   INVITE_RECIPIENT_RULE,
   INVITE_RULE,
@@ -115,6 +116,20 @@ const finderPost = (item: string, fields: Record<string, string>, ip = newIp()) 
 
 const conversationsOf = async (itemId: string) =>
   (await rt.database.db.selectFrom("conversations").select("id").where("itemId", "=", itemId).execute()).length;
+
+/** The default INVOICE_CREDIT_ITEMS (README). */
+const CREDIT_ITEMS = 25;
+const ADDRESS = {
+  firstname: "Anna",
+  lastname: "Svensson",
+  co: "",
+  address: "Storgatan 1",
+  address2: "",
+  city: "Uppsala",
+  state: "",
+  zip: "753 20",
+  country: "Sweden",
+};
 
 const ORGANISATION = {
   name: "Burst AB",
@@ -442,6 +457,86 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         .where("productId", "=", item)
         .execute();
       expect(rows).toHaveLength(1);
+    });
+
+    it(`${BILLING_CONFIRM_RULE.name}: billing-email confirmation links to one address, ${BILLING_CONFIRM_RULE.limit} a day`, async () => {
+      const admin = await createUser(rt);
+      const billingEmail = unique("billing");
+      const org = await createOrganisation(depsOf(rt), admin.id, { ...ORGANISATION, billingEmail });
+      const statuses = await burst(() =>
+        http.post(`/organisations/${org}`, { intent: "confirmBilling" }, withCookie(admin)),
+      );
+      expect(count(statuses, 302)).toBe(BILLING_CONFIRM_RULE.limit);
+      expect(await mailsTo(billingEmail)).toBe(BILLING_CONFIRM_RULE.limit);
+    });
+
+    it(`invoice credit (INVOICE_CREDIT_ITEMS): invoices of one organisation number at once, no more than ${CREDIT_ITEMS} items on credit`, async () => {
+      // Five organisations with one number, each its admin sending ten one-item invoices
+      // (the orders:user limit lets each admin's ten through): the credit is the number's.
+      const orgNumber = "556677-8899";
+      const senders: Array<{ admin: TestUser; org: string; items: string[] }> = [];
+      for (let s = 0; s < 5; s++) {
+        const admin = await createUser(rt);
+        await keepOrderAddress(depsOf(rt), admin.id, { ...ADDRESS, email: admin.email }, false);
+        const org = await createOrganisation(depsOf(rt), admin.id, { ...ORGANISATION, orgNumber });
+        await rt.database.db
+          .updateTable("organisations")
+          .set((eb) => ({ billingEmailConfirmed: eb.ref("billingEmail") }))
+          .where("id", "=", org)
+          .execute();
+        const items: string[] = [];
+        for (let i = 0; i < N / 5; i++) {
+          items.push(
+            await createItem(
+              depsOf(rt),
+              admin.id,
+              {
+                name: `Credit ${s}-${i}`,
+                findFee: 100,
+                prodType: "laptop",
+                contactInfo: "x",
+                payment: "year",
+                intent: "payLater",
+              },
+              "en",
+              org,
+            ),
+          );
+        }
+        senders.push({ admin, org, items });
+      }
+      const statuses = await burst((i) => {
+        const { admin, org, items } = senders[i % 5]!;
+        return http.post(
+          "/order",
+          { items: items[Math.floor(i / 5)]!, payment: "year", intent: "invoice" },
+          { cookie: `${admin.cookie}; ConsentApproved=true; hittad.scope=${org}` },
+        );
+      });
+      expect(count(statuses, 302)).toBe(CREDIT_ITEMS);
+      expect(count(statuses, 409)).toBe(N - CREDIT_ITEMS);
+      const invoiced = await rt.database.db
+        .selectFrom("orders")
+        .select("id")
+        .where(
+          "organisationId",
+          "in",
+          senders.map((s) => s.org),
+        )
+        .where("status", "=", "invoiced")
+        .execute();
+      expect(invoiced).toHaveLength(CREDIT_ITEMS);
+      const active = await rt.database.db
+        .selectFrom("products")
+        .select("id")
+        .where(
+          "organisationId",
+          "in",
+          senders.map((s) => s.org),
+        )
+        .where("payed", "=", 1)
+        .execute();
+      expect(active).toHaveLength(CREDIT_ITEMS);
     });
   });
 });

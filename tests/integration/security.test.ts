@@ -18,8 +18,12 @@ import "../../app/i18n/resources.server"; // the receipt mail of the test paymen
 import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
-import { insertInvite } from "../../app/server/organisations/organisations.repository.server";
-import { createOrganisation, hashInviteToken } from "../../app/server/organisations/organisations.service.server";
+import { insertInvite, insertMember } from "../../app/server/organisations/organisations.repository.server";
+import {
+  createOrganisation,
+  hashInviteToken,
+  removeMember,
+} from "../../app/server/organisations/organisations.service.server";
 import { startInvoice } from "../../app/server/orders/invoice.service.server";
 import {
   ROLES,
@@ -32,6 +36,7 @@ import {
   type Role,
   type RouteRow,
   UNVERIFIED_ADMIN_AS,
+  REMOVED_MEMBER_AS,
 } from "../quality/route-table";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
@@ -47,7 +52,7 @@ const MESSAGE_ID = "secMessage000000000000000";
 let db: TestDatabase;
 let server: TestServer;
 let rt: Runtime;
-type Visitor = Role | "unverifiedAdmin";
+type Visitor = Role | "unverifiedAdmin" | "removedMember";
 let users: Record<Exclude<Visitor, "anonymous">, TestUser>;
 let item: string;
 let spareItem: string;
@@ -70,6 +75,7 @@ beforeAll(async () => {
     other: await createUser(rt, { name: "Oscar Other" }),
     admin: await createUser(rt, { name: "Ada Admin", email: ADMIN_EMAIL }),
     unverifiedAdmin: await createUser(rt, { name: "Eve Early", email: UNVERIFIED_ADMIN_EMAIL, verified: false }),
+    removedMember: await createUser(rt, { name: "Rolf Removed" }),
   };
   item = await createItem(
     depsOf(rt),
@@ -167,7 +173,13 @@ beforeAll(async () => {
     vatNumber: null,
     deskContact: "Reception",
   });
-  // The organisation's simulated invoice for an item of it (decision 027).
+  // The organisation's simulated invoice for an item of it (decision 027), its billing
+  // email confirmed as its mailed link does (decision 028).
+  await rt.database.db
+    .updateTable("organisations")
+    .set({ billingEmailConfirmed: SECRET_ORG_BILLING })
+    .where("id", "=", organisation)
+    .execute();
   const orgItem = await createItem(
     depsOf(rt),
     users.owner.id,
@@ -184,6 +196,46 @@ beforeAll(async () => {
       lang: "en",
     })
   ).orderId;
+  // A member who paid for an organisation item by card in its scope, then was removed (issue #29).
+  await insertMember(rt.database.db, {
+    organisationId: organisation,
+    userId: users.removedMember.id,
+    role: "member",
+    createdAt: Date.now(),
+  });
+  const membersItem = await createItem(
+    depsOf(rt),
+    users.removedMember.id,
+    { name: "Member's laptop", findFee: 10, prodType: "laptop", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+    organisation,
+  );
+  await keepOrderAddress(
+    depsOf(rt),
+    users.removedMember.id,
+    {
+      firstname: "Rolf",
+      lastname: "Removed",
+      email: users.removedMember.email,
+      co: "",
+      address: "Hemvägen 2",
+      address2: "",
+      city: "Umeå",
+      state: "",
+      zip: "90326",
+      country: "Sweden",
+    },
+    false,
+  );
+  const membersOrder = await createOrder(depsOf(rt), {
+    userId: users.removedMember.id,
+    productIds: [membersItem],
+    organisationId: organisation,
+    period: "month",
+    lang: "en",
+  });
+  await completeTestPayment(depsOf(rt), { userId: users.removedMember.id, orderId: membersOrder.id });
+  await removeMember(depsOf(rt), users.owner.id, organisation, users.removedMember.id);
   await insertInvite(rt.database.db, {
     id: "matrix-invite",
     organisationId: organisation,
@@ -250,13 +302,18 @@ describe("authorization matrix (tests/quality/route-table.ts)", () => {
     it(`${row.route === undefined ? "express" : "route"} ${row.url}`, async () => {
       // GETs first, then POSTs with the owner last: the owner's edit really saves.
       // The unverified holder of an admin email is held to `other`'s cells (issue #13).
-      const order: Visitor[] = ["anonymous", "other", "unverifiedAdmin", "admin", "owner"];
-      expect(order.filter((r) => r !== "unverifiedAdmin").sort()).toEqual([...ROLES].sort());
+      // So is the removed member (issue #29): an ex-member is an outsider everywhere.
+      const order: Visitor[] = ["anonymous", "other", "unverifiedAdmin", "removedMember", "admin", "owner"];
+      expect(order.filter((r) => r !== "unverifiedAdmin" && r !== "removedMember").sort()).toEqual([...ROLES].sort());
       const problems: string[] = [];
       for (const method of ["GET", "POST"] as const) {
         for (const role of order) {
           const cells = method === "GET" ? row.get : row.post;
-          const want = expectation(cells[role === "unverifiedAdmin" ? UNVERIFIED_ADMIN_AS : role]);
+          const want = expectation(
+            cells[
+              role === "unverifiedAdmin" ? UNVERIFIED_ADMIN_AS : role === "removedMember" ? REMOVED_MEMBER_AS : role
+            ],
+          );
           const res = await request(row, method, role);
           const text = await res.text();
           const label = `${method} ${row.url} as ${role}`;

@@ -25,6 +25,13 @@ export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 /** The cells an unverified holder of an admin email is held to. */
 export const UNVERIFIED_ADMIN_AS: Role = "other";
+/**
+ * Issue #29: a removed member, an account that was a member of {organisation}, paid an
+ * order in its scope and was then removed by its admin, must get exactly what `other`
+ * gets in every cell, organisation and order routes included (security.test.ts requests
+ * each row as that account too, beside the unverified account of UNVERIFIED_ADMIN_AS).
+ */
+export const REMOVED_MEMBER_AS: Role = "other";
 
 export interface Expectation {
   status: number;
@@ -365,6 +372,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     // Valid details: only the organisation's admin saves them; outsiders learn nothing (404).
     post: { anonymous: to("/login"), owner: to("/organisations/{organisation}"), other: 404, admin: 404 },
     body: { intent: "details", ...ORGANISATION_FORM },
+  },
+  {
+    // The billing-email confirmation link (decision 028): the token is the key; a forged one
+    // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
+    // opens a real one.
+    route: "organisations/billing-email/:token",
+    url: "/organisations/billing-email/forged-token",
+    get: all(410),
+    post: noAction,
   },
   {
     // The invite link: the token shows the invite; only the verified invited address may accept.

@@ -91,8 +91,19 @@ export async function readSessions(db: DB, userId: string) {
   }));
 }
 
+/**
+ * The user's personal items. An organisation's items, those the user registered included,
+ * are the organisation's data: its CSV export has them, and its admins may have taken them
+ * away from the user (issue #29 point 5).
+ */
 export async function readItems(db: DB, userId: string) {
-  const rows = await db.selectFrom("products").selectAll().where("owner", "=", userId).orderBy("createdAt").execute();
+  const rows = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("owner", "=", userId)
+    .where("organisationId", "is", null)
+    .orderBy("createdAt")
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -329,14 +340,30 @@ export async function anonymiseShipments(db: DB, userId: string) {
     .execute();
 }
 
-/** Messages the user sent through the contact form (by their email), with staff replies. */
-export async function readContactMessages(db: DB, email: string) {
-  const rows = await db
+/** Who a record kept by address belongs to (issue #29 point 2). */
+interface Holder {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+/**
+ * The user's contact messages: those sent while signed in to this account, and those sent
+ * signed out from its address once the account has verified it. A message another
+ * account sent signed in is that account's, whatever address it names.
+ */
+const ownContactMessages = (db: DB, u: Holder) =>
+  db
     .selectFrom("contact_messages")
-    .selectAll()
-    .where("email", "=", email)
-    .orderBy("createdAt")
-    .execute();
+    .where((eb) =>
+      u.emailVerified
+        ? eb.or([eb("userId", "=", u.id), eb.and([eb("userId", "is", null), eb("email", "=", u.email)])])
+        : eb("userId", "=", u.id),
+    );
+
+/** Messages the user sent through the contact form, with staff replies. */
+export async function readContactMessages(db: DB, u: Holder) {
+  const rows = await ownContactMessages(db, u).selectAll().orderBy("createdAt").execute();
   const out = [];
   for (const r of rows) {
     const replies = await db
@@ -357,17 +384,23 @@ export async function readContactMessages(db: DB, email: string) {
   return out;
 }
 
-export async function deleteContactMessages(db: DB, email: string) {
-  const ids = db.selectFrom("contact_messages").select("id").where("email", "=", email);
-  await db.deleteFrom("contact_replies").where("messageId", "in", ids).execute();
-  await db.deleteFrom("contact_messages").where("email", "=", email).execute();
+export async function deleteContactMessages(db: DB, u: Holder) {
+  const ids = (await ownContactMessages(db, u).select("id").execute()).map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    await db.deleteFrom("contact_replies").where("messageId", "in", chunk).execute();
+    await db.deleteFrom("contact_messages").where("id", "in", chunk).execute();
+  }
 }
 
-export async function readAdminGrants(db: DB, userId: string, email: string) {
+/** Grants by user id, and by address once the address is verified (a grant by address is for its holder). */
+export async function readAdminGrants(db: DB, u: Holder) {
   const rows = await db
     .selectFrom("admin_grants")
     .select(["email", "grantedAt", "source"])
-    .where((eb) => eb.or([eb("userId", "=", userId), eb("email", "=", email)]))
+    .where((eb) =>
+      u.emailVerified ? eb.or([eb("userId", "=", u.id), eb("email", "=", u.email)]) : eb("userId", "=", u.id),
+    )
     .execute();
   return rows.map((r) => ({ email: r.email, source: r.source, grantedAt: iso(r.grantedAt) }));
 }
@@ -376,8 +409,14 @@ export async function deleteAdminGrants(db: DB, userId: string) {
   await db.deleteFrom("admin_grants").where("userId", "=", userId).execute();
 }
 
-/** Mails sent to the user: subject and dates only (their text can hold sign-in links). */
-export async function readMails(db: DB, email: string) {
+/**
+ * Mails sent to the user's address: subject and dates only (their text can hold sign-in
+ * links). Only once the account has verified the address: until then they may be another
+ * person's mail (issue #29 point 2).
+ */
+export async function readMails(db: DB, u: Holder) {
+  if (!u.emailVerified) return [];
+  const email = u.email;
   const rows = await db
     .selectFrom("mail_outbox")
     .select(["subject", "status", "createdAt", "sentAt"])
@@ -392,8 +431,10 @@ export async function readMails(db: DB, email: string) {
   }));
 }
 
-export async function deleteMails(db: DB, email: string) {
-  await db.deleteFrom("mail_outbox").where("to", "=", email).execute();
+/** The mail log of a verified address; an unverified account's address may be someone else's. */
+export async function deleteMails(db: DB, u: Holder) {
+  if (!u.emailVerified) return;
+  await db.deleteFrom("mail_outbox").where("to", "=", u.email).execute();
 }
 
 /** Password-reset tokens (better-auth keeps them as `reset-password:<token>` → userId). */

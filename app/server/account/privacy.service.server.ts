@@ -26,6 +26,12 @@ export interface DataSubject {
   id: string;
   /** Lower case, as stored. */
   email: string;
+  /**
+   * Whether the account proved it holds `email` (issue #29 point 2): records kept by
+   * address only (contact messages sent signed out, the mail log, admin grants by address)
+   * are the account's only then. Anyone may register any address without opening its mail.
+   */
+  emailVerified: boolean;
 }
 
 interface ErasureContext {
@@ -121,12 +127,13 @@ export const USER_DATA: UserDataKind[] = [
   },
   {
     key: "supportMessages",
-    export: (db, u) => repo.readContactMessages(db, u.email),
-    erase: (ctx, u) => repo.deleteContactMessages(ctx.db, u.email),
+    // Sent while signed in (linked by user id), or by the account's verified address.
+    export: (db, u) => repo.readContactMessages(db, u),
+    erase: (ctx, u) => repo.deleteContactMessages(ctx.db, u),
   },
   {
     key: "adminGrants",
-    export: (db, u) => repo.readAdminGrants(db, u.id, u.email),
+    export: (db, u) => repo.readAdminGrants(db, u),
     erase: (ctx, u) => repo.deleteAdminGrants(ctx.db, u.id),
   },
   {
@@ -137,8 +144,9 @@ export const USER_DATA: UserDataKind[] = [
   },
   {
     key: "mails",
-    export: (db, u) => repo.readMails(db, u.email),
-    erase: (ctx, u) => repo.deleteMails(ctx.db, u.email),
+    // The mail log is kept by address: the account's once the address is verified.
+    export: (db, u) => repo.readMails(db, u),
+    erase: (ctx, u) => repo.deleteMails(ctx.db, u),
   },
   {
     // Password-reset tokens: never exported (secrets), always erased.

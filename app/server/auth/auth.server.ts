@@ -58,6 +58,8 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
 export interface DeletedUser {
   id: string;
   email: string;
+  /** Records kept by address are the account's only once it is verified (issue #29 point 2). */
+  emailVerified: boolean;
 }
 
 export interface AuthHooks {
@@ -166,7 +168,11 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
         // Subscriptions are cancelled at the provider and every other trace erased
         // (hooks.beforeDeleteUser); a failure leaves the account as it was.
         beforeDelete: async (user) => {
-          await hooks.beforeDeleteUser({ id: String(user.id), email: user.email });
+          await hooks.beforeDeleteUser({
+            id: String(user.id),
+            email: user.email.toLowerCase(),
+            emailVerified: user.emailVerified === true,
+          });
         },
       },
       additionalFields: {

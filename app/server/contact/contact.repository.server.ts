@@ -8,12 +8,14 @@ export interface NewContactMessage {
   message: string;
   lang: string;
   createdAt: number;
+  /** The signed-in sender's account (issue #29 point 2); absent or null: sent signed out. */
+  userId?: string | null;
 }
 
 export async function insertMessage(db: DB, m: NewContactMessage): Promise<void> {
   await db
     .insertInto("contact_messages")
-    .values({ ...m, readAt: null, handledAt: null, handledBy: null })
+    .values({ ...m, userId: m.userId ?? null, readAt: null, handledAt: null, handledBy: null })
     .execute();
 }
 

@@ -28,7 +28,7 @@ async function token(): Promise<string> {
 }
 
 const input = (captchaToken: string) => ({ name: "Fia", email: "fia@example.test", message: "Hej", captchaToken });
-const meta = { ip: "203.0.113.9", lang: "sv" as const };
+const meta = { ip: "203.0.113.9", lang: "sv" as const, userId: null };
 
 async function codeOf(p: Promise<unknown>) {
   try {

@@ -36,7 +36,8 @@ export class ContactError extends ServiceError<ContactErrorCode> {}
 export async function submitContactMessage(
   { config, db, clock }: Pick<Deps, "config" | "db" | "clock">,
   input: ContactInput,
-  meta: { ip: string; lang: Lang },
+  /** userId: the signed-in sender, whose message it then is (issue #29 point 2); null when signed out. */
+  meta: { ip: string; lang: Lang; userId: string | null },
 ): Promise<{ id: string }> {
   const now = clock();
   const limit = await rateLimiter(config, db)(CONTACT_RATE_RULE, meta.ip, now);
@@ -55,6 +56,7 @@ export async function submitContactMessage(
     message: input.message,
     lang: meta.lang,
     createdAt: now,
+    userId: meta.userId,
   });
   // Support reads English; the sender's language is in the mail for the reply.
   const t = getT("en");

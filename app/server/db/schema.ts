@@ -158,6 +158,8 @@ export interface ContactMessageTable {
   handledAt: number | null;
   /** Email of the admin who marked it handled. */
   handledBy: string | null;
+  /** The account that sent it while signed in (issue #29 point 2); null: sent signed out. */
+  userId: string | null;
 }
 
 export interface ContactReplyTable {
@@ -250,6 +252,12 @@ export interface OrderTable {
   reverseCharge: ColumnType<number, number | undefined, number>;
   /** JSON of the buyer as invoiced (InvoiceBuyer). */
   invoiceTo: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0022 (decision 028): an invoice order's stickers were queued (paid, or released by staff). */
+  shipmentReleasedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Staff cleared this overdue or lapsed invoice: it no longer stops the next one. */
+  creditClearedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Email of the staff member who cleared it. */
+  creditClearedBy: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrderItemTable {
@@ -391,6 +399,13 @@ export interface OrganisationTable {
   deskContact: string;
   createdAt: number;
   updatedAt: number;
+  /** Migration 0022 (decision 028): the billing address whose mailed link was opened; confirmed while it is billingEmail. */
+  billingEmailConfirmed: ColumnType<string | null, string | null | undefined, string | null>;
+  billingEmailConfirmedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The pending confirmation link: SHA-256 of its token, the address it was sent to, its expiry. */
+  billingConfirmTokenHash: ColumnType<string | null, string | null | undefined, string | null>;
+  billingConfirmEmail: ColumnType<string | null, string | null | undefined, string | null>;
+  billingConfirmExpiresAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrganisationMemberTable {

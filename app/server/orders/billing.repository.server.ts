@@ -260,13 +260,23 @@ export async function setProductsUnpaid(db: DB, ids: string[], until: number, no
 export async function listRecentOrders(
   db: DB,
   limit: number,
-): Promise<Array<Order & { email: string; itemNames: string[] }>> {
+): Promise<
+  Array<
+    Order & { email: string; itemNames: string[]; shipmentReleasedAt: number | null; creditClearedAt: number | null }
+  >
+> {
   const rows = await db
     .selectFrom("orders")
     .innerJoin("user", "user.id", "orders.userId")
     .selectAll("orders")
     .select("user.email as email")
-    .where("orders.status", "in", ["paid", "pending", "invoiced"])
+    // Lapsed invoices too, voided ones included: staff clear them (decision 028).
+    .where((eb) =>
+      eb.or([
+        eb("orders.status", "in", ["paid", "pending", "invoiced"]),
+        eb.and([eb("orders.method", "=", "invoice"), eb("orders.lapsedAt", "is not", null)]),
+      ]),
+    )
     .orderBy("orders.createdAt", "desc")
     .limit(limit)
     .execute();
@@ -284,7 +294,25 @@ export async function listRecentOrders(
     ...toOrder(r),
     email: r.email,
     itemNames: names.filter((n) => n.orderId === r.id).map((n) => n.name),
+    shipmentReleasedAt: r.shipmentReleasedAt == null ? null : Number(r.shipmentReleasedAt),
+    creditClearedAt: r.creditClearedAt == null ? null : Number(r.creditClearedAt),
   }));
+}
+
+/**
+ * Staff clear an unpaid invoice (decision 028): it no longer stops the organisation's next
+ * invoice. Once; false when the order is no unpaid invoice or was cleared already.
+ */
+export async function clearInvoiceCredit(db: DB, orderId: string, by: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable("orders")
+    .set({ creditClearedAt: now, creditClearedBy: by, updatedAt: now })
+    .where("id", "=", orderId)
+    .where("method", "=", "invoice")
+    .where("status", "!=", "paid")
+    .where("creditClearedAt", "is", null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Our advisory-lock key for the billing jobs (any stable bigint, distinct from housekeeping's). */

@@ -39,7 +39,7 @@ import {
   updateOrder,
   type Order,
 } from "./orders.repository.server";
-import { requireOrderViewer } from "./invoice.service.server";
+import { requireOrderViewer } from "./order-access.server";
 import { applyPayment, isOrderId, OrderError, type PaymentResult } from "./orders.service.server";
 
 /** A yearly renewal is announced this long before (issue #16: 14 days). */
@@ -340,8 +340,9 @@ export async function getBillingOverview(
 }
 
 /** Staff's order list (admin): recent orders, with the simulation buttons in test mode. */
-export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config">) {
+export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config" | "clock">) {
   const rows = await listRecentOrders(deps.db, 100);
+  const now = deps.clock();
   return {
     simulation: simulationEnabled(deps.config),
     orders: rows.map((o) => ({
@@ -358,6 +359,17 @@ export async function listOrdersForStaff(deps: Pick<Deps, "db" | "config">) {
       paymentFailed: o.paymentFailedAt != null,
       lapsed: o.lapsedAt != null,
       createdAt: o.createdAt,
+      method: o.method,
+      invoiceNumber: o.invoiceNumber,
+      /** An unpaid invoice's stickers wait for its payment or staff's release (decision 028). */
+      awaitingRelease: o.method === "invoice" && o.status === "invoiced" && o.shipmentReleasedAt == null,
+      /** An overdue or lapsed unpaid invoice stops the organisation's next one until cleared. */
+      blocksInvoicing:
+        o.method === "invoice" &&
+        o.status !== "paid" &&
+        o.creditClearedAt == null &&
+        ((o.status === "invoiced" && o.dueAt != null && o.dueAt < now) || o.lapsedAt != null),
+      cleared: o.creditClearedAt != null,
     })),
   };
 }

@@ -14,11 +14,18 @@ import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
 import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
+import { billingEmailConfirmed } from "~/lib/organisations";
 import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";
-import { listOrdersOfOrganisation, listReceiptsOfOrders, nextCounter } from "./billing.repository.server";
-import { lapseOrder, queueFirstShipment } from "./lifecycle.server";
+import {
+  clearInvoiceCredit,
+  listOrdersOfOrganisation,
+  listReceiptsOfOrders,
+  nextCounter,
+} from "./billing.repository.server";
+import { forgetPayNowItem, lapseOrder, releaseInvoiceShipment } from "./lifecycle.server";
 import {
   findOrder,
+  findUserForReceipt,
   listOrderProductIds,
   listOrderProducts,
   listOrderProductsForPayment,
@@ -31,12 +38,13 @@ import {
 import {
   applyPayment,
   createOrder,
-  isOrderId,
   laterEnd,
   OrderError,
   type OrderInput,
   type PaymentResult,
 } from "./orders.service.server";
+import { requireOrderViewer } from "./order-access.server";
+import { isOrderId } from "./order-error.server";
 import { getPaymentProvider, type InvoiceLine, type IssuedInvoice } from "./payments.server";
 
 type Ctx = Pick<Deps, "db" | "config" | "clock">;
@@ -65,34 +73,20 @@ async function requireOrganisationAdmin(deps: Pick<Deps, "db">, organisationId: 
   return org;
 }
 
-/**
- * Who may see an order's invoice and receipts: for an order made in an organisation's
- * scope, that organisation's admins and, while a member, the member who placed it (other
- * members: forbidden; outsiders, the ex-member who made it included: notFound); for a
- * personal order, its owner.
- */
-export async function requireOrderViewer(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order> {
-  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
-  if (!order) throw new OrderError("notFound");
-  if (order.organisationId == null) {
-    if (order.userId !== userId) throw new OrderError("notFound");
-    return order;
-  }
-  const membership = await findMembership(deps.db, order.organisationId, userId);
-  if (!membership) throw new OrderError("notFound");
-  if (membership.role !== "admin" && order.userId !== userId) throw new OrderError("forbidden");
-  return order;
-}
-
 /** What /order offers in an organisation's scope: "pay by invoice" for its admins. */
 export interface InvoiceOffer {
   organisation: string;
+  organisationId: string;
   email: string;
   treatment: VatTreatment;
+  /** INVOICE_CREDIT_ITEMS: items on credit until the first invoice is paid. */
+  creditItems: number;
+  /** Why the admin cannot invoice yet (decision 028): their own email or the billing email unconfirmed. */
+  blocker: "verifyEmail" | "billingEmail" | null;
 }
 
 export async function getInvoiceOffer(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config">,
   userId: string,
   organisationId: string | null,
 ): Promise<InvoiceOffer | null> {
@@ -101,10 +95,14 @@ export async function getInvoiceOffer(
   if (membership?.role !== "admin") return null;
   const org = await findOrganisation(deps.db, organisationId);
   if (!org) return null;
+  const verified = (await findUserForReceipt(deps.db, userId))?.emailVerified === true;
   return {
     organisation: org.name,
+    organisationId: org.id,
     email: org.billingEmail,
     treatment: vatTreatment({ country: org.invoiceCountry, vatNumber: org.vatNumber }),
+    creditItems: deps.config.invoiceCreditItems,
+    blocker: !verified ? "verifyEmail" : !billingEmailConfirmed(org) ? "billingEmail" : null,
   };
 }
 
@@ -144,6 +142,10 @@ export function invoiceNote(order: Pick<Order, "reverseCharge" | "invoiceTo">, l
 export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orderId: string; url: string }> {
   if (!input.organisationId) throw new OrderError("invoiceOrganisationOnly");
   const org = await requireOrganisationAdmin(deps, input.organisationId, input.userId);
+  // Accountable invoicing (decision 028): a verified admin, a confirmed billing email; the
+  // overdue and credit checks run with the insert (insertOrder), under one lock.
+  if (!(await findUserForReceipt(deps.db, input.userId))?.emailVerified) throw new OrderError("invoiceVerifyEmail");
+  if (!billingEmailConfirmed(org)) throw new OrderError("invoiceBillingUnconfirmed");
   // A monthly invoice would fall due when its month is over: invoices are yearly.
   if (input.period !== "year") throw new OrderError("invoiceYearlyOnly");
   const buyer = buyerOf(org);
@@ -180,7 +182,11 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
   return { orderId: order.id, url: `/order/${order.id}/invoice` };
 }
 
-/** startInvoice's one transaction: the order invoiced, its items active, its stickers queued. */
+/**
+ * startInvoice's one transaction: the order invoiced, its items active (on credit, within
+ * INVOICE_CREDIT_ITEMS until the first invoice is paid). Its stickers ship once it is paid
+ * or staff release them (decision 028); the remembered pay-now item is forgotten now.
+ */
 async function activateInvoiced(
   deps: Ctx,
   order: Order,
@@ -210,7 +216,7 @@ async function activateInvoiced(
       await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
       touched.push(p.id);
     }
-    await queueFirstShipment(trx, order, ids, now);
+    await forgetPayNowItem(trx, order.userId, ids, now);
   });
 }
 
@@ -404,4 +410,26 @@ export async function listOrganisationBilling(
       .filter((r) => r.orderId === o.id)
       .map((r) => ({ number: r.number, paidAt: r.paidAt, totalAmount: r.totalAmount })),
   }));
+}
+
+/**
+ * Staff release an invoiced order's stickers before its invoice is paid (decision 028, on
+ * /admin/orders). Queued once, however often it is pressed or whatever payment comes at
+ * the same time. notFound for anything but an unpaid invoice order.
+ */
+export async function releaseInvoiceShipmentByStaff(deps: Ctx, orderId: string): Promise<boolean> {
+  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
+  if (!order || order.method !== "invoice" || order.status !== "invoiced") throw new OrderError("notFound");
+  return deps.db.transaction().execute((trx) => releaseInvoiceShipment(trx, order, deps.clock()));
+}
+
+/**
+ * Staff clear an overdue or lapsed invoice (decision 028, on /admin/orders): the
+ * organisation, and those with its number, may invoice again (the invoice itself stays
+ * unpaid and can still be paid). notFound for anything but an unpaid invoice order.
+ */
+export async function clearOverdueInvoice(deps: Ctx, orderId: string, staffEmail: string): Promise<boolean> {
+  const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
+  if (!order || order.method !== "invoice" || order.status === "paid") throw new OrderError("notFound");
+  return clearInvoiceCredit(deps.db, order.id, staffEmail, deps.clock());
 }

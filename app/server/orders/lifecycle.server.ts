@@ -107,6 +107,24 @@ export function lapseDue(
  * when it is sent (decision 027), queues the order's one shipment to its address, and the
  * pay-now item of the orderer's draft is forgotten when the order covers it.
  */
+/**
+ * An invoiced order's stickers go to the post once its invoice is paid or staff release
+ * them (decision 028). One conditional update claims the release, so a payment and a
+ * release at once queue one shipment. True when this call queued it.
+ */
+export async function releaseInvoiceShipment(trx: DB, order: Pick<Order, "id" | "userId" | "address">, now: number) {
+  const claimed = await trx
+    .updateTable("orders")
+    .set({ shipmentReleasedAt: now })
+    .where("id", "=", order.id)
+    .where("method", "=", "invoice")
+    .where("shipmentReleasedAt", "is", null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return false;
+  await queueFirstShipment(trx, order, await listOrderProductIds(trx, order.id), now);
+  return true;
+}
+
 export async function queueFirstShipment(
   trx: DB,
   order: Pick<Order, "id" | "userId" | "address">,
@@ -120,6 +138,11 @@ export async function queueFirstShipment(
     address: order.address,
     createdAt: now,
   });
-  const buy = await getBuyProductId({ db: trx }, order.userId);
-  if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, order.userId, { buy: null }, now);
+  await forgetPayNowItem(trx, order.userId, productIds, now);
+}
+
+/** The orderer's remembered pay-now item is forgotten once an order covers it. */
+export async function forgetPayNowItem(trx: DB, userId: string, productIds: readonly string[], now: number) {
+  const buy = await getBuyProductId({ db: trx }, userId);
+  if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, userId, { buy: null }, now);
 }

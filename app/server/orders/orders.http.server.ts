@@ -25,6 +25,10 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   invoiceAdminOnly: { status: 403, key: "orderErrors.invoiceAdminOnly" },
   invoiceYearlyOnly: { status: 400, key: "orderErrors.invoiceYearlyOnly" },
   invoiceFailed: { status: 502, key: "orderErrors.invoiceFailed" },
+  invoiceVerifyEmail: { status: 403, key: "orderErrors.invoiceVerifyEmail" },
+  invoiceBillingUnconfirmed: { status: 403, key: "orderErrors.invoiceBillingUnconfirmed" },
+  invoiceOverdue: { status: 409, key: "orderErrors.invoiceOverdue" },
+  invoiceCreditLimit: { status: 409, key: "orderErrors.invoiceCreditLimit" },
   forbidden: { status: 403, key: "orderErrors.invoiceForbidden" },
   rateLimited: {
     status: 429,

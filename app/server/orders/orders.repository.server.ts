@@ -155,14 +155,92 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
   return renewing === undefined ? rest : { ...rest, renewing: renewing ? 1 : 0 };
 }
 
+/** Why an invoice order was not stored (insertOrder). */
+export type InvoiceRefusal =
+  { reason: "alreadyInvoiced" } | { reason: "overdue" } | { reason: "creditLimit"; used: number; max: number };
+
+/** What an invoice order is checked against (decision 028). */
+export interface InvoiceGuard {
+  /** The buyer's organisation number: every organisation with it shares the checks. */
+  orgNumber: string;
+  /** INVOICE_CREDIT_ITEMS. */
+  creditItems: number;
+  now: number;
+}
+
 /**
- * Stores a new order with its lines. An invoice order is refused (false, nothing stored)
- * when one of its items is already on another open invoice (pending or invoiced, not
- * lapsed): a double submit or two admins at once would otherwise invoice the same items
- * twice. The check and the insert are one transaction under a per-organisation lock on
- * PostgreSQL (pg_advisory_xact_lock); SQLite runs one write transaction at a time.
+ * An unpaid invoice of the organisation, or of any with the same organisation number, past
+ * its due date or lapsed, that staff have not cleared (decision 028).
  */
-export async function insertOrder(db: DB, order: Order, productIds: string[]): Promise<boolean> {
+async function hasOverdueInvoice(trx: DB, organisationId: string, guard: InvoiceGuard): Promise<boolean> {
+  const row = await trx
+    .selectFrom("orders")
+    .leftJoin("organisations", "organisations.id", "orders.organisationId")
+    .select("orders.id")
+    .where((eb) =>
+      eb.or([eb("orders.organisationId", "=", organisationId), eb("organisations.orgNumber", "=", guard.orgNumber)]),
+    )
+    .where("orders.method", "=", "invoice")
+    .where("orders.status", "!=", "paid")
+    .where("orders.creditClearedAt", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("orders.status", "=", "invoiced"), eb("orders.dueAt", "<", guard.now)]),
+        eb("orders.lapsedAt", "is not", null),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Items on credit: until an invoice of the organisation (or of one with the same number)
+ * has been paid, the items on its open invoices (being issued or unpaid). Null once one is
+ * paid: no limit then.
+ */
+async function itemsOnCredit(trx: DB, organisationId: string, guard: InvoiceGuard): Promise<number | null> {
+  const sameBuyer = (eb: any) =>
+    eb.or([eb("orders.organisationId", "=", organisationId), eb("organisations.orgNumber", "=", guard.orgNumber)]);
+  const paid = await trx
+    .selectFrom("orders")
+    .leftJoin("organisations", "organisations.id", "orders.organisationId")
+    .select("orders.id")
+    .where(sameBuyer)
+    .where("orders.method", "=", "invoice")
+    .where("orders.status", "=", "paid")
+    .limit(1)
+    .executeTakeFirst();
+  if (paid) return null;
+  const open = await trx
+    .selectFrom("orders")
+    .leftJoin("organisations", "organisations.id", "orders.organisationId")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("orders.count"), eb.lit(0)).as("items"))
+    .where(sameBuyer)
+    .where("orders.method", "=", "invoice")
+    .where("orders.status", "in", ["pending", "invoiced"])
+    .where("orders.lapsedAt", "is", null)
+    .executeTakeFirst();
+  return Number(open?.items ?? 0);
+}
+
+/**
+ * Stores a new order with its lines. An invoice order (decisions 027, 028) is refused,
+ * nothing stored, when one of its items is already on another open invoice (pending or
+ * invoiced, not lapsed: a double submit or two admins at once), when the buyer has an
+ * overdue or lapsed invoice staff have not cleared, or when it would put more than
+ * `creditItems` items on credit before the buyer's first paid invoice. The buyer is the
+ * organisation and every organisation with its number. Checks and insert are one
+ * transaction under a lock per organisation number on PostgreSQL (pg_advisory_xact_lock),
+ * so concurrent orders are counted one after the other; SQLite runs one write transaction
+ * at a time.
+ */
+export async function insertOrder(
+  db: DB,
+  order: Order,
+  productIds: string[],
+  guard: InvoiceGuard | null = null,
+): Promise<InvoiceRefusal | null> {
   const { address, renewing, reverseCharge, invoiceTo, ...rest } = order;
   const row: Insertable<OrderTable> = {
     ...rest,
@@ -171,12 +249,11 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]): P
     reverseCharge: reverseCharge ? 1 : 0,
     invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
   };
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx): Promise<InvoiceRefusal | null> => {
     if (order.method === "invoice") {
+      const buyer = guard?.orgNumber ?? order.organisationId ?? order.userId;
       if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-        await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${order.organisationId ?? order.userId}`}))`.execute(
-          trx,
-        );
+        await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${buyer}`}))`.execute(trx);
       }
       for (let i = 0; i < productIds.length; i += 1000) {
         const open = await trx
@@ -189,7 +266,14 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]): P
           .where("orders.lapsedAt", "is", null)
           .limit(1)
           .executeTakeFirst();
-        if (open) return false;
+        if (open) return { reason: "alreadyInvoiced" };
+      }
+      if (guard && order.organisationId) {
+        if (await hasOverdueInvoice(trx, order.organisationId, guard)) return { reason: "overdue" };
+        const used = await itemsOnCredit(trx, order.organisationId, guard);
+        if (used !== null && used + order.count > guard.creditItems) {
+          return { reason: "creditLimit", used, max: guard.creditItems };
+        }
       }
     }
     await trx.insertInto("orders").values(row).execute();
@@ -200,7 +284,7 @@ export async function insertOrder(db: DB, order: Order, productIds: string[]): P
         .insertInto("order_items")
         .values(productIds.slice(i, i + 1000).map((productId) => ({ orderId: row.id, productId })))
         .execute();
-    return true;
+    return null;
   });
 }
 

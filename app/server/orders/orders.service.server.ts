@@ -23,7 +23,6 @@ import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { ProdType } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
 import { listManagedIds } from "../items/item-access.repository.server";
-import { findMembership } from "../organisations/organisations.repository.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { countProductsOfOwner, listProductIdsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
 import {
@@ -37,11 +36,9 @@ import {
 import { logger } from "../logger.server";
 import { getBuyProductId, getOrderAddress } from "../order-draft/order-draft.service.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
-import { ServiceError } from "../service-error.server";
 import {
   findOrder,
   findOrderBySubscription,
-  findOrderOfUser,
   findUserForReceipt,
   insertOrder,
   listOrderProductIds,
@@ -61,34 +58,11 @@ import {
 import { getPaymentProvider } from "./payments.server";
 import { enqueueReceiptMail } from "./receipt.mail.server";
 import { enqueueCancelledMail, enqueueRenewalReceiptMail, enqueueResumedMail } from "./billing.mail.server";
-import { lapseOrder, queueFirstShipment, recordReceipt } from "./lifecycle.server";
+import { lapseOrder, queueFirstShipment, recordReceipt, releaseInvoiceShipment } from "./lifecycle.server";
+import { requireOrderViewer } from "./order-access.server";
+import { OrderError } from "./order-error.server";
 
-export type OrderErrorCode =
-  | "nothingSelected"
-  | "unknownItems"
-  | "alreadyPaid"
-  | "noAddress"
-  | "checkoutFailed"
-  | "notFound"
-  | "notRenewing"
-  | "cancelFailed"
-  | "rateLimited"
-  | "notCancelled"
-  | "ended"
-  | "resumeFailed"
-  | "itemsDeleted"
-  | "checkoutCancelled"
-  | "tooManyItems"
-  | "noPortal"
-  | "portalFailed"
-  | "invoiceOrganisationOnly"
-  | "invoiceAdminOnly"
-  | "invoiceYearlyOnly"
-  | "invoiceFailed"
-  | "alreadyInvoiced"
-  | "forbidden";
-
-export class OrderError extends ServiceError<OrderErrorCode> {}
+export { isOrderId, OrderError, type OrderErrorCode } from "./order-error.server";
 
 /**
  * Orders a user may start (issue #13): each one can end in a receipt mail and a checkout
@@ -316,7 +290,14 @@ export async function createOrder(
     reminderFor: null,
     lapsedAt: null,
   };
-  if (!(await insertOrder(db, order, ids))) throw new OrderError("alreadyInvoiced");
+  const guard = invoice
+    ? { orgNumber: invoice.buyer.orgNumber, creditItems: deps.config.invoiceCreditItems, now }
+    : null;
+  const refused = await insertOrder(db, order, ids, guard);
+  if (refused?.reason === "creditLimit") {
+    throw new OrderError("invoiceCreditLimit", { used: refused.used, max: refused.max });
+  }
+  if (refused) throw new OrderError(refused.reason === "overdue" ? "invoiceOverdue" : "alreadyInvoiced");
   return order;
 }
 
@@ -492,6 +473,8 @@ export async function applyPayment(
     if (first && !invoiced) {
       await queueFirstShipment(trx, order, productIds, now);
     }
+    // An invoice's stickers ship once it is paid (decision 028), unless staff released them.
+    if (first && invoiced) await releaseInvoiceShipment(trx, order, now);
     const firstPayment = first || input.kind === "first";
     const receipt = await recordReceipt(trx, order, {
       paymentKey: firstPayment ? `first:${order.id}` : `renewal:${input.paymentId ?? input.eventId}`,
@@ -583,8 +566,8 @@ export async function cancelRenewal(
   input: { userId: string; orderId: string },
 ): Promise<{ endsAt: number }> {
   const { db } = deps;
-  const order = await findOrderOfUser(db, input.userId, input.orderId);
-  if (!order || order.status !== "paid") throw new OrderError("notFound");
+  const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
+  if (order.status !== "paid") throw new OrderError("notFound");
   if (order.lapsedAt != null) throw new OrderError("ended");
   if (!order.renewing) throw new OrderError("notRenewing");
   const plan = cancellationPlan(order, deps.clock());
@@ -636,6 +619,42 @@ export async function stopAllRenewals(
     const now = deps.clock();
     await updateOrder(deps.db, order.id, { renewing: false, endsAt: plan.endsAt, cancelledAt: now, updatedAt: now });
     stopped.push({ orderId: order.id, endsAt: plan.endsAt });
+  }
+  return stopped;
+}
+
+/**
+ * A member's card subscriptions made in an organisation's scope stop renewing when the
+ * membership ends (issue #29 point 6): the ex-member can no longer reach those orders
+ * (requireOrderViewer), so they must not go on paying for the organisation's items. The
+ * same plan as "cancel renewal" (never past the paid period, the 6-month minimum kept) and
+ * its confirmation mail. A provider that refuses is logged for staff; the membership has
+ * ended either way.
+ */
+export async function stopRenewalsInOrganisation(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+  organisationId: string,
+): Promise<number> {
+  let stopped = 0;
+  for (const order of await listRenewingOrdersOfUser(deps.db, userId)) {
+    if (order.organisationId !== organisationId) continue;
+    const plan = cancellationPlan(order, deps.clock());
+    try {
+      await getPaymentProvider(deps.config).cancelRenewal(order, plan);
+    } catch (err) {
+      logger.error(
+        { err, order: order.id },
+        "cancelling renewal of an ex-member's order at the payment provider failed",
+      );
+      continue;
+    }
+    const now = deps.clock();
+    await deps.db.transaction().execute(async (trx) => {
+      await updateOrder(trx, order.id, { renewing: false, endsAt: plan.endsAt, cancelledAt: now, updatedAt: now });
+      await enqueueCancelledMail(trx, deps.config, order, plan);
+    });
+    stopped++;
   }
   return stopped;
 }
@@ -733,8 +752,8 @@ export async function resumeRenewal(
   deps: Pick<Deps, "db" | "config" | "clock">,
   input: { userId: string; orderId: string },
 ): Promise<{ renewsAt: number }> {
-  const order = await findOrderOfUser(deps.db, input.userId, input.orderId);
-  if (!order || order.status !== "paid") throw new OrderError("notFound");
+  const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
+  if (order.status !== "paid") throw new OrderError("notFound");
   if (order.renewing) throw new OrderError("notCancelled");
   const now = deps.clock();
   // Ended by the provider (no cancel by the owner), lapsed, or past its end: order again instead.
@@ -771,8 +790,8 @@ export async function getCancelPreview(
   deps: Pick<Deps, "db" | "clock">,
   input: { userId: string; orderId: string },
 ): Promise<CancelPreview> {
-  const order = isOrderId(input.orderId) ? await findOrderOfUser(deps.db, input.userId, input.orderId) : undefined;
-  if (!order || order.status !== "paid") throw new OrderError("notFound");
+  const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
+  if (order.status !== "paid") throw new OrderError("notFound");
   if (order.lapsedAt != null) throw new OrderError("ended");
   if (!order.renewing) throw new OrderError("notRenewing");
   const plan = cancellationPlan(order, deps.clock());
@@ -792,8 +811,8 @@ export async function paymentPortalUrl(
   deps: Pick<Deps, "db" | "config">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<string> {
-  const order = isOrderId(input.orderId) ? await findOwnOrder(deps, input.userId, input.orderId) : undefined;
-  if (!order || order.status !== "paid") throw new OrderError("notFound");
+  const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
+  if (order.status !== "paid") throw new OrderError("notFound");
   if (deps.config.payments !== "stripe" || order.provider !== "stripe" || !order.customerId) {
     throw new OrderError("noPortal");
   }
@@ -864,12 +883,6 @@ export interface OrderView {
   items: Array<{ id: string; name: string }>;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function isOrderId(v: unknown): v is string {
-  return typeof v === "string" && UUID_RE.test(v);
-}
-
 async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> {
   const [items, user] = await Promise.all([
     listOrderProducts(deps.db, order.id),
@@ -893,22 +906,9 @@ async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> 
   };
 }
 
-/**
- * The user's own order: a personal one they made, or one they made in an organisation's
- * scope while they are still a member of it (decision 026: leaving ends access with the
- * membership). undefined otherwise.
- */
-async function findOwnOrder(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<Order | undefined> {
-  const order = await findOrderOfUser(deps.db, userId, orderId);
-  if (!order || order.organisationId == null) return order;
-  return (await findMembership(deps.db, order.organisationId, userId)) ? order : undefined;
-}
-
 /** The owner's order; another user's (or no) order is notFound alike. */
 export async function getOrderView(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<OrderView> {
-  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
-  if (!order) throw new OrderError("notFound");
-  return toView(deps, order);
+  return toView(deps, await requireOrderViewer(deps, userId, orderId, "payer"));
 }
 
 /**
@@ -922,9 +922,9 @@ async function testCheckoutOrder(
   orderId: string,
 ): Promise<Order> {
   if (deps.config.payments !== "test") throw new OrderError("notFound");
-  const order = isOrderId(orderId) ? await findOwnOrder(deps, userId, orderId) : undefined;
+  const order = await requireOrderViewer(deps, userId, orderId, "payer");
   // An invoice is paid on its invoice page (the organisation's admins), never here.
-  if (!order || order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
+  if (order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
     const ids = await listOrderProductIds(deps.db, order.id);

@@ -14,6 +14,13 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   wrongEmail: { status: 403, key: "organisations.errors.wrongEmail" },
   inviterNotVerified: { status: 403, key: "organisations.errors.inviterNotVerified" },
   alreadyInvited: { status: 409, key: "organisations.errors.alreadyInvited" },
+  billingLinkInvalid: { status: 410, key: "organisations.errors.billingLinkInvalid" },
+  billingSenderNotVerified: { status: 403, key: "organisations.errors.billingSenderNotVerified" },
+  billingRateLimited: {
+    status: 429,
+    key: "organisations.errors.billingRateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+  },
   recipientRateLimited: {
     status: 429,
     key: "organisations.errors.recipientRateLimited",

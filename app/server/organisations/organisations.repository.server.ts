@@ -21,9 +21,11 @@ export interface Organisation {
   deskContact: string;
   createdAt: number;
   updatedAt: number;
+  /** The billing address whose confirmation link was opened (decision 028); null: none yet. */
+  billingEmailConfirmed: string | null;
 }
 
-export type OrganisationDetails = Omit<Organisation, "id" | "createdAt" | "updatedAt">;
+export type OrganisationDetails = Omit<Organisation, "id" | "createdAt" | "updatedAt" | "billingEmailConfirmed">;
 
 export interface Membership {
   organisationId: string;
@@ -68,7 +70,48 @@ function toOrganisation(row: Selectable<OrganisationTable>): Organisation {
     deskContact: row.deskContact,
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
+    billingEmailConfirmed: row.billingEmailConfirmed ?? null,
   };
+}
+
+/** The pending billing-email confirmation link (one at a time: a new one replaces it). */
+export async function setBillingConfirmLink(
+  db: DB,
+  id: string,
+  link: { tokenHash: string; email: string; expiresAt: number },
+) {
+  await db
+    .updateTable("organisations")
+    .set({
+      billingConfirmTokenHash: link.tokenHash,
+      billingConfirmEmail: link.email,
+      billingConfirmExpiresAt: link.expiresAt,
+    })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Confirms the billing email of the link's organisation in one conditional update: the link
+ * unexpired and sent to the address the organisation still bills. Used once (the link is
+ * cleared). Answers the organisation's name, or null.
+ */
+export async function confirmBillingEmail(db: DB, tokenHash: string, now: number): Promise<string | null> {
+  const row = await db
+    .updateTable("organisations")
+    .set((eb) => ({
+      billingEmailConfirmed: eb.ref("billingConfirmEmail"),
+      billingEmailConfirmedAt: now,
+      billingConfirmTokenHash: null,
+      billingConfirmEmail: null,
+      billingConfirmExpiresAt: null,
+    }))
+    .where("billingConfirmTokenHash", "=", tokenHash)
+    .where("billingConfirmExpiresAt", ">", now)
+    .where((eb) => eb(eb.fn("lower", ["billingEmail"]), "=", eb.ref("billingConfirmEmail")))
+    .returning("name")
+    .executeTakeFirst();
+  return row?.name ?? null;
 }
 
 function toInvite(row: Selectable<OrganisationInviteTable>): Invite {

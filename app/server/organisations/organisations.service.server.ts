@@ -18,11 +18,13 @@ import {
   isOrganisationId,
   type OrganisationInput,
   type OrgRole,
+  billingEmailConfirmed,
 } from "~/lib/organisations";
 import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
+import { stopRenewalsInOrganisation } from "../orders/orders.service.server";
 import * as repo from "./organisations.repository.server";
 
 export type OrganisationErrorCode =
@@ -38,7 +40,11 @@ export type OrganisationErrorCode =
   | "inviterNotVerified"
   | "alreadyInvited"
   | "rateLimited"
-  | "recipientRateLimited";
+  | "recipientRateLimited"
+  /** The billing-email confirmation link is unknown, used, expired, or for an address changed since. */
+  | "billingLinkInvalid"
+  | "billingSenderNotVerified"
+  | "billingRateLimited";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
@@ -52,6 +58,14 @@ export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 
  * cannot be used to flood someone's mailbox.
  */
 export const INVITE_RECIPIENT_RULE: RateRule = { name: "org:invite-to", limit: 3, windowMs: 24 * 60 * 60_000 };
+
+/**
+ * Billing-email confirmation links per address (issue #29 point 1, decision 028): a few a
+ * day, so the link cannot be used to flood someone's mailbox.
+ */
+export const BILLING_CONFIRM_RULE: RateRule = { name: "org:billing-confirm", limit: 3, windowMs: 24 * 60 * 60_000 };
+/** A billing-email confirmation link works for 7 days. */
+export const BILLING_CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 
 type Ctx = Pick<Deps, "db" | "clock">;
 
@@ -96,6 +110,8 @@ export interface OrganisationPage {
   invites: (Omit<repo.Invite, "tokenHash"> & { expired: boolean })[];
   /** The viewer is the only admin: they cannot leave or step down. */
   lastAdmin: boolean;
+  /** The billing email's mailed link was opened for its current address (decision 028). */
+  billingEmailConfirmed: boolean;
 }
 
 /** What a member sees of their organisation: everything for admins, name and "leave" for members. */
@@ -110,7 +126,17 @@ export async function getOrganisationPage(
   const admin = membership.role === "admin";
   const now = deps.clock();
   const lastAdmin = admin && (await repo.countAdmins(deps.db, organisationId)) <= 1;
-  if (!admin) return { organisation, role: membership.role, members: [], invites: [], lastAdmin };
+  const confirmed = billingEmailConfirmed(organisation);
+  if (!admin) {
+    return {
+      organisation,
+      role: membership.role,
+      members: [],
+      invites: [],
+      lastAdmin,
+      billingEmailConfirmed: confirmed,
+    };
+  }
   const [members, invites] = await Promise.all([
     repo.listMembers(deps.db, organisationId),
     repo.listOpenInvites(deps.db, organisationId),
@@ -121,6 +147,7 @@ export async function getOrganisationPage(
     members,
     invites: invites.map(({ tokenHash: _hash, ...i }) => ({ ...i, expired: i.expiresAt <= now })),
     lastAdmin,
+    billingEmailConfirmed: confirmed,
   };
 }
 
@@ -190,6 +217,58 @@ export async function inviteMember(
 
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
+/**
+ * Mails the billing email a confirmation link (issue #29 point 1, decision 028): invoices
+ * go there, so an admin proves the address reaches the organisation before the first
+ * invoice. A verified admin only (mail in Hittad's name, decision 012); counted per
+ * address before anything is written. A new link replaces the previous one.
+ */
+export async function sendBillingEmailConfirmation(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  actor: { id: string; emailVerified: boolean },
+  organisationId: string,
+  lang: Lang,
+): Promise<void> {
+  await requireAdmin(deps.db, organisationId, actor.id);
+  if (!actor.emailVerified) throw new OrganisationError("billingSenderNotVerified");
+  const now = deps.clock();
+  const token = randomBytes(32).toString("base64url");
+  await underOrganisationLock(deps, organisationId, async (db) => {
+    const organisation = await repo.findOrganisation(db, organisationId);
+    if (!organisation) throw new OrganisationError("notFound");
+    const email = organisation.billingEmail.toLowerCase();
+    const hit = await rateLimits(deps.config, db).hit(BILLING_CONFIRM_RULE, email, now);
+    if (!hit.ok) throw new OrganisationError("billingRateLimited", { minutes: hit.retryAfterMinutes });
+    await repo.setBillingConfirmLink(db, organisationId, {
+      tokenHash: hashInviteToken(token),
+      email,
+      expiresAt: now + BILLING_CONFIRM_TTL_MS,
+    });
+    const t = getT(lang);
+    await enqueueMail(db, {
+      to: email,
+      subject: t("organisations.mail.billingConfirm.subject", { organisation: oneLine(organisation.name) }),
+      text: t("organisations.mail.billingConfirm.text", {
+        organisation: oneLine(organisation.name),
+        url: new URL(`/organisations/billing-email/${token}`, deps.config.baseUrl).toString(),
+        date: formatDate(now + BILLING_CONFIRM_TTL_MS, lang),
+      }),
+    });
+  });
+}
+
+/**
+ * The mailed link is opened: the billing email it was sent to is confirmed, if it is still
+ * the organisation's billing email. The token is the key (no sign-in: the billing address
+ * is often a shared mailbox) and works once. Answers the organisation's name.
+ */
+export async function confirmBillingEmail(deps: Ctx, token: string): Promise<{ organisation: string }> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new OrganisationError("billingLinkInvalid");
+  const name = await repo.confirmBillingEmail(deps.db, hashInviteToken(token), deps.clock());
+  if (name == null) throw new OrganisationError("billingLinkInvalid");
+  return { organisation: name };
+}
+
 export async function revokeInvite(deps: Ctx, userId: string, organisationId: string, inviteId: string) {
   await requireAdmin(deps.db, organisationId, userId);
   if (!(await repo.deleteInvite(deps.db, organisationId, inviteId))) throw new OrganisationError("inviteNotFound");
@@ -231,9 +310,15 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
 /**
  * An admin removes a member: the items the member created pass to the longest-standing
  * remaining admin, their assigned items go back to the organisation, their pending
- * invites are deleted.
+ * invites are deleted, and their subscriptions in its scope stop renewing (issue #29
+ * point 6: they can no longer reach those orders to cancel them).
  */
-export async function removeMember(deps: Ctx, userId: string, organisationId: string, memberId: string) {
+export async function removeMember(
+  deps: Ctx & Pick<Deps, "config">,
+  userId: string,
+  organisationId: string,
+  memberId: string,
+) {
   await membershipOf(deps.db, organisationId, userId);
   await underOrganisationLock(deps, organisationId, async (db) => {
     await requireAdmin(db, organisationId, userId);
@@ -242,16 +327,18 @@ export async function removeMember(deps: Ctx, userId: string, organisationId: st
     await keepAnAdmin(db, target);
     await repo.removeMember(db, organisationId, memberId, deps.clock());
   });
+  await stopRenewalsInOrganisation(deps, memberId, organisationId);
 }
 
 /** A member leaves as a removed member does; the last admin cannot (they first make someone else admin). */
-export async function leaveOrganisation(deps: Ctx, userId: string, organisationId: string) {
+export async function leaveOrganisation(deps: Ctx & Pick<Deps, "config">, userId: string, organisationId: string) {
   await membershipOf(deps.db, organisationId, userId);
   await underOrganisationLock(deps, organisationId, async (db) => {
     const membership = await membershipOf(db, organisationId, userId);
     await keepAnAdmin(db, membership);
     await repo.removeMember(db, organisationId, userId, deps.clock());
   });
+  await stopRenewalsInOrganisation(deps, userId, organisationId);
 }
 
 export interface InviteView {

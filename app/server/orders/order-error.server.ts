@@ -1,0 +1,40 @@
+/** The orders feature's one error (decision 011): codes only, mapped to HTTP in orders.http.server.ts. */
+import { ServiceError } from "../service-error.server";
+
+export type OrderErrorCode =
+  | "nothingSelected"
+  | "unknownItems"
+  | "alreadyPaid"
+  | "noAddress"
+  | "checkoutFailed"
+  | "notFound"
+  | "notRenewing"
+  | "cancelFailed"
+  | "rateLimited"
+  | "notCancelled"
+  | "ended"
+  | "resumeFailed"
+  | "itemsDeleted"
+  | "checkoutCancelled"
+  | "tooManyItems"
+  | "noPortal"
+  | "portalFailed"
+  | "invoiceOrganisationOnly"
+  | "invoiceAdminOnly"
+  | "invoiceYearlyOnly"
+  | "invoiceFailed"
+  | "alreadyInvoiced"
+  /** Decision 028: who may invoice. */
+  | "invoiceVerifyEmail"
+  | "invoiceBillingUnconfirmed"
+  | "invoiceOverdue"
+  | "invoiceCreditLimit"
+  | "forbidden";
+
+export class OrderError extends ServiceError<OrderErrorCode> {}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function isOrderId(v: unknown): v is string {
+  return typeof v === "string" && UUID_RE.test(v);
+}
