@@ -126,7 +126,6 @@ export interface Config {
   mailOutboxDir: string;
   mailFrom: string;
   mailPollMs: number;
-<<<<<<< HEAD
   /** SMS by 46elks (credentials set) or into the outbox folder (issue #33). */
   sms: {
     apiUrl: string;
@@ -137,10 +136,8 @@ export interface Config {
     limitPerItemDay: number;
     limitPerAccountMonth: number;
   };
-=======
   /** INVOICE_CREDIT_ITEMS: items on unpaid invoices until an organisation's first invoice is paid. */
   invoiceCreditItems: number;
->>>>>>> area/sec-a
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
@@ -256,7 +253,6 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     mailOutboxDir: path.resolve(cwd, e.MAIL_OUTBOX_DIR),
     mailFrom: e.MAIL_FROM,
     mailPollMs: e.MAIL_POLL_MS,
-<<<<<<< HEAD
     sms: {
       apiUrl: e.ELKS_API_URL.replace(/\/+$/, ""),
       username: e.ELKS_API_USERNAME,
@@ -266,9 +262,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       limitPerItemDay: e.SMS_LIMIT_PER_ITEM_DAY,
       limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
     },
-=======
     invoiceCreditItems: e.INVOICE_CREDIT_ITEMS,
->>>>>>> area/sec-a
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },

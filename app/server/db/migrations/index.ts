@@ -15,12 +15,9 @@ import * as m0014 from "./0014-organisations";
 import * as m0016 from "./0016-invoices";
 import * as m0017 from "./0017-organisation-conversations";
 import * as m0020 from "./0020-relay-digests";
-<<<<<<< HEAD
-import * as m0026 from "./0026-alerts";
-=======
 import * as m0021 from "./0021-contact-message-user";
 import * as m0022 from "./0022-accountable-invoicing";
->>>>>>> area/sec-a
+import * as m0026 from "./0026-alerts";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -43,10 +40,7 @@ export const migrations: Record<string, Migration> = {
   "0016-invoices": m0016,
   "0017-organisation-conversations": m0017,
   "0020-relay-digests": m0020,
-<<<<<<< HEAD
-  "0026-alerts": m0026,
-=======
   "0021-contact-message-user": m0021,
   "0022-accountable-invoicing": m0022,
->>>>>>> area/sec-a
+  "0026-alerts": m0026,
 };
