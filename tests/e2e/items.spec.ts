@@ -13,7 +13,7 @@ import { depsOf } from "../support/deps";
 const TEXT = {
   en: {
     locale: "en-US",
-    register: "Register product",
+    register: "Register item",
     name: "Name",
     fee: "Finder's fee",
     type: "Type",
@@ -167,7 +167,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(card.locator(".contact-info")).toHaveText("Call me\n070-000 00 00");
         await expect(page.getByText(T.unactivated)).toBeVisible();
         await expect(
-          page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate products" }).first(),
+          page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate items" }).first(),
         ).toHaveAttribute("href", "/order");
         const qr = card.locator("img.item-qr");
         await expect(qr).toHaveJSProperty("complete", true);

@@ -414,7 +414,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
     it("shows an empty state when the user has no items", async () => {
       const u = await createUser(rt, { name: "Frida Fors" });
       const html = await (await get("/dashboard", { cookie: u.cookie })).text();
-      expect(html).toContain("You have no products yet.");
+      expect(html).toContain("You have no items yet.");
       expect(html).not.toContain("unactivated");
     });
 
