@@ -43,8 +43,8 @@ export default function Cookies() {
     typeof l === "string"
       ? t(`cookies.lifetime.${l}`)
       : "days" in l
-        ? t("cookies.lifetime.days", { n: l.days })
-        : t("cookies.lifetime.minutes", { n: l.minutes });
+        ? t("cookies.lifetime.days", { count: l.days })
+        : t("cookies.lifetime.minutes", { count: l.minutes });
   return (
     <article className="legal py-5" aria-labelledby="cookies-title">
       <h1 id="cookies-title">{t("cookies.title")}</h1>

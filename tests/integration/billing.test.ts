@@ -338,7 +338,7 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
     expect(after).toContain("Förnyelsen är avslutad. Sakerna är aktiva till och med 23 november 2027");
     expect(after).toContain("Återuppta förnyelsen");
     // The card says "Active" once, and when it ends.
-    expect(after).toContain("Förnyas inte, upphör 23 november 2027");
+    expect(after).toContain("Förnyas inte, upphör den 23 november 2027");
     const mails = await mailsTo(rt, u.email);
     expect(mails.at(-1)!.subject).toBe("Förnyelsen av din Hittad-prenumeration är avslutad");
     expect(mails.at(-1)!.text).toContain("Paraply");

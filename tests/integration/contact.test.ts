@@ -174,7 +174,7 @@ describe("POST /api/contact with ALTCHA", () => {
       { email: "a@example.test", message: "x".repeat(5001), captchaToken: token },
       { ip },
     );
-    expect((await long.json()).message).toBe("The message can be at most 5000 characters.");
+    expect((await long.json()).message).toBe("The message can be at most 5,000 characters.");
     const notJson = await postContact(app, null, { ip, raw: "{oops" });
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).message).toBe("The request could not be read.");

@@ -493,7 +493,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         }
       }
       const sv = await (await get(`/${id}`, { lang: "sv" })).text();
-      expect(sv).toContain("Ej aktiverad: klistermärket på den här saken är inte aktiverat.");
+      expect(sv).toContain("Den här saken är inte betald.");
     });
 
     it("the owner of an unpaid item sees the details with the 'not activated' warning and an Activate link to /order", async () => {

@@ -290,7 +290,7 @@ describe("reminders and abandoned orders", () => {
     deps.setNow(renews - DAY_MS);
     expect(await sendRenewalReminders(deps)).toBe(0);
     const mail = (await mailsTo(u.email)).at(-1)!;
-    expect(mail.subject).toBe("Ditt Hittad-prenumeration förnyas den 23 november 2027");
+    expect(mail.subject).toBe("Din Hittad-prenumeration förnyas den 23 november 2027");
     expect(mail.text).toContain("Hej Anna!");
     expect(mail.text).toContain("300 kr");
     expect(mail.text).toContain(`/order/${o.id}/cancel`);
