@@ -57,7 +57,7 @@ export default function Cookies() {
         {/* A region keyboard users can focus and scroll when the table is wider than the
             screen (axe scrollable-region-focusable, issue #19). */}
         <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="cookies-ours">
-          <table className="table align-top">
+          <table className="table align-top cookie-table">
             <caption>{t("cookies.ours.caption")}</caption>
             <thead>
               <tr>

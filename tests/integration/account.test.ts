@@ -617,7 +617,7 @@ describe(`account self-service on ${label}`, () => {
     const page = await (await get(`/product/${gone}/delete`, { cookie: u.cookie, lang: "sv" })).text();
     expect(page).toContain("prenumeration som förnyas");
     expect(page).toContain("Green wallet");
-    expect(page).toMatch(/aktiv till \d/);
+    expect(page).toMatch(/aktiv till och med \d/);
 
     const before = stripe.requests.length;
     const res = await post(`/product/${gone}/delete`, {}, { cookie: u.cookie, lang: "sv" });

@@ -127,7 +127,7 @@ describe(`dashboard of an owner with 5,000 items on ${label}`, () => {
     expect(qrs).toHaveLength(24);
     for (const img of qrs) expect(img).toContain('loading="lazy"');
     // Counted in SQL over all 5,000, not over the 24 shown.
-    expect(html).toContain("You have 1250 unactivated items.");
+    expect(html).toContain("You have 1,250 unactivated items.");
     expect(html).toContain("Showing 1–24 of 5,000 items.");
     expect(html).toContain('href="/dashboard?page=2"');
     expect(html).toContain('aria-current="page"');
@@ -233,7 +233,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     expect(Buffer.byteLength(html)).toBeLessThan(150 * 1024);
     expect((html.match(/class="card mb-2 order-item"/g) ?? []).length).toBe(50);
     expect(html).toMatch(/id="order-scope-all"[^>]*checked/);
-    expect(html).toContain("All my unpaid items (1250 items)");
+    expect(html).toContain("All my unpaid items (1,250 items)");
     expect(html).toContain('href="/order?page=2"');
     // The summary counts the 1,250 (orderTotals: the one pricing of page and server).
     const total = formatPrice(orderTotals({ lang: "en", period: "year", count: 1250 }).total, "en");
@@ -277,7 +277,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     ];
     const res = await post("/order", form, { cookie: big.cookie, lang: "sv" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("En beställning kan omfatta högst 2000 saker.");
+    expect(await res.text()).toContain("En beställning kan omfatta högst 2\u00a0000 saker.");
     expect(await ordersOf(big.id)).toEqual([]);
     // Narrowed by a filter under the limit, the same owner can order.
     const narrowed = await post("/order?q=Box%201", form, { cookie: big.cookie });
