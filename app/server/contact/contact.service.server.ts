@@ -56,21 +56,25 @@ export async function submitContactMessage(
     lang: meta.lang,
     createdAt: now,
   });
-  // Support reads English; the sender's language is in the mail for the reply.
-  const t = getT("en");
+  // Support is staffed in Sweden: the mail is in Swedish, with an English summary for
+  // staff who read English (decision 038); the sender's language is written out.
+  const sv = getT("sv");
+  const en = getT("en");
+  const langName = (t: typeof sv) => t(meta.lang === "sv" ? "layout.swedish" : "layout.english");
   // The name is the visitor's text: keep line breaks out of the mail's subject line.
   const name = input.name.replace(/\s+/g, " ");
   const from = name ? `${name} <${input.email}>` : input.email;
+  const url = new URL(`/admin/messages/${id}`, config.baseUrl).toString();
   await enqueueMail(db, {
     to: config.supportEmail,
     replyTo: input.email,
-    subject: t("contact.mail.support.subject", { from: name || input.email }),
-    text: t("contact.mail.support.text", {
-      from,
-      lang: meta.lang,
-      message: input.message,
-      url: new URL(`/admin/messages/${id}`, config.baseUrl).toString(),
-    }),
+    subject: sv("contact.mail.support.subject", { from: name || input.email }),
+    text: [
+      sv("contact.mail.support.text", { from, lang: langName(sv), message: input.message, url }),
+      "",
+      "---",
+      en("contact.mail.support.summary", { from, lang: langName(en), url }),
+    ].join("\n"),
   });
   return { id };
 }
