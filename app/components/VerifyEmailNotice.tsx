@@ -1,6 +1,7 @@
 /**
  * A small notice for a signed-in user whose email is not verified yet: the link went by
- * mail at registration; the button asks /user/verify-email for another one.
+ * mail at registration; the button asks /user/verify-email for another one. A filled
+ * button: the outline one's blue on the info alert's cyan was 3.85:1 (issue #32 point 17).
  */
 import { useTranslation } from "~/i18n/react";
 import { Form, useRouteLoaderData } from "react-router";
@@ -15,7 +16,7 @@ export function VerifyEmailNotice() {
     <div className="alert alert-info d-flex flex-wrap align-items-center gap-2" role="status">
       <span className="me-auto">{t("dashboard.verify.notice")}</span>
       <Form method="post" action="/user/verify-email">
-        <button type="submit" className="btn btn-sm btn-outline-primary">
+        <button type="submit" className="btn btn-sm btn-primary">
           {t("dashboard.verify.resend")}
         </button>
       </Form>

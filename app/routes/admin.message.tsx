@@ -86,13 +86,13 @@ export default function AdminMessage() {
           <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
         </dd>
         <dt className="col-sm-3">{t("admin.messages.language")}</dt>
-        <dd className="col-sm-9">{m.lang}</dd>
+        <dd className="col-sm-9">{t(m.lang === "sv" ? "layout.swedish" : "layout.english")}</dd>
         <dt className="col-sm-3">{t("admin.messages.status")}</dt>
         <dd className="col-sm-9">
           {m.handledAt ? (
             <span className="message-handled">{t("admin.messages.handledBy", { by: m.handledBy })}</span>
           ) : (
-            "—"
+            t(m.replies.length > 0 ? "admin.messages.statusReplied" : "admin.messages.statusOpen")
           )}
         </dd>
       </dl>
@@ -139,8 +139,8 @@ export default function AdminMessage() {
             required
             rows={6}
             maxLength={REPLY_MAX}
-            label={t("admin.messages.reply")}
-            help={t("admin.messages.replyHint", { lang: m.lang })}
+            label={t("admin.messages.replyLabel", { email: m.email })}
+            help={t("admin.messages.replyHint", { lang: t(m.lang === "sv" ? "layout.swedish" : "layout.english") })}
             error={result?.fieldErrors.text}
             defaultValue={result && !replied ? result.values.text : ""}
           />

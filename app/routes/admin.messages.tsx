@@ -30,7 +30,10 @@ export default function AdminMessages() {
   return (
     <section className="py-4" aria-labelledby="inbox-title">
       <h1 id="inbox-title">{t("admin.messages.title")}</h1>
-      <p>{t("admin.messages.counts", { total: inbox.total, unread: inbox.unread })}</p>
+      <p>
+        {t("admin.messages.countTotal", { count: inbox.total })},{" "}
+        {t("admin.messages.countUnread", { count: inbox.unread })}
+      </p>
       {inbox.messages.length === 0 ? (
         <p>{t("admin.messages.empty")}</p>
       ) : (

@@ -66,7 +66,10 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
   return (
     <section className="py-4" aria-labelledby="shipments-title">
       <h1 id="shipments-title">{t("fulfil.admin.title")}</h1>
-      <p>{t("fulfil.admin.counts", counts)}</p>
+      <p>
+        {t("fulfil.admin.countPending", { count: counts.pending })},{" "}
+        {t("fulfil.admin.countShipped", { count: counts.shipped })}
+      </p>
       <nav aria-label={t("fulfil.admin.filter")} className="mb-3">
         <ul className="nav nav-pills">
           {(["pending", "shipped"] as const).map((f) => (

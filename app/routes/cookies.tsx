@@ -43,8 +43,8 @@ export default function Cookies() {
     typeof l === "string"
       ? t(`cookies.lifetime.${l}`)
       : "days" in l
-        ? t("cookies.lifetime.days", { n: l.days })
-        : t("cookies.lifetime.minutes", { n: l.minutes });
+        ? t("cookies.lifetime.days", { count: l.days })
+        : t("cookies.lifetime.minutes", { count: l.minutes });
   return (
     <article className="legal py-5" aria-labelledby="cookies-title">
       <h1 id="cookies-title">{t("cookies.title")}</h1>
@@ -57,7 +57,7 @@ export default function Cookies() {
         {/* A region keyboard users can focus and scroll when the table is wider than the
             screen (axe scrollable-region-focusable, issue #19). */}
         <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="cookies-ours">
-          <table className="table align-top">
+          <table className="table align-top cookie-table">
             <caption>{t("cookies.ours.caption")}</caption>
             <thead>
               <tr>

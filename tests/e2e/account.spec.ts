@@ -73,7 +73,7 @@ const texts = {
     deleteLink: "Radera mitt konto…",
     deleteTitle: "Radera ditt konto",
     yourPassword: "Ditt lösenord",
-    confirm: "Jag förstår att mitt konto och mina saker raderas för gott.",
+    confirm: "Jag förstår att mitt konto och mina saker raderas och inte går att återställa.",
     deleteSubmit: "Radera mitt konto",
     deleted: "Ditt konto är raderat. Tack för att du använde Hittad.",
     deletedSubject: "Ditt Hittad-konto är raderat",

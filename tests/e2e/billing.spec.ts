@@ -71,7 +71,7 @@ const TEXT = {
     receipt: /Kvitto nr \d+/,
     vat: "Moms 25 %",
     total: "Totalt",
-    cancel: "Avsluta förnyelse",
+    cancel: "Avsluta förnyelsen",
     confirm: "Ja, avsluta förnyelsen",
     minimumTerm: "Minsta bindningstid är 6 månader, så månadsbetalningarna fortsätter till och med",
     cancelled: "Förnyelsen är avslutad. Sakerna är aktiva till och med",

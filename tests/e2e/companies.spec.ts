@@ -69,7 +69,7 @@ const L = {
     errorsLead: "1 problem found. Nothing was saved: correct the file and upload it again.",
     typeColumn: "Type",
     typeInvalid: "The type must be mobile, laptop or other.",
-    empty: "You have no products yet. Register your first item to get its QR code.",
+    empty: "You have no items yet. Register your first item to get its QR code.",
     count: `The file has ${ROWS} items.`,
     confirm: `Import ${ROWS} items`,
     imported: `${ROWS} items imported.`,

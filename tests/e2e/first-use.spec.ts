@@ -321,13 +321,13 @@ test.describe("first use, in the browser", () => {
     await expect(page.locator("#order-total")).toHaveText("60 kr");
     await expect(page.locator("#order-discount")).toHaveText("−30 kr");
     const terms = page.getByTestId("checkout-terms");
-    await expect(terms).toContainText("Förnyas automatiskt varje månad tills du säger upp det.");
+    await expect(terms).toContainText("Förnyas automatiskt varje månad tills du säger upp den.");
     await expect(terms).toContainText("Minsta bindningstid är 6 månader.");
     await expect(terms).toContainText("Du betalar 60 kr nu och sedan 60 kr varje månad.");
     await expect(page.getByRole("link", { name: "villkor", exact: true })).toHaveAttribute("href", "/terms");
   });
 
-  test("a failed save on a phone focuses the error summary in view; counters; 'Sparat' after saving", async ({
+  test("a failed save on a phone focuses the error summary in view; counters; 'Dina ändringar är sparade.' after saving", async ({
     page,
     user,
     consent,
@@ -356,6 +356,6 @@ test.describe("first use, in the browser", () => {
     await page.getByLabel("Kontaktuppgifter").fill("070-123 45 67");
     await page.getByRole("button", { name: "Spara och betala senare" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole("status").filter({ hasText: "Sparat" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Dina ändringar är sparade." })).toBeVisible();
   });
 });

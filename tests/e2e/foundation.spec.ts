@@ -253,7 +253,7 @@ const MENU = {
     loggedInAs: "Logged in as",
     links: [
       ["Dashboard", "/dashboard"],
-      ["Register product", "/product/register"],
+      ["Register item", "/product/register"],
       ["My adress", "/user/register-adress"],
       ["Activate products", "/order"],
     ],

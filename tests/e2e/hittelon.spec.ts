@@ -49,7 +49,7 @@ const L = {
     ownerDone: "Tack! Återlämningen är bekräftad.",
     thanks: "Ägaren har fått tillbaka saken. Tack för att du lämnade tillbaka den!",
     fee250: "250 kr",
-    notPaid: "Ej aktiverad",
+    notPaid: "Den här saken är inte betald.",
     mailInactive: "Ditt klistermärke är inte aktivt",
   },
 } as const;

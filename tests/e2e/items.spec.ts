@@ -13,7 +13,7 @@ import { depsOf } from "../support/deps";
 const TEXT = {
   en: {
     locale: "en-US",
-    register: "Register product",
+    register: "Register item",
     name: "Name",
     fee: "Finder's fee",
     type: "Type",
@@ -68,8 +68,8 @@ const TEXT = {
     typeRequired: "Välj en typ.",
     contactRequired: "Ange kontaktuppgifter.",
     errorLoad: "Saken kunde inte laddas",
-    notPaid: "Ej aktiverad: klistermärket på den här saken är inte aktiverat.",
-    notActivated: "Klistermärket är ej aktiverat",
+    notPaid: "Den här saken är inte betald.",
+    notActivated: "Saken är inte aktiverad än",
     activate: "Aktivera",
     feeLine: "Hittelön: 120 kr",
     typeLine: "Typ: Bärbar dator",
@@ -167,7 +167,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(card.locator(".contact-info")).toHaveText("Call me\n070-000 00 00");
         await expect(page.getByText(T.unactivated)).toBeVisible();
         await expect(
-          page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate products" }).first(),
+          page.getByRole("link", { name: lang === "sv" ? "Aktivera saker" : "Activate items" }).first(),
         ).toHaveAttribute("href", "/order");
         const qr = card.locator("img.item-qr");
         await expect(qr).toHaveJSProperty("complete", true);

@@ -16,7 +16,7 @@ import { depsOf } from "../support/deps";
 const TEXT = {
   en: {
     locale: "en-US",
-    title: "Activate products",
+    title: "Activate items",
     four: ["€120", "−€40", "€80"],
     three: ["€90", "−€30", "€60"],
     // The advertised Triple price is charged monthly too (issue #19 point 1).
@@ -297,7 +297,7 @@ test.describe("orders with Stripe (local stand-in of its API)", () => {
       await expectAccessible(page);
       await page.goto(`${server.url}/dashboard`);
       await expect(page.locator(".item-renewal").first()).toContainText("Förnyas ");
-      await expect(page.getByRole("link", { name: "Säg upp förnyelsen" }).first()).toBeVisible();
+      await expect(page.getByRole("link", { name: "Avsluta förnyelsen" }).first()).toBeVisible();
 
       // Without JavaScript the browser follows the redirect itself (CSP form-action applies).
       const more = await createItem(

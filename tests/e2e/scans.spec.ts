@@ -50,7 +50,7 @@ const TEXT = {
     alertsBox: "Mejla mig när klistermärket skannas",
     update: "Uppdatera uppgifterna",
     subject: (name: string) => `Din sak ”${name}” har skannats`,
-    notPaid: "Ej aktiverad: klistermärket på den här saken är inte aktiverat.",
+    notPaid: "Den här saken är inte betald.",
     handIn: "Kontakta oss om saken",
   },
 } as const;

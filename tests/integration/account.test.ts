@@ -701,7 +701,7 @@ describe(`account self-service on ${label}`, () => {
     const page = await (await get(`/product/${id}/delete`, { cookie: u.cookie, lang: "sv" })).text();
     expect(page).toContain("Radera ”Red scarf”?");
     expect(page).toMatch(/<form[^>]*method="post"/);
-    expect(page).not.toContain("abonnemang som förnyas");
+    expect(page).not.toContain("prenumeration som förnyas");
     const res = await post(`/product/${id}/delete`, {}, { cookie: u.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/dashboard");
@@ -772,9 +772,9 @@ describe(`account self-service on ${label}`, () => {
     expect((await get("/OldStick01")).status).toBe(410); // a replaced sticker's own answer
 
     const page = await (await get(`/product/${gone}/delete`, { cookie: u.cookie, lang: "sv" })).text();
-    expect(page).toContain("abonnemang som förnyas");
+    expect(page).toContain("prenumeration som förnyas");
     expect(page).toContain("Green wallet");
-    expect(page).toMatch(/aktiv till \d/);
+    expect(page).toMatch(/aktiv till och med \d/);
 
     const before = stripe.requests.length;
     const res = await post(`/product/${gone}/delete`, {}, { cookie: u.cookie, lang: "sv" });

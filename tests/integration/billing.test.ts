@@ -247,7 +247,7 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
     const after = await (await get(`/product/${ids[0]}`, { lang: "en" })).text();
     expect(after).toContain("This item is not paid.");
     expect(after).not.toContain("Svart telefon");
-    const ended = (await mailsTo(rt, u.email)).filter((m) => m.subject === "Ditt Hittad-abonnemang har upphört");
+    const ended = (await mailsTo(rt, u.email)).filter((m) => m.subject === "Din Hittad-prenumeration har upphört");
     expect(ended).toHaveLength(1);
     expect(ended[0]!.text).toContain(`${server.url}/order`);
     // A late renewal event of an old period does not bring it back.
@@ -338,9 +338,9 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
     expect(after).toContain("Förnyelsen är avslutad. Sakerna är aktiva till och med 23 november 2027");
     expect(after).toContain("Återuppta förnyelsen");
     // The card says "Active" once, and when it ends.
-    expect(after).toContain("Förnyas inte, upphör 23 november 2027");
+    expect(after).toContain("Förnyas inte, upphör den 23 november 2027");
     const mails = await mailsTo(rt, u.email);
-    expect(mails.at(-1)!.subject).toBe("Förnyelsen av ditt Hittad-abonnemang är avslutad");
+    expect(mails.at(-1)!.subject).toBe("Förnyelsen av din Hittad-prenumeration är avslutad");
     expect(mails.at(-1)!.text).toContain("Paraply");
 
     const resume = await post(
@@ -352,7 +352,7 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
     const undo = stripe.requests.filter((r) => r.path === `/v1/subscriptions/${sub}`).at(-1)!;
     expect(undo.form).toMatchObject({ cancel_at: "", cancel_at_period_end: "false" });
     expect(await orderRow(rt, o.id)).toMatchObject({ renewing: 1, endsAt: null });
-    expect((await mailsTo(rt, u.email)).at(-1)!.subject).toBe("Ditt Hittad-abonnemang förnyas igen");
+    expect((await mailsTo(rt, u.email)).at(-1)!.subject).toBe("Din Hittad-prenumeration förnyas igen");
     const resumed = await (await get(resume.headers.get("location")!, { cookie: u.cookie, lang: "sv" })).text();
     expect(resumed).toContain("Förnyelsen är återupptagen.");
     // Resuming twice is a translated 409.

@@ -89,7 +89,12 @@ describe("POST /api/contact with ALTCHA", () => {
     expect(rows[0]!.readAt).toBeNull();
     const mail = await app.smtp!.waitForMail((m) => m.to.includes(SUPPORT_EMAIL) && m.text.includes("Fia Finder"));
     expect(mail.replyTo).toEqual(["fia@example.test"]);
-    expect(mail.subject).toBe("Contact form: Fia Finder");
+    // Support reads Swedish, with an English summary; the sender's language written out (issue #32 point 16).
+    expect(mail.subject).toBe("Kontaktformuläret: Fia Finder");
+    expect(mail.text).toContain("Språk: Svenska");
+    expect(mail.text).toContain(
+      "New message from the contact form, from Fia Finder <fia@example.test> (language: Svenska)",
+    );
     expect(mail.text).toContain("I found a laptop <b>here</b>.");
     expect(mail.text).toContain(`${app.server.url}/admin/messages/${rows[0]!.id}`);
     // The HTML part shows the sender's text as text.
@@ -174,7 +179,7 @@ describe("POST /api/contact with ALTCHA", () => {
       { email: "a@example.test", message: "x".repeat(5001), captchaToken: token },
       { ip },
     );
-    expect((await long.json()).message).toBe("The message can be at most 5000 characters.");
+    expect((await long.json()).message).toBe("The message can be at most 5,000 characters.");
     const notJson = await postContact(app, null, { ip, raw: "{oops" });
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).message).toBe("The request could not be read.");
@@ -417,7 +422,13 @@ describe("admin pages", () => {
     const id = await insertMessage({ email: "reply-to-me@example.test", lang: "sv" });
     const page = await get(`/admin/messages/${id}`, admin.cookie);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Var hittar jag mina klistermärken?");
+    const html = await page.text();
+    expect(html).toContain("Var hittar jag mina klistermärken?");
+    // The language written out, a real status, one "Reply" heading (issue #32 point 16).
+    expect(html).toContain("Svenska");
+    expect(html).not.toMatch(/>sv</);
+    expect(html).toContain("Open: not handled yet");
+    expect(html.match(/>Reply</g) ?? []).toHaveLength(1);
     const db = app.rt.database.db;
     const read = await db.selectFrom("contact_messages").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(read.readAt).toBeGreaterThan(0);

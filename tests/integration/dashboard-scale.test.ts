@@ -127,8 +127,8 @@ describe(`dashboard of an owner with 5,000 items on ${label}`, () => {
     expect(qrs).toHaveLength(24);
     for (const img of qrs) expect(img).toContain('loading="lazy"');
     // Counted in SQL over all 5,000, not over the 24 shown.
-    expect(html).toContain("You have 1250 unactivated items.");
-    expect(html).toContain("Showing 1–24 of 5000 items.");
+    expect(html).toContain("You have 1,250 unactivated items.");
+    expect(html).toContain("Showing 1–24 of 5,000 items.");
     expect(html).toContain('href="/dashboard?page=2"');
     expect(html).toContain('aria-current="page"');
   });
@@ -136,7 +136,7 @@ describe(`dashboard of an owner with 5,000 items on ${label}`, () => {
   it("?page= shows the next items; a page past the end shows the last page", async () => {
     const second = await (await get("/dashboard?page=2", { cookie: owner.cookie })).text();
     expect(cards(second)).toEqual(Array.from({ length: 24 }, (_, i) => company.id(24 + i)));
-    expect(second).toContain("Showing 25–48 of 5000 items.");
+    expect(second).toContain("Showing 25–48 of 5,000 items.");
     const last = await (await get("/dashboard?page=9999", { cookie: owner.cookie })).text();
     // 5,000 = 208 pages of 24 and 8 more.
     expect(cards(last)).toEqual(Array.from({ length: 8 }, (_, i) => company.id(4992 + i)));
@@ -146,7 +146,7 @@ describe(`dashboard of an owner with 5,000 items on ${label}`, () => {
   it("search by name, type, paid/unpaid and lost filter on the server; page links keep the filter", async () => {
     const blue = await (await get("/dashboard?q=BLUE+bag", { cookie: owner.cookie })).text();
     expect(cards(blue)).toEqual(Array.from({ length: 20 }, (_, k) => company.id(k * 250)));
-    expect(blue).toContain("20 of your 5000 items match.");
+    expect(blue).toContain("20 of your 5,000 items match.");
     // The filter form shows what is filtered.
     expect(blue).toMatch(/name="q"[^>]*value="BLUE bag"/);
 
@@ -157,13 +157,13 @@ describe(`dashboard of an owner with 5,000 items on ${label}`, () => {
     expect(cards(unpaidLaptops)).toEqual([1000, 2500, 4000].map(company.id));
 
     const paid = await (await get("/dashboard?paid=paid&type=other", { cookie: owner.cookie })).text();
-    expect(paid).toContain(`of your 5000 items match.`);
+    expect(paid).toContain(`of your 5,000 items match.`);
     expect(cards(paid).every((id) => Number(id.slice(2)) % 3 === 2 && !company.unpaid(Number(id.slice(2))))).toBe(true);
 
     const lost = await (await get("/dashboard?lost=1&page=3", { cookie: owner.cookie })).text();
     // 50 lost items: page 3 holds the last two (i = 4801, 4901).
     expect(cards(lost)).toEqual([4801, 4901].map(company.id));
-    expect(lost).toContain("50 of your 5000 items match.");
+    expect(lost).toContain("50 of your 5,000 items match.");
     expect(lost).toContain('href="/dashboard?lost=1&amp;page=2"');
     expect(lost).toContain('href="/dashboard?lost=1"');
   });
@@ -233,7 +233,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     expect(Buffer.byteLength(html)).toBeLessThan(150 * 1024);
     expect((html.match(/class="card mb-2 order-item"/g) ?? []).length).toBe(50);
     expect(html).toMatch(/id="order-scope-all"[^>]*checked/);
-    expect(html).toContain("All my unpaid items (1250 items)");
+    expect(html).toContain("All my unpaid items (1,250 items)");
     expect(html).toContain('href="/order?page=2"');
     // The summary counts the 1,250 (orderTotals: the one pricing of page and server).
     const total = formatPrice(orderTotals({ lang: "en", period: "year", count: 1250 }).total, "en");
@@ -277,7 +277,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     ];
     const res = await post("/order", form, { cookie: big.cookie, lang: "sv" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("En beställning kan omfatta högst 2000 saker.");
+    expect(await res.text()).toContain("En beställning kan omfatta högst 2\u00a0000 saker.");
     expect(await ordersOf(big.id)).toEqual([]);
     // Narrowed by a filter under the limit, the same owner can order.
     const narrowed = await post("/order?q=Box%201", form, { cookie: big.cookie });

@@ -276,7 +276,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     expect(mails[0]!.text).toContain("Kolli-id: RR123456785SE");
     const dashboard = await (await get("/dashboard", { cookie: owner.cookie, lang: "sv" })).text();
     expect(dashboard).toContain("Dina klistermärken");
-    expect(dashboard).toMatch(/Skickad \d/);
+    expect(dashboard).toMatch(/Skickad den \d/);
     expect(dashboard).toContain("Kolli-id: RR123456785SE");
   });
 

@@ -264,7 +264,7 @@ describe("a sticker that never dies (point 4)", () => {
     for (let i = 0; i < 2; i++) {
       for (const [lang, notPaid] of [
         ["en", "This item is not paid."],
-        ["sv", "Ej aktiverad"],
+        ["sv", "Den här saken är inte betald."],
       ] as const) {
         const html = await (await http.get(`/${id}`, { ...anon, lang })).text();
         expect(html).toContain(notPaid);

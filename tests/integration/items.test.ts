@@ -414,7 +414,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
     it("shows an empty state when the user has no items", async () => {
       const u = await createUser(rt, { name: "Frida Fors" });
       const html = await (await get("/dashboard", { cookie: u.cookie })).text();
-      expect(html).toContain("You have no products yet.");
+      expect(html).toContain("You have no items yet.");
       expect(html).not.toContain("unactivated");
     });
 
@@ -493,7 +493,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         }
       }
       const sv = await (await get(`/${id}`, { lang: "sv" })).text();
-      expect(sv).toContain("Ej aktiverad: klistermärket på den här saken är inte aktiverat.");
+      expect(sv).toContain("Den här saken är inte betald.");
     });
 
     it("the owner of an unpaid item sees the details with the 'not activated' warning and an Activate link to /order", async () => {

@@ -615,7 +615,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
       "metadata[packageAmount]": "120000",
       "metadata[discountAmount]": "40000",
       "metadata[totalAmount]": "80000",
-      "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp det. Minsta bindningstid är 6 månader. Villkor: ${server.url}/terms`,
+      "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp den. Minsta bindningstid är 6 månader. Villkor: ${server.url}/terms`,
       "subscription_data[metadata][orderId]": order.id,
       success_url: `${server.url}/order/complete/${order.id}`,
       cancel_url: `${server.url}/order`,

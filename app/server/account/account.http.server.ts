@@ -3,7 +3,7 @@ import { isErrorOf, type HttpErrorTable } from "../http/errors.server";
 import type { AccountPageErrorCode } from "./account.service.server";
 import type { PrivacyErrorCode } from "./privacy.service.server";
 
-const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) });
+const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) });
 
 export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
   rateLimited: { status: 429, key: "auth.errors.rateLimited", headers: retryAfter },

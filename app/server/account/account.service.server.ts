@@ -60,7 +60,7 @@ function cookiesOf(...sources: Array<Headers | undefined>): Headers {
 
 async function limit(deps: Pick<Deps, "db" | "config" | "clock">, rule: RateRule, subject: string) {
   const r = await rateLimits(deps.config, deps.db).hit(rule, subject, deps.clock());
-  if (!r.ok) throw new AccountPageError("rateLimited", { minutes: r.retryAfterMinutes });
+  if (!r.ok) throw new AccountPageError("rateLimited", { count: r.retryAfterMinutes });
 }
 
 async function currentSession(deps: Pick<Deps, "auth">, headers: Headers) {

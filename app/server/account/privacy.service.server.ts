@@ -173,7 +173,7 @@ export async function exportUserData(
 ): Promise<DataExport> {
   const now = deps.clock();
   const hit = await rateLimits(deps.config, deps.db).hit(EXPORT_LIMIT, user.id, now);
-  if (!hit.ok) throw new PrivacyError("rateLimited", { minutes: hit.retryAfterMinutes });
+  if (!hit.ok) throw new PrivacyError("rateLimited", { count: hit.retryAfterMinutes });
   const out: Record<string, unknown> = {
     service: "Hittad",
     exportedAt: new Date(now).toISOString(),

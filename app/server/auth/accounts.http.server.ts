@@ -7,7 +7,7 @@ export const ACCOUNT_HTTP_ERRORS: HttpErrorTable<AccountErrorCode> = {
   rateLimited: {
     status: 429,
     key: "auth.errors.rateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
   emailTaken: { status: 409, key: "auth.errors.emailTaken" },
   invalidEmail: { status: 400, key: "auth.errors.invalidEmail" },

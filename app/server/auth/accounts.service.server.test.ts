@@ -94,7 +94,7 @@ describe("accounts service", { timeout: 30_000 }, () => {
     const err = await register().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AccountError);
     expect((err as AccountError).code).toBe("rateLimited");
-    expect((err as AccountError).params.minutes).toBe(60);
+    expect((err as AccountError).params.count).toBe(60);
   });
 
   it("a reset link sets a new password once; a weak one is refused first", async () => {

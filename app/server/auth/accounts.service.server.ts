@@ -89,7 +89,7 @@ async function limit(deps: Pick<Deps, "db" | "config" | "clock">, checks: Array<
     const r = await limiter.hit(rule, subject, deps.clock());
     if (!r.ok) worst = Math.max(worst, r.retryAfterMinutes);
   }
-  if (worst > 0) throw new AccountError("rateLimited", { minutes: worst });
+  if (worst > 0) throw new AccountError("rateLimited", { count: worst });
 }
 
 function checkPassword(password: string) {
@@ -136,7 +136,7 @@ export async function signInWithPassword(
   // the per-account-and-IP lock asks that address for a captcha, so a stranger elsewhere
   // cannot lock the owner out.
   const ipHit = await limiter.hit(ACCOUNT_LIMITS.signInIp, input.ip, deps.clock());
-  if (!ipHit.ok) throw new AccountError("rateLimited", { minutes: ipHit.retryAfterMinutes });
+  if (!ipHit.ok) throw new AccountError("rateLimited", { count: ipHit.retryAfterMinutes });
   const lock = await limiter.hit(ACCOUNT_LIMITS.signInAccountIp, accountIp, deps.clock());
   if (!lock.ok) {
     // Past the lock each password check needs a captcha of its own (accepted once). An

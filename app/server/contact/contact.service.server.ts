@@ -58,21 +58,25 @@ export async function submitContactMessage(
     createdAt: now,
     userId: meta.userId,
   });
-  // Support reads English; the sender's language is in the mail for the reply.
-  const t = getT("en");
+  // Support is staffed in Sweden: the mail is in Swedish, with an English summary for
+  // staff who read English (decision 038); the sender's language is written out.
   // The name is the visitor's text: keep line breaks out of the mail's subject line.
   const name = input.name.replace(/\s+/g, " ");
   const from = name ? `${name} <${input.email}>` : input.email;
+  const url = new URL(`/admin/messages/${id}`, config.baseUrl).toString();
+  const language = (t: ReturnType<typeof getT>) => t(meta.lang === "sv" ? "layout.swedish" : "layout.english");
+  const swedish = (t: ReturnType<typeof getT>) => ({
+    subject: t("contact.mail.support.subject", { from: name || input.email }),
+    text: t("contact.mail.support.text", { from, lang: language(t), message: input.message, url }),
+  });
+  const englishSummary = (t: ReturnType<typeof getT>) =>
+    t("contact.mail.support.summary", { from, lang: language(t), url });
+  const sv = swedish(getT("sv"));
   await enqueueMail(db, {
     to: config.supportEmail,
     replyTo: input.email,
-    subject: t("contact.mail.support.subject", { from: name || input.email }),
-    text: t("contact.mail.support.text", {
-      from,
-      lang: meta.lang,
-      message: input.message,
-      url: new URL(`/admin/messages/${id}`, config.baseUrl).toString(),
-    }),
+    subject: sv.subject,
+    text: [sv.text, "", "---", englishSummary(getT("en"))].join("\n"),
   });
   return { id };
 }

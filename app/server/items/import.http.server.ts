@@ -14,7 +14,7 @@ export const importErrors: HttpErrorTable<ImportErrorCode> = {
   rateLimited: {
     status: 429,
     key: "csv.errors.rateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
   noFile: { status: 400, key: "csv.errors.noFile" },
   tooLarge: { status: 413, key: "csv.errors.tooLarge" },

@@ -109,7 +109,7 @@ describe("limits", () => {
     );
     for (let i = 0; i < IMPORT_RATE_RULE.limit; i++) await importFile(u.id, PERSONAL, text, "R", "en");
     const err = await importError(importFile(u.id, PERSONAL, text, "R", "en"));
-    expect(err).toMatchObject({ code: "rateLimited", params: { minutes: 60 } });
+    expect(err).toMatchObject({ code: "rateLimited", params: { count: 60 } });
     expect(importErrors[err.code].status).toBe(429);
     expect(await products(u.id)).toHaveLength(IMPORT_RATE_RULE.limit);
     // Another user is not affected, and the user may import again an hour later.

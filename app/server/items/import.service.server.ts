@@ -161,7 +161,7 @@ export async function importItems(
   if (errors.length > 0) throw new ImportError("invalidRows", { count: errors.length });
   const now = deps.clock();
   const limit = await rateLimiter(deps.config, deps.db)(IMPORT_RATE_RULE, userId, now);
-  if (!limit.ok) throw new ImportError("rateLimited", { minutes: limit.retryAfterMinutes });
+  if (!limit.ok) throw new ImportError("rateLimited", { count: limit.retryAfterMinutes });
   const { contactInfo } = input;
   const toProduct = (row: ImportRow): NewProduct => ({
     id: newProductId(),

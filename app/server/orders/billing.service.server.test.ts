@@ -290,7 +290,7 @@ describe("reminders and abandoned orders", () => {
     deps.setNow(renews - DAY_MS);
     expect(await sendRenewalReminders(deps)).toBe(0);
     const mail = (await mailsTo(u.email)).at(-1)!;
-    expect(mail.subject).toBe("Ditt Hittad-abonnemang förnyas 23 november 2027");
+    expect(mail.subject).toBe("Din Hittad-prenumeration förnyas den 23 november 2027");
     expect(mail.text).toContain("Hej Anna!");
     expect(mail.text).toContain("300 kr");
     expect(mail.text).toContain(`/order/${o.id}/cancel`);
@@ -346,7 +346,7 @@ describe("cancel and resume (issue #19 point 4)", () => {
     const { u, o } = await paidOrder("month", 1, "sv");
     await cancelRenewal(deps, { userId: u.id, orderId: o.id });
     const cancelled = (await mailsTo(u.email)).at(-1)!;
-    expect(cancelled.subject).toBe("Förnyelsen av ditt Hittad-abonnemang är avslutad");
+    expect(cancelled.subject).toBe("Förnyelsen av din Hittad-prenumeration är avslutad");
     expect(cancelled.text).toContain("Item 0");
     // Monthly inside the minimum term: the remaining months are still charged, and it says so.
     expect(cancelled.text).toContain("Minsta bindningstid är 6 månader");
@@ -354,7 +354,7 @@ describe("cancel and resume (issue #19 point 4)", () => {
     const { renewsAt } = await resumeRenewal(deps, { userId: u.id, orderId: o.id });
     expect(renewsAt).toBe(Number((await order(o.id)).paidUntil));
     expect(await order(o.id)).toMatchObject({ renewing: 1, endsAt: null, cancelledAt: null });
-    expect((await mailsTo(u.email)).at(-1)!.subject).toBe("Ditt Hittad-abonnemang förnyas igen");
+    expect((await mailsTo(u.email)).at(-1)!.subject).toBe("Din Hittad-prenumeration förnyas igen");
     await expect(resumeRenewal(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "notCancelled" });
   });
 

@@ -24,11 +24,11 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   recipientRateLimited: {
     status: 429,
     key: "organisations.errors.recipientRateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
   rateLimited: {
     status: 429,
     key: "organisations.errors.rateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
 };

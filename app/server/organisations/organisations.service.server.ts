@@ -183,9 +183,9 @@ export async function inviteMember(
     if (await repo.hasOpenInvite(db, organisationId, input.email, now)) throw new OrganisationError("alreadyInvited");
     const limiter = rateLimits(deps.config, db);
     const hit = await limiter.hit(INVITE_RULE, actor.id, now);
-    if (!hit.ok) throw new OrganisationError("rateLimited", { minutes: hit.retryAfterMinutes });
+    if (!hit.ok) throw new OrganisationError("rateLimited", { count: hit.retryAfterMinutes });
     const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
-    if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { minutes: toHit.retryAfterMinutes });
+    if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { count: toHit.retryAfterMinutes });
     const invite: repo.Invite = {
       id: randomUUID(),
       organisationId,
