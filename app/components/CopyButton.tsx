@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 
 /**
@@ -8,9 +8,12 @@ import { useTranslation } from "~/i18n/react";
  */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const { t } = useTranslation();
-  const [ready, setReady] = useState(false);
+  const ready = useSyncExternalStore(
+    noSubscription,
+    () => !!navigator.clipboard,
+    () => false,
+  );
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  useEffect(() => setReady(typeof navigator !== "undefined" && !!navigator.clipboard), []);
   if (!ready) return null;
   return (
     <>
@@ -32,3 +35,5 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     </>
   );
 }
+
+const noSubscription = () => () => {};
