@@ -10,6 +10,7 @@ import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
 import type { ActionResult, FormMessage } from "~/lib/form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { pageMeta } from "~/lib/meta";
+import { typedBeforeHydration } from "~/lib/use-field-state";
 import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
@@ -72,13 +73,20 @@ export default function Contact() {
   const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
   const sent = !!result && "sent" in result && result.sent;
-  const [values, setValues] = useState<ContactValues>(
-    result && !sent
-      ? result.values
-      : itemCode
-        ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
-        : EMPTY,
-  );
+  // What was typed before hydration is kept (issue #32 point 4).
+  const [values, setValues] = useState<ContactValues>(() => {
+    const initial =
+      result && !sent
+        ? result.values
+        : itemCode
+          ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
+          : EMPTY;
+    return {
+      name: typedBeforeHydration("contact-name") ?? initial.name,
+      email: typedBeforeHydration("contact-email") ?? initial.email,
+      message: typedBeforeHydration("contact-message") ?? initial.message,
+    };
+  });
   const [status, setStatus] = useState<Status>(sent ? "success" : result?.formError ? "error" : "idle");
   const [error, setError] = useState<FormMessage | null>(result?.formError ?? null);
   const fieldErrs = result && status === "error" ? result.fieldErrors : {};

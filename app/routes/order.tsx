@@ -8,6 +8,7 @@ import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
+import { checkedBeforeHydration, checkedListBeforeHydration } from "~/lib/use-field-state";
 import { useLang } from "~/lib/use-lang";
 import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
@@ -15,7 +16,7 @@ import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
 import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { missingPostalFields } from "~/lib/address";
-import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
+import { DEFAULT_PERIOD, formatPrice, nextItemIsFree, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
 // Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
 import { vatOfGross } from "~/lib/vat";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -145,10 +146,16 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
   const initial = actionData?.values;
+  // Ticks and the period chosen before hydration are kept (issue #32 point 4).
   const [selected, setSelected] = useState<string[]>(() =>
-    (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id)),
+    (checkedListBeforeHydration("items") ?? (initial ? initial.items : loaderData.preselected)).filter((id) =>
+      payable.has(id),
+    ),
   );
-  const [period, setPeriod] = useState<Period>(initial?.payment ?? DEFAULT_PERIOD);
+  const [period, setPeriod] = useState<Period>(() => {
+    const typed = checkedBeforeHydration("payment");
+    return typed === "month" || typed === "year" ? typed : (initial?.payment ?? DEFAULT_PERIOD);
+  });
   // A package chosen on the home page means "these few items", not "all unpaid".
   const [scope, setScope] = useState<OrderScope>(
     initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected"),
@@ -345,6 +352,13 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                 total={totals.total}
                 lang={lang}
               />
+              {nextItemIsFree({ lang, period, count }) ? (
+                // Two items cost the Triple price (issue #32 point 7): say a third is free.
+                <p className="mb-0 mt-2 order-free-next">
+                  {t("orders.freeNext", { count: count + 1, less: count })}{" "}
+                  <Link to="/product/register">{t("orders.freeNextLink")}</Link>
+                </p>
+              ) : null}
             </div>
           </section>
 
