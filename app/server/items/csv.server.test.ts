@@ -233,7 +233,9 @@ describe("row rules (the product form's own rules)", () => {
       ["A", "anna@example.com"],
       ["C", ""],
     ]);
-    expect(errors).toEqual([{ row: 3, column: "assignedEmail", message: "csv.errors.notMember", value: "bob@example.com" }]);
+    expect(errors).toEqual([
+      { row: 3, column: "assignedEmail", message: "csv.errors.notMember", value: "bob@example.com" },
+    ]);
   });
 });
 
