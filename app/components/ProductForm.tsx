@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { checkedBeforeHydration, useFieldState } from "~/lib/use-field-state";
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import type { ActionResult } from "~/lib/form";
@@ -40,18 +39,14 @@ export function ProductForm({ values, result, paid, currency, submitting, assign
   const { t } = useTranslation();
   // Prices in the visitor's language.
   const lang = useLang();
-  // Controlled fields start from what was typed before hydration (issue #32 point 4).
-  const [payment, setPayment] = useState<Period>(() => {
-    const typed = checkedBeforeHydration("payment") ?? values.payment;
-    return typed === "month" ? "month" : "year";
-  });
+  const [payment, setPayment] = useState<Period>(values.payment === "month" ? "month" : "year");
   // The package is always single on this form (spec: default single), so pay-now is enabled.
   const totals = orderTotals({ lang, period: payment, count: 1 });
   const errors = result?.fieldErrors ?? {};
   // The fee and the value are controlled so "Suggest fee" can fill the fee in the browser;
   // a new answer from the server (a suggestion without JavaScript, refused input) resets them.
-  const [fee, setFee] = useFieldState("product-findFee", values.findFee);
-  const [approx, setApprox] = useFieldState("product-approxValue", values.approxValue);
+  const [fee, setFee] = useState(values.findFee);
+  const [approx, setApprox] = useState(values.approxValue);
   const [seenValues, setSeenValues] = useState(values);
   const [suggestedHere, setSuggestedHere] = useState(false);
   if (values !== seenValues) {

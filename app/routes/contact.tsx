@@ -10,7 +10,6 @@ import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
 import type { ActionResult, FormMessage } from "~/lib/form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { pageMeta } from "~/lib/meta";
-import { typedBeforeHydration } from "~/lib/use-field-state";
 import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
@@ -72,20 +71,13 @@ export default function Contact() {
   const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
   const sent = !!result && "sent" in result && result.sent;
-  // What was typed before hydration is kept (issue #32 point 4).
-  const [values, setValues] = useState<ContactValues>(() => {
-    const initial =
-      result && !sent
-        ? result.values
-        : itemCode
-          ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
-          : EMPTY;
-    return {
-      name: typedBeforeHydration("contact-name") ?? initial.name,
-      email: typedBeforeHydration("contact-email") ?? initial.email,
-      message: typedBeforeHydration("contact-message") ?? initial.message,
-    };
-  });
+  const [values, setValues] = useState<ContactValues>(
+    result && !sent
+      ? result.values
+      : itemCode
+        ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
+        : EMPTY,
+  );
   const [status, setStatus] = useState<Status>(sent ? "success" : result?.formError ? "error" : "idle");
   const [error, setError] = useState<FormMessage | null>(result?.formError ?? null);
   const fieldErrs = result && status === "error" ? result.fieldErrors : {};

@@ -8,7 +8,6 @@ import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { checkedBeforeHydration, checkedListBeforeHydration } from "~/lib/use-field-state";
 import { useLang } from "~/lib/use-lang";
 import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
@@ -143,16 +142,10 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
   const initial = actionData?.values;
-  // Ticks and the period chosen before hydration are kept (issue #32 point 4).
   const [selected, setSelected] = useState<string[]>(() =>
-    (checkedListBeforeHydration("items") ?? (initial ? initial.items : loaderData.preselected)).filter((id) =>
-      payable.has(id),
-    ),
+    (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id)),
   );
-  const [period, setPeriod] = useState<Period>(() => {
-    const typed = checkedBeforeHydration("payment");
-    return typed === "month" || typed === "year" ? typed : (initial?.payment ?? DEFAULT_PERIOD);
-  });
+  const [period, setPeriod] = useState<Period>(initial?.payment ?? DEFAULT_PERIOD);
   // A package chosen on the home page means "these few items", not "all unpaid".
   const [scope, setScope] = useState<OrderScope>(
     initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected"),

@@ -5,7 +5,6 @@
  */
 import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n/react";
-import { typedBeforeHydration } from "~/lib/use-field-state";
 
 interface Common {
   /** The input's id; the error's id is `${id}-error`, the help text's `${id}-help`. */
@@ -38,7 +37,7 @@ function FieldShell({
   control,
 }: Common & { initialLength?: number; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
   const { t } = useTranslation();
-  const [length, setLength] = useState(() => typedBeforeHydration(id)?.length ?? initialLength);
+  const [length, setLength] = useState(initialLength);
   const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
     .filter(Boolean)
     .join(" ");
