@@ -1,23 +1,28 @@
 import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
-import { formatPrice, type Period } from "~/lib/pricing";
+import { formatPrice, minimumTermCommitment, type Period } from "~/lib/pricing";
 
 /**
  * What the owner agrees to, said before payment (issue #19): automatic renewal every
- * period until cancelled, the 6-month minimum term, the total, and a link to the terms.
+ * period until cancelled, the total, for a monthly plan the 6-month minimum term and what
+ * it commits to (a year paid up front is not bound by it), and a link to the terms.
  * `lang` is the language of the amount's currency.
  */
 export function CheckoutTerms({ period, total, lang }: { period: Period; total: number; lang: Lang }) {
   const { t } = useTranslation();
   const amount = formatPrice(total, lang);
+  const committed = minimumTermCommitment(period, total);
   return (
     <section className="checkout-terms mb-3" aria-labelledby="checkout-terms-title" aria-live="polite">
       <h2 id="checkout-terms-title" className="h6 mb-1">
         {t("common.checkoutTerms.title")}
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
-        {t(`common.checkoutTerms.renews.${period}`)} {t("common.checkoutTerms.minimum")}{" "}
-        {t(`common.checkoutTerms.total.${period}`, { total: amount })}
+        {t(`common.checkoutTerms.renews.${period}`)} {t(`common.checkoutTerms.total.${period}`, { total: amount })}
+        {/* The minimum term binds only a monthly plan: say what it commits to (issue #32 point 7). */}
+        {committed === null ? null : (
+          <> {t("common.checkoutTerms.minimumMonth", { total: amount, committed: formatPrice(committed, lang) })}</>
+        )}
       </p>
       <p className="mb-0">
         <Trans

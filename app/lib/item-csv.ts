@@ -44,6 +44,8 @@ export interface RowError {
   column: ImportColumn | null;
   message: string;
   params?: Record<string, string | number>;
+  /** The refused cell as written (shortened), for a column's error. */
+  value?: string;
 }
 
 /** What the preview step shows. */

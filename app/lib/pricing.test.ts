@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  minimumTermCommitment,
+  nextItemIsFree,
   addMonths,
   cancelledSubscriptionEnd,
   DEFAULT_PACKAGE,
@@ -317,5 +319,21 @@ describe("subscription dates", () => {
   it("refuses what is not a date or a whole number of months", () => {
     expect(() => addMonths(Number.NaN, 1)).toThrow(RangeError);
     expect(() => addMonths(0, 1.5)).toThrow(RangeError);
+  });
+});
+
+describe("what the order page says beside the totals (issue #32 point 7)", () => {
+  it("a third item is free when two cost the Triple price, in both periods and currencies", () => {
+    for (const lang of ["sv", "en"] as const) {
+      for (const period of ["month", "year"] as const) {
+        expect(nextItemIsFree({ lang, period, count: 2 })).toBe(true);
+        for (const count of [0, 1, 3, 4, 5, 6]) expect(nextItemIsFree({ lang, period, count })).toBe(false);
+      }
+    }
+  });
+  it("a monthly plan commits to 6 monthly payments; a year paid up front commits to nothing more", () => {
+    expect(minimumTermCommitment("month", 60)).toBe(360);
+    expect(minimumTermCommitment("month", 8)).toBe(48);
+    expect(minimumTermCommitment("year", 600)).toBeNull();
   });
 });

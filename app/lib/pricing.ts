@@ -139,6 +139,26 @@ export function orderTotals({ lang, period, count }: { lang: PriceLang; period: 
   };
 }
 
+/**
+ * Whether one more item would cost nothing (issue #32 point 7): 2 items cost exactly the
+ * Triple price, so the order page says a third is free instead of letting the owner pay
+ * the same for fewer stickers.
+ */
+export function nextItemIsFree({ lang, period, count }: { lang: PriceLang; period: Period; count: number }): boolean {
+  if (count < 1) return false;
+  return (
+    orderTotals({ lang, period, count: count + 1 }).minor.total <= orderTotals({ lang, period, count }).minor.total
+  );
+}
+
+/**
+ * What a monthly plan commits the owner to over its minimum term (6 × the monthly total);
+ * null for a year paid up front, which the minimum term does not bind (issue #32 point 7).
+ */
+export function minimumTermCommitment(period: Period, total: number): number | null {
+  return period === "month" ? toMajor(toMinor(total) * MINIMUM_TERM_MONTHS) : null;
+}
+
 /** U+202F NARROW NO-BREAK SPACE: the Swedish thousands separator ("100 000 kr"), never broken across lines. */
 export const THIN_SPACE = "\u202f";
 /** U+2212 MINUS SIGN: the real minus ("−300 kr"), not a hyphen. */

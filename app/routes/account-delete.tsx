@@ -85,7 +85,6 @@ export default function AccountDelete({ loaderData, actionData }: Route.Componen
   const { email, hasPassword, freshSignIn, social, renewals } = loaderData;
   const result = actionData as ActionResult<Values> | undefined;
   const providerName = (p: string) => (isSocialProvider(p) ? t(`account.methods.${p}`) : p);
-  const minimumEnds = renewals.map((r) => r.endsAt).sort((a, b) => b - a)[0];
   const canSubmit = hasPassword || freshSignIn;
   return (
     <section className="py-4 account-page" aria-labelledby="delete-title">
@@ -94,7 +93,20 @@ export default function AccountDelete({ loaderData, actionData }: Route.Componen
       <ul>
         <li>{t("account.delete.items")}</li>
         <li>{t("account.delete.subscriptions")}</li>
-        {minimumEnds ? <li>{t("account.delete.minimum", { date: formatDate(minimumEnds, lang) })}</li> : null}
+        {/* Each subscription's real end (issue #32 point 6): a monthly plan inside its minimum
+            term is charged until that term ends; anything else ends with what is paid. */}
+        {renewals.map((r) => (
+          <li key={r.orderId}>
+            {t(
+              r.charged
+                ? "account.delete.renewal.charged"
+                : r.period === "year"
+                  ? "account.delete.renewal.yearPaid"
+                  : "account.delete.renewal.monthPaid",
+              { count: r.count, date: formatDate(r.endsAt, lang) },
+            )}
+          </li>
+        ))}
         <li>{t("account.delete.kept")}</li>
         <li>{t("account.delete.gone")}</li>
         <li className="text-break">{t("account.delete.mail", { email })}</li>

@@ -8,7 +8,7 @@ import { useNonce } from "~/components/nonce";
 import { parseContact, type ContactValues } from "~/lib/contact";
 import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
 import type { ActionResult, FormMessage } from "~/lib/form";
-import { isProductId } from "~/lib/ids";
+import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { getSessionUser } from "~/server/auth/session.server";
@@ -30,9 +30,10 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const { config } = await getDeps();
   // /contact?item={code}: a finder handing in an item whose sticker is not active (issue #19.12).
-  const item = new URL(request.url).searchParams.get("item");
+  // The printed sticker code, as the finder reads it off the sticker (issue #32 point 1).
+  const item = normalizeStickerCode(new URL(request.url).searchParams.get("item") ?? "");
   return {
-    itemCode: isProductId(item) ? item : null,
+    itemCode: item === null ? null : formatStickerCode(item),
     captcha: config.captcha as CaptchaKind,
     siteKey: config.captcha === "recaptcha" ? config.recaptcha.siteKey : undefined,
     supportEmail: config.supportEmail,

@@ -192,6 +192,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
                     <tr>
                       <th scope="col">{t("csv.preview.row")}</th>
                       <th scope="col">{t("csv.preview.column")}</th>
+                      <th scope="col">{t("csv.preview.value")}</th>
                       <th scope="col">{t("csv.preview.problem")}</th>
                     </tr>
                   </thead>
@@ -200,6 +201,9 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
                       <tr key={i}>
                         <td>{e.row}</td>
                         <td>{e.column ? t(`csv.columns.${e.column}`) : "–"}</td>
+                        <td className="text-break csv-value">
+                          {e.value === undefined ? "–" : e.value === "" ? t("csv.preview.empty") : `“${e.value}”`}
+                        </td>
                         <td>{String(t(e.message, e.params ?? {}))}</td>
                       </tr>
                     ))}

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect, useSearchParams } from "react-router";
+import { CopyButton } from "~/components/CopyButton";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { useNonce } from "~/components/nonce";
 import type { CaptchaKind } from "~/lib/contact-limits";
@@ -102,7 +103,15 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
           <label htmlFor="finder-link" className="form-label fw-bold">
             {t("relay.finder.linkLabel")}
           </label>
-          <input id="finder-link" className="form-control font-monospace" readOnly value={thread.url} />
+          <div className="d-flex flex-wrap gap-2">
+            <input
+              id="finder-link"
+              className="form-control font-monospace flex-grow-1 w-auto"
+              readOnly
+              value={thread.url}
+            />
+            <CopyButton text={thread.url} label={t("relay.finder.copyLink")} />
+          </div>
           {thread.mailed ? <p className="form-text mb-0">{t("relay.finder.linkMailed")}</p> : null}
         </div>
       </div>

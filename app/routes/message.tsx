@@ -5,6 +5,7 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { ContactText } from "~/components/ContactText";
 import { TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -52,8 +53,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  // "I have my item back" (issue #21): the same answer however often it is sent.
+  // "I have my item back" (issue #21): the same answer however often it is sent. Only the
+  // confirmation step's button (confirm=1) records it; the first tap asks (issue #32 point 9).
   if (form.get("intent") === "returned") {
+    if (form.get("confirm") !== "1") return redirect(`/messages/${params.id}?confirmReturn=1#return`);
     try {
       await confirmReturn(await getDeps(), user.ref, params.id);
     } catch (err) {
@@ -81,6 +84,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
   const result = actionData as ActionResult<OwnerReplyValues> | undefined;
   const replied = search.get("replied") === "1" && !result;
   const justReturned = search.get("returned") === "1";
+  const confirming = search.get("confirmReturn") === "1";
   return (
     <article className="py-4" aria-labelledby="conversation-title">
       <p>
@@ -91,7 +95,11 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
       </h1>
       {c.finderContact ? (
         <p>
-          {t("relay.thread.finderContact")} <span className="text-break finder-contact">{c.finderContact}</span>
+          {t("relay.thread.finderContact")}{" "}
+          {/* A phone number or address the owner can tap (issue #32 point 3); the rest stays text. */}
+          <span className="text-break finder-contact">
+            <ContactText text={c.finderContact} />
+          </span>
         </p>
       ) : (
         <p className="text-body-secondary">{t("relay.thread.noContact")}</p>
@@ -122,8 +130,10 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
           {t("relay.thread.sent")}
         </div>
       ) : null}
-      <ReturnSection returned={c.returned} justReturned={justReturned} />
-      <Form method="post" noValidate className="mt-3">
+      <ReturnSection id={c.id} returned={c.returned} justReturned={justReturned} confirming={confirming} />
+      {/* Keyed by the thread's length: a sent reply (a new message) remounts the form, so
+          the box is empty again instead of inviting a duplicate (issue #32 point 5). */}
+      <Form method="post" noValidate className="mt-3" key={c.messages.length}>
         <FormAlert message={result?.formError} />
         <TextareaField
           id="reply-message"
@@ -188,11 +198,15 @@ function Deliveries({
  * the date and the fee agreed then, as the finder sees them at their link.
  */
 function ReturnSection({
+  id,
   returned,
   justReturned,
+  confirming,
 }: {
+  id: string;
   returned: { at: number; fee: number; currency: "SEK" | "EUR" } | null;
   justReturned: boolean;
+  confirming: boolean;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -210,8 +224,29 @@ function ReturnSection({
       </div>
     );
   }
+  if (confirming) {
+    // The confirmation step (issue #32 point 9): server-rendered, so it works without JavaScript.
+    return (
+      <Form method="post" className="card mb-3 return-form border-success" id="return" replace>
+        <div className="card-body">
+          <h2 className="h5">{t("relay.returned.confirmTitle")}</h2>
+          <p>{t("relay.returned.confirmHelp")}</p>
+          <input type="hidden" name="intent" value="returned" />
+          <input type="hidden" name="confirm" value="1" />
+          <div className="d-flex flex-wrap gap-2">
+            <button type="submit" className="btn btn-success" disabled={navigation.state === "submitting"}>
+              {t("relay.returned.confirm")}
+            </button>
+            <Link to={`/messages/${id}`} replace className="btn btn-outline-secondary">
+              {t("relay.returned.cancel")}
+            </Link>
+          </div>
+        </div>
+      </Form>
+    );
+  }
   return (
-    <Form method="post" className="card mb-3 return-form">
+    <Form method="post" className="card mb-3 return-form" id="return">
       <div className="card-body">
         <h2 className="h5">{t("relay.returned.ownerTitle")}</h2>
         <p>{t("relay.returned.ownerHelp")}</p>

@@ -15,7 +15,7 @@ import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
 import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { missingPostalFields } from "~/lib/address";
-import { DEFAULT_PERIOD, formatPrice, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
+import { DEFAULT_PERIOD, formatPrice, nextItemIsFree, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
 // Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
 import { vatOfGross } from "~/lib/vat";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -342,6 +342,13 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                 total={totals.total}
                 lang={lang}
               />
+              {nextItemIsFree({ lang, period, count }) ? (
+                // Two items cost the Triple price (issue #32 point 7): say a third is free.
+                <p className="mb-0 mt-2 order-free-next">
+                  {t("orders.freeNext", { count: count + 1, less: count })}{" "}
+                  <Link to="/product/register">{t("orders.freeNextLink")}</Link>
+                </p>
+              ) : null}
             </div>
           </section>
 

@@ -183,9 +183,10 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
         </h1>
         <p>{t("items.page.notPaidHelp")}</p>
         {/* Not a dead end for the finder (issue #19 point 12): hand it in through us. */}
-        <p>{t("scans.handIn.text", { code: view.id })}</p>
+        {/* The printed sticker code, never the item's internal id (issue #32 point 1). */}
+        <p>{t("scans.handIn.text", { code: view.code })}</p>
         <p>
-          <a href={`/contact?item=${view.id}`} className="btn btn-primary">
+          <a href={`/contact?item=${encodeURIComponent(view.code)}`} className="btn btn-primary">
             {t("scans.handIn.contactLink")}
           </a>
         </p>
@@ -193,6 +194,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
     );
   }
   const fee = formatFee(view.findFee, view.currency);
+  const shown = view.desk ? view.desk.contact !== null : view.contactInfo !== null;
   return (
     <section className="py-4 item-page" aria-labelledby="item-title">
       {view.ownerDeactivated ? (
@@ -220,7 +222,11 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
         {view.name}
       </h1>
       <p>{t("items.page.typeLine", { type: t(`itemTypes.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
-      <p>{t("items.page.advice")}</p>
+      {/* One coherent text per visibility (issue #32 point 2): "contact … below" only when
+          details are shown below, else how to write to the owner. */}
+      <p className={shown ? undefined : "lead"}>
+        {t(shown ? (view.desk ? "items.page.adviceDesk" : "items.page.advice") : "relay.visibility.privateLead")}
+      </p>
       {view.desk ? (
         // An organisation item (decision 026): the finder reaches its lost-and-found desk,
         // never the contact text of the person who registered or carries it.
@@ -230,9 +236,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
             <p className="contact-info text-break">
               <ContactText text={view.desk.contact} />
             </p>
-          ) : (
-            <p className="lead">{t("relay.visibility.privateLead")}</p>
-          )}
+          ) : null}
         </>
       ) : view.contactInfo !== null ? (
         <>
@@ -244,9 +248,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
             <p className="text-body-secondary small">{t("relay.visibility.ownerNote")}</p>
           ) : null}
         </>
-      ) : (
-        <p className="lead">{t("relay.visibility.privateLead")}</p>
-      )}
+      ) : null}
       {view.canMessage ? (
         <FinderMessageForm
           result={actionData as ActionResult<FinderMessageValues> | undefined}

@@ -322,8 +322,16 @@ test.describe("first use, in the browser", () => {
     await expect(page.locator("#order-discount")).toHaveText("−30 kr");
     const terms = page.getByTestId("checkout-terms");
     await expect(terms).toContainText("Förnyas automatiskt varje månad tills du säger upp den.");
-    await expect(terms).toContainText("Minsta bindningstid är 6 månader.");
     await expect(terms).toContainText("Du betalar 60 kr nu och sedan 60 kr varje månad.");
+    // What the minimum term commits to (issue #32 point 7); three items: no "free third" hint.
+    await expect(terms).toContainText("Minsta bindningstid är 6 månader: 6 × 60 kr = 360 kr totalt.");
+    await expect(page.locator(".order-free-next")).toHaveCount(0);
+    await page.locator(".order-check").first().uncheck();
+    await expect(page.locator(".order-free-next")).toContainText(
+      "En sak till kostar ingenting: 3 saker kostar lika mycket som 2.",
+    );
+    await page.getByLabel(/Årsvis/).check();
+    await expect(terms).not.toContainText("bindningstid");
     await expect(page.getByRole("link", { name: "villkor", exact: true })).toHaveAttribute("href", "/terms");
   });
 

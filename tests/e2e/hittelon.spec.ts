@@ -28,6 +28,7 @@ const L = {
     send: "Send message",
     sent: "Your message has been sent to the owner.",
     returnedButton: "I have my item back",
+    confirmReturn: "Yes, I have it back",
     ownerDone: "Thank you! The return is confirmed.",
     thanks: "The owner has the item back. Thank you for returning it!",
     fee250: "€250",
@@ -46,6 +47,7 @@ const L = {
     send: "Skicka meddelande",
     sent: "Ditt meddelande har skickats till ägaren.",
     returnedButton: "Jag har fått tillbaka saken",
+    confirmReturn: "Ja, jag har fått tillbaka den",
     ownerDone: "Tack! Återlämningen är bekräftad.",
     thanks: "Ägaren har fått tillbaka saken. Tack för att du lämnade tillbaka den!",
     fee250: "250 kr",
@@ -144,6 +146,11 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await page.goto(`/messages/${conversation}`);
         await waitForHydration(page);
         await page.getByRole("button", { name: s.returnedButton }).click();
+        // One tap only asks (issue #32 point 9).
+        await expect(page.getByRole("button", { name: s.confirmReturn })).toBeVisible();
+        if (lang === "en") await expectAccessible(page, { label: "conversation, confirm the return" });
+        await shoot(ownerContext, `/messages/${conversation}?confirmReturn=1`, `owner-confirm-return-${lang}`);
+        await page.getByRole("button", { name: s.confirmReturn }).click();
         await expect(page.getByText(s.ownerDone)).toBeVisible();
         await expect(page.getByRole("button", { name: s.returnedButton })).toHaveCount(0);
         if (lang === "en") await expectAccessible(page, { label: "conversation, return confirmed" });

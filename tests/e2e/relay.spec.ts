@@ -163,6 +163,8 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await page.getByLabel(s.reply).fill(`Thanks! Leave it at the reception (${lang}).`);
         await page.getByRole("button", { name: s.sendReply }).click();
         await expect(page.getByRole("status")).toHaveText(s.replySent);
+        // The sent text is gone from the box: nothing invites a duplicate (issue #32 point 5).
+        await expect(page.getByLabel(s.reply)).toHaveValue("");
 
         // The finder reads the reply at the link and in the mail.
         await finder.goto(link);

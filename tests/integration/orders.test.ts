@@ -615,7 +615,8 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
       "metadata[packageAmount]": "120000",
       "metadata[discountAmount]": "40000",
       "metadata[totalAmount]": "80000",
-      "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp den. Minsta bindningstid är 6 månader. Villkor: ${server.url}/terms`,
+      // A year paid up front is not bound by the minimum term (issue #32 point 7).
+      "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp den. Villkor: ${server.url}/terms`,
       "subscription_data[metadata][orderId]": order.id,
       success_url: `${server.url}/order/complete/${order.id}`,
       cancel_url: `${server.url}/order`,
@@ -642,7 +643,8 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     // Stripe's page states the terms next to its pay button (issue #19).
     const terms = String(req.form["custom_text[submit][message]"]);
     expect(terms).toContain("Renews automatically every month until cancelled");
-    expect(terms).toContain("The minimum term is 6 months.");
+    // A monthly plan states what its minimum term commits to (issue #32 point 7).
+    expect(terms).toContain("The minimum term (minsta bindningstid) is 6 months: 6 × €6 = €36 in all.");
     expect(terms).toContain(`${server.url}/terms`);
   });
 

@@ -228,14 +228,25 @@ describe("scan alerts", () => {
     const id = await item({ paid: false, name: "Unpaid scarf" });
     const page = await (await view(`/product/${id}`, PHONE, undefined, "en")).text();
     expect(page).toContain("not paid");
-    expect(page).toContain(`href="/contact?item=${id}"`);
+    // The printed sticker code, never the internal id (issue #32 point 1).
+    const row = await rt.database.db
+      .selectFrom("products")
+      .select("code")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const code = `${row.code.slice(0, 3)}-${row.code.slice(3, 6)}-${row.code.slice(6)}`;
+    expect(page).toContain(`sticker code ${code}`);
+    expect(page).toContain(`href="/contact?item=${code}"`);
     await (await view(`/${id}`)).arrayBuffer();
     await flushed();
     const mails = (await mailsTo(owner.email)).filter((m) => m.subject.includes("Unpaid scarf"));
     expect(mails.map((m) => m.subject)).toEqual(["Någon skannade ”Unpaid scarf”, men klistermärket är inte aktiverat"]);
     expect(await scansOf(id)).toEqual([]);
-    const contact = await (await http().get(`/contact?item=${id}`, { lang: "en" })).text();
-    expect(contact).toContain(`I have found an item with the sticker code ${id}.`);
+    const contact = await (await http().get(`/contact?item=${code}`, { lang: "en" })).text();
+    expect(contact).toContain(`I have found an item with the sticker code ${code}.`);
+    // An internal id is no sticker code: no prefill.
+    const byId = await (await http().get(`/contact?item=${id}`, { lang: "en" })).text();
+    expect(byId).not.toContain("I have found an item with the sticker code");
   });
 });
 

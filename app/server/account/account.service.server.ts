@@ -13,7 +13,7 @@ import type { SocialProvider } from "~/lib/social";
 import { hasPassword } from "../auth/accounts.repository.server";
 import { enabledProviders, FRESH_SIGN_IN_SECONDS, isSocialProvider } from "../auth/auth.server";
 import type { Deps } from "../service-deps.server";
-import { OrderError, renewalEndsIfCancelled } from "../orders/orders.service.server";
+import { OrderError, renewalEndsIfCancelled, type RenewalEnd } from "../orders/orders.service.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { sendAccountDeletedMail } from "./account.mail.server";
@@ -98,7 +98,7 @@ export interface AccountPage {
   /** The current sign-in is recent enough for deleting without a password. */
   freshSignIn: boolean;
   /** Renewing subscriptions and when each would end if the account were deleted now. */
-  renewals: Array<{ orderId: string; endsAt: number }>;
+  renewals: RenewalEnd[];
 }
 
 export async function getAccountPage(deps: Deps, headers: Headers): Promise<AccountPage> {

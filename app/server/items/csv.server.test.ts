@@ -200,6 +200,24 @@ describe("row rules (the product form's own rules)", () => {
     expect(rows.map((r) => r.name)).toEqual(["OK"]);
   });
 
+  it("the app's own type labels are types in either language, any case (issue #32 point 12)", () => {
+    const { rows, errors } = check(
+      "name,type,fee\nA,Bärbar dator,1\nB,Mobiltelefon,1\nC,Annat,1\nD,mobile phone,1\nE,LAPTOP,1\nF,Other,1\n",
+    );
+    expect(errors).toEqual([]);
+    expect(rows.map((r) => r.prodType)).toEqual(["laptop", "mobile", "other", "mobile", "laptop", "other"]);
+  });
+
+  it("a row error shows the refused value as written (issue #32 point 12)", () => {
+    const { errors } = check(`name,type,fee,visibility\nA,Surfplatta,1,\n${"x".repeat(90)},mobile,12.5,hemlig\n`);
+    expect(errors.map((e) => [e.row, e.column, e.value])).toEqual([
+      [2, "type", "Surfplatta"],
+      [3, "name", `${"x".repeat(59)}…`],
+      [3, "fee", "12.5"],
+      [3, "visibility", "hemlig"],
+    ]);
+  });
+
   it("a row with several problems reports each of them", () => {
     const { errors } = check("name,type,fee\n,tablet,abc\n");
     expect(errors.map((e) => e.column)).toEqual(["name", "type", "fee"]);
@@ -215,7 +233,9 @@ describe("row rules (the product form's own rules)", () => {
       ["A", "anna@example.com"],
       ["C", ""],
     ]);
-    expect(errors).toEqual([{ row: 3, column: "assignedEmail", message: "csv.errors.notMember" }]);
+    expect(errors).toEqual([
+      { row: 3, column: "assignedEmail", message: "csv.errors.notMember", value: "bob@example.com" },
+    ]);
   });
 });
 

@@ -7,6 +7,8 @@
  */
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
+import enItemTypes from "~/locales/en/itemTypes.json";
+import svItemTypes from "~/locales/sv/itemTypes.json";
 import type { Lang } from "~/i18n/config";
 import { stockholmOffsetMs } from "~/lib/dates";
 import {
@@ -89,7 +91,17 @@ function lookup<K extends string>(table: Record<K, Record<Lang, string>>): Map<s
 }
 
 const COLUMN_BY_NAME = lookup(HEADERS);
-const TYPE_BY_NAME = lookup(TYPE_NAMES);
+// The app's own labels ("Bärbar dator", "Mobile phone"), as a user copies them from the
+// product form or the dashboard, are types too (issue #32 point 12).
+const TYPE_BY_NAME = new Map([...lookup(TYPE_NAMES), ...lookup(appTypeLabels())]);
+
+function appTypeLabels(): Record<ProdType, Record<Lang, string>> {
+  const labels = {} as Record<ProdType, Record<Lang, string>>;
+  for (const type of Object.keys(TYPE_NAMES) as ProdType[]) {
+    labels[type] = { en: enItemTypes[type], sv: svItemTypes[type] };
+  }
+  return labels;
+}
 const VISIBILITY_BY_NAME = lookup(VISIBILITY_NAMES);
 
 /** The name of a column as a user of that language writes it (the template, the errors). */
@@ -267,14 +279,27 @@ export function normaliseFee(v: string): string {
 /** Who may be assigned: null in the personal scope (nobody), else the members' emails. */
 export type Assignable = ReadonlySet<string> | null;
 
+/** A refused cell as the error table shows it: at most 60 characters. */
+function shorten(value: string): string {
+  const chars = [...value];
+  return chars.length > 60 ? `${chars.slice(0, 59).join("")}…` : value;
+}
+
 /** Rules of one row; the product form's zod rules for name and fee. */
 function validateRecord(record: CsvRecord, assignable: Assignable): { row?: ImportRow; errors: RowError[] } {
   const errors: RowError[] = [];
-  const at = (column: ImportColumn | null, message: string, params?: RowError["params"]) =>
-    errors.push({ row: record.row, column, message, ...(params ? { params } : {}) });
   const f = Object.fromEntries(
     Object.entries(record.fields).map(([k, v]) => [k, unescapeFormula(v.trim()).trim()]),
   ) as Record<ImportColumn, string>;
+  // The refused value goes with its error, so the user sees what to correct (issue #32 point 12).
+  const at = (column: ImportColumn | null, message: string, params?: RowError["params"]) =>
+    errors.push({
+      row: record.row,
+      column,
+      message,
+      ...(params ? { params } : {}),
+      ...(column === null ? {} : { value: shorten(f[column]) }),
+    });
 
   if (record.extraFields) at(null, "csv.errors.extraFields");
   // A line break typed into a spreadsheet cell (Alt+Enter) becomes a space: names are one line.

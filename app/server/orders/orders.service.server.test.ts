@@ -20,6 +20,7 @@ import {
   getTestCheckout,
   ORDER_RATE_RULE,
   OrderError,
+  renewalEndsIfCancelled,
 } from "./orders.service.server";
 
 const ITEM: ProductInput = {
@@ -176,6 +177,26 @@ describe("cancellationPlan", () => {
       paidAt,
     );
     expect(plan).toEqual({ endsAt: addMonths(paidAt, 12), atPeriodEnd: true });
+  });
+});
+
+describe("renewalEndsIfCancelled (the delete-account page, issue #32 point 6)", () => {
+  it("each order ends at its own real end: a monthly plan at its minimum term's end and charged until then, a yearly one when its paid year ends and not charged", async () => {
+    const u = await owner();
+    const monthly = await pendingOrder(u.id, [await createItem(deps, u.id, ITEM, "en")], "month");
+    await completeTestPayment(deps, { userId: u.id, orderId: monthly.id });
+    const yearly = await pendingOrder(
+      u.id,
+      [await createItem(deps, u.id, ITEM, "en"), await createItem(deps, u.id, ITEM, "en")],
+      "year",
+    );
+    await completeTestPayment(deps, { userId: u.id, orderId: yearly.id });
+    const [m, y] = [await order(monthly.id), await order(yearly.id)];
+    expect(await renewalEndsIfCancelled(deps, u.id)).toEqual([
+      { orderId: monthly.id, period: "month", count: 1, endsAt: m.minimumUntil, charged: true },
+      { orderId: yearly.id, period: "year", count: 2, endsAt: y.paidUntil, charged: false },
+    ]);
+    expect(m.minimumUntil).toBeLessThan(y.paidUntil!);
   });
 });
 

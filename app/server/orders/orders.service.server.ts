@@ -733,15 +733,26 @@ export async function cancelPendingCheckoutsOfItem(
 }
 
 /** When each renewing subscription of the user would end if cancelled now (for the delete page). */
-export async function renewalEndsIfCancelled(
-  deps: Pick<Deps, "db" | "clock">,
-  userId: string,
-): Promise<Array<{ orderId: string; endsAt: number }>> {
+export async function renewalEndsIfCancelled(deps: Pick<Deps, "db" | "clock">, userId: string): Promise<RenewalEnd[]> {
   const now = deps.clock();
-  return (await listRenewingOrdersOfUser(deps.db, userId)).map((o) => ({
-    orderId: o.id,
-    endsAt: cancellationPlan(o, now).endsAt,
-  }));
+  return (await listRenewingOrdersOfUser(deps.db, userId))
+    .map((o) => {
+      const plan = cancellationPlan(o, now);
+      // Still charged when the minimum term outlasts what is paid (issue #32 point 6).
+      return { orderId: o.id, period: o.period, count: o.count, endsAt: plan.endsAt, charged: !plan.atPeriodEnd };
+    })
+    .sort((a, b) => a.endsAt - b.endsAt);
+}
+
+/** What deleting the account (cancelling now) means for one renewing order. */
+export interface RenewalEnd {
+  orderId: string;
+  period: "month" | "year";
+  count: number;
+  /** When it ends: the minimum term's end or the paid period's end, whichever is later. */
+  endsAt: number;
+  /** Whether it is still charged until then (a monthly plan inside its minimum term). */
+  charged: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@
 import Stripe from "stripe";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
+import { formatPrice, minimumTermCommitment } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import { logger } from "../logger.server";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
@@ -234,11 +235,22 @@ function stripeProvider(config: Config): PaymentProvider {
           // The terms beside Stripe's pay button (issue #19): renewal, minimum term, link to the terms.
           custom_text: {
             submit: {
-              message: t("common.checkoutTerms.stripe", {
-                renews: t(`common.checkoutTerms.renews.${interval}`),
-                minimum: t("common.checkoutTerms.minimum"),
-                url: `${origin}/terms`,
-              }),
+              // The minimum term binds only a monthly plan (issue #32 point 7).
+              message: [
+                t(`common.checkoutTerms.renews.${interval}`),
+                interval === "month"
+                  ? t("common.checkoutTerms.minimumMonth", {
+                      total: formatPrice(order.totalAmount / 100, order.currency === "SEK" ? "sv" : "en"),
+                      committed: formatPrice(
+                        minimumTermCommitment("month", order.totalAmount / 100)!,
+                        order.currency === "SEK" ? "sv" : "en",
+                      ),
+                    })
+                  : null,
+                t("common.checkoutTerms.stripe", { url: `${origin}/terms` }),
+              ]
+                .filter((part) => part !== null)
+                .join(" "),
             },
           },
           // Copied by Stripe onto invoices, so renewals find their order.
