@@ -13,6 +13,7 @@ import { stopAllRenewals } from "../orders/orders.service.server";
 import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
 import * as repo from "./privacy.repository.server";
+import { eraseDevices, exportDevices } from "../push/push.service.server";
 
 /** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
 export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
@@ -127,6 +128,12 @@ export const USER_DATA: UserDataKind[] = [
     key: "adminGrants",
     export: (db, u) => repo.readAdminGrants(db, u.id, u.email),
     erase: (ctx, u) => repo.deleteAdminGrants(ctx.db, u.id),
+  },
+  {
+    // Browsers that get push notifications (issue #33): label and push service, no keys.
+    key: "pushDevices",
+    export: (db, u) => exportDevices(db, u.id),
+    erase: (ctx, u) => eraseDevices(ctx.db, u.id),
   },
   {
     key: "mails",

@@ -21,6 +21,7 @@ import { findProductById, hasPaidOrder, type Product } from "../items/items.repo
 import { listItemRecipients, mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
 import { enqueueMail } from "../mail/mail.server";
+import { finderMessagePayload, queuePushToUser } from "../push/push.service.server";
 import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
@@ -148,6 +149,28 @@ async function notifyOwners(
 ) {
   if (await digestFinderMessage(deps, conversation.itemId, state.flooded, state.now)) return;
   await mailOwner(deps, conversation, itemName, input, first, state.paidNow);
+  await pushOwners(deps, conversation, itemName, input.message, first, state.now);
+}
+
+/**
+ * A push notice on every device of everyone who manages the item (issue #33, decision
+ * 034), queued beside the mail and sent by the push worker: the item's name, the start
+ * of the message, a click opens the conversation. Independent of the mail address (the
+ * device proved itself by subscribing while signed in).
+ */
+async function pushOwners(
+  { config, db }: Pick<Deps, "config" | "db">,
+  conversation: repo.Conversation,
+  itemName: string,
+  message: string,
+  first: boolean,
+  now: number,
+) {
+  for (const userId of await listItemRecipients(db, conversation.itemId)) {
+    await queuePushToUser({ db, clock: () => now }, userId, (lang) =>
+      finderMessagePayload(config.baseUrl, lang, { itemName, conversationId: conversation.id, message, first }),
+    );
+  }
 }
 
 /**
