@@ -110,6 +110,10 @@ const schema = z.object({
       )
       .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, "each entry must be host:port"))),
   ),
+  /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  /** Optional second listener that serves only /metrics (same token), e.g. on an internal network. */
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
 });
@@ -160,6 +164,8 @@ export interface Config {
     /** PUSH_ALLOW_HOSTS, lower case host:port. */
     allowHosts: string[];
   };
+  /** Metrics on (GET /metrics with this bearer token), or off (404). */
+  metrics: { token?: string; port?: number };
 }
 
 export class ConfigError extends Error {
@@ -228,6 +234,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       "Invalid configuration:\n  CAPTCHA: 'recaptcha' needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET",
     );
   }
+  if (e.METRICS_PORT !== undefined && !e.METRICS_TOKEN) {
+    throw new ConfigError("Invalid configuration:\n  METRICS_PORT: needs METRICS_TOKEN");
+  }
   if (e.RATE_LIMIT_DISABLED === "1" && e.NODE_ENV === "production" && !env.HITTAD_TEST_RUN) {
     throw new ConfigError("Invalid configuration:\n  RATE_LIMIT_DISABLED: not allowed in production");
   }
@@ -275,6 +284,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       subject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
       allowHosts: e.PUSH_ALLOW_HOSTS,
     },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }
 

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import type { Deps } from "../../app/server/deps.server";
+import type { Deps } from "../../app/server/service-deps.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { sendPushNotification } from "../../app/server/push/push-sender.server";
 import {

@@ -12,7 +12,7 @@ import net from "node:net";
 import tls from "node:tls";
 import webPush from "web-push";
 import type { Lang } from "~/i18n/config";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { isAllowedHost, isPublicAddress, parseEndpoint, pushLookup } from "./endpoint.server";
 import { vapidKeys } from "./vapid.server";
 

@@ -4,7 +4,7 @@
  * with a conditional update, so several instances share the queue without sending twice;
  * a kill -9 leaves at most a claimed row, taken again after its lock expires.
  */
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { deliverDuePush, onPushQueued } from "./push.service.server";
 

@@ -9,7 +9,7 @@ import { createECDH, randomUUID } from "node:crypto";
 import { getT } from "~/i18n/i18n";
 import type { Lang } from "~/i18n/config";
 import { deviceLabel, PUSH_DEVICES_MAX, type PushSubscriptionInput } from "~/lib/push";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

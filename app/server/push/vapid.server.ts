@@ -5,7 +5,7 @@
  * pair), so a fresh machine works and browsers' subscriptions stay valid across restarts.
  */
 import webPush from "web-push";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
 import { findServerKey, insertServerKeyIfAbsent } from "./push.repository.server";
 
