@@ -38,10 +38,14 @@ import { getDeps } from "~/server/deps.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
+import { PushDevices } from "~/components/PushDevices";
+import { pushErrors } from "~/server/push/push.http.server";
+import { listDevices, PushError, removeDevice } from "~/server/push/push.service.server";
+import { vapidPublicKey } from "~/server/push/vapid.server";
 import type { Route } from "./+types/account";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["account", "auth", "common"] };
+export const handle = { i18n: ["account", "auth", "common", "push"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");
@@ -59,12 +63,16 @@ const DONE = {
   passwordSet: "account.password.setDone",
   unlinked: "account.methods.unlinked",
   signedOutOthers: "account.sessions.signedOutOthers",
+  pushRemoved: "push.removed",
 } as const;
 type Done = keyof typeof DONE;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  const page = await getAccountPage(await getDeps(), request.headers);
+  const user = await requireUser(request);
+  const deps = await getDeps();
+  const page = await getAccountPage(deps, request.headers);
+  // Web push (issue #33): the devices that get notifications, and the key browsers subscribe with.
+  const [devices, pushKey] = await Promise.all([listDevices(deps, user.ref), vapidPublicKey(deps)]);
   const q = new URL(request.url).searchParams;
   const done = q.get("done");
   const linked = q.get("linked");
@@ -72,6 +80,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       page,
+      devices,
+      pushKey,
       done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
       linked: isSocialProvider(linked) ? linked : null,
       linkFailed: isSocialProvider(linkFailed) ? linkFailed : null,
@@ -106,7 +116,7 @@ function failed(intent: string, err: AccountPageError, values: Values) {
 
 /** One form per section, told apart by `intent`; each answers a redirect back here (PRG). */
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const form = Object.fromEntries(await readForm(request));
   const intent = typeof form.intent === "string" ? form.intent : "";
   // Passwords never come back to the page.
@@ -161,6 +171,17 @@ export async function action({ request }: Route.ActionArgs) {
         await unlinkMethod(deps, headers, p.data.accountId);
         return done("unlinked");
       }
+      case "pushRemove": {
+        const id = typeof form.id === "string" ? form.id : "";
+        try {
+          await removeDevice(deps, user.ref, id);
+        } catch (err) {
+          if (!(err instanceof PushError)) throw err;
+          const res = formErrorResponse(pushErrors, err, values);
+          return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+        }
+        return done("pushRemoved");
+      }
       case "signOutOthers": {
         const p = signOutOthersSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, { intent: "account.errors.notFound" });
@@ -182,7 +203,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { page, done: doneKey, linked, linkFailed } = loaderData;
+  const { page, done: doneKey, linked, linkFailed, devices, pushKey } = loaderData;
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldFor = (intent: string, field: string) =>
@@ -343,6 +364,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </Form>
           </>
         )}
+      </CardSection>
+
+      <CardSection id="push" title={t("push.title")}>
+        <FormAlert message={errorFor("pushRemove")} />
+        <PushDevices publicKey={pushKey} devices={devices} formatDate={when} />
       </CardSection>
 
       <CardSection id="methods" title={t("account.methods.title")}>
