@@ -38,7 +38,7 @@ import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
 import { PushDevices } from "~/components/PushDevices";
 import { pushErrors } from "~/server/push/push.http.server";
-import { listDevices, PushError, removeDevice } from "~/server/push/push.service.server";
+import { listDevices, removeDevice } from "~/server/push/push.service.server";
 import { vapidPublicKey } from "~/server/push/vapid.server";
 import type { Route } from "./+types/account";
 
@@ -170,8 +170,7 @@ export async function action({ request }: Route.ActionArgs) {
         try {
           await removeDevice(deps, user.ref, id);
         } catch (err) {
-          if (!(err instanceof PushError)) throw err;
-          const res = formErrorResponse(pushErrors, err, values);
+          const res = serviceErrorResponse(pushErrors, err, values);
           return data<Result>({ ...res.data, intent }, res.init ?? undefined);
         }
         return done("pushRemoved");
