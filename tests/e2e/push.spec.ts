@@ -37,6 +37,8 @@ for (const [lang, tx] of Object.entries(texts)) {
       user,
       consent: _consent,
     }) => {
+      // Two widths, axe and a removal: more than the default half minute on a loaded machine.
+      test.slow();
       await app.runtime.database.db
         .insertInto("push_subscriptions")
         .values({
