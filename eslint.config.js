@@ -48,6 +48,11 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", browserI18n] },
   },
   {
+    // The service worker (issue #33) runs in the worker scope, not a window.
+    files: ["public/sw.js"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Playwright fixtures call `use`, which is not React's hook.
     files: ["tests/e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },

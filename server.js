@@ -36,9 +36,24 @@ if (DEV) {
   web.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   // Only the files the build has (favicon, robots.txt…): no disk lookup for every page.
   const publicFiles = new Set(listFiles("build/client").filter((f) => !f.startsWith("/assets/")));
-  const publicStatic = express.static("build/client", { maxAge: "1h", index: false });
+  const publicStatic = express.static("build/client", { maxAge: "1h", index: false, setHeaders: installableHeaders });
   web.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()));
   web.use(appModule.app);
+}
+
+/**
+ * The service worker and the manifest (issue #33, decision 034): the worker may control the
+ * whole site and is checked for a new version on every visit; the manifest's type is
+ * explicit (older mime tables lack .webmanifest).
+ */
+function installableHeaders(res, file) {
+  if (file.endsWith("/sw.js")) {
+    res.setHeader("Content-Type", "text/javascript; charset=utf-8");
+    res.setHeader("Service-Worker-Allowed", "/");
+    res.setHeader("Cache-Control", "no-cache");
+  } else if (file.endsWith(".webmanifest")) {
+    res.setHeader("Content-Type", "application/manifest+json; charset=utf-8");
+  }
 }
 
 function listFiles(dir, prefix = "") {

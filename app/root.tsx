@@ -156,6 +156,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <Links nonce="" />
         )}
+        {/* Installable for signed-in owners (web push on iPhones needs the home-screen app,
+            issue #33): anonymous pages stay without the extra request. */}
+        {data?.user && !lean ? (
+          <>
+            <link rel="manifest" href="/manifest.webmanifest" />
+            <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
+            <meta name="theme-color" content="#0d6efd" />
+          </>
+        ) : null}
       </head>
       <body>
         <a className="visually-hidden-focusable skip-link" href="#main">

@@ -18,6 +18,7 @@ export default [
   route("contact", "routes/contact.tsx"),
   route("api/contact", "routes/api.contact.ts"),
   route("api/captcha/challenge", "routes/api.captcha.challenge.ts"),
+  route("api/push/subscriptions", "routes/api.push.subscriptions.ts"),
   route("admin/messages", "routes/admin.messages.tsx"),
   route("admin/messages/:id", "routes/admin.message.tsx"),
   route("admin/shipments", "routes/admin.shipments.tsx"),

@@ -36,10 +36,14 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
+import { PushDevices } from "~/components/PushDevices";
+import { pushErrors } from "~/server/push/push.http.server";
+import { listDevices, removeDevice } from "~/server/push/push.service.server";
+import { vapidPublicKey } from "~/server/push/vapid.server";
 import type { Route } from "./+types/account";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["account", "alerts", "auth", "common"] };
+export const handle = { i18n: ["account", "alerts", "auth", "common", "push"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");
@@ -57,12 +61,16 @@ const DONE = {
   passwordSet: "account.password.setDone",
   unlinked: "account.methods.unlinked",
   signedOutOthers: "account.sessions.signedOutOthers",
+  pushRemoved: "push.removed",
 } as const;
 type Done = keyof typeof DONE;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  const page = await getAccountPage(await getDeps(), request.headers);
+  const user = await requireUser(request);
+  const deps = await getDeps();
+  const page = await getAccountPage(deps, request.headers);
+  // Web push (issue #33): the devices that get notifications, and the key browsers subscribe with.
+  const [devices, pushKey] = await Promise.all([listDevices(deps, user.ref), vapidPublicKey(deps)]);
   const q = new URL(request.url).searchParams;
   const done = q.get("done");
   const linked = q.get("linked");
@@ -70,6 +78,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       page,
+      devices,
+      pushKey,
       done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
       linked: isSocialProvider(linked) ? linked : null,
       linkFailed: isSocialProvider(linkFailed) ? linkFailed : null,
@@ -100,7 +110,7 @@ function failed(intent: string, err: unknown, values: Values) {
 
 /** One form per section, told apart by `intent`; each answers a redirect back here (PRG). */
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const form = Object.fromEntries(await readForm(request));
   const intent = typeof form.intent === "string" ? form.intent : "";
   // Passwords never come back to the page.
@@ -155,6 +165,16 @@ export async function action({ request }: Route.ActionArgs) {
         await unlinkMethod(deps, headers, p.data.accountId);
         return done("unlinked");
       }
+      case "pushRemove": {
+        const id = typeof form.id === "string" ? form.id : "";
+        try {
+          await removeDevice(deps, user.ref, id);
+        } catch (err) {
+          const res = serviceErrorResponse(pushErrors, err, values);
+          return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+        }
+        return done("pushRemoved");
+      }
       case "signOutOthers": {
         const p = signOutOthersSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, { intent: "account.errors.notFound" });
@@ -172,7 +192,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { page, done: doneKey, linked, linkFailed } = loaderData;
+  const { page, done: doneKey, linked, linkFailed, devices, pushKey } = loaderData;
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldFor = (intent: string, field: string) =>
@@ -340,6 +360,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </Form>
           </>
         )}
+      </CardSection>
+
+      <CardSection id="push" title={t("push.title")}>
+        <FormAlert message={errorFor("pushRemove")} />
+        <PushDevices publicKey={pushKey} devices={devices} formatDate={when} />
       </CardSection>
 
       <CardSection id="methods" title={t("account.methods.title")}>

@@ -18,6 +18,8 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
+import { vapidPublicKey } from "~/server/push/vapid.server";
+import { PushToggle } from "~/components/PushDevices";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
@@ -31,7 +33,7 @@ import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
-  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors"],
+  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
 };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -59,6 +61,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     getBillingOverview(deps, user.ref),
   ]);
   const flash = takeFlash(request);
+  // Right after an item is saved, the dashboard offers notifications on this device (issue #33).
+  const pushKey = flash.message === "common.saved" ? await vapidPublicKey(deps) : null;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
   // After cancel / resume (POST-redirect-GET): which confirmation, about which of the owner's orders.
@@ -85,6 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       billingDone,
       flash: flash.message,
       flashOk: flashIsSuccess(flash.message),
+      pushKey,
     },
     { headers },
   );
@@ -150,7 +155,8 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { items, origin, flash, flashOk, shipments, billing, billingDone, pageInfo, total, filter } = loaderData;
+  const { items, origin, flash, flashOk, shipments, billing, billingDone, pageInfo, total, filter, pushKey } =
+    loaderData;
   // Counted in SQL over all the owner's items, not over the page shown.
   const unactivated = loaderData.unpaid;
   const from = (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE + 1;
@@ -197,6 +203,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           {t(flash)}
         </div>
       ) : null}
+      {pushKey ? <PushToggle publicKey={pushKey} compact /> : null}
       <FormAlert message={actionData?.formError} />
       {actionData?.switched ? (
         <div className="alert alert-success" role="status">

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import webPush from "web-push";
 import { CONFIG_VARIABLES, parseConfig, parseDatabaseConfig, parseLogLevel } from "./config.server";
 
 /** Test payments as npm start allows them (production refuses them otherwise, issue #13). */
@@ -103,6 +104,30 @@ describe("configuration", () => {
     expect(() => parseConfig({ TRUST_PROXY: "yes" }, tmp())).toThrow(/TRUST_PROXY/);
     expect(parseLogLevel({ LOG_LEVEL: "warn" })).toBe("warn");
     expect(parseLogLevel({ LOG_LEVEL: "loud" })).toBe("info");
+  });
+
+  it("takes a VAPID key pair only whole and matching, and push allow-hosts as host:port", () => {
+    const a = webPush.generateVAPIDKeys();
+    const b = webPush.generateVAPIDKeys();
+    const c = parseConfig({ ...demo, VAPID_PUBLIC_KEY: a.publicKey, VAPID_PRIVATE_KEY: a.privateKey }, tmp());
+    expect(c.push.vapid).toEqual(a);
+    expect(c.push.subject).toBe("mailto:support@hittad.se");
+    expect(parseConfig(demo, tmp()).push.vapid).toBeUndefined();
+    expect(() => parseConfig({ ...demo, VAPID_PUBLIC_KEY: a.publicKey }, tmp())).toThrow(/VAPID_PRIVATE_KEY/);
+    expect(() =>
+      parseConfig({ ...demo, VAPID_PUBLIC_KEY: a.publicKey, VAPID_PRIVATE_KEY: b.privateKey }, tmp()),
+    ).toThrow(/does not belong/);
+    expect(() => parseConfig({ ...demo, VAPID_PUBLIC_KEY: "abc", VAPID_PRIVATE_KEY: a.privateKey }, tmp())).toThrow(
+      /VAPID_PUBLIC_KEY/,
+    );
+    expect(() => parseConfig({ ...demo, VAPID_SUBJECT: "support@hittad.se" }, tmp())).toThrow(/VAPID_SUBJECT/);
+    expect(parseConfig({ ...demo, VAPID_SUBJECT: "https://hittad.se/contact" }, tmp()).push.subject).toBe(
+      "https://hittad.se/contact",
+    );
+    expect(
+      parseConfig({ ...demo, PUSH_ALLOW_HOSTS: " 127.0.0.1:8443, Push.Test:443 " }, tmp()).push.allowHosts,
+    ).toEqual(["127.0.0.1:8443", "push.test:443"]);
+    expect(() => parseConfig({ ...demo, PUSH_ALLOW_HOSTS: "127.0.0.1" }, tmp())).toThrow(/PUSH_ALLOW_HOSTS/);
   });
 
   it("parses the admin list case-insensitively", () => {

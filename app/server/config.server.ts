@@ -2,7 +2,7 @@
  * The only reader of process.env. Everything the server needs is validated here once,
  * at start-up, and a bad value stops the process with a message naming the variable.
  */
-import { randomBytes } from "node:crypto";
+import { createECDH, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -98,6 +98,39 @@ const schema = z.object({
   ),
   /** `1` behind one reverse proxy: client IPs (rate limits, logs) from X-Forwarded-For. */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
+  /**
+   * Web push (issue #33, decision 034): the VAPID key pair (base64url, as web-push's
+   * generate-vapid-keys prints them) and the contact push services may use. Without the
+   * pair one is generated once and kept in the database, shared by every instance.
+   */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => /^mailto:[^@\s]+@[^@\s]+$/.test(v) || /^https:\/\/[^\s]+$/.test(v), {
+        message: "must be a mailto: address or an https: URL",
+      })
+      .optional(),
+  ),
+  /**
+   * host:port pairs that push endpoints may point at although they resolve to a private or
+   * loopback address (local push-service stand-ins); comma-separated.
+   */
+  PUSH_ALLOW_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/, "each entry must be host:port"))),
+  ),
   /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** Optional second listener that serves only /metrics (same token), e.g. on an internal network. */
@@ -158,6 +191,14 @@ export interface Config {
   secureCookies: boolean;
   /** Express's `trust proxy` (TRUST_PROXY=1: one hop). */
   trustProxy: boolean;
+  push: {
+    /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; unset: generated once, kept in the database. */
+    vapid?: { publicKey: string; privateKey: string };
+    /** VAPID_SUBJECT, default mailto:SUPPORT_EMAIL. */
+    subject: string;
+    /** PUSH_ALLOW_HOSTS, lower case host:port. */
+    allowHosts: string[];
+  };
   /** Delay before the hourly jobs' first run after start-up. */
   jobsFirstRunMs: number;
   /** Metrics on (GET /metrics with this bearer token), or off (404). */
@@ -240,6 +281,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     throw new ConfigError("Invalid configuration:\n  RATE_LIMIT_DISABLED: not allowed in production");
   }
 
+  const vapid = vapidPair(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY);
+
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -286,9 +329,47 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
+    push: {
+      vapid,
+      subject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
+      allowHosts: e.PUSH_ALLOW_HOSTS,
+    },
     jobsFirstRunMs: e.JOBS_FIRST_RUN_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
+}
+
+/** Both VAPID keys or neither; the private key must belong to the public one (P-256). */
+function vapidPair(publicKey: string | undefined, privateKey: string | undefined) {
+  if (!publicKey && !privateKey) return undefined;
+  if (!publicKey || !privateKey) {
+    throw new ConfigError("Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
+  }
+  const base64url = /^[A-Za-z0-9_-]+$/;
+  const pub = base64url.test(publicKey) ? Buffer.from(publicKey, "base64url") : Buffer.alloc(0);
+  const priv = base64url.test(privateKey) ? Buffer.from(privateKey, "base64url") : Buffer.alloc(0);
+  if (pub.length !== 65 || pub[0] !== 4) {
+    throw new ConfigError(
+      "Invalid configuration:\n  VAPID_PUBLIC_KEY: must be a base64url P-256 public key (65 bytes)",
+    );
+  }
+  if (priv.length !== 32) {
+    throw new ConfigError(
+      "Invalid configuration:\n  VAPID_PRIVATE_KEY: must be a base64url P-256 private key (32 bytes)",
+    );
+  }
+  let derived: Buffer;
+  try {
+    const ecdh = createECDH("prime256v1");
+    ecdh.setPrivateKey(priv);
+    derived = ecdh.getPublicKey();
+  } catch {
+    throw new ConfigError("Invalid configuration:\n  VAPID_PRIVATE_KEY: not a valid P-256 private key");
+  }
+  if (!derived.equals(pub)) {
+    throw new ConfigError("Invalid configuration:\n  VAPID_PRIVATE_KEY: does not belong to VAPID_PUBLIC_KEY");
+  }
+  return { publicKey, privateKey };
 }
 
 function databaseTarget(url: string, cwd: string): DatabaseTarget {

@@ -9,6 +9,7 @@ import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
+import type { PushTransport } from "./push/push-transport.server";
 
 /** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
 export type Clock = () => number;
@@ -22,4 +23,9 @@ export interface Deps {
   clock: Clock;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
+  /**
+   * Web push transport settings (push/push-sender.server.ts): unset in the server (system
+   * CAs and NODE_EXTRA_CA_CERTS, 10 s deadline); tests trust their stand-in's certificate.
+   */
+  push?: PushTransport;
 }

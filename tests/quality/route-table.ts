@@ -151,6 +151,15 @@ export const ROUTE_TABLE: RouteRow[] = [
   { route: "contact", url: "/contact", get: all(200), post: all(400), body: { email: "", message: "" } },
   { route: "api/contact", url: "/api/contact", get: all(405), post: all(400), body: {}, json: true },
   { route: "api/captcha/challenge", url: "/api/captcha/challenge", get: all(200), post: noAction },
+  // Issue #33: a signed-in browser's push subscription (an empty JSON body is refused).
+  {
+    route: "api/push/subscriptions",
+    url: "/api/push/subscriptions",
+    get: all(405),
+    post: { anonymous: 401, owner: 400, other: 400, admin: 400 },
+    body: {},
+    json: true,
+  },
   {
     route: "admin/messages",
     url: "/admin/messages",

@@ -14,6 +14,7 @@ import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
+import { eraseDevices, exportDevices } from "../push/push.service.server";
 
 /** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
 export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
@@ -141,6 +142,12 @@ export const USER_DATA: UserDataKind[] = [
     key: "alerts",
     export: (db, u) => alertsRepo.readAlertDataForExport(db, u.id),
     erase: (ctx, u) => alertsRepo.eraseAlertData(ctx.db, u.id),
+  },
+  {
+    // Browsers that get push notifications (issue #33): label and push service, no keys.
+    key: "pushDevices",
+    export: (db, u) => exportDevices(db, u.id),
+    erase: (ctx, u) => eraseDevices(ctx.db, u.id),
   },
   {
     key: "mails",

@@ -445,6 +445,40 @@ export interface RelayDigestTable {
   lastCount: ColumnType<number, number | undefined, number>;
 }
 
+/** Key pairs generated once and shared by every instance (migration 0030). */
+export interface ServerKeyTable {
+  name: string;
+  value: string;
+  createdAt: number;
+}
+
+/** A browser that receives push notifications for a user (issue #33, decision 034). */
+export interface PushSubscriptionTable {
+  id: string;
+  userId: string;
+  endpoint: string;
+  /** The browser's P-256 public key, base64url (RFC 8291). */
+  p256dh: string;
+  /** The browser's 16-byte auth secret, base64url. */
+  auth: string;
+  label: string;
+  createdAt: number;
+  lastSentAt: number | null;
+}
+
+export interface PushOutboxTable {
+  id: string;
+  subscriptionId: string;
+  payload: string;
+  /** 'pending' | 'sending' */
+  status: string;
+  attempts: number;
+  nextAttemptAt: number;
+  lockedUntil: number | null;
+  lastError: string | null;
+  createdAt: number;
+}
+
 /** One recipient × channel of an alert (issue #33, migration 0026). */
 export interface AlertDeliveryTable {
   id: string;
@@ -524,6 +558,9 @@ export interface Database {
   organisation_members: OrganisationMemberTable;
   organisation_invites: OrganisationInviteTable;
   relay_digests: RelayDigestTable;
+  server_keys: ServerKeyTable;
+  push_subscriptions: PushSubscriptionTable;
+  push_outbox: PushOutboxTable;
   alert_deliveries: AlertDeliveryTable;
   user_phones: UserPhoneTable;
   alert_settings: AlertSettingsTable;

@@ -19,6 +19,8 @@ import { logger, redactUrl } from "../logger.server";
 export const FORM_BODY_LIMIT = 100 * 1024;
 /** Stripe's event objects are a few KB; their documented ceiling is far below this. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+/** A browser's push subscription (issue #33) is well under 1 KB. */
+export const PUSH_BODY_LIMIT = 8 * 1024;
 /**
  * After a 413, this much more of the upload is read and thrown away (no memory kept), so
  * a client still sending a few megabytes finishes and reads the 413 instead of seeing a
@@ -36,6 +38,7 @@ export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
 
 export function bodyLimitOf(path: string): number {
   if (path === "/api/stripe/webhook") return WEBHOOK_BODY_LIMIT;
+  if (path === "/api/push/subscriptions") return PUSH_BODY_LIMIT;
   // With JavaScript, React Router posts the same form to the route's `.data` URL; the
   // router also serves the page with a trailing slash, so that path gets the same limit.
   if (/^\/dashboard\/import(?:\/|\.data)?$/.test(path)) return CSV_IMPORT_BODY_LIMIT;

@@ -1,0 +1,224 @@
+/**
+ * "Get notifications on this device" and the list of devices that get them (issue #33,
+ * decision 034). The button needs the browser's Push API, so it appears after hydration;
+ * without JavaScript the page says so, and the list's "remove" is a plain form.
+ */
+import { useEffect, useState } from "react";
+import { Form, useRevalidator } from "react-router";
+import { useTranslation } from "~/i18n/react";
+
+export interface PushDevice {
+  id: string;
+  label: string;
+  createdAt: number;
+}
+
+type State = "loading" | "unsupported" | "denied" | "dismissed" | "off" | "busy" | "on" | "failed";
+
+const API = "/api/push/subscriptions";
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const b64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+  const raw = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+function pushSupported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+/** iPhone or iPad Safari outside the home-screen app: web push needs the app first. */
+function needsHomeScreen() {
+  const ios =
+    /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.maxTouchPoints > 1 && /Mac/.test(navigator.userAgent));
+  const standalone =
+    window.matchMedia?.("(display-mode: standalone)").matches || (navigator as { standalone?: boolean }).standalone;
+  return ios && !standalone;
+}
+
+/** What this browser can do now: no Push API, blocked, or whether it is subscribed. */
+async function detect(): Promise<{ state: State; iphone: boolean }> {
+  const iphone = needsHomeScreen();
+  if (!pushSupported()) return { state: "unsupported", iphone };
+  if (Notification.permission === "denied") return { state: "denied", iphone };
+  const sub = await currentSubscription().catch(() => null);
+  return { state: sub ? "on" : "off", iphone };
+}
+
+async function currentSubscription(): Promise<PushSubscription | null> {
+  const reg = await navigator.serviceWorker.getRegistration("/");
+  return (await reg?.pushManager.getSubscription()) ?? null;
+}
+
+/** The button and its status; `compact` for the offer after registering an item. */
+export function PushToggle({ publicKey, compact = false }: { publicKey: string; compact?: boolean }) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const [state, setState] = useState<State>("loading");
+  const [message, setMessage] = useState<string | null>(null);
+  const [iphone, setIphone] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void detect().then((found) => {
+      if (!live) return;
+      setIphone(found.iphone);
+      setState(found.state);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  async function enable() {
+    setState("busy");
+    setMessage(null);
+    try {
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") return setState(permission === "denied" ? "denied" : "dismissed");
+      const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+      await navigator.serviceWorker.ready;
+      // A subscription made with another key (a new VAPID pair) cannot be reused.
+      await (await reg.pushManager.getSubscription())?.unsubscribe();
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      const res = await fetch(API, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(sub.toJSON()),
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => ({}))) as { message?: string };
+        await sub.unsubscribe().catch(() => false);
+        setMessage(body.message ?? null);
+        return setState("failed");
+      }
+      setState("on");
+      void revalidator.revalidate();
+    } catch {
+      setState("failed");
+    }
+  }
+
+  async function disable() {
+    setState("busy");
+    try {
+      const sub = await currentSubscription();
+      if (sub) {
+        await fetch(API, {
+          method: "DELETE",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ endpoint: sub.endpoint }),
+        });
+        await sub.unsubscribe();
+      }
+      setState("off");
+      void revalidator.revalidate();
+    } catch {
+      setState("failed");
+    }
+  }
+
+  const status =
+    state === "unsupported"
+      ? t("push.unsupported")
+      : state === "denied"
+        ? t("push.denied")
+        : state === "dismissed"
+          ? t("push.dismissed")
+          : state === "failed"
+            ? (message ?? t("push.failed"))
+            : state === "on"
+              ? t("push.enabled")
+              : state === "busy"
+                ? t("push.enabling")
+                : null;
+
+  const toggle = (
+    <div className="push-toggle">
+      <noscript>
+        <p>{t("push.noJs")}</p>
+      </noscript>
+      <p role="status" className={state === "failed" || state === "denied" ? "text-danger" : undefined}>
+        {status}
+      </p>
+      {state === "off" || state === "dismissed" || state === "failed" || state === "busy" ? (
+        <button type="button" className="btn btn-primary" onClick={enable} disabled={state === "busy"}>
+          {t("push.enable")}
+        </button>
+      ) : null}
+      {state === "on" && !compact ? (
+        <button type="button" className="btn btn-outline-secondary" onClick={disable}>
+          {t("push.disable")}
+        </button>
+      ) : null}
+      {iphone && (state === "unsupported" || state === "off") ? (
+        <p className="small mt-2 mb-0">{t("push.iphone")}</p>
+      ) : null}
+    </div>
+  );
+  if (!compact) return toggle;
+  // The offer after saving an item stays out of the way when there is nothing to do.
+  if (state === "on" || state === "loading" || (state === "unsupported" && !iphone)) return null;
+  return (
+    <section className="card mb-3" aria-labelledby="push-offer-title">
+      <div className="card-body">
+        <h2 id="push-offer-title" className="h6 card-title">
+          {t("push.offerTitle")}
+        </h2>
+        <p className="small">{t("push.offerText")}</p>
+        {toggle}
+      </div>
+    </section>
+  );
+}
+
+export function PushDevices({
+  publicKey,
+  devices,
+  formatDate,
+}: {
+  publicKey: string;
+  devices: PushDevice[];
+  formatDate: (ms: number) => string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>{t("push.intro")}</p>
+      <PushToggle publicKey={publicKey} />
+      <h3 className="h6 mt-4">{t("push.devices")}</h3>
+      {devices.length === 0 ? (
+        <p className="mb-0">{t("push.noDevices")}</p>
+      ) : (
+        <ul className="list-unstyled mb-0">
+          {devices.map((d) => {
+            const name = d.label || t("push.unknownDevice");
+            return (
+              <li key={d.id} className="d-flex flex-wrap align-items-center gap-2 py-2 border-top">
+                <span className="flex-grow-1">
+                  {name}
+                  <span className="d-block small text-body-secondary">
+                    {t("push.added", { date: formatDate(d.createdAt) })}
+                  </span>
+                </span>
+                <Form method="post" action="/account">
+                  <input type="hidden" name="intent" value="pushRemove" />
+                  <input type="hidden" name="id" value={d.id} />
+                  <button
+                    type="submit"
+                    className="btn btn-sm btn-outline-danger"
+                    aria-label={t("push.removeLabel", { device: name })}
+                  >
+                    {t("push.remove")}
+                  </button>
+                </Form>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}
