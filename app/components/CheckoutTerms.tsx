@@ -1,13 +1,25 @@
 import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import { formatPrice, type Period } from "~/lib/pricing";
+import type { SellerView } from "~/lib/seller";
+import { SellerDetails } from "./SellerDetails";
 
 /**
  * What the owner agrees to, said before payment (issue #19): automatic renewal every
  * period until cancelled, the 6-month minimum term, the total, and a link to the terms.
- * `lang` is the language of the amount's currency.
+ * `lang` is the language of the amount's currency. The seller is named beside them (issue #31).
  */
-export function CheckoutTerms({ period, total, lang }: { period: Period; total: number; lang: Lang }) {
+export function CheckoutTerms({
+  period,
+  total,
+  lang,
+  seller,
+}: {
+  period: Period;
+  total: number;
+  lang: Lang;
+  seller: SellerView;
+}) {
   const { t } = useTranslation();
   const amount = formatPrice(total, lang);
   return (
@@ -25,6 +37,10 @@ export function CheckoutTerms({ period, total, lang }: { period: Period; total: 
           components={{ a: <a href="/terms" target="_blank" rel="noopener" /> }}
         />
       </p>
+      <details className="checkout-seller mt-1">
+        <summary>{t("seller.soldBy", { name: seller.name })}</summary>
+        <SellerDetails seller={seller} className="small mt-1" />
+      </details>
     </section>
   );
 }

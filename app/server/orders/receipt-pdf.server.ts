@@ -105,8 +105,10 @@ export function receiptPdf(
   for (const l of [
     view.seller.name,
     ...view.seller.address,
-    view.seller.orgNr ? `${t("billing.receipt.orgNr")} ${view.seller.orgNr}` : "",
-    view.seller.vatNr ? `${t("billing.receipt.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.orgNr")} ${view.seller.orgNr}`,
+    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.email")} ${view.seller.email}`,
+    view.seller.example ? t("seller.exampleShort") : "",
   ].filter(Boolean)) {
     y += 14;
     add(l);
