@@ -29,7 +29,7 @@ import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
-import { systemClock } from "../app/server/deps.server";
+import { systemClock } from "../app/server/service-deps.server";
 
 export { logger, serveCachedItemPage };
 

@@ -10,7 +10,7 @@
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { runBillingJobs } from "../orders/billing.service.server";
-import { systemClock } from "../deps.server";
+import { systemClock } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { sendDueDigests } from "../relay/digest.service.server";
 import { runHousekeeping } from "./jobs.service.server";
