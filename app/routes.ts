@@ -8,6 +8,7 @@ export default [
   route("support", "routes/support.tsx"),
   route("terms", "routes/terms.tsx"),
   route("cookies", "routes/cookies.tsx"),
+  route("privacy", "routes/privacy.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.tsx"),
   route("user/register", "routes/register.tsx"),

@@ -83,9 +83,10 @@ export async function start() {
       "AUTH_SECRET is not set: using a generated secret kept in the data folder (fine for one SQLite server)",
     );
   }
-  const { company } = rt.config;
-  if (rt.config.payments === "stripe" && (!company.orgNr || !company.vatNr || !company.address)) {
-    logger.warn("COMPANY_ORG_NR, COMPANY_VAT_NR or COMPANY_ADDRESS is not set: receipts leave them off");
+  if (rt.config.company.example) {
+    logger.warn(
+      "COMPANY_NAME, COMPANY_ORG_NR, COMPANY_ADDRESS or COMPANY_EMAIL is not set: pages show example seller details",
+    );
   }
   if (rt.config.payments === "test") {
     logger.warn("PAYMENTS=test: the test checkout is active, no real payments are taken");

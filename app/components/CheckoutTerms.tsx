@@ -1,14 +1,26 @@
 import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import { formatPrice, minimumTermCommitment, type Period } from "~/lib/pricing";
+import type { SellerView } from "~/lib/seller";
+import { SellerDetails } from "./SellerDetails";
 
 /**
  * What the owner agrees to, said before payment (issue #19): automatic renewal every
  * period until cancelled, the total, for a monthly plan the 6-month minimum term and what
  * it commits to (a year paid up front is not bound by it), and a link to the terms.
- * `lang` is the language of the amount's currency.
+ * `lang` is the language of the amount's currency. The seller is named beside them (issue #31).
  */
-export function CheckoutTerms({ period, total, lang }: { period: Period; total: number; lang: Lang }) {
+export function CheckoutTerms({
+  period,
+  total,
+  lang,
+  seller,
+}: {
+  period: Period;
+  total: number;
+  lang: Lang;
+  seller: SellerView;
+}) {
   const { t } = useTranslation();
   const amount = formatPrice(total, lang);
   const committed = minimumTermCommitment(period, total);
@@ -30,6 +42,10 @@ export function CheckoutTerms({ period, total, lang }: { period: Period; total: 
           components={{ a: <a href="/terms" target="_blank" rel="noopener" /> }}
         />
       </p>
+      <details className="checkout-seller mt-1">
+        <summary>{t("seller.soldBy", { name: seller.name })}</summary>
+        <SellerDetails seller={seller} className="small mt-1" />
+      </details>
     </section>
   );
 }

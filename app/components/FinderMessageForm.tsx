@@ -102,7 +102,12 @@ export function FinderMessageForm({
       <h2 id={titleId} className="h4">
         {heading}
       </h2>
-      <p>{t("relay.form.intro")}</p>
+      <p>
+        {t("relay.form.intro")}{" "}
+        <a href="/privacy#finders" className="finder-privacy">
+          {t("relay.form.privacy")}
+        </a>
+      </p>
       {flooded ? (
         scripted ? (
           <p className="alert alert-info" role="status">

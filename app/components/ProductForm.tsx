@@ -209,7 +209,11 @@ export function ProductForm({ values, result, paid, currency, submitting, assign
         name="contactInfo"
         label={t("items.form.contactInfo")}
         error={errors.contactInfo}
-        help={t("items.form.contactInfoHelp")}
+        help={
+          <>
+            {t("items.form.contactInfoHelp")} <a href="/privacy#owners">{t("items.form.privacy")}</a>
+          </>
+        }
         defaultValue={values.contactInfo}
         rows={4}
         counter={CONTACT_INFO_MAX}

@@ -21,6 +21,9 @@ export function SiteFooter() {
               <li>
                 <Link to="/terms">{t("layout.footer.terms")}</Link>
               </li>
+              <li>
+                <Link to="/privacy">{t("layout.footer.privacy")}</Link>
+              </li>
             </ul>
           </nav>
           <nav className="col-sm-4" aria-labelledby="footer-contact">

@@ -31,6 +31,7 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "messages",
   "order",
   "organisations",
+  "privacy",
   "product",
   "readyz",
   "resetpassword",

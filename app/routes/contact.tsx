@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, useActionData, useLoaderData } from "react-router";
 import { Captcha } from "~/components/Captcha";
+import { SellerDetails } from "~/components/SellerDetails";
 import { Field, TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useNonce } from "~/components/nonce";
@@ -16,12 +17,13 @@ import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { submitContactMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
+import { sellerOf } from "~/server/seller/seller.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["admin", "common", "contact", "scans"] };
+export const handle = { i18n: ["admin", "common", "contact", "scans", "seller"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "contact");
@@ -37,6 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     captcha: config.captcha as CaptchaKind,
     siteKey: config.captcha === "recaptcha" ? config.recaptcha.siteKey : undefined,
     supportEmail: config.supportEmail,
+    seller: sellerOf(config),
   };
 }
 
@@ -69,7 +72,7 @@ type Status = "idle" | "loading" | "success" | "error";
 export default function Contact() {
   const { t } = useTranslation();
   const lang = useLang();
-  const { captcha, siteKey, supportEmail, itemCode } = useLoaderData<typeof loader>();
+  const { captcha, siteKey, supportEmail, itemCode, seller } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
   const sent = !!result && "sent" in result && result.sent;
@@ -224,6 +227,12 @@ export default function Contact() {
           {status === "loading" ? t("contact.sending") : t("contact.send")}
         </button>
       </Form>
+      <section className="mt-5" aria-labelledby="contact-seller">
+        <h2 id="contact-seller" className="h5">
+          {t("seller.title")}
+        </h2>
+        <SellerDetails seller={seller} />
+      </section>
     </section>
   );
 }

@@ -4,15 +4,17 @@ import { CheckoutTerms } from "~/components/CheckoutTerms";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrderSummary } from "~/components/OrderSummary";
 import { pageMeta } from "~/lib/meta";
+import type { SellerView } from "~/lib/seller";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { completeTestPayment, getTestCheckout, OrderError } from "~/server/orders/orders.service.server";
+import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/order-checkout";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "common", "orderErrors", "orders"] };
+export const handle = { i18n: ["billing", "common", "orderErrors", "orders", "seller"] };
 
 /**
  * /order/checkout/{orderId}: the test provider's checkout (PAYMENTS=test only). Clearly
@@ -29,31 +31,33 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 const noStore = { "Cache-Control": "private, no-store" };
 
 /** An order whose items were paid meanwhile is answered with its message; others are not found. */
-function refusal(err: unknown) {
+function refusal(err: unknown, seller: SellerView) {
   if (!(err instanceof OrderError)) throw err;
   const { status, message } = httpErrorOf(orderErrors, err);
   if (err.code !== "alreadyPaid") throw data(null, { status });
-  return data({ order: null, formError: message }, { status, headers: noStore });
+  return data({ order: null, formError: message, seller }, { status, headers: noStore });
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   let order;
+  const deps = await getDeps();
   try {
-    order = await getTestCheckout(await getDeps(), { userId: user.ref, orderId: params.id });
+    order = await getTestCheckout(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {
-    return refusal(err);
+    return refusal(err, sellerOf(deps.config));
   }
   if (order.paid) throw redirect(`/order/complete/${order.id}`);
-  return data({ order, formError: null }, { headers: noStore });
+  return data({ order, formError: null, seller: sellerOf(deps.config) }, { headers: noStore });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
+  const deps = await getDeps();
   try {
-    await completeTestPayment(await getDeps(), { userId: user.ref, orderId: params.id });
+    await completeTestPayment(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {
-    return refusal(err);
+    return refusal(err, sellerOf(deps.config));
   }
   throw redirect(`/order/complete/${params.id}`);
 }
@@ -85,7 +89,12 @@ export default function OrderCheckout({ loaderData, actionData }: Route.Componen
       </p>
       <OrderSummary order={order} />
       <div className="mt-3">
-        <CheckoutTerms period={order.period} total={order.total} lang={order.currency === "SEK" ? "sv" : "en"} />
+        <CheckoutTerms
+          period={order.period}
+          total={order.total}
+          lang={order.currency === "SEK" ? "sv" : "en"}
+          seller={loaderData.seller}
+        />
       </div>
       <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
         <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>

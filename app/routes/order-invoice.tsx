@@ -1,3 +1,4 @@
+import { SellerDetails } from "~/components/SellerDetails";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { formatDate } from "~/lib/dates";
@@ -21,7 +22,7 @@ import type { Route } from "./+types/order-invoice";
  */
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "invoices", "orderErrors", "orders"] };
+export const handle = { i18n: ["billing", "seller", "invoices", "orderErrors", "orders"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "invoices.invoice"), { name: "robots", content: "noindex" }];
@@ -83,20 +84,7 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
       <div className="row g-3 mb-3">
         <div className="col-sm-6">
           <h2 className="h6">{t("billing.receipt.seller")}</h2>
-          <address className="mb-0 text-break">
-            <span className="d-block">{v.seller.name}</span>
-            {v.seller.address.map((l, i) => (
-              <span key={i} className="d-block">
-                {l}
-              </span>
-            ))}
-            {v.seller.orgNr ? (
-              <span className="d-block">{`${t("billing.receipt.orgNr")} ${v.seller.orgNr}`}</span>
-            ) : null}
-            {v.seller.vatNr ? (
-              <span className="d-block">{`${t("billing.receipt.vatNr")} ${v.seller.vatNr}`}</span>
-            ) : null}
-          </address>
+          <SellerDetails seller={v.seller} />
         </div>
         <div className="col-sm-6">
           <h2 className="h6">{t("billing.receipt.buyer")}</h2>

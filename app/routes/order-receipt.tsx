@@ -1,3 +1,4 @@
+import { SellerDetails } from "~/components/SellerDetails";
 import { useTranslation } from "~/i18n/react";
 import { data, Link } from "react-router";
 import { formatDate } from "~/lib/dates";
@@ -13,7 +14,7 @@ import { OrderError } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-receipt";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "dashboard", "invoices", "orderErrors", "orders"] };
+export const handle = { i18n: ["billing", "seller", "dashboard", "invoices", "orderErrors", "orders"] };
 
 /**
  * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
@@ -50,20 +51,7 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
       <div className="row g-3 mb-3">
         <div className="col-sm-6">
           <h2 className="h6">{t("billing.receipt.seller")}</h2>
-          <address className="mb-0 receipt-seller">
-            <span className="d-block">{r.seller.name}</span>
-            {r.seller.address.map((l, i) => (
-              <span key={i} className="d-block">
-                {l}
-              </span>
-            ))}
-            {r.seller.orgNr ? (
-              <span className="d-block">{`${t("billing.receipt.orgNr")} ${r.seller.orgNr}`}</span>
-            ) : null}
-            {r.seller.vatNr ? (
-              <span className="d-block">{`${t("billing.receipt.vatNr")} ${r.seller.vatNr}`}</span>
-            ) : null}
-          </address>
+          <SellerDetails seller={r.seller} />
         </div>
         <div className="col-sm-6">
           <h2 className="h6">{t("billing.receipt.buyer")}</h2>

@@ -29,6 +29,7 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.server";
 import { getOrderPage, startCheckout } from "~/server/orders/orders.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
+import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/order";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -44,6 +45,7 @@ export const handle = {
     "items",
     "orderErrors",
     "orders",
+    "seller",
   ],
 };
 
@@ -89,6 +91,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       unpaidMatching: page.unpaidMatching,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       invoice,
+      seller: sellerOf(deps.config),
     },
     { headers },
   );
@@ -137,7 +140,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const lang = useLang();
-  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice } = loaderData;
+  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice, seller } = loaderData;
   // More items than one page: a filter, page links and "all unpaid" (issue #18).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
@@ -384,7 +387,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
           )}
 
           <p className="small text-body-secondary">{t("orders.footnote")}</p>
-          <CheckoutTerms period={period} total={totals.total} lang={lang} />
+          <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} />
           <div className="d-flex flex-wrap gap-2">
             {hydrated ? null : (
               <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/react";
+import { Trans, useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, PasswordField } from "~/components/form/AuthFields";
 import { Field } from "~/components/form/Field";
@@ -130,6 +130,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           {t("auth.register.submit")}
         </button>
       </Form>
+      <p className="mt-3 small">
+        <Trans i18nKey="auth.register.privacy" components={{ a: <Link to="/privacy" /> }} />
+      </p>
       <p className="mt-3">
         {t("auth.register.haveAccount")} <Link to="/login">{t("auth.register.login")}</Link>
       </p>

@@ -1,10 +1,13 @@
 import { Trans, useTranslation } from "~/i18n/react";
-import { Link } from "react-router";
+import { Link, useLoaderData } from "react-router";
+import { SellerDetails } from "~/components/SellerDetails";
 import { pageMeta } from "~/lib/meta";
+import { getDeps } from "~/server/deps.server";
+import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/terms";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["terms"] };
+export const handle = { i18n: ["seller", "terms"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "terms");
@@ -26,9 +29,18 @@ const SECTIONS = [
 ] as const;
 const CONTENT_RULES = ["offensive", "personalData", "rights", "advertising", "impersonation"] as const;
 
-/** `/terms`: terms and conditions, numbered sections so they can be referred to. */
+export async function loader() {
+  const { config } = await getDeps();
+  return { seller: sellerOf(config) };
+}
+
+/**
+ * `/terms`: terms and conditions, numbered sections so they can be referred to. The spec's
+ * terms (dated 2022-04-15) stay as they are; "About the seller" follows them (issue #31).
+ */
 export default function Terms() {
   const { t } = useTranslation();
+  const { seller } = useLoaderData<typeof loader>();
   return (
     <article className="legal py-5" aria-labelledby="terms-title">
       <h1 id="terms-title">{t("terms.title")}</h1>
@@ -63,6 +75,13 @@ export default function Terms() {
         <p>
           <Trans i18nKey="terms.contact.text" components={{ a: <Link to="/contact" /> }} />
         </p>
+      </section>
+      <section id="seller" aria-labelledby="terms-seller" className="border-top mt-5 pt-3">
+        <h2 id="terms-seller" className="h4">
+          {t("seller.about.title")}
+        </h2>
+        <p>{t("seller.about.text")}</p>
+        <SellerDetails seller={seller} />
       </section>
     </article>
   );

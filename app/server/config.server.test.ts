@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import webPush from "web-push";
-import { CONFIG_VARIABLES, parseConfig, parseDatabaseConfig, parseLogLevel } from "./config.server";
+import { CONFIG_VARIABLES, EXAMPLE_SELLER, parseConfig, parseDatabaseConfig, parseLogLevel } from "./config.server";
 
 /** Test payments as npm start allows them (production refuses them otherwise, issue #13). */
 const demo = { ALLOW_TEST_PAYMENTS: "1" } as const;
@@ -75,9 +75,10 @@ describe("configuration", () => {
   it("refuses test payments with a live Stripe key, and stripe without its secrets", () => {
     expect(() => parseConfig({ PAYMENTS: "test", STRIPE_SECRET_KEY: "sk_live_abc" }, tmp())).toThrow(/live/);
     expect(() => parseConfig({ PAYMENTS: "stripe" }, tmp())).toThrow(/STRIPE_SECRET_KEY/);
-    expect(parseConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" }, tmp()).payments).toBe(
-      "stripe",
-    );
+    expect(
+      parseConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", NODE_ENV: "development" }, tmp())
+        .payments,
+    ).toBe("stripe");
   });
 
   it("refuses test payments in production unless ALLOW_TEST_PAYMENTS=1 is set explicitly", () => {
@@ -128,6 +129,58 @@ describe("configuration", () => {
       parseConfig({ ...demo, PUSH_ALLOW_HOSTS: " 127.0.0.1:8443, Push.Test:443 " }, tmp()).push.allowHosts,
     ).toEqual(["127.0.0.1:8443", "push.test:443"]);
     expect(() => parseConfig({ ...demo, PUSH_ALLOW_HOSTS: "127.0.0.1" }, tmp())).toThrow(/PUSH_ALLOW_HOSTS/);
+  });
+
+  describe("the seller (issue #31 point 2)", () => {
+    const stripe = {
+      PAYMENTS: "stripe",
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      NODE_ENV: "production",
+    } as const;
+    const seller = {
+      COMPANY_NAME: "Hittad Sverige AB",
+      COMPANY_ORG_NR: "559123-4567",
+      COMPANY_ADDRESS: "Kungsgatan 1\\n111 43 Stockholm",
+      COMPANY_EMAIL: "info@hittad.se",
+    } as const;
+
+    it("production with Stripe refuses to start without the seller's name, org. no., address and email, naming each missing one", () => {
+      expect(() => parseConfig(stripe, tmp())).toThrow(
+        /COMPANY_NAME, COMPANY_ORG_NR, COMPANY_ADDRESS, COMPANY_EMAIL: required with PAYMENTS=stripe in production/,
+      );
+      for (const name of Object.keys(seller) as Array<keyof typeof seller>) {
+        const { [name]: _left, ...rest } = seller;
+        expect(() => parseConfig({ ...stripe, ...rest }, tmp())).toThrow(new RegExp(`\\n  ${name}: required`));
+      }
+    });
+
+    it("the VAT number is optional (a seller below the VAT threshold has none), and nothing is an example", () => {
+      const c = parseConfig({ ...stripe, ...seller }, tmp());
+      expect(c.company).toEqual({
+        name: "Hittad Sverige AB",
+        orgNr: "559123-4567",
+        vatNr: undefined,
+        address: "Kungsgatan 1\n111 43 Stockholm",
+        email: "info@hittad.se",
+        example: false,
+      });
+      expect(parseConfig({ ...stripe, ...seller, COMPANY_VAT_NR: "SE559123456701" }, tmp()).company.vatNr).toBe(
+        "SE559123456701",
+      );
+    });
+
+    it("the demo and test payments start without them and show example values, marked as examples", () => {
+      const c = parseConfig(demo, tmp());
+      expect(c.company).toMatchObject({ name: EXAMPLE_SELLER.name, email: EXAMPLE_SELLER.email, example: true });
+      expect(parseConfig({ ...demo, ...seller }, tmp()).company.example).toBe(false);
+      // Stripe outside production (development, tests) starts too, with examples.
+      expect(parseConfig({ ...stripe, NODE_ENV: "development" }, tmp()).company.example).toBe(true);
+    });
+
+    it("COMPANY_EMAIL must be an email address", () => {
+      expect(() => parseConfig({ ...demo, COMPANY_EMAIL: "nope" }, tmp())).toThrow(/COMPANY_EMAIL/);
+    });
   });
 
   it("parses the admin list case-insensitively", () => {

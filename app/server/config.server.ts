@@ -69,13 +69,18 @@ const schema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
-  /** The seller on receipts (issue #16): name, organisation number, VAT number, postal address. */
-  COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).default("Hittad")),
+  /**
+   * The seller (issues #16, #31): on receipts, invoices, the checkout, /contact, /privacy and
+   * /terms. Name, organisation number, address and email are required with Stripe in
+   * production; the VAT number is optional (a seller below the VAT threshold has none).
+   */
+  COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   COMPANY_ORG_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
   COMPANY_VAT_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
   COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   /** Items an organisation may have activated on credit until its first invoice is paid (decision 028). */
   INVOICE_CREDIT_ITEMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(25)),
+  COMPANY_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
   CAPTCHA: z.preprocess(emptyToUndefined, z.enum(["altcha", "recaptcha"]).default("altcha")),
   RECAPTCHA_SITE_KEY: optionalString,
   RECAPTCHA_SECRET: optionalString,
@@ -174,8 +179,11 @@ export interface Config {
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
-  /** The seller on receipts; unset fields are left off (a start-up warning with Stripe in production). */
-  company: { name: string; orgNr?: string; vatNr?: string; address?: string };
+  /**
+   * The seller. Outside production-with-Stripe an unset required field is filled with an
+   * example value and `example` is true: every page that shows the seller says so.
+   */
+  company: Seller;
   captcha: "altcha" | "recaptcha";
   recaptcha: { siteKey?: string; secret?: string; verifyUrl: string };
   adminEmails: string[];
@@ -204,6 +212,34 @@ export interface Config {
   /** Metrics on (GET /metrics with this bearer token), or off (404). */
   metrics: { token?: string; port?: number };
 }
+
+export interface Seller {
+  name: string;
+  orgNr: string;
+  /** Absent below the VAT threshold. */
+  vatNr?: string;
+  /** Lines separated by "\n". */
+  address: string;
+  email: string;
+  /** Some required field is an example value (the demo): pages mark the seller as an example. */
+  example: boolean;
+}
+
+/** The settings production with real payments cannot start without (issue #31 point 2). */
+export const REQUIRED_SELLER_VARIABLES = [
+  "COMPANY_NAME",
+  "COMPANY_ORG_NR",
+  "COMPANY_ADDRESS",
+  "COMPANY_EMAIL",
+] as const;
+
+/** What the demo shows for an unset seller field, always marked as an example. */
+export const EXAMPLE_SELLER = {
+  name: "Hittad Exempel AB",
+  orgNr: "559000-0000",
+  address: "Exempelgatan 1\n111 22 Stockholm",
+  email: "seller@example.com",
+} as const;
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -266,6 +302,14 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
         "STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=1 for a demo",
     );
   }
+  const missingSeller = REQUIRED_SELLER_VARIABLES.filter((name) => !e[name]);
+  if (payments === "stripe" && e.NODE_ENV === "production" && missingSeller.length > 0) {
+    // Selling without saying who sells is unlawful (e-handelslagen 8 §, distansavtalslagen 2 kap. 2 §).
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missingSeller.join(", ")}: required with PAYMENTS=stripe in production ` +
+        "(the seller's identity on receipts, invoices, the checkout and the privacy notice)",
+    );
+  }
   if (!e.ELKS_API_USERNAME !== !e.ELKS_API_PASSWORD) {
     throw new ConfigError("Invalid configuration:\n  ELKS_API_USERNAME and ELKS_API_PASSWORD must be set together");
   }
@@ -310,11 +354,13 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },
     company: {
-      name: e.COMPANY_NAME,
-      orgNr: e.COMPANY_ORG_NR,
+      name: e.COMPANY_NAME ?? EXAMPLE_SELLER.name,
+      orgNr: e.COMPANY_ORG_NR ?? EXAMPLE_SELLER.orgNr,
       vatNr: e.COMPANY_VAT_NR,
       // "\n" in the variable separates lines (one-line .env files).
-      address: e.COMPANY_ADDRESS?.replace(/\\n/g, "\n"),
+      address: (e.COMPANY_ADDRESS ?? EXAMPLE_SELLER.address).replace(/\\n/g, "\n"),
+      email: e.COMPANY_EMAIL ?? EXAMPLE_SELLER.email,
+      example: missingSeller.length > 0,
     },
     captcha: e.CAPTCHA,
     recaptcha: { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET, verifyUrl: e.RECAPTCHA_VERIFY_URL },

@@ -102,6 +102,7 @@ const EVERY_PAGE: Array<{ path: string; signedIn: boolean }> = [
     "/support",
     "/terms",
     "/cookies",
+    "/privacy",
     "/contact",
     "/login",
     "/user/register",

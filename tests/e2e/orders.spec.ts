@@ -8,7 +8,13 @@ import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { createTestDatabase, createTestRuntime, testEnv } from "../support/database";
 import { startServer } from "../support/server";
-import { signedEvent, startStripeStandIn, TEST_STRIPE_KEY, TEST_WEBHOOK_SECRET } from "../support/stripe";
+import {
+  signedEvent,
+  startStripeStandIn,
+  TEST_SELLER_ENV,
+  TEST_STRIPE_KEY,
+  TEST_WEBHOOK_SECRET,
+} from "../support/stripe";
 import { createUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly, walkIn } from "./fixtures";
 import { depsOf } from "../support/deps";
@@ -240,6 +246,7 @@ test.describe("orders with Stripe (local stand-in of its API)", () => {
     const db = await createTestDatabase("e2e_stripe");
     const env = testEnv(db, {
       RATE_LIMIT_DISABLED: "1",
+      ...TEST_SELLER_ENV,
       PAYMENTS: "stripe",
       STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
       STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,

@@ -111,6 +111,7 @@ export const ROUTE_TABLE: RouteRow[] = [
   { route: "support", url: "/support", get: all(200), post: noAction },
   { route: "terms", url: "/terms", get: all(200), post: noAction },
   { route: "cookies", url: "/cookies", get: all(200), post: noAction },
+  { route: "privacy", url: "/privacy", get: all(200), post: noAction },
   {
     route: "login",
     url: "/login",

@@ -299,9 +299,21 @@ export function signedEvent(
   return { payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
 }
 
+/**
+ * The seller's settings production with Stripe cannot start without (issue #31): the
+ * servers under test run with NODE_ENV=production.
+ */
+export const TEST_SELLER_ENV = {
+  COMPANY_NAME: "Hittad Test AB",
+  COMPANY_ORG_NR: "559000-1234",
+  COMPANY_ADDRESS: "Testgatan 1\\n111 11 Stockholm",
+  COMPANY_EMAIL: "seller@hittad.test",
+} as const;
+
 /** The server's environment for payments through the stand-in (PAYMENTS=stripe). */
 export function stripeEnv(stripe: Pick<StripeStandIn, "url">): Record<string, string> {
   return {
+    ...TEST_SELLER_ENV,
     PAYMENTS: "stripe",
     STRIPE_SECRET_KEY: TEST_STRIPE_KEY,
     STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,

@@ -2,8 +2,10 @@
  * Tables that would only grow are pruned on a schedule (issue #13, decision 012):
  * expired rate-limit counters, sent mail after 30 days, payment events after the
  * Swedish bookkeeping period (7 years, bokföringslagen 7 kap. 2 §), finder conversations
- * 180 days after their last message (issue #14).
+ * 180 days after their last message (issue #14). The periods are app/lib/retention.ts, which
+ * the privacy notice prints (issue #31).
  */
+import { RETENTION_MS } from "~/lib/retention";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
@@ -12,12 +14,11 @@ import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
 import { deleteExpiredConversations } from "../relay/relay.service.server";
 import * as repo from "./jobs.repository.server";
 
-const DAY = 24 * 60 * 60_000;
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
-export const RATE_LIMIT_RETENTION_MS = DAY;
-export const SENT_MAIL_RETENTION_MS = 30 * DAY;
+export const RATE_LIMIT_RETENTION_MS = RETENTION_MS.rateLimits;
+export const SENT_MAIL_RETENTION_MS = RETENTION_MS.sentMail;
 /** 7 years, leap days included (bokföringslagen: räkenskapsinformation sparas i sju år). */
-export const PAYMENT_EVENT_RETENTION_MS = Math.ceil(7 * 365.25) * DAY;
+export const PAYMENT_EVENT_RETENTION_MS = RETENTION_MS.paymentEvents;
 
 export interface HousekeepingResult {
   rateLimits: number;

@@ -135,6 +135,33 @@ export function textToHtml(text: string): string {
   return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${body}</body></html>`;
 }
 
+/**
+ * Every mail ends with the seller and a link to the privacy notice (issue #31 point 1), in
+ * both languages: the outbox row does not record the mail's language. Added at delivery,
+ * so no sender can forget it.
+ */
+export function mailFooter(config: Pick<Config, "company" | "baseUrl">): { text: string; html: string } {
+  const privacy = new URL("/privacy", config.baseUrl).href;
+  const label = "Integritetspolicy / Privacy policy";
+  return {
+    text: `-- \n${config.company.name} · ${label}: ${privacy}`,
+    html:
+      `<p style="font-size:small;color:#555">${escapeHtml(config.company.name)} · ${label}: ` +
+      `<a href="${escapeHtml(privacy)}">${escapeHtml(privacy)}</a></p>`,
+  };
+}
+
+function withFooter(row: { text: string; html: string | null }, config: Config) {
+  const footer = mailFooter(config);
+  const text = `${row.text}\n\n${footer.text}`;
+  const html = row.html
+    ? row.html.includes("</body>")
+      ? row.html.replace("</body>", `${footer.html}</body>`)
+      : row.html + footer.html
+    : textToHtml(row.text).replace("</body>", `${footer.html}</body>`);
+  return { text, html };
+}
+
 type Deliver = (row: Pick<OutboxRow, "id" | "to" | "replyTo" | "subject" | "text" | "html">) => Promise<void>;
 
 function createDeliver(config: Config): { deliver: Deliver; close(): void } {
@@ -147,8 +174,7 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
           to: row.to,
           replyTo: row.replyTo ?? undefined,
           subject: row.subject,
-          text: row.text,
-          html: row.html ?? textToHtml(row.text),
+          ...withFooter(row, config),
           messageId: `<${row.id}@${config.baseUrl.hostname}>`,
         });
       },
@@ -163,8 +189,7 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
         to: row.to,
         replyTo: row.replyTo ?? undefined,
         subject: row.subject,
-        text: row.text,
-        html: row.html ?? textToHtml(row.text),
+        ...withFooter(row, config),
         messageId: `<${row.id}@${config.baseUrl.hostname}>`,
       });
       // The files hold addresses and one-time links (password resets): owner-only.

@@ -4,6 +4,7 @@
  * yearly reminders, abandoned checkouts), receipts and the owner's billing overview.
  * Payments themselves go through applyPayment (orders.service) as before.
  */
+import { sellerOf } from "../seller/seller.server";
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { BillingOverview } from "~/lib/billing-overview";
@@ -224,15 +225,7 @@ function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "b
     vatAmount: r.vatAmount,
     netAmount: r.totalAmount - r.vatAmount,
     reverseCharge: r.reverseCharge,
-    seller: {
-      name: config.company.name,
-      orgNr: config.company.orgNr ?? null,
-      vatNr: config.company.vatNr ?? null,
-      address: (config.company.address ?? "")
-        .split("\n")
-        .map((l) => l.trim())
-        .filter(Boolean),
-    },
+    seller: sellerOf(config),
   };
 }
 

@@ -6,6 +6,8 @@
  * or one unpaid long after its due date ends the stickers. Who may see an organisation's
  * invoices and receipts: its admins only. No HTTP here (decision 011).
  */
+import type { SellerView } from "~/lib/seller";
+import { sellerOf } from "../seller/seller.server";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Currency } from "~/lib/currency";
@@ -254,7 +256,7 @@ export interface InvoiceView {
   totalAmount: number;
   reverseCharge: boolean;
   buyer: InvoiceBuyer;
-  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
+  seller: SellerView;
   /** Stripe's hosted invoice page. */
   providerUrl: string | null;
   /** The simulated invoice can be marked paid (test mode, still open). */
@@ -293,15 +295,7 @@ export async function getInvoiceView(
     totalAmount: order.totalAmount,
     reverseCharge: order.reverseCharge,
     buyer: order.invoiceTo,
-    seller: {
-      name: deps.config.company.name,
-      orgNr: deps.config.company.orgNr ?? null,
-      vatNr: deps.config.company.vatNr ?? null,
-      address: (deps.config.company.address ?? "")
-        .split("\n")
-        .map((l) => l.trim())
-        .filter(Boolean),
-    },
+    seller: sellerOf(deps.config),
     providerUrl: simulated ? null : order.invoiceUrl,
     canMarkPaid:
       simulated && deps.config.payments === "test" && (state === "open" || state === "overdue" || state === "lapsed"),

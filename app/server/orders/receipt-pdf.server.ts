@@ -5,6 +5,7 @@
  * address go through `pdfString`, which escapes PDF's string syntax, so typed text cannot
  * become PDF operators.
  */
+import type { SellerView } from "~/lib/seller";
 import type { Currency } from "~/lib/currency";
 import type { Period } from "~/lib/pricing";
 
@@ -27,7 +28,7 @@ export interface ReceiptView {
   netAmount: number;
   /** No VAT: "Reverse charge" on the receipt (decision 027). */
   reverseCharge: boolean;
-  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
+  seller: SellerView;
   buyer: { name: string; lines: string[] };
 }
 
@@ -129,8 +130,10 @@ export function receiptPdf(
   for (const l of [
     view.seller.name,
     ...view.seller.address,
-    view.seller.orgNr ? `${t("billing.receipt.orgNr")} ${view.seller.orgNr}` : "",
-    view.seller.vatNr ? `${t("billing.receipt.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.orgNr")} ${view.seller.orgNr}`,
+    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.email")} ${view.seller.email}`,
+    view.seller.example ? t("seller.exampleShort") : "",
   ].filter(Boolean)) {
     y += 14;
     add(l);

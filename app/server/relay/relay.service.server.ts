@@ -21,13 +21,13 @@ import { setProductLost } from "../scans/scans.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
 import { enqueueMail, wakeOutbox } from "../mail/mail.server";
 import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
+import { RETENTION_MS } from "~/lib/retention";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
 import * as repo from "./relay.repository.server";
 
-const DAY = 24 * 60 * 60_000;
 /** Conversations are deleted this long after their last message (brief 2.8). */
-export const CONVERSATION_RETENTION_MS = 180 * DAY;
+export const CONVERSATION_RETENTION_MS = RETENTION_MS.conversations;
 
 /** Per client IP: a finder with a follow-up or two, not a spam run. */
 export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };

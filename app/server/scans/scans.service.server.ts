@@ -19,6 +19,7 @@ import { enqueueInactiveScanMail } from "./scan-alert.mail.server";
 import { fanOutAlert, hasReachableRecipient } from "../alerts/fanout.service.server";
 import { wakeOutbox } from "../mail/mail.server";
 import type { ScanEvent, ScanLog } from "./scan-log.server";
+import { RETENTION_MS } from "~/lib/retention";
 import * as repo from "./scans.repository.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 
@@ -30,7 +31,7 @@ export const LOST_ALERT_WINDOW_MS = 10 * MINUTE;
 /** Scans of an item whose sticker is not active: at most one mail per item a day. */
 export const INACTIVE_ALERT_WINDOW_MS = 24 * 60 * MINUTE;
 /** How long the log keeps a scan (housekeeping): a year of history is plenty for an owner. */
-export const SCAN_RETENTION_MS = 365 * 24 * 60 * MINUTE;
+export const SCAN_RETENTION_MS = RETENTION_MS.scans;
 
 /** notFound: no such item, or another owner's (no difference shown). */
 export type ScanErrorCode = "notFound";

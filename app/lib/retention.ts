@@ -1,0 +1,36 @@
+/**
+ * How long Hittad keeps each kind of personal data that is deleted on a schedule (issue
+ * #31 point 1). The housekeeping job (app/server/jobs/jobs.service.server.ts) deletes by
+ * these numbers and the privacy notice (/privacy) prints them: one source, so the page
+ * cannot say something other than what the code deletes
+ * (tests/integration/privacy.test.ts compares the two).
+ *
+ * Browser-safe: numbers only.
+ */
+export const DAY_MS = 24 * 60 * 60_000;
+
+export const RETENTION_MS = {
+  /** Rate-limit counters (keyed by IP address or account): longer than any window (60 min). */
+  rateLimits: DAY_MS,
+  /** Sent mail (addresses, links): 30 days, long enough to answer "did you get my mail?". */
+  sentMail: 30 * DAY_MS,
+  /** Finder conversations, counted from their last message (decision 013). */
+  conversations: 180 * DAY_MS,
+  /** The scan log (time, page language, device class): a year of history (decision 014). */
+  scans: 365 * DAY_MS,
+  /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
+  paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
+} as const;
+
+export type RetentionKind = keyof typeof RETENTION_MS;
+
+/** The kinds in the order the privacy notice lists them. */
+export const RETENTION_KINDS = Object.keys(RETENTION_MS) as RetentionKind[];
+
+/** A period as people say it: whole years when it is one (365 or 2,557 days), else days. */
+export function retentionPeriod(ms: number): { unit: "years" | "days"; count: number } {
+  const days = Math.round(ms / DAY_MS);
+  const years = Math.round(days / 365.25);
+  if (years >= 1 && Math.abs(days - years * 365.25) <= 1) return { unit: "years", count: years };
+  return { unit: "days", count: days };
+}
