@@ -79,6 +79,16 @@ const schema = z.object({
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
+  /** Item photos (issue #34, decision 035): the most photo bytes one account may store, in MB. */
+  PHOTO_STORAGE_MB: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(100_000).default(50)),
+  /** S3-compatible object storage for photos; without S3_ENDPOINT they live in the database. */
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default("us-east-1")),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Key prefix inside the bucket, e.g. `hittad/`. */
+  S3_PREFIX: z.preprocess(emptyToUndefined, z.string().max(200).default("")),
 });
 
 /** Every variable the schema reads (README and .env.example must document each). */
@@ -119,6 +129,18 @@ export interface Config {
   secureCookies: boolean;
   /** Express's `trust proxy` (TRUST_PROXY=1: one hop). */
   trustProxy: boolean;
+  /** Item photos (decision 035): per-account bound, and S3 settings (absent: in the database). */
+  photos: {
+    storageBytes: number;
+    s3?: {
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      prefix: string;
+    };
+  };
 }
 
 export class ConfigError extends Error {
@@ -191,6 +213,24 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     throw new ConfigError("Invalid configuration:\n  RATE_LIMIT_DISABLED: not allowed in production");
   }
 
+  let s3: Config["photos"]["s3"];
+  if (e.S3_ENDPOINT || e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
+    if (!e.S3_ENDPOINT || !e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
+      throw new ConfigError(
+        "Invalid configuration:\n  S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+      );
+    }
+    const prefix = e.S3_PREFIX === "" || e.S3_PREFIX.endsWith("/") ? e.S3_PREFIX : `${e.S3_PREFIX}/`;
+    s3 = {
+      endpoint: e.S3_ENDPOINT,
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      prefix,
+    };
+  }
+
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -227,6 +267,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
+    photos: { storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024), s3 },
   };
 }
 

@@ -6,7 +6,9 @@
  * database bounds the staleness to a few seconds). PostgreSQL only (*.pg.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
 import { createItem } from "../../app/server/items/items.service.server";
+import { attachPhotos, listManagedPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
@@ -112,5 +114,25 @@ describe("two instances on one PostgreSQL", () => {
     expect(edit.status).toBe(302);
     expect(await finder(a)).toContain("new contact");
     await expect.poll(() => finder(b), { timeout: 15_000, interval: 250 }).toContain("new contact");
+  });
+
+  it("a photo stored through one instance is served by the other (bytes in the shared database)", async () => {
+    const deps = depsOf(rt);
+    const id = await createItem(
+      deps,
+      user.id,
+      { name: "Twin photo", findFee: 10, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2a6" } })
+      .png()
+      .toBuffer();
+    await attachPhotos(deps, user.id, id, await preparePhotos(deps, user.id, [png]));
+    const [photo] = await listManagedPhotos(deps, user.id, id);
+    for (const server of [a, b]) {
+      const res = await fetch(`${server.url}${photo!.small.url}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/webp");
+    }
   });
 });

@@ -424,6 +424,36 @@ export interface RelayDigestTable {
   lastCount: ColumnType<number, number | undefined, number>;
 }
 
+/** A photo of an item (issue #34, migration 0031). */
+export interface ItemPhotoTable {
+  id: string;
+  itemId: string;
+  /** 0-based order on the item; the first public one is on the finder page. */
+  position: number;
+  /** 1: only the item's managers see it. */
+  private: number;
+  createdAt: number;
+}
+
+/** One WebP file of a photo (160/320/640/1280 px wide), by content hash. */
+export interface PhotoVariantTable {
+  photoId: string;
+  nominal: number;
+  width: number;
+  height: number;
+  /** Hex SHA-256 of the bytes. */
+  hash: string;
+  size: number;
+}
+
+/** Photo bytes by content hash; `data` null when they live in S3-compatible storage. */
+export interface PhotoBlobTable {
+  hash: string;
+  size: number;
+  data: Buffer | null;
+  createdAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -453,4 +483,7 @@ export interface Database {
   organisation_members: OrganisationMemberTable;
   organisation_invites: OrganisationInviteTable;
   relay_digests: RelayDigestTable;
+  item_photos: ItemPhotoTable;
+  photo_variants: PhotoVariantTable;
+  photo_blobs: PhotoBlobTable;
 }
