@@ -78,6 +78,11 @@ server.listen(config.port, config.host, () => {
 });
 server.keepAliveTimeout = 65_000;
 
+// METRICS_PORT: /metrics alone on a port of its own (same bearer token), for a scraper on
+// an internal network; the public port keeps answering /metrics too.
+const metricsServer = !DEV && config.metrics.port ? http.createServer(express().use(appModule.metricsApp)) : undefined;
+metricsServer?.listen(config.metrics.port, config.host);
+
 let stopping = false;
 async function stop(signal) {
   if (stopping) return;
@@ -86,6 +91,7 @@ async function stop(signal) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
+  metricsServer?.close();
   server.close(async () => {
     await appModule.shutdown();
     process.exit(0);

@@ -14,6 +14,7 @@ import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { bodyLimit } from "../app/server/http/body-limit.server";
 import { serveCachedItemPage, storeItemPage } from "../app/server/http/item-page-cache.http.server";
+import { metricsEndpoint, requestMetrics, routeTree } from "../app/server/http/metrics.http.server";
 import { requestIdOf } from "../app/server/http/request-id.server";
 import { isCrossSiteWrite } from "../app/server/http/same-origin.server";
 import {
@@ -24,17 +25,22 @@ import {
 } from "../app/server/http/security-headers.server";
 import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger, redactUrl } from "../app/server/logger.server";
-import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
-import { systemClock } from "../app/server/deps.server";
+import { systemClock } from "../app/server/service-deps.server";
 
 export { logger, serveCachedItemPage };
 
 let mailWorker: MailWorker | undefined;
 let jobs: Jobs | undefined;
+let routes: ReturnType<typeof routeTree> | undefined;
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore the virtual module exists only inside the Vite build
+const serverBuild = () => import("virtual:react-router/server-build");
 
 /** Run migrations and build the runtime before the first request is accepted. */
 export async function start() {
@@ -43,11 +49,26 @@ export async function start() {
   jobs = startJobs(rt.database, rt.config);
   // The scan log's buffer is written at least every second (issue #14, decision 014).
   scanLog.start(async (events) => {
+    const end = scanLogFlushDuration.startTimer();
     await writeScanEvents(
       { db: rt.database.db, config: rt.config, clock: systemClock, writer: rt.database.writer },
       events,
+    ).then(
+      () => end({ result: "ok" }),
+      (err: unknown) => {
+        end({ result: "failed" });
+        throw err;
+      },
     );
   });
+  if (rt.config.metrics.token) {
+    routes = routeTree((await serverBuild()).routes);
+    enableMetrics({
+      queues: async () => [await mailQueueStats(rt.database.db, Date.now())],
+      pool: rt.database.poolStats,
+      scanLogPending: () => scanLog.size,
+    });
+  }
   // The cached finder pages in demand are checked against the database in the background.
   startItemPageRefresh(rt.database.db);
   if (!rt.config.smtpUrl) {
@@ -111,6 +132,14 @@ app.use((req, res, next) => {
   }
   next();
 });
+
+// Counts and times every answer below (only with METRICS_TOKEN; decision 037).
+app.use(requestMetrics(() => routes));
+
+const metricsToken = async () => (await getRuntime()).config.metrics.token;
+app.get("/metrics", metricsEndpoint(metricsToken));
+/** The metrics alone, for the optional METRICS_PORT listener (server.js). */
+export const metricsApp = express.Router().get("/metrics", metricsEndpoint(metricsToken));
 
 app.get("/healthz", (_req, res) => {
   res.type("text/plain").send("ok");
@@ -186,9 +215,7 @@ app.all("/api/auth/*splat", async (req, res) => {
 });
 
 const handler = createRequestHandler({
-  // eslint-disable-next-line @typescript-eslint/ban-ts-comment
-  // @ts-ignore the virtual module exists only inside the Vite build
-  build: () => import("virtual:react-router/server-build"),
+  build: serverBuild,
   getLoadContext(req, res) {
     const cookies = cookie.parse(req.headers.cookie ?? "");
     const context = new RouterContextProvider();

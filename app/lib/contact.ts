@@ -4,8 +4,11 @@
  */
 import { z } from "zod";
 import { EMAIL_MAX, MESSAGE_MAX, NAME_MAX } from "./contact-limits";
+import { fieldErrors } from "./form";
 
 export * from "./contact-limits";
+/** One helper for every form (decision 031); re-exported where the contact rules are read. */
+export { fieldErrors };
 
 export const contactSchema = z.object({
   name: z
@@ -54,16 +57,6 @@ export function parseContact(raw: unknown): ContactParse {
   const parsed = contactSchema.safeParse(obj);
   if (!parsed.success) return { ok: false, values, fieldErrors: fieldErrors(parsed.error) };
   return { ok: true, data: parsed.data, values };
-}
-
-/** First error key per field, for inline messages. */
-export function fieldErrors(error: z.ZodError): Partial<Record<ContactField, string>> {
-  const out: Partial<Record<ContactField, string>> = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as ContactField | undefined;
-    if (field && !out[field]) out[field] = issue.message;
-  }
-  return out;
 }
 
 /** `?page=` of the support inbox: a positive integer, anything else is the first page. */

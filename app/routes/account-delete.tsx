@@ -3,19 +3,18 @@ import { data, Form, Link, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { deleteSchema, providerSchema } from "~/lib/account";
-import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
-import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX } from "~/lib/password";
 import { isSocialProvider } from "~/lib/social";
 import { useLang } from "~/lib/use-lang";
-import { accountPageErrors } from "~/server/account/account.http.server";
-import { AccountPageError, deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";
+import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
+import { deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-delete";
 
@@ -76,13 +75,7 @@ export async function action({ request }: Route.ActionArgs) {
     cookies.append("Set-Cookie", setFlash("accountDeleted", deps.config.secureCookies));
     return redirect("/", { headers: cookies });
   } catch (err) {
-    if (!(err instanceof AccountPageError)) throw err;
-    if (err.code === "signedOut") throw redirect("/login");
-    const fieldErrors =
-      err.code === "wrongPassword" || err.code === "passwordRequired"
-        ? { password: accountPageErrors[err.code].key }
-        : {};
-    return formErrorResponse(accountPageErrors, err, values, fieldErrors);
+    return serviceErrorResponse(accountPageErrors, err, values, passwordMarks(err, { current: "password" }));
   }
 }
 

@@ -14,16 +14,14 @@ import {
   signOutOthersSchema,
   unlinkSchema,
 } from "~/lib/account";
-import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDateTime } from "~/lib/dates";
-import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password";
 import { isSocialProvider } from "~/lib/social";
 import { useLang } from "~/lib/use-lang";
-import { accountPageErrors } from "~/server/account/account.http.server";
+import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
 import {
-  AccountPageError,
   changePassword,
   getAccountPage,
   requestEmailChange,
@@ -35,7 +33,7 @@ import {
 } from "~/server/account/account.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
 import type { Route } from "./+types/account";
@@ -94,13 +92,9 @@ function invalid(intent: string, values: Values, errors: Record<string, string>)
   return data<Result>({ ...res.data, intent }, { status: res.init?.status ?? 400 });
 }
 
-function failed(intent: string, err: AccountPageError, values: Values) {
-  const fieldErrors: Record<string, string> = err.code.startsWith("password.")
-    ? { newPassword: accountPageErrors[err.code].key }
-    : err.code === "wrongPassword"
-      ? { currentPassword: accountPageErrors[err.code].key }
-      : {};
-  const res = formErrorResponse(accountPageErrors, err, values, fieldErrors);
+function failed(intent: string, err: unknown, values: Values) {
+  const marks = passwordMarks(err, { current: "currentPassword", new: "newPassword" });
+  const res = serviceErrorResponse(accountPageErrors, err, values, marks);
   return data<Result>({ ...res.data, intent }, res.init ?? undefined);
 }
 
@@ -171,11 +165,7 @@ export async function action({ request }: Route.ActionArgs) {
         return invalid("", values, { intent: "account.errors.notFound" });
     }
   } catch (err) {
-    if (err instanceof AccountPageError) {
-      if (err.code === "signedOut") throw redirect("/login");
-      return failed(intent, err, values);
-    }
-    throw err;
+    return failed(intent, err, values);
   }
 }
 

@@ -11,9 +11,9 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { contactErrors } from "~/server/contact/contact.http.server";
-import { ContactError, markHandled, openMessage, replyToMessage } from "~/server/contact/contact.service.server";
+import { markHandled, openMessage, replyToMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.message";
 
@@ -30,8 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     return await openMessage(deps, params.id);
   } catch (err) {
-    if (err instanceof ContactError) throw data(null, { status: httpErrorOf(contactErrors, err).status });
-    throw err;
+    return serviceErrorResponse(contactErrors, err);
   }
 }
 
@@ -52,9 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     await replyToMessage(deps, params.id, parsed.data.text, admin);
     return data<MessageResult>({ values: { text: "" }, fieldErrors: {}, formError: null, replied: true });
   } catch (err) {
-    if (!(err instanceof ContactError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: httpErrorOf(contactErrors, err).status });
-    return formErrorResponse(contactErrors, err, values);
+    return serviceErrorResponse(contactErrors, err, values);
   }
 }
 

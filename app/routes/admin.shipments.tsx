@@ -11,8 +11,8 @@ import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
-import { FulfilError, markShipped, shipmentQueue } from "~/server/fulfil/fulfil.service.server";
-import { formErrorResponse } from "~/server/http/errors.server";
+import { markShipped, shipmentQueue } from "~/server/fulfil/fulfil.service.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.shipments";
 
@@ -47,8 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
     // Post-redirect-get: a reload does not submit again (and would change nothing anyway).
     return redirect(`/admin/shipments?status=pending&done=${shipped}`);
   } catch (err) {
-    if (!(err instanceof FulfilError)) throw err;
-    return formErrorResponse(fulfilErrors, err, values);
+    return serviceErrorResponse(fulfilErrors, err, values);
   }
 }
 

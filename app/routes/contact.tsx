@@ -13,9 +13,9 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
-import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
+import { submitContactMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
@@ -57,8 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await submitContactMessage(deps, parsed.data, { ip, lang });
     return data<ContactResult>({ values: EMPTY, fieldErrors: {}, formError: null, sent: true });
   } catch (err) {
-    if (!(err instanceof ContactError)) throw err;
-    return formErrorResponse(contactErrors, err, parsed.values);
+    return serviceErrorResponse(contactErrors, err, parsed.values);
   }
 }
 

@@ -16,10 +16,10 @@ import { isFinderToken, parseFinderMessage, type FinderMessageValues } from "~/l
 import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
-import { continueFinderConversation, openFinderThread, RelayError } from "~/server/relay/relay.service.server";
+import { continueFinderConversation, openFinderThread } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/finder-thread";
 
 export const handle = { i18n: ["common", "relay"] };
@@ -48,8 +48,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     };
     return data({ thread, captcha }, { headers: PRIVATE_HEADERS });
   } catch (err) {
-    if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
-    throw err;
+    return serviceErrorResponse(relayErrors, err);
   }
 }
 
@@ -63,9 +62,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     await continueFinderConversation(await getDeps(), params.token, parsed.data, { ip, lang });
     return redirect(`/m/${params.token}?sent=1`, { headers: PRIVATE_HEADERS });
   } catch (err) {
-    if (!(err instanceof RelayError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: 404 });
-    return formErrorResponse(relayErrors, err, parsed.values);
+    return serviceErrorResponse(relayErrors, err, parsed.values);
   }
 }
 

@@ -13,7 +13,7 @@ import { useLang } from "~/lib/use-lang";
 import { rememberReturnTo } from "~/server/auth/return-to.server";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { acceptInvite, getInvite, OrganisationError } from "~/server/organisations/organisations.service.server";
@@ -73,8 +73,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     );
     return redirect(`/organisations/${organisationId}?done=joined`);
   } catch (err) {
-    if (!(err instanceof OrganisationError)) throw err;
-    return formErrorResponse(organisationErrors, err, {});
+    return serviceErrorResponse(organisationErrors, err, {});
   }
 }
 

@@ -15,11 +15,11 @@ import { RELAY_MESSAGE_MAX } from "~/lib/relay-limits";
 import { useLang } from "~/lib/use-lang";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { formatFee } from "~/lib/fee";
-import { confirmReturn, openOwnerConversation, RelayError, replyAsOwner } from "~/server/relay/relay.service.server";
+import { confirmReturn, openOwnerConversation, replyAsOwner } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/message";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -41,8 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const conversation = await openOwnerConversation(await getDeps(), user.ref, params.id);
     return data({ conversation }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
-    if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
-    throw err;
+    return serviceErrorResponse(relayErrors, err);
   }
 }
 
@@ -54,8 +53,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     try {
       await confirmReturn(await getDeps(), user.ref, params.id);
     } catch (err) {
-      if (err instanceof RelayError && err.code === "notFound") throw data(null, { status: 404 });
-      throw err;
+      return serviceErrorResponse(relayErrors, err);
     }
     return redirect(`/messages/${params.id}?returned=1`);
   }
@@ -66,9 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     await replyAsOwner(await getDeps(), user.ref, params.id, parsed.text);
     return redirect(`/messages/${params.id}?replied=1`);
   } catch (err) {
-    if (!(err instanceof RelayError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: 404 });
-    return formErrorResponse(relayErrors, err, parsed.values);
+    return serviceErrorResponse(relayErrors, err, parsed.values);
   }
 }
 

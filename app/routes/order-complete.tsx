@@ -8,9 +8,9 @@ import { useLang } from "~/lib/use-lang";
 import { addressLines } from "~/lib/order-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { getOrderView, OrderError } from "~/server/orders/orders.service.server";
+import { getOrderView } from "~/server/orders/orders.service.server";
 import type { Route } from "./+types/order-complete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -35,9 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     order = await getOrderView(await getDeps(), user.ref, params.id);
   } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    throw data(message, { status });
+    return serviceErrorResponse(orderErrors, err);
   }
   const { address, ...rest } = order;
   return data(

@@ -6,7 +6,7 @@ import { formatPrice } from "~/lib/pricing";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { getReceipt, parseReceiptNumber } from "~/server/orders/billing.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/orders.service.server";
@@ -35,9 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const receipt = await getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number });
     return data({ receipt }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    throw data(message, { status });
+    return serviceErrorResponse(orderErrors, err);
   }
 }
 

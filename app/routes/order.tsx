@@ -23,11 +23,11 @@ import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.server";
-import { getOrderPage, OrderError, startCheckout } from "~/server/orders/orders.service.server";
+import { getOrderPage, startCheckout } from "~/server/orders/orders.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
 
@@ -121,10 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Decision 027: the service checks that the user is an admin of the active organisation.
     ({ url } = parsed.intent === "invoice" ? await startInvoice(deps, input) : await startCheckout(deps, input));
   } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    // The address form then marks each missing field.
-    if (err.code === "noAddress") throw redirect("/user/register-adress?missing=1");
-    return formErrorResponse(orderErrors, err, parsed.data);
+    return serviceErrorResponse(orderErrors, err, parsed.data);
   }
   // The home page's package choice has served its purpose once a checkout starts.
   throw redirect(url, { headers: chosenPackage(request) ? { "Set-Cookie": forgetPackage() } : undefined });

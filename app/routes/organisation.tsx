@@ -9,9 +9,8 @@ import { data, Form, Link, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";
-import { fieldErrors as zodFieldErrors } from "~/lib/contact";
+import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
-import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import {
   inviteSchema,

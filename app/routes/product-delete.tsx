@@ -9,7 +9,7 @@ import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { deleteOwnedItem, getItemDeletion, ItemError } from "~/server/items/items.service.server";
@@ -43,9 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const preview = await getItemDeletion(await getDeps(), user.ref, params.id);
     return data({ preview }, { headers: noStore });
   } catch (err) {
-    if (!(err instanceof ItemError)) throw err;
-    const { status, message } = httpErrorOf(itemErrors, err);
-    throw data(message, { status });
+    return serviceErrorResponse(itemErrors, err);
   }
 }
 

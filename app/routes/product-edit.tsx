@@ -7,7 +7,7 @@ import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues }
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
-import { formErrorResponse, httpErrorOf, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice, getOwnedItem, ItemError } from "~/server/items/items.service.server";
@@ -61,8 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     try {
       await getOwnedItem(await getDeps(), user.ref, params.id);
     } catch (err) {
-      if (!(err instanceof ItemError)) throw err;
-      throw data(null, { status: httpErrorOf(itemErrors, err).status });
+      return serviceErrorResponse(itemErrors, err);
     }
     return suggestionResponse(form);
   }
@@ -73,10 +72,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     next = await saveItem(await getDeps(), { userId: user.ref, id: params.id, item: parsed.data, assignTo });
   } catch (err) {
-    if (!(err instanceof ItemError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: httpErrorOf(itemErrors, err).status });
     // A refused assignment (a member's forged field, someone not in the organisation): said on the form.
-    return formErrorResponse(itemErrors, err, formValues(form));
+    return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
   throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", (await getDeps()).config.secureCookies) } });

@@ -3,10 +3,10 @@ import { isProductId } from "~/lib/ids";
 import { lostFormSchema } from "~/lib/lost-mode";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
 import { scanErrors } from "~/server/scans/scans.http.server";
-import { ScanError, setItemLost } from "~/server/scans/scans.service.server";
+import { setItemLost } from "~/server/scans/scans.service.server";
 import type { Route } from "./+types/product-lost";
 
 /**
@@ -28,8 +28,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     await setItemLost(await getDeps(), user.ref, params.id, parsed.data.lost);
   } catch (err) {
-    if (!(err instanceof ScanError)) throw err;
-    throw data(null, { status: httpErrorOf(scanErrors, err).status });
+    return serviceErrorResponse(scanErrors, err);
   }
   throw redirect(parsed.data.back === "dashboard" ? "/dashboard" : `/product/${params.id}`);
 }

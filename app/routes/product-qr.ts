@@ -2,9 +2,9 @@ import { data } from "react-router";
 import { isProductId } from "~/lib/ids";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
 import { itemErrors } from "~/server/items/items.http.server";
-import { getItemQr, ItemError } from "~/server/items/items.service.server";
+import { getItemQr } from "~/server/items/items.service.server";
 import type { Route } from "./+types/product-qr";
 
 /**
@@ -20,8 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     qr = await getItemQr(await getDeps(), user.ref, params.id, short);
   } catch (err) {
-    if (!(err instanceof ItemError)) throw err;
-    throw data(null, { status: httpErrorOf(itemErrors, err).status });
+    return serviceErrorResponse(itemErrors, err);
   }
   const { svg, target } = qr;
   return new Response(svg, {

@@ -9,9 +9,9 @@ import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues }
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
-import { getAssignmentChoice, ItemError } from "~/server/items/items.service.server";
+import { getAssignmentChoice } from "~/server/items/items.service.server";
 import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
@@ -58,8 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       assignTo: assignmentOf(form),
     });
   } catch (err) {
-    if (!(err instanceof ItemError)) throw err;
-    return formErrorResponse(itemErrors, err, formValues(form));
+    return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
   throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });

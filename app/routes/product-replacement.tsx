@@ -13,7 +13,7 @@ import { getDeps } from "~/server/deps.server";
 import { setFlash } from "~/server/flash.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
 import { FulfilError, replacementView, requestReplacement } from "~/server/fulfil/fulfil.service.server";
-import { formErrorResponse, httpErrorOf } from "~/server/http/errors.server";
+import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/product-replacement";
 
@@ -64,9 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     await requestReplacement(deps, user.ref, params.id, parsed.data.mode);
   } catch (err) {
-    if (!(err instanceof FulfilError)) throw err;
-    if (err.code === "replacement.notFound") throw data(null, { status: 404 });
-    return formErrorResponse(fulfilErrors, err, values);
+    return serviceErrorResponse(fulfilErrors, err, values);
   }
   return redirect("/dashboard", {
     headers: { "Set-Cookie": setFlash("replacementOrdered", deps.config.secureCookies) },

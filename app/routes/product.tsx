@@ -23,10 +23,10 @@ import { getItemPageView, ItemError } from "~/server/items/items.service.server"
 import { scanLog } from "~/server/scans/scan-log.server";
 import { recordItemPageVisit } from "~/server/scans/scans.service.server";
 import { parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
-import { formErrorResponse, httpErrorOf, invalidForm } from "~/server/http/errors.server";
+import { httpErrorOf, invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
-import { isRelayFlooded, RelayError, sendFinderMessage } from "~/server/relay/relay.service.server";
+import { isRelayFlooded, sendFinderMessage } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/product";
 
 /**
@@ -120,9 +120,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     return redirect(`/m/${token}?sent=1`);
   } catch (err) {
-    if (!(err instanceof RelayError)) throw err;
-    if (err.code === "notFound") throw data(null, { status: 404 });
-    return formErrorResponse(relayErrors, err, parsed.values);
+    return serviceErrorResponse(relayErrors, err, parsed.values);
   }
 }
 

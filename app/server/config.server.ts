@@ -77,6 +77,10 @@ const schema = z.object({
   ),
   /** `1` behind one reverse proxy: client IPs (rate limits, logs) from X-Forwarded-For. */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
+  /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
+  /** Optional second listener that serves only /metrics (same token), e.g. on an internal network. */
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   /** Item photos (issue #34, decision 035): the most photo bytes one account may store, in MB. */
@@ -141,6 +145,8 @@ export interface Config {
       prefix: string;
     };
   };
+  /** Metrics on (GET /metrics with this bearer token), or off (404). */
+  metrics: { token?: string; port?: number };
 }
 
 export class ConfigError extends Error {
@@ -209,6 +215,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       "Invalid configuration:\n  CAPTCHA: 'recaptcha' needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET",
     );
   }
+  if (e.METRICS_PORT !== undefined && !e.METRICS_TOKEN) {
+    throw new ConfigError("Invalid configuration:\n  METRICS_PORT: needs METRICS_TOKEN");
+  }
   if (e.RATE_LIMIT_DISABLED === "1" && e.NODE_ENV === "production" && !env.HITTAD_TEST_RUN) {
     throw new ConfigError("Invalid configuration:\n  RATE_LIMIT_DISABLED: not allowed in production");
   }
@@ -268,6 +277,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
     photos: { storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024), s3 },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }
 

@@ -1,30 +1,12 @@
 /**
- * What a service needs from the process, passed in explicitly (decision 011).
- * Services take `deps: Pick<Deps, …>` as their first parameter and never call
- * getRuntime(); routes build the value once per request with getDeps().
+ * The process's dependencies for a request (decision 011). The types live in
+ * service-deps.server.ts, which imports no feature; this module reaches the runtime.
  */
-import type { Auth } from "./auth/auth.server";
-import type { Config } from "./config.server";
-import type { DB } from "./db/db.server";
-import type { SqliteWriter } from "./db/sqlite-writer.server";
 import { getRuntime } from "./runtime.server";
-
-/** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
-export type Clock = () => number;
-
-export const systemClock: Clock = () => Date.now();
-
-export interface Deps {
-  db: DB;
-  config: Config;
-  auth: Auth;
-  clock: Clock;
-  /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
-  writer?: SqliteWriter;
-}
+import type { Deps } from "./service-deps.server";
 
 /** The process's dependencies, for a route to hand to services. */
 export async function getDeps(): Promise<Deps> {
-  const { database, config, auth } = await getRuntime();
-  return { db: database.db, config, auth, clock: systemClock, writer: database.writer };
+  const { database, config, auth, clock } = await getRuntime();
+  return { db: database.db, config, auth, clock, writer: database.writer };
 }

@@ -1,26 +1,33 @@
 /**
- * Process-wide services, created once at start-up: configuration, database, auth.
+ * Process-wide services, created once at start-up: configuration, database, auth, clock.
+ * Start-up code imports no feature's logic except the hooks it wires here (decision 031).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
+import { eraseUserData } from "./account/privacy.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { logger } from "./logger.server";
+import { systemClock, type Clock } from "./service-deps.server";
 
 export interface Runtime {
   config: Config;
   database: DatabaseHandle;
   auth: Auth;
+  /** The one clock of the process; tests pass their own (decision 004). */
+  clock: Clock;
 }
 
-export async function createRuntime(config: Config): Promise<Runtime> {
+export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
   const database = openDatabase(config.database);
   const result = await migrateToLatest(database.db);
   for (const r of result.results ?? []) {
     if (r.status === "Success") logger.info({ migration: r.migrationName }, "migration applied");
   }
-  const auth = createAuth(config, database);
-  return { config, database, auth };
+  const auth = createAuth(config, database, {
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock }, user),
+  });
+  return { config, database, auth, clock };
 }
 
 let current: Promise<Runtime> | undefined;

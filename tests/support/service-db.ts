@@ -5,7 +5,7 @@
 // Services write mails through getT: the server's translations, as at start-up.
 import "../../app/i18n/resources.server";
 import { parseConfig, type Config } from "../../app/server/config.server";
-import type { Deps } from "../../app/server/deps.server";
+import type { Deps } from "../../app/server/service-deps.server";
 import { createRuntime } from "../../app/server/runtime.server";
 import { TEST_AUTH_SECRET } from "./database";
 
@@ -28,8 +28,8 @@ export async function createServiceDeps(
     RATE_LIMIT_DISABLED: "1",
     ...env,
   } as NodeJS.ProcessEnv);
-  const rt = await createRuntime(config);
   let now = start;
+  const rt = await createRuntime(config, () => now);
   return {
     db: rt.database.db,
     config: rt.config,

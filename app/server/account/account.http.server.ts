@@ -1,5 +1,5 @@
 /** Account page and privacy errors as HTTP (decision 011): status and translation key per code. */
-import type { HttpErrorTable } from "../http/errors.server";
+import { isErrorOf, type HttpErrorTable } from "../http/errors.server";
 import type { AccountPageErrorCode } from "./account.service.server";
 import type { PrivacyErrorCode } from "./privacy.service.server";
 
@@ -21,10 +21,23 @@ export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
   providerNotConfigured: { status: 400, key: "auth.errors.providerNotConfigured" },
   cancelFailed: { status: 502, key: "account.errors.cancelFailed" },
   lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
-  signedOut: { status: 401, key: "account.errors.signedOut" },
+  signedOut: { status: 401, key: "account.errors.signedOut", on: { redirect: "/login" } },
 };
 
 export const privacyErrors: HttpErrorTable<PrivacyErrorCode> = {
   rateLimited: { status: 429, key: "account.errors.exportRateLimited", headers: retryAfter },
   lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
 };
+
+/**
+ * Which field of this form a password refusal belongs to (the message stays on the alert
+ * too): the delete form's `password`, the account page's `currentPassword` / `newPassword`.
+ */
+export function passwordMarks(err: unknown, fields: { current: string; new?: string }): Record<string, string> {
+  if (!isErrorOf(accountPageErrors, err)) return {};
+  const key = accountPageErrors[err.code].key;
+  if (err.code.startsWith("password.") && fields.new) return { [fields.new]: key };
+  if (err.code === "wrongPassword" || (err.code === "passwordRequired" && !fields.new))
+    return { [fields.current]: key };
+  return {};
+}

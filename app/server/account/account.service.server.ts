@@ -12,7 +12,7 @@ import { passwordProblem, type PasswordProblem } from "~/lib/password";
 import type { SocialProvider } from "~/lib/social";
 import { hasPassword } from "../auth/accounts.repository.server";
 import { enabledProviders, FRESH_SIGN_IN_SECONDS, isSocialProvider } from "../auth/auth.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { OrderError, renewalEndsIfCancelled } from "../orders/orders.service.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

@@ -5,7 +5,7 @@
  * A feature that adds a table holding a user's data adds its entry here; the export and
  * the deletion then cover it, and tests/integration/account.test.ts checks both.
  */
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

@@ -9,7 +9,7 @@ import type { Lang } from "~/i18n/config";
 import type { CaptchaKind } from "~/lib/contact-limits";
 import { passwordProblem, type PasswordProblem } from "~/lib/password";
 import type { SocialProvider } from "~/lib/social";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import {
   adminGrantsFor,
   bindAdminGrant,

@@ -8,7 +8,6 @@ import { isSocialProvider, PASSWORD_LINK_REQUIRED, SOCIAL_PROVIDERS, type Social
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { logger } from "../logger.server";
-import { eraseUserData } from "../account/privacy.service.server";
 import { sendEmailChangeMails, sendPasswordResetMail, sendVerificationMail } from "./accounts.mail.server";
 import { deleteResetTokensOf, findUserEmail, hasPassword } from "./accounts.repository.server";
 
@@ -55,11 +54,26 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
   logger[level]({ source: "better-auth", ...(errors.length ? { errors } : {}) }, message);
 }
 
+/** A user about to be deleted: id and stored (lower-case) email. */
+export interface DeletedUser {
+  id: string;
+  email: string;
+}
+
+export interface AuthHooks {
+  /**
+   * Runs after better-auth checked the password (or the fresh sign-in) and before it
+   * deletes the user, sessions and sign-in methods; a throw leaves the account as it was.
+   * The runtime wires it to eraseUserData: start-up code imports no feature (decision 031).
+   */
+  beforeDeleteUser: (user: DeletedUser) => Promise<void>;
+}
+
 /**
  * The better-auth instance. Sessions live in our database (table session), cookies
  * are HttpOnly. Built once per process by the runtime.
  */
-export function createAuth(config: Config, handle: DatabaseHandle) {
+export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHooks) {
   const db = handle.db;
   const plugins: BetterAuthPlugin[] = [];
   if (config.oauth.testIssuer) {
@@ -149,11 +163,10 @@ export function createAuth(config: Config, handle: DatabaseHandle) {
       changeEmail: { enabled: true },
       deleteUser: {
         enabled: true,
-        // Runs after better-auth checked the password (or the fresh sign-in) and before it
-        // deletes the user, sessions and sign-in methods: subscriptions are cancelled at the
-        // provider and every other trace erased; a failure leaves the account as it was.
+        // Subscriptions are cancelled at the provider and every other trace erased
+        // (hooks.beforeDeleteUser); a failure leaves the account as it was.
         beforeDelete: async (user) => {
-          await eraseUserData({ db, config, clock: () => Date.now() }, { id: String(user.id), email: user.email });
+          await hooks.beforeDeleteUser({ id: String(user.id), email: user.email });
         },
       },
       additionalFields: {

@@ -14,7 +14,7 @@ export const contactErrors: HttpErrorTable<ContactErrorCode> = {
     key: "contact.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
   },
-  notFound: { status: 404, key: "contact.errors.failed" },
+  notFound: { status: 404, key: "contact.errors.failed", on: "page" },
   replyEmpty: { status: 400, key: "admin.messages.replyEmpty" },
   replyTooLong: { status: 400, key: "admin.messages.replyTooLong" },
 };

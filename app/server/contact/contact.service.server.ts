@@ -7,7 +7,7 @@ import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { REPLY_MAX, type ContactInput } from "~/lib/contact";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

@@ -34,6 +34,8 @@ export interface DatabaseHandle {
   writer?: SqliteWriter;
   /** Cheap reachability check for /readyz. */
   ping(): Promise<void>;
+  /** PostgreSQL's pool use, for the metrics; SQLite has one connection and no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

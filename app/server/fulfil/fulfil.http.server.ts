@@ -15,7 +15,7 @@ export const fulfilErrors: HttpErrorTable<FulfilErrorCode> = {
   "shipments.tooMany": { status: 400, key: "fulfil.admin.errors.tooMany" },
   "shipments.unknown": { status: 404, key: "fulfil.admin.errors.unknown" },
   "tracking.invalid": { status: 400, key: "fulfil.admin.errors.tracking" },
-  "replacement.notFound": { status: 404, key: "fulfil.replacement.errors.notFound" },
+  "replacement.notFound": { status: 404, key: "fulfil.replacement.errors.notFound", on: "page" },
   "replacement.notPaid": { status: 400, key: "fulfil.replacement.errors.notPaid" },
   "replacement.limit": { status: 409, key: "fulfil.replacement.errors.limit" },
 };

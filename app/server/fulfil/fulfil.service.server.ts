@@ -10,7 +10,7 @@ import { newProductId } from "~/lib/ids";
 import { isItemPaid } from "~/lib/paid";
 import { addMonths } from "~/lib/pricing";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { findManagedProduct, idOrCodeTaken } from "../items/items.repository.server";
 import { logger } from "../logger.server";

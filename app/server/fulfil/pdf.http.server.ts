@@ -2,7 +2,8 @@
 import { data } from "react-router";
 import { parseSelection } from "~/lib/fulfil";
 import { requireAdmin } from "../auth/session.server";
-import { getDeps, type Deps } from "../deps.server";
+import { getDeps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { httpErrorOf } from "../http/errors.server";
 import { fulfilErrors } from "./fulfil.http.server";
 import { FulfilError, type Selection } from "./fulfil.service.server";

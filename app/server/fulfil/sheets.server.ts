@@ -2,7 +2,7 @@
  * The admin's PDF downloads (issue #15): the selected shipments' sticker sheet and address
  * labels. The service decides what is on them; sticker-pdf.server.ts draws.
  */
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { selectedShipments, type Selection } from "./fulfil.service.server";
 import { addressLabelsPdf, stickerSheetPdf } from "./sticker-pdf.server";
 

@@ -24,6 +24,7 @@ import { scanLog } from "../scans/scan-log.server";
 import { recordItemPageVisit } from "../scans/scans.service.server";
 import { getRuntime } from "../runtime.server";
 import { newRequestId } from "./request-id.server";
+import { finderPageCache, metricsEnabled, observeRequest } from "../metrics/metrics.server";
 
 /** Set on a finder-page request whose rendered page may be stored. */
 interface CacheCandidate {
@@ -95,6 +96,11 @@ function sendCachedPage(
   if (encoding) headers.push("Content-Encoding", encoding);
   res.writeHead(200, headers);
   res.end(req.method === "HEAD" ? undefined : body);
+  if (metricsEnabled()) {
+    finderPageCache.inc({ result: "hit" });
+    const route = url.startsWith("/product/") ? "routes/product" : "routes/product-short";
+    observeRequest(route, req.method ?? "GET", 200, (performance.now() - started) / 1000);
+  }
   // A page served from here is a view by an anonymous visitor (never the signed-in owner):
   // a scan for the log (issue #14 point 4), in memory, written within a second.
   if (req.method === "GET") {
@@ -188,6 +194,7 @@ export function storeItemPage(req: express.Request, res: express.Response, next:
       headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
     }
     itemPageCache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
+    if (metricsEnabled()) finderPageCache.inc({ result: "miss" });
   });
   next();
 }

@@ -12,7 +12,7 @@ import { isItemPaid } from "~/lib/paid";
 import { DEFAULT_PERIOD } from "~/lib/pricing";
 import { newStickerCode } from "~/lib/sticker-code";
 import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { resolveScope, type Scope } from "../organisations/scope.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";

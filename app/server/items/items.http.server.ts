@@ -6,7 +6,7 @@ import { invalidForm, type HttpErrorTable } from "../http/errors.server";
 import type { ItemErrorCode } from "./items.service.server";
 
 export const itemErrors: HttpErrorTable<ItemErrorCode> = {
-  notFound: { status: 404, key: "items.errorLoadProduct" },
+  notFound: { status: 404, key: "items.errorLoadProduct", on: "page" },
   assignForbidden: { status: 403, key: "errors.itemAssignForbidden" },
   assigneeNotMember: { status: 400, key: "errors.itemAssigneeNotMember" },
   deleteAdminOnly: { status: 403, key: "errors.itemDeleteAdminOnly" },

@@ -10,7 +10,7 @@ import { isItemPaid, wasEverPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import type { ProdType, ProductInput } from "~/lib/product-form";
 import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import {
   listItemSubscriptions,

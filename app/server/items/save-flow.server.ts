@@ -5,7 +5,7 @@
  */
 import type { Lang } from "~/i18n/config";
 import type { ProductInput } from "~/lib/product-form";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
 import { createItem, updateOwnedItem } from "./items.service.server";
 

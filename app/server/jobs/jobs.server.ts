@@ -10,9 +10,10 @@
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { runBillingJobs } from "../orders/billing.service.server";
-import { systemClock } from "../deps.server";
 import { sweepOrphanPhotos } from "../photos/photos.service.server";
+import { systemClock } from "../service-deps.server";
 import { logger } from "../logger.server";
+import { measureJob } from "../metrics/metrics.server";
 import { sendDueDigests } from "../relay/digest.service.server";
 import { runHousekeeping } from "./jobs.service.server";
 
@@ -37,7 +38,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
     logger.warn({ job, err: err instanceof Error ? err.message : String(err) }, `${job} failed`);
   };
   const run = () => {
-    running = runHousekeeping(deps, database.dialect)
+    running = measureJob("housekeeping", () => runHousekeeping(deps, database.dialect))
       .then((deleted) => {
         if (deleted) logger.info({ job: "housekeeping", deleted }, "housekeeping done");
       })
@@ -48,7 +49,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
         if (swept) logger.info({ job: "photos", swept }, "unused photo bytes deleted");
       })
       .catch(failed("photo sweep"))
-      .then(() => runBillingJobs(deps, database.dialect))
+      .then(() => measureJob("billing", () => runBillingJobs(deps, database.dialect)))
       .then((done) => {
         if (done && done.lapsed + done.reminders + done.abandoned > 0)
           logger.info({ job: "billing", ...done }, "billing jobs done");
@@ -68,7 +69,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
   let digests: Promise<void> | undefined;
   const digestTimer = setInterval(() => {
     if (digests) return; // a slow database: skip a beat
-    digests = sendDueDigests(deps)
+    digests = measureJob("relay-digests", () => sendDueDigests(deps))
       .then((sent) => {
         if (sent > 0) logger.info({ job: "relay-digests", sent }, "relay digests sent");
       })

@@ -5,7 +5,7 @@
  * 180 days after their last message (issue #14).
  */
 import type { Dialect } from "../db/db.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
 import { deleteScansBefore } from "../scans/scans.repository.server";
 import { SCAN_RETENTION_MS } from "../scans/scans.service.server";

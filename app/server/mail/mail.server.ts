@@ -163,6 +163,30 @@ async function claimNext(db: DB) {
   return undefined;
 }
 
+/** The outbox at a glance, for the metrics: waiting or sending, failed, and the oldest waiting. */
+export async function mailQueueStats(db: DB, now: number) {
+  const rows = await db
+    .selectFrom("mail_outbox")
+    .select((eb) => ["status", eb.fn.countAll<number | string>().as("n"), eb.fn.min("createdAt").as("oldest")])
+    .where("status", "in", ["pending", "sending", "failed"])
+    .groupBy("status")
+    .execute();
+  let depth = 0;
+  let failed = 0;
+  let oldest: number | null = null;
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.status === "failed") {
+      failed += n;
+      continue;
+    }
+    depth += n;
+    const at = r.oldest === null ? null : Number(r.oldest);
+    if (at !== null && (oldest === null || at < oldest)) oldest = at;
+  }
+  return { queue: "mail", depth, failed, oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000) };
+}
+
 export interface MailWorker {
   /** Deliver everything that is due now; resolves when nothing is left. */
   drain(): Promise<void>;

@@ -7,7 +7,7 @@
  */
 import { addressFromUser, parseStoredAddress, type Address } from "~/lib/address";
 import type { SessionUser } from "~/lib/session-user";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { findOrderDraft, findUserAdress, updateUserAdress, upsertOrderDraft } from "./order-draft.repository.server";
 
 export async function getOrderAddress(deps: Pick<Deps, "db">, userId: string): Promise<Address | null> {

@@ -7,11 +7,10 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { BillingOverview } from "~/lib/billing-overview";
-import type { Currency } from "~/lib/currency";
 import { formatDate } from "~/lib/dates";
-import { formatPrice, periodEnd, type Period } from "~/lib/pricing";
+import { formatPrice, periodEnd } from "~/lib/pricing";
 import type { Dialect } from "../db/db.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import {
@@ -26,7 +25,7 @@ import {
   type Receipt,
 } from "./billing.repository.server";
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
-import { receiptPdf } from "./receipt-pdf.server";
+import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
   findOrder,
@@ -206,29 +205,6 @@ export async function cancelAbandonedOrders(deps: Pick<Deps, "db" | "clock">): P
   const n = await cancelPendingBefore(deps.db, now - ABANDONED_AFTER_MS, now);
   if (n > 0) logger.info({ job: "billing", abandoned: n }, "abandoned checkouts cancelled");
   return n;
-}
-
-/** A receipt as the owner sees it (page, PDF, dashboard list). */
-export interface ReceiptView {
-  orderId: string;
-  number: number;
-  paidAt: number;
-  period: Period;
-  currency: Currency;
-  count: number;
-  items: string[];
-  periodStart: number;
-  periodEnd: number;
-  /** Minor units. */
-  packageAmount: number;
-  discountAmount: number;
-  totalAmount: number;
-  vatAmount: number;
-  netAmount: number;
-  /** No VAT: "Reverse charge" on the receipt (decision 027). */
-  reverseCharge: boolean;
-  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
-  buyer: { name: string; lines: string[] };
 }
 
 function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "buyer"> {

@@ -11,7 +11,7 @@ import { getT } from "~/i18n/i18n";
 import type { Currency } from "~/lib/currency";
 import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/eu-vat";
 import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";

@@ -7,9 +7,10 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   unknownItems: { status: 400, key: "orderErrors.unknownItems" },
   alreadyInvoiced: { status: 409, key: "orderErrors.alreadyInvoiced" },
   alreadyPaid: { status: 400, key: "orderErrors.alreadyPaid" },
-  noAddress: { status: 400, key: "orderErrors.noAddress" },
+  // The address form then marks each missing field.
+  noAddress: { status: 400, key: "orderErrors.noAddress", on: { redirect: "/user/register-adress?missing=1" } },
   checkoutFailed: { status: 502, key: "orderErrors.checkoutFailed" },
-  notFound: { status: 404, key: "orderErrors.notFound" },
+  notFound: { status: 404, key: "orderErrors.notFound", on: "page" },
   notRenewing: { status: 409, key: "orderErrors.notRenewing" },
   cancelFailed: { status: 502, key: "orderErrors.cancelFailed" },
   notCancelled: { status: 409, key: "orderErrors.notCancelled" },

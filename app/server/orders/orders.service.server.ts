@@ -21,7 +21,7 @@ import {
 } from "~/lib/pricing";
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { ProdType } from "~/lib/product-form";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { listManagedIds } from "../items/item-access.repository.server";
 import { findMembership } from "../organisations/organisations.repository.server";
 import { forgetItemPages } from "../items/item-page-cache.server";

@@ -5,7 +5,31 @@
  * address go through `pdfString`, which escapes PDF's string syntax, so typed text cannot
  * become PDF operators.
  */
-import type { ReceiptView } from "./billing.service.server";
+import type { Currency } from "~/lib/currency";
+import type { Period } from "~/lib/pricing";
+
+/** A receipt as the owner sees it (page, PDF, dashboard list). */
+export interface ReceiptView {
+  orderId: string;
+  number: number;
+  paidAt: number;
+  period: Period;
+  currency: Currency;
+  count: number;
+  items: string[];
+  periodStart: number;
+  periodEnd: number;
+  /** Minor units. */
+  packageAmount: number;
+  discountAmount: number;
+  totalAmount: number;
+  vatAmount: number;
+  netAmount: number;
+  /** No VAT: "Reverse charge" on the receipt (decision 027). */
+  reverseCharge: boolean;
+  seller: { name: string; orgNr: string | null; vatNr: string | null; address: string[] };
+  buyer: { name: string; lines: string[] };
+}
 
 /** Unicode → WinAnsi (cp1252) for the characters outside Latin-1 that receipts use. */
 const CP1252: Record<string, number> = {

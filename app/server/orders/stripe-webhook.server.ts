@@ -5,7 +5,7 @@
  */
 import type Stripe from "stripe";
 import type { Config } from "../config.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { markPaymentFailed } from "./billing.service.server";
 import { applyInvoiceEvent } from "./invoice.service.server";

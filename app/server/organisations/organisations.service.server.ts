@@ -19,7 +19,7 @@ import {
   type OrganisationInput,
   type OrgRole,
 } from "~/lib/organisations";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

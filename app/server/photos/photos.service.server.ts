@@ -8,7 +8,7 @@
  */
 import { randomId } from "~/lib/ids";
 import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/photos";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";

@@ -8,7 +8,7 @@
  * each digest once.
  */
 import { getT } from "~/i18n/i18n";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 import { findProductById } from "../items/items.repository.server";
 import { enqueueMail } from "../mail/mail.server";

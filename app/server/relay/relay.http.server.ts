@@ -3,7 +3,7 @@ import type { HttpErrorTable } from "../http/errors.server";
 import type { RelayErrorCode } from "./relay.service.server";
 
 export const relayErrors: HttpErrorTable<RelayErrorCode> = {
-  notFound: { status: 404, key: "relay.errors.notFound" },
+  notFound: { status: 404, key: "relay.errors.notFound", on: "page" },
   rateLimited: {
     status: 429,
     key: "relay.errors.rateLimited",

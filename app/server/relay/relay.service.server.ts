@@ -15,7 +15,7 @@ import { isItemPaid, wasEverPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
 import { listItemRecipients, mayManageItem } from "../items/item-access.repository.server";

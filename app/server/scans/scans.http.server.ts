@@ -3,5 +3,5 @@ import type { HttpErrorTable } from "../http/errors.server";
 import type { ScanErrorCode } from "./scans.service.server";
 
 export const scanErrors: HttpErrorTable<ScanErrorCode> = {
-  notFound: { status: 404, key: "items.errorLoadProduct" },
+  notFound: { status: 404, key: "items.errorLoadProduct", on: "page" },
 };

@@ -11,7 +11,7 @@
 import type { Lang } from "~/i18n/config";
 import { isItemPaid } from "~/lib/paid";
 import { deviceClassOf, RECENT_SCANS, type ScanEntry } from "~/lib/scans";
-import type { Deps } from "../deps.server";
+import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { ServiceError } from "../service-error.server";

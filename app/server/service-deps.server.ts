@@ -1,0 +1,25 @@
+/**
+ * What a service needs from the process, passed in explicitly (decisions 011, 031).
+ * Services take `deps: Pick<Deps, …>` as their first parameter and never call
+ * getRuntime(); routes build the value once per request with getDeps()
+ * (deps.server.ts). This module holds types and the system clock only: its imports are
+ * type-only, so any module may import it without closing a cycle.
+ */
+import type { Auth } from "./auth/auth.server";
+import type { Config } from "./config.server";
+import type { DB } from "./db/db.server";
+import type { SqliteWriter } from "./db/sqlite-writer.server";
+
+/** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
+export type Clock = () => number;
+
+export const systemClock: Clock = () => Date.now();
+
+export interface Deps {
+  db: DB;
+  config: Config;
+  auth: Auth;
+  clock: Clock;
+  /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
+  writer?: SqliteWriter;
+}
