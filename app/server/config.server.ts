@@ -81,6 +81,8 @@ const schema = z.object({
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** Optional second listener that serves only /metrics (same token), e.g. on an internal network. */
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
+  /** Delay before the first run of the hourly jobs after start-up (tests set it short). */
+  JOBS_FIRST_RUN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   /** Item photos (issue #34, decision 035): the most photo bytes one account may store, in MB. */
@@ -145,6 +147,8 @@ export interface Config {
       prefix: string;
     };
   };
+  /** Delay before the hourly jobs' first run after start-up. */
+  jobsFirstRunMs: number;
   /** Metrics on (GET /metrics with this bearer token), or off (404). */
   metrics: { token?: string; port?: number };
 }
@@ -277,6 +281,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
     photos: { storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024), s3 },
+    jobsFirstRunMs: e.JOBS_FIRST_RUN_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };
 }

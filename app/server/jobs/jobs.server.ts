@@ -17,8 +17,7 @@ import { measureJob } from "../metrics/metrics.server";
 import { sendDueDigests } from "../relay/digest.service.server";
 import { runHousekeeping } from "./jobs.service.server";
 
-/** First run shortly after start (not during it), then hourly. */
-export const FIRST_RUN_MS = 60_000;
+/** First run shortly after start (not during it: JOBS_FIRST_RUN_MS, a minute), then hourly. */
 export const INTERVAL_MS = 60 * 60_000;
 /** The relay digests that came due: a quarter hour after a burst's last digest, within a minute. */
 export const DIGEST_JOB_MS = 60_000;
@@ -64,7 +63,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
     timer = setTimeout(run, ms);
     timer.unref();
   };
-  schedule(FIRST_RUN_MS);
+  schedule(config.jobsFirstRunMs);
 
   let digests: Promise<void> | undefined;
   const digestTimer = setInterval(() => {
