@@ -57,6 +57,8 @@ export default [
   route("order/:id/receipt.pdf", "routes/order-receipt-pdf.ts"),
   route("order/:id/invoice", "routes/order-invoice.tsx"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
+  route("api/sms/report/:token", "routes/api.sms.report.ts"),
+  route("account/alerts", "routes/account-alerts.tsx"),
   // The sticker's short URL /{id}: only ids match (its loader 404s anything else); keep it just before `*`.
   route(":id", "routes/product-short.tsx"),
   // Must stay last: every other path is the spec's 'Page not found'.

@@ -39,7 +39,7 @@ import { CardSection } from "~/components/CardSection";
 import type { Route } from "./+types/account";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["account", "auth", "common"] };
+export const handle = { i18n: ["account", "alerts", "auth", "common"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");
@@ -243,6 +243,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             {t("account.profile.save")}
           </button>
         </Form>
+      </CardSection>
+
+      <CardSection id="alerts" title={t("alerts.title")}>
+        <p>{t("alerts.linkHelp")}</p>
+        <Link to="/account/alerts" className="btn btn-outline-primary">
+          {t("alerts.link")}
+        </Link>
       </CardSection>
 
       <CardSection id="email" title={t("account.email.title")}>

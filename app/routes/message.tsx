@@ -19,11 +19,12 @@ import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { formatFee } from "~/lib/fee";
+import { listConversationDeliveries } from "~/server/alerts/alerts.service.server";
 import { confirmReturn, openOwnerConversation, replyAsOwner } from "~/server/relay/relay.service.server";
 import type { Route } from "./+types/message";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "relay"] };
+export const handle = { i18n: ["alerts", "common", "relay"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "relay.thread");
@@ -38,8 +39,11 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   try {
-    const conversation = await openOwnerConversation(await getDeps(), user.ref, params.id);
-    return data({ conversation }, { headers: { "Cache-Control": "private, no-store" } });
+    const deps = await getDeps();
+    const conversation = await openOwnerConversation(deps, user.ref, params.id);
+    // After the access check above: the user's own alert deliveries only (issue #33).
+    const deliveries = await listConversationDeliveries(deps, user.ref, params.id);
+    return data({ conversation, deliveries }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
     return serviceErrorResponse(relayErrors, err);
   }
@@ -73,7 +77,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
   const lang = useLang();
   const [search] = useSearchParams();
   const navigation = useNavigation();
-  const { conversation: c } = loaderData;
+  const { conversation: c, deliveries } = loaderData;
   const result = actionData as ActionResult<OwnerReplyValues> | undefined;
   const replied = search.get("replied") === "1" && !result;
   const justReturned = search.get("returned") === "1";
@@ -112,6 +116,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
           </li>
         ))}
       </ol>
+      <Deliveries deliveries={deliveries} />
       {replied ? (
         <div className="alert alert-success" role="status">
           {t("relay.thread.sent")}
@@ -136,6 +141,45 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
         </button>
       </Form>
     </article>
+  );
+}
+
+/** How the alerts of this conversation reached the owner (issue #33): "Delivered by SMS to +46 70… 14:02". */
+function Deliveries({
+  deliveries,
+}: {
+  deliveries: {
+    id: string;
+    channel: string;
+    recipientLabel: string;
+    status: string;
+    sentAt: number | null;
+    deliveredAt: number | null;
+  }[];
+}) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  if (deliveries.length === 0) return null;
+  return (
+    <section className="mb-3 alert-deliveries" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title" className="h6">
+        {t("alerts.deliveries.title")}
+      </h2>
+      <ul className="small text-body-secondary mb-0">
+        {deliveries.map((d) => {
+          const at = d.deliveredAt ?? d.sentAt;
+          return (
+            <li key={d.id} className={`delivery delivery-${d.status}`}>
+              {t(`alerts.deliveries.${d.status}`, {
+                channel: t(`alerts.channels.${d.channel}`),
+                to: d.recipientLabel,
+                time: at ? formatDateTime(at, lang) : "",
+              })}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -43,6 +43,25 @@ const schema = z.object({
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default("Hittad <no-reply@hittad.se>")),
   /** How often the mail worker looks for due mail (it is also woken at once by new mail). */
   MAIL_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2000)),
+  /** 46elks (issue #33): without both credentials SMS are written to SMS_OUTBOX_DIR. */
+  ELKS_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default("https://api.46elks.com")),
+  ELKS_API_USERNAME: optionalString,
+  ELKS_API_PASSWORD: optionalString,
+  /** The sender shown on the phone: E.164, or up to 11 letters and digits. */
+  SMS_FROM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(\+[1-9]\d{6,14}|[A-Za-z][A-Za-z0-9]{1,10})$/, "must be E.164 or 2–11 letters and digits")
+      .default("Hittad"),
+  ),
+  SMS_OUTBOX_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/sms-outbox")),
+  /** The SMS cost guard: per item per day, per account per 30 days. */
+  SMS_LIMIT_PER_ITEM_DAY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(10)),
+  SMS_LIMIT_PER_ACCOUNT_MONTH: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(1_000_000).default(100),
+  ),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default("support@hittad.se")),
   PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["test", "stripe"]).optional()),
   /** Test payments with NODE_ENV=production: refused unless this is 1 (issue #13; npm start sets it). */
@@ -115,6 +134,16 @@ export interface Config {
   mailOutboxDir: string;
   mailFrom: string;
   mailPollMs: number;
+  /** SMS by 46elks (credentials set) or into the outbox folder (issue #33). */
+  sms: {
+    apiUrl: string;
+    username?: string;
+    password?: string;
+    from: string;
+    outboxDir: string;
+    limitPerItemDay: number;
+    limitPerAccountMonth: number;
+  };
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
@@ -214,6 +243,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
         "STRIPE_WEBHOOK_SECRET, or ALLOW_TEST_PAYMENTS=1 for a demo",
     );
   }
+  if (!e.ELKS_API_USERNAME !== !e.ELKS_API_PASSWORD) {
+    throw new ConfigError("Invalid configuration:\n  ELKS_API_USERNAME and ELKS_API_PASSWORD must be set together");
+  }
   if (e.CAPTCHA === "recaptcha" && (!e.RECAPTCHA_SITE_KEY || !e.RECAPTCHA_SECRET)) {
     throw new ConfigError(
       "Invalid configuration:\n  CAPTCHA: 'recaptcha' needs RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET",
@@ -257,6 +289,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     mailOutboxDir: path.resolve(cwd, e.MAIL_OUTBOX_DIR),
     mailFrom: e.MAIL_FROM,
     mailPollMs: e.MAIL_POLL_MS,
+    sms: {
+      apiUrl: e.ELKS_API_URL.replace(/\/+$/, ""),
+      username: e.ELKS_API_USERNAME,
+      password: e.ELKS_API_PASSWORD,
+      from: e.SMS_FROM,
+      outboxDir: path.resolve(cwd, e.SMS_OUTBOX_DIR),
+      limitPerItemDay: e.SMS_LIMIT_PER_ITEM_DAY,
+      limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
+    },
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },

@@ -20,6 +20,7 @@ export interface SecretUrl {
 export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/invite/:token", what: "organisation invite link (decision 022; only its hash is stored)" },
   { route: "/m/:token", what: "the finder's private conversation link (decision 013)" },
+  { route: "/api/sms/report/:token", what: "an SMS's delivery-report secret (46elks' whendelivered, decision 033)" },
   { route: "/user/verify-email", query: ["token"], what: "email verification and email change link" },
   { route: "/resetpassword/new", query: ["token"], what: "password reset link" },
   {

@@ -234,6 +234,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     },
   },
   {
+    route: "account/alerts",
+    url: "/account/alerts",
+    get: signedIn(200),
+    // An invalid number: refused with 400 for users (nothing sent), /login for visitors.
+    post: signedIn(400),
+    body: { intent: "phone", phone: "not a number" },
+  },
+  {
     route: "account/delete",
     url: "/account/delete",
     get: signedIn(200),
@@ -457,6 +465,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: all(405),
     // PAYMENTS=test: the Stripe webhook does not exist (its signature tests are in orders).
     post: all(404),
+    noOriginCheck: true,
+  },
+  {
+    route: "api/sms/report/:token",
+    url: "/api/sms/report/made-up-secret-000000000000",
+    get: all(405),
+    // 46elks' delivery report: a secret that matches no SMS changes nothing (404).
+    post: all(404),
+    body: { id: "s1", status: "delivered", delivered: "2026-11-26T12:00:00" },
     noOriginCheck: true,
   },
   { route: ":id", url: "/{item}", get: itemPage, post: all(404), body: { message: "Found your phone" } },

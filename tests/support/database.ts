@@ -62,6 +62,7 @@ export function testEnv(db: TestDatabase, extra: Record<string, string> = {}): R
     DATABASE_URL: db.url,
     AUTH_SECRET: TEST_AUTH_SECRET,
     MAIL_OUTBOX_DIR: path.join(dataDir, "outbox"),
+    SMS_OUTBOX_DIR: path.join(dataDir, "sms-outbox"),
     LOG_LEVEL: "warn",
     // The servers under test run with NODE_ENV=production, which refuses test payments
     // without it (issue #13); the Stripe suites set PAYMENTS=stripe.

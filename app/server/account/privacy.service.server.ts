@@ -12,6 +12,7 @@ import { ServiceError } from "../service-error.server";
 import { stopAllRenewals } from "../orders/orders.service.server";
 import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
+import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
 import { forgetPhotoBytes, photoHashesOfOwner } from "../photos/photos.service.server";
 
@@ -128,6 +129,12 @@ export const USER_DATA: UserDataKind[] = [
     key: "adminGrants",
     export: (db, u) => repo.readAdminGrants(db, u.id, u.email),
     erase: (ctx, u) => repo.deleteAdminGrants(ctx.db, u.id),
+  },
+  {
+    // Issue #33: the mobile number, alert settings and the records of alerts sent.
+    key: "alerts",
+    export: (db, u) => alertsRepo.readAlertDataForExport(db, u.id),
+    erase: (ctx, u) => alertsRepo.eraseAlertData(ctx.db, u.id),
   },
   {
     key: "mails",

@@ -137,6 +137,12 @@ export interface MailOutboxTable {
   lastError: string | null;
   createdAt: number;
   sentAt: number | null;
+  /** 'email' | 'sms' | 'push' (migration 0026; one outbox for every channel). */
+  channel: ColumnType<string, string | undefined, string>;
+  /** The alert delivery this row carries (alert_deliveries.id), or null. */
+  deliveryId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Channel-specific JSON (an SMS's delivery-report URL), or null. */
+  meta: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ContactMessageTable {
@@ -452,6 +458,54 @@ export interface PhotoBlobTable {
   size: number;
   data: Buffer | null;
   createdAt: number;
+/** One recipient × channel of an alert (issue #33, migration 0026). */
+export interface AlertDeliveryTable {
+  id: string;
+  userId: string;
+  itemId: string | null;
+  conversationId: string | null;
+  /** 'finderMessage' | 'reply' | 'lostScan' | 'scan' | 'returned' */
+  event: string;
+  /** 'email' | 'sms' | 'push' */
+  channel: string;
+  /** 'owner' | 'contact' */
+  recipientKind: string;
+  contactId: string | null;
+  recipientLabel: string;
+  /** 'queued' | 'sent' | 'delivered' | 'failed' | 'blocked' */
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  sentAt: number | null;
+  deliveredAt: number | null;
+  reportTokenHash: string | null;
+  providerId: string | null;
+}
+
+/** The owner's mobile number and its pending verification (migration 0026). */
+export interface UserPhoneTable {
+  userId: string;
+  phone: string | null;
+  verifiedAt: number | null;
+  pendingPhone: string | null;
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  codeAttempts: number;
+}
+
+export interface AlertSettingsTable {
+  userId: string;
+  /** JSON: { [event]: { email, sms, push } } */
+  settings: string;
+  updatedAt: number;
+}
+
+export interface SmsQuotaTable {
+  key: string;
+  windowStart: number;
+  count: number;
+  noticeAt: number | null;
 }
 
 export interface Database {
@@ -486,4 +540,8 @@ export interface Database {
   item_photos: ItemPhotoTable;
   photo_variants: PhotoVariantTable;
   photo_blobs: PhotoBlobTable;
+  alert_deliveries: AlertDeliveryTable;
+  user_phones: UserPhoneTable;
+  alert_settings: AlertSettingsTable;
+  sms_quotas: SmsQuotaTable;
 }

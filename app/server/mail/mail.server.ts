@@ -1,8 +1,11 @@
 /**
- * Outgoing mail. Callers enqueue (one INSERT, in their own request); a worker delivers
- * with retries and exponential backoff. Without SMTP_URL each mail becomes an .eml file
- * in MAIL_OUTBOX_DIR. Several app instances may run workers: a row is claimed with a
- * conditional UPDATE, so each mail is sent by one of them.
+ * Outgoing mail — and, since issue #33, every other channel an alert goes by (SMS, push):
+ * one durable outbox (`mail_outbox.channel`). Callers enqueue (one INSERT, in their own
+ * request or transaction); a worker delivers with retries and exponential backoff.
+ * Without SMTP_URL each mail becomes an .eml file in MAIL_OUTBOX_DIR (SMS: see
+ * sms/elks.server.ts). Several app instances may run workers: a row is claimed with a
+ * conditional UPDATE, so each message is sent by one of them. A row that carries an
+ * alert delivery (`deliveryId`) updates the delivery's record as it goes.
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
@@ -11,6 +14,9 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
+import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repository.server";
+import type { OutboxRow, ChannelSender } from "../alerts/channel.server";
+import { createSmsSender } from "../sms/elks.server";
 
 export interface MailMessage {
   to: string;
@@ -20,6 +26,17 @@ export interface MailMessage {
   /** Optional HTML part; without it one is made from the text (escaped, links kept). */
   html?: string;
   replyTo?: string;
+  /** The alert delivery this mail carries (alerts/fanout.service.server.ts). */
+  deliveryId?: string;
+}
+
+/** An SMS for the outbox: E.164 number, one part (lib/sms-text.ts), the report URL. */
+export interface SmsMessage {
+  to: string;
+  text: string;
+  deliveryId?: string;
+  /** 46elks' `whendelivered`: where the delivery report is posted. */
+  reportUrl?: string;
 }
 
 export const MAX_ATTEMPTS = 8;
@@ -33,6 +50,11 @@ export function backoffMs(attempts: number): number {
 }
 
 const wakers = new Set<() => void>();
+
+/** Wake this process's worker at once (after a transaction that queued rows committed). */
+export function wakeOutbox(): void {
+  for (const wake of wakers) wake();
+}
 
 /** Store a mail for delivery. Returns its outbox id. */
 export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
@@ -54,9 +76,41 @@ export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
       lastError: null,
       createdAt: now,
       sentAt: null,
+      channel: "email",
+      deliveryId: msg.deliveryId ?? null,
+      meta: null,
     })
     .execute();
-  for (const wake of wakers) wake();
+  wakeOutbox();
+  return id;
+}
+
+/** Store an SMS for delivery (the same outbox, retries and claims as mail). Returns its outbox id. */
+export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
+  const id = randomUUID();
+  const now = Date.now();
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id,
+      to: msg.to,
+      replyTo: null,
+      subject: "",
+      text: msg.text,
+      html: null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+      channel: "sms",
+      deliveryId: msg.deliveryId ?? null,
+      meta: msg.reportUrl ? JSON.stringify({ whendelivered: msg.reportUrl }) : null,
+    })
+    .execute();
+  wakeOutbox();
   return id;
 }
 
@@ -81,14 +135,7 @@ export function textToHtml(text: string): string {
   return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${body}</body></html>`;
 }
 
-type Deliver = (row: {
-  id: string;
-  to: string;
-  replyTo: string | null;
-  subject: string;
-  text: string;
-  html: string | null;
-}) => Promise<void>;
+type Deliver = (row: Pick<OutboxRow, "id" | "to" | "replyTo" | "subject" | "text" | "html">) => Promise<void>;
 
 function createDeliver(config: Config): { deliver: Deliver; close(): void } {
   if (config.smtpUrl) {
@@ -193,8 +240,22 @@ export interface MailWorker {
   stop(): Promise<void>;
 }
 
-export function startMailWorker(db: DB, config: Config): MailWorker {
+/**
+ * The outbox worker. `channels`: senders for the other channels (SMS defaults to 46elks
+ * or the SMS outbox folder; push is given by whoever configures it). A row whose channel
+ * has no sender waits and is retried like a failed one.
+ */
+export function startMailWorker(
+  db: DB,
+  config: Config,
+  channels: Partial<Record<"sms" | "push", ChannelSender>> = {},
+): MailWorker {
   const { deliver, close } = createDeliver(config);
+  const senders: Record<string, ChannelSender | undefined> = {
+    email: { send: async (row) => void (await deliver(row)) },
+    sms: channels.sms ?? createSmsSender(config),
+    push: channels.push,
+  };
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -211,18 +272,27 @@ export function startMailWorker(db: DB, config: Config): MailWorker {
       }
       if (!row) return;
       try {
-        await deliver(row);
+        const sender = senders[row.channel];
+        if (!sender) throw new Error(`no sender for channel ${row.channel}`);
+        const result = await sender.send(row);
+        const sentAt = Date.now();
         await db
           .updateTable("mail_outbox")
-          .set({ status: "sent", sentAt: Date.now(), lockedUntil: null, lastError: null })
+          .set({ status: "sent", sentAt, lockedUntil: null, lastError: null })
           .where("id", "=", row.id)
           .execute();
+        if (row.deliveryId)
+          await markDeliverySent(db, row.deliveryId, sentAt, row.attempts, result?.providerId ?? null);
       } catch (err) {
-        const failed = row.attempts >= MAX_ATTEMPTS;
+        // A refusal no retry can change (an invalid number, a gone push endpoint): failed now.
+        const failed = row.attempts >= MAX_ATTEMPTS || (err as { permanent?: boolean }).permanent === true;
         const message = err instanceof Error ? err.message : String(err);
+        if (row.deliveryId) {
+          await markDeliveryFailed(db, row.deliveryId, withoutAddresses(message), row.attempts, failed).catch(() => {});
+        }
         logger.warn(
           // SMTP errors quote the recipient ("550 <a@b.se>: no such user"): not in the logs.
-          { mailId: row.id, attempts: row.attempts, err: withoutAddresses(message) },
+          { mailId: row.id, channel: row.channel, attempts: row.attempts, err: withoutAddresses(message) },
           failed ? "mail failed for good" : "mail delivery failed; will retry",
         );
         await db

@@ -9,8 +9,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { formatFee } from "~/lib/fee";
 import { isItemPaid, wasEverPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
@@ -18,9 +16,10 @@ import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
-import { listItemRecipients, mayManageItem } from "../items/item-access.repository.server";
+import { mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
-import { enqueueMail } from "../mail/mail.server";
+import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
+import { enqueueMail, wakeOutbox } from "../mail/mail.server";
 import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
@@ -137,73 +136,28 @@ export async function isRelayFlooded(deps: Pick<Deps, "config" | "db" | "clock">
   return !state.ok;
 }
 
-/** The owners hear of a stored message: its own mail, or the item's digest during a burst. */
-async function notifyOwners(
-  deps: Pick<Deps, "config" | "db">,
-  conversation: repo.Conversation,
-  itemName: string,
-  input: FinderMessageInput,
-  first: boolean,
-  state: { paidNow: boolean; flooded: boolean; now: number },
-) {
-  if (await digestFinderMessage(deps, conversation.itemId, state.flooded, state.now)) return;
-  await mailOwner(deps, conversation, itemName, input, first, state.paidNow);
-}
-
-/**
- * The notice of a finder message, to everyone who manages the item (decision 026: the
- * owner of a personal item; an organisation item's assigned member and its admins, the
- * desk), each in their language: the message, a maps link, the thread's link.
- */
-async function mailOwner(
-  deps: Pick<Deps, "config" | "db">,
+/** The alert of a stored finder message, for the fan-out (alerts/fanout.service.server.ts). */
+function finderMessageFacts(
   conversation: repo.Conversation,
   itemName: string,
   input: FinderMessageInput,
   first: boolean,
   paidNow: boolean,
-) {
-  for (const userId of await listItemRecipients(deps.db, conversation.itemId)) {
-    await mailOneOwner(deps, userId, conversation, itemName, input, first, paidNow);
-  }
-}
-
-async function mailOneOwner(
-  { config, db }: Pick<Deps, "config" | "db">,
-  userId: string,
-  conversation: repo.Conversation,
-  itemName: string,
-  input: FinderMessageInput,
-  first: boolean,
-  paidNow: boolean,
-) {
-  const owner = await repo.findOwnerForMail(db, userId);
-  // An unverified address gets no relay mail (issue #17 point 5); the message waits on
-  // /messages and the dashboard asks the owner to confirm the address.
-  if (!owner?.emailVerified) return;
-  const t = getT(owner.language);
-  const location =
-    input.latitude !== undefined && input.longitude !== undefined
-      ? t("relay.mail.owner.location", { url: mapsLink({ latitude: input.latitude, longitude: input.longitude }) })
-      : t("relay.mail.owner.noLocation");
-  const contact = conversation.finderContact
-    ? t("relay.mail.owner.contact", { contact: conversation.finderContact })
-    : t("relay.mail.owner.noContact");
-  await enqueueMail(db, {
-    to: owner.email,
-    subject: t(first ? "relay.mail.owner.subject" : "relay.mail.owner.subjectMore", { item: oneLine(itemName) }),
-    text: t("relay.mail.owner.text", {
-      item: itemName,
-      message: quote(input.message),
-      location,
-      contact,
-      url: new URL(`/messages/${conversation.id}`, config.baseUrl).toString(),
-      // A lapsed sticker still relays (issue #21): say so, and where to reactivate it.
-      inactive: paidNow
-        ? ""
-        : `${t("relay.mail.owner.inactive", { url: new URL("/order", config.baseUrl).toString() })}\n\n`,
-    }),
-  });
+): AlertFacts {
+  return {
+    event: "finderMessage",
+    itemId: conversation.itemId,
+    itemName,
+    conversationId: conversation.id,
+    message: input.message,
+    first,
+    contact: conversation.finderContact,
+    location:
+      input.latitude !== undefined && input.longitude !== undefined
+        ? { latitude: input.latitude, longitude: input.longitude }
+        : null,
+    paidNow,
+  };
 }
 
 /**
@@ -225,6 +179,8 @@ export async function sendFinderMessage(
   if (!item || !state.open) throw new RelayError("notFound");
   if (meta.viewerId !== null && (await mayManageItem(db, meta.viewerId, item.id))) throw new RelayError("notFound");
   const { flooded } = await admitFinderMessage(deps, input, itemId, meta, now);
+  // During a burst the owners get the digest instead of this message's alerts (decision 029).
+  const digested = await digestFinderMessage(deps, itemId, flooded, now);
   const conversation: repo.Conversation = {
     id: randomUUID(),
     itemId,
@@ -248,8 +204,11 @@ export async function sendFinderMessage(
       createdAt: now,
       readAt: null,
     });
+    // The alerts commit with the message: a crash after this loses neither (issue #33).
+    if (!digested)
+      await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, true, state.paidNow), now);
   });
-  await notifyOwners(deps, conversation, item.name, input, true, { paidNow: state.paidNow, flooded, now });
+  wakeOutbox();
   const finderEmail = emailOf(input.contact);
   if (finderEmail) {
     const t = getT(meta.lang);
@@ -340,6 +299,7 @@ export async function continueFinderConversation(
   const state = await relayState(db, item, now);
   if (!item || !state.open) throw new RelayError("notFound");
   const { flooded } = await admitFinderMessage(deps, input, item.id, meta, now);
+  const digested = await digestFinderMessage(deps, item.id, flooded, now);
   await db.transaction().execute(async (trx) => {
     await repo.insertRelayMessage(trx, {
       id: randomUUID(),
@@ -352,8 +312,11 @@ export async function continueFinderConversation(
       readAt: null,
     });
     await repo.touchConversation(trx, conversation.id, now);
+    if (!digested) {
+      await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, false, state.paidNow), now);
+    }
   });
-  await notifyOwners(deps, conversation, item.name, input, false, { paidNow: state.paidNow, flooded, now });
+  wakeOutbox();
 }
 
 export async function listOwnerConversations(deps: Pick<Deps, "db">, ownerId: string) {
@@ -454,7 +417,7 @@ export async function confirmReturn(
   ownerId: string,
   id: string,
 ): Promise<boolean> {
-  const { db, config } = deps;
+  const { db } = deps;
   if (!isConversationId(id)) throw new RelayError("notFound");
   const conversation = await repo.findConversationOfOwner(db, ownerId, id);
   if (!conversation) throw new RelayError("notFound");
@@ -463,30 +426,27 @@ export async function confirmReturn(
   if (!item) throw new RelayError("notFound");
   const now = deps.clock();
   const returned: repo.ReturnedState = { at: now, fee: item.findFee, currency: item.currency };
-  // Everyone who manages the item hears of it (decision 026), each in their language.
-  const owners = await Promise.all(
-    (await listItemRecipients(db, item.id)).map((userId) => repo.findOwnerForMail(db, userId)),
-  );
   const recorded = await db.transaction().execute(async (trx) => {
     if (!(await repo.markReturned(trx, id, returned))) return false;
     await setProductLost(trx, ownerId, item.id, false, now);
-    // Only to an address the owner has proven (issue #17), like every relay mail.
-    for (const owner of owners) {
-      if (!owner?.emailVerified) continue;
-      const t = getT(owner.language);
-      await enqueueMail(trx, {
-        to: owner.email,
-        subject: t("relay.mail.returned.subject", { item: oneLine(item.name) }),
-        text: t("relay.mail.returned.text", {
-          item: item.name,
-          date: formatDate(now, owner.language),
-          fee: formatFee(returned.fee, returned.currency),
-          url: new URL(`/messages/${id}`, config.baseUrl).toString(),
-        }),
-      });
-    }
+    // Everyone who manages the item hears of it (decision 026), by the channels they chose.
+    await fanOutAlert(
+      trx,
+      deps,
+      {
+        event: "returned",
+        itemId: item.id,
+        itemName: item.name,
+        conversationId: id,
+        at: now,
+        fee: returned.fee,
+        currency: returned.currency,
+      },
+      now,
+    );
     return true;
   });
+  wakeOutbox();
   // After the commit: the finder page no longer shows the lost banner (decision 014).
   if (recorded) forgetItemPages(item.id);
   return recorded;

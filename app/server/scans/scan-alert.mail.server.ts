@@ -39,11 +39,11 @@ function firstName(name: string) {
   return name.trim().split(/\s+/)[0] ?? "";
 }
 
-export async function enqueueScanAlertMail(
-  db: DB,
-  config: Config,
+/** The scan alert's subject and text (the alert fan-out queues it: alerts/render.server.ts). */
+export function scanAlertMail(
+  config: Pick<Config, "baseUrl">,
   facts: ScanMailFacts & { kind: "scan" | "lost" },
-): Promise<void> {
+): { subject: string; text: string } {
   const lang: Lang = isLang(facts.ownerLang) ? facts.ownerLang : "en";
   const t = getT(lang);
   const origin = config.baseUrl.origin;
@@ -61,11 +61,10 @@ export async function enqueueScanAlertMail(
     t("scans.mail.turnOff", { url: `${origin}/dashboard` }),
     t("scans.mail.signature"),
   ];
-  await enqueueMail(db, {
-    to: facts.to,
+  return {
     subject: t(facts.kind === "lost" ? "scans.mail.lostSubject" : "scans.mail.subject", { name }),
     text: lines.join("\n\n"),
-  });
+  };
 }
 
 export async function enqueueInactiveScanMail(db: DB, config: Config, facts: ScanMailFacts): Promise<void> {

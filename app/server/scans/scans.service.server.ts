@@ -15,7 +15,9 @@ import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { ServiceError } from "../service-error.server";
-import { enqueueInactiveScanMail, enqueueScanAlertMail } from "./scan-alert.mail.server";
+import { enqueueInactiveScanMail } from "./scan-alert.mail.server";
+import { fanOutAlert, hasReachableRecipient } from "../alerts/fanout.service.server";
+import { wakeOutbox } from "../mail/mail.server";
 import type { ScanEvent, ScanLog } from "./scan-log.server";
 import * as repo from "./scans.repository.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
@@ -129,42 +131,61 @@ export async function writeScanEvents(
   ];
   for (const { t, e } of targets) {
     const paidNow = isItemPaid(t, now);
-    // The page the finder saw decides the kind of mail; a payment or lapse in between sends none.
+    // The page the finder saw decides the kind of alert; a payment or lapse in between sends none.
     if (e.paid !== paidNow) continue;
     if (e.paid && !t.scanAlerts && !t.lost) continue;
-    // The owner of a personal item; an organisation item's assigned member and admins (the
-    // desk, decision 026). Verified addresses only; one mail per person.
-    const recipients: NonNullable<Awaited<ReturnType<typeof repo.findOwnerContact>>>[] = [];
-    for (const userId of await listItemRecipients(db, t.id)) {
-      const contact = await repo.findOwnerContact(db, userId);
-      if (contact?.emailVerified) recipients.push(contact);
-    }
-    if (recipients.length === 0) continue;
-    const factsFor = (owner: (typeof recipients)[number]) => ({
-      to: owner.email,
-      ownerName: owner.name,
-      ownerLang: owner.language,
-      itemId: t.id,
-      itemName: t.name,
-      at: e.at,
-      scanLang: e.lang,
-      device: e.device,
-    });
-    const sent = await db.transaction().execute(async (trx) => {
-      if (!e.paid) {
+    if (!e.paid) {
+      // The owner of a personal item; an organisation item's assigned member and admins (the
+      // desk, decision 026). Verified addresses only; one mail per person.
+      const recipients: NonNullable<Awaited<ReturnType<typeof repo.findOwnerContact>>>[] = [];
+      for (const userId of await listItemRecipients(db, t.id)) {
+        const contact = await repo.findOwnerContact(db, userId);
+        if (contact?.emailVerified) recipients.push(contact);
+      }
+      if (recipients.length === 0) continue;
+      const sent = await db.transaction().execute(async (trx) => {
         if (!(await repo.claimAlert(trx, t.id, "inactiveAlertedAt", now, INACTIVE_ALERT_WINDOW_MS))) return false;
-        for (const r of recipients) await enqueueInactiveScanMail(trx, config, factsFor(r));
+        for (const r of recipients) {
+          await enqueueInactiveScanMail(trx, config, {
+            to: r.email,
+            ownerName: r.name,
+            ownerLang: r.language,
+            itemId: t.id,
+            itemName: t.name,
+            at: e.at,
+            scanLang: e.lang,
+            device: e.device,
+          });
+        }
         return true;
-      }
-      const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;
-      if (!(await repo.claimAlert(trx, t.id, "scanAlertedAt", now, window))) return false;
-      for (const r of recipients) {
-        await enqueueScanAlertMail(trx, config, { ...factsFor(r), kind: t.lost ? "lost" : "scan" });
-      }
-      return true;
+      });
+      if (sent) mails += recipients.length;
+      continue;
+    }
+    // A paid item's scan alert goes through the alert fan-out (issue #33): each person who
+    // manages the item, by the channels they chose for "scan" or "lost-mode scan".
+    if (!(await hasReachableRecipient(db, t.id))) continue;
+    const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;
+    const queued = await db.transaction().execute(async (trx) => {
+      if (!(await repo.claimAlert(trx, t.id, "scanAlertedAt", now, window))) return 0;
+      const r = await fanOutAlert(
+        trx,
+        deps,
+        {
+          event: t.lost ? "lostScan" : "scan",
+          itemId: t.id,
+          itemName: t.name,
+          at: e.at,
+          scanLang: e.lang,
+          device: e.device,
+        },
+        now,
+      );
+      return r.email;
     });
-    if (sent) mails += recipients.length;
+    mails += queued;
   }
+  wakeOutbox();
   if (mails) logger.info({ job: "scan-log", mails }, "scan alerts queued");
   return { scans: scans.length, mails };
 }

@@ -15,6 +15,7 @@ import * as m0014 from "./0014-organisations";
 import * as m0016 from "./0016-invoices";
 import * as m0017 from "./0017-organisation-conversations";
 import * as m0020 from "./0020-relay-digests";
+import * as m0026 from "./0026-alerts";
 import * as m0031 from "./0031-item-photos";
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   "0016-invoices": m0016,
   "0017-organisation-conversations": m0017,
   "0020-relay-digests": m0020,
+  "0026-alerts": m0026,
   "0031-item-photos": m0031,
 };

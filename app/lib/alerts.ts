@@ -1,0 +1,54 @@
+/**
+ * The owner's alert settings (issue #33): for each event, which channels carry it.
+ * Shared by the settings form and the fan-out (app/server/alerts).
+ */
+export const ALERT_EVENTS = ["finderMessage", "reply", "lostScan", "scan", "returned"] as const;
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+export const ALERT_CHANNELS = ["email", "sms", "push"] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+
+export type AlertSettings = Record<AlertEvent, Record<AlertChannel, boolean>>;
+
+/**
+ * Finder messages on every channel set up; everything else by email (scan alerts go by
+ * SMS or push only when the owner chooses so: they can be many, and SMS cost money).
+ */
+export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
+  finderMessage: { email: true, sms: true, push: true },
+  reply: { email: true, sms: false, push: false },
+  lostScan: { email: true, sms: false, push: false },
+  scan: { email: true, sms: false, push: false },
+  returned: { email: true, sms: false, push: false },
+};
+
+export const isAlertEvent = (v: unknown): v is AlertEvent => ALERT_EVENTS.includes(v as AlertEvent);
+export const isAlertChannel = (v: unknown): v is AlertChannel => ALERT_CHANNELS.includes(v as AlertChannel);
+
+/** Stored JSON (or anything) read as settings: unknown keys dropped, missing ones default. */
+export function readAlertSettings(json: string | null | undefined): AlertSettings {
+  let raw: unknown;
+  try {
+    raw = json ? JSON.parse(json) : null;
+  } catch {
+    raw = null;
+  }
+  const out = structuredClone(DEFAULT_ALERT_SETTINGS);
+  if (!raw || typeof raw !== "object") return out;
+  for (const e of ALERT_EVENTS) {
+    const row = (raw as Record<string, unknown>)[e];
+    if (!row || typeof row !== "object") continue;
+    for (const c of ALERT_CHANNELS) {
+      const v = (row as Record<string, unknown>)[c];
+      if (typeof v === "boolean") out[e][c] = v;
+    }
+  }
+  return out;
+}
+
+/** The settings form: a checkbox `${event}.${channel}` per cell; unticked boxes are not sent. */
+export function alertSettingsFromForm(form: Record<string, unknown>): AlertSettings {
+  const out = structuredClone(DEFAULT_ALERT_SETTINGS);
+  for (const e of ALERT_EVENTS) for (const c of ALERT_CHANNELS) out[e][c] = form[`${e}.${c}`] === "on";
+  return out;
+}

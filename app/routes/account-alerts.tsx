@@ -1,0 +1,229 @@
+/**
+ * /account/alerts (issue #33): how Hittad reaches the owner — the verified mobile number
+ * (a code by SMS) and the alert settings (event × email / SMS / push). Linked from
+ * /account. Every form works without JavaScript and answers with a redirect (PRG) or the
+ * form again with its message and what was typed.
+ */
+import { data, Form, redirect } from "react-router";
+import { Field } from "~/components/form/Field";
+import { FormAlert } from "~/components/form/FormAlert";
+import { CardSection } from "~/components/CardSection";
+import { useTranslation } from "~/i18n/react";
+import { ALERT_CHANNELS, ALERT_EVENTS, alertSettingsFromForm } from "~/lib/alerts";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { PHONE_INPUT_MAX } from "~/lib/phone";
+import { alertsErrors } from "~/server/alerts/alerts.http.server";
+import {
+  AlertsError,
+  confirmPhoneCode,
+  getAlertSettings,
+  getPhoneState,
+  removePhone,
+  requestPhoneCode,
+  saveAlertSettings,
+} from "~/server/alerts/alerts.service.server";
+import { requireUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
+import { getDeps } from "~/server/deps.server";
+import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import type { Route } from "./+types/account-alerts";
+
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["alerts", "common"] };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "alerts");
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+const DONE = {
+  codeSent: "alerts.phone.codeSent",
+  phoneVerified: "alerts.phone.verifiedDone",
+  phoneRemoved: "alerts.phone.removed",
+  settings: "alerts.settings.saved",
+} as const;
+type Done = keyof typeof DONE;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const deps = await getDeps();
+  const [phone, settings] = await Promise.all([getPhoneState(deps, user.ref), getAlertSettings(deps, user.ref)]);
+  const done = new URL(request.url).searchParams.get("done");
+  return data(
+    { phone, settings, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type Values = Record<string, string>;
+type Result = ActionResult<Values> & { intent: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const intent = typeof form.intent === "string" ? form.intent : "";
+  const values: Values = {};
+  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v.slice(0, 200);
+  const deps = await getDeps();
+  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+  try {
+    switch (intent) {
+      case "phone":
+        await requestPhoneCode(deps, user.ref, context.get(requestContext).lang, text("phone"));
+        return redirect("/account/alerts?done=codeSent");
+      case "code":
+        await confirmPhoneCode(deps, user.ref, text("code"));
+        return redirect("/account/alerts?done=phoneVerified");
+      case "removePhone":
+        await removePhone(deps, user.ref);
+        return redirect("/account/alerts?done=phoneRemoved");
+      case "settings":
+        await saveAlertSettings(deps, user.ref, alertSettingsFromForm(form));
+        return redirect("/account/alerts?done=settings#alerts-settings-title");
+      default: {
+        const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
+        return data<Result>({ ...res.data, intent }, { status: 400 });
+      }
+    }
+  } catch (err) {
+    if (err instanceof AlertsError) {
+      const field = err.code.startsWith("phone.") ? "phone" : "code";
+      const res = formErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
+      return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+    }
+    throw err;
+  }
+}
+
+export default function AccountAlerts({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { phone, settings, done } = loaderData;
+  const result = actionData as Result | undefined;
+  const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
+  const fieldFor = (intent: string, field: string) =>
+    result?.intent === intent ? result.fieldErrors[field] : undefined;
+  const valueOf = (intent: string, field: string) => (result?.intent === intent ? (result.values[field] ?? "") : "");
+
+  return (
+    <div className="py-4 account-page">
+      <h1 className="mb-4">{t("alerts.title")}</h1>
+      <p>{t("alerts.intro")}</p>
+      {done ? (
+        <div className="alert alert-success" role="status">
+          {t(done)}
+        </div>
+      ) : null}
+      {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
+
+      <CardSection id="alerts-phone" title={t("alerts.phone.title")}>
+        <p>{t("alerts.phone.intro")}</p>
+        {phone.verified ? (
+          <Form method="post" className="mb-3">
+            <p>
+              {t("alerts.phone.current")} <strong>{phone.verified}</strong>
+            </p>
+            <input type="hidden" name="intent" value="removePhone" />
+            <button type="submit" className="btn btn-outline-danger">
+              {t("alerts.phone.remove")}
+            </button>
+          </Form>
+        ) : null}
+        <FormAlert message={errorFor("code")} />
+        {phone.pending ? (
+          <>
+            <Form method="post" noValidate className="mb-3">
+              <input type="hidden" name="intent" value="code" />
+              <Field
+                id="alerts-code"
+                name="code"
+                label={t("alerts.phone.codeLabel", { phone: phone.pending })}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                maxLength={10}
+                defaultValue={valueOf("code", "code")}
+                error={fieldFor("code", "code")}
+                help={t("alerts.phone.codeHelp")}
+              />
+              <button type="submit" className="btn btn-primary">
+                {t("alerts.phone.confirm")}
+              </button>
+            </Form>
+          </>
+        ) : null}
+        <FormAlert message={errorFor("phone")} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="phone" />
+          <Field
+            id="alerts-phone-number"
+            name="phone"
+            type="tel"
+            label={phone.verified ? t("alerts.phone.changeLabel") : t("alerts.phone.label")}
+            autoComplete="tel"
+            inputMode="tel"
+            required
+            maxLength={PHONE_INPUT_MAX}
+            defaultValue={valueOf("phone", "phone")}
+            error={fieldFor("phone", "phone")}
+            help={t("alerts.phone.help")}
+          />
+          <button type="submit" className="btn btn-primary">
+            {t("alerts.phone.send")}
+          </button>
+        </Form>
+      </CardSection>
+
+      <CardSection id="alerts-settings" title={t("alerts.settings.title")}>
+        <p>{t("alerts.settings.intro")}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="settings" />
+          <div className="table-responsive">
+            <table className="table align-middle">
+              <caption className="visually-hidden">{t("alerts.settings.caption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("alerts.settings.event")}</th>
+                  {ALERT_CHANNELS.map((c) => (
+                    <th scope="col" key={c} className="text-center">
+                      {t(`alerts.channels.${c}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {ALERT_EVENTS.map((e) => (
+                  <tr key={e}>
+                    <th scope="row" id={`alerts-event-${e}`} className="fw-normal">
+                      {t(`alerts.events.${e}`)}
+                    </th>
+                    {ALERT_CHANNELS.map((c) => (
+                      <td key={c} className="text-center">
+                        <input
+                          className="form-check-input"
+                          type="checkbox"
+                          name={`${e}.${c}`}
+                          id={`alerts-${e}-${c}`}
+                          defaultChecked={settings[e][c]}
+                          aria-label={`${t(`alerts.events.${e}`)}: ${t(`alerts.channels.${c}`)}`}
+                        />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="form-text">{t("alerts.settings.help")}</p>
+          <button type="submit" className="btn btn-primary">
+            {t("alerts.settings.save")}
+          </button>
+        </Form>
+      </CardSection>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * A channel's sender, as the outbox worker (mail/mail.server.ts) calls it: email, SMS
+ * (sms/elks.server.ts) and push plug in the same way. `send` resolves when the provider
+ * accepted the message, and throws to have it retried with back-off; a PermanentError
+ * fails it at once (a number the provider refuses, a push endpoint that is gone).
+ */
+import type { Selectable } from "kysely";
+import type { MailOutboxTable } from "../db/schema";
+
+export type OutboxRow = Selectable<MailOutboxTable>;
+
+export interface ChannelSender {
+  send(row: OutboxRow): Promise<{ providerId?: string | null } | void>;
+  close?(): void;
+}
+
+export class PermanentError extends Error {
+  readonly permanent = true;
+}

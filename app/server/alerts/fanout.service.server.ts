@@ -1,0 +1,159 @@
+/**
+ * THE alert fan-out (issue #33, docs/decisions/033-reach-the-owner.md): one event (a
+ * finder's message, a reply, a lost-mode scan, a scan, a confirmed return) becomes one
+ * delivery per recipient × channel the recipient chose in their alert settings, each
+ * recorded (alert_deliveries) and queued in the one outbox (mail/mail.server.ts).
+ *
+ * Called inside the transaction that stores the event, so the event and its deliveries
+ * commit together: a crash (kill -9) after the commit loses no alert, one before it loses
+ * both. The caller wakes the outbox after the commit (wakeOutbox). Each channel's row is
+ * sent on its own, so a channel that fails never holds up another.
+ *
+ * Recipients: everyone who manages the item (decision 026). Email only to a verified
+ * account address (decision 012); SMS only to a verified number, through the cost guard.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { AlertEvent } from "~/lib/alerts";
+import { maskEmail, maskPhone } from "~/lib/phone";
+import type { Deps } from "../service-deps.server";
+import type { DB } from "../db/db.server";
+import { listItemRecipients } from "../items/item-access.repository.server";
+import { enqueueMail, enqueueSms } from "../mail/mail.server";
+import * as repo from "./alerts.repository.server";
+import type { AlertFacts } from "./alert-facts.server";
+import { renderEmail, renderGuardNotice, renderSms } from "./render.server";
+
+export type { AlertFacts };
+
+const DAY = 24 * 60 * 60_000;
+/** The cost guard's account window: 30 days. */
+export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY;
+export const SMS_ITEM_WINDOW_MS = DAY;
+
+export interface FanOutResult {
+  /** Deliveries queued per channel. */
+  email: number;
+  sms: number;
+  push: number;
+  /** SMS the cost guard stopped. */
+  blocked: number;
+}
+
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+/**
+ * The SMS cost guard (issue #33): at most SMS_LIMIT_PER_ITEM_DAY per item a day and
+ * SMS_LIMIT_PER_ACCOUNT_MONTH per account in 30 days, counted atomically before anything
+ * is queued (the counters are upserts, as the rate limiter's).
+ */
+async function admitSms(
+  db: DB,
+  config: Deps["config"],
+  itemId: string,
+  userId: string,
+  now: number,
+): Promise<{ ok: true } | { ok: false; key: string; windowStart: number; why: "item" | "account" }> {
+  const itemKey = `item:${itemId}`;
+  const byItem = await repo.hitSmsQuota(db, itemKey, config.sms.limitPerItemDay, SMS_ITEM_WINDOW_MS, now);
+  if (!byItem.ok) return { ok: false, key: itemKey, windowStart: byItem.windowStart, why: "item" };
+  const accountKey = `account:${userId}`;
+  const byAccount = await repo.hitSmsQuota(db, accountKey, config.sms.limitPerAccountMonth, SMS_ACCOUNT_WINDOW_MS, now);
+  if (!byAccount.ok) {
+    // Not sent: the item's counter gives it back.
+    await repo.undoSmsQuota(db, itemKey);
+    return { ok: false, key: accountKey, windowStart: byAccount.windowStart, why: "account" };
+  }
+  return { ok: true };
+}
+
+function conversationOf(facts: AlertFacts): string | null {
+  return "conversationId" in facts ? facts.conversationId : null;
+}
+
+/**
+ * Queues the event's deliveries. `db` is the caller's transaction. Returns what it
+ * queued; the caller calls wakeOutbox() after its commit.
+ */
+export async function fanOutAlert(
+  db: DB,
+  deps: Pick<Deps, "config">,
+  facts: AlertFacts,
+  now: number,
+): Promise<FanOutResult> {
+  const { config } = deps;
+  const out: FanOutResult = { email: 0, sms: 0, push: 0, blocked: 0 };
+  const event: AlertEvent = facts.event;
+  for (const userId of await listItemRecipients(db, facts.itemId)) {
+    const user = await repo.findRecipientUser(db, userId);
+    if (!user) continue;
+    const want = (await repo.readSettings(db, userId))[event];
+    const delivery = (channel: string, label: string, status: repo.DeliveryRow["status"], tokenHash?: string) => {
+      const row: repo.DeliveryRow = {
+        id: randomUUID(),
+        userId,
+        itemId: facts.itemId,
+        conversationId: conversationOf(facts),
+        event,
+        channel,
+        recipientKind: "owner",
+        contactId: null,
+        recipientLabel: label,
+        status,
+        createdAt: now,
+        reportTokenHash: tokenHash ?? null,
+      };
+      return repo.insertDelivery(db, row).then(() => row.id);
+    };
+
+    if (want.email && user.emailVerified) {
+      const deliveryId = await delivery("email", maskEmail(user.email), "queued");
+      const mail = renderEmail(config, user, facts, now);
+      await enqueueMail(db, { to: user.email, ...mail, deliveryId });
+      out.email++;
+    }
+
+    if (want.sms) {
+      const phone = await repo.verifiedPhoneOf(db, userId);
+      if (phone) {
+        const admitted = await admitSms(db, config, facts.itemId, userId, now);
+        if (!admitted.ok) {
+          await delivery("sms", maskPhone(phone), "blocked");
+          out.blocked++;
+          // The owner hears of it once per window, by email (never by another SMS).
+          if (user.emailVerified && (await repo.claimQuotaNotice(db, admitted.key, admitted.windowStart, now))) {
+            await enqueueMail(db, { to: user.email, ...renderGuardNotice(config, user, facts, admitted.why) });
+          }
+        } else {
+          const token = randomBytes(24).toString("base64url");
+          const deliveryId = await delivery("sms", maskPhone(phone), "queued", sha256(token));
+          await enqueueSms(db, {
+            to: phone,
+            text: renderSms(config, user.language, facts).text,
+            deliveryId,
+            reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+          });
+          out.sms++;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether anyone who manages the item can be reached at all (a verified address or
+ * number): a throttled alert is not claimed for nobody (an owner who verifies their
+ * address later gets the next one).
+ */
+export async function hasReachableRecipient(db: DB, itemId: string): Promise<boolean> {
+  for (const userId of await listItemRecipients(db, itemId)) {
+    const user = await repo.findRecipientUser(db, userId);
+    if (user?.emailVerified || (await repo.verifiedPhoneOf(db, userId))) return true;
+  }
+  return false;
+}
+
+/** The hash under which a delivery-report secret is stored. */
+export function reportTokenHash(token: string): string {
+  return sha256(token);
+}

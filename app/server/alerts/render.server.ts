@@ -1,0 +1,133 @@
+/**
+ * What each channel says about an alert, in the recipient's language (issue #33). Email:
+ * the texts the relay and scan alerts always had. SMS: one part (lib/sms-text.ts) naming
+ * the item, with a link, quoting the finder only as far as it fits. Stored text (item
+ * names, the finder's words) is inserted as text: mails are plain text (the HTML part is
+ * escaped), an SMS is text.
+ */
+import type { Lang } from "~/i18n/config";
+import { getT } from "~/i18n/i18n";
+import { formatDate } from "~/lib/dates";
+import { formatFee } from "~/lib/fee";
+import { mapsLink } from "~/lib/relay";
+import { fitSms, type SmsText } from "~/lib/sms-text";
+import type { Config } from "../config.server";
+import { scanAlertMail } from "../scans/scan-alert.mail.server";
+import type { AlertFacts } from "./alert-facts.server";
+import type { RecipientUser } from "./alerts.repository.server";
+
+/** One line, for subjects: stored texts may hold line breaks. */
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+
+function quote(text: string) {
+  return text
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+}
+
+const url = (config: Pick<Config, "baseUrl">, path: string) => new URL(path, config.baseUrl).toString();
+
+/** The link an alert points its owner to. */
+function linkOf(config: Pick<Config, "baseUrl">, facts: AlertFacts): string {
+  return "conversationId" in facts
+    ? url(config, `/messages/${facts.conversationId}`)
+    : url(config, `/product/${facts.itemId}`);
+}
+
+export function renderEmail(
+  config: Pick<Config, "baseUrl">,
+  user: RecipientUser,
+  facts: AlertFacts,
+  now: number,
+): { subject: string; text: string } {
+  const t = getT(user.language);
+  switch (facts.event) {
+    case "finderMessage": {
+      const location = facts.location
+        ? t("relay.mail.owner.location", { url: mapsLink(facts.location) })
+        : t("relay.mail.owner.noLocation");
+      const contact = facts.contact
+        ? t("relay.mail.owner.contact", { contact: facts.contact })
+        : t("relay.mail.owner.noContact");
+      return {
+        subject: t(facts.first ? "relay.mail.owner.subject" : "relay.mail.owner.subjectMore", {
+          item: oneLine(facts.itemName),
+        }),
+        text: t("relay.mail.owner.text", {
+          item: facts.itemName,
+          message: quote(facts.message),
+          location,
+          contact,
+          url: linkOf(config, facts),
+          // A lapsed sticker still relays (issue #21): say so, and where to reactivate it.
+          inactive: facts.paidNow ? "" : `${t("relay.mail.owner.inactive", { url: url(config, "/order") })}\n\n`,
+        }),
+      };
+    }
+    case "reply":
+      return {
+        subject: t("alerts.mail.reply.subject", { item: oneLine(facts.itemName) }),
+        text: t("alerts.mail.reply.text", {
+          item: facts.itemName,
+          name: facts.byName,
+          message: quote(facts.message),
+          url: linkOf(config, facts),
+        }),
+      };
+    case "lostScan":
+    case "scan":
+      return scanAlertMail(config, {
+        to: user.email,
+        ownerName: user.name,
+        ownerLang: user.language,
+        itemId: facts.itemId,
+        itemName: facts.itemName,
+        at: facts.at,
+        scanLang: facts.scanLang,
+        device: facts.device,
+        kind: facts.event === "lostScan" ? "lost" : "scan",
+      });
+    case "returned":
+      return {
+        subject: t("relay.mail.returned.subject", { item: oneLine(facts.itemName) }),
+        text: t("relay.mail.returned.text", {
+          item: facts.itemName,
+          date: formatDate(now, user.language),
+          fee: formatFee(facts.fee, facts.currency as "SEK" | "EUR"),
+          url: linkOf(config, facts),
+        }),
+      };
+  }
+}
+
+/** One SMS part for the alert, in `lang`. */
+export function renderSms(config: Pick<Config, "baseUrl">, lang: Lang, facts: AlertFacts): SmsText {
+  const t = getT(lang);
+  const link = linkOf(config, facts);
+  const message = "message" in facts ? facts.message : "";
+  const name = "byName" in facts ? facts.byName : "";
+  return fitSms(
+    (item, words) => t(`alerts.sms.${facts.event}`, { item, quote: words, url: link, name }),
+    oneLine(facts.itemName),
+    message,
+  );
+}
+
+/** The mail telling the owner that the cost guard stopped an SMS. */
+export function renderGuardNotice(
+  config: Pick<Config, "baseUrl" | "sms">,
+  user: RecipientUser,
+  facts: AlertFacts,
+  why: "item" | "account",
+): { subject: string; text: string } {
+  const t = getT(user.language);
+  return {
+    subject: t("alerts.mail.guard.subject"),
+    text: t(why === "item" ? "alerts.mail.guard.itemText" : "alerts.mail.guard.accountText", {
+      item: facts.itemName,
+      count: why === "item" ? config.sms.limitPerItemDay : config.sms.limitPerAccountMonth,
+      url: linkOf(config, facts),
+    }),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * SMS through 46elks (https://46elks.com/docs/send-sms), the Swedish SMS API, over plain
+ * HTTP: POST {ELKS_API_URL}/a1/sms with HTTP Basic (API username and password) and the
+ * form fields from, to, message and whendelivered (the delivery-report URL). Without
+ * credentials each SMS becomes a text file in SMS_OUTBOX_DIR, so a fresh checkout runs
+ * and shows what it would send. Called by the outbox worker (mail/mail.server.ts).
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Config } from "../config.server";
+import { PermanentError, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
+import { logger } from "../logger.server";
+
+/** A provider that does not answer in this time is retried later. */
+export const ELKS_TIMEOUT_MS = 10_000;
+
+function reportUrlOf(row: OutboxRow): string | undefined {
+  if (!row.meta) return undefined;
+  try {
+    const meta = JSON.parse(row.meta) as { whendelivered?: unknown };
+    return typeof meta.whendelivered === "string" ? meta.whendelivered : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
+  const { sms } = config;
+  if (sms.username && sms.password) {
+    const auth = "Basic " + Buffer.from(`${sms.username}:${sms.password}`).toString("base64");
+    const url = `${sms.apiUrl}/a1/sms`;
+    return {
+      async send(row) {
+        const body = new URLSearchParams({ from: sms.from, to: row.to, message: row.text });
+        const report = reportUrlOf(row);
+        if (report) body.set("whendelivered", report);
+        let res: Response;
+        try {
+          res = await fetch(url, {
+            method: "POST",
+            headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
+            body,
+            signal: AbortSignal.timeout(ELKS_TIMEOUT_MS),
+          });
+        } catch (err) {
+          // Network trouble or the time-out: retried with back-off.
+          throw new Error(`46elks unreachable: ${err instanceof Error ? err.name : "error"}`, { cause: err });
+        }
+        const text = await res.text().catch(() => "");
+        // No number in the error: it is logged and stored with the delivery.
+        if (res.status >= 500 || res.status === 429) throw new Error(`46elks answered ${res.status}`);
+        if (!res.ok) throw new PermanentError(`46elks refused the SMS (${res.status})`);
+        let id: string | null;
+        try {
+          const json = JSON.parse(text) as { id?: unknown };
+          id = typeof json.id === "string" ? json.id : null;
+        } catch {
+          id = null;
+        }
+        return { providerId: id };
+      },
+    };
+  }
+  return {
+    async send(row) {
+      // The files hold numbers and texts: owner-only, like the mail outbox.
+      await fs.mkdir(sms.outboxDir, { recursive: true, mode: 0o700 });
+      const file = path.join(sms.outboxDir, `${Date.now()}-${row.id}.txt`);
+      const report = reportUrlOf(row);
+      const lines = [
+        `From: ${sms.from}`,
+        `To: ${row.to}`,
+        ...(report ? [`Whendelivered: ${report}`] : []),
+        "",
+        row.text,
+      ];
+      await fs.writeFile(file, lines.join("\n") + "\n", { mode: 0o600 });
+      logger.info({ smsId: row.id, file }, "SMS written to outbox folder (no 46elks credentials)");
+      return { providerId: null };
+    },
+  };
+}
