@@ -458,6 +458,8 @@ export interface PhotoBlobTable {
   size: number;
   data: Buffer | null;
   createdAt: number;
+}
+
 /** One recipient × channel of an alert (issue #33, migration 0026). */
 export interface AlertDeliveryTable {
   id: string;
