@@ -144,6 +144,16 @@ const schema = z.object({
   JOBS_FIRST_RUN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
+  /** Item photos (issue #34, decision 035): the most photo bytes one account may store, in MB. */
+  PHOTO_STORAGE_MB: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(100_000).default(50)),
+  /** S3-compatible object storage for photos; without S3_ENDPOINT they live in the database. */
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  S3_BUCKET: optionalString,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default("us-east-1")),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Key prefix inside the bucket, e.g. `hittad/`. */
+  S3_PREFIX: z.preprocess(emptyToUndefined, z.string().max(200).default("")),
 });
 
 /** Every variable the schema reads (README and .env.example must document each). */
@@ -206,6 +216,18 @@ export interface Config {
     subject: string;
     /** PUSH_ALLOW_HOSTS, lower case host:port. */
     allowHosts: string[];
+  };
+  /** Item photos (decision 035): per-account bound, and S3 settings (absent: in the database). */
+  photos: {
+    storageBytes: number;
+    s3?: {
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      prefix: string;
+    };
   };
   /** Delay before the hourly jobs' first run after start-up. */
   jobsFirstRunMs: number;
@@ -326,6 +348,23 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   }
 
   const vapid = vapidPair(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY);
+  let s3: Config["photos"]["s3"];
+  if (e.S3_ENDPOINT || e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
+    if (!e.S3_ENDPOINT || !e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
+      throw new ConfigError(
+        "Invalid configuration:\n  S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+      );
+    }
+    const prefix = e.S3_PREFIX === "" || e.S3_PREFIX.endsWith("/") ? e.S3_PREFIX : `${e.S3_PREFIX}/`;
+    s3 = {
+      endpoint: e.S3_ENDPOINT,
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      prefix,
+    };
+  }
 
   return {
     env: e.NODE_ENV,
@@ -380,6 +419,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
       subject: e.VAPID_SUBJECT ?? `mailto:${e.SUPPORT_EMAIL}`,
       allowHosts: e.PUSH_ALLOW_HOSTS,
     },
+    photos: { storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024), s3 },
     jobsFirstRunMs: e.JOBS_FIRST_RUN_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
   };

@@ -8,7 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
+import sharp from "sharp";
 import { createItem } from "../../app/server/items/items.service.server";
+import { attachPhotos, listManagedPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -209,5 +211,25 @@ describe("three instances on one PostgreSQL", () => {
     await expect.poll(() => reminders().length, { timeout: 20_000, interval: 250 }).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(reminders()).toHaveLength(1);
+  });
+
+  it("a photo stored through one instance is served by every other (bytes in the shared database, issue #34)", async () => {
+    const deps = depsOf(rt);
+    const id = await createItem(
+      deps,
+      user.id,
+      { name: "Triplet photo", findFee: 10, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2a6" } })
+      .png()
+      .toBuffer();
+    await attachPhotos(deps, user.id, id, await preparePhotos(deps, user.id, [png]));
+    const [photo] = await listManagedPhotos(deps, user.id, id);
+    for (const server of servers) {
+      const res = await fetch(`${server.url}${photo!.small.url}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/webp");
+    }
   });
 });

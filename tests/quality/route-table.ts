@@ -331,6 +331,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
+    // Item photos (issue #34): {item} has none, so this hash is unknown to everyone; who
+    // gets a private photo is tested in tests/integration/photos.test.ts.
+    route: "product/:id/photo/:file",
+    url: `/product/{item}/photo/${"0".repeat(64)}.webp`,
+    get: all(404),
+    post: noAction,
+  },
+  {
     // Replacement stickers (issue #15): only the owner's items; {item} is unpaid, so the
     // owner sees why and a POST is refused.
     route: "product/:id/replacement",

@@ -15,6 +15,7 @@ import * as orgRepo from "../organisations/organisations.repository.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
 import { eraseDevices, exportDevices } from "../push/push.service.server";
+import { forgetPhotoBytes, photoHashesOfOwner } from "../photos/photos.service.server";
 
 /** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
 export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
@@ -203,9 +204,13 @@ export async function exportUserData(
 export async function eraseUserData(deps: Pick<Deps, "db" | "config" | "clock">, user: DataSubject): Promise<void> {
   await stopAllRenewals(deps, user.id);
   const forgottenItems: string[] = [];
+  // Photos of the items the user created: their rows go with the items (cascade), their
+  // bytes once no photo uses them (issue #34).
+  const photoHashes = await photoHashesOfOwner(deps, user.id);
   await deps.db.transaction().execute(async (trx) => {
     const ctx: ErasureContext = { db: trx, now: deps.clock(), forgottenItems };
     for (const kind of USER_DATA) if (kind.erase) await kind.erase(ctx, user);
   });
   for (const id of forgottenItems) forgetItemPages(id);
+  await forgetPhotoBytes(deps, photoHashes);
 }

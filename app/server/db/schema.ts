@@ -479,6 +479,36 @@ export interface PushOutboxTable {
   createdAt: number;
 }
 
+/** A photo of an item (issue #34, migration 0031). */
+export interface ItemPhotoTable {
+  id: string;
+  itemId: string;
+  /** 0-based order on the item; the first public one is on the finder page. */
+  position: number;
+  /** 1: only the item's managers see it. */
+  private: number;
+  createdAt: number;
+}
+
+/** One WebP file of a photo (160/320/640/1280 px wide), by content hash. */
+export interface PhotoVariantTable {
+  photoId: string;
+  nominal: number;
+  width: number;
+  height: number;
+  /** Hex SHA-256 of the bytes. */
+  hash: string;
+  size: number;
+}
+
+/** Photo bytes by content hash; `data` null when they live in S3-compatible storage. */
+export interface PhotoBlobTable {
+  hash: string;
+  size: number;
+  data: Buffer | null;
+  createdAt: number;
+}
+
 /** One recipient × channel of an alert (issue #33, migration 0026). */
 export interface AlertDeliveryTable {
   id: string;
@@ -561,6 +591,9 @@ export interface Database {
   server_keys: ServerKeyTable;
   push_subscriptions: PushSubscriptionTable;
   push_outbox: PushOutboxTable;
+  item_photos: ItemPhotoTable;
+  photo_variants: PhotoVariantTable;
+  photo_blobs: PhotoBlobTable;
   alert_deliveries: AlertDeliveryTable;
   user_phones: UserPhoneTable;
   alert_settings: AlertSettingsTable;

@@ -391,6 +391,8 @@ export async function moveItemToNewId(
   await trx.updateTable("item_scans").set({ productId: newId }).where("productId", "=", oldId).execute();
   await trx.updateTable("conversations").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   await trx.updateTable("relay_digests").set({ itemId: newId }).where("itemId", "=", oldId).execute();
+  // Its photos too (issue #34); their URLs name the item, so they change with it.
+  await trx.updateTable("item_photos").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   await trx.deleteFrom("products").where("id", "=", oldId).execute();
   await trx.updateTable("products").set({ code: newCode }).where("id", "=", newId).execute();
   await trx

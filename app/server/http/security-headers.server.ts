@@ -74,6 +74,8 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
   return !!cookieHeader && SESSION_COOKIE.test(cookieHeader);
 }
 
+const PHOTO_PATH = /^\/product\/[A-Za-z0-9]+\/photo\/[0-9a-f]{64}\.webp$/;
+
 /**
  * A signed-in request's answer (edit pages, admin pages, dashboard, `.data`) is never
  * stored by a browser or a shared cache: `Cache-Control: private, no-store`, whatever the
@@ -81,6 +83,9 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
  */
 export function noStoreWhenSignedIn(req: express.Request, res: express.Response, next: express.NextFunction) {
   if (!hasSessionCookie(req.headers.cookie)) return next();
+  // An item photo's bytes never change under their URL (the name is their hash) and are
+  // answered `private` already: the owner's browser may keep them (issue #34).
+  if (PHOTO_PATH.test(req.path)) return next();
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => express.Response;
   res.writeHead = ((...args: unknown[]) => {
     // Headers passed to writeHead itself (React Router's adapter sets them on res first).

@@ -21,6 +21,7 @@ import {
   type ItemSubscription,
 } from "../orders/orders.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
+import { forgetPhotoBytes, photoHashesOfItems } from "../photos/photos.service.server";
 import {
   deleteManagedProduct,
   findProductById,
@@ -307,9 +308,12 @@ export async function deleteOwnedItem(
     await stopRenewalsOfItem(deps, payer, id);
     await cancelPendingCheckoutsOfItem(deps, payer, id);
   }
+  // The photos' rows go with the item (ON DELETE CASCADE); their bytes right after.
+  const photoHashes = await photoHashesOfItems(deps, [id]);
   const deleted = await deleteManagedProduct(deps.db, owner, id);
   forgetItemPages(id);
   if (!deleted) throw new ItemError("notFound");
+  await forgetPhotoBytes(deps, photoHashes);
   return { name: row.name };
 }
 

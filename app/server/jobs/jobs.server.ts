@@ -10,6 +10,7 @@
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { runBillingJobs } from "../orders/billing.service.server";
+import { sweepOrphanPhotos } from "../photos/photos.service.server";
 import { systemClock } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { measureJob } from "../metrics/metrics.server";
@@ -41,6 +42,12 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
         if (deleted) logger.info({ job: "housekeeping", deleted }, "housekeeping done");
       })
       .catch(failed("housekeeping"))
+      // Photo bytes no photo uses (an upload cut short; issue #34, decision 035).
+      .then(() => sweepOrphanPhotos(deps))
+      .then((swept) => {
+        if (swept) logger.info({ job: "photos", swept }, "unused photo bytes deleted");
+      })
+      .catch(failed("photo sweep"))
       .then(() => measureJob("billing", () => runBillingJobs(deps, database.dialect)))
       .then((done) => {
         if (done && done.lapsed + done.reminders + done.abandoned > 0)
