@@ -601,7 +601,9 @@ describe(`account self-service on ${label}`, () => {
 
     const page = await (await get("/account/delete", { cookie: u.cookie, lang: "sv" })).text();
     expect(page).toContain("bokföringslagen");
-    expect(page).toContain("minsta bindningstid");
+    // The real end per order (issue #32 point 6): a year paid up front ends with its paid year.
+    expect(page).toContain("Årsprenumeration för 2 saker: betald till den");
+    expect(page).not.toContain("minsta bindningstid");
 
     const before = stripe.requests.length;
     const res = await post(
