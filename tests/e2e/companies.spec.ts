@@ -68,7 +68,7 @@ const L = {
     preview: "Preview",
     errorsLead: "1 problem found. Nothing was saved: correct the file and upload it again.",
     typeColumn: "Type",
-    typeInvalid: "The type must be mobile, laptop or other.",
+    typeInvalid: "The type must be mobile, laptop or other (or as the app writes them: Mobile phone, Laptop, Other).",
     empty: "You have no items yet. Register your first item to get its QR code.",
     count: `The file has ${ROWS} items.`,
     confirm: `Import ${ROWS} items`,
@@ -141,7 +141,8 @@ const L = {
     preview: "Förhandsgranska",
     errorsLead: "1 fel hittades. Inget sparades: rätta filen och ladda upp den igen.",
     typeColumn: "Typ",
-    typeInvalid: "Typen ska vara mobil, dator eller annat.",
+    typeInvalid:
+      "Typen ska vara mobil, dator eller annat (eller som appen skriver dem: Mobiltelefon, Bärbar dator, Annat).",
     empty: "Du har inga saker än. Registrera din första sak för att få dess QR-kod.",
     count: `Filen har ${ROWS} saker.`,
     confirm: `Importera ${ROWS} saker`,
@@ -349,7 +350,13 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await expect(page.getByText(s.errorsLead)).toBeVisible();
         const row = page.locator("table.csv-errors tbody tr");
         await expect(row).toHaveCount(1);
-        await expect(row.locator("td")).toHaveText([String(BAD_ROW + 1), s.typeColumn, s.typeInvalid]);
+        // The refused value is shown beside its message (issue #32 point 12).
+        await expect(row.locator("td")).toHaveText([
+          String(BAD_ROW + 1),
+          s.typeColumn,
+          `“${s.csv.badType}”`,
+          s.typeInvalid,
+        ]);
         await expect(page.getByRole("button", { name: s.confirm })).toHaveCount(0);
         if (axe) await expectAccessible(page, { label: "the import's error preview" });
         await atPhoneAndDesk(page, `companies-import-errors-${lang}`);
