@@ -6,6 +6,7 @@
  * per hour through the real SMTP stand-in. Screenshots at 390 and 1280 px go to
  * test-results/scans/.
  */
+import { formatStickerCode } from "../../app/lib/sticker-code";
 import { devices, type Browser, type Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
@@ -220,8 +221,15 @@ for (const lang of ["en", "sv"] as const) {
         await atPhoneAndDesk(phone, `finder-unpaid-${lang}`);
         await expectAccessible(phone);
         await phone.getByRole("link", { name: T.handIn }).click();
-        await expect(phone).toHaveURL(new RegExp(`/contact\\?item=${id}$`));
-        await expect(phone.locator("#contact-message")).toHaveValue(new RegExp(id));
+        // The printed sticker code, never the internal id (issue #32 point 1).
+        const { code: canonical } = await app.runtime.database.db
+          .selectFrom("products")
+          .select("code")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow();
+        const code = formatStickerCode(canonical);
+        await expect(phone).toHaveURL(new RegExp(`/contact\\?item=${code}$`));
+        await expect(phone.locator("#contact-message")).toHaveValue(new RegExp(code));
         await finder.close();
       },
     );
