@@ -26,8 +26,8 @@ import {
 import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger, redactUrl } from "../app/server/logger.server";
 import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { createPushSender } from "../app/server/push/push-channel.server";
 import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
-import { startPushWorker, type PushWorker } from "../app/server/push/push-worker.server";
 import { closeRuntime, getRuntime } from "../app/server/runtime.server";
 import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
@@ -37,7 +37,6 @@ import { systemClock } from "../app/server/service-deps.server";
 export { logger, serveCachedItemPage };
 
 let mailWorker: MailWorker | undefined;
-let pushWorker: PushWorker | undefined;
 let jobs: Jobs | undefined;
 let routes: ReturnType<typeof routeTree> | undefined;
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
@@ -47,9 +46,10 @@ const serverBuild = () => import("virtual:react-router/server-build");
 /** Run migrations and build the runtime before the first request is accepted. */
 export async function start() {
   const rt = await getRuntime();
-  mailWorker = startMailWorker(rt.database.db, rt.config);
-  // Web push notices (issue #33, decision 034): polled like mail, woken when one is queued.
-  pushWorker = startPushWorker({ db: rt.database.db, config: rt.config, clock: rt.clock }, rt.config.mailPollMs);
+  // Mail, SMS and push notices: one outbox, one worker (decisions 033 and 040).
+  mailWorker = startMailWorker(rt.database.db, rt.config, {
+    push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
+  });
   jobs = startJobs(rt.database, rt.config);
   // The scan log's buffer is written at least every second (issue #14, decision 014).
   scanLog.start(async (events) => {
@@ -100,7 +100,6 @@ export async function shutdown() {
   stopItemPageRefresh();
   await jobs?.stop();
   await mailWorker?.stop();
-  await pushWorker?.stop();
   await closeRuntime();
 }
 

@@ -182,7 +182,7 @@ function Deliveries({
             <li key={d.id} className={`delivery delivery-${d.status}`}>
               {t(`alerts.deliveries.${d.status}`, {
                 channel: t(`alerts.channels.${d.channel}`),
-                to: d.recipientLabel,
+                to: d.recipientLabel || t("push.unknownDevice"),
                 time: at ? formatDateTime(at, lang) : "",
               })}
             </li>

@@ -3,22 +3,21 @@
  * PostgreSQL, against a local push service speaking the protocol (tests/support/push-service.ts:
  * HTTPS, VAPID verified, aes128gcm decrypted with the test subscription's keys).
  * Service level: the shared VAPID pair, the endpoint rules against request forgery, the
- * device cap, what 404/410/5xx/timeouts do, each notice sent once by two workers.
+ * device cap; push as a channel of the one outbox (decision 040): what 404/410/5xx/
+ * timeouts do, each notice sent once by two instances' outbox workers.
  * Over HTTP against the production server: the API (sign-in, same origin, bad input), the
- * service worker and manifest, and a finder's message arriving as a push notification.
+ * service worker and manifest, and a finder's message fanned out to the owner's device
+ * as the owner chose, recorded and shown in the conversation.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { sendPushNotification } from "../../app/server/push/push-sender.server";
-import {
-  deliverDuePush,
-  listDevices,
-  PushError,
-  queuePushToUser,
-  subscribeDevice,
-} from "../../app/server/push/push.service.server";
+import { listDevices, PushError, subscribeDevice } from "../../app/server/push/push.service.server";
+import { createPushSender, PUSH_MAX_ATTEMPTS } from "../../app/server/push/push-channel.server";
+import { enqueuePush, startMailWorker, type MailWorker } from "../../app/server/mail/mail.server";
+import { createItem } from "../../app/server/items/items.service.server";
 import { vapidKeys } from "../../app/server/push/vapid.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { PUSH_DEVICES_MAX } from "../../app/lib/push";
@@ -40,15 +39,53 @@ function deps(r: Runtime = rt, now?: () => number, timeoutMs = 10_000): Deps {
   return { ...depsOf(r), ...(now ? { clock: now } : {}), push: { ca: [PUSH_CA], timeoutMs } };
 }
 
-const notice = (n: string) => () => ({
-  title: `Notice ${n}`,
-  body: "Body",
-  url: "http://localhost/messages/x",
-  tag: n,
-});
+const notice = (n: string) =>
+  JSON.stringify({ title: `Notice ${n}`, body: "Body", url: "http://localhost/messages/x", tag: n });
 
+/** The push rows of the one outbox for a device. */
 async function outboxOf(subscriptionId: string) {
-  return rt.database.db.selectFrom("push_outbox").selectAll().where("subscriptionId", "=", subscriptionId).execute();
+  return rt.database.db
+    .selectFrom("mail_outbox")
+    .selectAll()
+    .where("channel", "=", "push")
+    .where("to", "=", subscriptionId)
+    .execute();
+}
+
+const workers: MailWorker[] = [];
+/** An instance's outbox worker, its push sender trusting the stand-in (a short deadline where a test waits for it). */
+function outboxWorker(r: Runtime = rt, timeoutMs = 10_000): MailWorker {
+  const w = startMailWorker(r.database.db, r.config, { push: createPushSender(deps(r, undefined, timeoutMs)) });
+  workers.push(w);
+  return w;
+}
+
+async function paidItem(owner: TestUser, name: string) {
+  const id = await createItem(
+    depsOf(rt),
+    owner.id,
+    {
+      name,
+      findFee: 300,
+      prodType: "mobile",
+      contactInfo: "private",
+      contactVisibility: "private",
+      payment: "year",
+      intent: "payLater",
+    },
+    "sv",
+  );
+  await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", id).execute();
+  return id;
+}
+
+async function waitUntil<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 beforeAll(async () => {
@@ -57,6 +94,10 @@ beforeAll(async () => {
   env = testEnv(tdb, { PUSH_ALLOW_HOSTS: push.hostPort, RATE_LIMIT_DISABLED: "1" });
   rt = await createTestRuntime(env);
   rt2 = await createTestRuntime(env);
+});
+// Every worker of this process wakes when a row is queued: each test stops its own.
+afterEach(async () => {
+  for (const w of workers.splice(0)) await w.stop();
 });
 afterAll(async () => {
   await rt?.database.close();
@@ -169,14 +210,18 @@ describe("sending", () => {
     expect(push.rejected).toEqual([]);
   });
 
-  it("a 404 or 410 from the push service removes the subscription", async () => {
+  it("a 404 or 410 from the push service removes the subscription and fails its notice at once", async () => {
+    const worker = outboxWorker();
     for (const status of [404, 410]) {
       const sub = push.subscribe();
       await subscribeDevice(deps(), user.id, sub.toJSON(), { userAgent: null });
+      const [device] = (await listDevices(deps(), user.id)).slice(-1);
       push.respond(sub.id, status);
-      await queuePushToUser(deps(), user.id, notice(`gone-${status}`));
-      const attempts = await deliverDuePush(deps());
-      expect(attempts.find((a) => a.outcome.result === "gone")?.outcome).toEqual({ result: "gone", status });
+      await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice(`gone-${status}`) });
+      await worker.drain();
+      const [row] = await outboxOf(device!.id);
+      expect(row).toMatchObject({ status: "failed", attempts: 1 });
+      expect(row!.lastError).toContain(`${status} gone`);
       const left = await rt.database.db
         .selectFrom("push_subscriptions")
         .select("id")
@@ -187,46 +232,80 @@ describe("sending", () => {
   });
 
   it("a 5xx or no answer in time is retried later with back-off, then delivered once", async () => {
+    const worker = outboxWorker(rt, 500);
     const other = await createUser(rt);
     const sub = push.subscribe();
     await subscribeDevice(deps(), other.id, sub.toJSON(), { userAgent: null });
+    const [device] = await listDevices(deps(), other.id);
     push.respond(sub.id, 503, "hang");
-    let now = Date.now();
-    const clock = () => now;
-    await queuePushToUser(deps(rt, clock), other.id, notice("retry"));
+    const due = () =>
+      rt.database.db.updateTable("mail_outbox").set({ nextAttemptAt: 0 }).where("to", "=", device!.id).execute();
 
-    const first = await deliverDuePush(deps(rt, clock));
-    expect(first.map((a) => a.outcome)).toMatchObject([{ result: "retry", status: 503 }]);
-    const [row] = await outboxOf(first[0]!.subscriptionId);
-    expect(row!.status).toBe("pending");
-    expect(Number(row!.nextAttemptAt)).toBe(now + 5_000);
-    // Not due yet: nothing is sent.
-    expect(await deliverDuePush(deps(rt, clock))).toEqual([]);
+    const before = Date.now();
+    await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("retry") });
+    await worker.drain();
+    let [row] = await outboxOf(device!.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row!.lastError).toMatch(/^503/);
+    expect(Number(row!.nextAttemptAt)).toBeGreaterThanOrEqual(before + 5_000);
+    // Not due yet: nothing more is sent.
+    await worker.drain();
+    expect(push.received.filter((p) => p.subscriptionId === sub.id)).toHaveLength(1);
 
-    now += 5_000;
-    const second = await deliverDuePush(deps(rt, clock, 500));
-    expect(second.map((a) => a.outcome.result)).toEqual(["retry"]);
-    expect((second[0]!.outcome as { error: string }).error).toMatch(/no answer within 500 ms/);
+    await due();
+    await worker.drain();
+    [row] = await outboxOf(device!.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 2 });
+    expect(row!.lastError).toMatch(/no answer within 500 ms/);
 
-    now += 10_000;
-    const third = await deliverDuePush(deps(rt, clock));
-    expect(third.map((a) => a.outcome.result)).toEqual(["delivered"]);
-    expect(await outboxOf(sub.id)).toEqual([]);
+    await due();
+    await worker.drain();
+    [row] = await outboxOf(device!.id);
+    expect(row).toMatchObject({ status: "sent", attempts: 3 });
     const delivered = push.received.filter((p) => p.subscriptionId === sub.id && p.status === 201);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.payload.title).toBe("Notice retry");
+    expect(PUSH_MAX_ATTEMPTS).toBeLessThan(8);
   });
 
-  it("two instances draining the queue at once send each notice once", async () => {
+  it("a notice for a device removed meanwhile fails without a request", async () => {
+    const worker = outboxWorker();
+    const gone = await createUser(rt);
+    const sub = push.subscribe();
+    await subscribeDevice(deps(), gone.id, sub.toJSON(), { userAgent: null });
+    const [device] = await listDevices(deps(), gone.id);
+    await rt.database.db.deleteFrom("push_subscriptions").where("id", "=", device!.id).execute();
+    await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("removed") });
+    await worker.drain();
+    expect(await outboxOf(device!.id)).toMatchObject([{ status: "failed", lastError: "device removed" }]);
+    expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
+  });
+
+  it("two instances' outbox workers draining at once send each notice once", async () => {
+    const [a, b] = [outboxWorker(rt), outboxWorker(rt2)];
     const many = await createUser(rt);
     const subs = Array.from({ length: 4 }, () => push.subscribe());
     for (const s of subs) await subscribeDevice(deps(), many.id, s.toJSON(), { userAgent: null });
-    for (let i = 0; i < 5; i++) await queuePushToUser(deps(), many.id, notice(`once-${i}`));
-    const [a, b] = await Promise.all([deliverDuePush(deps(rt)), deliverDuePush(deps(rt2))]);
-    expect([...a, ...b].map((x) => x.outcome.result)).toEqual(Array(20).fill("delivered"));
+    const devices = await listDevices(deps(), many.id);
+    for (let i = 0; i < 5; i++) {
+      for (const d of devices)
+        await enqueuePush(rt.database.db, { subscriptionId: d.id, payload: notice(`once-${i}`) });
+    }
+    await Promise.all([a.drain(), b.drain()]);
+    await Promise.all([a.drain(), b.drain()]);
     const got = push.received.filter((p) => subs.some((s) => s.id === p.subscriptionId));
     expect(got).toHaveLength(20);
     expect(new Set(got.map((p) => `${p.subscriptionId}:${p.payload.title}`)).size).toBe(20);
+    const rows = await rt.database.db
+      .selectFrom("mail_outbox")
+      .select(["status", "attempts"])
+      .where(
+        "to",
+        "in",
+        devices.map((d) => d.id),
+      )
+      .execute();
+    expect(rows.map((r) => [r.status, Number(r.attempts)])).toEqual(Array(20).fill(["sent", 1]));
   });
 });
 
@@ -252,6 +331,24 @@ describe("over HTTP, against the production server", () => {
   });
 
   const api = "/api/push/subscriptions";
+
+  /** A finder writes through the finder page (no JavaScript needed); answers the conversation's id. */
+  async function sendFinderMessage(item: string, message: string) {
+    const b = randomBytes(3);
+    const res = await http.post(
+      `/product/${item}`,
+      { message, contact: "" },
+      { cookie: "ConsentApproved=true", ip: `10.${b[0]}.${b[1]}.${b[2]}` },
+    );
+    expect(res.status).toBe(302);
+    const token = (res.headers.get("location") ?? "").slice(3, 46);
+    const row = await rt.database.db
+      .selectFrom("conversations")
+      .select("id")
+      .where("finderToken", "=", token)
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
   const del = (body: unknown, cookie: string, origin?: string) =>
     http.request(
       api,
@@ -318,18 +415,77 @@ describe("over HTTP, against the production server", () => {
     for (const icon of m.icons) expect((await http.get(icon.src)).headers.get("content-type")).toBe("image/png");
   });
 
-  it("the server's push worker sends a queued notice to the owner's device, trusting NODE_EXTRA_CA_CERTS", async () => {
+  it("a finder's message reaches the owner's device through the fan-out, recorded and shown in the conversation", async () => {
     const sub = push.subscribe();
-    expect((await http.postJson(api, sub.toJSON(), { cookie: owner.cookie })).status).toBe(201);
-    // Queued on the shared database as the alert fan-out will; the server's worker sends it.
-    await queuePushToUser(depsOf(rt), owner.id, (lang) => ({
-      title: lang === "sv" ? "En upphittare skrev om Svart telefon" : "A finder wrote about Svart telefon",
-      body: "Hittade den på bussen",
-      url: `${server.url}/messages/x`,
-      lang,
-    }));
+    expect(
+      (
+        await http.postJson(api, sub.toJSON(), {
+          cookie: owner.cookie,
+          headers: { "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1" },
+        })
+      ).status,
+    ).toBe(201);
+    const item = await paidItem(owner, "Svart telefon");
+    const conversationId = await sendFinderMessage(item, "Hittade den på bussen");
+    // Sent by the server's one outbox worker, trusting NODE_EXTRA_CA_CERTS.
     const got = await push.waitFor((p) => p.subscriptionId === sub.id);
-    expect(got.payload).toMatchObject({ title: "En upphittare skrev om Svart telefon", lang: "sv" });
+    expect(got.payload).toEqual({
+      title: "En upphittare skrev om Svart telefon",
+      body: "Hittade den på bussen",
+      url: `${server.url}/messages/${conversationId}`,
+      tag: `c-${conversationId}`,
+      lang: "sv",
+    });
     expect(push.rejected).toEqual([]);
+    const delivery = await waitUntil(
+      () =>
+        rt.database.db
+          .selectFrom("alert_deliveries")
+          .selectAll()
+          .where("conversationId", "=", conversationId)
+          .where("channel", "=", "push")
+          .execute(),
+      (r) => r[0]?.status === "sent",
+    );
+    expect(delivery.map((d) => [d.recipientLabel, d.status, Number(d.attempts)])).toEqual([
+      ["Safari, iPhone", "sent", 1],
+    ]);
+    const page = await (await http.get(`/messages/${conversationId}`, { cookie: owner.cookie, lang: "sv" })).text();
+    expect(page).toContain("Skickat som Push till Safari, iPhone");
+  });
+
+  it("no push when the owner turned it off for finder messages; a gone device is removed", async () => {
+    const quiet = await createUser(rt, { language: "en" });
+    const sub = push.subscribe();
+    expect((await http.postJson(api, sub.toJSON(), { cookie: quiet.cookie })).status).toBe(201);
+    const off = await http.post("/account/alerts", { intent: "settings" }, { cookie: quiet.cookie });
+    expect(off.status).toBe(302);
+    const item = await paidItem(quiet, "Quiet phone");
+    const first = await sendFinderMessage(item, "no push please");
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
+    expect(
+      await rt.database.db
+        .selectFrom("alert_deliveries")
+        .select("channel")
+        .where("conversationId", "=", first)
+        .execute(),
+    ).toEqual([]);
+
+    // Push back on; the push service answers 410: the device is forgotten, the delivery failed.
+    await http.post("/account/alerts", { intent: "settings", "finderMessage.push": "on" }, { cookie: quiet.cookie });
+    push.respond(sub.id, 410);
+    const second = await sendFinderMessage(item, "second try");
+    const rows = await waitUntil(
+      () =>
+        rt.database.db
+          .selectFrom("alert_deliveries")
+          .select(["channel", "status"])
+          .where("conversationId", "=", second)
+          .execute(),
+      (r) => r.some((d) => d.status === "failed"),
+    );
+    expect(rows).toEqual([{ channel: "push", status: "failed" }]);
+    expect(await listDevices(deps(), quiet.id)).toEqual([]);
   });
 });

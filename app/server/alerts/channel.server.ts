@@ -1,8 +1,9 @@
 /**
  * A channel's sender, as the outbox worker (mail/mail.server.ts) calls it: email, SMS
- * (sms/elks.server.ts) and push plug in the same way. `send` resolves when the provider
- * accepted the message, and throws to have it retried with back-off; a PermanentError
- * fails it at once (a number the provider refuses, a push endpoint that is gone).
+ * (sms/elks.server.ts) and push (push/push-channel.server.ts) plug in the same way.
+ * `send` resolves when the provider accepted the message, and throws to have it retried
+ * with back-off (a RetryLater may ask for a longer wait); a PermanentError fails it at
+ * once (a number the provider refuses, a push endpoint that is gone).
  */
 import type { Selectable } from "kysely";
 import type { MailOutboxTable } from "../db/schema";
@@ -11,9 +12,21 @@ export type OutboxRow = Selectable<MailOutboxTable>;
 
 export interface ChannelSender {
   send(row: OutboxRow): Promise<{ providerId?: string | null } | void>;
+  /** Tries before the row fails for good (default: the outbox's MAX_ATTEMPTS). */
+  maxAttempts?: number;
   close?(): void;
 }
 
 export class PermanentError extends Error {
   readonly permanent = true;
+}
+
+/** A failure worth another try, not before `retryAfterMs` (a provider's Retry-After). */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
 }

@@ -10,7 +10,8 @@
  * sent on its own, so a channel that fails never holds up another.
  *
  * Recipients: everyone who manages the item (decision 026). Email only to a verified
- * account address (decision 012); SMS only to a verified number, through the cost guard.
+ * account address (decision 012); SMS only to a verified number, through the cost guard;
+ * push to each device the recipient subscribed (decision 040: the same outbox).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AlertEvent } from "~/lib/alerts";
@@ -18,10 +19,11 @@ import { maskEmail, maskPhone } from "~/lib/phone";
 import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
-import { enqueueMail, enqueueSms } from "../mail/mail.server";
+import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
+import { listSubscriptions } from "../push/push.repository.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
-import { renderEmail, renderGuardNotice, renderSms } from "./render.server";
+import { renderEmail, renderGuardNotice, renderPush, renderSms } from "./render.server";
 
 export type { AlertFacts };
 
@@ -133,6 +135,18 @@ export async function fanOutAlert(
             reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
           });
           out.sms++;
+        }
+      }
+    }
+
+    if (want.push) {
+      const devices = await listSubscriptions(db, userId);
+      if (devices.length > 0) {
+        const payload = JSON.stringify(renderPush(config, user.language, facts));
+        for (const device of devices) {
+          const deliveryId = await delivery("push", device.label, "queued");
+          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId });
+          out.push++;
         }
       }
     }

@@ -12,6 +12,7 @@ import { formatFee } from "~/lib/fee";
 import { mapsLink } from "~/lib/relay";
 import { fitSms, type SmsText } from "~/lib/sms-text";
 import type { Config } from "../config.server";
+import type { PushPayload } from "../push/push-sender.server";
 import { scanAlertMail } from "../scans/scan-alert.mail.server";
 import type { AlertFacts } from "./alert-facts.server";
 import type { RecipientUser } from "./alerts.repository.server";
@@ -130,4 +131,52 @@ export function renderGuardNotice(
       url: linkOf(config, facts),
     }),
   };
+}
+
+const PUSH_ITEM_MAX = 60;
+const PUSH_EXCERPT_MAX = 120;
+
+function shorten(text: string, max: number): string {
+  const line = oneLine(text);
+  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * A push notification for the alert, in `lang`: names the item, quotes the start of a
+ * message, opens the conversation (or the item); one tag per conversation, so a burst
+ * replaces rather than stacks. The service worker shows it as text.
+ */
+export function renderPush(config: Pick<Config, "baseUrl">, lang: Lang, facts: AlertFacts): PushPayload {
+  const t = getT(lang);
+  const item = shorten(facts.itemName, PUSH_ITEM_MAX);
+  const url = linkOf(config, facts);
+  const tag = "conversationId" in facts ? `c-${facts.conversationId}` : `i-${facts.itemId}`;
+  switch (facts.event) {
+    case "finderMessage":
+      return {
+        title: t(facts.first ? "push.notice.finderMessage.title" : "push.notice.finderMessage.titleMore", { item }),
+        body: shorten(facts.message, PUSH_EXCERPT_MAX),
+        url,
+        tag,
+        lang,
+      };
+    case "reply":
+      return {
+        title: t("push.notice.reply.title", { item, name: shorten(facts.byName, PUSH_ITEM_MAX) }),
+        body: shorten(facts.message, PUSH_EXCERPT_MAX),
+        url,
+        tag,
+        lang,
+      };
+    case "lostScan":
+    case "scan":
+    case "returned":
+      return {
+        title: t(`push.notice.${facts.event}.title`, { item }),
+        body: t(`push.notice.${facts.event}.body`),
+        url,
+        tag,
+        lang,
+      };
+  }
 }

@@ -466,19 +466,6 @@ export interface PushSubscriptionTable {
   lastSentAt: number | null;
 }
 
-export interface PushOutboxTable {
-  id: string;
-  subscriptionId: string;
-  payload: string;
-  /** 'pending' | 'sending' */
-  status: string;
-  attempts: number;
-  nextAttemptAt: number;
-  lockedUntil: number | null;
-  lastError: string | null;
-  createdAt: number;
-}
-
 /** A photo of an item (issue #34, migration 0031). */
 export interface ItemPhotoTable {
   id: string;
@@ -590,7 +577,6 @@ export interface Database {
   relay_digests: RelayDigestTable;
   server_keys: ServerKeyTable;
   push_subscriptions: PushSubscriptionTable;
-  push_outbox: PushOutboxTable;
   item_photos: ItemPhotoTable;
   photo_variants: PhotoVariantTable;
   photo_blobs: PhotoBlobTable;

@@ -1,6 +1,6 @@
 /**
- * Outgoing mail — and, since issue #33, every other channel an alert goes by (SMS, push):
- * one durable outbox (`mail_outbox.channel`). Callers enqueue (one INSERT, in their own
+ * Outgoing mail — and, since issue #33, every other channel an alert goes by (SMS, push:
+ * decisions 033 and 040): one durable outbox (`mail_outbox.channel`). Callers enqueue (one INSERT, in their own
  * request or transaction); a worker delivers with retries and exponential backoff.
  * Without SMTP_URL each mail becomes an .eml file in MAIL_OUTBOX_DIR (SMS: see
  * sms/elks.server.ts). Several app instances may run workers: a row is claimed with a
@@ -39,7 +39,17 @@ export interface SmsMessage {
   reportUrl?: string;
 }
 
+/** A push notice for the outbox: the device (push_subscriptions.id) and what it shows. */
+export interface PushMessage {
+  subscriptionId: string;
+  /** JSON of push-sender.server.ts' PushPayload. */
+  payload: string;
+  deliveryId?: string;
+}
+
 export const MAX_ATTEMPTS = 8;
+/** Rows sent at once by one worker: a provider that hangs until its deadline holds up one lane. */
+const LANES = 4;
 const LOCK_MS = 60_000;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
@@ -108,6 +118,35 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
       channel: "sms",
       deliveryId: msg.deliveryId ?? null,
       meta: msg.reportUrl ? JSON.stringify({ whendelivered: msg.reportUrl }) : null,
+    })
+    .execute();
+  wakeOutbox();
+  return id;
+}
+
+/** Store a push notice for delivery (the same outbox, retries and claims as mail). Returns its outbox id. */
+export async function enqueuePush(db: DB, msg: PushMessage): Promise<string> {
+  const id = randomUUID();
+  const now = Date.now();
+  await db
+    .insertInto("mail_outbox")
+    .values({
+      id,
+      to: msg.subscriptionId,
+      replyTo: null,
+      subject: "",
+      text: msg.payload,
+      html: null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      lockedUntil: null,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+      channel: "push",
+      deliveryId: msg.deliveryId ?? null,
+      meta: null,
     })
     .execute();
   wakeOutbox();
@@ -267,8 +306,10 @@ export interface MailWorker {
 
 /**
  * The outbox worker. `channels`: senders for the other channels (SMS defaults to 46elks
- * or the SMS outbox folder; push is given by whoever configures it). A row whose channel
- * has no sender waits and is retried like a failed one.
+ * or the SMS outbox folder; push is push/push-channel.server.ts, given by server/app.ts:
+ * importing it here would close an import cycle through Deps). A row whose channel has
+ * no sender waits and is retried like a failed one.
+ * LANES rows are sent at once, each claimed first.
  */
 export function startMailWorker(
   db: DB,
@@ -296,8 +337,8 @@ export function startMailWorker(
         return;
       }
       if (!row) return;
+      const sender = senders[row.channel];
       try {
-        const sender = senders[row.channel];
         if (!sender) throw new Error(`no sender for channel ${row.channel}`);
         const result = await sender.send(row);
         const sentAt = Date.now();
@@ -310,7 +351,9 @@ export function startMailWorker(
           await markDeliverySent(db, row.deliveryId, sentAt, row.attempts, result?.providerId ?? null);
       } catch (err) {
         // A refusal no retry can change (an invalid number, a gone push endpoint): failed now.
-        const failed = row.attempts >= MAX_ATTEMPTS || (err as { permanent?: boolean }).permanent === true;
+        const failed =
+          row.attempts >= (sender?.maxAttempts ?? MAX_ATTEMPTS) || (err as { permanent?: boolean }).permanent === true;
+        const wait = Math.max(backoffMs(row.attempts), (err as { retryAfterMs?: number }).retryAfterMs ?? 0);
         const message = err instanceof Error ? err.message : String(err);
         if (row.deliveryId) {
           await markDeliveryFailed(db, row.deliveryId, withoutAddresses(message), row.attempts, failed).catch(() => {});
@@ -324,7 +367,7 @@ export function startMailWorker(
           .updateTable("mail_outbox")
           .set({
             status: failed ? "failed" : "pending",
-            nextAttemptAt: Date.now() + backoffMs(row.attempts),
+            nextAttemptAt: Date.now() + wait,
             lockedUntil: null,
             lastError: message.slice(0, 1000),
           })
@@ -343,7 +386,7 @@ export function startMailWorker(
     running = (async () => {
       do {
         again = false;
-        await runOnce();
+        await Promise.all(Array.from({ length: LANES }, runOnce));
       } while (again && !stopped);
     })().finally(() => {
       running = undefined;
