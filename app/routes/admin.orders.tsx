@@ -12,7 +12,7 @@ import { readForm } from "~/server/http/form.server";
 import { listOrdersForStaff, simulateFailedRenewal, simulateRenewal } from "~/server/orders/billing.service.server";
 import { clearOverdueInvoice, releaseInvoiceShipmentByStaff } from "~/server/orders/invoice.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/admin.orders";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

@@ -28,7 +28,8 @@ import { getDashboard, ItemError, setItemActive } from "~/server/items/items.ser
 import { isProductId } from "~/lib/ids";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { getBillingOverview } from "~/server/orders/billing.service.server";
-import { cancelRenewal, isOrderId, OrderError, resumeRenewal } from "~/server/orders/orders.service.server";
+import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
+import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

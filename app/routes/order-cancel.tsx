@@ -10,7 +10,8 @@ import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { cancelRenewal, getCancelPreview, isOrderId, OrderError } from "~/server/orders/orders.service.server";
+import { cancelRenewal, getCancelPreview } from "~/server/orders/renewals.service.server";
+import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-cancel";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

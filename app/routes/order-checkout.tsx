@@ -9,7 +9,8 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { completeTestPayment, getTestCheckout, OrderError } from "~/server/orders/orders.service.server";
+import { completeTestPayment, getTestCheckout } from "~/server/orders/checkout.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/order-checkout";
 

@@ -10,7 +10,7 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { getOrderView } from "~/server/orders/orders.service.server";
+import { getOrderView } from "~/server/orders/order-page.service.server";
 import type { Route } from "./+types/order-complete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

@@ -11,7 +11,7 @@ import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { getInvoiceView, markTestInvoicePaid } from "~/server/orders/invoice.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-invoice";
 
 /**

@@ -6,7 +6,8 @@ import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError, paymentPortalUrl } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
+import { paymentPortalUrl } from "~/server/orders/renewals.service.server";
 import type { Route } from "./+types/order-payment";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

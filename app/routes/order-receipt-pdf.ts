@@ -7,7 +7,7 @@ import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { getReceiptPdf, parseReceiptNumber } from "~/server/orders/billing.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import { requestContext } from "~/server/context";
 import type { Route } from "./+types/order-receipt-pdf";
 

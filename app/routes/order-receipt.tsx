@@ -10,7 +10,7 @@ import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { getReceipt, parseReceiptNumber } from "~/server/orders/billing.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-receipt";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

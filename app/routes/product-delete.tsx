@@ -14,7 +14,7 @@ import { readForm } from "~/server/http/form.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { deleteOwnedItem, getItemDeletion, ItemError } from "~/server/items/items.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/orders.service.server";
+import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/product-delete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

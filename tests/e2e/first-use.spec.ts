@@ -12,7 +12,7 @@ import type { Page } from "@playwright/test";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { createOrder } from "../../app/server/orders/orders.service.server";
+import { createOrder } from "../../app/server/orders/checkout.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, waitForPageReady, type WorkerApp } from "./fixtures";

@@ -14,7 +14,7 @@ import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
-import { createOrder } from "../../app/server/orders/orders.service.server";
+import { createOrder } from "../../app/server/orders/checkout.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { expect, test, waitForPageReady } from "./fixtures";

@@ -17,7 +17,7 @@ import "../../app/i18n/resources.server"; // the receipt mail of the test paymen
 import { insertMessage } from "../../app/server/contact/contact.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { replyAsOwner, sendFinderMessage } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";

@@ -18,7 +18,7 @@ import { FIND_RATE_RULE } from "../../app/server/fulfil/fulfil.service.server";
 import { labelOrigin, QR_BOX } from "../../app/server/fulfil/sticker-pdf.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";

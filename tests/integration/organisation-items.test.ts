@@ -14,7 +14,7 @@ import { canManage, listItemRecipients } from "../../app/server/items/item-acces
 import { createItem, ItemError, updateOwnedItem } from "../../app/server/items/items.service.server";
 import { eraseUserData, exportUserData } from "../../app/server/account/privacy.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import {
   createOrganisation,
   leaveOrganisation,

@@ -21,7 +21,7 @@ import { FIND_RATE_RULE } from "../../app/server/fulfil/fulfil.service.server";
 import { IMPORT_RATE_RULE } from "../../app/server/items/import.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { ORDER_RATE_RULE } from "../../app/server/orders/orders.service.server";
+import { ORDER_RATE_RULE } from "../../app/server/orders/checkout.service.server";
 import {
   BILLING_CONFIRM_RULE,
   createOrganisation,

@@ -15,7 +15,7 @@ import { insertMessage } from "../../app/server/contact/contact.repository.serve
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import "../../app/i18n/resources.server"; // the receipt mail of the test payment is translated
-import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
 import { insertInvite, insertMember } from "../../app/server/organisations/organisations.repository.server";

@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { createItem } from "../../app/server/items/items.service.server";
 import { attachPhotos, listManagedPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { completeTestPayment, createOrder } from "../../app/server/orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";

@@ -9,7 +9,7 @@ import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
-import { stopAllRenewals } from "../orders/orders.service.server";
+import { stopAllRenewals } from "../orders/renewals.service.server";
 import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";

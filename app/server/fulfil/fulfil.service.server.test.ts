@@ -3,7 +3,7 @@ import { addMonths } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
-import { completeTestPayment, createOrder } from "../orders/orders.service.server";
+import { completeTestPayment, createOrder } from "../orders/checkout.service.server";
 import { findItemByCode, FulfilError, markShipped, requestReplacement, shipmentQueue } from "./fulfil.service.server";
 
 const ADDRESS = {

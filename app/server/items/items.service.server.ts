@@ -19,7 +19,7 @@ import {
   cancelPendingCheckoutsOfItem,
   type EndedByDeletion,
   type ItemSubscription,
-} from "../orders/orders.service.server";
+} from "../orders/renewals.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
 import { forgetPhotoBytes, photoHashesOfItems } from "../photos/photos.service.server";
 import {

@@ -28,17 +28,10 @@ import {
   simulateRenewal,
 } from "./billing.service.server";
 import { PAYMENT_RETRY_GRACE_MS, DAY_MS } from "./lifecycle.server";
-import {
-  applyPayment,
-  cancelRenewal,
-  completeTestPayment,
-  createOrder,
-  endSubscription,
-  getCancelPreview,
-  OrderError,
-  paymentPortalUrl,
-  resumeRenewal,
-} from "./orders.service.server";
+import { applyPayment, endSubscription } from "./payment-events.service.server";
+import { cancelRenewal, getCancelPreview, paymentPortalUrl, resumeRenewal } from "./renewals.service.server";
+import { completeTestPayment, createOrder } from "./checkout.service.server";
+import { OrderError } from "./order-error.server";
 
 const ITEM: ProductInput = {
   name: "Black phone",

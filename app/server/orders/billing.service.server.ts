@@ -30,18 +30,17 @@ import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
   findOrder,
-  findOrderBySubscription,
   findUserForReceipt,
   listOrderProductIds,
   listOrderProducts,
   listOrderProductsForPayment,
-  recordPaymentEvent,
   setProductPaid,
   updateOrder,
   type Order,
 } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
-import { applyPayment, isOrderId, OrderError, type PaymentResult } from "./orders.service.server";
+import { applyPayment, claimEvent, type PaymentResult } from "./payment-events.service.server";
+import { isOrderId, OrderError } from "./order-error.server";
 
 /** A yearly renewal is announced this long before (issue #16: 14 days). */
 export const REMINDER_LEAD_MS = 14 * DAY_MS;
@@ -61,14 +60,7 @@ export async function markPaymentFailed(
   const now = deps.clock();
   const touched: string[] = [];
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
-    if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
-    const fresh = await recordPaymentEvent(trx, {
-      id: input.eventId,
-      type: input.eventType,
-      orderId: order?.id ?? null,
-      receivedAt: now,
-    });
+    const { order, fresh } = await claimEvent(trx, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     // Only a paid, running subscription can fail a renewal (the first payment failing is Checkout's business).

@@ -31,20 +31,14 @@ import {
   listOrderProductIds,
   listOrderProducts,
   listOrderProductsForPayment,
-  recordPaymentEvent,
   setProductPaid,
   updateOrder,
   type InvoiceBuyer,
   type Order,
 } from "./orders.repository.server";
-import {
-  applyPayment,
-  createOrder,
-  laterEnd,
-  OrderError,
-  type OrderInput,
-  type PaymentResult,
-} from "./orders.service.server";
+import { applyPayment, claimEvent, laterEnd, type PaymentResult } from "./payment-events.service.server";
+import { createOrder, type OrderInput } from "./checkout.service.server";
+import { OrderError } from "./order-error.server";
 import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
 import { getPaymentProvider, type InvoiceLine, type IssuedInvoice } from "./payments.server";
@@ -338,13 +332,7 @@ export async function applyInvoiceEvent(
   const now = deps.clock();
   let touched: string[] = [];
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const order = await findOrder(trx, input.orderId);
-    const fresh = await recordPaymentEvent(trx, {
-      id: input.eventId,
-      type: input.eventType,
-      orderId: order?.id ?? null,
-      receivedAt: now,
-    });
+    const { order, fresh } = await claimEvent(trx, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     if (order.method !== "invoice" || order.status !== "invoiced") return "ignored";

@@ -1,6 +1,6 @@
 /** Orders' error codes as HTTP answers (decision 011): status and translation key per code. */
 import type { HttpErrorTable } from "../http/errors.server";
-import type { OrderErrorCode } from "./orders.service.server";
+import type { OrderErrorCode } from "./order-error.server";
 
 export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   nothingSelected: { status: 400, key: "orderErrors.nothingSelected" },

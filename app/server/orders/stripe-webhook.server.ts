@@ -9,7 +9,7 @@ import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { markPaymentFailed } from "./billing.service.server";
 import { applyInvoiceEvent } from "./invoice.service.server";
-import { applyPayment, endSubscription, type PaymentResult } from "./orders.service.server";
+import { applyPayment, endSubscription, type PaymentResult } from "./payment-events.service.server";
 import { stripeClient } from "./payments.server";
 
 export class WebhookSignatureError extends Error {

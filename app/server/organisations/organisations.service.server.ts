@@ -24,7 +24,7 @@ import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
-import { stopRenewalsInOrganisation } from "../orders/orders.service.server";
+import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
 import * as repo from "./organisations.repository.server";
 
 export type OrganisationErrorCode =

@@ -1,5 +1,5 @@
 /**
- * The orders service on an in-memory SQLite through the real migrations (decision 011):
+ * The order services (checkout, payment events, renewals) on an in-memory SQLite through the real migrations (decision 011):
  * applying payments (replays, wrong amounts, paidUntil only grows, a second payment for
  * items already paid), cancelling (the minimum term; never shortening what is paid), the
  * test checkout's guard, receipts and the order rate limit (issue #13).
@@ -11,17 +11,10 @@ import { addMonths, minimumTermEnd } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
-import {
-  applyPayment,
-  cancellationPlan,
-  cancelRenewal,
-  completeTestPayment,
-  createOrder,
-  getTestCheckout,
-  ORDER_RATE_RULE,
-  OrderError,
-  renewalEndsIfCancelled,
-} from "./orders.service.server";
+import { applyPayment } from "./payment-events.service.server";
+import { cancellationPlan, cancelRenewal, renewalEndsIfCancelled } from "./renewals.service.server";
+import { completeTestPayment, createOrder, getTestCheckout, ORDER_RATE_RULE } from "./checkout.service.server";
+import { OrderError } from "./order-error.server";
 
 const ITEM: ProductInput = {
   contactVisibility: "public",

@@ -1,0 +1,166 @@
+/**
+ * The order page and an order's confirmation (issues #6, #18 point 5, #19): which items
+ * the owner can order, which start selected, and an order as its payer sees it. No HTTP
+ * here (decision 011).
+ */
+import { type Address } from "~/lib/address";
+import type { Currency } from "~/lib/currency";
+import { isItemPaid } from "~/lib/paid";
+import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/pricing";
+import type { ProdType } from "~/lib/product-form";
+import type { Deps } from "../service-deps.server";
+import { countProductsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
+import {
+  clampPage,
+  NO_FILTER,
+  ORDER_PAGE_SIZE,
+  type ItemFilter,
+  type ItemQuery,
+  type PageInfo,
+} from "~/lib/item-filter";
+import { getBuyProductId, getOrderAddress } from "../order-draft/order-draft.service.server";
+import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+import { requireOrderViewer } from "./order-access.server";
+
+/** An item as the order page shows it. */
+export interface OrderPageItem {
+  id: string;
+  name: string;
+  prodType: ProdType;
+  findFee: number;
+  currency: Currency;
+  paid: boolean;
+  /** Paid items: until when (null = no end recorded). */
+  paidUntil: number | null;
+}
+
+export interface OrderPage {
+  /** The site's origin, for the QR codes' text. */
+  origin: string;
+  /** One page (ORDER_PAGE_SIZE) of the owner's items matching the filter, newest first. */
+  items: OrderPageItem[];
+  /**
+   * Unpaid items start selected (the remembered 'buy' item is one of them); with a package
+   * chosen on the home page, as many as it has stickers, the 'buy' item first (issue #19).
+   */
+  preselected: string[];
+  /** The package chosen on the home page, if any. */
+  chosenPackage: PackageName | null;
+  /** The remembered pay-now item, if it is still unpaid. */
+  buy: string | null;
+  address: Address | null;
+  pageInfo: PageInfo;
+  /** All the owner's items, whatever the filter (counted in SQL). */
+  total: number;
+  /** Unpaid items matching the filter, all pages: what "all unpaid" orders (counted in SQL). */
+  unpaidMatching: number;
+}
+
+/**
+ * The order page (issue #18 point 5): an owner with more items than one page gets a page
+ * of them, a filter and the choice "all unpaid items (matching the filter)", so 5,000
+ * items are ordered without ticking 5,000 boxes. Counts come from SQL, never from a page.
+ */
+export async function getOrderPage(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+  query: ItemQuery = { ...NO_FILTER, page: 1 },
+  opts: { chosenPackage?: PackageName | null; organisationId?: string | null } = {},
+): Promise<OrderPage> {
+  const { db } = deps;
+  const now = deps.clock();
+  // The same items as the dashboard of the active scope (issue #20).
+  const scope = { owner: userId, organisationId: opts.organisationId ?? null };
+  const [matching, total, unpaidMatching, buy, address] = await Promise.all([
+    countProductsOfOwner(db, scope, query, now),
+    countProductsOfOwner(db, scope, NO_FILTER, now),
+    unpaidOf(query) ? countProductsOfOwner(db, scope, unpaidOf(query)!, now) : 0,
+    getBuyProductId(deps, userId),
+    getOrderAddress(deps, userId),
+  ]);
+  const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
+  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
+    limit: ORDER_PAGE_SIZE,
+    offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
+  });
+  const items = rows.map((r) => {
+    const paid = isItemPaid(r, now);
+    return {
+      id: r.id,
+      name: r.name,
+      prodType: r.prodType,
+      findFee: r.findFee,
+      currency: r.currency,
+      paid,
+      paidUntil: paid ? r.paidUntil : null,
+    };
+  });
+  const unpaid = items.filter((i) => !i.paid).map((i) => i.id);
+  const chosenPackage = opts.chosenPackage ?? null;
+  const first = buy && unpaid.includes(buy) ? [buy, ...unpaid.filter((id) => id !== buy)] : unpaid;
+  const preselected = chosenPackage ? first.slice(0, PACKAGE_CODES[chosenPackage]) : unpaid;
+  return {
+    origin: deps.config.baseUrl.origin,
+    items,
+    preselected,
+    chosenPackage,
+    buy: buy && preselected.includes(buy) ? buy : null,
+    address,
+    pageInfo,
+    total,
+    unpaidMatching,
+  };
+}
+
+/** The unpaid items among those a filter matches; null when it asks for paid ones only. */
+export function unpaidOf(filter: ItemFilter): ItemFilter | null {
+  return filter.paid === "paid" ? null : { ...filter, paid: "unpaid" };
+}
+
+/** An order as its owner sees it on the test checkout and confirmation pages. */
+export interface OrderView {
+  id: string;
+  provider: Order["provider"];
+  status: Order["status"];
+  paid: boolean;
+  period: Period;
+  currency: Currency;
+  count: number;
+  /** Major units (kronor, euro). */
+  packagePrice: number;
+  discount: number;
+  total: number;
+  paidUntil: number | null;
+  /** Where the receipt goes: the account's email when verified, else none is sent. */
+  receiptTo: string | null;
+  address: Address | null;
+  items: Array<{ id: string; name: string }>;
+}
+
+export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> {
+  const [items, user] = await Promise.all([
+    listOrderProducts(deps.db, order.id),
+    findUserForReceipt(deps.db, order.userId),
+  ]);
+  return {
+    id: order.id,
+    provider: order.provider,
+    status: order.status,
+    paid: order.status === "paid",
+    period: order.period,
+    currency: order.currency,
+    count: order.count,
+    packagePrice: order.packageAmount / 100,
+    discount: order.discountAmount / 100,
+    total: order.totalAmount / 100,
+    paidUntil: order.paidUntil,
+    receiptTo: user?.emailVerified ? user.email : null,
+    address: order.address,
+    items,
+  };
+}
+
+/** The owner's order; another user's (or no) order is notFound alike. */
+export async function getOrderView(deps: Pick<Deps, "db">, userId: string, orderId: string): Promise<OrderView> {
+  return toView(deps, await requireOrderViewer(deps, userId, orderId, "payer"));
+}

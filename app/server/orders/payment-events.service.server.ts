@@ -1,0 +1,248 @@
+/**
+ * Payment events (issues #13, #16): applying a payment (the one function both the Stripe
+ * webhook and the test checkout call) and the provider ending a subscription, each event
+ * applied once (claimEvent). No HTTP here (decision 011).
+ */
+import { isItemPaid } from "~/lib/paid";
+import { minimumTermEnd, periodEnd } from "~/lib/pricing";
+import type { Deps } from "../service-deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { logger } from "../logger.server";
+import {
+  findOrder,
+  findOrderBySubscription,
+  listOrderProductIds,
+  listOrderProductsForPayment,
+  recordPaymentEvent,
+  setProductPaid,
+  updateOrder,
+  type Order,
+} from "./orders.repository.server";
+import { getPaymentProvider } from "./payments.server";
+import { enqueueReceiptMail } from "./receipt.mail.server";
+import { enqueueRenewalReceiptMail } from "./billing.mail.server";
+import { lapseOrder, queueFirstShipment, recordReceipt, releaseInvoiceShipment } from "./lifecycle.server";
+
+export type PaymentResult = "applied" | "duplicate" | "unknownOrder" | "ignored" | "alreadyCovered";
+
+export interface PaymentInput {
+  /** The provider event's id (Stripe: evt_…; test checkout: test:<orderId>): applied once. */
+  eventId: string;
+  eventType: string;
+  orderId: string | null;
+  subscriptionId?: string | null;
+  customerId?: string | null;
+  /** When the payment was made (epoch ms). */
+  paidAt: number;
+  /** End of the period this payment covers; default: one period after paidAt. */
+  periodEnd?: number | null;
+  /** What was paid, checked against the order (minor units, ISO currency). */
+  amount?: { total: number; currency: string } | null;
+  /**
+   * Which payment this is, for its receipt (issue #16): `first` is the checkout's payment
+   * (Stripe also sends it as the subscription's first invoice: one receipt for both);
+   * otherwise a renewal, one receipt per `paymentId` (the invoice id; default the event id).
+   */
+  kind?: "first" | "renewal";
+  paymentId?: string | null;
+  /** Start of the period a renewal covers (default: the order's paidUntil before it). */
+  periodStart?: number | null;
+}
+
+/**
+ * Finds the event's order (by id, else by subscription) and records the event id; `fresh`
+ * is false when that id was applied before (a replay), so each event counts once.
+ */
+export async function claimEvent(
+  trx: Deps["db"],
+  input: { eventId: string; eventType: string; orderId?: string | null; subscriptionId?: string | null },
+  now: number,
+): Promise<{ order: Order | undefined; fresh: boolean }> {
+  let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
+  if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
+  const fresh = await recordPaymentEvent(trx, {
+    id: input.eventId,
+    type: input.eventType,
+    orderId: order?.id ?? null,
+    receivedAt: now,
+  });
+  return { order, fresh };
+}
+
+/**
+ * A payment arrived: the first makes the order paid (items payed, paidUntil = end of the
+ * first period, a sticker shipment, a receipt mail); later ones (renewals) extend
+ * paidUntil. Order does not matter: paidUntil only grows, the first-payment effects
+ * happen once, and each event id is applied once (replays change nothing).
+ *
+ * A first payment for an order whose items are all already covered by another paid order
+ * (two checkouts for one item) activates nothing: the order is marked `duplicate` and the
+ * provider's subscription is cancelled (issue #13).
+ */
+export async function applyPayment(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: PaymentInput,
+): Promise<PaymentResult> {
+  const touched: string[] = [];
+  let duplicateOf: Order | null = null;
+  const now = deps.clock();
+  const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
+    const { order, fresh } = await claimEvent(trx, input, now);
+    if (!fresh) return "duplicate";
+    if (!order) {
+      logger.warn({ event: input.eventId, type: input.eventType }, "payment for an unknown order ignored");
+      return "unknownOrder";
+    }
+    if (order.status === "duplicate") return "alreadyCovered";
+    if (
+      input.amount &&
+      (input.amount.total !== order.totalAmount || input.amount.currency.toUpperCase() !== order.currency)
+    ) {
+      logger.error(
+        {
+          event: input.eventId,
+          order: order.id,
+          paid: input.amount,
+          expected: { total: order.totalAmount, currency: order.currency },
+        },
+        "payment amount does not match the order: not applied",
+      );
+      return "ignored";
+    }
+    const first = order.status !== "paid";
+    // An invoice order's items were activated and its stickers sent when the invoice was
+    // (decision 027): its payment only settles it.
+    // So was one voided or written off (uncollectible) and paid after all: it is settled the
+    // same way (its items revived, no second shipment, the period from its issue).
+    const invoiced =
+      order.status === "invoiced" ||
+      (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
+    const productIds = await listOrderProductIds(trx, order.id);
+    const products = await listOrderProductsForPayment(trx, productIds);
+    // An item of an unpaid order was deleted since its checkout started (issue #17): the
+    // payment covers an item that is gone, so nothing is activated and the subscription
+    // is cancelled, as for a duplicate payment; staff decide on the refund.
+    const itemsGone = first && productIds.length < order.count;
+    if (!invoiced && (itemsGone || (first && products.length > 0 && products.every((p) => isItemPaid(p, now))))) {
+      await updateOrder(trx, order.id, {
+        status: "duplicate",
+        subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
+        customerId: order.customerId ?? input.customerId ?? null,
+        updatedAt: now,
+      });
+      duplicateOf = { ...order, subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null };
+      logger.error(
+        { event: input.eventId, order: order.id },
+        itemsGone
+          ? "payment for an order with deleted items: not applied"
+          : "payment for items already paid: not applied",
+      );
+      return "alreadyCovered";
+    }
+    const period = order.period;
+    const paidAt = order.paidAt ?? input.paidAt;
+    // An invoice covers the period from its issue, set then.
+    const covers = invoiced
+      ? (order.paidUntil ?? periodEnd(order.createdAt, period))
+      : (input.periodEnd ?? periodEnd(input.paidAt, period));
+    const paidUntil = Math.max(order.paidUntil ?? 0, covers);
+    // A payment that moves paidUntil on settles an earlier failed one (and revives a lapse);
+    // so does paying an invoice (its items were deactivated when it was long overdue).
+    const extends_ = paidUntil > (order.paidUntil ?? 0) || invoiced;
+    const revived = extends_ && order.lapsedAt != null && paidUntil > now;
+    await updateOrder(trx, order.id, {
+      status: "paid",
+      paidAt,
+      paidUntil,
+      minimumUntil: order.minimumUntil ?? minimumTermEnd(paidAt),
+      // A subscription that already ended (events out of order) does not renew; an invoice never does.
+      renewing: order.method === "invoice" ? false : first || revived ? order.endsAt == null : order.renewing,
+      ...(extends_ ? { paymentFailedAt: null } : {}),
+      ...(revived ? { lapsedAt: null } : {}),
+      subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
+      customerId: order.customerId ?? input.customerId ?? null,
+      updatedAt: now,
+    });
+    // A lapsed order's items stay unpaid unless this payment pays a period beyond it.
+    const activates = order.lapsedAt == null || revived;
+    for (const p of activates ? products : []) {
+      await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: period, updatedAt: now });
+      touched.push(p.id);
+    }
+    if (first && !invoiced) {
+      await queueFirstShipment(trx, order, productIds, now);
+    }
+    // An invoice's stickers ship once it is paid (decision 028), unless staff released them.
+    if (first && invoiced) await releaseInvoiceShipment(trx, order, now);
+    const firstPayment = first || input.kind === "first";
+    const receipt = await recordReceipt(trx, order, {
+      paymentKey: firstPayment ? `first:${order.id}` : `renewal:${input.paymentId ?? input.eventId}`,
+      paidAt: input.paidAt,
+      periodStart: invoiced
+        ? order.createdAt
+        : firstPayment
+          ? paidAt
+          : (input.periodStart ?? order.paidUntil ?? input.paidAt),
+      periodEnd: covers,
+    });
+    const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
+    if (first) await enqueueReceiptMail(trx, deps.config, paidOrder, receipt);
+    else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt);
+    return "applied";
+  });
+  // After the commit: forgotten earlier, a finder's visit could store the old page again.
+  for (const id of touched) forgetItemPages(id); // docs/decisions/009-performance.md
+  const dup = duplicateOf as Order | null;
+  if (dup) {
+    try {
+      await getPaymentProvider(deps.config).cancelDuplicate(dup);
+    } catch (err) {
+      logger.error({ err, order: dup.id }, "cancelling the duplicate subscription failed: cancel it by hand");
+    }
+  }
+  return result;
+}
+
+/** An item's new end: never earlier than it was; paid with no end (set by hand) stays without end. */
+export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until: number): number | null {
+  if (p.payed && p.paidUntil == null) return null;
+  return Math.max(p.payed ? (p.paidUntil ?? 0) : 0, until);
+}
+
+/**
+ * The provider ended the subscription: no more renewals. Cancelled by the owner, the items
+ * stay active until paidUntil (the lapse job tells the owner then); ended because renewal
+ * payments kept failing (issue #16), the order lapses now: items unpaid everywhere, the
+ * finder pages forgotten, the owner told.
+ */
+export async function endSubscription(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null; endedAt: number },
+): Promise<PaymentResult> {
+  const now = deps.clock();
+  let touched: string[] = [];
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const { order, fresh } = await claimEvent(trx, input, now);
+    if (!fresh) return "duplicate";
+    if (!order) return "unknownOrder";
+    const ended: Order = {
+      ...order,
+      renewing: false,
+      endsAt: order.endsAt ?? input.endedAt,
+      subscriptionId: order.subscriptionId ?? input.subscriptionId,
+    };
+    await updateOrder(trx, order.id, {
+      renewing: false,
+      endsAt: ended.endsAt,
+      subscriptionId: ended.subscriptionId,
+      updatedAt: now,
+    });
+    const unpaid = order.status === "paid" && order.paymentFailedAt != null;
+    if (unpaid || (order.status === "paid" && (order.paidUntil ?? 0) <= now)) {
+      touched = (await lapseOrder(trx, deps.config, ended, input.endedAt, now)) ?? [];
+    }
+    return "applied";
+  });
+  for (const id of touched) forgetItemPages(id);
+  return result;
+}
