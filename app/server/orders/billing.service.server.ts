@@ -2,7 +2,7 @@
  * The subscription lifecycle after checkout (issue #16): failed renewal payments, the
  * staff-only simulated renewals of the test provider, the periodic billing jobs (lapses,
  * yearly reminders, abandoned checkouts), receipts and the owner's billing overview.
- * Payments themselves go through applyPayment (orders.service) as before.
+ * Payments themselves go through applyPayment (payment-events.service.server.ts) as before.
  */
 import { sellerOf } from "../seller/seller.server";
 import { isLang, type Lang } from "~/i18n/config";
