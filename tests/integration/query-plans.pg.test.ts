@@ -1,0 +1,180 @@
+/**
+ * The hot queries use an index (decision 042): on a PostgreSQL database seeded like
+ * `npm run bench:scale` (smaller, the same shape), every statement the finder page, the scan
+ * log's insert, the dashboard (a big organisation's first page, a search, a filter), the
+ * conversation list and the order page run is captured from the services themselves and
+ * EXPLAINed; no plan may read a large table from end to end (a Seq Scan). A query that
+ * loses its index shows here long before a million stickers make it slow.
+ * PostgreSQL only (*.pg.test.ts): SQLite's planner is not the one production runs at scale.
+ */
+import {
+  CompiledQuery,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  type QueryId,
+} from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseItemQuery } from "../../app/lib/item-query";
+import type { DB } from "../../app/server/db/db.server";
+import { getDashboard, getItemPageView } from "../../app/server/items/items.service.server";
+import { getOrderPage } from "../../app/server/orders/orders.service.server";
+import { listOwnerConversations } from "../../app/server/relay/relay.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { insertScans } from "../../app/server/scans/scans.repository.server";
+import { systemClock, type Deps } from "../../app/server/service-deps.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
+import { seedScale, seededItemId, seededOrganisationId, seededOwnerId, type ScaleSize } from "../support/scale-seed";
+
+/** Large enough that reading a whole table costs more than any index would. */
+const SIZE: ScaleSize = {
+  owners: 10_000,
+  organisations: 50,
+  items: 60_000,
+  bigOrgItems: 20_000,
+  orgItems: 50,
+  scans: 300_000,
+  conversations: 5_000,
+  orders: 10_000,
+};
+/** The tables the seed fills with thousands of rows; a Seq Scan on any of them is a miss. */
+const LARGE = new Set([
+  "products",
+  "item_scans",
+  "user",
+  "conversations",
+  "conversation_messages",
+  "orders",
+  "order_items",
+]);
+
+let tdb: TestDatabase;
+let rt: Runtime;
+
+/** Collects the statements a service runs, to EXPLAIN them afterwards. */
+class Capture implements KyselyPlugin {
+  readonly queries: { node: RootOperationNode; queryId: QueryId }[] = [];
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.queries.push({ node: args.node, queryId: args.queryId });
+    return args.node;
+  }
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function* walk(node: PlanNode): Generator<PlanNode> {
+  yield node;
+  for (const child of node.Plans ?? []) yield* walk(child);
+}
+
+/** Runs `run` with Deps whose database records every statement; returns each one's plan. */
+async function plansOf(run: (deps: Deps, db: DB) => Promise<unknown>) {
+  const capture = new Capture();
+  const db = rt.database.db.withPlugin(capture);
+  await run({ ...depsOf(rt), db, clock: systemClock, writer: undefined }, db);
+  const executor = rt.database.db.getExecutor();
+  const out: { sql: string; scans: { type: string; table?: string; index?: string }[] }[] = [];
+  for (const q of capture.queries) {
+    const compiled = executor.compileQuery(q.node, q.queryId);
+    if (/^\s*(begin|commit|rollback|savepoint|release)/i.test(compiled.sql)) continue;
+    const explained = await rt.database.db.executeQuery<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+      CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+    );
+    const plan = explained.rows[0]!["QUERY PLAN"][0]!.Plan;
+    out.push({
+      sql: compiled.sql,
+      scans: [...walk(plan)]
+        .filter((n) => n["Relation Name"] !== undefined)
+        .map((n) => ({ type: n["Node Type"], table: n["Relation Name"], index: n["Index Name"] })),
+    });
+  }
+  return out;
+}
+
+/** Every large table the statements read is read through an index; returns the tables read. */
+function expectIndexed(plans: Awaited<ReturnType<typeof plansOf>>): Set<string> {
+  const read = new Set<string>();
+  for (const p of plans) {
+    for (const s of p.scans) {
+      if (!s.table || !LARGE.has(s.table)) continue;
+      read.add(s.table);
+      expect(s.type, `${s.table} read by a ${s.type} in:\n${p.sql}`).not.toBe("Seq Scan");
+    }
+  }
+  return read;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("plans");
+  rt = await createTestRuntime(testEnv(tdb));
+  await seedScale(rt.database.db, SIZE, Date.now());
+}, 180_000);
+afterAll(async () => {
+  await rt?.database.close();
+  await tdb?.drop();
+});
+
+describe("hot queries use an index on a seeded database", () => {
+  it("the finder page reads its item by id", async () => {
+    const plans = await plansOf((deps) => getItemPageView(deps, seededItemId(30_001), null));
+    expect(expectIndexed(plans)).toContain("products");
+  });
+
+  it("the scan log's insert finds no table to read end to end", async () => {
+    const plans = await plansOf((_deps, db) =>
+      insertScans(
+        db,
+        [1, 2, 3].map((n) => ({ productId: seededItemId(n), scannedAt: Date.now(), lang: "sv", device: "mobile" })),
+        "postgres",
+      ),
+    );
+    expect(plans.some((p) => /insert into/i.test(p.sql))).toBe(true);
+    expectIndexed(plans);
+  });
+
+  it("a big organisation's dashboard: the first page, a search and a filter", async () => {
+    for (const query of ["", "q=Laptop%20number%2012", "paid=unpaid&type=laptop", "lost=1", "page=40"]) {
+      const plans = await plansOf((deps) =>
+        getDashboard(deps, seededOwnerId(1), parseItemQuery(new URLSearchParams(query)), seededOrganisationId(1)),
+      );
+      expect(expectIndexed(plans), query).toContain("products");
+    }
+  });
+
+  it("a personal dashboard and a search in it", async () => {
+    for (const query of ["", "q=Keys"]) {
+      const plans = await plansOf((deps) =>
+        getDashboard(deps, seededOwnerId(4_321), parseItemQuery(new URLSearchParams(query)), null),
+      );
+      expect(expectIndexed(plans), query).toContain("products");
+    }
+  });
+
+  it("the owner's conversation list", async () => {
+    const plans = await plansOf((deps) => listOwnerConversations(deps, seededOwnerId(1)));
+    expect(expectIndexed(plans)).toContain("conversations");
+  });
+
+  it("the order page, personal and for the big organisation", async () => {
+    const personal = await plansOf((deps) => getOrderPage(deps, seededOwnerId(4_321)));
+    expect(expectIndexed(personal)).toContain("products");
+    const organisation = await plansOf((deps) =>
+      getOrderPage(deps, seededOwnerId(1), parseItemQuery(new URLSearchParams("")), {
+        organisationId: seededOrganisationId(1),
+      }),
+    );
+    expect(expectIndexed(organisation)).toContain("products");
+  });
+});
