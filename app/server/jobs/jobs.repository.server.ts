@@ -26,8 +26,8 @@ const HOUSEKEEPING_LOCK = 7_428_115_001;
 
 /**
  * Run `work` while holding the housekeeping lock, or return null at once if another
- * instance holds it. PostgreSQL: a transaction-scoped advisory lock (released at commit,
- * or when a crashed instance's connection drops). SQLite is one server on one file; its
+ * instance holds it. PostgreSQL: a session advisory lock on one pooled connection (released
+ * when the work is done, or when a crashed instance's connection drops). SQLite is one server on one file; its
  * write lock already serialises the deletes.
  */
 export async function withHousekeepingLock<T>(
@@ -36,11 +36,18 @@ export async function withHousekeepingLock<T>(
   work: (db: DB) => Promise<T>,
 ): Promise<T | null> {
   if (dialect === "sqlite") return work(db);
-  return db.transaction().execute(async (trx) => {
+  // A session lock on one connection, not a transaction: the deletes commit batch by batch
+  // (a year of scans is millions of rows; decision 042), and the lock is held until the
+  // last one is done.
+  return db.connection().execute(async (conn) => {
     const { rows } = await sql<{
       locked: boolean;
-    }>`select pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK}) as locked`.execute(trx);
+    }>`select pg_try_advisory_lock(${HOUSEKEEPING_LOCK}) as locked`.execute(conn);
     if (!rows[0]?.locked) return null;
-    return work(trx);
+    try {
+      return await work(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${HOUSEKEEPING_LOCK})`.execute(conn);
+    }
   });
 }

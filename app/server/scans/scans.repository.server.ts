@@ -235,8 +235,41 @@ export async function setProductLost(db: DB, userId: string, id: string, lost: b
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Scans logged before `before` (housekeeping). */
-export async function deleteScansBefore(db: DB, before: number): Promise<number> {
-  const r = await db.deleteFrom("item_scans").where("scannedAt", "<", before).executeTakeFirst();
-  return Number(r.numDeletedRows);
+/** Rows per statement when housekeeping deletes old scans (decision 042). */
+export const SCAN_DELETE_BATCH = 5000;
+
+/**
+ * Scans logged before `before` (housekeeping), oldest first, about SCAN_DELETE_BATCH rows
+ * per statement with a pause between statements: at ten million scans a year's worth is
+ * millions of rows, and one statement would hold SQLite's write lock (or keep one
+ * PostgreSQL transaction and a core busy) for as long as it takes, while finders scan.
+ * Each batch ends at the scan time of its last row (found through the index on
+ * scannedAt), so the statements are the same on both databases.
+ */
+export async function deleteScansBefore(
+  db: DB,
+  before: number,
+  opts: { batch?: number; pause?: () => Promise<void> } = {},
+): Promise<number> {
+  const batch = opts.batch ?? SCAN_DELETE_BATCH;
+  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 5)));
+  let deleted = 0;
+  for (;;) {
+    const edge = await db
+      .selectFrom("item_scans")
+      .select("scannedAt")
+      .where("scannedAt", "<", before)
+      .orderBy("scannedAt")
+      .offset(batch - 1)
+      .limit(1)
+      .executeTakeFirst();
+    const r = await db
+      .deleteFrom("item_scans")
+      .where("scannedAt", edge ? "<=" : "<", edge ? Number(edge.scannedAt) : before)
+      .where("scannedAt", "<", before)
+      .executeTakeFirst();
+    deleted += Number(r.numDeletedRows);
+    if (!edge) return deleted;
+    await pause();
+  }
 }

@@ -8,6 +8,7 @@ import type { ProductInput } from "~/lib/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem, getItemPageView } from "../items/items.service.server";
 import { ScanLog, type ScanEvent } from "./scan-log.server";
+import { deleteScansBefore } from "./scans.repository.server";
 import {
   INACTIVE_ALERT_WINDOW_MS,
   LOST_ALERT_WINDOW_MS,
@@ -279,5 +280,33 @@ describe("the write buffer", () => {
     expect(log.size).toBe(0);
     expect(await scanRows(id)).toHaveLength(2);
     expect(await mails()).toHaveLength(1);
+  });
+  it("housekeeping deletes old scans batch by batch, oldest first, and keeps every younger one", async () => {
+    const id = await paidItem(await owner());
+    const YEAR = 365 * 24 * 60 * MINUTE;
+    const now = deps.clock();
+    // 23 old scans (some sharing a time, as a busy minute does), 4 young ones.
+    const times = [
+      ...Array.from({ length: 23 }, (_, i) => now - YEAR - (i % 17) * MINUTE),
+      ...[1, 2, 3, 4].map((d) => now - d * MINUTE),
+    ];
+    await deps.db
+      .insertInto("item_scans")
+      .values(times.map((t) => ({ productId: id, scannedAt: t, lang: "sv", device: "phone" })))
+      .execute();
+    const left: number[] = [];
+    const deleted = await deleteScansBefore(deps.db, now - YEAR + MINUTE, {
+      batch: 5,
+      pause: async () => {
+        left.push((await deps.db.selectFrom("item_scans").select("scannedAt").execute()).length);
+      },
+    });
+    expect(deleted).toBe(23);
+    // Several statements, each taking some, none all of them at once.
+    expect(left.length).toBeGreaterThanOrEqual(3);
+    expect(left[0]).toBeLessThan(27);
+    expect(left[0]).toBeGreaterThan(4);
+    const kept = await deps.db.selectFrom("item_scans").select("scannedAt").execute();
+    expect(kept.map((r) => Number(r.scannedAt)).sort()).toEqual(times.slice(23).sort());
   });
 });
