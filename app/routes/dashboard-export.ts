@@ -13,8 +13,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const { lang } = context.get(requestContext);
   const { deps, scope } = await csvScopeOf(request, user.ref);
-  const file = await exportItems(deps, user.ref, scope, lang);
-  return new Response(file.csv, {
+  const file = exportItems(deps, user.ref, scope, lang);
+  // Streamed as the client reads it, one page at a time (decision 042): a large
+  // organisation's file is never in memory.
+  const encoder = new TextEncoder();
+  const pages = file.chunks[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await pages.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await pages.return?.();
+    },
+  });
+  return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${file.filename}"`,

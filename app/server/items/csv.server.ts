@@ -383,25 +383,38 @@ function writeCsv(lang: Lang, columns: readonly CsvColumn[], records: string[][]
 
 const ALL_COLUMNS: readonly CsvColumn[] = [...IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS];
 
+/** The export's first bytes: the byte order mark and the header row in the user's language. */
+export function exportCsvHeader(lang: Lang): string {
+  return writeCsv(lang, ALL_COLUMNS, []);
+}
+
 /**
- * The export: the import's columns plus id, sticker code and paid until, in the user's
- * language. "Paid until" is empty for an unpaid item, and for a paid one without an end.
+ * Rows of the export: the import's columns plus id, sticker code and paid until, in the
+ * user's language. "Paid until" is empty for an unpaid item, and for a paid one without an
+ * end. Written page by page after exportCsvHeader (no byte order mark, no header).
  */
-export function itemsToCsv(items: ExportItem[], lang: Lang): string {
-  return writeCsv(
-    lang,
-    ALL_COLUMNS,
-    items.map((i) => [
-      i.name,
-      TYPE_NAMES[i.prodType][lang],
-      String(i.findFee),
-      i.assignedEmail ?? "",
-      VISIBILITY_NAMES[i.contactVisibility][lang],
-      i.id,
-      formatStickerCode(i.code),
-      i.paid && i.paidUntil !== null ? isoDay(i.paidUntil) : "",
-    ]),
+export function exportCsvRows(items: ExportItem[], lang: Lang): string {
+  if (items.length === 0) return "";
+  return stringify(
+    items.map((i) =>
+      [
+        i.name,
+        TYPE_NAMES[i.prodType][lang],
+        String(i.findFee),
+        i.assignedEmail ?? "",
+        VISIBILITY_NAMES[i.contactVisibility][lang],
+        i.id,
+        formatStickerCode(i.code),
+        i.paid && i.paidUntil !== null ? isoDay(i.paidUntil) : "",
+      ].map(escapeFormula),
+    ),
+    { delimiter: delimiterFor(lang), record_delimiter: "\r\n" },
   );
+}
+
+/** The whole export of a few items as one text (the header, then the rows). */
+export function itemsToCsv(items: ExportItem[], lang: Lang): string {
+  return exportCsvHeader(lang) + exportCsvRows(items, lang);
 }
 
 /** The downloadable template: the import's columns and two example rows. */

@@ -45,23 +45,38 @@ function inScope(scope: ScopeFilter) {
       : eb("products.organisationId", "=", scope.organisationId);
 }
 
+/** Where a page of the export ends: the next page starts after this item. */
+export interface ExportCursor {
+  createdAt: number;
+  id: string;
+}
+
 /**
- * The scope's items, oldest first (the order they were created or imported in), with the
- * email of the member each is assigned to.
+ * One page of the scope's items, oldest first (the order they were created or imported
+ * in), after `after`, with the email of the member each is assigned to. The export reads
+ * page after page (keyset, on the scope's index): a 50,000-item organisation is never in
+ * memory at once (decision 042).
  */
-export async function listScopeProducts(
+export async function listScopeProductsPage(
   db: DB,
   scope: ScopeFilter,
+  after: ExportCursor | null,
+  limit: number,
 ): Promise<(Product & { assignedEmail: string | null })[]> {
-  const rows = await db
+  let query = db
     .selectFrom("products")
     .leftJoin("user", "user.id", "products.assignedTo")
     .selectAll("products")
     .select("user.email as assignedEmail")
-    .where(inScope(scope))
-    .orderBy("products.createdAt")
-    .orderBy("products.id")
-    .execute();
+    .where(inScope(scope));
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb("products.createdAt", ">", after.createdAt),
+        eb.and([eb("products.createdAt", "=", after.createdAt), eb("products.id", ">", after.id)]),
+      ]),
+    );
+  const rows = await query.orderBy("products.createdAt").orderBy("products.id").limit(limit).execute();
   return rows.map(({ assignedEmail, ...r }) => ({ ...toProduct(r), assignedEmail: assignedEmail ?? null }));
 }
 

@@ -10,6 +10,7 @@ import { importErrors } from "./import.http.server";
 import {
   countImportedItems,
   csvScope,
+  EXPORT_PAGE,
   exportItems,
   ImportError,
   importItems,
@@ -36,6 +37,13 @@ async function products(owner: string) {
 /** A confirmation of `text` for the scope it was previewed in. */
 function importFile(userId: string, scope: CsvScope, text: string, contactInfo: string, lang: "en" | "sv") {
   return importItems(deps, userId, scope, { text, contactInfo, previewedScope: scopeKey(scope) }, lang);
+}
+
+/** The whole streamed export as one text. */
+async function csvText(file: { chunks: AsyncIterable<string> }) {
+  let text = "";
+  for await (const chunk of file.chunks) text += chunk;
+  return text;
 }
 
 async function importError(p: Promise<unknown>): Promise<ImportError> {
@@ -178,12 +186,51 @@ describe("organisations", () => {
       ["A", ORG, member.id],
       ["B", ORG, null],
     ]);
-    const orgCsv = (await exportItems(deps, admin.id, scope, "en")).csv;
+    const orgCsv = await csvText(exportItems(deps, admin.id, scope, "en"));
     expect(orgCsv).toContain(`A,laptop,1,${member.email},public,`);
-    expect((await exportItems(deps, admin.id, PERSONAL, "en")).csv).not.toContain("laptop");
+    expect(await csvText(exportItems(deps, admin.id, PERSONAL, "en"))).not.toContain("laptop");
     const outsider = await importError(
       importFile(admin.id, scope, "name,type,fee,assigned member email\nC,laptop,1,x@example.test\n", "R", "en"),
     );
     expect(outsider.code).toBe("invalidRows");
+  });
+});
+
+describe("export", () => {
+  it("is read page by page: every item once, oldest first, one header, however many there are", async () => {
+    const u = await user();
+    const count = EXPORT_PAGE * 2 + 7;
+    // Half of them share one creation time, as an import's items do.
+    await deps.db
+      .insertInto("products")
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          id: `E${String(i).padStart(9, "0")}`,
+          code: `X${String(i)
+            .padStart(8, "0")
+            .replace(/\d/g, (d) => "ABCDEFGHJK"[Number(d)]!)}`,
+          owner: u.id,
+          name: `Exported ${i}`,
+          findFee: 10,
+          currency: "SEK",
+          prodType: "other",
+          contactInfo: "Reception",
+          payment: "year",
+          payed: 0,
+          paidUntil: null,
+          createdAt: i < count / 2 ? 1000 : 1000 + i,
+          updatedAt: 1000,
+        })),
+      )
+      .execute();
+    const file = exportItems(deps, u.id, PERSONAL, "en");
+    const chunks: string[] = [];
+    for await (const chunk of file.chunks) chunks.push(chunk);
+    // The header, then one chunk per page.
+    expect(chunks).toHaveLength(1 + 3);
+    const lines = chunks.join("").split("\r\n").filter(Boolean);
+    expect(lines.filter((l) => l.includes("Name") || l.includes("name"))).toHaveLength(1);
+    const names = lines.slice(1).map((l) => l.split(",")[0]);
+    expect(names).toEqual(Array.from({ length: count }, (_, i) => `Exported ${i}`));
   });
 });

@@ -16,11 +16,19 @@ import type { Deps } from "../service-deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { resolveScope, type Scope } from "../organisations/scope.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
-import { decodeCsv, ImportError, itemsToCsv, parseItemCsv, templateCsv, validateRecords } from "./csv.server";
+import {
+  decodeCsv,
+  exportCsvHeader,
+  exportCsvRows,
+  ImportError,
+  parseItemCsv,
+  templateCsv,
+  validateRecords,
+} from "./csv.server";
 import {
   countImported,
   insertProducts,
-  listScopeProducts,
+  listScopeProductsPage,
   type NewProduct,
   type ScopeFilter,
 } from "./import.repository.server";
@@ -207,21 +215,38 @@ export async function countImportedItems(
   return countImported(deps.db, scopeFilter(userId, scope), batch);
 }
 
-/** The scope's items as a CSV download in the user's language. */
-export async function exportItems(
+/** Items per page of the export: memory stays flat however many the scope holds. */
+export const EXPORT_PAGE = 1000;
+
+/**
+ * The scope's items as a CSV download in the user's language, written page by page as the
+ * reader takes it (decision 042): the header first, then EXPORT_PAGE items at a time.
+ */
+export function exportItems(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
   scope: Scope,
   lang: Lang,
-): Promise<{ csv: string; filename: string }> {
+): { chunks: AsyncIterable<string>; filename: string } {
   const now = deps.clock();
-  const items = await listScopeProducts(deps.db, scopeFilter(userId, scope));
-  const csv = itemsToCsv(
-    items.map((i) => ({ ...i, paid: isItemPaid(i, now) })),
-    lang,
-  );
+  const filter = scopeFilter(userId, scope);
+  async function* chunks() {
+    yield exportCsvHeader(lang);
+    let after: { createdAt: number; id: string } | null = null;
+    for (;;) {
+      const items = await listScopeProductsPage(deps.db, filter, after, EXPORT_PAGE);
+      if (items.length === 0) return;
+      yield exportCsvRows(
+        items.map((i) => ({ ...i, paid: isItemPaid(i, now) })),
+        lang,
+      );
+      const last = items[items.length - 1]!;
+      after = { createdAt: last.createdAt, id: last.id };
+      if (items.length < EXPORT_PAGE) return;
+    }
+  }
   const day = new Date(now).toISOString().slice(0, 10);
-  return { csv, filename: `hittad-${lang === "sv" ? "saker" : "items"}-${day}.csv` };
+  return { chunks: chunks(), filename: `hittad-${lang === "sv" ? "saker" : "items"}-${day}.csv` };
 }
 
 /** The template offered on the import page. */
