@@ -34,6 +34,8 @@ export interface ReceivedPush {
   vapid: { aud: string; sub: string; exp: number; publicKey: string };
   /** What the stand-in answered. */
   status: number;
+  /** When the stand-in had the whole request (ms since the epoch). */
+  at: number;
 }
 
 /** 201, another status, or "hang" (read the request, never answer). */
@@ -135,6 +137,7 @@ export async function startPushService(): Promise<PushStandIn> {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
+        const at = Date.now();
         const id = /^\/push\/([\w-]+)$/.exec(req.url ?? "")?.[1];
         const keys = id ? subscriptions.get(id) : undefined;
         if (req.method !== "POST" || !id || !keys) {
@@ -151,7 +154,7 @@ export async function startPushService(): Promise<PushStandIn> {
           if (!req.headers.ttl) throw new Error("no TTL header");
           const vapid = verifyVapid(req.headers.authorization, origin);
           const payload = JSON.parse(decryptAes128gcm(Buffer.concat(chunks), keys).toString("utf8"));
-          received.push({ subscriptionId: id, payload, headers: req.headers, vapid, status: behaviour });
+          received.push({ subscriptionId: id, payload, headers: req.headers, vapid, status: behaviour, at });
           for (const l of listeners) l();
           res.writeHead(behaviour, { Location: `${origin}/message/${randomUUID()}` }).end();
         } catch (err) {

@@ -14,6 +14,8 @@ export interface ReceivedMail {
   replyTo: string[];
   raw: string;
   parsed: Email;
+  /** When the stand-in had the whole message (ms since the epoch). */
+  at: number;
 }
 
 export interface TestSmtpServer {
@@ -36,6 +38,7 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", async () => {
+        const at = Date.now();
         const raw = Buffer.concat(chunks).toString("utf8");
         const parsed = await PostalMime.parse(raw);
         messages.push({
@@ -47,6 +50,7 @@ export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
           replyTo: (parsed.replyTo ?? []).map((a) => ("address" in a ? (a.address ?? "") : "")),
           raw,
           parsed,
+          at,
         });
         for (const l of listeners) l();
         callback();
