@@ -1,8 +1,7 @@
 import { useTranslation } from "~/i18n/react";
-import { Form, Link } from "react-router";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { Link } from "react-router";
 import type { Lang } from "~/i18n/config";
-import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatDate } from "~/lib/dates";
 import type { Currency } from "~/lib/currency";
 import { formatFee } from "~/lib/fee";
 
@@ -97,29 +96,22 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               {t("dashboard.card.paymentFailed")}
             </p>
           ) : null}
-          <dl className="item-facts mb-2">
-            <dt>{t("dashboard.page.type")}</dt>
-            <dd>{t(`itemTypes.${item.prodType}`, { defaultValue: item.prodType })}</dd>
-            <dt>{t("dashboard.fee")}</dt>
-            <dd>{formatFee(item.findFee, item.currency)}</dd>
-            <dt>{t("dashboard.page.contactInfo")}</dt>
-            <dd className="contact-info text-break">{item.contactInfo}</dd>
+          {/* The spec's type, fee and contact info, one line each at most (issue #32 point 10):
+              every field in full, the sticker code and the rarer actions are on the owner's
+              view of the item, the one place to manage it. */}
+          <p className="small mb-1 item-summary">
+            {t(`itemTypes.${item.prodType}`, { defaultValue: item.prodType })} ·{" "}
+            {formatFee(item.findFee, item.currency)}
             {item.organisationId ? (
               <>
-                <dt>{t("dashboard.page.assignedTo")}</dt>
-                <dd className="text-break item-assignee">{item.assignee ?? t("dashboard.page.assignedToNobody")}</dd>
+                {" · "}
+                {t("dashboard.page.assignedTo")}{" "}
+                <span className="item-assignee">{item.assignee ?? t("dashboard.page.assignedToNobody")}</span>
               </>
             ) : null}
-          </dl>
-          {item.code ? (
-            <p className="small mb-2">
-              {t("dashboard.shipments.code")} <span className="sticker-code">{formatStickerCode(item.code)}</span>
-            </p>
-          ) : null}
-          <p className="small text-body-secondary mb-2 item-last-scan">
-            {item.lastScannedAt
-              ? t("dashboard.scans.lastScanned", { time: formatDateTime(item.lastScannedAt, lang) })
-              : t("dashboard.scans.neverScanned")}
+          </p>
+          <p className="small mb-2 text-truncate contact-info" title={item.contactInfo}>
+            {item.contactInfo}
           </p>
           <div className="d-flex flex-wrap gap-2">
             <Link
@@ -136,15 +128,6 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
             >
               {t("dashboard.page.edit")}
             </Link>
-            {item.paid && item.code ? (
-              <Link
-                to={`/product/${item.id}/replacement`}
-                className="btn btn-sm btn-outline-secondary"
-                aria-label={t("dashboard.shipments.replaceLabel", { name: item.name })}
-              >
-                {t("dashboard.shipments.replacementLink")}
-              </Link>
-            ) : null}
             {item.paid || item.lost ? (
               // A plain POST form (no JavaScript needed); the action redirects back here.
               <form method="post" action={`/product/${item.id}/lost`} className="d-inline">
@@ -160,31 +143,6 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
                   {t(item.lost ? "dashboard.scans.found" : "dashboard.scans.markLost")}
                 </button>
               </form>
-            ) : null}
-            {item.active !== undefined ? (
-              <Form method="post" className="d-inline">
-                <input type="hidden" name="intent" value={item.active ? "deactivate" : "reactivate"} />
-                <input type="hidden" name="itemId" value={item.id} />
-                <button
-                  type="submit"
-                  className="btn btn-sm btn-outline-secondary"
-                  aria-label={t(item.active ? "dashboard.items.deactivateLabel" : "dashboard.items.reactivateLabel", {
-                    name: item.name,
-                  })}
-                >
-                  {t(item.active ? "dashboard.items.deactivate" : "dashboard.items.reactivate")}
-                </button>
-              </Form>
-            ) : null}
-            {sub?.renewing ? (
-              // Asks first, naming every item the one subscription covers (issue #19 point 4).
-              <Link
-                to={`/order/${sub.orderId}/cancel`}
-                className="btn btn-sm btn-outline-danger"
-                aria-label={t("dashboard.orderStatus.cancelLabel", { name: item.name })}
-              >
-                {t("dashboard.orderStatus.cancel")}
-              </Link>
             ) : null}
           </div>
         </div>

@@ -117,6 +117,11 @@ export async function action({ request }: Route.ActionArgs) {
     try {
       if (!isProductId(itemId)) throw new ItemError("notFound");
       await setItemActive(await getDeps(), user.ref, itemId, intent === "reactivate");
+      // From the owner's view of the item (issue #32 point 10: the one place to manage it):
+      // POST-redirect-GET back there, which says what happened.
+      if (form.get("back") === "item") {
+        throw redirect(`/product/${itemId}?switched=${intent === "reactivate" ? "on" : "off"}`);
+      }
       return data<CancelResult>({
         formError: null,
         endsAt: null,

@@ -5,6 +5,7 @@ import { formatDate, formatDateTime } from "~/lib/dates";
 import { data, Link, redirect } from "react-router";
 import { CantMeetOwner } from "~/components/CantMeetOwner";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
+import { ItemManage } from "~/components/ItemManage";
 import { useNonce } from "~/components/nonce";
 import type { LeanHandle } from "~/lean/lean-page";
 import type { CaptchaKind } from "~/lib/contact-limits";
@@ -93,8 +94,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Too many finder messages this hour (issue #29): the form asks for the captcha up front.
   const flooded = view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
   // Owner-dependent and possibly private: never kept by shared caches.
+  // The owner's view after switching the sticker off or on (issue #32 point 10).
+  const switchedParam = new URL(request.url).searchParams.get("switched");
+  const switched =
+    view.kind === "item" && view.isOwner && (switchedParam === "on" || switchedParam === "off") ? switchedParam : null;
   return data(
-    { id: params.id, view, captcha, anonymous: viewer === null, flooded },
+    { id: params.id, view, captcha, anonymous: viewer === null, flooded, switched },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -127,7 +132,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const nonce = useNonce();
-  const { id, view, captcha, flooded } = loaderData;
+  const { id, view, captcha, flooded, switched } = loaderData;
 
   useEffect(() => {
     // The spec's short address-bar value, 400 ms after load; /{id} is a real route, so a
@@ -197,6 +202,11 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
   const shown = view.desk ? view.desk.contact !== null : view.contactInfo !== null;
   return (
     <section className="py-4 item-page" aria-labelledby="item-title">
+      {switched ? (
+        <div className="alert alert-success" role="status">
+          {t(switched === "off" ? "items.manage.switchedOffDone" : "items.manage.switchedOnDone")}
+        </div>
+      ) : null}
       {view.ownerDeactivated ? (
         <div className="alert alert-secondary" role="status">
           {t("items.page.ownerInactive")}
@@ -222,6 +232,15 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
         {view.name}
       </h1>
       <p>{t("items.page.typeLine", { type: t(`itemTypes.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
+      {view.manage ? (
+        // The one place to manage the item (issue #32 point 10), then lost mode and scans,
+        // then the finder's page as a finder sees it.
+        <>
+          <ItemManage item={{ ...view, manage: view.manage }} />
+          <OwnerPanel id={id} lost={view.lost} lostAt={view.lostAt} scans={view.scans} />
+          <h2 className="h4 mt-4 pt-3 border-top">{t("items.manage.finderTitle")}</h2>
+        </>
+      ) : null}
       {/* One coherent text per visibility (issue #32 point 2): "contact … below" only when
           details are shown below, else how to write to the owner. */}
       <p className={shown ? undefined : "lead"}>
@@ -262,7 +281,6 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
         />
       ) : null}
       {view.isOwner ? null : <CantMeetOwner code={view.code} />}
-      {view.isOwner ? <OwnerPanel id={id} lost={view.lost} lostAt={view.lostAt} scans={view.scans} /> : null}
     </section>
   );
 }

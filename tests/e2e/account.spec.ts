@@ -254,7 +254,8 @@ for (const lang of ["en", "sv"] as const) {
         await expect(finder.getByText("070-555 12 34")).toBeVisible();
         expect(await finder.locator("textarea").count()).toBeGreaterThan(0);
 
-        await page.goto("/dashboard");
+        // Switching off is managed on the owner's view of the item (issue #32 point 10).
+        await page.goto(`/product/${id}`);
         await waitForHydration(page);
         await page.getByRole("button", { name: tx.switchOff }).click();
         await expect(page.getByText(tx.switchedOff)).toBeVisible();

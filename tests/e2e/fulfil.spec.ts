@@ -184,8 +184,10 @@ for (const lang of ["en", "sv"] as const) {
         await expect(phone).toHaveURL(new RegExp(`/(product/)?${itemId}$`));
         await expect(phone.getByRole("heading", { level: 1, name: itemName })).toBeVisible();
 
-        // The owner replaces the sticker with a new code: the old URL answers 410.
-        await page.getByRole("link", { name: T.replace }).first().click();
+        // The owner replaces the sticker with a new code: the old URL answers 410. Replacing
+        // is managed on the owner's view of the item, not on the dashboard card (issue #32 point 10).
+        await page.goto(`/product/${itemId}`);
+        await page.getByRole("link", { name: T.replace, exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`/product/${itemId}/replacement$`));
         await expectAccessible(page);
         await atPhoneAndDesk(page, `replacement-${lang}`);

@@ -454,6 +454,62 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect((await get(`/product/${id}/qr.svg`)).headers.get("location")).toBe("/login");
       expect((await get(`/product/ZZZZZZZZZZ/qr.svg`, { cookie: alice.cookie })).status).toBe(404);
     });
+    it("a dashboard card keeps to view, edit and lost mode; the owner's item view manages the rest (issue #32 point 10)", async () => {
+      const u = await createUser(rt, { name: "Karin Kort" });
+      const paid = await newItem(u, { name: "Paid card" });
+      const unpaid = await newItem(u, { name: "Unpaid card" });
+      await setPaid(paid, Date.now() + 86_400_000);
+      const html = await (await get("/dashboard", { cookie: u.cookie })).text();
+      const cards = html.split(/<article [^>]*class="card h-100 item-card"/).slice(1);
+      expect(cards).toHaveLength(2);
+      for (const card of cards) {
+        const body = card.slice(0, card.indexOf("</article>"));
+        const controls = (body.match(/<a |<button /g) ?? []).length;
+        // View, Edit and (paid or lost items) Mark as lost: nothing else on the card.
+        expect(controls).toBeLessThanOrEqual(3);
+        expect(body).not.toContain("/replacement");
+        expect(body).not.toContain('name="intent"');
+        expect(body).not.toContain("<dl");
+      }
+      const { code } = (await product(paid))!;
+      const owner = await (await get(`/product/${paid}`, { cookie: u.cookie })).text();
+      expect(owner).toContain('id="manage-title"');
+      expect(owner).toContain(`href="/product/edit/${paid}"`);
+      expect(owner).toContain(`href="/product/${paid}/replacement"`);
+      expect(owner).toContain(`href="/product/${paid}/delete"`);
+      expect(owner).toContain('aria-label="Switch off sticker: Paid card"');
+      expect(owner.replace(/-/g, "")).toContain(code);
+      // The unpaid item's view has no replacement (nothing printed to replace yet).
+      const unpaidView = await (await get(`/product/${unpaid}`, { cookie: u.cookie })).text();
+      expect(unpaidView).toContain('id="manage-title"');
+      expect(unpaidView).not.toContain(`/product/${unpaid}/replacement`);
+      // Finders and other users never get the manage section.
+      for (const cookie of [undefined, bob.cookie]) {
+        const view = await (await get(`/product/${paid}`, cookie ? { cookie } : {})).text();
+        expect(view).not.toContain('id="manage-title"');
+        expect(view).not.toContain(`/product/edit/${paid}`);
+      }
+    });
+
+    it("switching a sticker off from the owner's item view returns there and says so", async () => {
+      const u = await createUser(rt, { name: "Sven Switch" });
+      const id = await newItem(u, { name: "Switch me" });
+      const off = await post("/dashboard", { intent: "deactivate", itemId: id, back: "item" }, { cookie: u.cookie });
+      expect(off.status).toBe(302);
+      expect(off.headers.get("location")).toBe(`/product/${id}?switched=off`);
+      expect((await product(id))!.active).toBeFalsy();
+      const page = await (await get(`/product/${id}?switched=off`, { cookie: u.cookie })).text();
+      expect(page).toContain("The sticker is switched off: finders see that it is not active.");
+      expect(page).toContain('aria-label="Switch on sticker: Switch me"');
+      // Someone else's item: not found, nothing changes.
+      const foreign = await post(
+        "/dashboard",
+        { intent: "reactivate", itemId: id, back: "item" },
+        { cookie: bob.cookie },
+      );
+      expect(foreign.status).toBe(404);
+      expect((await product(id))!.active).toBeFalsy();
+    });
     // 5,000 items, pages, filters and counters: tests/integration/dashboard-scale.test.ts (issue #18).
   });
 

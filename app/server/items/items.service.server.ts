@@ -439,7 +439,43 @@ export type ItemPageView =
       lostAt: number | null;
       /** The owner's view only: the last scans, newest first. */
       scans: ScanEntry[];
+      /** The owner's view only (null for anyone else): what the dashboard card no longer shows (issue #32 point 10). */
+      manage: ItemManageView | null;
     };
+
+/**
+ * What the owner's view of an item shows besides the finder's page (issue #32 point 10):
+ * it is the one place to manage an item, so the dashboard card can stay small.
+ */
+export interface ItemManageView {
+  /** The item's own contact text, also for an organisation item (whose finder sees the desk). */
+  contactInfo: string;
+  approxValue: number | null;
+  /** False once switched off (issue #17). */
+  active: boolean;
+  subscription: ItemSubscription | null;
+  organisationId: string | null;
+  /** The assigned member's name (else email); null: nobody. */
+  assignee: string | null;
+  lastScannedAt: number | null;
+}
+
+async function manageViewOf(db: Deps["db"], viewerId: string, row: Product, paid: boolean): Promise<ItemManageView> {
+  const [subscriptions, members] = await Promise.all([
+    paid ? listItemSubscriptions({ db }, viewerId, [row.id]) : Promise.resolve({} as Record<string, ItemSubscription>),
+    row.organisationId !== null && row.assignedTo !== null ? listMembers(db, row.organisationId) : Promise.resolve([]),
+  ]);
+  const member = members.find((m) => m.userId === row.assignedTo);
+  return {
+    contactInfo: row.contactInfo,
+    approxValue: row.approxValue,
+    active: row.active,
+    subscription: subscriptions[row.id] ?? null,
+    organisationId: row.organisationId,
+    assignee: member ? member.name || member.email : null,
+    lastScannedAt: row.lastScannedAt,
+  };
+}
 
 /** ItemError notFound when there is no such item. */
 export async function getItemPageView(
@@ -483,6 +519,7 @@ export async function getItemPageView(
     lost: row.lostAt !== null,
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
+    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid) : null,
   };
 }
 
