@@ -18,6 +18,11 @@ export const RETENTION_MS = {
   conversations: 180 * DAY_MS,
   /** The scan log (time, page language, device class): a year of history (decision 014). */
   scans: 365 * DAY_MS,
+  /**
+   * The log of staff look-ups of an item's owner (issue #31 point 5): a year, so an owner who
+   * asks "who looked at my details?" gets an answer, and no longer than that.
+   */
+  lookups: 365 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
 } as const;

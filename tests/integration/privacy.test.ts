@@ -13,6 +13,7 @@ import {
   runHousekeeping,
   SENT_MAIL_RETENTION_MS,
 } from "../../app/server/jobs/jobs.service.server";
+import { RETENTION_MS } from "../../app/lib/retention";
 import { enqueueMail } from "../../app/server/mail/mail.server";
 import { CONVERSATION_RETENTION_MS } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -32,6 +33,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   paymentEvents: PAYMENT_EVENT_RETENTION_MS,
   scans: SCAN_RETENTION_MS,
   conversations: CONVERSATION_RETENTION_MS,
+  lookups: RETENTION_MS.lookups,
 };
 
 let db: TestDatabase;

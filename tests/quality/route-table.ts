@@ -189,6 +189,19 @@ export const ROUTE_TABLE: RouteRow[] = [
   },
   { route: "find", url: "/find", get: all(200), post: noAction },
   {
+    // Staff look-up of a handed-in item (issue #31 point 5): the owner's email and contact
+    // for admins only; everyone else gets the 404 page, and nothing is looked up or logged.
+    route: "admin/lookup",
+    url: "/admin/lookup",
+    get: adminOnly(200),
+    post: {
+      ...adminOnly({ status: 200, contains: [SECRET_CONTACT] }),
+      owner: { status: 404, absent: [SECRET_CONTACT] },
+      other: { status: 404, absent: [SECRET_CONTACT] },
+    },
+    body: { q: "{item}" },
+  },
+  {
     route: "admin/messages/:id",
     url: "/admin/messages/{message}",
     get: adminOnly({ status: 200, contains: [SECRET_MESSAGE] }),

@@ -546,6 +546,19 @@ export interface SmsQuotaTable {
   noticeAt: number | null;
 }
 
+/** A staff look-up at /admin/lookup (issue #31 point 5, migration 0032). */
+export interface AdminLookupTable {
+  id: string;
+  /** The staff account that looked (no foreign key: the log outlives the account). */
+  staffId: string;
+  staffEmail: string;
+  /** What was typed (at most 64 characters). */
+  query: string;
+  /** The item found, or null. */
+  productId: string | null;
+  lookedUpAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -584,4 +597,5 @@ export interface Database {
   user_phones: UserPhoneTable;
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
+  admin_lookups: AdminLookupTable;
 }

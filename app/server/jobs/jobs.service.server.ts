@@ -12,6 +12,7 @@ import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
 import { deleteScansBefore } from "../scans/scans.repository.server";
 import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
 import { deleteExpiredConversations } from "../relay/relay.service.server";
+import { deleteLookupsBefore } from "../lookup/lookup.repository.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -28,6 +29,8 @@ export interface HousekeepingResult {
   scans: number;
   /** Relay conversations 180 days after their last message (issue #14, decision 013). */
   conversations: number;
+  /** Staff look-ups of an item's owner after a year (issue #31 point 5). */
+  lookups: number;
 }
 
 /**
@@ -45,5 +48,6 @@ export async function runHousekeeping(
     paymentEvents: await repo.deletePaymentEventsBefore(db, now - PAYMENT_EVENT_RETENTION_MS),
     scans: await deleteScansBefore(db, now - SCAN_RETENTION_MS),
     conversations: await deleteExpiredConversations(db, now),
+    lookups: await deleteLookupsBefore(db, now - RETENTION_MS.lookups),
   }));
 }
