@@ -43,6 +43,7 @@ export default [
   route("product/:id", "routes/product.tsx"),
   route("product/:id/qr.svg", "routes/product-qr.ts"),
   route("product/:id/photo/:file", "routes/product-photo.ts"),
+  route("product/:id/photos", "routes/product-photos.tsx"),
   route("product/:id/replacement", "routes/product-replacement.tsx"),
   route("product/:id/lost", "routes/product-lost.ts"),
   route("product/:id/delete", "routes/product-delete.tsx"),

@@ -12,7 +12,7 @@ import { RouterContextProvider } from "react-router";
 import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
 import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
-import { bodyLimit } from "../app/server/http/body-limit.server";
+import { bodyLimit, wasBodyTooLarge } from "../app/server/http/body-limit.server";
 import { serveCachedItemPage, storeItemPage } from "../app/server/http/item-page-cache.http.server";
 import { metricsEndpoint, requestMetrics, routeTree } from "../app/server/http/metrics.http.server";
 import { requestIdOf } from "../app/server/http/request-id.server";
@@ -230,6 +230,7 @@ const handler = createRequestHandler({
       lang: pickLanguage(cookies[LANG_COOKIE], req.headers["accept-language"]),
       consent: cookies[CONSENT_COOKIE] !== undefined,
       ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      bodyTooLarge: wasBodyTooLarge(req),
     });
     return context;
   },

@@ -10,6 +10,8 @@ import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, PROD_TYPES, type ProductFormV
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
 import { FormAlert } from "./form/FormAlert";
+import { PhotoPicker } from "./PhotoPicker";
+import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
 
 interface Props {
   values: ProductFormValues;
@@ -27,6 +29,8 @@ interface Props {
   assignment?: { members: { id: string; label: string }[]; assignedTo: string | null } | null;
   /** The assignment the form sent back after a refused submit. */
   assignedValue?: string;
+  /** The item's photos so far (editing; issue #34), managed on the item's page. */
+  photos?: { itemId: string; name: string; list: PhotoView[] };
 }
 
 /**
@@ -34,7 +38,19 @@ interface Props {
  * validates with the one schema and sends the messages back next to the fields.
  * noValidate: the server's translated messages are the only ones, in the page's language.
  */
-export function ProductForm({ values, result, paid, currency, submitting, assignment, assignedValue }: Props) {
+export function ProductForm({
+  values,
+  result,
+  paid,
+  currency,
+  submitting: saving,
+  assignment,
+  assignedValue,
+  photos,
+}: Props) {
+  // While chosen photos are being made smaller (issue #34) the form is not sent.
+  const [shrinking, setShrinking] = useState(false);
+  const submitting = saving || shrinking;
   const feeSign = feeSymbol(currency);
   const { t } = useTranslation();
   // Prices in the visitor's language.
@@ -60,7 +76,8 @@ export function ProductForm({ values, result, paid, currency, submitting, assign
   const suggestedShown = (result?.suggested || suggestedHere) && !errors.approxValue;
 
   return (
-    <Form method="post" noValidate className="product-form">
+    // multipart: the photos (issue #34); without JavaScript a plain multipart POST.
+    <Form method="post" encType="multipart/form-data" noValidate className="product-form">
       {/* Enter in a field saves, as it did before "Suggest fee" (the first button in the
           form) came in: the browser's implicit submission uses the first submit button. */}
       <button
@@ -259,6 +276,31 @@ export function ProductForm({ values, result, paid, currency, submitting, assign
         {errors.contactVisibility ? (
           <div className="invalid-feedback d-block">{t(errors.contactVisibility)}</div>
         ) : null}
+      </fieldset>
+      <fieldset className="mb-3 product-photos">
+        <legend className="form-label fs-6">{t("photos.form.legend")}</legend>
+        {photos?.list.length ? (
+          <>
+            <ul className="list-unstyled d-flex flex-wrap gap-2 mb-1" aria-label={t("photos.form.current")}>
+              {photos.list.map((p, i) => (
+                <li key={p.id}>
+                  <img
+                    src={p.thumb.url}
+                    width={p.thumb.width}
+                    height={p.thumb.height}
+                    alt={t("photos.manage.alt", { n: i + 1, name: photos.name })}
+                    className="rounded border photo-thumb"
+                    loading="lazy"
+                  />
+                </li>
+              ))}
+            </ul>
+            <p className="mb-2">
+              <a href={`/product/${photos.itemId}#photos`}>{t("photos.form.manage")}</a>
+            </p>
+          </>
+        ) : null}
+        <PhotoPicker id="product-photo" left={MAX_PHOTOS_PER_ITEM - (photos?.list.length ?? 0)} onBusy={setShrinking} />
       </fieldset>
 
       {paid ? (

@@ -12,16 +12,32 @@ import { readForm } from "~/server/http/form.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice, getOwnedItem, ItemError } from "~/server/items/items.service.server";
 import { saveItem } from "~/server/items/save-flow.server";
+import { requestContext } from "~/server/context";
+import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
+import {
+  countItemPhotos,
+  listManagedPhotos,
+  PhotoError,
+  preparePhotos,
+  type PreparedPhoto,
+} from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-edit";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "itemTypes", "items", "relay", "scans"] };
+export const handle = { i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.edit");
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  // An action's Retry-After (the upload limit) travels with the page it renders.
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
   let item;
@@ -47,7 +63,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
   // Admins of the item's organisation assign it (decision 026); everyone else sees no field.
   const assignment = await getAssignmentChoice(deps, user.ref, item.organisationId, item.assignedTo);
-  return { id: item.id, values, paid: item.paid, currency: item.currency, assignment };
+  const photos = await listManagedPhotos(deps, user.ref, item.id);
+  const page = {
+    id: item.id,
+    values,
+    paid: item.paid,
+    currency: item.currency,
+    assignment,
+    photos,
+    tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null,
+  };
+  // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
+  if (context.get(requestContext).bodyTooLarge)
+    return data({ ...page, tooLarge: BODY_TOO_LARGE_MESSAGE }, { status: 413 });
+  return page;
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -68,15 +97,27 @@ export async function action({ request, params }: Route.ActionArgs) {
   const parsed = parseProductForm(form);
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
   const assignTo = assignmentOf(form);
+  const deps = await getDeps();
+  // The photos are checked and processed first: a refused photo changes nothing and keeps
+  // everything typed (issue #34 point 1). The count is checked again when they are stored.
+  let photos: PreparedPhoto[];
+  try {
+    const files = await photoFilesOf(form);
+    photos = files.length ? await preparePhotos(deps, user.ref, files, await countItemPhotos(deps, params.id)) : [];
+  } catch (err) {
+    return serviceErrorResponse(photoErrors, err, formValues(form));
+  }
   let next: string;
   try {
-    next = await saveItem(await getDeps(), { userId: user.ref, id: params.id, item: parsed.data, assignTo });
+    next = await saveItem(deps, { userId: user.ref, id: params.id, item: parsed.data, assignTo, photos });
   } catch (err) {
+    // Both features have a notFound: tell them apart by the error's class.
+    if (err instanceof PhotoError) return serviceErrorResponse(photoErrors, err, formValues(form));
     // A refused assignment (a member's forged field, someone not in the organisation): said on the form.
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
-  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", (await getDeps()).config.secureCookies) } });
+  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }
 
 export default function ProductEdit({ loaderData, actionData }: Route.ComponentProps) {
@@ -87,11 +128,12 @@ export default function ProductEdit({ loaderData, actionData }: Route.ComponentP
       <h1>{t("items.form.titleEdit")}</h1>
       <ProductForm
         values={actionData?.values ?? loaderData.values}
-        result={actionData}
+        result={actionData ?? (loaderData.tooLarge ? { fieldErrors: {}, formError: loaderData.tooLarge } : undefined)}
         paid={loaderData.paid}
         currency={loaderData.currency}
         submitting={navigation.state === "submitting"}
         assignment={loaderData.assignment}
+        photos={{ itemId: loaderData.id, name: loaderData.values.name, list: loaderData.photos }}
       />
       <p className="mt-4">
         <Link to={`/product/${loaderData.id}/delete`} className="btn btn-outline-danger">

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/react";
-import { redirect, useNavigation } from "react-router";
+import { data, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { currencyForLang } from "~/lib/currency";
 import { pageMeta } from "~/lib/meta";
@@ -18,23 +18,40 @@ import { registerItem } from "~/server/items/save-flow.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { chosenPackage } from "~/server/order-draft/package-choice.server";
+import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
+import { preparePhotos, type PreparedPhoto } from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-register";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "itemTypes", "items", "relay", "scans"] };
+export const handle = { i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "items.register");
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  // An action's Retry-After (the upload limit) travels with the page it renders.
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
   // In an organisation's scope its admins choose a member for the new item (decision 026).
   const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
   const assignment = await getAssignmentChoice(deps, user.ref, organisationId);
   // The package chosen on the home page (issue #19 point 5).
-  return { chosenPackage: chosenPackage(request), assignment };
+  const page = {
+    chosenPackage: chosenPackage(request),
+    assignment,
+    tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null,
+  };
+  // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
+  if (context.get(requestContext).bodyTooLarge)
+    return data({ ...page, tooLarge: BODY_TOO_LARGE_MESSAGE }, { status: 413 });
+  return page;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -48,6 +65,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const deps = await getDeps();
   // In an organisation's scope the item is registered for it (issue #20).
   const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  // The photos are checked and processed before anything is saved: a refused photo keeps
+  // everything else the owner typed (issue #34 point 1).
+  let photos: PreparedPhoto[];
+  try {
+    photos = await preparePhotos(deps, user.ref, await photoFilesOf(form));
+  } catch (err) {
+    return serviceErrorResponse(photoErrors, err, formValues(form));
+  }
   let next: string;
   try {
     next = await registerItem(deps, {
@@ -56,6 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       lang,
       organisationId,
       assignTo: assignmentOf(form),
+      photos,
     });
   } catch (err) {
     return serviceErrorResponse(itemErrors, err, formValues(form));
@@ -89,11 +115,11 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
       ) : null}
       <ProductForm
         values={actionData?.values ?? EMPTY}
-        result={actionData}
         paid={false}
         currency={currencyForLang(lang)}
         submitting={navigation.state === "submitting"}
         assignment={loaderData.assignment}
+        result={actionData ?? (loaderData.tooLarge ? { fieldErrors: {}, formError: loaderData.tooLarge } : undefined)}
       />
     </section>
   );

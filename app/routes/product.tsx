@@ -28,6 +28,8 @@ import { httpErrorOf, invalidForm, serviceErrorResponse } from "~/server/http/er
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { isRelayFlooded, sendFinderMessage } from "~/server/relay/relay.service.server";
+import { PhotoManager } from "~/components/PhotoManager";
+import type { PhotoView } from "~/lib/photos";
 import type { Route } from "./+types/product";
 
 /**
@@ -43,7 +45,7 @@ import type { Route } from "./+types/product";
  * script. The owner and other signed-in users keep the full app (their user menu).
  */
 export const handle: { i18n: string[] } & LeanHandle = {
-  i18n: ["common", "itemTypes", "items", "relay", "scans"],
+  i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"],
   // A flooded item (issue #29) asks every finder for the captcha, which needs the full app.
   lean: (data) => {
     const d = data as { anonymous: boolean; flooded: boolean };
@@ -200,6 +202,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
   }
   const fee = formatFee(view.findFee, view.currency);
   const shown = view.desk ? view.desk.contact !== null : view.contactInfo !== null;
+  const photo = view.photo ? <FinderPhoto photo={view.photo} name={view.name} /> : null;
   return (
     <section className="py-4 item-page" aria-labelledby="item-title">
       {switched ? (
@@ -207,6 +210,8 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           {t(switched === "off" ? "items.manage.switchedOffDone" : "items.manage.switchedOnDone")}
         </div>
       ) : null}
+      {/* Lost mode leads with the photo (issue #34 point 4): "is this the one in my hand?" */}
+      {view.lost ? photo : null}
       {view.ownerDeactivated ? (
         <div className="alert alert-secondary" role="status">
           {t("items.page.ownerInactive")}
@@ -231,12 +236,14 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
       <h1 id="item-title" className="text-break">
         {view.name}
       </h1>
+      {view.lost ? null : photo}
       <p>{t("items.page.typeLine", { type: t(`itemTypes.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
       {view.manage ? (
         // The one place to manage the item (issue #32 point 10), then lost mode and scans,
         // then the finder's page as a finder sees it.
         <>
           <ItemManage item={{ ...view, manage: view.manage }} />
+          <PhotoManager itemId={id} name={view.name} photos={view.photos} />
           <OwnerPanel id={id} lost={view.lost} lostAt={view.lostAt} scans={view.scans} />
           <h2 className="h4 mt-4 pt-3 border-top">{t("items.manage.finderTitle")}</h2>
         </>
@@ -282,6 +289,27 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
       ) : null}
       {view.isOwner ? null : <CantMeetOwner code={view.code} />}
     </section>
+  );
+}
+
+/**
+ * The item's first public photo for the finder (issue #34 point 4): 320 px wide on a phone
+ * (640 on a sharper screen), its size given so nothing moves when it arrives, named after
+ * the item. Plain markup: the lean page stays without framework JavaScript.
+ */
+function FinderPhoto({ photo, name }: { photo: PhotoView; name: string }) {
+  const { t } = useTranslation();
+  return (
+    <img
+      src={photo.small.url}
+      srcSet={`${photo.small.url} ${photo.small.width}w, ${photo.medium.url} ${photo.medium.width}w`}
+      sizes={`${photo.small.width}px`}
+      width={photo.small.width}
+      height={photo.small.height}
+      alt={t("photos.finder.alt", { name })}
+      className="item-photo"
+      fetchPriority="high"
+    />
   );
 }
 

@@ -352,6 +352,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
+    // The owner's photos of an item (issue #34): the page and its upload/change forms are
+    // the item's managers' only; an empty form is refused (no intent), others get 404.
+    route: "product/:id/photos",
+    url: "/product/{item}/photos",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 400, other: 404, admin: 404 },
+  },
+  {
     // Replacement stickers (issue #15): only the owner's items; {item} is unpaid, so the
     // owner sees why and a POST is refused.
     route: "product/:id/replacement",

@@ -12,6 +12,7 @@ import type { IncomingMessage } from "node:http";
 import { LANG_COOKIE, pickLanguage } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { CSV_MAX_BYTES } from "~/lib/item-csv";
+import { MAX_PHOTOS_PER_ITEM, PHOTO_MAX_MB } from "~/lib/photos";
 import "~/i18n/resources.server";
 import { logger, redactUrl } from "../logger.server";
 
@@ -36,13 +37,36 @@ const DISCARD_GRACE_MS = 5000;
  */
 export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
 
+/**
+ * The forms that carry item photos (issue #34): up to three files of up to 15 MB (without
+ * JavaScript nothing is downscaled first) plus the form's fields. A 16 MB file still
+ * arrives whole, so the photo check refuses it with its own message and keeps the form.
+ */
+export const PHOTO_FORM_BODY_LIMIT = MAX_PHOTOS_PER_ITEM * (PHOTO_MAX_MB + 1) * 1024 * 1024 + FORM_BODY_LIMIT;
+
+/** Paths of the forms that take photos (their page and the router's `.data` POST). */
+export function isPhotoFormPath(path: string): boolean {
+  return /^\/product\/(?:register|edit\/[A-Za-z0-9]+|[A-Za-z0-9]+\/photos)(?:\/|\.data)?$/.test(path);
+}
+
 export function bodyLimitOf(path: string): number {
+  if (isPhotoFormPath(path)) return PHOTO_FORM_BODY_LIMIT;
   if (path === "/api/stripe/webhook") return WEBHOOK_BODY_LIMIT;
   if (path === "/api/push/subscriptions") return PUSH_BODY_LIMIT;
   // With JavaScript, React Router posts the same form to the route's `.data` URL; the
   // router also serves the page with a trailing slash, so that path gets the same limit.
   if (/^\/dashboard\/import(?:\/|\.data)?$/.test(path)) return CSV_IMPORT_BODY_LIMIT;
   return FORM_BODY_LIMIT;
+}
+
+/**
+ * A photo form's POST declared over its limit: instead of the bare 413 page, the request
+ * goes on as a GET of the same page, whose loader answers 413 with the form and the
+ * message (issue #34 point 6). The body is read and dropped as for any 413.
+ */
+export const BODY_TOO_LARGE = Symbol("bodyTooLarge");
+export function wasBodyTooLarge(req: IncomingMessage): boolean {
+  return (req as IncomingMessage & { [BODY_TOO_LARGE]?: boolean })[BODY_TOO_LARGE] === true;
 }
 
 export class BodyTooLargeError extends Error {
@@ -92,6 +116,22 @@ export function bodyLimit(req: express.Request, res: express.Response, next: exp
   let received = req.readableLength;
   let tooLarge = false;
 
+  const drain = () => {
+    // The reader cancels its stream on the error below, which destroys the request and
+    // with it the socket: the client would see a reset, not the 413. Only a socket that
+    // is gone may take the request with it.
+    const destroy = req.destroy.bind(req);
+    req.destroy = ((err?: Error) => (req.socket.destroyed ? destroy(err) : req)) as typeof req.destroy;
+    // Stop whoever is reading the body (the route's formData() fails, nothing is saved).
+    if (req.listenerCount("error") > 0) req.emit("error", new BodyTooLargeError("request body too large"));
+    // Keep reading (and dropping, see req.push below) to the end of the upload.
+    req.resume();
+    const timer = setTimeout(() => req.socket.destroy(), DISCARD_GRACE_MS);
+    timer.unref();
+    req.once("end", () => clearTimeout(timer));
+    req.socket.once("close", () => clearTimeout(timer));
+  };
+
   const refuse = () => {
     tooLarge = true;
     logger.warn({ method: req.method, url: redactUrl(req.path), limit }, "request body too large");
@@ -106,19 +146,7 @@ export function bodyLimit(req: express.Request, res: express.Response, next: exp
       res.status(413).set({ "Content-Type": type, "Cache-Control": "no-store", Connection: "keep-alive" }).end(body);
       muteResponse(res);
     }
-    // The reader cancels its stream on the error below, which destroys the request and
-    // with it the socket: the client would see a reset, not the 413. Only a socket that
-    // is gone may take the request with it.
-    const destroy = req.destroy.bind(req);
-    req.destroy = ((err?: Error) => (req.socket.destroyed ? destroy(err) : req)) as typeof req.destroy;
-    // Stop whoever is reading the body (the route's formData() fails, nothing is saved).
-    if (req.listenerCount("error") > 0) req.emit("error", new BodyTooLargeError("request body too large"));
-    // Keep reading (and dropping, see req.push below) to the end of the upload.
-    req.resume();
-    const timer = setTimeout(() => req.socket.destroy(), DISCARD_GRACE_MS);
-    timer.unref();
-    req.once("end", () => clearTimeout(timer));
-    req.socket.once("close", () => clearTimeout(timer));
+    drain();
   };
 
   // Count at the source: Node's HTTP parser hands every body chunk to req.push().
@@ -139,6 +167,17 @@ export function bodyLimit(req: express.Request, res: express.Response, next: exp
   };
 
   if (declared !== undefined && Number(declared) > limit) {
+    // A photo form's page (not the router's .data fetch) is rendered with its message.
+    if (req.method === "POST" && isPhotoFormPath(req.path) && !req.path.endsWith(".data")) {
+      tooLarge = true;
+      logger.warn({ method: req.method, url: redactUrl(req.path), limit }, "request body too large");
+      (req as IncomingMessage & { [BODY_TOO_LARGE]?: boolean })[BODY_TOO_LARGE] = true;
+      req.method = "GET";
+      delete req.headers["content-length"];
+      delete req.headers["content-type"];
+      drain();
+      return next();
+    }
     refuse();
     return;
   }

@@ -26,7 +26,8 @@ export const securityHeaders = helmet({
       // The lean finder page's inline stylesheet (docs/decisions/020), by hash.
       styleSrc: ["'self'", inlineCssSource],
       styleSrcAttr: ["'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "https:"],
+      // blob: the product form's preview of chosen photos (issue #34), never a remote source.
+      imgSrc: ["'self'", "data:", "blob:", "https:"],
       fontSrc: ["'self'"],
       // Dev only (`npm run dev`): Vite's hot-reload websocket. Production builds drop it.
       connectSrc: import.meta.env.DEV ? ["'self'", "ws://localhost:*"] : ["'self'"],

@@ -21,7 +21,7 @@ import {
   type ItemSubscription,
 } from "../orders/renewals.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
-import { forgetPhotoBytes, photoHashesOfItems } from "../photos/photos.service.server";
+import { forgetPhotoBytes, photoHashesOfItems, photosOfItems } from "../photos/photos.service.server";
 import {
   deleteManagedProduct,
   findProductById,
@@ -40,6 +40,7 @@ import { findMembership, findOrganisation, listMembers } from "../organisations/
 import { qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
+import type { PhotoView } from "~/lib/photos";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
 /**
@@ -441,6 +442,13 @@ export type ItemPageView =
       scans: ScanEntry[];
       /** The owner's view only (null for anyone else): what the dashboard card no longer shows (issue #32 point 10). */
       manage: ItemManageView | null;
+      /**
+       * The first public photo (issue #34): what the finder sees. Never a private one, so
+       * it cannot reach the finder page cache either.
+       */
+      photo: PhotoView | null;
+      /** The owner's view only: every photo, private ones too, in order. */
+      photos: PhotoView[];
     };
 
 /**
@@ -496,6 +504,7 @@ export async function getItemPageView(
     return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage: lapsed };
   }
   const visible = row.contactVisibility === "public" || isOwner;
+  const photos = (await photosOfItems(deps, [row.id], !isOwner)).get(row.id) ?? [];
   const organisation = row.organisationId === null ? undefined : await findOrganisation(deps.db, row.organisationId);
   return {
     kind: "item",
@@ -520,6 +529,8 @@ export async function getItemPageView(
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
     manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid) : null,
+    photo: photos.find((p) => !p.private) ?? null,
+    photos: isOwner ? photos : [],
   };
 }
 

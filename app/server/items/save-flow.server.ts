@@ -7,6 +7,7 @@ import type { Lang } from "~/i18n/config";
 import type { ProductInput } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
+import { attachPhotos, PhotoError, type PreparedPhoto } from "../photos/photos.service.server";
 import { createItem, updateOwnedItem } from "./items.service.server";
 
 async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, productId: string, payNow: boolean) {
@@ -17,7 +18,7 @@ async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, produ
 
 /** Registers a new item; returns where the owner goes next. */
 export async function registerItem(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "config">,
   input: {
     userId: string;
     item: ProductInput;
@@ -25,18 +26,32 @@ export async function registerItem(
     organisationId?: string | null;
     /** An admin's choice of member (decision 026); undefined: the field was not sent. */
     assignTo?: string | null;
+    /** Photos checked and processed before (issue #34: a refused photo saves nothing). */
+    photos?: PreparedPhoto[];
   },
 ): Promise<string> {
   const id = await createItem(deps, input.userId, input.item, input.lang, input.organisationId ?? null, input.assignTo);
+  if (input.photos?.length) {
+    try {
+      await attachPhotos(deps, input.userId, id, input.photos);
+    } catch (err) {
+      // Only a race (another upload filled the account's storage meanwhile): the item is
+      // saved, so the owner goes to its photos, which say what happened.
+      if (err instanceof PhotoError) return `/product/${id}/photos?error=${err.code}`;
+      throw err;
+    }
+  }
   return afterSave(deps, input.userId, id, input.item.intent === "payNow");
 }
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */
 export async function saveItem(
-  deps: Pick<Deps, "db" | "clock">,
-  input: { userId: string; id: string; item: ProductInput; assignTo?: string | null },
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  input: { userId: string; id: string; item: ProductInput; assignTo?: string | null; photos?: PreparedPhoto[] },
 ): Promise<string> {
   const before = await updateOwnedItem(deps, input.userId, input.id, input.item, input.assignTo);
+  // PhotoError (tooMany, storageFull) after the save: the form says so and keeps what was typed.
+  if (input.photos?.length) await attachPhotos(deps, input.userId, input.id, input.photos);
   // A paid item has no pay-now button; a forged one only saves.
   return afterSave(deps, input.userId, input.id, input.item.intent === "payNow" && !before.paid);
 }

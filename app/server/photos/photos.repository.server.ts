@@ -297,3 +297,14 @@ export async function listItemIdsOfOwner(db: DB, ownerId: string): Promise<strin
   const rows = await db.selectFrom("products").select("id").where("owner", "=", ownerId).orderBy("createdAt").execute();
   return rows.map((r) => r.id);
 }
+
+/** The name of an item the user may manage; undefined for anything else. */
+export async function findManagedItemName(db: DB, userId: string, itemId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .select("name")
+    .where("id", "=", itemId)
+    .where(canManage(userId))
+    .executeTakeFirst();
+  return row?.name;
+}

@@ -18,7 +18,7 @@ import { photoStoreOf } from "./photo-store.server";
 import * as repo from "./photos.repository.server";
 import { sha256Hex } from "./sigv4.server";
 
-export type PhotoErrorCode = PhotoProblem | "tooMany" | "storageFull" | "rateLimited" | "notFound";
+export type PhotoErrorCode = PhotoProblem | "noFile" | "tooMany" | "storageFull" | "rateLimited" | "notFound";
 export class PhotoError extends ServiceError<PhotoErrorCode> {}
 
 /** Uploads per user: each file is decoded and encoded four times, so a bound on CPU. */
@@ -151,6 +151,34 @@ export async function photosOfItems(
 export async function listManagedPhotos(deps: Pick<Deps, "db">, userId: string, itemId: string): Promise<PhotoView[]> {
   if (!(await mayManageItem(deps.db, userId, itemId))) throw new PhotoError("notFound");
   return (await photosOfItems(deps, [itemId], false)).get(itemId) ?? [];
+}
+
+/** The item's name and photos for its photo page (PhotoError notFound unless the user manages it). */
+export async function getPhotoPage(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  itemId: string,
+): Promise<{ name: string; photos: PhotoView[] }> {
+  const name = await repo.findManagedItemName(deps.db, userId, itemId);
+  if (name === undefined) throw new PhotoError("notFound");
+  return { name, photos: (await photosOfItems(deps, [itemId], false)).get(itemId) ?? [] };
+}
+
+/**
+ * Photos added to an item the user manages (the item's photo page, issue #34): checked,
+ * processed and stored. PhotoError for a refused file or limit, nothing stored then.
+ */
+export async function addPhotos(
+  deps: PhotoDeps,
+  userId: string,
+  itemId: string,
+  files: Uint8Array[],
+  options: { private?: boolean } = {},
+): Promise<void> {
+  if (!(await mayManageItem(deps.db, userId, itemId))) throw new PhotoError("notFound");
+  if (files.length === 0) throw new PhotoError("noFile");
+  const prepared = await preparePhotos(deps, userId, files, await repo.countPhotosOfItem(deps.db, itemId));
+  await attachPhotos(deps, userId, itemId, prepared, options);
 }
 
 /** The number of photos an item has (the owner's form shows how many more it can take). */
