@@ -12,12 +12,8 @@
 // bare server answering a fixed 4 KB page, warms up (every item page once, so the page
 // cache is warm, then 3 s per target), then runs autocannon in turns. The JSON
 // report goes to bench/results/ (ignored by git). Exits 1 when a bar is missed.
-import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Insertable } from "kysely";
@@ -26,6 +22,17 @@ import type { ProductTable } from "../app/server/db/schema";
 import { newProductId } from "../app/lib/ids";
 import { newStickerCode } from "../app/lib/sticker-code";
 import { createRuntime } from "../app/server/runtime.server";
+import {
+  bareServerSource,
+  browserHeaders,
+  childProcesses,
+  freePort,
+  load,
+  signedInUser,
+  summarise,
+  waitForUp,
+  type Slice,
+} from "./lib/bench-kit";
 import { buildIfNeeded, root } from "./lib/build.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
@@ -36,21 +43,6 @@ const DASHBOARD_ITEMS = 5000;
 const BARS = { ratio: 0.5, p99Ms: 50, errors: 0, dashboardP50Ms: 50, dashboardBytes: 100 * 1024 };
 
 buildIfNeeded();
-
-// The load generator must not be the bottleneck. autocannon 9 decodes every response
-// body into a string (PipelinedRequestsQueue.addBody, `body += chunk`), which it only
-// needs for `expectBody`, `verifyBody` and `onResponse` (none used here). For a 12 KB
-// brotli body that was ~180 µs of the bench process's CPU per response: it ran at 100 %
-// while the app server idled at ~45 %, so the ratio measured autocannon, not the app
-// (decision 021, "The instrument"; upstream: mcollina/autocannon#485). Bytes are still
-// counted (addByteCount).
-{
-  const queue = createRequire(import.meta.url)("autocannon/lib/pipelinedRequestsQueue.js") as {
-    prototype: { addBody: (data: unknown) => void };
-  };
-  if (typeof queue.prototype.addBody !== "function") throw new Error("autocannon changed: see decision 021");
-  queue.prototype.addBody = () => {};
-}
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-bench-"));
 const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres")
@@ -68,17 +60,13 @@ const env: Record<string, string> = {
 // ---- seed through the repositories ----------------------------------------------
 console.log(`Seeding ${ITEMS} paid items and a user with ${DASHBOARD_ITEMS} items (${databaseUrl.split(":")[0]})…`);
 const rt = await createRuntime(parseConfig({ ...process.env, ...env }));
-async function seedUser(tag: string) {
-  const email = `bench-${tag}-${randomBytes(4).toString("hex")}@example.test`;
-  const password = `pw-${randomBytes(8).toString("hex")}-Bench!`;
-  await rt.auth.api.signUpEmail({ body: { name: `Bench ${tag}`, email, password, language: "en" } });
-  const res = await rt.auth.api.signInEmail({ body: { email, password }, returnHeaders: true });
-  const cookie = res.headers
-    .getSetCookie()
-    .find((c) => c.includes("session_token="))!
-    .split(";")[0]!;
-  return { id: res.response.user.id, cookie };
-}
+const seedUser = (tag: string) =>
+  signedInUser(
+    rt.auth,
+    `bench-${tag}-${randomBytes(4).toString("hex")}@example.test`,
+    `pw-${randomBytes(8).toString("hex")}-Bench!`,
+    `Bench ${tag}`,
+  );
 const finderOwner = await seedUser("owner");
 const dashboardUser = await seedUser("dashboard");
 const ids: string[] = [];
@@ -124,45 +112,7 @@ await seedItems(dashboardUser.id, DASHBOARD_ITEMS, false, true);
 await rt.database.close();
 
 // ---- servers ----------------------------------------------------------------------
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForUp(url: string, child: ChildProcess, logFile: string) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${fs.readFileSync(logFile, "utf8")}`);
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${url} did not start:\n${fs.readFileSync(logFile, "utf8")}`);
-}
-
-const children: ChildProcess[] = [];
-function startChild(args: string[], extraEnv: Record<string, string>, logName: string) {
-  const logFile = path.join(tmp, logName);
-  const out = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...extraEnv },
-    stdio: ["ignore", out, out],
-  });
-  children.push(child);
-  return { child, logFile };
-}
-
+const { start: startChild, stopAll } = childProcesses(tmp);
 const appPort = await freePort();
 const appUrl = `http://127.0.0.1:${appPort}`;
 const profileDir = path.join(root, "bench/results/profiles");
@@ -176,20 +126,7 @@ const app = startChild(
 // The bare server: node:http and a fixed 4 KB HTML page, nothing else.
 const barePort = await freePort();
 const bareUrl = `http://127.0.0.1:${barePort}`;
-const bareSource = `
-const page = "<!doctype html><html lang=en><head><meta charset=utf-8><title>Bare</title></head><body><main><h1>Bare</h1><p>" + "x".repeat(4096 - 120) + "</p></main></body></html>";
-require("node:http").createServer((req, res) => {
-  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
-  res.end(page);
-}).listen(${barePort}, "127.0.0.1");
-`;
-const bare = startChild(["-e", bareSource], {}, "bare.log");
-
-function stopAll() {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
-}
-process.on("exit", stopAll);
-process.on("SIGINT", () => process.exit(130));
+const bare = startChild(["-e", bareServerSource(barePort)], {}, "bare.log");
 
 await waitForUp(`${appUrl}/healthz`, app.child, app.logFile);
 await waitForUp(bareUrl, bare.child, bare.logFile);
@@ -205,86 +142,8 @@ if (probe.status === 200 && !probeHtml.includes("reasonably long name"))
   throw new Error("/{id} does not show the item");
 
 // ---- load ------------------------------------------------------------------------------
-// What a phone scanning a sticker sends: no cookies, gzip accepted, a language preference,
-// a phone's User-Agent (so every request is logged as a scan, issue #14: the bar holds
-// with scan logging on; a request without one would count as a bot and log nothing).
-const browserHeaders = {
-  "user-agent":
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
-  accept: "text/html,application/xhtml+xml",
-  "accept-encoding": "gzip, deflate, br",
-  "accept-language": "sv-SE,sv;q=0.9,en;q=0.8",
-};
-
-interface Run {
-  name: string;
-  /** Share of one core the server and the load generator used while this target ran. */
-  serverCpuShare: number;
-  clientCpuShare: number;
-  /** The server's CPU per request, µs. */
-  serverCpuPerRequestUs: number;
-  requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
-  bytesPerRequest: number;
-}
-
 function pick() {
   return ids[Math.floor(Math.random() * ids.length)]!;
-}
-
-interface Slice {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  bytes: number;
-  /** CPU seconds of the server answering, and of this process (the load generator). */
-  serverCpu: number;
-  clientCpu: number;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    // The command name (field 2) is in parentheses and may itself hold ") ".
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return Number.NaN;
-  }
-}
-function ownCpuSeconds() {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
-
-async function load(url: string, pathFor: (() => string) | null, seconds: number, serverPid?: number): Promise<Slice> {
-  const server0 = cpuSecondsOf(serverPid);
-  const client0 = ownCpuSeconds();
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    headers: browserHeaders,
-    requests: pathFor ? [{ setupRequest: (req) => ({ ...req, path: pathFor() }) }] : undefined,
-  });
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    bytes: result.throughput.total,
-    serverCpu: cpuSecondsOf(serverPid) - server0,
-    clientCpu: ownCpuSeconds() - client0,
-  };
 }
 
 /** Requests every seeded item once (the page cache then holds them all), 8 at a time. */
@@ -314,32 +173,13 @@ console.log(`\nLoad (${os.cpus().length} CPUs: ${os.cpus()[0]?.model ?? "unknown
 console.log(`  warm-up: every item once on both URLs, then ${WARMUP_SECONDS}s per target`);
 await visitAll("/product/");
 await visitAll("/");
-for (const t of targets) await load(t.url, t.pathFor, WARMUP_SECONDS);
+for (const t of targets) await load(t.url, t.pathFor, WARMUP_SECONDS, CONNECTIONS);
 console.log(
   `  measuring: ${SLICES} turns of ${SECONDS / SLICES}s per target, ${CONNECTIONS} connections (${SECONDS}s each)…`,
 );
 const slices: Record<string, Slice[]> = { bare: [], product: [], short: [] };
 for (let i = 0; i < SLICES; i++) {
-  for (const t of targets) slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, t.pid));
-}
-function summarise(name: string, list: Slice[]): Run {
-  const requests = list.reduce((a, s) => a + s.requests, 0);
-  const seconds = list.reduce((a, s) => a + s.seconds, 0);
-  const p50s = list.map((s) => s.p50).sort((a, b) => a - b);
-  const serverCpu = list.reduce((a, s) => a + s.serverCpu, 0);
-  return {
-    name,
-    serverCpuShare: serverCpu / seconds,
-    clientCpuShare: list.reduce((a, s) => a + s.clientCpu, 0) / seconds,
-    serverCpuPerRequestUs: Math.round((serverCpu / Math.max(1, requests)) * 1e6),
-    requestsPerSec: Math.round(requests / seconds),
-    p50Ms: p50s[Math.floor(p50s.length / 2)]!,
-    // The worst slice's p99: never better than the truth.
-    p99Ms: Math.max(...list.map((s) => s.p99)),
-    errors: list.reduce((a, s) => a + s.errors, 0),
-    non2xx: list.reduce((a, s) => a + s.non2xx, 0),
-    bytesPerRequest: Math.round(list.reduce((a, s) => a + s.bytes, 0) / Math.max(1, requests)),
-  };
+  for (const t of targets) slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid));
 }
 const runs = {
   bare: summarise(targets[0].name, slices.bare!),

@@ -118,7 +118,7 @@ export async function seedScale(db: DB, size: ScaleSize, now: number): Promise<S
   await step(
     "scans",
     `insert into "item_scans" ("productId", "scannedAt", "lang", "device")
-     select ${itemIdSql(`g % ${size.items} + 1`)}, ${now} - (g::bigint * 7919) % ${730 * DAY},
+     select ${itemIdSql(`g % ${size.items} + 1`)}, ${now} - (g::bigint * 7919) % 730 * ${DAY} - g % 86400 * 1000,
             case when g % 3 = 0 then 'en' else 'sv' end,
             (array['mobile', 'desktop', 'tablet'])[g % 3 + 1]
      from generate_series(1, ${size.scans}) g`,

@@ -1,0 +1,411 @@
+// `npm run bench:scale` (issue #36 point 1, decision 042): does anything change at a
+// million stickers? Seeds a PostgreSQL database with 1,000,000 items, 200,000 owners,
+// 1,000 organisations (one with 50,000 items), 10,000,000 scans, 100,000 conversations and
+// 200,000 orders in set-based statements (tests/support/scale-seed.ts), and a small one
+// with 1,000 items of the same shape, then measures on each, side by side:
+//   - the finder page's requests per second as a share of a bare node:http server in the
+//     same turns, p99 and errors, with scan logging on: items picked at random from all
+//     of them (a million stickers scanned: the page cache holds 5,000) and from 1,000;
+//   - the 50,000-item organisation's dashboard (first page, a search, a filter): p50;
+//   - its CSV export, streamed: seconds, bytes and the server's memory growth;
+//   - housekeeping deleting a year of scans while the finder page is under load: p99.
+//
+//   DATABASE_URL=postgres://…/empty_db npm run bench:scale      the whole run
+//   BENCH_SCALE=0.05                                            a twentieth of the sizes
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=50                       finder load per target
+//   BENCH_SEED_ONLY=1                                           seed the large database, then stop
+//
+// The small database is created beside the large one (its name + "_small") and dropped at
+// the end; a large database already seeded at the same size is reused (seeding skipped).
+// The JSON report goes to bench/results/. Exits 1 when a bar is missed.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { parseConfig } from "../app/server/config.server";
+import { runHousekeeping } from "../app/server/jobs/jobs.service.server";
+import { createRuntime } from "../app/server/runtime.server";
+import { systemClock } from "../app/server/service-deps.server";
+import {
+  FULL_SCALE,
+  seededItemId,
+  seededOrganisationId,
+  seedScale,
+  type ScaleSize,
+  type SeedTimings,
+} from "../tests/support/scale-seed";
+import {
+  bareServerSource,
+  childProcesses,
+  freePort,
+  load,
+  signedInUser,
+  summarise,
+  waitForUp,
+  type Run,
+  type Slice,
+} from "./lib/bench-kit";
+import { buildIfNeeded, root } from "./lib/build.mjs";
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const SLICES = 5;
+const SCALE = Number(process.env.BENCH_SCALE || 1);
+const BARS = {
+  ratio: 0.5,
+  ratioDrift: 0.1,
+  p99Ms: 50,
+  errors: 0,
+  dashboardP50Ms: 50,
+  exportSeconds: 5,
+  /** The export of ~8 MB may not grow the server by more than this (no whole-file buffers). */
+  exportRssGrowthMb: 48,
+  housekeepingP99Ms: 100,
+};
+
+const url = process.env.DATABASE_URL ?? "";
+if (!/^postgres(ql)?:\/\//.test(url)) {
+  console.error("bench:scale runs on PostgreSQL: set DATABASE_URL=postgres://…/<an empty database>");
+  process.exit(2);
+}
+const scaled = (n: number, min: number) => Math.max(min, Math.round(n * SCALE));
+const LARGE: ScaleSize = {
+  owners: scaled(FULL_SCALE.owners, 200),
+  organisations: scaled(FULL_SCALE.organisations, 10),
+  items: scaled(FULL_SCALE.items, 1000),
+  bigOrgItems: scaled(FULL_SCALE.bigOrgItems, 500),
+  orgItems: FULL_SCALE.orgItems,
+  scans: scaled(FULL_SCALE.scans, 10_000),
+  conversations: scaled(FULL_SCALE.conversations, 100),
+  orders: scaled(FULL_SCALE.orders, 200),
+};
+/** The same shape at 1,000 items. */
+const SMALL: ScaleSize = {
+  owners: 200,
+  organisations: 10,
+  items: 1000,
+  bigOrgItems: 500,
+  orgItems: 10,
+  scans: 10_000,
+  conversations: 100,
+  orders: 200,
+};
+
+buildIfNeeded();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-bench-scale-"));
+const children = childProcesses(tmp);
+const smallUrl = (() => {
+  const u = new URL(url);
+  u.pathname = `${u.pathname}_small`;
+  return u.toString();
+})();
+
+async function admin(sqlText: string) {
+  const u = new URL(url);
+  u.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    await client.query(sqlText);
+  } finally {
+    await client.end();
+  }
+}
+const smallName = decodeURIComponent(new URL(smallUrl).pathname.slice(1));
+await admin(`drop database if exists "${smallName}" with (force)`);
+await admin(`create database "${smallName}"`);
+
+const baseEnv = (databaseUrl: string): Record<string, string> => ({
+  NODE_ENV: "production",
+  ALLOW_TEST_PAYMENTS: "1",
+  DATABASE_URL: databaseUrl,
+  AUTH_SECRET: "bench-scale-secret-0123456789abcdef0123456789",
+  MAIL_OUTBOX_DIR: path.join(tmp, "outbox"),
+  SMS_OUTBOX_DIR: path.join(tmp, "sms-outbox"),
+  LOG_LEVEL: "warn",
+  // The hourly jobs stay out of the measurements; housekeeping is measured on its own.
+  JOBS_FIRST_RUN_MS: "3600000",
+});
+
+interface Measured {
+  label: string;
+  size: ScaleSize;
+  seeded: SeedTimings | "reused";
+  finder: { bare: Run; spread: Run; hot: Run; spreadRatio: number; hotRatio: number };
+  dashboard: Record<string, { p50Ms: number; p99Ms: number; bytes: number }>;
+  export: { seconds: number; bytes: number; rows: number; rssGrowthMb: number };
+  housekeeping: { deleted: number; seconds: number; finder: Run };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * p) - 1)]!;
+
+/** Resident memory of a process, in MB, from /proc. */
+function rssMb(pid: number | undefined): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+async function measure(label: string, databaseUrl: string, size: ScaleSize): Promise<Measured | null> {
+  const env = baseEnv(databaseUrl);
+  const now = Date.now();
+  console.log(`\n[${label}] ${size.items.toLocaleString("en")} items, ${size.scans.toLocaleString("en")} scans`);
+  const rt = await createRuntime(parseConfig({ ...process.env, ...env }));
+  const have = Number(
+    (
+      await rt.database.db
+        .selectFrom("products")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  let seeded: SeedTimings | "reused" = "reused";
+  if (have === size.items) console.log("  already seeded at this size: reused");
+  else if (have !== 0) throw new Error(`${label}: the database holds ${have} items; give bench:scale an empty one`);
+  else {
+    const t0 = performance.now();
+    seeded = await seedScale(rt.database.db, size, now);
+    console.log(`  seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(seeded)}`);
+  }
+  if (process.env.BENCH_SEED_ONLY === "1") {
+    await rt.database.close();
+    return null;
+  }
+  // The big organisation's admin, signed in.
+  const stamp = Date.now().toString(36);
+  const adminUser = await signedInUser(
+    rt.auth,
+    `scale-admin-${stamp}@example.test`,
+    `pw-${stamp}-Scale!`,
+    "Scale Admin",
+  );
+  await rt.database.db
+    .insertInto("organisation_members")
+    .values({ organisationId: seededOrganisationId(1), userId: adminUser.id, role: "admin", createdAt: now })
+    .execute();
+  const cookie = `${adminUser.cookie}; hittad.scope=${seededOrganisationId(1)}; ConsentApproved=1`;
+
+  const appPort = await freePort();
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const app = children.start(
+    ["server.js"],
+    { ...env, HOST: "127.0.0.1", PORT: String(appPort), BASE_URL: appUrl },
+    `app-${label}.log`,
+  );
+  const barePort = await freePort();
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const bare = children.start(["-e", bareServerSource(barePort)], {}, `bare-${label}.log`);
+  await waitForUp(`${appUrl}/healthz`, app.child, app.logFile);
+  await waitForUp(bareUrl, bare.child, bare.logFile);
+
+  // ---- finder page: spread over every item, and 1,000 hot ones --------------------------
+  const spread = () => `/product/${seededItemId(1 + Math.floor(Math.random() * size.items))}`;
+  const hotStep = Math.max(1, Math.floor(size.items / 1000));
+  const hot = () => `/product/${seededItemId(1 + hotStep * Math.floor(Math.random() * 1000))}`;
+  const targets = [
+    { key: "bare", url: bareUrl, pathFor: spread, pid: bare.child.pid },
+    { key: "spread", url: appUrl, pathFor: spread, pid: app.child.pid },
+    { key: "hot", url: appUrl, pathFor: hot, pid: app.child.pid },
+  ] as const;
+  for (const t of targets) await load(t.url, t.pathFor, 3, CONNECTIONS);
+  const slices: Record<string, Slice[]> = { bare: [], spread: [], hot: [] };
+  for (let i = 0; i < SLICES; i++)
+    for (const t of targets) slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid));
+  const runs = {
+    bare: summarise("bare node:http", slices.bare!),
+    spread: summarise("finder, all items", slices.spread!),
+    hot: summarise("finder, 1,000 items", slices.hot!),
+  };
+  console.log(
+    `  finder: bare ${runs.bare.requestsPerSec}/s; all items ${runs.spread.requestsPerSec}/s p99 ${runs.spread.p99Ms} ms; 1,000 items ${runs.hot.requestsPerSec}/s p99 ${runs.hot.p99Ms} ms`,
+  );
+
+  // ---- the big organisation's dashboard -------------------------------------------------
+  const dashPaths = {
+    first: "/dashboard",
+    search: "/dashboard?q=Laptop%20number%2012",
+    filter: "/dashboard?paid=unpaid&type=laptop",
+  };
+  const dashboard: Measured["dashboard"] = {};
+  for (const [name, p] of Object.entries(dashPaths)) {
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 25; i++) {
+      const t0 = performance.now();
+      const r = await fetch(`${appUrl}${p}`, { headers: { cookie, "accept-encoding": "identity" } });
+      const body = await r.text();
+      if (r.status !== 200) throw new Error(`${label}: ${p} answered ${r.status}`);
+      bytes = Buffer.byteLength(body);
+      if (i >= 5) times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    dashboard[name] = {
+      p50Ms: Math.round(percentile(times, 0.5)),
+      p99Ms: Math.round(percentile(times, 0.99)),
+      bytes,
+    };
+  }
+  console.log(
+    `  dashboard p50: ${Object.entries(dashboard)
+      .map(([k, v]) => `${k} ${v.p50Ms} ms`)
+      .join(", ")}`,
+  );
+
+  // ---- the big organisation's CSV export ----------------------------------------------------
+  const rss0 = rssMb(app.child.pid);
+  let rssPeak = rss0;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(app.child.pid))), 50);
+  const t0 = performance.now();
+  const res = await fetch(`${appUrl}/dashboard/export.csv`, { headers: { cookie } });
+  if (res.status !== 200) throw new Error(`${label}: export answered ${res.status}`);
+  let bytes = 0;
+  let rows = 0;
+  for await (const chunk of res.body! as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    for (const b of chunk) if (b === 10) rows++;
+  }
+  const exportSeconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const exported = {
+    seconds: Number(exportSeconds.toFixed(2)),
+    bytes,
+    rows: rows - 1,
+    rssGrowthMb: Math.round(rssPeak - rss0),
+  };
+  console.log(
+    `  export: ${exported.rows} rows, ${(bytes / 1e6).toFixed(1)} MB in ${exported.seconds} s, server memory +${exported.rssGrowthMb} MB`,
+  );
+
+  // ---- housekeeping deleting a year of scans while finders scan ------------------------------
+  let done = false;
+  const hkStart = performance.now();
+  const housekeeping = runHousekeeping({ db: rt.database.db, clock: systemClock }, "postgres").then((r) => {
+    done = true;
+    return r;
+  });
+  const during: Slice[] = [];
+  while (!done) during.push(await load(appUrl, spread, 2, CONNECTIONS, app.child.pid));
+  const hk = await housekeeping;
+  const hkSeconds = (performance.now() - hkStart) / 1000;
+  const hkRun = summarise("finder during housekeeping", during);
+  console.log(
+    `  housekeeping: ${hk?.scans ?? 0} scans deleted in ${hkSeconds.toFixed(1)} s; finder meanwhile ${hkRun.requestsPerSec}/s p99 ${hkRun.p99Ms} ms`,
+  );
+
+  app.child.kill("SIGTERM");
+  bare.child.kill("SIGTERM");
+  await rt.database.close();
+  return {
+    label,
+    size,
+    seeded,
+    finder: {
+      ...runs,
+      spreadRatio: runs.spread.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
+      hotRatio: runs.hot.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
+    },
+    dashboard,
+    export: exported,
+    housekeeping: { deleted: hk?.scans ?? 0, seconds: Number(hkSeconds.toFixed(1)), finder: hkRun },
+  };
+}
+
+if (process.env.BENCH_SEED_ONLY === "1") {
+  await measure("large", url, LARGE);
+  await admin(`drop database if exists "${smallName}" with (force)`);
+  process.exit(0);
+}
+const small = (await measure("1k", smallUrl, SMALL))!;
+const large = (await measure(`${(LARGE.items / 1e6).toFixed(2)}M`, url, LARGE))!;
+await admin(`drop database if exists "${smallName}" with (force)`);
+
+// ---- report ------------------------------------------------------------------------------------
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const rowsOut: [string, string, string, string][] = [
+  [
+    "finder / bare, all items",
+    pct(small.finder.spreadRatio),
+    pct(large.finder.spreadRatio),
+    "≥ 50 %, within 10 % of 1k",
+  ],
+  ["finder / bare, 1,000 items", pct(small.finder.hotRatio), pct(large.finder.hotRatio), "≥ 50 %, within 10 % of 1k"],
+  [
+    "finder p99 (all / 1,000 items)",
+    `${small.finder.spread.p99Ms} / ${small.finder.hot.p99Ms} ms`,
+    `${large.finder.spread.p99Ms} / ${large.finder.hot.p99Ms} ms`,
+    "≤ 50 ms",
+  ],
+  [
+    "finder errors",
+    String(small.finder.spread.errors + small.finder.spread.non2xx),
+    String(large.finder.spread.errors + large.finder.spread.non2xx),
+    "0",
+  ],
+  ...Object.keys(large.dashboard).map(
+    (k) =>
+      [
+        `big organisation dashboard, ${k}: p50`,
+        `${small.dashboard[k]!.p50Ms} ms`,
+        `${large.dashboard[k]!.p50Ms} ms`,
+        "≤ 50 ms",
+      ] as [string, string, string, string],
+  ),
+  [
+    "its CSV export",
+    `${small.export.rows} rows ${small.export.seconds} s +${small.export.rssGrowthMb} MB`,
+    `${large.export.rows} rows ${large.export.seconds} s +${large.export.rssGrowthMb} MB`,
+    "≤ 5 s, memory flat",
+  ],
+  [
+    "housekeeping: a year of scans",
+    `${small.housekeeping.deleted} in ${small.housekeeping.seconds} s`,
+    `${large.housekeeping.deleted} in ${large.housekeeping.seconds} s`,
+    "batched",
+  ],
+  [
+    "finder p99 meanwhile",
+    `${small.housekeeping.finder.p99Ms} ms`,
+    `${large.housekeeping.finder.p99Ms} ms`,
+    "≤ 100 ms",
+  ],
+];
+console.log(`\n| | ${small.label} | ${large.label} | bar |\n|---|---|---|---|`);
+for (const r of rowsOut) console.log(`| ${r.join(" | ")} |`);
+
+const errorsOf = (r: Run) => r.errors + r.non2xx;
+const checks = {
+  ratio:
+    large.finder.hotRatio >= BARS.ratio &&
+    large.finder.spreadRatio >= BARS.ratio &&
+    large.finder.hotRatio >= small.finder.hotRatio - BARS.ratioDrift &&
+    large.finder.spreadRatio >= small.finder.spreadRatio - BARS.ratioDrift,
+  p99: large.finder.spread.p99Ms <= BARS.p99Ms && large.finder.hot.p99Ms <= BARS.p99Ms,
+  errors: [large.finder.spread, large.finder.hot, large.housekeeping.finder].every((r) => errorsOf(r) === 0),
+  dashboard: Object.values(large.dashboard).every((d) => d.p50Ms <= BARS.dashboardP50Ms),
+  exportSeconds: large.export.seconds <= BARS.exportSeconds,
+  exportMemory: large.export.rssGrowthMb <= BARS.exportRssGrowthMb,
+  housekeeping: large.housekeeping.finder.p99Ms <= BARS.housekeepingP99Ms,
+};
+console.log(
+  `\n${Object.entries(checks)
+    .map(([k, ok]) => `${k}: ${ok ? "ok" : "MISSED"}`)
+    .join("; ")}`,
+);
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg(), node: process.version },
+  settings: { seconds: SECONDS, slices: SLICES, connections: CONNECTIONS, scale: SCALE },
+  small,
+  large,
+  bars: BARS,
+  checks,
+};
+const outDir = path.join(root, "bench/results");
+fs.mkdirSync(outDir, { recursive: true });
+const outFile = path.join(outDir, `bench-scale-${report.date.replace(/[:.]/g, "-")}.json`);
+fs.writeFileSync(outFile, JSON.stringify(report, null, 2));
+console.log(`report: ${path.relative(root, outFile)}`);
+children.stopAll();
+if (process.env.BENCH_KEEP !== "1") fs.rmSync(tmp, { recursive: true, force: true });
+else console.log(`kept: ${tmp}`);
+process.exit(Object.values(checks).every(Boolean) ? 0 : 1);
