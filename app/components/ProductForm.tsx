@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { setFieldValue, useCheckedValue, useFieldValue } from "~/lib/use-field-value";
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import type { ActionResult } from "~/lib/form";
@@ -55,20 +56,19 @@ export function ProductForm({
   const { t } = useTranslation();
   // Prices in the visitor's language.
   const lang = useLang();
-  const [payment, setPayment] = useState<Period>(values.payment === "month" ? "month" : "year");
+  // Every field is uncontrolled, so nothing typed before hydration is written over (issue
+  // #32 point 4); the plan, fee and value shown in prices and hints are read from the DOM.
+  const payment: Period = useCheckedValue("payment", values.payment === "month" ? "month" : "year") as Period;
   // The package is always single on this form (spec: default single), so pay-now is enabled.
   const totals = orderTotals({ lang, period: payment, count: 1 });
   const errors = result?.fieldErrors ?? {};
-  // The fee and the value are controlled so "Suggest fee" can fill the fee in the browser;
-  // a new answer from the server (a suggestion without JavaScript, refused input) resets them.
-  const [fee, setFee] = useState(values.findFee);
-  const [approx, setApprox] = useState(values.approxValue);
+  const fee = useFieldValue("product-findFee", values.findFee);
+  const approx = useFieldValue("product-approxValue", values.approxValue);
+  // "Suggest fee" fills the fee in the browser; a new answer from the server resets it.
   const [seenValues, setSeenValues] = useState(values);
   const [suggestedHere, setSuggestedHere] = useState(false);
   if (values !== seenValues) {
     setSeenValues(values);
-    setFee(values.findFee);
-    setApprox(values.approxValue);
     setSuggestedHere(false);
   }
   const approxNumber = /^\d+$/.test(approx.trim()) ? Number(approx.trim()) : null;
@@ -109,8 +109,7 @@ export function ProductForm({
         label={`${t("items.form.findFee")} (${feeSign})`}
         error={errors.findFee}
         help={t("items.form.findFeeHelp", { sign: feeSign })}
-        value={fee}
-        onChange={(e) => setFee(e.currentTarget.value)}
+        defaultValue={values.findFee}
         type="number"
         inputMode="numeric"
         min={0}
@@ -134,11 +133,8 @@ export function ProductForm({
               </a>
             </>
           }
-          value={approx}
-          onChange={(e) => {
-            setApprox(e.currentTarget.value);
-            setSuggestedHere(false);
-          }}
+          defaultValue={values.approxValue}
+          onChange={() => setSuggestedHere(false)}
           type="number"
           inputMode="numeric"
           min={0}
@@ -155,7 +151,7 @@ export function ProductForm({
             // With JavaScript the suggestion is filled in here; without, the server does it.
             if (liveSuggestion === null) return;
             e.preventDefault();
-            setFee(String(liveSuggestion));
+            setFieldValue("product-findFee", String(liveSuggestion));
             setSuggestedHere(true);
           }}
         >
@@ -322,8 +318,7 @@ export function ProductForm({
                   name="payment"
                   id={`product-payment-${p}`}
                   value={p}
-                  checked={payment === p}
-                  onChange={() => setPayment(p)}
+                  defaultChecked={(values.payment === "month" ? "month" : "year") === p}
                 />
                 <label className="form-check-label" htmlFor={`product-payment-${p}`}>
                   {t(`items.form.${p}`)}

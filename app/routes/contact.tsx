@@ -11,6 +11,7 @@ import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
 import type { ActionResult, FormMessage } from "~/lib/form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { pageMeta } from "~/lib/meta";
+import { setFieldValue } from "~/lib/use-field-value";
 import { useLang } from "~/lib/use-lang";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
@@ -69,6 +70,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 type Status = "idle" | "loading" | "success" | "error";
 
+/** The form's fields as typed (they are uncontrolled). */
+function valuesOf(form: HTMLFormElement): ContactValues {
+  const data = new FormData(form);
+  const text = (name: string) => {
+    const v = data.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  return { name: text("name"), email: text("email"), message: text("message") };
+}
+
 export default function Contact() {
   const { t } = useTranslation();
   const lang = useLang();
@@ -76,21 +87,20 @@ export default function Contact() {
   const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
   const sent = !!result && "sent" in result && result.sent;
-  const [values, setValues] = useState<ContactValues>(
+  // Uncontrolled fields: what is typed before the page's script runs stays (issue #32 point 4).
+  const initial: ContactValues =
     result && !sent
       ? result.values
       : itemCode
         ? { ...EMPTY, message: t("scans.handIn.prefill", { code: itemCode }) }
-        : EMPTY,
-  );
+        : EMPTY;
   const [status, setStatus] = useState<Status>(sent ? "success" : result?.formError ? "error" : "idle");
   const [error, setError] = useState<FormMessage | null>(result?.formError ?? null);
   const fieldErrs = result && status === "error" ? result.fieldErrors : {};
   const [token, setToken] = useState<string | null>(null);
   const [resetSignal, setResetSignal] = useState(0);
 
-  function change(field: keyof ContactValues, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
+  function change() {
     // Spec: typing resets error/success to idle.
     if (status === "error" || status === "success") {
       setStatus("idle");
@@ -132,10 +142,10 @@ export default function Contact() {
       const res = await fetch("/api/contact", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ ...values, captchaToken: token }),
+        body: JSON.stringify({ ...valuesOf(form), captchaToken: token }),
       });
       if (res.ok) {
-        setValues(EMPTY);
+        for (const id of ["contact-name", "contact-email", "contact-message"]) setFieldValue(id, "");
         setToken(null);
         setResetSignal((n) => n + 1);
         setStatus("success");
@@ -170,8 +180,8 @@ export default function Contact() {
           autoComplete="name"
           maxLength={NAME_MAX}
           label={t("contact.fields.name")}
-          value={values.name}
-          onChange={(e) => change("name", e.target.value)}
+          defaultValue={initial.name}
+          onChange={change}
         />
         <Field
           id="contact-email"
@@ -181,8 +191,8 @@ export default function Contact() {
           required
           label={t("contact.fields.email")}
           error={fieldErrs.email}
-          value={values.email}
-          onChange={(e) => change("email", e.target.value)}
+          defaultValue={initial.email}
+          onChange={change}
         />
         <TextareaField
           id="contact-message"
@@ -193,8 +203,8 @@ export default function Contact() {
           label={t("contact.fields.message")}
           help={t("contact.fields.messageHint")}
           error={fieldErrs.message}
-          value={values.message}
-          onChange={(e) => change("message", e.target.value)}
+          defaultValue={initial.message}
+          onChange={change}
         />
         <Captcha
           kind={captcha}

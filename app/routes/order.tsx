@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { CheckoutTerms } from "~/components/CheckoutTerms";
@@ -9,6 +9,7 @@ import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
+import { checkRadio, useCheckedList, useCheckedValue } from "~/lib/use-field-value";
 import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
 import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
@@ -146,14 +147,16 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
   const initial = actionData?.values;
-  const [selected, setSelected] = useState<string[]>(() =>
-    (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id)),
-  );
-  const [period, setPeriod] = useState<Period>(initial?.payment ?? DEFAULT_PERIOD);
+  // Uncontrolled ticks and radios: what is chosen before the page's script runs stays
+  // (issue #32 point 4); the summary reads them from the DOM.
+  const initialSelected = (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id));
+  const selected = useCheckedList("items", initialSelected);
+  const initialPeriod: Period = initial?.payment ?? DEFAULT_PERIOD;
+  const period = useCheckedValue("payment", initialPeriod) as Period;
   // A package chosen on the home page means "these few items", not "all unpaid".
-  const [scope, setScope] = useState<OrderScope>(
-    initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected"),
-  );
+  const initialScope: OrderScope = initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected");
+  // Without the scope radios (one page of items) this stays the initial scope.
+  const scope = useCheckedValue("scope", initialScope) as OrderScope;
   // Without JavaScript the summary cannot follow the checkboxes: offer a recompute button.
   const hydrated = useSyncExternalStore(
     noSubscription,
@@ -167,10 +170,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData?.formError;
 
   // Ticking an item means "the items I tick", so the scope follows.
-  const toggle = (id: string, on: boolean) => {
-    setScope("selected");
-    setSelected((s) => (on ? [...s.filter((x) => x !== id), id] : s.filter((x) => x !== id)));
-  };
+  const toggle = () => checkRadio("order-scope-selected");
   // The package hint counts all unpaid items (the server's count), not this page's.
   const unpaidAll = isFiltered(filter) ? null : unpaidMatching;
 
@@ -214,8 +214,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   className="form-check-input"
                   name="scope"
                   value="allUnpaid"
-                  checked={scope === "allUnpaid"}
-                  onChange={() => setScope("allUnpaid")}
+                  defaultChecked={initialScope === "allUnpaid"}
                 />
                 <label htmlFor="order-scope-all" className="form-check-label">
                   {t(isFiltered(filter) ? "orders.scope.allMatching" : "orders.scope.all", { count: unpaidMatching })}
@@ -228,8 +227,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   className="form-check-input"
                   name="scope"
                   value="selected"
-                  checked={scope === "selected"}
-                  onChange={() => setScope("selected")}
+                  defaultChecked={initialScope === "selected"}
                 />
                 <label htmlFor="order-scope-selected" className="form-check-label">
                   {t("orders.scope.selected")}
@@ -258,8 +256,8 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                           className="form-check-input order-check"
                           name="items"
                           value={item.id}
-                          checked={selected.includes(item.id)}
-                          onChange={(e) => toggle(item.id, e.currentTarget.checked)}
+                          defaultChecked={initialSelected.includes(item.id)}
+                          onChange={toggle}
                           aria-label={t("orders.select", { name: item.name })}
                         />
                       )}
@@ -317,8 +315,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   className="form-check-input"
                   name="payment"
                   value={p}
-                  checked={period === p}
-                  onChange={() => setPeriod(p)}
+                  defaultChecked={initialPeriod === p}
                 />
                 <label htmlFor={`order-payment-${p}`} className="form-check-label">
                   {t(`orders.${p}`)} (

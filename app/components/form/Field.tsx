@@ -3,8 +3,9 @@
  * wired for screen readers (aria-invalid, aria-describedby). Errors arrive as translation
  * keys from the action's ActionResult and are translated here.
  */
-import { useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n/react";
+import { useFieldValue } from "~/lib/use-field-value";
 
 interface Common {
   /** The input's id; the error's id is `${id}-error`, the help text's `${id}-help`. */
@@ -32,12 +33,13 @@ function FieldShell({
   help,
   className = "mb-3",
   counter,
-  initialLength = 0,
+  initialValue = "",
   valueLength,
   control,
-}: Common & { initialLength?: number; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
+}: Common & { initialValue?: string; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
   const { t } = useTranslation();
-  const [length, setLength] = useState(initialLength);
+  // What the field holds, typed before hydration included (issue #32 point 4).
+  const length = useFieldValue(id, initialValue).length;
   const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
     .filter(Boolean)
     .join(" ");
@@ -54,9 +56,6 @@ function FieldShell({
         className: `form-control${error ? " is-invalid" : ""}`,
         "aria-invalid": error ? true : undefined,
         "aria-describedby": described || undefined,
-        onInput: counter
-          ? (e: { currentTarget: { value: string } }) => setLength(e.currentTarget.value.length)
-          : undefined,
       })}
       {counter ? (
         <div id={`${id}-counter`} className={`form-text field-counter${left < 0 ? " text-danger fw-bold" : ""}`}>
@@ -83,7 +82,6 @@ interface ControlWiring {
   className: string;
   "aria-invalid": true | undefined;
   "aria-describedby": string | undefined;
-  onInput: ((e: { currentTarget: { value: string } }) => void) | undefined;
 }
 
 export function Field({
@@ -99,7 +97,7 @@ export function Field({
   return (
     <FieldShell
       {...{ id, name, label, error, help, className, counter }}
-      initialLength={String(input.defaultValue ?? "").length}
+      initialValue={String(input.defaultValue ?? "")}
       valueLength={input.value === undefined ? undefined : String(input.value).length}
       control={(w) => <input {...w} {...input} maxLength={counter ? undefined : input.maxLength} />}
     />
@@ -119,7 +117,7 @@ export function TextareaField({
   return (
     <FieldShell
       {...{ id, name, label, error, help, className, counter }}
-      initialLength={String(textarea.defaultValue ?? "").length}
+      initialValue={String(textarea.defaultValue ?? "")}
       valueLength={textarea.value === undefined ? undefined : String(textarea.value).length}
       control={(w) => <textarea {...w} {...textarea} maxLength={counter ? undefined : textarea.maxLength} />}
     />
