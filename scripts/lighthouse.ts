@@ -27,6 +27,12 @@ const pages: Array<{ name: string; url: string; budget: Partial<Budget> }> = [
     url: `${server.url}/product/${server.itemId}`,
     budget: { performance: 100, accessibility: 100, "best-practices": 100 },
   },
+  {
+    // Issue #34: the finder page with one photo keeps the same bar.
+    name: "item + photo",
+    url: `${server.url}/product/${server.photoItemId}`,
+    budget: { performance: 100, accessibility: 100, "best-practices": 100 },
+  },
 ];
 const results: Array<{
   page: string;

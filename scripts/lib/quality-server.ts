@@ -11,6 +11,8 @@ import { newStickerCode } from "../../app/lib/sticker-code";
 import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
 import { insertProduct } from "../../app/server/items/items.repository.server";
+import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
+import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
 
 export interface QualityServer {
@@ -19,6 +21,8 @@ export interface QualityServer {
   sessionCookie: { name: string; value: string };
   itemId: string;
   itemName: string;
+  /** A second paid item with one public photo (issue #34: the finder page with a photo). */
+  photoItemId: string;
   stop(): Promise<void>;
 }
 
@@ -112,8 +116,36 @@ export async function startQualityServer(): Promise<QualityServer> {
       createdAt: now,
       updatedAt: now,
     });
+    // The same item again with a photo: a detailed 3000 × 2000 phone photo with GPS, as an
+    // owner's upload would be processed (the service the forms call).
+    const photoItemId = newProductId();
+    await insertProduct(handle.db, {
+      id: photoItemId,
+      code: newStickerCode(),
+      owner: user.id,
+      name: itemName,
+      findFee: 200,
+      currency: "SEK",
+      prodType: "other",
+      contactInfo: "Call +46 70 123 45 67",
+      payment: "year",
+      payed: true,
+      paidUntil: now + 365 * 86_400_000,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const config = parseConfig({ ...process.env, ...env });
+    const deps = { db: handle.db, config, clock: () => Date.now() };
+    await attachPhotos(deps, user.id, photoItemId, await preparePhotos(deps, user.id, [await phonePhotoWithGps()]));
     await handle.close();
-    return { url, sessionCookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) }, itemId, itemName, stop };
+    return {
+      url,
+      sessionCookie: { name: pair.slice(0, eq), value: pair.slice(eq + 1) },
+      itemId,
+      itemName,
+      photoItemId,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
