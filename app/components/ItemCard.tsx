@@ -4,6 +4,7 @@ import type { Lang } from "~/i18n/config";
 import { formatDate } from "~/lib/dates";
 import type { Currency } from "~/lib/currency";
 import { formatFee } from "~/lib/fee";
+import type { PhotoVariantView } from "~/lib/photos";
 
 /** A paid item's subscription (orders): renews at paidUntil, or ends at endsAt once cancelled. */
 export interface ItemSubscriptionData {
@@ -35,6 +36,8 @@ export interface ItemCardData {
   /** An organisation item (issue #20): whom it is assigned to, by name; null = nobody (decision 026). */
   organisationId?: string | null;
   assignee?: string | null;
+  /** The first photo's 160 px variant (issue #34), loaded lazily; null: no photo. */
+  thumb?: PhotoVariantView | null;
 }
 
 /**
@@ -59,6 +62,17 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           data-url={url}
         />
         <div className="min-w-0 flex-grow-1">
+          {item.thumb ? (
+            <img
+              src={item.thumb.url}
+              width={item.thumb.width}
+              height={item.thumb.height}
+              loading="lazy"
+              decoding="async"
+              alt={t("photos.thumbAlt", { name: item.name })}
+              className="item-thumb float-end ms-2 mb-1 rounded border"
+            />
+          ) : null}
           <h2 id={`item-${item.id}-name`} className="h5 card-title text-break">
             {item.name}
           </h2>

@@ -18,7 +18,7 @@ export const PREVIEW_ERRORS = 500;
 
 /** The columns a file may have: the first five are imported, the rest are export-only. */
 export const IMPORT_COLUMNS = ["name", "type", "fee", "assignedEmail", "visibility"] as const;
-export const EXPORT_ONLY_COLUMNS = ["id", "stickerCode", "paidUntil"] as const;
+export const EXPORT_ONLY_COLUMNS = ["id", "stickerCode", "paidUntil", "photos"] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export type CsvColumn = ImportColumn | (typeof EXPORT_ONLY_COLUMNS)[number];
 /** A file without these columns is refused as a whole. */

@@ -14,7 +14,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return redirect("/account");
 }
 
-/** "Download my data" (issue #17): one JSON attachment, rate-limited per user. */
+/** "Download my data" (issue #17): one JSON attachment (a ZIP with the photos, issue #34), rate-limited per user. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const { consent, lang } = context.get(requestContext);
@@ -24,6 +24,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       { id: user.ref, email: user.email.toLowerCase(), emailVerified: user.emailVerified },
       { consentCookie: consent },
     );
+    // With photos a ZIP of the JSON and the images (issue #34), else the JSON alone.
+    if (file.zip) {
+      return new Response(new Uint8Array(file.zip.bytes), {
+        headers: {
+          "Content-Type": "application/zip",
+          "Content-Disposition": `attachment; filename="${file.zip.filename}"`,
+          "Cache-Control": "private, no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      });
+    }
     return new Response(file.json, {
       headers: {
         "Content-Type": "application/json; charset=utf-8",

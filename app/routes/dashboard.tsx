@@ -34,7 +34,7 @@ import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
-  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
+  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "photos", "push"],
 };
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -304,7 +304,7 @@ describe("CSV export", () => {
     const bytes = new Uint8Array(await en.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
-    expect(text).toContain("name,type,fee,assigned member email,visibility,id,sticker code,paid until\r\n");
+    expect(text).toContain("name,type,fee,assigned member email,visibility,id,sticker code,paid until,photos\r\n");
     expect(text).toContain(`"'=HYPERLINK(""http://evil.test"",""x"")"`);
     expect(text).toContain("'+46 phone");
     expect(text).toContain("'-Lamp");
@@ -312,7 +312,9 @@ describe("CSV export", () => {
     for (const line of text.slice(1).split("\r\n").slice(1)) expect(line).not.toMatch(/^[=+\-@]|,[=+\-@]/);
 
     const sv = await (await http.get("/dashboard/export.csv", opts(owner, { lang: "sv" }))).text();
-    expect(sv).toContain("namn;typ;hittelön;tilldelad medlem (e-post);synlighet;id;klistermärkeskod;betald till\r\n");
+    expect(sv).toContain(
+      "namn;typ;hittelön;tilldelad medlem (e-post);synlighet;id;klistermärkeskod;betald till;foton\r\n",
+    );
     expect(sv).toContain('"Väska; röd";dator;40;;offentlig;');
   });
 

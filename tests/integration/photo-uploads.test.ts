@@ -5,6 +5,7 @@
  * stays flat while it refuses them, a body over the limit still shows the form, uploads
  * per user are limited, and the finder page shows the first public photo only.
  */
+import { strFromU8, unzipSync } from "fflate";
 import http from "node:http";
 import fs from "node:fs";
 import sharp from "sharp";
@@ -342,5 +343,47 @@ describe("upload limits", () => {
     const res = await postForm(`/product/${item!.id}/photos`, f, owner);
     expect(res.status).toBe(413);
     expect(await res.text()).toContain("Your photos have reached the 50 MB your account can store");
+  });
+});
+
+describe("the owner's side", () => {
+  it("shows a lazy thumbnail of at most 10 KB on the dashboard card, counts photos in the CSV export and puts them in the data export's ZIP", async () => {
+    const owner = await createUser(rt, { name: "Owner Side" });
+    const two = productForm([0, 1].map((i) => ({ bytes: photo, name: `p${i}.jpg` })));
+    expect((await postForm("/product/register", two, owner)).status).toBe(302);
+    const [item] = await itemsOf(owner);
+
+    const dashboard = await (await web.get("/dashboard", { cookie: owner.cookie })).text();
+    const thumb = /<img[^>]*class="item-thumb[^"]*"[^>]*>/.exec(dashboard)?.[0] ?? "";
+    expect(thumb).toContain('loading="lazy"');
+    expect(thumb).toContain(`alt="Photo of ${escaped(TYPED.name)}"`);
+    const src = /src="([^"]+)"/.exec(thumb)![1]!;
+    const bytes = Buffer.from(await (await web.get(src, { cookie: owner.cookie })).arrayBuffer());
+    expect((await sharp(bytes).metadata()).format).toBe("webp");
+    expect(bytes.length).toBeLessThanOrEqual(10 * 1024);
+
+    const csv = await (await web.get("/dashboard/export.csv", { cookie: owner.cookie })).text();
+    expect(csv).toContain(",paid until,photos\r\n");
+    expect(csv).toMatch(new RegExp(`,${item!.id},[^\\r\\n]*,2\\r\\n`));
+
+    const res = await web.post("/account/export", {}, { cookie: owner.cookie });
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="hittad-data-\d{4}-\d{2}-\d{2}\.zip"$/,
+    );
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const jsonName = Object.keys(files).find((f) => f.endsWith(".json"))!;
+    const data = JSON.parse(strFromU8(files[jsonName]!)) as {
+      photos: Array<{ itemId: string; position: number; private: boolean; file: string }>;
+    };
+    expect(data.photos.map((p) => [p.itemId, p.position, p.private])).toEqual([
+      [item!.id, 1, false],
+      [item!.id, 2, false],
+    ]);
+    for (const p of data.photos) {
+      const image = Buffer.from(files[p.file]!);
+      const meta = await sharp(image).metadata();
+      expect([meta.format, meta.width, meta.exif]).toEqual(["webp", 1280, undefined]);
+    }
   });
 });

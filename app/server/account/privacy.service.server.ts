@@ -15,7 +15,8 @@ import * as orgRepo from "../organisations/organisations.repository.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
 import { eraseDevices, exportDevices } from "../push/push.service.server";
-import { forgetPhotoBytes, photoHashesOfOwner } from "../photos/photos.service.server";
+import { zipSync, strToU8, type Zippable } from "fflate";
+import { forgetPhotoBytes, photoHashesOfOwner, photosForExport } from "../photos/photos.service.server";
 
 /** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
 export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
@@ -167,6 +168,11 @@ export const USER_DATA: UserDataKind[] = [
 export interface DataExport {
   filename: string;
   json: string;
+  /**
+   * With photos (issue #34): a ZIP of the JSON and the images (the owner's 1280 px WebP of
+   * each, named in the JSON's `photos`), to send instead of the JSON alone.
+   */
+  zip?: { filename: string; bytes: Uint8Array };
 }
 
 /**
@@ -191,8 +197,25 @@ export async function exportUserData(
     const value = await kind.export(deps.db, user);
     if (value !== undefined) out[kind.key] = value;
   }
+  const photos = await photosForExport(deps, user.id);
+  const files: Zippable = {};
+  if (photos.length) {
+    out.photos = photos.map((p) => {
+      const file = `photos/${p.itemId}-${p.position + 1}.webp`;
+      // Stored, not deflated: WebP is compressed already.
+      files[file] = [new Uint8Array(p.bytes), { level: 0 }];
+      return { itemId: p.itemId, position: p.position + 1, private: p.private, file };
+    });
+  }
   const day = new Date(now).toISOString().slice(0, 10);
-  return { filename: `hittad-data-${day}.json`, json: JSON.stringify(out, null, 2) };
+  const json = JSON.stringify(out, null, 2);
+  if (!photos.length) return { filename: `hittad-data-${day}.json`, json };
+  files[`hittad-data-${day}.json`] = [strToU8(json), { level: 6 }];
+  return {
+    filename: `hittad-data-${day}.json`,
+    json,
+    zip: { filename: `hittad-data-${day}.zip`, bytes: zipSync(files) },
+  };
 }
 
 /**

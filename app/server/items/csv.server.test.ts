@@ -285,15 +285,17 @@ describe("writing the export", () => {
 
   it("English: BOM, commas, English names; Swedish: BOM, semicolons, Swedish names", () => {
     const en = itemsToCsv([item({ paid: true, paidUntil: Date.UTC(2027, 0, 15, 12) })], "en");
-    expect(en.startsWith("\uFEFFname,type,fee,assigned member email,visibility,id,sticker code,paid until\r\n")).toBe(
-      true,
-    );
-    expect(en).toContain("Phone,mobile,100,,public,AbCdEfGhIj,K7M-29Q-XHR,2027-01-15\r\n");
+    expect(
+      en.startsWith("\uFEFFname,type,fee,assigned member email,visibility,id,sticker code,paid until,photos\r\n"),
+    ).toBe(true);
+    expect(en).toContain("Phone,mobile,100,,public,AbCdEfGhIj,K7M-29Q-XHR,2027-01-15,0\r\n");
     const sv = itemsToCsv([item({ prodType: "laptop", contactVisibility: "private" })], "sv");
     expect(
-      sv.startsWith("\uFEFFnamn;typ;hittelön;tilldelad medlem (e-post);synlighet;id;klistermärkeskod;betald till"),
+      sv.startsWith(
+        "\uFEFFnamn;typ;hittelön;tilldelad medlem (e-post);synlighet;id;klistermärkeskod;betald till;foton",
+      ),
     ).toBe(true);
-    expect(sv).toContain("Phone;dator;100;;privat;AbCdEfGhIj;K7M-29Q-XHR;\r\n");
+    expect(sv).toContain("Phone;dator;100;;privat;AbCdEfGhIj;K7M-29Q-XHR;;0\r\n");
   });
 
   it("an export reads back as the same names, types, fees and visibility, escaped names included", () => {

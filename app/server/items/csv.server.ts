@@ -63,6 +63,8 @@ const HEADERS: Record<CsvColumn, Record<Lang, string>> = {
   id: { en: "id", sv: "id" },
   stickerCode: { en: "sticker code", sv: "klistermärkeskod" },
   paidUntil: { en: "paid until", sv: "betald till" },
+  // How many photos the item has (issue #34); the photos themselves are in "Download my data".
+  photos: { en: "photos", sv: "foton" },
 };
 
 const TYPE_NAMES: Record<ProdType, Record<Lang, string>> = {
@@ -365,6 +367,8 @@ export interface ExportItem {
   contactVisibility: ContactVisibility;
   paidUntil: number | null;
   paid: boolean;
+  /** How many photos the item has (issue #34). */
+  photos?: number;
 }
 
 /** A date as the Swedish calendar day, ISO-written (a format every spreadsheet reads). */
@@ -389,7 +393,8 @@ export function exportCsvHeader(lang: Lang): string {
 }
 
 /**
- * Rows of the export: the import's columns plus id, sticker code and paid until, in the
+ * Rows of the export: the import's columns plus id, sticker code, paid until and the number
+ * of photos, in the
  * user's language. "Paid until" is empty for an unpaid item, and for a paid one without an
  * end. Written page by page after exportCsvHeader (no byte order mark, no header).
  */
@@ -406,6 +411,7 @@ export function exportCsvRows(items: ExportItem[], lang: Lang): string {
         i.id,
         formatStickerCode(i.code),
         i.paid && i.paidUntil !== null ? isoDay(i.paidUntil) : "",
+        String(i.photos ?? 0),
       ].map(escapeFormula),
     ),
     { delimiter: delimiterFor(lang), record_delimiter: "\r\n" },

@@ -5,6 +5,7 @@
  * one. No HTTP here (decision 011).
  */
 import type { Lang } from "~/i18n/config";
+import { countPhotosOfItems } from "../photos/photos.service.server";
 import { currencyForLang } from "~/lib/currency";
 import { newProductId } from "~/lib/ids";
 import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/item-csv";
@@ -236,8 +237,12 @@ export function exportItems(
     for (;;) {
       const items = await listScopeProductsPage(deps.db, filter, after, EXPORT_PAGE);
       if (items.length === 0) return;
+      const photos = await countPhotosOfItems(
+        deps,
+        items.map((i) => i.id),
+      );
       yield exportCsvRows(
-        items.map((i) => ({ ...i, paid: isItemPaid(i, now) })),
+        items.map((i) => ({ ...i, paid: isItemPaid(i, now), photos: photos.get(i.id) ?? 0 })),
         lang,
       );
       const last = items[items.length - 1]!;

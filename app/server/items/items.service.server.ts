@@ -370,6 +370,13 @@ export async function getDashboard(
   const names = new Map(
     organisationId === null ? [] : (await listMembers(db, organisationId)).map((m) => [m.userId, m.name || m.email]),
   );
+  // The first photo of each card as its thumbnail (issue #34 point 5), private ones too:
+  // the dashboard is the owner's.
+  const photos = await photosOfItems(
+    deps,
+    rows.map((r) => r.id),
+    false,
+  );
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);
     // Paid items show their subscription: renews on …, or active until … after a cancel.
@@ -378,6 +385,7 @@ export async function getDashboard(
       code: row.code,
       subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
       assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
+      thumb: photos.get(row.id)?.[0]?.thumb ?? null,
     };
   });
   return { origin: deps.config.baseUrl.origin, items, pageInfo, total, unpaid };

@@ -181,6 +181,11 @@ export async function addPhotos(
   await attachPhotos(deps, userId, itemId, prepared, options);
 }
 
+/** Photos per item (the CSV export's column, issue #34 point 5); items without are absent. */
+export async function countPhotosOfItems(deps: Pick<Deps, "db">, itemIds: string[]): Promise<Map<string, number>> {
+  return repo.countPhotosByItem(deps.db, itemIds);
+}
+
 /** The number of photos an item has (the owner's form shows how many more it can take). */
 export async function countItemPhotos(deps: Pick<Deps, "db">, itemId: string): Promise<number> {
   return repo.countPhotosOfItem(deps.db, itemId);
