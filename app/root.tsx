@@ -132,7 +132,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // JavaScript: inline stylesheet, its one small script, no hydration data. Only the
   // server has the assets, so a client-side navigation always renders the full layout.
   const leanAssets = useLeanPageAssets();
-  const lean = leanAssets && last?.loaderData !== undefined && handle?.lean?.(last.loaderData) ? leanAssets : null;
+  const lean =
+    leanAssets && last && handle?.lean?.(last.loaderData, { signedIn: Boolean(data?.user) }) ? leanAssets : null;
 
   useEffect(() => {
     // Lets end-to-end tests wait until clicks are handled by React.

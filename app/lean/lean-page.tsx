@@ -17,9 +17,13 @@ export function useLeanPageAssets() {
 }
 
 /**
- * A route opts in with `handle.lean(loaderData)`: true when this response needs no
- * framework JavaScript (the finder page for anyone but the item's owner).
+ * A route opts in with `handle.lean(loaderData, visitor)`: true when this response needs no
+ * framework JavaScript (the finder page for anyone but the item's owner, the pages an
+ * anonymous visitor reads). `loaderData` is undefined for a route without a loader.
  */
 export interface LeanHandle {
-  lean?: (loaderData: unknown) => boolean;
+  lean?: (loaderData: unknown, visitor: { signedIn: boolean }) => boolean;
 }
+
+/** The handle's `lean` of a page that is lean for every visitor who is not signed in. */
+export const leanWhenAnonymous: NonNullable<LeanHandle["lean"]> = (_data, { signedIn }) => !signedIn;

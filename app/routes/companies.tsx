@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { useTranslation } from "~/i18n/react";
 import { Link, useRouteLoaderData } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
@@ -5,7 +6,8 @@ import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/companies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["companies"] };
+/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["companies"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "companies");

@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { useTranslation } from "~/i18n/react";
 import { LANG_COOKIE } from "~/i18n/config";
 import { CONSENT_COOKIE } from "~/lib/consent";
@@ -7,7 +8,8 @@ import { RETURN_TO_COOKIE } from "~/lib/return-to";
 import type { Route } from "./+types/cookies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["cookies"] };
+/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["cookies"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "cookies");

@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { data, redirect } from "react-router";
 import { FindCodeForm } from "~/components/FindCodeForm";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -11,7 +12,8 @@ import { httpErrorOf } from "~/server/http/errors.server";
 import type { Route } from "./+types/find";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["fulfil"] };
+/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["fulfil"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "fulfil.find"), { name: "robots", content: "noindex" }];

@@ -18,7 +18,7 @@ import type { Route } from "./+types/home";
  */
 export const handle: { i18n: string[] } & LeanHandle = {
   i18n: ["common", "flash", "home"],
-  lean: (data) => (data as { anonymous: boolean }).anonymous,
+  lean: (data) => (data as { anonymous?: boolean } | undefined)?.anonymous === true,
 };
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -48,8 +48,8 @@ export const handle: { i18n: string[] } & LeanHandle = {
   i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"],
   // A flooded item (issue #29) asks every finder for the captcha, which needs the full app.
   lean: (data) => {
-    const d = data as { anonymous: boolean; flooded: boolean };
-    return d.anonymous && !d.flooded;
+    const d = data as { anonymous: boolean; flooded: boolean } | undefined;
+    return d !== undefined && d.anonymous && !d.flooded;
   },
 };
 

@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
 import { pageMeta } from "~/lib/meta";
@@ -6,7 +7,8 @@ import { formatPrice, priceFor } from "~/lib/pricing";
 import type { Route } from "./+types/support";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["support"] };
+/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["support"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "support");

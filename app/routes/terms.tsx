@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { Link, useLoaderData } from "react-router";
 import { SellerDetails } from "~/components/SellerDetails";
@@ -7,7 +8,8 @@ import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/terms";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["seller", "terms"] };
+/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["seller", "terms"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "terms");

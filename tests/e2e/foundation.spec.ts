@@ -151,8 +151,8 @@ for (const [lang, L] of Object.entries(LANGS)) {
     }) => {
       void consent;
       await page.setViewportSize({ width: 1000, height: 320 });
-      // A page of the full app (`/` is lean for visitors: see the next test).
-      await page.goto("/companies");
+      // A page of the full app (`/` and the reading pages are lean for visitors: see the next test).
+      await page.goto("/login");
       await waitForHydration(page);
       await recordScrolls(page);
       const footer = page.getByRole("contentinfo");
@@ -170,7 +170,7 @@ for (const [lang, L] of Object.entries(LANGS)) {
       expect(w.scrolls).toContainEqual({ top: 0, behavior: "smooth" });
       // Same document (no reload) and same page.
       expect(w.marker).toBe(42);
-      expect(new URL(page.url()).pathname).toBe("/companies");
+      expect(new URL(page.url()).pathname).toBe("/login");
       await expectAccessible(page);
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test, waitForHydration, englishOnly } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, waitForPageReady, englishOnly } from "./fixtures";
 
 /** What each language must show: the spec's prices per currency, FAQ topics, terms points. */
 const COPY = {
@@ -178,7 +178,8 @@ for (const [lang, copy] of Object.entries(COPY)) {
         // Closed until opened; opening works by keyboard too.
         const applecare = page.locator("main details").last();
         await expect(applecare.locator("p")).toBeHidden();
-        await waitForHydration(page);
+        // A lean page for visitors (no framework JavaScript): <details> opens by itself.
+        await waitForPageReady(page);
         await questions.last().focus();
         await page.keyboard.press("Enter");
         await expect(applecare.locator("p")).toBeVisible();

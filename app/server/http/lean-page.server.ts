@@ -6,7 +6,8 @@
  *
  * The inline stylesheet is the site's, less the rules no lean page can use: a rule stays
  * when every class of one of its selectors is a word of the sources that render the
- * lean pages, the finder page and the home page (LEAN_SOURCES). A word too many only keeps
+ * lean pages, the finder page, the home page and the pages anonymous visitors read
+ * (LEAN_SOURCES). A word too many only keeps
  * a rule; a class built at run time must be listed in RUNTIME_CLASSES
  * (app/styles/runtime-classes.ts). The site stylesheet it starts from was purged at build
  * time already (scripts/lib/vite-purge-css.ts).
@@ -21,8 +22,8 @@ import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
 const LEAN_SOURCES = import.meta.glob(
   [
     "../../root.tsx",
-    "../../routes/{product,home}.tsx",
-    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm}.tsx",
+    "../../routes/{product,home,terms,cookies,companies,privacy,find,not-found,support}.tsx",
+    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm,SellerDetails}.tsx",
     "../../components/form/*.tsx",
     "../../lean/*.js",
   ],
