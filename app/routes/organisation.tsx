@@ -29,6 +29,7 @@ import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import {
+  acceptDpa,
   changeRole,
   getOrganisationPage,
   inviteMember,
@@ -41,6 +42,7 @@ import {
   sendBillingEmailConfirmation,
 } from "~/server/organisations/organisations.service.server";
 import { CardSection } from "~/components/CardSection";
+import { DataProcessingAgreement } from "~/components/DataProcessingAgreement";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
 import { listOrganisationBilling } from "~/server/orders/invoice.service.server";
 import type { Route } from "./+types/organisation";
@@ -66,6 +68,7 @@ const DONE = {
   removed: "organisations.done.removed",
   joined: "organisations.done.joined",
   billingLinkSent: "organisations.done.billingLinkSent",
+  dpaAccepted: "organisations.done.dpaAccepted",
 } as const;
 type Done = keyof typeof DONE;
 
@@ -141,6 +144,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         );
         return back("invited");
       }
+      case "acceptDpa": {
+        // The box must be ticked: an acceptance is an explicit act (issue #31 point 4).
+        if (values.accept !== "yes") return invalid(intent, values, { accept: "organisations.errors.dpaTick" });
+        await acceptDpa(deps, { id: user.ref, name: user.name, email: user.email }, id, Number(values.version));
+        return back("dpaAccepted");
+      }
       case "revoke": {
         const p = revokeSchema.safeParse(form);
         if (!p.success) return invalid(intent, values, { inviteId: "organisations.errors.notFound" });
@@ -212,6 +221,16 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
 
       {admin ? (
         <>
+          {page.dpa ? (
+            <DataProcessingAgreement
+              organisation={org.name}
+              current={page.dpa.current}
+              history={page.dpa.history}
+              error={errorFor("acceptDpa")}
+              tickError={!!fieldsFor("acceptDpa").accept}
+              lang={lang}
+            />
+          ) : null}
           {billing ? <OrganisationInvoices rows={billing} /> : null}
           <CardSection id="org-billing-email" title={t("organisations.billingEmail.title")}>
             <FormAlert message={errorFor("confirmBilling")} />

@@ -52,6 +52,11 @@ const L = {
     address: { street: "Hauptstraße 1", postcode: "10115", city: "Berlin", country: "DE", vat: "DE123456789" },
     createSubmit: "Create the organisation",
     created: "The organisation is created. You are its admin.",
+    dpaRequired: "First accept the data processing agreement above",
+    dpaTick: (org: string) =>
+      `I have read the agreement and accept it on behalf of ${org}, which I am authorised to represent.`,
+    dpaAccept: "Accept the agreement",
+    dpaAccepted: "The data processing agreement is accepted. You can now invite members and import items.",
     inviteEmail: "Email address",
     sendInvite: "Send invite",
     invited: "The invite is sent. The link works for 7 days.",
@@ -135,6 +140,10 @@ const L = {
     address: { street: "Storgatan 1", postcode: "111 22", city: "Stockholm", country: "SE", vat: "" },
     createSubmit: "Skapa organisationen",
     created: "Organisationen är skapad. Du är dess administratör.",
+    dpaRequired: "Godkänn först personuppgiftsbiträdesavtalet ovan",
+    dpaTick: (org: string) => `Jag har läst avtalet och godkänner det för ${org}, som jag har rätt att företräda.`,
+    dpaAccept: "Godkänn avtalet",
+    dpaAccepted: "Personuppgiftsbiträdesavtalet är godkänt. Nu kan du bjuda in medlemmar och importera saker.",
     inviteEmail: "E-postadress",
     sendInvite: "Skicka inbjudan",
     invited: "Inbjudan är skickad. Länken fungerar i 7 dagar.",
@@ -311,6 +320,16 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await expect(page.getByRole("status")).toHaveText(s.created);
         await expect(page.getByRole("heading", { level: 1, name: orgName })).toBeVisible();
         orgId = /\/organisations\/([A-Za-z0-9]{10})/.exec(page.url())![1]!;
+      });
+
+      await test.step("the admin must accept the data processing agreement before the first invite (issue #31 point 4)", async () => {
+        await waitForHydration(page);
+        await page.getByLabel(s.inviteEmail, { exact: true }).fill(member.email);
+        await page.getByRole("button", { name: s.sendInvite }).click();
+        await expect(page.getByRole("alert")).toContainText(s.dpaRequired);
+        await page.getByLabel(s.dpaTick(orgName), { exact: true }).check();
+        await page.getByRole("button", { name: s.dpaAccept }).click();
+        await expect(page.getByRole("status")).toHaveText(s.dpaAccepted);
       });
 
       await test.step("the admin invites a colleague as member; the invite mail arrives", async () => {

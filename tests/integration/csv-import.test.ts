@@ -5,6 +5,7 @@
  * seconds; export → import round trip; formula injection escaped; only one's own items;
  * in an organisation only its admins import and export, and only members can be assigned.
  */
+import { acceptCurrentDpa } from "../support/dpa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { insertMember, insertOrganisation } from "../../app/server/organisations/organisations.repository.server";
@@ -374,6 +375,7 @@ describe("CSV in an organisation", () => {
       admin.id,
     );
     await insertMember(rt.database.db, { organisationId: ORG, userId: member.id, role: "member", createdAt: now });
+    await acceptCurrentDpa({ db: rt.database.db, clock: () => Date.now() }, admin.id, ORG);
   });
 
   const orgItems = () =>

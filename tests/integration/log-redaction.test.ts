@@ -7,11 +7,11 @@
  * finder conversation, verification, reset). Then the server's whole output is searched
  * for every secret.
  */
+import { createOrganisationWithDpa } from "../support/dpa";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
-import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { SECRET_URLS } from "../../app/server/secret-urls.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
@@ -95,7 +95,7 @@ describe("secrets in URLs never reach the request log", () => {
   it("the real links of the mails: invite, finder conversation, email verification, password reset", async () => {
     const admin: TestUser = await createUser(rt, { name: "Alva Admin" });
     const invitee: TestUser = await createUser(rt, { name: "Ivar Invited" });
-    const org = await createOrganisation(depsOf(rt), admin.id, {
+    const org = await createOrganisationWithDpa(depsOf(rt), admin.id, {
       name: "Logs AB",
       orgNumber: "556036-0793",
       billingEmail: "billing@logs.example",

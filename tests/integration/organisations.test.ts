@@ -6,13 +6,13 @@
  * the organisation, the scope cookie checked against membership, and the /companies call
  * to action with its sign-up-and-return path.
  */
+import { createOrganisationWithDpa } from "../support/dpa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { RETURN_TO_COOKIE } from "../../app/lib/return-to";
 import { createItem } from "../../app/server/items/items.service.server";
 import {
   acceptInvite,
-  createOrganisation,
   hashInviteToken,
   INVITE_RECIPIENT_RULE,
   INVITE_RULE,
@@ -95,9 +95,9 @@ beforeAll(async () => {
   outsider = await createUser(rt, { name: "Otto Outsider" });
   otherAdmin = await createUser(rt, { name: "Berit Boss" });
   const parsed = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
-  org = await createOrganisation(depsOf(rt), admin.id, parsed);
+  org = await createOrganisationWithDpa(depsOf(rt), admin.id, parsed);
   await addMember(org, member, "member");
-  otherOrg = await createOrganisation(depsOf(rt), otherAdmin.id, { ...parsed, name: "Other Org AB" });
+  otherOrg = await createOrganisationWithDpa(depsOf(rt), otherAdmin.id, { ...parsed, name: "Other Org AB" });
 });
 afterAll(async () => {
   await server?.stop();
@@ -332,7 +332,7 @@ describe("invites", () => {
 
   it("an admin's invites are rate-limited (no mailer for a stolen session)", async () => {
     const boss = await createUser(rt, { name: "Busy Boss" });
-    const id = await createOrganisation(depsOf(rt), boss.id, {
+    const id = await createOrganisationWithDpa(depsOf(rt), boss.id, {
       ...DETAILS,
       orgNumber: "556036-0793",
       invoiceCountry: "SE",
@@ -362,7 +362,7 @@ describe("the last admin", () => {
   it("cannot be demoted, removed or leave; once another admin exists they can", async () => {
     const solo = await createUser(rt, { name: "Solo Admin" });
     const colleague = await createUser(rt, { name: "Colleague" });
-    const id = await createOrganisation(depsOf(rt), solo.id, {
+    const id = await createOrganisationWithDpa(depsOf(rt), solo.id, {
       ...DETAILS,
       orgNumber: "556036-0793",
       invoiceCountry: "SE",
@@ -523,7 +523,7 @@ describe("the account and organisations", () => {
   it("the last admin of an organisation with other members cannot delete their account", async () => {
     const boss = await createUser(rt, { name: "Bo Boss" });
     const staff = await createUser(rt, { name: "Stina Staff" });
-    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Kept AB" });
+    const id = await createOrganisationWithDpa(depsOf(rt), boss.id, { ...details, name: "Kept AB" });
     await addMember(id, staff, "member");
     const res = await deleteAccount(boss);
     expect(res.status).toBe(409);
@@ -534,7 +534,7 @@ describe("the account and organisations", () => {
 
   it("the only member's organisation is deleted with the account, with its items", async () => {
     const solo = await createUser(rt, { name: "Sam Solo" });
-    const id = await createOrganisation(depsOf(rt), solo.id, { ...details, name: "Gone AB" });
+    const id = await createOrganisationWithDpa(depsOf(rt), solo.id, { ...details, name: "Gone AB" });
     const item = await createItem(
       depsOf(rt),
       solo.id,
@@ -550,7 +550,7 @@ describe("the account and organisations", () => {
   it("a member who deletes their account leaves the organisation's items with it, owned by an admin", async () => {
     const boss = await createUser(rt, { name: "Britt Boss" });
     const staff = await createUser(rt, { name: "Sven Staff" });
-    const id = await createOrganisation(depsOf(rt), boss.id, { ...details, name: "Stays AB" });
+    const id = await createOrganisationWithDpa(depsOf(rt), boss.id, { ...details, name: "Stays AB" });
     await addMember(id, staff, "member");
     const item = await createItem(
       depsOf(rt),
@@ -608,7 +608,8 @@ describe("the scope switch", () => {
 
 describe("review fixes (issue #20)", () => {
   const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
-  const newOrg = (creator: TestUser, name: string) => createOrganisation(depsOf(rt), creator.id, { ...details, name });
+  const newOrg = (creator: TestUser, name: string) =>
+    createOrganisationWithDpa(depsOf(rt), creator.id, { ...details, name });
   const post = (u: TestUser, id: string, form: Record<string, string>) =>
     http.post(`/organisations/${id}`, form, as(u));
   const itemOf = async (owner: TestUser, organisationId: string, name: string) => {
@@ -863,7 +864,7 @@ describe("confirming member changes (issue #20 review)", () => {
   it("removing, leaving and changing a role take a confirming second POST; the first changes nothing", async () => {
     const boss = await createUser(rt, { name: "Careful Boss" });
     const staff = await createUser(rt, { name: "Careful Staff" });
-    const id = await createOrganisation(depsOf(rt), boss.id, {
+    const id = await createOrganisationWithDpa(depsOf(rt), boss.id, {
       ...DETAILS,
       name: "Careful AB",
       orgNumber: "556036-0793",

@@ -10,6 +10,7 @@
  * captcha is a reCAPTCHA stand-in (tests/support/recaptcha.ts): solved captchas cost
  * nothing.
  */
+import { createOrganisationWithDpa } from "../support/dpa";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
@@ -24,7 +25,6 @@ import { keepOrderAddress } from "../../app/server/order-draft/order-draft.servi
 import { ORDER_RATE_RULE } from "../../app/server/orders/checkout.service.server";
 import {
   BILLING_CONFIRM_RULE,
-  createOrganisation,
   INVITE_RECIPIENT_RULE,
   INVITE_RULE,
 } from "../../app/server/organisations/organisations.service.server";
@@ -384,7 +384,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
 
     it(`${INVITE_RULE.name}: invites by one admin, ${INVITE_RULE.limit} mailed`, async () => {
       const admin = await createUser(rt);
-      const org = await createOrganisation(depsOf(rt), admin.id, ORGANISATION);
+      const org = await createOrganisationWithDpa(depsOf(rt), admin.id, ORGANISATION);
       const tag = `invitee${randomBytes(3).toString("hex")}`;
       await burst((i) =>
         http.post(
@@ -413,7 +413,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       const admin = await createUser(rt);
       const orgs = await Promise.all(
         Array.from({ length: N }, (_, i) =>
-          createOrganisation(depsOf(rt), admin.id, { ...ORGANISATION, name: `Org ${i}` }),
+          createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, name: `Org ${i}` }),
         ),
       );
       await burst((i) =>
@@ -430,7 +430,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
 
     it("one open invite per address and organisation: the same invite sent 50 times at once makes one", async () => {
       const admin = await createUser(rt);
-      const org = await createOrganisation(depsOf(rt), admin.id, ORGANISATION);
+      const org = await createOrganisationWithDpa(depsOf(rt), admin.id, ORGANISATION);
       const invitee = unique("once");
       await burst(() =>
         http.post(`/organisations/${org}`, { intent: "invite", email: invitee, role: "member" }, withCookie(admin)),
@@ -462,7 +462,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
     it(`${BILLING_CONFIRM_RULE.name}: billing-email confirmation links to one address, ${BILLING_CONFIRM_RULE.limit} a day`, async () => {
       const admin = await createUser(rt);
       const billingEmail = unique("billing");
-      const org = await createOrganisation(depsOf(rt), admin.id, { ...ORGANISATION, billingEmail });
+      const org = await createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, billingEmail });
       const statuses = await burst(() =>
         http.post(`/organisations/${org}`, { intent: "confirmBilling" }, withCookie(admin)),
       );
@@ -478,7 +478,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       for (let s = 0; s < 5; s++) {
         const admin = await createUser(rt);
         await keepOrderAddress(depsOf(rt), admin.id, { ...ADDRESS, email: admin.email }, false);
-        const org = await createOrganisation(depsOf(rt), admin.id, { ...ORGANISATION, orgNumber });
+        const org = await createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, orgNumber });
         await rt.database.db
           .updateTable("organisations")
           .set((eb) => ({ billingEmailConfirmed: eb.ref("billingEmail") }))

@@ -404,7 +404,9 @@ export const ROUTE_TABLE: RouteRow[] = [
     url: "/organisations/{organisation}",
     get: {
       anonymous: to("/login"),
-      owner: { status: 200, contains: [SECRET_ORG_BILLING] },
+      // Its admin sees the data processing agreement to accept (issue #31 point 4;
+      // tests/integration/dpa.test.ts: a member neither sees nor accepts it).
+      owner: { status: 200, contains: [SECRET_ORG_BILLING, "Data processing agreement"] },
       other: 404,
       admin: 404,
     },

@@ -559,6 +559,17 @@ export interface AdminLookupTable {
   lookedUpAt: number;
 }
 
+/** An organisation's acceptance of a version of the data processing agreement (migration 0033). */
+export interface DpaAcceptanceTable {
+  organisationId: string;
+  version: number;
+  /** The accepting admin (no foreign key: the record outlives the account). */
+  userId: string;
+  name: string;
+  email: string;
+  acceptedAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -598,4 +609,5 @@ export interface Database {
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
   admin_lookups: AdminLookupTable;
+  dpa_acceptances: DpaAcceptanceTable;
 }

@@ -37,6 +37,8 @@ import { ServiceError } from "../service-error.server";
  */
 export type ImportErrorCode =
   | "forbidden"
+  /** Issue #31 point 4: the organisation has not accepted the data processing agreement. */
+  | "dpaRequired"
   | "invalidRows"
   | "scopeChanged"
   | "rateLimited"

@@ -9,6 +9,7 @@ import { csvScope } from "./import.service.server";
 export const importErrors: HttpErrorTable<ImportErrorCode> = {
   // The active organisation is not one the user administers: like a page that is not there.
   forbidden: { status: 404, key: "csv.errors.forbidden" },
+  dpaRequired: { status: 409, key: "csv.errors.dpaRequired" },
   invalidRows: { status: 422, key: "csv.errors.invalidRows" },
   scopeChanged: { status: 409, key: "csv.errors.scopeChanged" },
   rateLimited: {

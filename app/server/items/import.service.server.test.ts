@@ -3,6 +3,7 @@
  * (decision 011): all rows or none, items made as the product form makes them, the scope
  * rules of organisations. The HTTP side is tests/integration/csv-import.test.ts.
  */
+import { acceptCurrentDpa } from "../../../tests/support/dpa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { insertMember, insertOrganisation } from "../organisations/organisations.repository.server";
@@ -162,6 +163,7 @@ describe("organisations", () => {
       admin.id,
     );
     await insertMember(deps.db, { organisationId: ORG, userId: member.id, role: "member", createdAt: deps.clock() });
+    await acceptCurrentDpa(deps, admin.id, ORG);
     return { admin, member };
   }
 

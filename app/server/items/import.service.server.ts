@@ -7,6 +7,7 @@
 import type { Lang } from "~/i18n/config";
 import { countPhotosOfItems } from "../photos/photos.service.server";
 import { currencyForLang } from "~/lib/currency";
+import { DPA_VERSION } from "~/lib/dpa";
 import { newProductId } from "~/lib/ids";
 import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/item-csv";
 import { isItemPaid } from "~/lib/paid";
@@ -15,6 +16,7 @@ import { newStickerCode } from "~/lib/sticker-code";
 import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
 import type { Deps } from "../service-deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
+import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
 import { resolveScope, type Scope } from "../organisations/scope.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import {
@@ -94,6 +96,10 @@ function requireScope(scope: Scope, previewedScope: string | undefined) {
 }
 
 async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string, lang: Lang) {
+  // An organisation's items hold its employees' data: agreement first (issue #31 point 4).
+  if (scope.kind === "organisation" && !(await hasDpaAcceptance(deps.db, scope.organisationId, DPA_VERSION))) {
+    throw new ImportError("dpaRequired");
+  }
   const parsed = parseItemCsv(text, lang);
   const members = await assignableIn(deps, scope);
   return { ...validateRecords(parsed.records, members && new Set(members.keys())), members };

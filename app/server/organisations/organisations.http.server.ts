@@ -14,6 +14,8 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   wrongEmail: { status: 403, key: "organisations.errors.wrongEmail" },
   inviterNotVerified: { status: 403, key: "organisations.errors.inviterNotVerified" },
   alreadyInvited: { status: 409, key: "organisations.errors.alreadyInvited" },
+  dpaRequired: { status: 409, key: "organisations.errors.dpaRequired" },
+  dpaOutdated: { status: 409, key: "organisations.errors.dpaOutdated" },
   billingLinkInvalid: { status: 410, key: "organisations.errors.billingLinkInvalid" },
   billingSenderNotVerified: { status: 403, key: "organisations.errors.billingSenderNotVerified" },
   billingRateLimited: {

@@ -25,7 +25,9 @@ import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
+import { DPA_VERSION } from "~/lib/dpa";
 import * as repo from "./organisations.repository.server";
+import * as dpaRepo from "./dpa.repository.server";
 
 export type OrganisationErrorCode =
   | "notFound"
@@ -44,7 +46,11 @@ export type OrganisationErrorCode =
   /** The billing-email confirmation link is unknown, used, expired, or for an address changed since. */
   | "billingLinkInvalid"
   | "billingSenderNotVerified"
-  | "billingRateLimited";
+  | "billingRateLimited"
+  /** Issue #31 point 4: the current data processing agreement is not accepted yet. */
+  | "dpaRequired"
+  /** The agreement posted is not the current version (the page was older than the text). */
+  | "dpaOutdated";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
@@ -112,6 +118,8 @@ export interface OrganisationPage {
   lastAdmin: boolean;
   /** The billing email's mailed link was opened for its current address (decision 028). */
   billingEmailConfirmed: boolean;
+  /** Issue #31 point 4, admins only (null for members): the agreement's acceptances, newest first. */
+  dpa: { current: dpaRepo.DpaAcceptance | null; history: dpaRepo.DpaAcceptance[] } | null;
 }
 
 /** What a member sees of their organisation: everything for admins, name and "leave" for members. */
@@ -135,11 +143,13 @@ export async function getOrganisationPage(
       invites: [],
       lastAdmin,
       billingEmailConfirmed: confirmed,
+      dpa: null,
     };
   }
-  const [members, invites] = await Promise.all([
+  const [members, invites, acceptances] = await Promise.all([
     repo.listMembers(deps.db, organisationId),
     repo.listOpenInvites(deps.db, organisationId),
+    dpaRepo.listDpaAcceptances(deps.db, organisationId),
   ]);
   return {
     organisation,
@@ -148,7 +158,40 @@ export async function getOrganisationPage(
     invites: invites.map(({ tokenHash: _hash, ...i }) => ({ ...i, expired: i.expiresAt <= now })),
     lastAdmin,
     billingEmailConfirmed: confirmed,
+    dpa: { current: acceptances.find((a) => a.version === DPA_VERSION) ?? null, history: acceptances },
   };
+}
+
+/**
+ * Whether the organisation accepted the current data processing agreement (issue #31
+ * point 4): its admins must, before they invite members or import items.
+ */
+export function hasAcceptedDpa(deps: Pick<Deps, "db">, organisationId: string): Promise<boolean> {
+  return dpaRepo.hasDpaAcceptance(deps.db, organisationId, DPA_VERSION);
+}
+
+/**
+ * An admin accepts the data processing agreement for the organisation (issue #31 point 4).
+ * `version` is the one the admin was shown: an older one is refused (dpaOutdated), so nobody
+ * accepts a text they did not see. Accepting again changes nothing: the first acceptance of
+ * a version stands.
+ */
+export async function acceptDpa(
+  deps: Ctx,
+  actor: { id: string; name: string; email: string },
+  organisationId: string,
+  version: number,
+): Promise<void> {
+  await requireAdmin(deps.db, organisationId, actor.id);
+  if (version !== DPA_VERSION) throw new OrganisationError("dpaOutdated");
+  await dpaRepo.insertDpaAcceptance(deps.db, {
+    organisationId,
+    version,
+    userId: actor.id,
+    name: actor.name,
+    email: actor.email,
+    acceptedAt: deps.clock(),
+  });
 }
 
 export async function updateOrganisation(deps: Ctx, userId: string, organisationId: string, input: OrganisationInput) {
@@ -169,6 +212,8 @@ export async function inviteMember(
   lang: Lang,
 ) {
   await requireAdmin(deps.db, organisationId, actor.id);
+  // Members' data is the organisation's, processed by Hittad: agreement first (issue #31 point 4).
+  if (!(await hasAcceptedDpa(deps, organisationId))) throw new OrganisationError("dpaRequired");
   // Only a proven address sends mail in Hittad's name (decision 012).
   if (!actor.emailVerified) throw new OrganisationError("inviterNotVerified");
   const organisation = await repo.findOrganisation(deps.db, organisationId);

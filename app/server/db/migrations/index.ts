@@ -21,6 +21,7 @@ import * as m0026 from "./0026-alerts";
 import * as m0030 from "./0030-push";
 import * as m0031 from "./0031-item-photos";
 import * as m0032 from "./0032-admin-lookups";
+import * as m0033 from "./0033-dpa-acceptances";
 import * as m0035 from "./0035-push-in-outbox";
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   "0030-push": m0030,
   "0031-item-photos": m0031,
   "0032-admin-lookups": m0032,
+  "0033-dpa-acceptances": m0033,
   "0035-push-in-outbox": m0035,
 };
