@@ -32,10 +32,7 @@ export async function hasDpaAcceptance(db: DB, organisationId: string, version: 
 }
 
 /** Records the acceptance; false when this version was already accepted (the first one stands). */
-export async function insertDpaAcceptance(
-  db: DB,
-  row: DpaAcceptance & { organisationId: string },
-): Promise<boolean> {
+export async function insertDpaAcceptance(db: DB, row: DpaAcceptance & { organisationId: string }): Promise<boolean> {
   const res = await db
     .insertInto("dpa_acceptances")
     .values(row)
