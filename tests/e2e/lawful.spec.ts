@@ -1,0 +1,142 @@
+/**
+ * Lawful to sell (issue #31), in both languages: staff look up a handed-in item's owner
+ * from the admin menu and the look-up is logged on the page; an organisation admin sees and
+ * accepts the data processing agreement (the refusal of an invite before it is walked in
+ * companies.spec.ts); the privacy notice and the seller section are readable at 390 and
+ * 1280 px and axe clean. Screenshots with SCREENSHOTS=1.
+ */
+import { grantAdmin } from "../../app/server/admin/admin.repository.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import { depsOf } from "../support/deps";
+import { createUser } from "../support/users";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
+
+const TEXTS = {
+  en: {
+    locale: "en-GB",
+    menu: "Look up an item",
+    title: "Look up a handed-in item",
+    field: "Sticker code or item id",
+    submit: "Look up",
+    found: "Item found",
+    dpa: "Data processing agreement",
+    tick: (org: string) =>
+      `I have read the agreement and accept it on behalf of ${org}, which I am authorised to represent.`,
+    accept: "Accept the agreement",
+    accepted: "The data processing agreement is accepted. You can now invite members and import items.",
+    privacy: "Privacy policy",
+    seller: "About the seller",
+  },
+  sv: {
+    locale: "sv-SE",
+    menu: "Slå upp en sak",
+    title: "Slå upp en inlämnad sak",
+    field: "Klistermärkets kod eller sakens id",
+    submit: "Slå upp",
+    found: "Saken hittades",
+    dpa: "Personuppgiftsbiträdesavtal",
+    tick: (org: string) => `Jag har läst avtalet och godkänner det för ${org}, som jag har rätt att företräda.`,
+    accept: "Godkänn avtalet",
+    accepted: "Personuppgiftsbiträdesavtalet är godkänt. Nu kan du bjuda in medlemmar och importera saker.",
+    privacy: "Integritetspolicy",
+    seller: "Om säljaren",
+  },
+} as const;
+
+for (const lang of ["en", "sv"] as const) {
+  const T = TEXTS[lang];
+  test.describe(`lawful to sell (${lang})`, () => {
+    test.use({ locale: T.locale });
+
+    test("staff look up a handed-in item by its typed code and see the owner; the look-up is logged", async ({
+      page,
+      context,
+      app,
+      consent: _consent,
+    }) => {
+      const owner = await createUser(app.runtime, { name: "Olle Owner", language: lang });
+      const itemId = await createItem(
+        depsOf(app.runtime),
+        owner.id,
+        {
+          name: "Blue backpack",
+          findFee: 100,
+          prodType: "other",
+          contactInfo: "070-111 22 33",
+          payment: "year",
+          intent: "payLater",
+        },
+        lang,
+      );
+      const { code } = await app.runtime.database.db
+        .selectFrom("products")
+        .select("code")
+        .where("id", "=", itemId)
+        .executeTakeFirstOrThrow();
+      const adminEmail = `lookup-${lang}-${owner.id.slice(0, 6).toLowerCase()}@example.test`;
+      await grantAdmin(app.runtime.database.db, adminEmail);
+      const admin = await createUser(app.runtime, { name: "Staff Member", email: adminEmail, language: lang });
+      await context.addCookies([{ ...admin.sessionCookie, url: app.server.url }]);
+      await page.goto("/dashboard");
+      await waitForHydration(page);
+      await page.locator("header .dropdown-toggle").first().click();
+      await page.getByRole("link", { name: T.menu }).click();
+      await expect(page.getByRole("heading", { level: 1, name: T.title })).toBeVisible();
+      await waitForHydration(page);
+      // Typed as a person reads it off a sticker: lower case, with spaces.
+      await page.getByLabel(T.field).fill(`${code.slice(0, 3).toLowerCase()} ${code.slice(3, 6)} ${code.slice(6)}`);
+      await page.getByRole("button", { name: T.submit }).click();
+      await expect(page.getByRole("heading", { name: T.found })).toBeVisible();
+      await expect(page.locator(".lookup-result")).toContainText(owner.email);
+      await expect(page.locator(".lookup-result")).toContainText("070-111 22 33");
+      await expect(page.locator(".lookup-log")).toContainText(adminEmail);
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-lookup-${lang}`);
+    });
+
+    test("an organisation admin reads and accepts the data processing agreement", async ({
+      page,
+      app,
+      user,
+      consent: _consent,
+    }) => {
+      const name = `Avtal ${lang} AB`;
+      const org = await createOrganisation(depsOf(app.runtime), user.id, {
+        name,
+        orgNumber: "556036-0793",
+        billingEmail: `billing-${lang}@example.test`,
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "90326",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      await page.goto(`/organisations/${org}`);
+      await waitForHydration(page);
+      await expect(page.getByRole("heading", { level: 2, name: T.dpa })).toBeVisible();
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-dpa-${lang}`);
+      await page.getByLabel(T.tick(name), { exact: true }).check();
+      await page.getByRole("button", { name: T.accept }).click();
+      await expect(page.getByRole("status")).toHaveText(T.accepted);
+      await expect(page.locator("[data-dpa=accepted]")).toContainText(user.email);
+      await atPhoneAndDesk(page, `lawful-dpa-accepted-${lang}`);
+    });
+
+    test("the privacy notice and the seller section read well on a phone and a desk", async ({
+      page,
+      consent: _consent,
+    }) => {
+      await page.goto("/privacy");
+      await expect(page.getByRole("heading", { level: 1, name: T.privacy })).toBeVisible();
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-privacy-${lang}`);
+      await page.goto("/terms");
+      await expect(page.getByRole("heading", { name: T.seller })).toBeVisible();
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-terms-seller-${lang}`);
+    });
+  });
+}
