@@ -18,7 +18,8 @@ import "../../app/i18n/resources.server"; // the receipt mail of the test paymen
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
-import { insertInvite, insertMember } from "../../app/server/organisations/organisations.repository.server";
+import { insertInvite } from "../../app/server/organisations/invites.repository.server";
+import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 import {
   createOrganisation,
   hashInviteToken,

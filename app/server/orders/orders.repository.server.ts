@@ -3,23 +3,17 @@
  * converted here (decision 004): 0/1 → boolean, text → the unions of app/lib, the stored
  * address JSON → Address.
  */
-import { PostgresAdapter, sql, type Insertable, type Selectable, type Updateable } from "kysely";
+import { type Insertable, type Selectable, type Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { toCurrency, type Currency } from "~/lib/currency";
-import {
-  toOrderStatus,
-  toPaymentMethod,
-  toProvider,
-  type OrderStatus,
-  type PaymentMethod,
-  type Provider,
-} from "~/lib/order-form";
+import { toOrderStatus, toPaymentMethod, toProvider, type OrderStatus, type PaymentMethod, type Provider } from "~/lib/order-form";
 import { toPeriod, type Period } from "~/lib/pricing";
 import { vatOfGross } from "~/lib/vat";
 import { readBool, type DB } from "../db/db.server";
 import type { OrderTable } from "../db/schema";
 import { canManage } from "../items/item-access.repository.server";
+import { invoiceRefusal, type InvoiceGuard, type InvoiceRefusal } from "./invoice-guard.repository.server";
 
 export interface Order {
   id: string;
@@ -155,75 +149,6 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
   return renewing === undefined ? rest : { ...rest, renewing: renewing ? 1 : 0 };
 }
 
-/** Why an invoice order was not stored (insertOrder). */
-export type InvoiceRefusal =
-  { reason: "alreadyInvoiced" } | { reason: "overdue" } | { reason: "creditLimit"; used: number; max: number };
-
-/** What an invoice order is checked against (decision 028). */
-export interface InvoiceGuard {
-  /** The buyer's organisation number: every organisation with it shares the checks. */
-  orgNumber: string;
-  /** INVOICE_CREDIT_ITEMS. */
-  creditItems: number;
-  now: number;
-}
-
-/**
- * An unpaid invoice of the organisation, or of any with the same organisation number, past
- * its due date or lapsed, that staff have not cleared (decision 028).
- */
-async function hasOverdueInvoice(trx: DB, organisationId: string, guard: InvoiceGuard): Promise<boolean> {
-  const row = await trx
-    .selectFrom("orders")
-    .leftJoin("organisations", "organisations.id", "orders.organisationId")
-    .select("orders.id")
-    .where((eb) =>
-      eb.or([eb("orders.organisationId", "=", organisationId), eb("organisations.orgNumber", "=", guard.orgNumber)]),
-    )
-    .where("orders.method", "=", "invoice")
-    .where("orders.status", "!=", "paid")
-    .where("orders.creditClearedAt", "is", null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("orders.status", "=", "invoiced"), eb("orders.dueAt", "<", guard.now)]),
-        eb("orders.lapsedAt", "is not", null),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Items on credit: until an invoice of the organisation (or of one with the same number)
- * has been paid, the items on its open invoices (being issued or unpaid). Null once one is
- * paid: no limit then.
- */
-async function itemsOnCredit(trx: DB, organisationId: string, guard: InvoiceGuard): Promise<number | null> {
-  const sameBuyer = (eb: any) =>
-    eb.or([eb("orders.organisationId", "=", organisationId), eb("organisations.orgNumber", "=", guard.orgNumber)]);
-  const paid = await trx
-    .selectFrom("orders")
-    .leftJoin("organisations", "organisations.id", "orders.organisationId")
-    .select("orders.id")
-    .where(sameBuyer)
-    .where("orders.method", "=", "invoice")
-    .where("orders.status", "=", "paid")
-    .limit(1)
-    .executeTakeFirst();
-  if (paid) return null;
-  const open = await trx
-    .selectFrom("orders")
-    .leftJoin("organisations", "organisations.id", "orders.organisationId")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("orders.count"), eb.lit(0)).as("items"))
-    .where(sameBuyer)
-    .where("orders.method", "=", "invoice")
-    .where("orders.status", "in", ["pending", "invoiced"])
-    .where("orders.lapsedAt", "is", null)
-    .executeTakeFirst();
-  return Number(open?.items ?? 0);
-}
-
 /**
  * Stores a new order with its lines. An invoice order (decisions 027, 028) is refused,
  * nothing stored, when one of its items is already on another open invoice (pending or
@@ -250,32 +175,8 @@ export async function insertOrder(
     invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
   };
   return db.transaction().execute(async (trx): Promise<InvoiceRefusal | null> => {
-    if (order.method === "invoice") {
-      const buyer = guard?.orgNumber ?? order.organisationId ?? order.userId;
-      if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-        await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${buyer}`}))`.execute(trx);
-      }
-      for (let i = 0; i < productIds.length; i += 1000) {
-        const open = await trx
-          .selectFrom("order_items")
-          .innerJoin("orders", "orders.id", "order_items.orderId")
-          .select("orders.id")
-          .where("order_items.productId", "in", productIds.slice(i, i + 1000))
-          .where("orders.method", "=", "invoice")
-          .where("orders.status", "in", ["pending", "invoiced"])
-          .where("orders.lapsedAt", "is", null)
-          .limit(1)
-          .executeTakeFirst();
-        if (open) return { reason: "alreadyInvoiced" };
-      }
-      if (guard && order.organisationId) {
-        if (await hasOverdueInvoice(trx, order.organisationId, guard)) return { reason: "overdue" };
-        const used = await itemsOnCredit(trx, order.organisationId, guard);
-        if (used !== null && used + order.count > guard.creditItems) {
-          return { reason: "creditLimit", used, max: guard.creditItems };
-        }
-      }
-    }
+    const refused = await invoiceRefusal(trx, order, productIds, guard);
+    if (refused) return refused;
     await trx.insertInto("orders").values(row).execute();
     // In chunks: an order of all of a company's 5,000 items stays far below the databases'
     // limits on bound parameters.

@@ -26,6 +26,7 @@ import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
 import { DPA_VERSION } from "~/lib/dpa";
+import * as inviteRepo from "./invites.repository.server";
 import * as repo from "./organisations.repository.server";
 import * as dpaRepo from "./dpa.repository.server";
 
@@ -113,7 +114,7 @@ export interface OrganisationPage {
   role: OrgRole;
   /** Admins only (empty for members). */
   members: repo.Member[];
-  invites: (Omit<repo.Invite, "tokenHash"> & { expired: boolean })[];
+  invites: (Omit<inviteRepo.Invite, "tokenHash"> & { expired: boolean })[];
   /** The viewer is the only admin: they cannot leave or step down. */
   lastAdmin: boolean;
   /** The billing email's mailed link was opened for its current address (decision 028). */
@@ -148,7 +149,7 @@ export async function getOrganisationPage(
   }
   const [members, invites, acceptances] = await Promise.all([
     repo.listMembers(deps.db, organisationId),
-    repo.listOpenInvites(deps.db, organisationId),
+    inviteRepo.listOpenInvites(deps.db, organisationId),
     dpaRepo.listDpaAcceptances(deps.db, organisationId),
   ]);
   return {
@@ -225,13 +226,14 @@ export async function inviteMember(
   // count inside the same transaction, so only invites that go out are counted.
   await underOrganisationLock(deps, organisationId, async (db) => {
     if (await repo.findMemberByEmail(db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
-    if (await repo.hasOpenInvite(db, organisationId, input.email, now)) throw new OrganisationError("alreadyInvited");
+    if (await inviteRepo.hasOpenInvite(db, organisationId, input.email, now))
+      throw new OrganisationError("alreadyInvited");
     const limiter = rateLimits(deps.config, db);
     const hit = await limiter.hit(INVITE_RULE, actor.id, now);
     if (!hit.ok) throw new OrganisationError("rateLimited", { count: hit.retryAfterMinutes });
     const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
     if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { count: toHit.retryAfterMinutes });
-    const invite: repo.Invite = {
+    const invite: inviteRepo.Invite = {
       id: randomUUID(),
       organisationId,
       email: input.email,
@@ -243,7 +245,7 @@ export async function inviteMember(
       acceptedAt: null,
       acceptedBy: null,
     };
-    await repo.insertInvite(db, invite);
+    await inviteRepo.insertInvite(db, invite);
     const mailLang = (await repo.findUserLanguageByEmail(db, input.email)) ?? lang;
     const t = getT(mailLang);
     await enqueueMail(db, {
@@ -316,7 +318,8 @@ export async function confirmBillingEmail(deps: Ctx, token: string): Promise<{ o
 
 export async function revokeInvite(deps: Ctx, userId: string, organisationId: string, inviteId: string) {
   await requireAdmin(deps.db, organisationId, userId);
-  if (!(await repo.deleteInvite(deps.db, organisationId, inviteId))) throw new OrganisationError("inviteNotFound");
+  if (!(await inviteRepo.deleteInvite(deps.db, organisationId, inviteId)))
+    throw new OrganisationError("inviteNotFound");
 }
 
 /**
@@ -396,11 +399,11 @@ export interface InviteView {
 /** A usable invite by its token, or inviteNotFound / inviteUsed / inviteExpired. */
 async function usableInvite(deps: Ctx, token: string) {
   if (!isInviteToken(token)) throw new OrganisationError("inviteNotFound");
-  const invite = await repo.findInviteByTokenHash(deps.db, hashInviteToken(token));
+  const invite = await inviteRepo.findInviteByTokenHash(deps.db, hashInviteToken(token));
   if (!invite) throw new OrganisationError("inviteNotFound");
   if (invite.acceptedAt !== null) throw new OrganisationError("inviteUsed");
   if (invite.expiresAt <= deps.clock()) throw new OrganisationError("inviteExpired");
-  // An invite lasts only as long as its sender's authority (repo.acceptInvite checks again).
+  // An invite lasts only as long as its sender's authority (inviteRepo.acceptInvite checks again).
   const inviter = await repo.findMembership(deps.db, invite.organisationId, invite.invitedBy);
   if (inviter?.role !== "admin") throw new OrganisationError("inviteNotFound");
   const organisation = await repo.findOrganisation(deps.db, invite.organisationId);
@@ -422,7 +425,8 @@ export async function acceptInvite(deps: Ctx, actor: Actor, token: string): Prom
   const { invite } = await usableInvite(deps, token);
   if (!actor.emailVerified) throw new OrganisationError("emailNotVerified");
   if (actor.email.trim().toLowerCase() !== invite.email) throw new OrganisationError("wrongEmail");
-  if (!(await repo.acceptInvite(deps.db, invite, actor.id, deps.clock()))) throw new OrganisationError("inviteUsed");
+  if (!(await inviteRepo.acceptInvite(deps.db, invite, actor.id, deps.clock())))
+    throw new OrganisationError("inviteUsed");
   return invite.organisationId;
 }
 

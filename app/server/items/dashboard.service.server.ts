@@ -1,0 +1,85 @@
+/**
+ * The dashboard (spec "Dashboard", issue #18 point 5): one page of the owner's items with
+ * their subscriptions, filtered and counted in SQL. No HTTP here (decision 011).
+ */
+import type { Deps } from "../service-deps.server";
+import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
+import { countProductsOfOwner, listProductsOfOwnerPage } from "./items.repository.server";
+import { listMembers } from "../organisations/organisations.repository.server";
+import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
+
+import { photosOfItems } from "../photos/photos.service.server";
+import { toOwnedItem, type OwnedItem } from "./items.service.server";
+
+/** A dashboard card: the item and, when paid, the subscription that covers it. */
+export type DashboardItem = Omit<OwnedItem, "payment"> & {
+  subscription: ItemSubscription | null;
+  /** The typeable sticker code (canonical form). */
+  code: string;
+  /** An organisation item's assigned member, by name (else email); null: the organisation's own. */
+  assignee: string | null;
+};
+
+export interface Dashboard {
+  origin: string;
+  /** One page of the owner's items matching the filter, newest first. */
+  items: DashboardItem[];
+  /** The page shown (clamped to the last), how many pages, how many items match. */
+  pageInfo: PageInfo;
+  /** All the owner's items, whatever the filter: counted in SQL, not from one page. */
+  total: number;
+  unpaid: number;
+}
+
+/**
+ * The dashboard of an owner with any number of items (issue #18 point 5): one page of
+ * DASHBOARD_PAGE_SIZE cards, filtered and counted in SQL; the subscriptions of that page only.
+ */
+export async function getDashboard(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  owner: string,
+  query: ItemQuery = { ...NO_FILTER, page: 1 },
+  /** The active organisation (issue #20): its items registered by this owner; null: personal items. */
+  organisationId: string | null = null,
+): Promise<Dashboard> {
+  const { db } = deps;
+  const now = deps.clock();
+  const scope = { owner, organisationId };
+  const [matching, total, unpaid] = await Promise.all([
+    countProductsOfOwner(db, scope, query, now),
+    countProductsOfOwner(db, scope, NO_FILTER, now),
+    countProductsOfOwner(db, scope, { ...NO_FILTER, paid: "unpaid" }, now),
+  ]);
+  const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
+  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
+    limit: DASHBOARD_PAGE_SIZE,
+    offset: (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE,
+  });
+  const subscriptions = await listItemSubscriptions(
+    deps,
+    owner,
+    rows.map((r) => r.id),
+  );
+  const names = new Map(
+    organisationId === null ? [] : (await listMembers(db, organisationId)).map((m) => [m.userId, m.name || m.email]),
+  );
+  // The first photo of each card as its thumbnail (issue #34 point 5), private ones too:
+  // the dashboard is the owner's.
+  const photos = await photosOfItems(
+    deps,
+    rows.map((r) => r.id),
+    false,
+  );
+  const items = rows.map((row) => {
+    const { payment: _payment, ...card } = toOwnedItem(row, now);
+    // Paid items show their subscription: renews on …, or active until … after a cancel.
+    return {
+      ...card,
+      code: row.code,
+      subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
+      assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
+      thumb: photos.get(row.id)?.[0]?.thumb ?? null,
+    };
+  });
+  return { origin: deps.config.baseUrl.origin, items, pageInfo, total, unpaid };
+}
