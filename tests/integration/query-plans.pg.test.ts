@@ -20,7 +20,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseItemQuery } from "../../app/lib/item-query";
 import type { DB } from "../../app/server/db/db.server";
-import { getDashboard, getItemPageView } from "../../app/server/items/items.service.server";
+import { getDashboard } from "../../app/server/items/dashboard.service.server";
+import { getItemPageView } from "../../app/server/items/items.service.server";
 import { getOrderPage } from "../../app/server/orders/order-page.service.server";
 import { listOwnerConversations } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";

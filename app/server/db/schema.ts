@@ -5,6 +5,30 @@
  * follow better-auth's Kysely adapter, which converts their dates itself.
  */
 import type { ColumnType } from "kysely";
+import type {
+  OrderDraftTable,
+  OrderTable,
+  OrderItemTable,
+  PaymentEventTable,
+  StickerShipmentTable,
+  StickerReplacementTable,
+  RetiredStickerTable,
+  ReceiptTable,
+  CounterTable,
+} from "./schema-orders";
+
+// The order and billing tables live in schema-orders.ts (a file under 500 lines, decision 039).
+export type {
+  OrderDraftTable,
+  OrderTable,
+  OrderItemTable,
+  PaymentEventTable,
+  StickerShipmentTable,
+  StickerReplacementTable,
+  RetiredStickerTable,
+  ReceiptTable,
+  CounterTable,
+} from "./schema-orders";
 
 type AuthDate = ColumnType<Date, Date | string, Date | string>;
 
@@ -186,166 +210,6 @@ export interface AdminGrantTable {
   userId: string | null;
   /** 'grant' (admin:grant) | 'config' (ADMIN_EMAILS); see AdminGrantSource. */
   source: ColumnType<string, string | undefined, string>;
-}
-
-/** Per user: the address kept for the next order and the item being bought (spec's 'adress' and 'buy'). */
-export interface OrderDraftTable {
-  userId: string;
-  /** JSON of the spec's Address entity, or null. */
-  adress: string | null;
-  /** products.id being bought (pay-now), or null. */
-  buy: string | null;
-  updatedAt: number;
-}
-
-/** One checkout (issue #6). Amounts in minor units (öre, cents), recomputed by the server. */
-export interface OrderTable {
-  id: string;
-  userId: string;
-  /** 'test' | 'stripe' */
-  provider: string;
-  /** 'pending' | 'paid' */
-  status: string;
-  /** 'month' | 'year' */
-  period: string;
-  /** 'en' | 'sv' */
-  lang: string;
-  /** 'SEK' | 'EUR' */
-  currency: string;
-  count: number;
-  unitAmount: number;
-  packageAmount: number;
-  discountAmount: number;
-  totalAmount: number;
-  /** JSON of the spec's Address entity. */
-  adress: string;
-  checkoutId: string | null;
-  subscriptionId: string | null;
-  customerId: string | null;
-  paidAt: number | null;
-  paidUntil: number | null;
-  minimumUntil: number | null;
-  /** 0 | 1 */
-  renewing: ColumnType<number, number | undefined, number>;
-  endsAt: number | null;
-  cancelledAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-  /** Last invoice.payment_failed not yet followed by a payment (issue #16). */
-  paymentFailedAt: ColumnType<number | null, number | null | undefined, number | null>;
-  /** paidUntil the yearly renewal reminder was sent for. */
-  reminderFor: ColumnType<number | null, number | null | undefined, number | null>;
-  /** When the subscription lapsed: items unpaid, owner told (once). */
-  lapsedAt: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Migration 0016 (invoices, decision 027): the organisation whose scope the order was made in. */
-  organisationId: ColumnType<string | null, string | null | undefined, string | null>;
-  /** 'card' | 'invoice' */
-  method: ColumnType<string, string | undefined, string>;
-  invoiceId: ColumnType<string | null, string | null | undefined, string | null>;
-  invoiceNumber: ColumnType<string | null, string | null | undefined, string | null>;
-  invoiceUrl: ColumnType<string | null, string | null | undefined, string | null>;
-  dueAt: ColumnType<number | null, number | null | undefined, number | null>;
-  voidedAt: ColumnType<number | null, number | null | undefined, number | null>;
-  /** The VAT in totalAmount; null for orders before 0016 (25 % of the total). */
-  vatAmount: ColumnType<number | null, number | null | undefined, number | null>;
-  /** 0 | 1 */
-  reverseCharge: ColumnType<number, number | undefined, number>;
-  /** JSON of the buyer as invoiced (InvoiceBuyer). */
-  invoiceTo: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Migration 0022 (decision 028): an invoice order's stickers were queued (paid, or released by staff). */
-  shipmentReleasedAt: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Staff cleared this overdue or lapsed invoice: it no longer stops the next one. */
-  creditClearedAt: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Email of the staff member who cleared it. */
-  creditClearedBy: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-export interface OrderItemTable {
-  orderId: string;
-  productId: string;
-}
-
-/** Payment provider events already applied (idempotency by event id). */
-export interface PaymentEventTable {
-  id: string;
-  type: string;
-  orderId: string | null;
-  receivedAt: number;
-}
-
-/** One sticker shipment per paid order. */
-export interface StickerShipmentTable {
-  id: string;
-  orderId: string;
-  userId: string;
-  /** JSON of the order's address. */
-  adress: string;
-  /** 'pending' | 'shipped' */
-  status: string;
-  createdAt: number;
-  shippedAt: number | null;
-  /** Id of the admin who marked it shipped. */
-  shippedBy: ColumnType<string | null, string | null | undefined, string | null>;
-  trackingNumber: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** A replacement sticker for one item (issue #15): a shipment of its own. */
-export interface StickerReplacementTable {
-  id: string;
-  productId: string;
-  userId: string;
-  /** The order that paid for the item, or null. */
-  orderId: string | null;
-  /** JSON of the address it goes to. */
-  adress: string;
-  /** 'reprint' | 'newCode' */
-  mode: string;
-  /** 'pending' | 'shipped' */
-  status: string;
-  createdAt: number;
-  shippedAt: number | null;
-  shippedBy: string | null;
-  trackingNumber: string | null;
-}
-
-/** The id and code of a sticker replaced with a new code: its URL and code answer 410. */
-export interface RetiredStickerTable {
-  /** The old product id. */
-  id: string;
-  /** The old typeable code. */
-  code: string;
-  /** The item's current id. */
-  productId: string;
-  retiredAt: number;
-}
-
-/** A receipt per payment (issue #16): sequential number, amounts with VAT, items at the time. */
-export interface ReceiptTable {
-  id: string;
-  number: number;
-  orderId: string;
-  userId: string;
-  paymentKey: string;
-  /** JSON: [{ name }] */
-  items: string;
-  period: string;
-  currency: string;
-  count: number;
-  packageAmount: number;
-  discountAmount: number;
-  totalAmount: number;
-  vatAmount: number;
-  periodStart: number;
-  periodEnd: number;
-  paidAt: number;
-  /** 0 | 1 (migration 0016): the reverse-charge note. */
-  reverseCharge: ColumnType<number, number | undefined, number>;
-}
-
-/** Named counters (receipt numbers). */
-export interface CounterTable {
-  name: string;
-  value: number;
 }
 
 /** A finder's conversation with an item's owner (issue #14, the relay). */

@@ -13,10 +13,12 @@ import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import {
+  listItemSubscriptions,
   renewalsEndedByDeletion,
   stopRenewalsOfItem,
   cancelPendingCheckoutsOfItem,
   type EndedByDeletion,
+  type ItemSubscription,
 } from "../orders/renewals.service.server";
 import { forgetItemPages } from "./item-page-cache.server";
 import { forgetPhotoBytes, photoHashesOfItems, photosOfItems } from "../photos/photos.service.server";

@@ -1,0 +1,85 @@
+/**
+ * Start-up and shutdown of the server's background work (workers, jobs, the scan log,
+ * metrics, the finder-page refresh) and its start-up warnings. server.js calls them
+ * through server/app.ts.
+ */
+import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
+import { logger } from "../app/server/logger.server";
+import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { createPushSender } from "../app/server/push/push-channel.server";
+import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
+import { closeRuntime, getRuntime } from "../app/server/runtime.server";
+import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
+import { scanLog } from "../app/server/scans/scan-log.server";
+import { writeScanEvents } from "../app/server/scans/scans.service.server";
+import { systemClock } from "../app/server/service-deps.server";
+import { routeTree } from "../app/server/http/metrics.http.server";
+
+let mailWorker: MailWorker | undefined;
+let jobs: Jobs | undefined;
+let routes: ReturnType<typeof routeTree> | undefined;
+/** The route tree the request metrics label answers with (set only with METRICS_TOKEN). */
+export const metricsRoutes = () => routes;
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore the virtual module exists only inside the Vite build
+export const serverBuild = () => import("virtual:react-router/server-build");
+
+/** Run migrations and build the runtime before the first request is accepted. */
+export async function start() {
+  const rt = await getRuntime();
+  // Mail, SMS and push notices: one outbox, one worker (decisions 033 and 040).
+  mailWorker = startMailWorker(rt.database.db, rt.config, {
+    push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
+  });
+  jobs = startJobs(rt.database, rt.config);
+  // The scan log's buffer is written at least every second (issue #14, decision 014).
+  scanLog.start(async (events) => {
+    const end = scanLogFlushDuration.startTimer();
+    await writeScanEvents(
+      { db: rt.database.db, config: rt.config, clock: systemClock, writer: rt.database.writer },
+      events,
+    ).then(
+      () => end({ result: "ok" }),
+      (err: unknown) => {
+        end({ result: "failed" });
+        throw err;
+      },
+    );
+  });
+  if (rt.config.metrics.token) {
+    routes = routeTree((await serverBuild()).routes);
+    enableMetrics({
+      queues: async () => [await mailQueueStats(rt.database.db, Date.now())],
+      pool: rt.database.poolStats,
+      scanLogPending: () => scanLog.size,
+    });
+  }
+  // The cached finder pages in demand are checked against the database in the background.
+  startItemPageRefresh(rt.database.db);
+  if (!rt.config.smtpUrl) {
+    logger.warn({ dir: rt.config.mailOutboxDir }, "SMTP_URL is not set: mail is written to the outbox folder");
+  }
+  if (rt.config.authSecretGenerated) {
+    logger.warn(
+      "AUTH_SECRET is not set: using a generated secret kept in the data folder (fine for one SQLite server)",
+    );
+  }
+  if (rt.config.company.example) {
+    logger.warn(
+      "COMPANY_NAME, COMPANY_ORG_NR, COMPANY_ADDRESS or COMPANY_EMAIL is not set: pages show example seller details",
+    );
+  }
+  if (rt.config.payments === "test") {
+    logger.warn("PAYMENTS=test: the test checkout is active, no real payments are taken");
+  }
+  return rt;
+}
+
+export async function shutdown() {
+  // First, while the database is still open: the scans of the last second are written.
+  await scanLog.stop();
+  stopItemPageRefresh();
+  await jobs?.stop();
+  await mailWorker?.stop();
+  await closeRuntime();
+}
