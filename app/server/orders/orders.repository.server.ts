@@ -7,7 +7,14 @@ import { type Insertable, type Selectable, type Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { toCurrency, type Currency } from "~/lib/currency";
-import { toOrderStatus, toPaymentMethod, toProvider, type OrderStatus, type PaymentMethod, type Provider } from "~/lib/order-form";
+import {
+  toOrderStatus,
+  toPaymentMethod,
+  toProvider,
+  type OrderStatus,
+  type PaymentMethod,
+  type Provider,
+} from "~/lib/order-form";
 import { toPeriod, type Period } from "~/lib/pricing";
 import { vatOfGross } from "~/lib/vat";
 import { readBool, type DB } from "../db/db.server";
