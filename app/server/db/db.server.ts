@@ -160,6 +160,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
     provider: { getMigrations: async () => migrations },
     migrationTableName: "kysely_migration",
     migrationLockTableName: "kysely_migration_lock",
+    // Work lands from parallel branches: a migration numbered below one a database already
+    // ran (0032 after 0035) is applied, not refused. Each migration touches only its own
+    // tables and columns, so their order between branches does not matter.
+    allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
