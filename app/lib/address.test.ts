@@ -75,4 +75,26 @@ describe("address", () => {
     expect(isCompletePostalAddress({ ...full, email: "" })).toBe(false);
     expect(missingPostalFields(null)).toEqual(["firstname", "address", "zip", "city", "country"]);
   });
+
+  it("stores the country's code, the postal code as the country writes it, and a region only where one is used (issue #32 point 11)", () => {
+    const ok = parseAddressForm(form({ ...POSTAL, email: "a@example.test", zip: "75320", state: "Uppland" }));
+    expect(ok).toMatchObject({ ok: true, data: { country: "SE", zip: "753 20", state: "" } });
+    const us = parseAddressForm(
+      form({ ...POSTAL, email: "a@example.test", country: "US", zip: "94105", city: "San Francisco", state: "CA" }),
+    );
+    expect(us).toMatchObject({ ok: true, data: { country: "US", zip: "94105", state: "CA" } });
+  });
+
+  it("refuses a postal code that is not one of the chosen country, and an unknown country, with the input kept", () => {
+    const bad = parseAddressForm(form({ ...POSTAL, email: "a@example.test", zip: "1234" }));
+    expect(bad).toMatchObject({ ok: false, errors: { zip: "address.errors.zipInvalid" }, values: { zip: "1234" } });
+    // Said together with the other fields' errors, not after they are fixed.
+    const both = parseAddressForm(form({ ...POSTAL, email: "", zip: "ABC" }));
+    expect(both).toMatchObject({
+      ok: false,
+      errors: { email: "address.errors.emailRequired", zip: "address.errors.zipInvalid" },
+    });
+    const nowhere = parseAddressForm(form({ ...POSTAL, email: "a@example.test", country: "Atlantis" }));
+    expect(nowhere).toMatchObject({ ok: false, errors: { country: "address.errors.country" } });
+  });
 });

@@ -5,6 +5,7 @@
  * lengths so a stored address stays small.
  */
 import { z } from "zod";
+import { countryCodeOf, normalisePostalCode, usesRegion } from "./countries";
 
 export const ADDRESS_FIELDS = [
   "firstname",
@@ -49,7 +50,7 @@ export function isCompletePostalAddress(address: Partial<Address> | null | undef
 const text = z.string().trim().max(ADDRESS_FIELD_MAX, "address.errors.tooLong");
 const required = text.min(1, "address.errors.required");
 
-export const addressSchema = z.object({
+const addressFields = z.object({
   firstname: required,
   lastname: text,
   email: z
@@ -65,6 +66,26 @@ export const addressSchema = z.object({
   state: text,
   zip: required,
   country: required,
+});
+
+/**
+ * The address form's rules (issue #32 point 11): the country is one of ISO 3166 (an address
+ * saved as free text, "Sweden", is read by its name), the postal code is checked for its
+ * country and stored as that country writes it ("123 45"), and a region is kept only where
+ * the country uses one.
+ */
+export const addressSchema = addressFields.transform((a, ctx) => {
+  const country = countryCodeOf(a.country);
+  if (country === null) {
+    ctx.addIssue({ code: "custom", path: ["country"], message: "address.errors.country" });
+    return z.NEVER;
+  }
+  const zip = normalisePostalCode(country, a.zip);
+  if (zip === null) {
+    ctx.addIssue({ code: "custom", path: ["zip"], message: "address.errors.zipInvalid" });
+    return z.NEVER;
+  }
+  return { ...a, country, zip, state: usesRegion(country) ? a.state : "" };
 });
 
 export function emptyAddress(): Address {
@@ -125,6 +146,12 @@ export function parseAddressForm(form: FormData): ParsedAddressForm {
   for (const issue of result.error.issues) {
     const field = issue.path[0] as AddressField;
     errors[field] ??= issue.message.startsWith("address.") ? issue.message : "address.errors.emailInvalid";
+  }
+  // The country and postal code are checked after the other fields parse: say it at once.
+  const country = countryCodeOf(values.country);
+  if (values.country.trim() && country === null) errors.country ??= "address.errors.country";
+  if (country !== null && values.zip.trim() && normalisePostalCode(country, values.zip) === null) {
+    errors.zip ??= "address.errors.zipInvalid";
   }
   return { ok: false, values: { ...values, save }, errors };
 }

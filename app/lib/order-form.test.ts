@@ -78,4 +78,25 @@ describe("order form", () => {
       }),
     ).toEqual(["Anna Svensson", "c/o Berg", "Storgatan 1", "753 20 Uppsala", "Sweden"]);
   });
+
+  it("writes an address the way the destination country's post reads it (issue #32 point 11)", () => {
+    const base = { firstname: "A", lastname: "B", email: "", co: "", address2: "", state: "" };
+    const se = { ...base, address: "Storgatan 1", zip: "753 20", city: "Uppsala", country: "SE" };
+    expect(addressLines(se, { lang: "sv" })).toEqual(["A B", "Storgatan 1", "753 20 Uppsala", "Sverige"]);
+    // Posted from Sweden: a domestic label has no country line.
+    expect(addressLines(se, { label: true })).toEqual(["A B", "Storgatan 1", "753 20 Uppsala"]);
+    const uk = { ...base, address: "10 Downing Street", zip: "SW1A 2AA", city: "London", country: "GB" };
+    expect(addressLines(uk, { lang: "en" })).toEqual([
+      "A B",
+      "10 Downing Street",
+      "LONDON",
+      "SW1A 2AA",
+      "United Kingdom",
+    ]);
+    expect(addressLines(uk, { label: true }).slice(-1)).toEqual(["UNITED KINGDOM"]);
+    const us = { ...base, address: "1 Market St", zip: "94105", city: "San Francisco", state: "CA", country: "US" };
+    expect(addressLines(us, { lang: "sv" })).toEqual(["A B", "1 Market St", "San Francisco, CA 94105", "USA"]);
+    // An address saved as free text before the select is printed as it was written.
+    expect(addressLines({ ...se, country: "Atlantis" }).slice(-1)).toEqual(["Atlantis"]);
+  });
 });

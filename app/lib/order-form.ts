@@ -3,6 +3,7 @@
  * for the server action; messages are translation keys (orders.json). Browser-safe.
  */
 import type { Address } from "./address";
+import { countryCodeOf, countryName, HOME_COUNTRY } from "./countries";
 import { isProductId } from "./ids";
 import { DEFAULT_PERIOD, type Period } from "./pricing";
 
@@ -93,10 +94,37 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
   return { ok: true, intent, data: values };
 }
 
-/** An address as the lines of a label (empty fields left out). */
-export function addressLines(a: Address): string[] {
+/**
+ * An address as the lines of a label (empty fields left out), written the way the
+ * destination country's post reads it (issue #32 point 11): "123 45 Uppsala" in Sweden and
+ * most of Europe, the town and the postcode on lines of their own in the UK, "City, ST
+ * 12345" in North America and Australia. The country line is the country's name in `lang`;
+ * on a posted label (`label`) it is omitted for Sweden, where the stickers are posted
+ * from, and in capitals in English elsewhere, as the post asks.
+ */
+export function addressLines(a: Address, opts: { lang?: string; label?: boolean } = {}): string[] {
+  const lang = opts.lang ?? "en";
   const name = [a.firstname, a.lastname].filter(Boolean).join(" ");
   const co = a.co ? `c/o ${a.co}` : "";
-  const city = [a.zip, a.city].filter(Boolean).join(" ");
-  return [name, co, a.address, a.address2, city, a.state, a.country].map((s) => s.trim()).filter(Boolean);
+  const code = countryCodeOf(a.country);
+  const zip = a.zip.trim();
+  const city = a.city.trim();
+  const state = a.state.trim();
+  let place: string[];
+  if (code === "GB" || code === "IE") {
+    place = [city.toUpperCase(), state, zip];
+  } else if (code === "US" || code === "CA" || code === "AU") {
+    place = [[city, [state, zip].filter(Boolean).join(" ")].filter(Boolean).join(", ")];
+  } else {
+    place = [[zip, city].filter(Boolean).join(" "), state];
+  }
+  const country =
+    code === null
+      ? a.country
+      : opts.label
+        ? code === HOME_COUNTRY
+          ? ""
+          : countryName(code, "en").toUpperCase()
+        : countryName(code, lang);
+  return [name, co, a.address, a.address2, ...place, country].map((s) => s.trim()).filter(Boolean);
 }

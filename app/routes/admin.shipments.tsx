@@ -160,7 +160,7 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
                     <dd className="col-sm-9">{created}</dd>
                     <dt className="col-sm-3">{t("fulfil.admin.address")}</dt>
                     <dd className="col-sm-9 text-break shipment-address">
-                      {s.address ? addressLines(s.address).join("\n") : t("fulfil.admin.noAddress")}
+                      {s.address ? addressLines(s.address, { label: true }).join("\n") : t("fulfil.admin.noAddress")}
                     </dd>
                     {s.count !== null ? (
                       <>

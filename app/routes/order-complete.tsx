@@ -7,6 +7,7 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { addressLines } from "~/lib/order-form";
 import { requireNamedUser } from "~/server/auth/session.server";
+import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
@@ -29,7 +30,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   let order;
   try {
@@ -39,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const { address, ...rest } = order;
   return data(
-    { order: rest, address: address ? addressLines(address) : [] },
+    { order: rest, address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : [] },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

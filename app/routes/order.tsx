@@ -62,7 +62,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   return out;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec: users without a name go to /login.
   const user = await requireNamedUser(request, "/login");
   // Filter and page from the GET form and page links (issue #18); bad values are ignored.
@@ -84,7 +84,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       items: page.items,
       preselected: page.preselected,
       chosenPackage: page.chosenPackage,
-      address: page.address ? addressLines(page.address) : null,
+      address: page.address ? addressLines(page.address, { lang: context.get(requestContext).lang }) : null,
       // Fields the stickers' address still lacks (issue #19); payment is refused until none.
       missing: page.address ? missingPostalFields(page.address) : null,
       saved: flashIsSuccess(flash.message),

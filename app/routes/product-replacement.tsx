@@ -118,7 +118,7 @@ export default function ProductReplacement({ loaderData, actionData }: Route.Com
               {view.address ? (
                 <>
                   <p className="mb-1">{t("fulfil.replacement.address")}</p>
-                  <p className="shipment-address text-break">{addressLines(view.address).join("\n")}</p>
+                  <p className="shipment-address text-break">{addressLines(view.address, { lang }).join("\n")}</p>
                 </>
               ) : null}
               <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -3,7 +3,6 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import {
-  ADDRESS_FIELDS,
   ADDRESS_FIELD_MAX,
   missingPostalFields,
   POSTAL_FIELDS,
@@ -11,7 +10,10 @@ import {
   type AddressField,
   type AddressFormValues,
 } from "~/lib/address";
+import { countryCodeOf, countryOptions, HOME_COUNTRY, POSTAL_EXAMPLES, usesRegion } from "~/lib/countries";
 import { pageMeta } from "~/lib/meta";
+import { useFieldValue } from "~/lib/use-field-value";
+import { requestContext } from "~/server/context";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
@@ -31,7 +33,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const values: AddressFormValues = { ...(await getAddressPrefill(await getDeps(), user)), save: false };
   // Sent here by /order because the address is incomplete (issue #19): say which fields.
@@ -39,8 +41,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const fieldErrors: Partial<Record<AddressField, string>> = Object.fromEntries(
     missing.map((f) => [f, "address.errors.required"]),
   );
+  // Names from the server's CLDR data, so the browser's own (another version) cannot differ.
+  const countries = countryOptions(context.get(requestContext).lang);
   return data(
-    { values, fieldErrors, missing: missing.length > 0 },
+    { values, fieldErrors, missing: missing.length > 0, countries },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -65,8 +69,29 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
   city: "address-level2",
   state: "address-level1",
   zip: "postal-code",
-  country: "country-name",
+  country: "country",
 };
+
+/**
+ * The form's order (issue #32 point 11): the country first, since it decides the postal
+ * code's format and whether there is a region; the postal code before the city, as Swedes
+ * write it.
+ */
+const FORM_ORDER: AddressField[] = [
+  "firstname",
+  "lastname",
+  "email",
+  "co",
+  "country",
+  "address",
+  "address2",
+  "zip",
+  "city",
+  "state",
+];
+const WIDE: ReadonlySet<AddressField> = new Set(["address", "address2", "co", "country"]);
+const ZIP_COLUMN = "col-5 col-md-4";
+const CITY_COLUMN = "col-7 col-md-8";
 
 export default function RegisterAdress({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -74,6 +99,11 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
   const values = actionData?.values ?? loaderData.values;
   const errors: Partial<Record<AddressField, string>> = actionData?.fieldErrors ?? loaderData.fieldErrors;
   const formError = actionData?.formError ?? (loaderData.missing ? { key: "address.incompleteSummary" } : null);
+  const { countries } = loaderData;
+  // An address saved before the select (free text) is read by its name; unknown: choose.
+  const initialCountry = values.country ? (countryCodeOf(values.country) ?? "") : HOME_COUNTRY;
+  // The chosen country decides the region field and the postal code's example, live.
+  const country = useFieldValue("address-country", initialCountry);
   return (
     <section className="py-4 col-lg-8" aria-labelledby="address-title">
       <h1 id="address-title">{t("address.title")}</h1>
@@ -81,21 +111,62 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
       <Form method="post" noValidate>
         <FormAlert message={formError} />
         <div className="row g-3">
-          {ADDRESS_FIELDS.map((f) => (
-            <Field
-              key={f}
-              id={`address-${f}`}
-              name={f}
-              label={t(`address.fields.${f}`)}
-              error={errors[f]}
-              className={f === "address" || f === "address2" || f === "co" ? "col-12" : "col-md-6"}
-              type={f === "email" ? "email" : "text"}
-              defaultValue={values[f]}
-              maxLength={ADDRESS_FIELD_MAX}
-              autoComplete={AUTOCOMPLETE[f]}
-              required={f === "email" || (POSTAL_FIELDS as readonly AddressField[]).includes(f)}
-            />
-          ))}
+          {FORM_ORDER.map((f) => {
+            const required = f === "email" || (POSTAL_FIELDS as readonly AddressField[]).includes(f);
+            if (f === "country") {
+              return (
+                <div key={f} className="col-12">
+                  <label htmlFor="address-country" className="form-label">
+                    {t("address.fields.country")}
+                  </label>
+                  <select
+                    id="address-country"
+                    name="country"
+                    className={`form-select${errors.country ? " is-invalid" : ""}`}
+                    defaultValue={initialCountry}
+                    autoComplete={AUTOCOMPLETE.country}
+                    aria-invalid={errors.country ? true : undefined}
+                    aria-describedby={errors.country ? "address-country-error" : "address-country-help"}
+                    required
+                  >
+                    {initialCountry === "" ? <option value="">{t("address.chooseCountry")}</option> : null}
+                    {countries.map((c) => (
+                      <option key={c.code} value={c.code}>
+                        {c.name}
+                      </option>
+                    ))}
+                  </select>
+                  <div id="address-country-help" className="form-text">
+                    {t("address.countryHelp")}
+                  </div>
+                  {errors.country ? (
+                    <div id="address-country-error" className="invalid-feedback d-block">
+                      {t(errors.country)}
+                    </div>
+                  ) : null}
+                </div>
+              );
+            }
+            // A region only where the country uses one (and a stored one is never hidden).
+            if (f === "state" && !usesRegion(country) && !values.state) return null;
+            const example = f === "zip" ? POSTAL_EXAMPLES[country] : undefined;
+            return (
+              <Field
+                key={f}
+                id={`address-${f}`}
+                name={f}
+                label={t(`address.fields.${f}`)}
+                error={errors[f]}
+                help={example ? t("address.zipExample", { example }) : undefined}
+                className={WIDE.has(f) ? "col-12" : f === "zip" ? ZIP_COLUMN : f === "city" ? CITY_COLUMN : "col-md-6"}
+                type={f === "email" ? "email" : "text"}
+                defaultValue={values[f]}
+                maxLength={ADDRESS_FIELD_MAX}
+                autoComplete={AUTOCOMPLETE[f]}
+                required={required}
+              />
+            );
+          })}
           <div className="col-12">
             <div className="form-check">
               <input

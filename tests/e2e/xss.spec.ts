@@ -100,8 +100,10 @@ test("stored HTML and script payloads render as inert text on every page that sh
     address2: PAYLOADS[4]!,
     city: PAYLOADS[5]!,
     state: PAYLOADS[6]!,
-    zip: PAYLOADS[7]!,
-    country: PAYLOADS[8]!,
+    // The postal code and the country are checked per country (issue #32 point 11): a
+    // payload there is refused, so they carry real values (the US keeps its state).
+    zip: "94105",
+    country: "US",
     save: "on",
   };
   const addr = await page.request.post("/user/register-adress", { headers: origin, form: address, maxRedirects: 0 });

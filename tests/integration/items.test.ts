@@ -652,7 +652,8 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         .selectAll()
         .where("userId", "=", u.id)
         .executeTakeFirstOrThrow();
-      expect(JSON.parse(draft.adress!)).toEqual(address);
+      // Stored as the post writes it, the country by its code (issue #32 point 11).
+      expect(JSON.parse(draft.adress!)).toEqual({ ...address, zip: "903 30", country: "SE" });
       const user = await rt.database.db
         .selectFrom("user")
         .select("adress")
@@ -731,6 +732,44 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(
         await rt.database.db.selectFrom("order_drafts").selectAll().where("userId", "=", u.id).executeTakeFirst(),
       ).toBeUndefined();
+    });
+
+    it("country select (Sweden first), postal code before city, checked per country and stored as the post writes it (issue #32 point 11)", async () => {
+      const u = await createUser(rt, { name: "Nils Nord" });
+      const form = await (await get("/user/register-adress", { cookie: u.cookie, lang: "sv" })).text();
+      expect(form).toMatch(/<select[^>]*id="address-country"[^>]*>\s*<option value="SE"[^>]*>Sverige<\/option>/);
+      expect(form).toContain('<option value="GB">Storbritannien</option>');
+      expect(form.indexOf('id="address-zip"')).toBeLessThan(form.indexOf('id="address-city"'));
+      // Sweden has no region field; the postal code's hint is Swedish.
+      expect(form).not.toContain('id="address-state"');
+      expect(form).toContain("Till exempel 123 45");
+      const postal = { firstname: "Nils", email: "nils@example.test", address: "Storgatan 1", city: "Umeå" };
+      const bad = await post(
+        "/user/register-adress",
+        { ...postal, zip: "9012", country: "SE" },
+        { cookie: u.cookie, lang: "sv" },
+      );
+      expect(bad.status).toBe(400);
+      const badHtml = await bad.text();
+      expect(badHtml).toContain("Det här är inte ett postnummer i landet du valt.");
+      expect(badHtml).toMatch(/id="address-zip"[^>]*value="9012"/);
+      const ok = await post("/user/register-adress", { ...postal, zip: "90325", country: "SE" }, { cookie: u.cookie });
+      expect(ok.headers.get("location")).toBe("/order");
+      const draft = await rt.database.db
+        .selectFrom("order_drafts")
+        .select("adress")
+        .where("userId", "=", u.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(draft.adress!)).toMatchObject({ zip: "903 25", country: "SE", state: "" });
+      // A US address keeps its state, and the form shows the region field for it.
+      await post(
+        "/user/register-adress",
+        { ...postal, city: "Austin", zip: "78701", country: "US", state: "TX" },
+        { cookie: u.cookie },
+      );
+      const us = await (await get("/user/register-adress", { cookie: u.cookie })).text();
+      expect(us).toMatch(/id="address-state"[^>]*value="TX"/);
+      expect(us).toMatch(/<option value="US" selected=""/);
     });
 
     it("one user's address never shows up for another", async () => {

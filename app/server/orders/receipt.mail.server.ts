@@ -63,7 +63,7 @@ export async function enqueueReceiptMail(
           url: receiptUrl(origin, receipt),
         })
       : "",
-    address ? `${t("orders.receipt.shipping")}\n${addressLines(address).join("\n")}` : "",
+    address ? `${t("orders.receipt.shipping")}\n${addressLines(address, { lang }).join("\n")}` : "",
     t("orders.receipt.minimumTerm", { url: `${origin}/dashboard` }),
     t("orders.receipt.signature"),
   ].filter(Boolean);
