@@ -1,6 +1,7 @@
 /** The owner's sticker shipments on the dashboard (issue #15): ordered, or shipped on … with tracking. */
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
+import { CARRIER, trackingUrl } from "~/lib/tracking";
 import { useLang } from "~/lib/use-lang";
 
 export interface StickerShipmentData {
@@ -35,7 +36,13 @@ export function StickerShipments({ shipments }: { shipments: StickerShipmentData
             </div>
             <p className="mb-0 mt-1 text-break">{s.items.map((i) => i.name).join(", ")}</p>
             {s.trackingNumber ? (
-              <p className="mb-0 small">{t("dashboard.shipments.tracking", { number: s.trackingNumber })}</p>
+              <p className="mb-0 small">
+                {t("dashboard.shipments.tracking", { number: s.trackingNumber })}{" "}
+                {/* The carrier's tracking page (issue #32 point 16). */}
+                <a href={trackingUrl(s.trackingNumber, lang)} target="_blank" rel="noopener noreferrer">
+                  {t("dashboard.shipments.track", { carrier: CARRIER })}
+                </a>
+              </p>
             ) : null}
           </li>
         ))}

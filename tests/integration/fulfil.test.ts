@@ -14,7 +14,7 @@ import { formatStickerCode, isStickerCode } from "../../app/lib/sticker-code";
 import { parseDatabaseConfig } from "../../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../../app/server/db/db.server";
 import { migrations } from "../../app/server/db/migrations";
-import { FIND_RATE_RULE } from "../../app/server/fulfil/fulfil.service.server";
+import { FIND_RATE_RULE, selectedShipments } from "../../app/server/fulfil/fulfil.service.server";
 import { labelOrigin, QR_BOX } from "../../app/server/fulfil/sticker-pdf.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
@@ -207,7 +207,9 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     const dpi = 200;
     const [page] = pdfPages(pdf, dpi);
     expect(page!.width).toBe(Math.round((210 / 25.4) * dpi));
-    const decoded = items.map((_, i) => {
+    // Two orders share the sheet: a separator card (no QR code) precedes each (issue #32 point 16).
+    const cells = items.length + 2;
+    const decoded = Array.from({ length: cells }, (_, i) => {
       const at = labelOrigin(i);
       return decodeQrIn(page!, dpi, {
         x: at.x + QR_BOX.x,
@@ -216,8 +218,12 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
         height: QR_BOX.size,
       });
     });
+    expect(decoded.filter((d) => d === null)).toHaveLength(2);
+    expect(decoded[0]).toBeNull();
     // Items made in the same millisecond have no defined order, so compare as sets.
-    expect([...decoded].sort()).toEqual(items.map((id) => `${server.url.replace(/\/$/, "")}/${id}`).sort());
+    expect(decoded.filter((d) => d !== null).sort()).toEqual(
+      items.map((id) => `${server.url.replace(/\/$/, "")}/${id}`).sort(),
+    );
   });
 
   it("address labels: the order's address as text (markup inert, å ä ö intact), one label per shipment", async () => {
@@ -230,7 +236,8 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     // Long lines wrap on the label: compare without the line breaks.
     expect(text.replace(/\s+/g, "")).toContain("Storgatan1<script>alert(1)</script>");
     expect(text).toContain("411 01 Göteborg");
-    expect(text).toContain("Sverige");
+    // Posted from Sweden: a domestic label has no country line (issue #32 point 11).
+    expect(text).not.toContain("Sverige");
   });
 
   it("PDF selections: none, malformed or unknown ids are 4xx, never 500", async () => {
@@ -274,10 +281,36 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Dina klistermärken är på väg");
     expect(mails[0]!.text).toContain("Kolli-id: RR123456785SE");
+    // What is in the envelope and where to follow it (issue #32 point 16).
+    const [shipment] = await selectedShipments(depsOf(rt), { shipments: [shipmentId], orders: [] });
+    const item = shipment!.items[0];
+    expect(mails[0]!.text).toContain(`I kuvertet finns 1 klistermärke:\n- Ryggsäck (${formatStickerCode(item!.code)})`);
+    expect(mails[0]!.text).toContain(
+      "Följ försändelsen hos PostNord: https://tracking.postnord.com/se/?id=RR123456785SE",
+    );
     const dashboard = await (await get("/dashboard", { cookie: owner.cookie, lang: "sv" })).text();
     expect(dashboard).toContain("Dina klistermärken");
     expect(dashboard).toMatch(/Skickad den \d/);
     expect(dashboard).toContain("Kolli-id: RR123456785SE");
+    expect(dashboard).toContain('href="https://tracking.postnord.com/se/?id=RR123456785SE"');
+  });
+
+  it("a sticker sheet shared by several orders has a separator card before each order's stickers (issue #32 point 16)", async () => {
+    const a = await paidOrder(["Sheet A1", "Sheet A2"], { name: "Olle Först" });
+    const b = await paidOrder(["Sheet B1"], { name: "Petra Sist" });
+    const shared = await get(`/admin/shipments/stickers.pdf?shipments=${a.shipmentId},${b.shipmentId}`, {
+      cookie: admin.cookie,
+    });
+    expect(shared.status).toBe(200);
+    const text = pdfToText(await pdfOf(shared)).replace(/\s+/g, " ");
+    expect(text.match(/Nästa beställning/g)).toHaveLength(2);
+    expect(text).toContain("Olle Först");
+    expect(text).toContain("2 klistermärken följer");
+    expect(text).toContain("Petra Sist");
+    expect(text).toContain("1 klistermärke följer");
+    // One order alone needs no separator.
+    const single = await get(`/admin/shipments/stickers.pdf?shipments=${a.shipmentId}`, { cookie: admin.cookie });
+    expect(pdfToText(await pdfOf(single))).not.toContain("Nästa beställning");
   });
 
   it("/find takes the code in any case, with spaces and dashes, to the item page; wrong codes get a message", async () => {

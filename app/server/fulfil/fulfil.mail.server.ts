@@ -6,16 +6,18 @@
 import { getT } from "~/i18n/i18n";
 import { addressLines } from "~/lib/order-form";
 import { formatDate } from "~/lib/dates";
+import { formatStickerCode } from "~/lib/sticker-code";
+import { CARRIER, trackingUrl } from "~/lib/tracking";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { enqueueMail } from "../mail/mail.server";
-import type { ShipmentRow } from "./fulfil.repository.server";
+import type { ShipmentRow, StickerItem } from "./fulfil.repository.server";
 
 export async function enqueueShippedMail(
   db: DB,
   config: Config,
-  shipment: ShipmentRow & { shippedAt: number },
+  shipment: ShipmentRow & { shippedAt: number; items: StickerItem[] },
 ): Promise<void> {
   if (!shipment.ownerEmailVerified) {
     logger.info({ shipment: shipment.id }, "no shipped mail: the account's email is not verified");
@@ -28,8 +30,22 @@ export async function enqueueShippedMail(
     t(shipment.kind === "replacement" ? "fulfil.mail.introReplacement" : "fulfil.mail.intro", {
       date: formatDate(shipment.shippedAt, shipment.lang),
     }),
-    shipment.trackingNumber ? t("fulfil.mail.tracking", { number: shipment.trackingNumber }) : "",
-    shipment.address ? `${t("fulfil.mail.address")}\n${addressLines(shipment.address).join("\n")}` : "",
+    // What is in the envelope (issue #32 point 16): each item's name and sticker code.
+    shipment.items.length > 0
+      ? [
+          t("fulfil.mail.items", { count: shipment.items.length }),
+          ...shipment.items.map((i) => `- ${i.name} (${formatStickerCode(i.code)})`),
+        ].join("\n")
+      : "",
+    shipment.trackingNumber
+      ? [
+          t("fulfil.mail.tracking", { number: shipment.trackingNumber }),
+          t("fulfil.mail.trackLink", { carrier: CARRIER, url: trackingUrl(shipment.trackingNumber, shipment.lang) }),
+        ].join("\n")
+      : "",
+    shipment.address
+      ? `${t("fulfil.mail.address")}\n${addressLines(shipment.address, { lang: shipment.lang }).join("\n")}`
+      : "",
     t("fulfil.mail.howTo", { url: `${origin}/dashboard` }),
     t("fulfil.mail.signature"),
   ].filter(Boolean);

@@ -139,17 +139,59 @@ export interface StickerSpec {
   lang: Lang;
 }
 
+/**
+ * Where one shipment's stickers start on a sheet shared by several (issue #32 point 16):
+ * a label-sized card naming whose stickers follow, so they are cut and packed apart.
+ */
+export interface SheetSeparator {
+  separator: true;
+  /** The owner's name (else email), drawn as text. */
+  owner: string;
+  count: number;
+}
+
+export type SheetCell = StickerSpec | SheetSeparator;
+
+function drawSeparator(doc: PDFKit.PDFDocument, cell: SheetSeparator, at: { x: number; y: number }) {
+  // Staff cut and pack in Sweden (decision 038): the card is in Swedish.
+  const t = getT("sv");
+  const inset = 2 * MM;
+  doc.save();
+  doc
+    .dash(3, { space: 2 })
+    .lineWidth(0.8)
+    .rect(at.x + inset, at.y + inset, LABEL.width - 2 * inset, LABEL.height - 2 * inset)
+    .stroke("#000000");
+  doc.undash().restore();
+  const x = at.x + 5 * MM;
+  const width = LABEL.width - 10 * MM;
+  doc
+    .font("bold")
+    .fontSize(11)
+    .fillColor("#000000")
+    .text(t("fulfil.sheet.next"), x, at.y + 6 * MM, { width, lineBreak: false });
+  doc
+    .font("regular")
+    .fontSize(9.5)
+    .text(pdfText(cell.owner), x, doc.y + 1 * MM, { width, height: 10 * MM, ellipsis: true });
+  doc.text(t("fulfil.sheet.count", { count: cell.count }), x, doc.y + 0.5 * MM, { width, lineBreak: false });
+}
+
 /** The short URL a sticker's QR code holds. */
 export function stickerUrl(baseUrl: URL, id: string): string {
   return `${baseUrl.origin}/${id}`;
 }
 
-export async function stickerSheetPdf(baseUrl: URL, stickers: StickerSpec[]): Promise<Buffer> {
+export async function stickerSheetPdf(baseUrl: URL, stickers: SheetCell[]): Promise<Buffer> {
   const { doc, QRCode } = await newDocument(`${BRAND} stickers`);
   const host = baseUrl.host;
   stickers.forEach((s, index) => {
     const at = labelOrigin(index);
     if (index % LABELS_PER_PAGE === 0) doc.addPage({ size: "A4", margin: 0 });
+    if ("separator" in s) {
+      drawSeparator(doc, s, at);
+      return;
+    }
     const t = getT(s.lang);
     drawQr(doc, QRCode, stickerUrl(baseUrl, s.id), at.x + QR_BOX.x, at.y + QR_BOX.y, QR_BOX.size);
     // The typeable code under the QR code, centred on it. Positioned by hand, not with
@@ -196,7 +238,7 @@ export async function addressLabelsPdf(labels: LabelSpec[]): Promise<Buffer> {
   labels.forEach((label, index) => {
     const at = labelOrigin(index);
     if (index % LABELS_PER_PAGE === 0) doc.addPage({ size: "A4", margin: 0 });
-    const lines = (label.address ? addressLines(label.address) : [label.fallbackName])
+    const lines = (label.address ? addressLines(label.address, { label: true }) : [label.fallbackName])
       .map(pdfText)
       .filter(Boolean)
       .slice(0, 7);
