@@ -38,6 +38,10 @@ export default [
   route("messages", "routes/messages.tsx"),
   route("messages/:id", "routes/message.tsx"),
   route("m/:token", "routes/finder-thread.tsx"),
+  // Trusted contacts' private links (issue #33 point 1): confirm, stop, reply.
+  route("t/c/:token", "routes/trusted-confirm.tsx"),
+  route("t/s/:token", "routes/trusted-stop.tsx"),
+  route("t/r/:token", "routes/trusted-reply.tsx"),
   route("product/register", "routes/product-register.tsx"),
   route("product/edit/:id", "routes/product-edit.tsx"),
   route("product/:id", "routes/product.tsx"),

@@ -23,6 +23,8 @@ export const RETENTION_MS = {
    * asks "who looked at my details?" gets an answer, and no longer than that.
    */
   lookups: 365 * DAY_MS,
+  /** A trusted contact who never confirmed (issue #33 point 1): forgotten 30 days after being named. */
+  trustedContactInvites: 30 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
 } as const;

@@ -1,7 +1,8 @@
 /**
  * /account/alerts (issue #33): how Hittad reaches the owner — the verified mobile number
- * (a code by SMS) and the alert settings (event × email / SMS / push). Linked from
- * /account. Every form works without JavaScript and answers with a redirect (PRG) or the
+ * (a code by SMS), the alert settings (event × email / SMS / push) and the trusted
+ * contacts (point 1: up to three, each confirms; per item which of them get its alerts).
+ * Linked from /account. Every form works without JavaScript and answers with a redirect (PRG) or the
  * form again with its message and what was typed.
  */
 import { data, Form, redirect } from "react-router";
@@ -24,6 +25,17 @@ import {
   saveAlertSettings,
 } from "~/server/alerts/alerts.service.server";
 import { requireUser } from "~/server/auth/session.server";
+import { contactsErrors } from "~/server/contacts/contacts.http.server";
+import {
+  addContact,
+  ContactsError,
+  listContacts,
+  listItemContactChoices,
+  removeContact,
+  saveItemContactChoices,
+} from "~/server/contacts/contacts.service.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
+import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
@@ -31,7 +43,7 @@ import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-alerts";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["alerts", "common"] };
+export const handle = { i18n: ["alerts", "common", "trusted"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "alerts");
@@ -46,16 +58,33 @@ const DONE = {
   phoneVerified: "alerts.phone.verifiedDone",
   phoneRemoved: "alerts.phone.removed",
   settings: "alerts.settings.saved",
+  contactAdded: "trusted.added",
+  contactRemoved: "trusted.removed",
+  itemContacts: "trusted.perItem.saved",
 } as const;
 type Done = keyof typeof DONE;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const deps = await getDeps();
-  const [phone, settings] = await Promise.all([getPhoneState(deps, user.ref), getAlertSettings(deps, user.ref)]);
-  const done = new URL(request.url).searchParams.get("done");
+  const [phone, settings, contacts, items] = await Promise.all([
+    getPhoneState(deps, user.ref),
+    getAlertSettings(deps, user.ref),
+    listContacts(deps, user.ref),
+    listItemContactChoices(deps, user.ref),
+  ]);
+  const url = new URL(request.url);
+  const done = url.searchParams.get("done");
   return data(
-    { phone, settings, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
+    {
+      phone,
+      settings,
+      contacts,
+      items,
+      done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
+      // The name in "We sent {{name}} a link".
+      addedName: done === "contactAdded" ? (contacts.at(-1)?.name ?? "") : "",
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -85,12 +114,32 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "settings":
         await saveAlertSettings(deps, user.ref, alertSettingsFromForm(form));
         return redirect("/account/alerts?done=settings#alerts-settings-title");
+      case "addContact":
+        await addContact(deps, user.ref, { name: text("name"), email: text("email"), phone: text("phone") });
+        return redirect("/account/alerts?done=contactAdded#trusted-title");
+      case "removeContact":
+        await removeContact(deps, user.ref, text("contact"));
+        return redirect("/account/alerts?done=contactRemoved#trusted-title");
+      case "itemContacts": {
+        const chosen = new Map<string, Set<string>>();
+        const itemIds = text("items").split(",").filter(Boolean).slice(0, 200);
+        for (const key of Object.keys(form)) {
+          const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
+          if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
+        }
+        await saveItemContactChoices(deps, user.ref, chosen, itemIds);
+        return redirect("/account/alerts?done=itemContacts#trusted-items-title");
+      }
       default: {
         const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
         return data<Result>({ ...res.data, intent }, { status: 400 });
       }
     }
   } catch (err) {
+    if (err instanceof ContactsError) {
+      const res = serviceErrorResponse(contactsErrors, err, values);
+      return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+    }
     if (err instanceof AlertsError) {
       const field = err.code.startsWith("phone.") ? "phone" : "code";
       const res = formErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
@@ -102,7 +151,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AccountAlerts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { phone, settings, done } = loaderData;
+  const { phone, settings, contacts, items, done, addedName } = loaderData;
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldFor = (intent: string, field: string) =>
@@ -115,7 +164,7 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
       <p>{t("alerts.intro")}</p>
       {done ? (
         <div className="alert alert-success" role="status">
-          {t(done)}
+          {t(done, { name: addedName })}
         </div>
       ) : null}
       {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
@@ -224,6 +273,136 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
           </button>
         </Form>
       </CardSection>
+
+      <CardSection id="trusted" title={t("trusted.title")}>
+        <p>{t("trusted.intro")}</p>
+        <h3 className="h6">{t("trusted.list")}</h3>
+        {contacts.length === 0 ? (
+          <p className="text-body-secondary">{t("trusted.none")}</p>
+        ) : (
+          <ul className="list-unstyled trusted-contacts">
+            {contacts.map((c) => (
+              <li key={c.id} className="d-flex flex-wrap align-items-center gap-2 mb-2 trusted-contact">
+                <span className="text-break">
+                  <strong>{c.name}</strong>
+                  {[c.email, c.phone].filter(Boolean).length > 0
+                    ? ` · ${[c.email, c.phone].filter(Boolean).join(" · ")}`
+                    : ""}
+                  <br />
+                  <span className={`small trusted-status-${c.status}`}>{t(`trusted.status.${c.status}`)}</span>
+                </span>
+                <Form method="post" className="ms-auto">
+                  <input type="hidden" name="intent" value="removeContact" />
+                  <input type="hidden" name="contact" value={c.id} />
+                  <button
+                    type="submit"
+                    className="btn btn-sm btn-outline-danger"
+                    aria-label={t("trusted.removeLabel", { name: c.name })}
+                  >
+                    {t("trusted.remove")}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <FormAlert message={errorFor("addContact")} />
+        {contacts.length >= TRUSTED_CONTACTS_MAX ? (
+          <p>{t("trusted.full", { count: TRUSTED_CONTACTS_MAX })}</p>
+        ) : (
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="addContact" />
+            <Field
+              id="trusted-name"
+              name="name"
+              label={t("trusted.name")}
+              autoComplete="off"
+              required
+              maxLength={TRUSTED_NAME_MAX}
+              defaultValue={valueOf("addContact", "name")}
+              error={fieldFor("addContact", "name")}
+            />
+            <Field
+              id="trusted-email"
+              name="email"
+              type="email"
+              label={t("trusted.email")}
+              autoComplete="off"
+              maxLength={TRUSTED_EMAIL_MAX}
+              defaultValue={valueOf("addContact", "email")}
+              error={fieldFor("addContact", "email")}
+            />
+            <Field
+              id="trusted-phone"
+              name="phone"
+              type="tel"
+              inputMode="tel"
+              label={t("trusted.phone")}
+              autoComplete="off"
+              maxLength={PHONE_INPUT_MAX}
+              defaultValue={valueOf("addContact", "phone")}
+              error={fieldFor("addContact", "phone")}
+              help={t("trusted.reachHelp")}
+            />
+            <button type="submit" className="btn btn-primary">
+              {t("trusted.add")}
+            </button>
+          </Form>
+        )}
+      </CardSection>
+
+      {contacts.some((c) => c.status === "confirmed") && items.length > 0 ? (
+        <CardSection id="trusted-items" title={t("trusted.perItem.title")}>
+          <p>{t("trusted.perItem.intro")}</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="itemContacts" />
+            <input type="hidden" name="items" value={items.map((i) => i.id).join(",")} />
+            <div className="table-responsive">
+              <table className="table align-middle">
+                <caption className="visually-hidden">{t("trusted.perItem.caption")}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("trusted.perItem.item")}</th>
+                    {contacts
+                      .filter((c) => c.status === "confirmed")
+                      .map((c) => (
+                        <th scope="col" key={c.id} className="text-center text-break">
+                          {c.name}
+                        </th>
+                      ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {items.map((item) => (
+                    <tr key={item.id}>
+                      <th scope="row" className="fw-normal text-break">
+                        {item.name}
+                      </th>
+                      {contacts
+                        .filter((c) => c.status === "confirmed")
+                        .map((c) => (
+                          <td key={c.id} className="text-center">
+                            <input
+                              className="form-check-input"
+                              type="checkbox"
+                              name={`item.${item.id}.${c.id}`}
+                              id={`trusted-${item.id}-${c.id}`}
+                              defaultChecked={!item.excluded.includes(c.id)}
+                              aria-label={`${item.name}: ${c.name}`}
+                            />
+                          </td>
+                        ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <button type="submit" className="btn btn-primary">
+              {t("trusted.perItem.save")}
+            </button>
+          </Form>
+        </CardSection>
+      ) : null}
     </div>
   );
 }

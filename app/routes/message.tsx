@@ -25,7 +25,7 @@ import { confirmReturn, openOwnerConversation, replyAsOwner } from "~/server/rel
 import type { Route } from "./+types/message";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["alerts", "common", "relay"] };
+export const handle = { i18n: ["alerts", "common", "push", "relay", "trusted"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "relay.thread");
@@ -108,7 +108,11 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
         {c.messages.map((m) => (
           <li key={m.id} className={`relay-message relay-message-${m.author}`}>
             <p className="small text-body-secondary mb-1">
-              <strong>{t(m.author === "owner" ? "relay.thread.you" : "relay.thread.finder")}</strong>
+              <strong>
+                {m.byContact !== null
+                  ? t("trusted.byContact", { name: m.byContact })
+                  : t(m.author === "owner" ? "relay.thread.you" : "relay.thread.finder")}
+              </strong>
               {", "}
               <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
               {m.unread ? <span className="badge text-bg-primary ms-2">{t("relay.thread.new")}</span> : null}

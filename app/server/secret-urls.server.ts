@@ -20,6 +20,9 @@ export interface SecretUrl {
 export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/invite/:token", what: "organisation invite link (decision 022; only its hash is stored)" },
   { route: "/m/:token", what: "the finder's private conversation link (decision 013)" },
+  { route: "/t/c/:token", what: "a trusted contact's confirmation link (decision 040; only its hash is stored)" },
+  { route: "/t/s/:token", what: "a trusted contact's stop link (decision 040; an HMAC)" },
+  { route: "/t/r/:token", what: "a trusted contact's private reply link (decision 040; an HMAC)" },
   { route: "/api/sms/report/:token", what: "an SMS's delivery-report secret (46elks' whendelivered, decision 033)" },
   {
     route: "/organisations/billing-email/:token",

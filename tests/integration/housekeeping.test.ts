@@ -73,7 +73,15 @@ describe("housekeeping: tables that only grew are pruned", () => {
   it("deletes expired counters, sent mail after 30 days and payment events after 7 years, and nothing else", async () => {
     await seed(a);
     const result = await runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect);
-    expect(result).toEqual({ rateLimits: 1, sentMail: 1, paymentEvents: 1, scans: 0, conversations: 0, lookups: 0 });
+    expect(result).toEqual({
+      rateLimits: 1,
+      sentMail: 1,
+      paymentEvents: 1,
+      scans: 0,
+      conversations: 0,
+      lookups: 0,
+      trustedContactInvites: 0,
+    });
     const db = a.database.db;
     expect((await db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key)).toEqual([
       "signin:ip:fresh",

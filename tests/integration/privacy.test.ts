@@ -34,6 +34,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   scans: SCAN_RETENTION_MS,
   conversations: CONVERSATION_RETENTION_MS,
   lookups: RETENTION_MS.lookups,
+  trustedContactInvites: 30 * 24 * 60 * 60_000,
 };
 
 let db: TestDatabase;

@@ -12,6 +12,7 @@ import { ServiceError } from "../service-error.server";
 import { stopAllRenewals } from "../orders/renewals.service.server";
 import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
+import { eraseContacts, exportContacts } from "../contacts/contacts.service.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
 import { eraseDevices, exportDevices } from "../push/push.service.server";
@@ -150,6 +151,12 @@ export const USER_DATA: UserDataKind[] = [
     key: "pushDevices",
     export: (db, u) => exportDevices(db, u.id),
     erase: (ctx, u) => eraseDevices(ctx.db, u.id),
+  },
+  {
+    // Trusted contacts the account named (issue #33 point 1): name, email, number, status.
+    key: "trustedContacts",
+    export: (db, u) => exportContacts(db, u.id),
+    erase: (ctx, u) => eraseContacts(ctx.db, u.id),
   },
   {
     key: "mails",

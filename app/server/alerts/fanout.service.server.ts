@@ -21,9 +21,18 @@ import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
+import { listActiveContactsForItem } from "../contacts/contacts.repository.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
-import { renderEmail, renderGuardNotice, renderPush, renderSms } from "./render.server";
+import {
+  renderContactEmail,
+  renderContactSms,
+  renderEmail,
+  renderGuardNotice,
+  renderPush,
+  renderSms,
+  type ContactFacts,
+} from "./render.server";
 
 export type { AlertFacts };
 
@@ -89,7 +98,13 @@ export async function fanOutAlert(
     const user = await repo.findRecipientUser(db, userId);
     if (!user) continue;
     const want = (await repo.readSettings(db, userId))[event];
-    const delivery = (channel: string, label: string, status: repo.DeliveryRow["status"], tokenHash?: string) => {
+    const delivery = (
+      channel: string,
+      label: string,
+      status: repo.DeliveryRow["status"],
+      tokenHash?: string,
+      contactId?: string,
+    ) => {
       const row: repo.DeliveryRow = {
         id: randomUUID(),
         userId,
@@ -97,8 +112,8 @@ export async function fanOutAlert(
         conversationId: conversationOf(facts),
         event,
         channel,
-        recipientKind: "owner",
-        contactId: null,
+        recipientKind: contactId ? "contact" : "owner",
+        contactId: contactId ?? null,
         recipientLabel: label,
         status,
         createdAt: now,
@@ -147,6 +162,43 @@ export async function fanOutAlert(
           const deliveryId = await delivery("push", device.label, "queued");
           await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId });
           out.push++;
+        }
+      }
+    }
+
+    // Trusted contacts (issue #33 point 1): finder messages and lost-mode scans, to every
+    // confirmed contact who has not stopped and whom the owner did not leave out for this
+    // item, by email and/or SMS as they gave. Their SMS count against the owner's guard.
+    if (facts.event === "finderMessage" || facts.event === "lostScan") {
+      const contactFacts: ContactFacts = facts;
+      for (const c of await listActiveContactsForItem(db, userId, facts.itemId)) {
+        const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
+        if (c.email) {
+          const deliveryId = await delivery("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
+          await enqueueMail(db, {
+            to: c.email,
+            ...renderContactEmail(config, contact, user.name, contactFacts),
+            deliveryId,
+          });
+          out.email++;
+        }
+        if (c.phone) {
+          const label = `${c.name} (${maskPhone(c.phone)})`;
+          const admitted = await admitSms(db, config, facts.itemId, userId, now);
+          if (!admitted.ok) {
+            await delivery("sms", label, "blocked", undefined, c.id);
+            out.blocked++;
+          } else {
+            const token = randomBytes(24).toString("base64url");
+            const deliveryId = await delivery("sms", label, "queued", sha256(token), c.id);
+            await enqueueSms(db, {
+              to: c.phone,
+              text: renderContactSms(config, contact, user.name, contactFacts).text,
+              deliveryId,
+              reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+            });
+            out.sms++;
+          }
         }
       }
     }

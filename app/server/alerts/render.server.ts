@@ -13,6 +13,7 @@ import { mapsLink } from "~/lib/relay";
 import { fitSms, type SmsText } from "~/lib/sms-text";
 import type { Config } from "../config.server";
 import type { PushPayload } from "../push/push-sender.server";
+import { replyUrl, stopUrl } from "../contacts/contact-links.server";
 import { scanAlertMail } from "../scans/scan-alert.mail.server";
 import type { AlertFacts } from "./alert-facts.server";
 import type { RecipientUser } from "./alerts.repository.server";
@@ -179,4 +180,65 @@ export function renderPush(config: Pick<Config, "baseUrl">, lang: Lang, facts: A
         lang,
       };
   }
+}
+
+/** A trusted contact (issue #33 point 1) as the renderers need them. */
+export interface ContactRecipient {
+  id: string;
+  name: string;
+  language: Lang;
+}
+
+/** The events a trusted contact gets. */
+export type ContactFacts = Exclude<AlertFacts, { event: "reply" } | { event: "returned" }>;
+
+/**
+ * The mail to a trusted contact: the finder's words with the contact's private reply link,
+ * and the stop link (in every message). Names the owner (by their account name) so the
+ * contact knows whose thing it is.
+ */
+export function renderContactEmail(
+  config: Pick<Config, "baseUrl" | "authSecret">,
+  contact: ContactRecipient,
+  ownerName: string,
+  facts: ContactFacts,
+): { subject: string; text: string } {
+  const t = getT(contact.language);
+  const common = { name: contact.name, owner: ownerName, stop: stopUrl(config, contact.id) };
+  if (facts.event === "finderMessage") {
+    return {
+      subject: t("trusted.mail.finderMessage.subject", { owner: oneLine(ownerName), item: oneLine(facts.itemName) }),
+      text: t("trusted.mail.finderMessage.text", {
+        ...common,
+        item: facts.itemName,
+        message: quote(facts.message),
+        url: replyUrl(config, facts.conversationId, contact.id),
+      }),
+    };
+  }
+  return {
+    subject: t("trusted.mail.lostScan.subject", { owner: oneLine(ownerName), item: oneLine(facts.itemName) }),
+    text: t("trusted.mail.lostScan.text", { ...common, item: facts.itemName }),
+  };
+}
+
+/** One SMS part to a trusted contact: the reply link (whose page can stop them) or the stop link. */
+export function renderContactSms(
+  config: Pick<Config, "baseUrl" | "authSecret">,
+  contact: ContactRecipient,
+  ownerName: string,
+  facts: ContactFacts,
+): SmsText {
+  const t = getT(contact.language);
+  const owner = oneLine(ownerName).slice(0, 30);
+  if (facts.event === "finderMessage") {
+    const url = replyUrl(config, facts.conversationId, contact.id);
+    return fitSms(
+      (item, words) => t("trusted.sms.finderMessage", { owner, item, quote: words, url }),
+      oneLine(facts.itemName),
+      facts.message,
+    );
+  }
+  const url = stopUrl(config, contact.id);
+  return fitSms((item) => t("trusted.sms.lostScan", { owner, item, url }), oneLine(facts.itemName));
 }

@@ -244,6 +244,31 @@ export interface ConversationMessageTable {
   createdAt: number;
   /** Read by the other side; null = unread. */
   readAt: number | null;
+  /** A reply a trusted contact wrote through their link (migration 0036); null otherwise. */
+  contactId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Someone an account trusts with its alerts (issue #33 point 1, migration 0036). */
+export interface TrustedContactTable {
+  id: string;
+  userId: string;
+  name: string;
+  email: string | null;
+  /** E.164. */
+  phone: string | null;
+  /** 'en' | 'sv' */
+  language: string;
+  confirmTokenHash: string | null;
+  confirmSentAt: number | null;
+  confirmedAt: number | null;
+  stoppedAt: number | null;
+  createdAt: number;
+}
+
+/** An item whose alerts a trusted contact does not get. */
+export interface TrustedContactExclusionTable {
+  contactId: string;
+  itemId: string;
 }
 
 /** A company account (issue #20, migration 0014). */
@@ -470,6 +495,8 @@ export interface Database {
   photo_blobs: PhotoBlobTable;
   alert_deliveries: AlertDeliveryTable;
   user_phones: UserPhoneTable;
+  trusted_contacts: TrustedContactTable;
+  trusted_contact_exclusions: TrustedContactExclusionTable;
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
   admin_lookups: AdminLookupTable;

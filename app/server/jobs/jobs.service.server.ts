@@ -13,6 +13,7 @@ import { deleteScansBefore } from "../scans/scans.repository.server";
 import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
 import { deleteExpiredConversations } from "../relay/relay.service.server";
 import { deleteLookupsBefore } from "../lookup/lookup.repository.server";
+import { deleteUnconfirmedBefore } from "../contacts/contacts.repository.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -31,6 +32,8 @@ export interface HousekeepingResult {
   conversations: number;
   /** Staff look-ups of an item's owner after a year (issue #31 point 5). */
   lookups: number;
+  /** Trusted contacts who never confirmed, 30 days after being named (issue #33). */
+  trustedContactInvites: number;
 }
 
 /**
@@ -49,5 +52,6 @@ export async function runHousekeeping(
     scans: await deleteScansBefore(db, now - SCAN_RETENTION_MS),
     conversations: await deleteExpiredConversations(db, now),
     lookups: await deleteLookupsBefore(db, now - RETENTION_MS.lookups),
+    trustedContactInvites: await deleteUnconfirmedBefore(db, now - RETENTION_MS.trustedContactInvites),
   }));
 }

@@ -39,6 +39,8 @@ export interface RelayMessage {
   longitude: number | null;
   createdAt: number;
   readAt: number | null;
+  /** A trusted contact's reply (issue #33): who, for the owner's eyes only. */
+  contactId?: string | null;
 }
 
 function toConversation(row: Selectable<ConversationTable>): Conversation {
@@ -72,6 +74,7 @@ function toMessage(row: Selectable<ConversationMessageTable>): RelayMessage {
     longitude: row.longitude == null ? null : Number(row.longitude),
     createdAt: Number(row.createdAt),
     readAt: row.readAt == null ? null : Number(row.readAt),
+    contactId: row.contactId ?? null,
   };
 }
 

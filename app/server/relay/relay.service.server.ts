@@ -18,6 +18,7 @@ import { forgetItemPages } from "../items/item-page-cache.server";
 import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
+import { contactNamesOf } from "../contacts/contacts.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
 import { enqueueMail, wakeOutbox } from "../mail/mail.server";
 import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
@@ -337,6 +338,10 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
   if (!item) throw new RelayError("notFound");
   const messages = await repo.listMessagesOf(db, id);
   await repo.markRead(db, id, "finder", deps.clock());
+  const contactNames = await contactNamesOf(
+    db,
+    messages.flatMap((m) => (m.contactId ? [m.contactId] : [])),
+  );
   return {
     id,
     itemId: item.id,
@@ -351,6 +356,8 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
       text: m.text,
       createdAt: m.createdAt,
       unread: m.author === "finder" && m.readAt === null,
+      // A trusted contact's reply (issue #33): the owner sees who wrote it ("" once removed).
+      byContact: m.contactId ? (contactNames.get(m.contactId) ?? "") : null,
       mapsUrl:
         m.latitude !== null && m.longitude !== null ? mapsLink({ latitude: m.latitude, longitude: m.longitude }) : null,
     })),
@@ -376,6 +383,25 @@ export async function replyAsOwner(
   if (!item) throw new RelayError("notFound");
   const limited = await rateLimiter(config, db)(RELAY_REPLY_RULE, ownerId, now);
   if (!limited.ok) throw new RelayError("rateLimited", { count: limited.retryAfterMinutes });
+  await storeOwnerSideReply(deps, conversation, item.name, text, null);
+}
+
+/**
+ * A reply from the owner's side: the owner, or (issue #33 point 1) a trusted contact
+ * through their private link. Stored for /m/{token} as the owner's side (the finder never
+ * learns who wrote it) and mailed to the finder when they gave an email. A contact's
+ * reply also alerts the item's managers ("reply" in the fan-out), in the same transaction.
+ */
+export async function storeOwnerSideReply(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  conversation: { id: string; itemId: string; finderContact: string; finderLang: "en" | "sv"; finderToken: string },
+  itemName: string,
+  text: string,
+  contact: { id: string; name: string } | null,
+): Promise<void> {
+  const { db, config } = deps;
+  const now = deps.clock();
+  const id = conversation.id;
   await db.transaction().execute(async (trx) => {
     await repo.insertRelayMessage(trx, {
       id: randomUUID(),
@@ -386,22 +412,39 @@ export async function replyAsOwner(
       longitude: null,
       createdAt: now,
       readAt: null,
+      contactId: contact?.id ?? null,
     });
     await repo.touchConversation(trx, id, now);
+    if (contact) {
+      await fanOutAlert(
+        trx,
+        deps,
+        {
+          event: "reply",
+          itemId: conversation.itemId,
+          itemName,
+          conversationId: id,
+          message: text,
+          byName: contact.name,
+        },
+        now,
+      );
+    }
   });
   const finderEmail = emailOf(conversation.finderContact);
   if (finderEmail) {
     const t = getT(conversation.finderLang);
     await enqueueMail(db, {
       to: finderEmail,
-      subject: t("relay.mail.finder.replySubject", { item: oneLine(item.name) }),
+      subject: t("relay.mail.finder.replySubject", { item: oneLine(itemName) }),
       text: t("relay.mail.finder.replyText", {
-        item: item.name,
+        item: itemName,
         reply: quote(text),
         url: finderUrl(config.baseUrl, conversation.finderToken),
       }),
     });
   }
+  wakeOutbox();
 }
 
 /**

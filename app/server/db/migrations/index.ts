@@ -23,6 +23,7 @@ import * as m0031 from "./0031-item-photos";
 import * as m0032 from "./0032-admin-lookups";
 import * as m0033 from "./0033-dpa-acceptances";
 import * as m0035 from "./0035-push-in-outbox";
+import * as m0036 from "./0036-trusted-contacts";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0032-admin-lookups": m0032,
   "0033-dpa-acceptances": m0033,
   "0035-push-in-outbox": m0035,
+  "0036-trusted-contacts": m0036,
 };

@@ -1,0 +1,130 @@
+/**
+ * /t/r/{token}: a trusted contact's private reply page (issue #33 point 1, decision 040):
+ * the finder's messages and a form to answer them for the owner, without an account. The
+ * answer goes through the relay as the owner's side (the finder never learns who wrote it
+ * or how to reach them) and the owner sees it in the conversation. A wrong or altered
+ * token, or one of a contact who stopped or was removed, is "Page not found".
+ */
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { useTranslation } from "~/i18n/react";
+import { formatDateTime } from "~/lib/dates";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { useLang } from "~/lib/use-lang";
+import { getDeps } from "~/server/deps.server";
+import { serviceErrorResponse } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { contactsErrors } from "~/server/contacts/contacts.http.server";
+import { openContactReply, REPLY_MAX, replyAsContact } from "~/server/contacts/contacts.service.server";
+import type { Route } from "./+types/trusted-reply";
+
+export const handle = { i18n: ["common", "trusted"] };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
+}
+
+const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+  try {
+    const thread = await openContactReply(await getDeps(), params.token);
+    return data({ thread, maxLength: REPLY_MAX }, { headers: PRIVATE_HEADERS });
+  } catch (err) {
+    return serviceErrorResponse(contactsErrors, err);
+  }
+}
+
+type Values = { message: string };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const form = await readForm(request);
+  const message = String(form.get("message") ?? "");
+  const values: Values = { message: message.slice(0, REPLY_MAX + 100) };
+  try {
+    await replyAsContact(await getDeps(), params.token, message);
+    return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_HEADERS });
+  } catch (err) {
+    return serviceErrorResponse(contactsErrors, err, values);
+  }
+}
+
+export default function TrustedReply({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [search] = useSearchParams();
+  const { thread, maxLength } = loaderData;
+  const result = actionData as ActionResult<Values> | undefined;
+  const sent = search.get("sent") === "1" && !result;
+  const error = result?.fieldErrors.message;
+  return (
+    <section className="py-4 trusted-page" aria-labelledby="trusted-title">
+      {sent ? (
+        <div className="alert alert-success" role="status">
+          {t("trusted.reply.sent")}
+        </div>
+      ) : null}
+      <h1 id="trusted-title" className="h3 text-break">
+        {t("trusted.reply.title", { owner: thread.owner, item: thread.itemName })}
+      </h1>
+      <p className="text-break">{t("trusted.reply.intro", { owner: thread.owner })}</p>
+      <h2 className="h4">{t("trusted.reply.thread")}</h2>
+      <ol className="list-unstyled relay-thread">
+        {thread.messages.map((m) => (
+          <li key={m.id} className={`relay-message relay-message-${m.fromFinder ? "finder" : "owner"}`}>
+            <p className="small text-body-secondary mb-1">
+              <strong>
+                {m.fromFinder
+                  ? t("trusted.reply.finder")
+                  : m.mine
+                    ? t("trusted.reply.you")
+                    : t("trusted.reply.ownerSide", { owner: thread.owner })}
+              </strong>
+              {", "}
+              <time dateTime={new Date(m.createdAt).toISOString()}>{formatDateTime(m.createdAt, lang)}</time>
+            </p>
+            <p className="relay-text text-break mb-0">{m.text}</p>
+          </li>
+        ))}
+      </ol>
+      <FormAlert message={result?.formError ?? null} />
+      <Form method="post" noValidate className="card card-body mb-3">
+        <label htmlFor="trusted-reply" className="form-label fw-bold">
+          {t("trusted.reply.label")}
+        </label>
+        <textarea
+          id="trusted-reply"
+          name="message"
+          className={`form-control${error ? " is-invalid" : ""}`}
+          rows={5}
+          required
+          maxLength={maxLength}
+          defaultValue={result?.values.message ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "trusted-reply-error" : undefined}
+          autoFocus={Boolean(error)}
+        />
+        {error ? (
+          <div id="trusted-reply-error" className="invalid-feedback">
+            {t(error)}
+          </div>
+        ) : null}
+        <div className="mt-3">
+          <button type="submit" className="btn btn-primary">
+            {t("trusted.reply.send")}
+          </button>
+        </div>
+      </Form>
+      <p className="small">
+        <Link to={thread.stopUrl.replace(/^https?:\/\/[^/]+/, "")}>{t("trusted.reply.stop")}</Link>
+      </p>
+    </section>
+  );
+}

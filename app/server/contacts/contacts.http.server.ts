@@ -1,0 +1,19 @@
+/** Trusted-contact errors as HTTP (decision 011): /account/alerts' forms and the contacts' pages. */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { ContactsErrorCode } from "./contacts.service.server";
+
+export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
+  "name.invalid": { status: 400, key: "trusted.errors.name", on: { field: "name" } },
+  "email.invalid": { status: 400, key: "trusted.errors.email", on: { field: "email" } },
+  "phone.invalid": { status: 400, key: "trusted.errors.phone", on: { field: "phone" } },
+  "reach.missing": { status: 400, key: "trusted.errors.reach" },
+  tooMany: { status: 400, key: "trusted.errors.tooMany" },
+  rateLimited: {
+    status: 429,
+    key: "trusted.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
+  },
+  // A link that is wrong, altered, expired, or no longer the contact's: "Page not found".
+  notFound: { status: 404, key: "trusted.errors.notFound", on: "page" },
+  "reply.invalid": { status: 400, key: "trusted.errors.reply", on: { field: "message" } },
+};

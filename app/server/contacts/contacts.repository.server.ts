@@ -1,0 +1,139 @@
+/** SQL of trusted contacts (issue #33 point 1, decision 040). */
+import type { Selectable } from "kysely";
+import type { DB } from "../db/db.server";
+import type { TrustedContactTable } from "../db/schema";
+
+export type ContactRow = Selectable<TrustedContactTable>;
+
+const num = (v: number | string | null) => (v === null ? null : Number(v));
+const row = (r: ContactRow): ContactRow => ({
+  ...r,
+  confirmSentAt: num(r.confirmSentAt),
+  confirmedAt: num(r.confirmedAt),
+  stoppedAt: num(r.stoppedAt),
+  createdAt: Number(r.createdAt),
+});
+
+export async function listContacts(db: DB, userId: string): Promise<ContactRow[]> {
+  const rows = await db
+    .selectFrom("trusted_contacts")
+    .selectAll()
+    .where("userId", "=", userId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return rows.map(row);
+}
+
+export async function findContact(db: DB, id: string): Promise<ContactRow | undefined> {
+  const r = await db.selectFrom("trusted_contacts").selectAll().where("id", "=", id).executeTakeFirst();
+  return r && row(r);
+}
+
+export async function findContactByConfirmHash(db: DB, hash: string): Promise<ContactRow | undefined> {
+  const r = await db.selectFrom("trusted_contacts").selectAll().where("confirmTokenHash", "=", hash).executeTakeFirst();
+  return r && row(r);
+}
+
+export async function insertContact(db: DB, c: ContactRow): Promise<void> {
+  await db.insertInto("trusted_contacts").values(c).execute();
+}
+
+export async function deleteContact(db: DB, userId: string, id: string): Promise<boolean> {
+  const res = await db
+    .deleteFrom("trusted_contacts")
+    .where("id", "=", id)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** Confirmed (once; the link keeps showing "confirmed" until it expires). */
+export async function markConfirmed(db: DB, id: string, at: number): Promise<void> {
+  await db
+    .updateTable("trusted_contacts")
+    .set({ confirmedAt: at })
+    .where("id", "=", id)
+    .where("confirmedAt", "is", null)
+    .execute();
+}
+
+export async function markStopped(db: DB, id: string, at: number): Promise<void> {
+  await db
+    .updateTable("trusted_contacts")
+    .set({ stoppedAt: at, confirmTokenHash: null })
+    .where("id", "=", id)
+    .where("stoppedAt", "is", null)
+    .execute();
+}
+
+/** Confirmed, not stopped, and not excluded from this item: who gets its alerts. */
+export async function listActiveContactsForItem(db: DB, userId: string, itemId: string): Promise<ContactRow[]> {
+  const rows = await db
+    .selectFrom("trusted_contacts")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("confirmedAt", "is not", null)
+    .where("stoppedAt", "is", null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("trusted_contact_exclusions as x")
+            .select("x.itemId")
+            .whereRef("x.contactId", "=", "trusted_contacts.id")
+            .where("x.itemId", "=", itemId),
+        ),
+      ),
+    )
+    .orderBy("createdAt")
+    .execute();
+  return rows.map(row);
+}
+
+export async function listExcludedContactIds(db: DB, itemId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("trusted_contact_exclusions")
+    .select("contactId")
+    .where("itemId", "=", itemId)
+    .execute();
+  return rows.map((r) => r.contactId);
+}
+
+/** Replaces the item's exclusions among `contactIds` (the owner's contacts) with `excluded`. */
+export async function setExclusions(db: DB, itemId: string, contactIds: string[], excluded: string[]): Promise<void> {
+  if (contactIds.length > 0) {
+    await db
+      .deleteFrom("trusted_contact_exclusions")
+      .where("itemId", "=", itemId)
+      .where("contactId", "in", contactIds)
+      .execute();
+  }
+  const rows = excluded.filter((id) => contactIds.includes(id)).map((contactId) => ({ contactId, itemId }));
+  if (rows.length > 0) await db.insertInto("trusted_contact_exclusions").values(rows).execute();
+}
+
+/** Unconfirmed contacts invited before `before` are forgotten (retention). */
+export async function deleteUnconfirmedBefore(db: DB, before: number): Promise<number> {
+  const res = await db
+    .deleteFrom("trusted_contacts")
+    .where("confirmedAt", "is", null)
+    .where("createdAt", "<", before)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+export async function deleteContactsOf(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom("trusted_contacts").where("userId", "=", userId).execute();
+}
+
+/** Names of contacts by id (for the owner's conversation view). */
+export async function contactNamesOf(db: DB, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("trusted_contacts")
+    .select(["id", "name"])
+    .where("id", "in", [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
