@@ -38,7 +38,7 @@ import { serviceErrorResponse } from "~/server/http/errors.server";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-alerts";
 
@@ -142,7 +142,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     if (err instanceof AlertsError) {
       const field = err.code.startsWith("phone.") ? "phone" : "code";
-      const res = formErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
+      const res = serviceErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
       return data<Result>({ ...res.data, intent }, res.init ?? undefined);
     }
     throw err;

@@ -25,7 +25,7 @@ import { useLang } from "~/lib/use-lang";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { formErrorResponse, invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import {
@@ -184,8 +184,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return invalid("", values, { intent: "organisations.errors.notFound" });
     }
   } catch (err) {
-    if (!(err instanceof OrganisationError)) throw err;
-    const res = formErrorResponse(organisationErrors, err, values);
+    const res = serviceErrorResponse(organisationErrors, err, values);
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);
   }
 }

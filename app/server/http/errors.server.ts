@@ -72,17 +72,6 @@ export function serviceErrorResponse<Code extends string, V>(
   return data<ActionResult<V>>({ values, fieldErrors: marks, formError: message }, { status, headers });
 }
 
-/** @deprecated Use serviceErrorResponse (decision 031); kept while this round's branches move over. */
-export function formErrorResponse<Code extends string, V>(
-  table: HttpErrorTable<Code>,
-  err: ServiceError<Code>,
-  values: V,
-  fieldErrors: ActionResult<V>["fieldErrors"] = {},
-) {
-  const { status, message, headers } = httpErrorOf(table, err);
-  return data<ActionResult<V>>({ values, fieldErrors, formError: message }, { status, headers });
-}
-
 /** A 4xx form answer for input that did not parse (field errors are translation keys). */
 export function invalidForm<V>(values: V, fieldErrors: ActionResult<V>["fieldErrors"], formError?: FormMessage) {
   return data<ActionResult<V>>({ values, fieldErrors, formError: formError ?? null }, { status: 400 });
