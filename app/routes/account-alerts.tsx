@@ -34,7 +34,6 @@ import {
   removeContact,
   saveItemContactChoices,
 } from "~/server/contacts/contacts.service.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
