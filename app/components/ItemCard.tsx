@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
 import type { Lang } from "~/i18n/config";
-import { formatDate } from "~/lib/dates";
+import { formatDate, formatDateTime } from "~/lib/dates";
 import type { Currency } from "~/lib/currency";
 import { formatFee } from "~/lib/fee";
 import type { PhotoVariantView } from "~/lib/photos";
@@ -124,8 +124,14 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               </>
             ) : null}
           </p>
-          <p className="small mb-2 text-truncate contact-info" title={item.contactInfo}>
+          <p className="small mb-1 text-truncate contact-info" title={item.contactInfo}>
             {item.contactInfo}
+          </p>
+          {/* A status too: whether someone scanned the sticker lately. */}
+          <p className="small text-body-secondary mb-2 item-last-scan">
+            {item.lastScannedAt
+              ? t("dashboard.scans.lastScanned", { time: formatDateTime(item.lastScannedAt, lang) })
+              : t("dashboard.scans.neverScanned")}
           </p>
           <div className="d-flex flex-wrap gap-2">
             <Link
