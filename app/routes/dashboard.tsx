@@ -88,6 +88,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       shipments,
       billing,
       csvLinks,
+      // The heading names the organisation whose items these are (issue #32 point 13).
+      organisationName: scope.kind === "organisation" ? scope.name : null,
       billingDone,
       flash: flash.message,
       flashOk: flashIsSuccess(flash.message),
@@ -171,8 +173,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
-        <h1 id="dashboard-title" className="mb-0">
-          {t("dashboard.page.title")}
+        <h1 id="dashboard-title" className="mb-0 text-break">
+          {loaderData.organisationName
+            ? t("dashboard.page.titleOrganisation", { name: loaderData.organisationName })
+            : t("dashboard.page.title")}
         </h1>
         <div className="d-flex flex-wrap gap-2">
           <Link to="/messages" className="btn btn-outline-primary">

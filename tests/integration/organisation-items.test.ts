@@ -342,7 +342,12 @@ describe("assignment", () => {
     const dashboard = await (
       await http.get("/dashboard?q=spare", { cookie: `${as(users.orgAdmin).cookie}; ${SCOPE_COOKIE}=${orgA}` })
     ).text();
-    expect(dashboard).toMatch(/Assigned to<\/dt><dd[^>]*>Nils Nobody</);
+    // The card's one-line summary (issue #32 point 10) and the heading naming the
+    // organisation (issue #32 point 13).
+    expect(dashboard).toMatch(/Assigned to(<!-- -->)? <span class="item-assignee">Nils Nobody<\/span>/);
+    expect(dashboard).toMatch(/<h1 id="dashboard-title"[^>]*>Acme AB: items<\/h1>/);
+    const personal = await (await http.get("/dashboard", as(users.orgAdmin))).text();
+    expect(personal).toMatch(/<h1 id="dashboard-title"[^>]*>Dashboard<\/h1>/);
     res = await http.post(`/product/edit/${id}`, form({ name: "Spare tablet", assignedTo: "" }), as(users.orgAdmin));
     expect(res.status).toBe(302);
     expect(await assignedTo(id)).toBeNull();
