@@ -16,8 +16,9 @@ import type {
   ReceiptTable,
   CounterTable,
 } from "./schema-orders";
+import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 
-// The order and billing tables live in schema-orders.ts (a file under 500 lines, decision 039).
+// better-auth's tables live in schema-auth.ts, the order and billing tables in schema-orders.ts (a file under 500 lines, decision 039).
 export type {
   OrderDraftTable,
   OrderTable,
@@ -29,65 +30,7 @@ export type {
   ReceiptTable,
   CounterTable,
 } from "./schema-orders";
-
-type AuthDate = ColumnType<Date, Date | string, Date | string>;
-
-export interface UserTable {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: ColumnType<boolean, boolean | number, boolean | number>;
-  image: string | null;
-  createdAt: AuthDate;
-  updatedAt: AuthDate;
-  /** 'en' | 'sv' */
-  language: string | null;
-  /** JSON of the spec's Address entity, or null. */
-  adress: string | null;
-}
-
-export interface SessionTable {
-  id: string;
-  expiresAt: AuthDate;
-  token: string;
-  createdAt: AuthDate;
-  updatedAt: AuthDate;
-  ipAddress: string | null;
-  userAgent: string | null;
-  userId: string;
-}
-
-export interface AccountTable {
-  id: string;
-  accountId: string;
-  providerId: string;
-  userId: string;
-  accessToken: string | null;
-  refreshToken: string | null;
-  idToken: string | null;
-  accessTokenExpiresAt: AuthDate | null;
-  refreshTokenExpiresAt: AuthDate | null;
-  scope: string | null;
-  password: string | null;
-  createdAt: AuthDate;
-  updatedAt: AuthDate;
-}
-
-export interface VerificationTable {
-  id: string;
-  identifier: string;
-  value: string;
-  expiresAt: AuthDate;
-  createdAt: AuthDate;
-  updatedAt: AuthDate;
-}
-
-export interface RateLimitTable {
-  id: string;
-  key: string;
-  count: number;
-  lastRequest: number;
-}
+export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 
 export interface ProductTable {
   /** 10 random alphanumerics; also the sticker's short URL /{id}. */

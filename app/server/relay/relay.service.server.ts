@@ -21,33 +21,17 @@ import { setProductLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
 import { enqueueMail, wakeOutbox } from "../mail/mail.server";
-import { rateLimiter, rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
+import { rateLimiter, rateLimits } from "../rate-limit/rate-limit.server";
 import { RETENTION_MS } from "~/lib/retention";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
 import * as repo from "./relay.repository.server";
+import { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } from "./relay-limits.server";
 
 /** Conversations are deleted this long after their last message (brief 2.8). */
 export const CONVERSATION_RETENTION_MS = RETENTION_MS.conversations;
 
-/** Per client IP: a finder with a follow-up or two, not a spam run. */
-export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };
-/**
- * Per item, the flood threshold (issue #29 point 4): more than a few finders of one item in
- * an hour is already unusual. Past it nobody is refused for it: every further sender solves
- * the captcha (without JavaScript the form says so and shows how to hand the item in), and
- * the owners get a digest per quarter hour instead of a mail per message.
- */
-export const RELAY_ITEM_RULE: RateRule = { name: "relay:item", limit: 10, windowMs: 60 * 60_000 };
-/**
- * Per item, the hard ceiling of stored messages, captcha or not: 100 rows of at most 2,000
- * characters an hour per item bounds what a captcha-solving flood can write, and is more
- * than an owner can read (decision 029). Counted only for messages about to be stored, so
- * refused attempts never use it up.
- */
-export const RELAY_ITEM_CEILING: RateRule = { name: "relay:item-max", limit: 100, windowMs: 60 * 60_000 };
-/** Owner replies per user (a stolen session must not turn the relay into a mailer). */
-export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, windowMs: 60 * 60_000 };
+export { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } from "./relay-limits.server";
 
 export const OWNER_LIST_LIMIT = 200;
 
