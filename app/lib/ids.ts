@@ -37,6 +37,7 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "resetpassword",
   "scope",
   "support",
+  "t",
   "terms",
   "user",
 ]);

@@ -423,6 +423,17 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: all(410),
     post: noAction,
   },
+  // A trusted contact's links (issue #33, decision 040): the token is the only key, so a
+  // forged one is "Page not found" for everyone, read or posted.
+  { route: "t/c/:token", url: "/t/c/forged-token", get: all(404), post: all(404) },
+  { route: "t/s/:token", url: "/t/s/forged-token", get: all(404), post: all(404) },
+  {
+    route: "t/r/:token",
+    url: "/t/r/forged-token",
+    get: all(404),
+    post: all(404),
+    body: { message: "I can bring it to the station tomorrow." },
+  },
   {
     // The invite link: the token shows the invite; only the verified invited address may accept.
     route: "invite/:token",
