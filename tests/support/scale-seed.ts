@@ -136,10 +136,12 @@ export async function seedScale(db: DB, size: ScaleSize, now: number): Promise<S
   );
   await step(
     "messages",
-    `insert into "conversation_messages" ("id", "conversationId", "author", "text", "createdAt")
+    `insert into "conversation_messages" ("id", "conversationId", "author", "text", "createdAt", "readAt")
      select 'scale-msg-' || g || '-' || k, 'scale-conv-' || g, case when k = 1 then 'finder' else 'owner' end,
             case when k = 1 then 'I found it at the station' else 'Thank you, I will come' end,
-            ${now} - g::bigint * 60000 + (k - 1) * 3600000
+            ${now} - g::bigint * 60000 + (k - 1) * 3600000,
+            -- The newest conversation in a hundred is not opened yet.
+            case when g % 100 = 1 then null else ${now} - g::bigint * 60000 + (k - 1) * 3600000 + 60000 end
      from generate_series(1, ${size.conversations}) g, generate_series(1, 2) k`,
   );
   // Orders: one per personal item from the end of the range, paid by its owner, a year.
