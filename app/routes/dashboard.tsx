@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect } from "react-router";
 import { BillingSection } from "~/components/BillingSection";
@@ -19,7 +20,6 @@ import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { vapidPublicKey } from "~/server/push/vapid.server";
-import { PushToggle } from "~/components/PushDevices";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
@@ -34,6 +34,12 @@ import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+/**
+ * Offered only right after an item is saved (issue #33): loaded then, not with every
+ * dashboard (the signed-in pages' weight budget, decision 042).
+ */
+const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
+
 export const handle = {
   i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "photos", "push"],
 };
@@ -214,7 +220,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           {t(flash)}
         </div>
       ) : null}
-      {pushKey ? <PushToggle publicKey={pushKey} compact /> : null}
+      {pushKey ? (
+        <Suspense fallback={null}>
+          <PushToggle publicKey={pushKey} compact />
+        </Suspense>
+      ) : null}
       <FormAlert message={actionData?.formError} />
       {actionData?.switched ? (
         <div className="alert alert-success" role="status">
