@@ -333,12 +333,12 @@ await admin(`drop database if exists "${smallName}" with (force)`);
 const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 const rowsOut: [string, string, string, string][] = [
   [
-    "finder / bare, all items",
-    pct(small.finder.spreadRatio),
-    pct(large.finder.spreadRatio),
+    "finder / bare, 1,000 cached items",
+    pct(small.finder.hotRatio),
+    pct(large.finder.hotRatio),
     "≥ 50 %, within 10 % of 1k",
   ],
-  ["finder / bare, 1,000 items", pct(small.finder.hotRatio), pct(large.finder.hotRatio), "≥ 50 %, within 10 % of 1k"],
+  ["finder / bare, spread over all items", pct(small.finder.spreadRatio), pct(large.finder.spreadRatio), "reported"],
   [
     "finder p99 (cached / spread)",
     `${small.finder.hot.p99Ms} / ${small.finder.spread.p99Ms} ms`,
