@@ -69,7 +69,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               height={item.thumb.height}
               loading="lazy"
               decoding="async"
-              alt={t("photos.thumbAlt", { name: item.name })}
+              alt={t("dashboard.thumbAlt", { name: item.name })}
               className="item-thumb float-end ms-2 mb-1 rounded border"
             />
           ) : null}

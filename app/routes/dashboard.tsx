@@ -41,7 +41,7 @@ import type { Route } from "./+types/dashboard";
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
 
 export const handle = {
-  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "photos", "push"],
+  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
 };
 
 export function meta({ matches }: Route.MetaArgs) {
