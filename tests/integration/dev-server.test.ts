@@ -54,8 +54,9 @@ describe("npm run dev", () => {
     await expect
       .poll(() => (child.exitCode === null ? output : `exited: ${output}`), { timeout: 40_000, interval: 200 })
       .toMatch(/^(?!exited)[\s\S]*Hittad is listening/);
-    // A page of the full app (`/` is lean for visitors: no framework scripts, decision 020).
-    const res = await fetch(`http://127.0.0.1:${port}/companies`, { headers: { "Accept-Language": "sv" } });
+    // A page of the full app (`/` and the reading pages are lean for visitors: no framework
+    // scripts, decisions 020 and 042; /login is not, it has a captcha).
+    const res = await fetch(`http://127.0.0.1:${port}/login`, { headers: { "Accept-Language": "sv" } });
     const html = await res.text();
     expect(res.status, output).toBe(200);
     expect(html).toContain('<html lang="sv"');
