@@ -66,10 +66,11 @@ test.describe("the finder page's next page", () => {
     await page.goto(`/${id}`);
     await waitForPageScript(page);
     expect(scripts).toEqual([]);
-    await page.getByRole("banner").getByRole("link", { name: "Support" }).click();
-    await expect(page).toHaveURL(/\/support$/);
+    // Signing in is the full app (the reading pages such as /support are lean too, decision 042).
+    await page.getByRole("banner").getByRole("link", { name: "Logga in" }).click();
+    await expect(page).toHaveURL(/\/login/);
     await waitForHydration(page);
-    await expect(page.getByRole("heading", { level: 2, name: "Vanliga frågor" })).toBeVisible();
-    await expect(page.locator("main")).not.toContainText("support.");
+    await expect(page.getByRole("heading", { level: 1, name: "Logga in" })).toBeVisible();
+    await expect(page.locator("main")).not.toContainText("auth.");
   });
 });
