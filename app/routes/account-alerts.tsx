@@ -231,7 +231,7 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
         <Form method="post">
           <input type="hidden" name="intent" value="settings" />
           <div className="table-responsive">
-            <table className="table align-middle">
+            <table className="table align-middle table-fit">
               <caption className="visually-hidden">{t("alerts.settings.caption")}</caption>
               <thead>
                 <tr>
@@ -357,7 +357,7 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="intent" value="itemContacts" />
             <input type="hidden" name="items" value={items.map((i) => i.id).join(",")} />
             <div className="table-responsive">
-              <table className="table align-middle">
+              <table className="table align-middle table-fit">
                 <caption className="visually-hidden">{t("trusted.perItem.caption")}</caption>
                 <thead>
                   <tr>
