@@ -17,5 +17,20 @@ export const PERSONAL_SCOPE = "personal";
 export type Scope =
   { kind: "personal" } | { kind: "organisation"; organisationId: string; name: string; role: OrgRole };
 
+/** What a scope may be allowed to do; each action's rule is in `can`. */
+export type ScopeAction = "csv";
+
+/**
+ * The one place that decides what the active scope allows (decision 039): `csv` is the
+ * CSV import, export and template, for the personal account and an organisation's admins
+ * (its plain members get 404 there, and the dashboard shows them no CSV links).
+ */
+export function can(scope: Scope, action: ScopeAction): boolean {
+  switch (action) {
+    case "csv":
+      return scope.kind === "personal" || scope.role === "admin";
+  }
+}
+
 /** An invite is valid this long after it was made. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;

@@ -22,12 +22,11 @@ import { csvScopeOf, importErrors } from "~/server/items/import.http.server";
 import {
   countImportedItems,
   ImportError,
-  importItems,
-  previewImport,
-  previewUpload,
   defaultImportContact,
   scopeKey,
+  submitImport,
   type CsvScope,
+  type ImportSubmission,
 } from "~/server/items/import.service.server";
 import type { Route } from "./+types/dashboard-import";
 
@@ -93,33 +92,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer(400, { formError: { key: "csv.errors.invalid" } });
   }
   const fieldErrors = parsed.success ? {} : { contactInfo: parsed.error.issues[0]?.message ?? "" };
-  const intent = field("intent");
-  let text = "";
+  const submission: ImportSubmission =
+    field("intent") === "preview"
+      ? { intent: "preview", bytes: file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null }
+      : { intent: "import", text: field("csv"), previewedScope: field("scope") };
   try {
-    let preview: ImportPreview;
-    if (intent === "preview") {
-      const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null;
-      ({ text, preview } = await previewUpload(deps, scope, bytes, lang));
-    } else {
-      text = field("csv");
-      const input = { text, contactInfo: parsed.data?.contactInfo ?? "", previewedScope: field("scope") };
-      if (parsed.success) {
-        const { batch } = await importItems(deps, user.ref, scope, input, lang);
-        throw redirect(`/dashboard/import?batch=${batch}`);
-      }
-      // The contact text is wrong: the preview again, to be confirmed with a corrected one.
-      preview = await previewImport(deps, scope, text, lang, input.previewedScope);
-    }
+    const contactInfo = parsed.success ? parsed.data.contactInfo : null;
+    const outcome = await submitImport(deps, user.ref, scope, submission, contactInfo, lang);
+    if (outcome.kind === "imported") throw redirect(`/dashboard/import?batch=${outcome.batch}`);
     // The preview, or a confirmation that failed: the rows and every error, and the text
     // again for the next Confirm.
-    const status = preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
-    return answer(status, { preview, csv: preview.errorCount > 0 ? "" : text, fieldErrors });
+    const status = outcome.preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
+    return answer(status, { preview: outcome.preview, csv: outcome.csv, fieldErrors });
   } catch (err) {
     if (!(err instanceof ImportError)) throw err;
-    if (err.code === "invalidRows") {
-      const preview = await previewImport(deps, scope, text, lang);
-      return answer(422, { preview, fieldErrors });
-    }
     const { status, message, headers } = httpErrorOf(importErrors, err);
     return answer(status, { formError: message, fieldErrors }, headers);
   }

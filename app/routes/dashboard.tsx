@@ -13,6 +13,7 @@ import { StickerShipments } from "~/components/StickerShipments";
 import { formatDate } from "~/lib/dates";
 import type { FormMessage } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
+import { can } from "~/lib/organisation-roles";
 import { useLang } from "~/lib/use-lang";
 import { useRootData } from "~/root";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -62,7 +63,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const scope = await activeScopeOf(deps.db, request, user.ref);
   const organisationId = organisationIdOf(scope);
   // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
-  const csvLinks = scope.kind === "personal" || scope.role === "admin";
+  const csvLinks = can(scope, "csv");
   const [{ origin, items, pageInfo, total, unpaid }, shipments, billing] = await Promise.all([
     getDashboard(deps, user.ref, query, organisationId),
     ownerShipments(deps, user.ref),

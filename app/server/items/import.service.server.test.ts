@@ -18,6 +18,7 @@ import {
   IMPORT_RATE_RULE,
   previewImport,
   scopeKey,
+  submitImport,
   type CsvScope,
 } from "./import.service.server";
 
@@ -103,6 +104,43 @@ describe("import", () => {
     expect(await countImportedItems(deps, u.id, PERSONAL, batch)).toBe(2);
     // Someone else's batch counts nothing for this user.
     expect(await countImportedItems(deps, (await user()).id, PERSONAL, batch)).toBe(0);
+  });
+});
+
+describe("submitImport", () => {
+  const text = "name,type,fee\nA,mobile,1\n";
+  const confirm = { intent: "import" as const, text, previewedScope: scopeKey(PERSONAL) };
+
+  it("an upload is previewed and its text kept for Confirm; nothing is saved until Confirm", async () => {
+    const u = await user();
+    const bytes = new TextEncoder().encode(text);
+    const outcome = await submitImport(deps, u.id, PERSONAL, { intent: "preview", bytes }, "070-1", "en");
+    expect(outcome).toMatchObject({ kind: "preview", csv: text, preview: { total: 1, errorCount: 0 } });
+    expect(await products(u.id)).toEqual([]);
+    expect(
+      (await importError(submitImport(deps, u.id, PERSONAL, { intent: "preview", bytes: null }, "", "en"))).code,
+    ).toBe("noFile");
+  });
+
+  it("a confirmation with a refused contact text is previewed again and saves nothing", async () => {
+    const u = await user();
+    expect(await submitImport(deps, u.id, PERSONAL, confirm, null, "en")).toMatchObject({ kind: "preview", csv: text });
+    expect(await products(u.id)).toEqual([]);
+  });
+
+  it("a confirmation with a wrong row answers every row error and no text to confirm", async () => {
+    const u = await user();
+    const bad = { ...confirm, text: "name,type,fee\nA,mobile,x\n" };
+    const outcome = await submitImport(deps, u.id, PERSONAL, bad, "070-1", "en");
+    expect(outcome).toMatchObject({ kind: "preview", csv: "", preview: { errorCount: 1 } });
+    expect(await products(u.id)).toEqual([]);
+  });
+
+  it("a valid confirmation imports and names its batch", async () => {
+    const u = await user();
+    const outcome = await submitImport(deps, u.id, PERSONAL, confirm, "070-1", "en");
+    expect(outcome.kind).toBe("imported");
+    expect(await countImportedItems(deps, u.id, PERSONAL, outcome.kind === "imported" ? outcome.batch : 0)).toBe(1);
   });
 });
 

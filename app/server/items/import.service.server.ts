@@ -13,7 +13,7 @@ import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from
 import { isItemPaid } from "~/lib/paid";
 import { DEFAULT_PERIOD } from "~/lib/pricing";
 import { newStickerCode } from "~/lib/sticker-code";
-import { PERSONAL_SCOPE } from "~/lib/organisation-roles";
+import { can, PERSONAL_SCOPE } from "~/lib/organisation-roles";
 import type { Deps } from "../service-deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
@@ -51,7 +51,7 @@ export async function csvScope(
   scopeCookie: string | null | undefined,
 ): Promise<Scope> {
   const scope = await resolveScope(deps.db, userId, scopeCookie);
-  if (scope.kind === "organisation" && scope.role !== "admin") throw new ImportError("forbidden");
+  if (!can(scope, "csv")) throw new ImportError("forbidden");
   return scope;
 }
 
@@ -209,6 +209,50 @@ export async function importItems(
     } catch (err) {
       if (attempt >= 2 || !/unique|duplicate/i.test(String((err as Error).message))) throw err;
     }
+  }
+}
+
+/** One POST of the import page: the upload of a file, or the confirmation of its preview. */
+export type ImportSubmission =
+  { intent: "preview"; bytes: Uint8Array | null } | { intent: "import"; text: string; previewedScope: string };
+
+export type ImportOutcome =
+  | { kind: "imported"; batch: number }
+  /** The rows and every error; `csv` is the text for the next Confirm, empty while rows are wrong. */
+  | { kind: "preview"; preview: ImportPreview; csv: string };
+
+/**
+ * The import page's whole flow in one call (decision 023): an upload is previewed; a
+ * confirmation imports when the contact text is valid (`contactInfo` null when the form
+ * refused it) and is otherwise previewed again, to be confirmed with a corrected one; a
+ * confirmation with a wrong row answers the preview of every row error. Other ImportErrors
+ * are thrown for the route to map.
+ */
+export async function submitImport(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  userId: string,
+  scope: Scope,
+  submission: ImportSubmission,
+  contactInfo: string | null,
+  lang: Lang,
+): Promise<ImportOutcome> {
+  const previewed = (preview: ImportPreview, text: string): ImportOutcome => ({
+    kind: "preview",
+    preview,
+    csv: preview.errorCount > 0 ? "" : text,
+  });
+  if (submission.intent === "preview") {
+    const { text, preview } = await previewUpload(deps, scope, submission.bytes, lang);
+    return previewed(preview, text);
+  }
+  const { text, previewedScope } = submission;
+  if (contactInfo === null) return previewed(await previewImport(deps, scope, text, lang, previewedScope), text);
+  try {
+    const { batch } = await importItems(deps, userId, scope, { text, contactInfo, previewedScope }, lang);
+    return { kind: "imported", batch };
+  } catch (err) {
+    if (!(err instanceof ImportError) || err.code !== "invalidRows") throw err;
+    return previewed(await previewImport(deps, scope, text, lang), text);
   }
 }
 
