@@ -299,6 +299,31 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(html).not.toContain("Omvänd betalningsskyldighet");
   });
 
+  it("a business's invoice and receipt list lines without VAT beside 'Amount excluding VAT': 720 − 240 = 480 kr, VAT 120 kr, total 600 kr as charged", async () => {
+    const ids = [
+      await orgItem(rt, admin, org, "Net A"),
+      await orgItem(rt, admin, org, "Net B"),
+      await orgItem(rt, admin, org, "Net C"),
+    ];
+    const id = orderIdFrom(await http.post("/order", invoiceForm(ids), { ...inScope(admin, org), lang: "sv" }));
+    // What was charged does not change: 900 − 300 = 600 kr including 120 kr VAT.
+    expect(await orderRow(rt, id)).toMatchObject({ packageAmount: 90000, discountAmount: 30000, totalAmount: 60000 });
+    const cells = (html: string) =>
+      [...html.matchAll(/<td class="text-end[^"]*">([^<]*)<\/td>/g)].map((m) => m[1]!.replace(/\u00a0/g, " "));
+    const invoice = await (await http.get(`/order/${id}/invoice`, { ...inScope(admin, org), lang: "sv" })).text();
+    expect(cells(invoice)).toEqual(["720 kr", "−240 kr", "480 kr", "120 kr", "600 kr"]);
+    expect(invoice).toContain("Belopp exklusive moms");
+    expect(invoice).not.toContain("900\u00a0kr");
+
+    await http.post(`/order/${id}/invoice`, {}, inScope(admin, org));
+    const receipt = await (await http.get(`/order/${id}/receipt`, { ...inScope(admin, org), lang: "sv" })).text();
+    expect(cells(receipt)).toEqual(["720 kr", "−240 kr", "480 kr", "120 kr", "600 kr"]);
+    const pdf = await http.get(`/order/${id}/receipt.pdf`, { ...inScope(admin, org), lang: "sv" });
+    const text = pdfToText(Buffer.from(await pdf.arrayBuffer())).replace(/\s+/g, " ");
+    for (const amount of ["720 kr", "240 kr", "480 kr", "120 kr", "600 kr"]) expect(text).toContain(amount);
+    expect(text).not.toContain("900 kr");
+  });
+
   it("an EU business outside Sweden with a VAT number pays no VAT; invoice and receipt say 'Reverse charge'", async () => {
     const item = await orgItem(rt, otherAdmin, germanOrg, "Firmenlaptop");
     const res = await http.post("/order", invoiceForm([item]), inScope(otherAdmin, germanOrg));

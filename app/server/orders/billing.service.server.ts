@@ -10,6 +10,7 @@ import { getT } from "~/i18n/i18n";
 import type { BillingOverview } from "~/lib/billing-overview";
 import { formatDate } from "~/lib/dates";
 import { formatPrice, periodEnd } from "~/lib/pricing";
+import { netLinesOfGross } from "~/lib/vat";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
@@ -240,8 +241,11 @@ export async function getReceipt(
       invoiced.country,
       invoiced.vatNumber ?? "",
     ];
+    const view = toReceiptView(deps.config, receipt);
     return {
-      ...toReceiptView(deps.config, receipt),
+      ...view,
+      // A business's receipt, like its invoice: lines without VAT (issue #32 point 15).
+      ...netLinesOfGross(view),
       buyer: { name: invoiced.name, lines: lines.map((l) => l.trim()).filter(Boolean) },
     };
   }

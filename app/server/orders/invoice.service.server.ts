@@ -13,6 +13,7 @@ import { getT } from "~/i18n/i18n";
 import type { Currency } from "~/lib/currency";
 import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/eu-vat";
 import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
+import { netLinesOfGross } from "~/lib/vat";
 import type { Deps } from "../service-deps.server";
 import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
@@ -102,20 +103,25 @@ export async function getInvoiceOffer(
   };
 }
 
-/** The invoice's lines: the package price, and the discount when there is one. */
-export function invoiceLines(order: Order, lang: Lang): InvoiceLine[] {
+/**
+ * The invoice's lines: the package price, and the discount when there is one. As charged
+ * (VAT included, what the provider's invoice items add up to), or `net` for the invoice
+ * page, whose lines stand beside "Amount excluding VAT" (issue #32 point 15).
+ */
+export function invoiceLines(order: Order, lang: Lang, opts: { net?: boolean } = {}): InvoiceLine[] {
   const t = getT(lang);
+  const amounts = opts.net ? netLinesOfGross(order) : order;
   const lines: InvoiceLine[] = [
     {
       description: t("invoices.line.package", {
         count: order.count,
         period: t(`invoices.line.period.${order.period}`),
       }),
-      amount: order.packageAmount,
+      amount: amounts.packageAmount,
     },
   ];
   if (order.discountAmount > 0) {
-    lines.push({ description: t("invoices.line.discount"), amount: -order.discountAmount });
+    lines.push({ description: t("invoices.line.discount"), amount: -amounts.discountAmount });
   }
   return lines;
 }
@@ -281,7 +287,7 @@ export async function getInvoiceView(
     currency: order.currency,
     period: order.period,
     periodEnd: order.paidUntil,
-    lines: invoiceLines(order, order.lang === input.lang ? order.lang : input.lang),
+    lines: invoiceLines(order, order.lang === input.lang ? order.lang : input.lang, { net: true }),
     items: items.slice(0, 50),
     itemCount: items.length,
     netAmount: order.totalAmount - order.vatAmount,
