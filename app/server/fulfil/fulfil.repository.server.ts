@@ -8,6 +8,7 @@ import type { Lang } from "~/i18n/config";
 import { isLang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { readBool, type DB } from "../db/db.server";
+import { moveStickerOfItem } from "../stickers/stickers.repository.server";
 
 export type ShipmentStatus = "pending" | "shipped";
 export type ShipmentKind = "order" | "replacement";
@@ -393,6 +394,8 @@ export async function moveItemToNewId(
   await trx.updateTable("relay_digests").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   // Its photos too (issue #34); their URLs name the item, so they change with it.
   await trx.updateTable("item_photos").set({ itemId: newId }).where("itemId", "=", oldId).execute();
+  // The claimed sticker it came from (decision 036): its prepaid record stays with it.
+  await moveStickerOfItem(trx, oldId, newId);
   await trx.deleteFrom("products").where("id", "=", oldId).execute();
   await trx.updateTable("products").set({ code: newCode }).where("id", "=", newId).execute();
   await trx

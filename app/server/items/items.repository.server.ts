@@ -224,7 +224,7 @@ export async function findProductVersions(
 
 /** Whether an item (or a retired sticker) already has this id or this code. */
 export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<boolean> {
-  const [product, retired] = await Promise.all([
+  const [product, retired, sticker] = await Promise.all([
     db
       .selectFrom("products")
       .select("id")
@@ -235,8 +235,13 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
       .select("id")
       .where((eb) => eb.or([eb("id", "=", id), eb("code", "=", code)]))
       .executeTakeFirst(),
+    db
+      .selectFrom("stickers")
+      .select("id")
+      .where((eb) => eb.or([eb("id", "=", id), eb("code", "=", code)]))
+      .executeTakeFirst(),
   ]);
-  return product !== undefined || retired !== undefined;
+  return product !== undefined || retired !== undefined || sticker !== undefined;
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   type Product,
 } from "./items.repository.server";
 import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
+import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
@@ -136,14 +137,21 @@ export async function createItem(
   organisationId: string | null = null,
   /** An admin's choice of member for an organisation item (undefined: nobody). */
   assignTo?: string | null,
+  /**
+   * A claimed sticker (decision 036): the item takes its id and code, and a prepaid one
+   * is paid until `paidUntil`. The caller runs this in the claim's transaction.
+   */
+  sticker?: { id: string; code: string; paidUntil: number | null },
 ): Promise<string> {
   const { db } = deps;
   const now = deps.clock();
   if (organisationId === null && assignTo !== undefined) throw new ItemError("assignForbidden");
   const assignedTo = organisationId === null ? null : await assigneeOnCreate(db, owner, organisationId, assignTo);
   for (let attempt = 0; ; attempt++) {
-    const id = newProductId();
-    const code = newStickerCode();
+    const id = sticker?.id ?? newProductId();
+    const code = sticker?.code ?? newStickerCode();
+    // Unclaimed stickers share the namespace (decision 036); no constraint spans both tables.
+    if (!sticker && attempt < 3 && (await stickerIdOrCodeTaken(db, id, code))) continue;
     try {
       await insertProduct(db, {
         id,
@@ -158,8 +166,8 @@ export async function createItem(
         contactInfo: input.contactInfo,
         contactVisibility: input.contactVisibility ?? DEFAULT_VISIBILITY,
         payment: input.payment,
-        payed: false,
-        paidUntil: null,
+        payed: sticker?.paidUntil != null,
+        paidUntil: sticker?.paidUntil ?? null,
         scanAlerts: input.scanAlerts ?? false,
         approxValue: input.approxValue ?? null,
         createdAt: now,
@@ -170,7 +178,7 @@ export async function createItem(
     } catch (err) {
       // 62^10 ids and 31^9 codes make a collision practically impossible; retry once or
       // twice if it happens.
-      if (attempt >= 2 || !(await idOrCodeTaken(db, id, code))) throw err;
+      if (sticker || attempt >= 2 || !(await idOrCodeTaken(db, id, code))) throw err;
     }
   }
 }

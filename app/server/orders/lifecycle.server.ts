@@ -18,6 +18,7 @@ import {
 import { enqueueLapsedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyProductId } from "../order-draft/order-draft.service.server";
+import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
 import { insertShipment, listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
@@ -131,6 +132,8 @@ export async function queueFirstShipment(
   productIds: readonly string[],
   now: number,
 ): Promise<void> {
+  // Items claimed from printed stickers already wear theirs (decision 036): nothing to post.
+  if (await allAreClaimedStickers(trx, productIds)) return forgetPayNowItem(trx, order.userId, productIds, now);
   await insertShipment(trx, {
     id: randomUUID(),
     orderId: order.id,

@@ -25,6 +25,7 @@ import * as m0033 from "./0033-dpa-acceptances";
 import * as m0035 from "./0035-push-in-outbox";
 import * as m0036 from "./0036-trusted-contacts";
 import * as m0037 from "./0037-unread-index";
+import * as m0039 from "./0039-stickers";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0035-push-in-outbox": m0035,
   "0036-trusted-contacts": m0036,
   "0037-unread-index": m0037,
+  "0039-stickers": m0039,
 };

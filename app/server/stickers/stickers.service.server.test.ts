@@ -1,0 +1,240 @@
+/**
+ * Claimable stickers (decision 036) on an in-memory SQLite through the real migrations:
+ * batches, voiding, claiming once, prepaid activation, one answer for wrong and taken
+ * codes, and the claim limit. The double claim at once runs on both databases in
+ * tests/integration/sticker-claims.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ProductInput } from "~/lib/product-form";
+import { addMonths } from "~/lib/pricing";
+import { formatStickerCode } from "~/lib/sticker-code";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { createItem, getOwnedItem } from "../items/items.service.server";
+import { idOrCodeTaken } from "../items/items.repository.server";
+import { keepOrderAddress } from "../order-draft/order-draft.service.server";
+import { createOrder } from "../orders/checkout.service.server";
+import { applyPayment } from "../orders/payment-events.service.server";
+import {
+  BATCH_MAX,
+  checkClaimable,
+  claimSticker,
+  createBatch,
+  getBatch,
+  listBatches,
+  prepaidRecordOfItem,
+  unclaimedStickerState,
+  voidBatch,
+  voidSticker,
+} from "./stickers.service.server";
+
+const ITEM: ProductInput = {
+  contactVisibility: "public",
+  name: "Red bike",
+  findFee: 100,
+  prodType: "other",
+  contactInfo: "Call 070-123",
+  payment: "year",
+  intent: "payLater",
+};
+
+const ADDRESS = {
+  firstname: "Anna",
+  lastname: "Svensson",
+  email: "anna@example.test",
+  co: "",
+  address: "Storgatan 1",
+  address2: "",
+  city: "Uppsala",
+  state: "",
+  zip: "753 20",
+  country: "Sweden",
+};
+
+let deps: ServiceTestDeps;
+let n = 0;
+
+async function user() {
+  const { user } = await deps.auth.api.signUpEmail({
+    body: { name: "Anna Svensson", email: `stickers-${++n}@example.test`, password: "pw-Secret-123!" },
+  });
+  return user.id;
+}
+const who = (userId: string, ip = `10.0.0.${++n}`) => ({ userId, ip });
+
+async function batch(size: number, prepaidMonths: 6 | 12 | null = null) {
+  const staff = await user();
+  const id = await createBatch(deps, staff, { size, prepaidMonths, label: "Retail pack" });
+  return getBatch(deps, id);
+}
+
+beforeEach(async () => {
+  deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
+});
+afterEach(async () => {
+  await deps.close();
+});
+
+describe("sticker batches", () => {
+  it("a batch holds 1 to 10,000 stickers with unique ids and codes, none claimed", async () => {
+    const { batch: b, stickers } = await batch(500, 12);
+    expect(b).toMatchObject({ size: 500, prepaidMonths: 12, label: "Retail pack", claimed: 0, voided: 0 });
+    expect(new Set(stickers.map((s) => s.id)).size).toBe(500);
+    expect(new Set(stickers.map((s) => s.code)).size).toBe(500);
+    expect(stickers.every((s) => s.claimedAt === null && /^[A-Za-z0-9]{10}$/.test(s.id))).toBe(true);
+    const staff = await user();
+    for (const size of [0, BATCH_MAX + 1, 1.5]) {
+      await expect(createBatch(deps, staff, { size, prepaidMonths: null, label: "" })).rejects.toMatchObject({
+        code: "batch.size",
+      });
+    }
+    await expect(createBatch(deps, staff, { size: 1, prepaidMonths: 3 as 6, label: "" })).rejects.toMatchObject({
+      code: "batch.prepaid",
+    });
+    expect((await listBatches(deps)).map((x) => x.id)).toContain(b.id);
+  });
+
+  it("a batch of 10,000 is made at once", async () => {
+    const { batch: b } = await batch(BATCH_MAX);
+    expect(b.size).toBe(BATCH_MAX);
+  }, 60_000);
+
+  it("an unclaimed sticker's id and code are taken for new items (one namespace)", async () => {
+    const { stickers } = await batch(1);
+    expect(await idOrCodeTaken(deps.db, stickers[0]!.id, "ZZZZZZZZZ")).toBe(true);
+    expect(await idOrCodeTaken(deps.db, "zzzzzzzzzz", stickers[0]!.code)).toBe(true);
+  });
+
+  it("voiding a batch voids its unclaimed stickers and leaves claimed ones with their items", async () => {
+    const { batch: b, stickers } = await batch(3);
+    const owner = await user();
+    await claimSticker(deps, who(owner), { id: stickers[0]!.id }, ITEM, "en");
+    await voidBatch(deps, b.id);
+    const after = await getBatch(deps, b.id);
+    expect(after.batch).toMatchObject({ claimed: 1, voided: 2 });
+    expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBe("voided");
+    expect((await getOwnedItem(deps, owner, stickers[0]!.id)).name).toBe("Red bike");
+  });
+
+  it("a single sticker can be voided while unclaimed, never after its claim", async () => {
+    const { batch: b, stickers } = await batch(2);
+    await voidSticker(deps, b.id, stickers[0]!.id);
+    expect(await unclaimedStickerState(deps, stickers[0]!.id)).toBe("voided");
+    expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBe("unclaimed");
+    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, ITEM, "en");
+    await expect(voidSticker(deps, b.id, stickers[1]!.id)).rejects.toMatchObject({ code: "sticker.notVoidable" });
+    expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBeNull();
+  });
+});
+
+describe("claiming a sticker", () => {
+  it("the item takes the sticker's id and code, so the printed QR opens it", async () => {
+    const { stickers } = await batch(1);
+    const s = stickers[0]!;
+    const owner = await user();
+    // Typed as a person reads it off the sticker: lower case, spaces and dashes.
+    const typed = ` ${formatStickerCode(s.code).toLowerCase().replace("-", " - ")} `;
+    expect(await checkClaimable(deps, who(owner), { code: typed })).toMatchObject({ id: s.id });
+    const id = await claimSticker(deps, who(owner), { code: typed }, ITEM, "sv");
+    expect(id).toBe(s.id);
+    const row = await deps.db
+      .selectFrom("products")
+      .select(["id", "code", "owner"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    expect(row).toEqual({ id: s.id, code: s.code, owner });
+  });
+
+  it("an unprepaid sticker's item is unpaid; a prepaid one is active for its months at once", async () => {
+    const owner = await user();
+    const plain = (await batch(1)).stickers[0]!;
+    const pack = (await batch(1, 6)).stickers[0]!;
+    await claimSticker(deps, who(owner), { id: plain.id }, ITEM, "en");
+    await claimSticker(deps, who(owner), { id: pack.id }, ITEM, "en");
+    expect((await getOwnedItem(deps, owner, plain.id)).paid).toBe(false);
+    expect(await prepaidRecordOfItem(deps, plain.id)).toBeNull();
+    expect((await getOwnedItem(deps, owner, pack.id)).paid).toBe(true);
+    const until = addMonths(deps.clock(), 6);
+    expect(await prepaidRecordOfItem(deps, pack.id)).toEqual({ months: 6, claimedAt: deps.clock(), until });
+    deps.setNow(until + 1);
+    expect((await getOwnedItem(deps, owner, pack.id)).paid).toBe(false);
+  });
+
+  it("a sticker is claimed once: wrong, claimed and voided codes get the same answer", async () => {
+    const { batch: b, stickers } = await batch(2);
+    await claimSticker(deps, who(await user()), { id: stickers[0]!.id }, ITEM, "en");
+    await voidSticker(deps, b.id, stickers[1]!.id);
+    const others: string[] = [];
+    for (const ref of [
+      { id: stickers[0]!.id },
+      { code: stickers[0]!.code },
+      { code: stickers[1]!.code },
+      { code: "ZZZZZZZZZ" },
+      { code: "not a code" },
+      { id: "nope" },
+    ]) {
+      const other = await user();
+      others.push(other);
+      await expect(checkClaimable(deps, who(other), ref)).rejects.toMatchObject({ code: "claim.notClaimable" });
+      await expect(claimSticker(deps, who(other), ref, ITEM, "en")).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    expect(await deps.db.selectFrom("products").select("id").where("owner", "in", others).execute()).toEqual([]);
+  });
+
+  it("wrong codes count against 10 tries per 15 minutes per user, and good ones do not", async () => {
+    const { stickers } = await batch(2);
+    const owner = await user();
+    const s = stickers[0]!;
+    for (let i = 0; i < 9; i++) {
+      await expect(checkClaimable(deps, who(owner), { code: "ZZZZZZZZZ" })).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    // Good ones are given back: still one try left after them.
+    await checkClaimable(deps, who(owner), { id: s.id });
+    await claimSticker(deps, who(owner), { id: s.id }, ITEM, "en");
+    await expect(checkClaimable(deps, who(owner), { id: s.id })).rejects.toMatchObject({ code: "claim.notClaimable" });
+    await expect(checkClaimable(deps, who(owner), { id: stickers[1]!.id })).rejects.toMatchObject({
+      code: "claim.rateLimited",
+    });
+    deps.setNow(deps.clock() + 15 * 60_000);
+    expect((await checkClaimable(deps, who(owner), { id: stickers[1]!.id })).id).toBe(stickers[1]!.id);
+  });
+
+  it("wrong codes count against 10 tries per 15 minutes per IP, whoever is signed in", async () => {
+    const { stickers } = await batch(1);
+    const ip = "192.0.2.7";
+    for (let i = 0; i < 10; i++) {
+      await expect(checkClaimable(deps, who(await user(), ip), { code: "ZZZZZZZZZ" })).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    await expect(claimSticker(deps, who(await user(), ip), { id: stickers[0]!.id }, ITEM, "en")).rejects.toMatchObject({
+      code: "claim.rateLimited",
+    });
+    expect(await unclaimedStickerState(deps, stickers[0]!.id)).toBe("unclaimed");
+  });
+
+  it("paying for a claimed unprepaid sticker's item activates it and posts no second sticker", async () => {
+    const owner = await user();
+    await keepOrderAddress(deps, owner, ADDRESS, false);
+    const s = (await batch(1)).stickers[0]!;
+    await claimSticker(deps, who(owner), { id: s.id }, ITEM, "en");
+    const pay = async (items: string[]) => {
+      const o = await createOrder(deps, { userId: owner, productIds: items, period: "year", lang: "en" });
+      await applyPayment(deps, {
+        eventId: `evt_${o.id}`,
+        eventType: "invoice.paid",
+        orderId: o.id,
+        paidAt: deps.clock(),
+        amount: { total: o.totalAmount, currency: o.currency },
+      });
+      return deps.db.selectFrom("sticker_shipments").select("id").where("orderId", "=", o.id).execute();
+    };
+    expect(await pay([s.id])).toHaveLength(0);
+    expect((await getOwnedItem(deps, owner, s.id)).paid).toBe(true);
+    // An item registered the usual way still gets its sticker posted.
+    expect(await pay([await createItem(deps, owner, ITEM, "en")])).toHaveLength(1);
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * Claimable stickers (issue #35, decision 036): staff print batches before anyone owns
+ * them; an owner claims one by its QR (id) or typed code and the new item takes the
+ * sticker's id and code. No HTTP here (decision 011).
+ */
+import { randomUUID } from "node:crypto";
+import type { Lang } from "~/i18n/config";
+import { newProductId } from "~/lib/ids";
+import { addMonths } from "~/lib/pricing";
+import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
+import type { Deps } from "../service-deps.server";
+import { ServiceError } from "../service-error.server";
+import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";
+import { createItem, type ItemInput } from "../items/items.service.server";
+import * as repo from "./stickers.repository.server";
+import type { Batch, Sticker } from "./stickers.repository.server";
+
+export type { Batch, Sticker };
+
+/**
+ * batch.*: staff's batch form. claim.notClaimable: a code or id that is wrong, claimed or
+ * voided (one answer, so nobody learns which codes were sold). claim.rateLimited: too many
+ * tries (params.minutes).
+ */
+export type StickerErrorCode =
+  | "batch.size"
+  | "batch.prepaid"
+  | "batch.label"
+  | "batch.notFound"
+  | "sticker.notVoidable"
+  | "claim.notClaimable"
+  | "claim.rateLimited";
+
+export class StickerError extends ServiceError<StickerErrorCode> {}
+
+export const BATCH_MAX = 10_000;
+export const BATCH_LABEL_MAX = 200;
+export const PREPAID_MONTHS = [6, 12] as const;
+export type PrepaidMonths = (typeof PREPAID_MONTHS)[number];
+/** Batches the staff list shows. */
+export const BATCH_LIST_LIMIT = 200;
+
+/** Claim attempts per signed-in user and per client IP: a wrong or taken code costs one. */
+export const CLAIM_USER_RULE: RateRule = { name: "sticker-claim:user", limit: 10, windowMs: 15 * 60_000 };
+export const CLAIM_IP_RULE: RateRule = { name: "sticker-claim:ip", limit: 10, windowMs: 15 * 60_000 };
+
+export interface BatchInput {
+  size: number;
+  prepaidMonths: PrepaidMonths | null;
+  label: string;
+}
+
+/** Staff print `size` stickers with fresh ids and codes no item, retired or other sticker holds. */
+export async function createBatch(deps: Pick<Deps, "db" | "clock">, staffId: string, input: BatchInput) {
+  if (!Number.isSafeInteger(input.size) || input.size < 1 || input.size > BATCH_MAX) {
+    throw new StickerError("batch.size", { max: BATCH_MAX });
+  }
+  if (input.prepaidMonths !== null && !PREPAID_MONTHS.includes(input.prepaidMonths)) {
+    throw new StickerError("batch.prepaid");
+  }
+  const label = input.label.trim();
+  if (label.length > BATCH_LABEL_MAX) throw new StickerError("batch.label", { max: BATCH_LABEL_MAX });
+  const stickers = await freshStickers(deps.db, input.size);
+  const batch = {
+    id: randomUUID(),
+    label,
+    size: input.size,
+    prepaidMonths: input.prepaidMonths,
+    createdBy: staffId,
+    createdAt: deps.clock(),
+  };
+  await deps.db.transaction().execute((trx) => repo.insertBatch(trx, batch, stickers));
+  return batch.id;
+}
+
+/** `n` ids and codes, unique among themselves and in the shared namespace (decision 036). */
+async function freshStickers(db: Deps["db"], n: number): Promise<{ id: string; code: string }[]> {
+  const ids = new Set<string>();
+  const codes = new Set<string>();
+  const out: { id: string; code: string }[] = [];
+  for (let round = 0; out.length < n; round++) {
+    if (round > 5) throw new Error("could not draw unique sticker ids");
+    const draw: { id: string; code: string }[] = [];
+    while (out.length + draw.length < n) {
+      const s = { id: newProductId(), code: newStickerCode() };
+      if (ids.has(s.id) || codes.has(s.code)) continue;
+      ids.add(s.id);
+      codes.add(s.code);
+      draw.push(s);
+    }
+    const taken = await repo.takenIdsAndCodes(
+      db,
+      draw.map((s) => s.id),
+      draw.map((s) => s.code),
+    );
+    out.push(...draw.filter((s) => !taken.has(s.id) && !taken.has(s.code)));
+  }
+  return out;
+}
+
+export function listBatches(deps: Pick<Deps, "db">) {
+  return repo.listBatches(deps.db, BATCH_LIST_LIMIT);
+}
+
+export async function getBatch(deps: Pick<Deps, "db">, id: string): Promise<{ batch: Batch; stickers: Sticker[] }> {
+  const batch = await repo.findBatch(deps.db, id);
+  if (!batch) throw new StickerError("batch.notFound");
+  return { batch, stickers: await repo.listBatchStickers(deps.db, id) };
+}
+
+/** Voids the batch's unclaimed stickers (lost stock); claimed ones stay with their items. */
+export async function voidBatch(deps: Pick<Deps, "db" | "clock">, id: string): Promise<void> {
+  if (!(await repo.findBatch(deps.db, id))) throw new StickerError("batch.notFound");
+  await repo.voidBatch(deps.db, id, deps.clock());
+}
+
+export async function voidSticker(deps: Pick<Deps, "db" | "clock">, batchId: string, id: string): Promise<void> {
+  if (!(await repo.voidSticker(deps.db, batchId, id, deps.clock()))) throw new StickerError("sticker.notVoidable");
+}
+
+/** What `/{id}` shows for an id that is a sticker, not an item: null when neither. */
+export async function unclaimedStickerState(
+  deps: Pick<Deps, "db">,
+  id: string,
+): Promise<"unclaimed" | "voided" | null> {
+  const s = await repo.findStickerById(deps.db, id);
+  if (!s || s.claimedAt !== null) return null;
+  return s.voidedAt !== null ? "voided" : "unclaimed";
+}
+
+/** Who is claiming: the signed-in user and the client's IP, each limited. */
+export interface Claimant {
+  userId: string;
+  ip: string;
+}
+
+/** A sticker by its QR id or its typed code (any case, spaces, dashes). */
+export type StickerRef = { id: string } | { code: string };
+
+export interface Claimable {
+  id: string;
+  code: string;
+  prepaidMonths: number | null;
+}
+
+async function countAttempt(deps: Pick<Deps, "db" | "config" | "clock">, who: Claimant) {
+  const limits = rateLimits(deps.config, deps.db);
+  const now = deps.clock();
+  const hits: [RateRule, string, RateLimitResult][] = [];
+  for (const [rule, subject] of [
+    [CLAIM_USER_RULE, who.userId],
+    [CLAIM_IP_RULE, who.ip],
+  ] as const) {
+    const hit = await limits.hit(rule, subject, now);
+    if (!hit.ok) {
+      for (const [r, s, h] of hits) await limits.undo(r, s, h);
+      throw new StickerError("claim.rateLimited", { minutes: hit.retryAfterMinutes });
+    }
+    hits.push([rule, subject, hit]);
+  }
+  return { giveBack: async () => Promise.all(hits.map(([r, s, h]) => limits.undo(r, s, h))) };
+}
+
+async function lookUp(db: Deps["db"], ref: StickerRef): Promise<Sticker | undefined> {
+  if ("id" in ref) return ref.id.length <= 64 ? repo.findStickerById(db, ref.id) : undefined;
+  const code = normalizeStickerCode(ref.code);
+  return code ? repo.findStickerByCode(db, code) : undefined;
+}
+
+/**
+ * Whether the sticker can be claimed now (the claim form opens). Counts one attempt
+ * first; a claimable sticker gives it back, so only wrong, claimed and voided ones cost.
+ */
+export async function checkClaimable(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  ref: StickerRef,
+): Promise<Claimable> {
+  const attempt = await countAttempt(deps, who);
+  const s = await lookUp(deps.db, ref);
+  if (!s || s.claimedAt !== null || s.voidedAt !== null) throw new StickerError("claim.notClaimable");
+  await attempt.giveBack();
+  return { id: s.id, code: s.code, prepaidMonths: s.prepaidMonths };
+}
+
+/**
+ * Claims the sticker as a new item of `who.userId` (or of an organisation): one
+ * transaction of the conditional update and the item's insert, so of two claims at once
+ * exactly one makes an item (decision 036). A prepaid sticker's item is paid for its
+ * months from now. Returns the item's id (the sticker's).
+ */
+export async function claimSticker(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  ref: StickerRef,
+  input: ItemInput,
+  lang: Lang,
+  organisationId: string | null = null,
+  assignTo?: string | null,
+): Promise<string> {
+  const attempt = await countAttempt(deps, who);
+  const s = await lookUp(deps.db, ref);
+  if (!s) throw new StickerError("claim.notClaimable");
+  const now = deps.clock();
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.markClaimed(trx, s.id, now))) return false;
+    const paidUntil = s.prepaidMonths === null ? null : addMonths(now, s.prepaidMonths);
+    await createItem({ db: trx, clock: deps.clock }, who.userId, input, lang, organisationId, assignTo, {
+      id: s.id,
+      code: s.code,
+      paidUntil,
+    });
+    return true;
+  });
+  if (!claimed) throw new StickerError("claim.notClaimable");
+  await attempt.giveBack();
+  return s.id;
+}
+
+/** The receipt-less record of a prepaid pack an item was claimed from (null: none). */
+export async function prepaidRecordOfItem(
+  deps: Pick<Deps, "db">,
+  itemId: string,
+): Promise<{ months: number; claimedAt: number; until: number } | null> {
+  const s = await repo.findStickerOfItem(deps.db, itemId);
+  if (!s || s.prepaidMonths === null || s.claimedAt === null) return null;
+  return { months: s.prepaidMonths, claimedAt: s.claimedAt, until: addMonths(s.claimedAt, s.prepaidMonths) };
+}

@@ -1,0 +1,74 @@
+/**
+ * Two owners claiming one printed sticker at once: exactly one gets the item (decision
+ * 036), on SQLite and, with DATABASE_URL=postgres://…, on PostgreSQL. Services only, no
+ * server: the race is in the conditional update and the transaction.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "../../app/i18n/resources.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
+
+let tdb: TestDatabase;
+let rt: Runtime;
+let n = 0;
+
+async function user() {
+  const { user } = await rt.auth.api.signUpEmail({
+    body: { name: "Anna Svensson", email: `claims-${++n}@example.test`, password: "pw-Secret-123!" },
+  });
+  return user.id;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("claims");
+  rt = await createTestRuntime(testEnv(tdb));
+});
+afterAll(async () => {
+  await rt?.database.close();
+  await tdb?.drop();
+});
+
+describe(`double claims (${process.env.DATABASE_URL?.startsWith("postgres") ? "PostgreSQL" : "SQLite"})`, () => {
+  it("of owners claiming one sticker at once, exactly one wins and one item exists", async () => {
+    const deps = depsOf(rt);
+    const batchId = await createBatch(deps, await user(), { size: 5, prepaidMonths: 12, label: "Race" });
+    const { stickers } = await getBatch(deps, batchId);
+    const owners = await Promise.all(Array.from({ length: 6 }, () => user()));
+    for (const s of stickers) {
+      const results = await Promise.allSettled(
+        owners.map((owner, i) =>
+          claimSticker(
+            deps,
+            { userId: owner, ip: `10.1.${i}.${s.id.length}` },
+            { code: s.code },
+            {
+              name: `Laptop of ${i}`,
+              findFee: 0,
+              prodType: "laptop",
+              contactInfo: "",
+              contactVisibility: "public",
+              payment: "year",
+              intent: "payLater",
+            },
+            "en",
+          ),
+        ),
+      );
+      const won = results.filter((r) => r.status === "fulfilled");
+      const lost = results.filter((r) => r.status === "rejected");
+      expect(won).toHaveLength(1);
+      expect(lost.map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(
+        Array(owners.length - 1).fill("claim.notClaimable"),
+      );
+      const items = await rt.database.db
+        .selectFrom("products")
+        .select(["id", "owner"])
+        .where("id", "=", s.id)
+        .execute();
+      expect(items).toHaveLength(1);
+    }
+    expect((await getBatch(deps, batchId)).batch.claimed).toBe(5);
+  });
+});
