@@ -109,3 +109,19 @@ export function fitSms(build: (item: string, quote: string) => string, item: str
   const n = longestPrefix(name, (p, cut) => fits(measure(build(cut ? p + ell : p, ""))));
   return measure(build(n !== null ? n + ell : "", ""));
 }
+
+/** `text` with what has no GSM-7 form dropped (after toGsmWherePossible): it cannot force UCS-2. */
+export function gsmOnly(text: string): string {
+  let out = "";
+  for (const c of toGsmWherePossible(text)) if (BASIC.has(c) || EXTENDED.has(c)) out += c;
+  return out.replace(/ {2,}/g, " ").trim();
+}
+
+/**
+ * A person's name inside an SMS that also carries links (trusted contacts, decision 040):
+ * GSM-7 only and at most `max` characters, so a name can neither push the text to the
+ * 70-character UCS-2 limit nor crowd out the links.
+ */
+export function smsName(name: string, max = 20): string {
+  return [...gsmOnly(name)].slice(0, max).join("").trim();
+}

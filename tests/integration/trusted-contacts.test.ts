@@ -179,20 +179,33 @@ describe("a trusted contact by email", () => {
 });
 
 describe("a trusted contact by SMS", () => {
-  it("confirms through the SMS link, gets finder messages by SMS, and stops through the stop link", async () => {
+  it("confirms with the SMS's code on the page it links to, gets finder messages by SMS, and stops through the SMS's stop link", async () => {
     const owner = await createUser(rt, { name: "Siv Owner", language: "sv" });
     const item = await paidItem(owner, "Blå mobil");
     expect((await addContact(owner, { name: "Bo", phone: "070-555 12 34" })).status).toBe(302);
     const invite = await elks.waitFor((m) => m.to === "+46705551234");
     const confirmPath = pathOf(invite.message, "/t/c/");
-    expect((await http.post(confirmPath, {})).status).toBe(200);
+    const code = /kod (\d{6})/.exec(invite.message)![1]!;
+    const form = await (await http.get(confirmPath, { lang: "sv" })).text();
+    expect(form).toContain("Kod från sms:et");
+    // The link alone confirms nothing; a wrong code is a translated 400 with what was typed.
+    const empty = await http.post(confirmPath, { code: "" }, { lang: "sv" });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("Skriv de sex siffrorna från sms:et.");
+    const wrong = await http.post(confirmPath, { code: code === "000000" ? "111111" : "000000" }, { lang: "sv" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Koden stämmer inte. 4 försök kvar.");
+    const ok = await http.post(confirmPath, { code }, { lang: "sv" });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain("Nu är du betrodd kontakt");
 
     const first = await finderWrites(item, "Hittade den vid busshållplatsen");
     const sms = await elks.waitFor((m) => m.to === "+46705551234" && m.message.includes("Blå mobil"));
     expect(sms.message.length).toBeLessThanOrEqual(160);
     const replyPath = pathOf(sms.message, "/t/r/");
-    const replyPage = await (await http.get(replyPath, { lang: "sv" })).text();
-    const stopPath = /href="(\/t\/s\/[A-Za-z0-9_-]+)"/.exec(replyPage)![1]!;
+    expect((await http.get(replyPath, { lang: "sv" })).status).toBe(200);
+    const stopPath = pathOf(sms.message, "/t/s/");
+    expect(await (await http.get(stopPath, { lang: "sv" })).text()).toContain("Sluta få meddelanden");
     expect((await http.post(stopPath, {}, { lang: "sv" })).status).toBe(200);
     // Stopped: the reply link is closed, and the next message does not reach them.
     expect((await http.get(replyPath)).status).toBe(404);

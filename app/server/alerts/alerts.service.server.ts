@@ -4,7 +4,6 @@
  * channel), the delivery records shown in a conversation, and 46elks' delivery reports.
  * No HTTP here (decision 011): alerts.http.server.ts maps AlertsError codes.
  */
-import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { getT } from "~/i18n/i18n";
 import type { AlertSettings } from "~/lib/alerts";
 import { formatPhone, normalizePhone } from "~/lib/phone";
@@ -14,9 +13,16 @@ import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./alerts.repository.server";
 import { reportTokenHash } from "./fanout.service.server";
+import {
+  newPhoneCode,
+  PHONE_CODE_TRIES,
+  PHONE_CODE_TTL_MS,
+  phoneCodeHash,
+  readPhoneCode,
+  samePhoneCodeHash,
+} from "./phone-code.server";
 
-export const PHONE_CODE_TTL_MS = 10 * 60_000;
-export const PHONE_CODE_TRIES = 5;
+export { PHONE_CODE_TRIES, PHONE_CODE_TTL_MS };
 /**
  * Codes sent per user: each costs an SMS and could be aimed at someone else's number.
  * Counted whatever RATE_LIMIT_DISABLED says (it is money, not comfort).
@@ -32,7 +38,7 @@ export class AlertsError extends ServiceError<AlertsErrorCode> {}
 
 /** The code's hash: keyed with AUTH_SECRET, bound to the user and number it was sent for. */
 function codeHash(secret: string, userId: string, phone: string, code: string): string {
-  return createHmac("sha256", secret).update(`${userId}\n${phone}\n${code}`).digest("hex");
+  return phoneCodeHash(secret, [userId, phone], code);
 }
 
 export interface PhoneState {
@@ -67,7 +73,7 @@ export async function requestPhoneCode(
   const now = deps.clock();
   const hit = await hitRateLimit(db, PHONE_CODE_RULE, userId, now);
   if (!hit.ok) throw new AlertsError("phone.rateLimited", { count: hit.retryAfterMinutes });
-  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const code = newPhoneCode();
   const t = getT(lang);
   await db.transaction().execute(async (trx) => {
     await repo.setPendingPhone(trx, userId, {
@@ -86,17 +92,15 @@ export async function confirmPhoneCode(
   typed: string,
 ): Promise<void> {
   const { db, config } = deps;
-  const code = typed.replace(/\s/g, "");
-  if (!/^\d{6}$/.test(code)) throw new AlertsError("code.invalid");
+  const code = readPhoneCode(typed);
+  if (!code) throw new AlertsError("code.invalid");
   const now = deps.clock();
   const hit = await hitRateLimit(db, PHONE_VERIFY_RULE, userId, now);
   if (!hit.ok) throw new AlertsError("code.rateLimited", { count: hit.retryAfterMinutes });
   // The try is counted in the statement that checks one is left (concurrent guesses).
   const attempt = await repo.countCodeAttempt(db, userId, PHONE_CODE_TRIES, now);
   if (!attempt) throw new AlertsError("code.expired");
-  const expected = Buffer.from(attempt.codeHash, "hex");
-  const given = Buffer.from(codeHash(config.authSecret, userId, attempt.pendingPhone, code), "hex");
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  if (!samePhoneCodeHash(attempt.codeHash, codeHash(config.authSecret, userId, attempt.pendingPhone, code))) {
     const left = PHONE_CODE_TRIES - attempt.attempts;
     if (left <= 0) throw new AlertsError("code.expired");
     throw new AlertsError("code.wrong", { count: left });

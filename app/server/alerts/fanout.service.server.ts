@@ -21,7 +21,8 @@ import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
-import { listActiveContactsForItem } from "../contacts/contacts.repository.server";
+import { listActiveContactsForItem, rememberLink } from "../contacts/contacts.repository.server";
+import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
 import {
@@ -32,6 +33,7 @@ import {
   renderPush,
   renderSms,
   type ContactFacts,
+  type ContactSmsLinks,
 } from "./render.server";
 
 export type { AlertFacts };
@@ -75,6 +77,25 @@ async function admitSms(
     return { ok: false, key: accountKey, windowStart: byAccount.windowStart, why: "account" };
   }
   return { ok: true };
+}
+
+/**
+ * The short stop link (and reply link, for a conversation) of a contact's SMS, remembered
+ * by the SHA-256 of their codes so the pages can find them (decision 040).
+ */
+async function rememberShortLinks(
+  db: DB,
+  config: Deps["config"],
+  contactId: string,
+  conversationId: string | null,
+  now: number,
+): Promise<ContactSmsLinks> {
+  const stop = shortStopCode(config, contactId);
+  await rememberLink(db, { codeHash: sha256(stop), kind: "stop", contactId, conversationId: null, createdAt: now });
+  if (!conversationId) return { reply: null, stop: shortStopUrl(config, contactId) };
+  const reply = shortReplyCode(config, conversationId, contactId);
+  await rememberLink(db, { codeHash: sha256(reply), kind: "reply", contactId, conversationId, createdAt: now });
+  return { reply: shortReplyUrl(config, conversationId, contactId), stop: shortStopUrl(config, contactId) };
 }
 
 function conversationOf(facts: AlertFacts): string | null {
@@ -191,9 +212,10 @@ export async function fanOutAlert(
           } else {
             const token = randomBytes(24).toString("base64url");
             const deliveryId = await delivery("sms", label, "queued", sha256(token), c.id);
+            const links = await rememberShortLinks(db, config, c.id, conversationOf(facts), now);
             await enqueueSms(db, {
               to: c.phone,
-              text: renderContactSms(config, contact, user.name, contactFacts).text,
+              text: renderContactSms(contact, user.name, contactFacts, links).text,
               deliveryId,
               reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
             });

@@ -10,7 +10,7 @@ import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import { mapsLink } from "~/lib/relay";
-import { fitSms, type SmsText } from "~/lib/sms-text";
+import { fitSms, gsmOnly, smsName, type SmsText } from "~/lib/sms-text";
 import type { Config } from "../config.server";
 import type { PushPayload } from "../push/push-sender.server";
 import { replyUrl, stopUrl } from "../contacts/contact-links.server";
@@ -222,23 +222,37 @@ export function renderContactEmail(
   };
 }
 
-/** One SMS part to a trusted contact: the reply link (whose page can stop them) or the stop link. */
+/** The short links a trusted contact's SMS carries (contact-links.server.ts). */
+export interface ContactSmsLinks {
+  /** The reply page of the conversation (finder messages only). */
+  reply: string | null;
+  stop: string;
+}
+
+/**
+ * One SMS part to a trusted contact: for a finder's message the short reply link, and in
+ * every SMS the short stop link (decision 040). Both links and the names are kept GSM-7
+ * (anything else is dropped), so the text has 160 characters and the links always fit;
+ * the finder's words are cut first, then the item's name.
+ */
 export function renderContactSms(
-  config: Pick<Config, "baseUrl" | "authSecret">,
   contact: ContactRecipient,
   ownerName: string,
   facts: ContactFacts,
+  links: ContactSmsLinks,
 ): SmsText {
   const t = getT(contact.language);
-  const owner = oneLine(ownerName).slice(0, 30);
-  if (facts.event === "finderMessage") {
-    const url = replyUrl(config, facts.conversationId, contact.id);
+  const owner = smsName(ownerName);
+  if (facts.event === "finderMessage" && links.reply) {
+    const url = links.reply;
     return fitSms(
-      (item, words) => t("trusted.sms.finderMessage", { owner, item, quote: words, url }),
-      oneLine(facts.itemName),
-      facts.message,
+      (item, words) => t("trusted.sms.finderMessage", { owner, item, quote: words, url, stop: links.stop }),
+      gsmOnly(oneLine(facts.itemName)),
+      gsmOnly(facts.message),
     );
   }
-  const url = stopUrl(config, contact.id);
-  return fitSms((item) => t("trusted.sms.lostScan", { owner, item, url }), oneLine(facts.itemName));
+  return fitSms(
+    (item) => t("trusted.sms.lostScan", { owner, item, url: links.stop }),
+    gsmOnly(oneLine(facts.itemName)),
+  );
 }

@@ -78,3 +78,45 @@ export function readReplyToken(
 export function confirmUrl(config: Pick<Config, "baseUrl">, token: string): string {
   return new URL(`/t/c/${token}`, config.baseUrl).toString();
 }
+
+/**
+ * The short links an SMS carries (decision 040, second round): a reply and a stop link
+ * together must fit one 160-character part beside the item's name. Each is a code derived
+ * like the long tokens (HMAC over the ids, AUTH_SECRET) but short — 12 characters (72
+ * bits) for a reply, 10 (60 bits) for a stop — and found through the SHA-256 of the code
+ * stored when the SMS is queued (trusted_contact_links). Guessing one is still hopeless:
+ * each wrong guess is one request answered 404.
+ */
+export const SHORT_REPLY_LENGTH = 12;
+export const SHORT_STOP_LENGTH = 10;
+
+export function shortStopCode(config: Pick<Config, "authSecret">, contactId: string): string {
+  return createHmac("sha256", config.authSecret)
+    .update(`short-stop\n${contactId}`)
+    .digest("base64url")
+    .slice(0, SHORT_STOP_LENGTH);
+}
+
+export function shortReplyCode(config: Pick<Config, "authSecret">, conversationId: string, contactId: string): string {
+  return createHmac("sha256", config.authSecret)
+    .update(`short-reply\n${conversationId}\n${contactId}`)
+    .digest("base64url")
+    .slice(0, SHORT_REPLY_LENGTH);
+}
+
+export function shortStopUrl(config: Pick<Config, "authSecret" | "baseUrl">, contactId: string): string {
+  return new URL(`/t/s/${shortStopCode(config, contactId)}`, config.baseUrl).toString();
+}
+
+export function shortReplyUrl(
+  config: Pick<Config, "authSecret" | "baseUrl">,
+  conversationId: string,
+  contactId: string,
+): string {
+  return new URL(`/t/r/${shortReplyCode(config, conversationId, contactId)}`, config.baseUrl).toString();
+}
+
+/** Whether `token` has the shape of a short code of this kind (else: a long token, or nothing). */
+export function isShortCode(token: string, kind: "stop" | "reply"): boolean {
+  return token.length === (kind === "stop" ? SHORT_STOP_LENGTH : SHORT_REPLY_LENGTH) && /^[A-Za-z0-9_-]+$/.test(token);
+}

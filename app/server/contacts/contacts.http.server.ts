@@ -16,4 +16,8 @@ export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
   // A link that is wrong, altered, expired, or no longer the contact's: "Page not found".
   notFound: { status: 404, key: "trusted.errors.notFound", on: "page" },
   "reply.invalid": { status: 400, key: "trusted.errors.reply", on: { field: "message" } },
+  // On the form (codeWrong says how many tries are left); the page marks the code field.
+  "code.invalid": { status: 400, key: "trusted.errors.codeInvalid" },
+  "code.wrong": { status: 400, key: "trusted.errors.codeWrong" },
+  "code.expired": { status: 400, key: "trusted.errors.codeExpired" },
 };

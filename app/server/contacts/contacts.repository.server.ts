@@ -1,5 +1,5 @@
 /** SQL of trusted contacts (issue #33 point 1, decision 040). */
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { DB } from "../db/db.server";
 import type { TrustedContactTable } from "../db/schema";
 
@@ -12,6 +12,8 @@ const row = (r: ContactRow): ContactRow => ({
   confirmedAt: num(r.confirmedAt),
   stoppedAt: num(r.stoppedAt),
   createdAt: Number(r.createdAt),
+  confirmCodeExpiresAt: num(r.confirmCodeExpiresAt),
+  confirmCodeAttempts: Number(r.confirmCodeAttempts),
 });
 
 export async function listContacts(db: DB, userId: string): Promise<ContactRow[]> {
@@ -52,7 +54,7 @@ export async function deleteContact(db: DB, userId: string, id: string): Promise
 export async function markConfirmed(db: DB, id: string, at: number): Promise<void> {
   await db
     .updateTable("trusted_contacts")
-    .set({ confirmedAt: at })
+    .set({ confirmedAt: at, confirmCodeHash: null, confirmCodeExpiresAt: null })
     .where("id", "=", id)
     .where("confirmedAt", "is", null)
     .execute();
@@ -136,4 +138,60 @@ export async function contactNamesOf(db: DB, ids: string[]): Promise<Map<string,
     .where("id", "in", [...new Set(ids)])
     .execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A new confirmation code for a contact reached by SMS (its HMAC), tries reset. */
+export async function setConfirmCode(db: DB, id: string, codeHash: string, expiresAt: number): Promise<void> {
+  await db
+    .updateTable("trusted_contacts")
+    .set({ confirmCodeHash: codeHash, confirmCodeExpiresAt: expiresAt, confirmCodeAttempts: 0 })
+    .where("id", "=", id)
+    .where("confirmedAt", "is", null)
+    .execute();
+}
+
+/**
+ * Counts one try at the contact's code in the statement that checks one is left and the
+ * code is still valid (concurrent guesses cannot pass five). Null: no code to try.
+ */
+export async function countConfirmCodeAttempt(db: DB, id: string, maxAttempts: number, now: number) {
+  const r = await db
+    .updateTable("trusted_contacts")
+    .set({ confirmCodeAttempts: sql<number>`"confirmCodeAttempts" + 1` })
+    .where("id", "=", id)
+    .where("confirmedAt", "is", null)
+    .where("confirmCodeHash", "is not", null)
+    .where("confirmCodeExpiresAt", ">", now)
+    .where("confirmCodeAttempts", "<", maxAttempts)
+    .returning(["confirmCodeAttempts", "confirmCodeHash"])
+    .executeTakeFirst();
+  return r ? { attempts: Number(r.confirmCodeAttempts), codeHash: r.confirmCodeHash! } : null;
+}
+
+/** Remembers a short link's code (its SHA-256) when an SMS carrying it is queued. */
+export async function rememberLink(
+  db: DB,
+  link: {
+    codeHash: string;
+    kind: "stop" | "reply";
+    contactId: string;
+    conversationId: string | null;
+    createdAt: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto("trusted_contact_links")
+    .values(link)
+    .onConflict((oc) => oc.column("codeHash").doNothing())
+    .execute();
+}
+
+/** What a short link opens, or undefined. */
+export async function findLink(db: DB, codeHash: string, kind: "stop" | "reply") {
+  return db
+    .selectFrom("trusted_contact_links")
+    .select(["contactId", "conversationId"])
+    .where("codeHash", "=", codeHash)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
 }

@@ -12,15 +12,24 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { getT } from "~/i18n/i18n";
 import type { Lang } from "~/i18n/config";
 import { normalizePhone, formatPhone, maskEmail } from "~/lib/phone";
+import { smsName } from "~/lib/sms-text";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_NAME_MAX, isPlausibleEmail } from "~/lib/trusted-contacts";
 import type { Deps } from "../service-deps.server";
 import { findProductById, listProductsOfOwner } from "../items/items.repository.server";
+import {
+  newPhoneCode,
+  PHONE_CODE_TRIES,
+  PHONE_CODE_TTL_MS,
+  phoneCodeHash,
+  readPhoneCode,
+  samePhoneCodeHash,
+} from "../alerts/phone-code.server";
 import { enqueueMail, enqueueSms } from "../mail/mail.server";
-import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
+import { hitRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { findConversationOfOwner, listMessagesOf } from "../relay/relay.repository.server";
 import { storeOwnerSideReply } from "../relay/relay.service.server";
 import { ServiceError } from "../service-error.server";
-import { confirmUrl, readReplyToken, readStopToken, stopUrl } from "./contact-links.server";
+import { confirmUrl, isShortCode, readReplyToken, readStopToken, stopUrl } from "./contact-links.server";
 import * as repo from "./contacts.repository.server";
 
 export type ContactsErrorCode =
@@ -31,8 +40,11 @@ export type ContactsErrorCode =
   | "tooMany"
   | "rateLimited"
   | "notFound"
-  | "reply.invalid";
-/** `params.count`: contacts allowed (tooMany), minutes to wait (rateLimited). */
+  | "reply.invalid"
+  | "code.invalid"
+  | "code.wrong"
+  | "code.expired";
+/** `params.count`: contacts allowed (tooMany), minutes to wait (rateLimited), tries left (code.wrong). */
 export class ContactsError extends ServiceError<ContactsErrorCode> {}
 
 /** How long a confirmation link works. */
@@ -42,6 +54,14 @@ export const INVITE_RULE: RateRule = { name: "trusted:invite", limit: 10, window
 /** Replies per contact an hour. */
 export const CONTACT_REPLY_RULE: RateRule = { name: "trusted:reply", limit: 20, windowMs: 60 * 60_000 };
 export const REPLY_MAX = 2000;
+/**
+ * A contact reached only by SMS confirms with a code (the owner's number rules,
+ * alerts/phone-code.server.ts): new codes per contact an hour (each costs an SMS to
+ * someone who did not ask), and checks per contact an hour on top of five tries per code.
+ * Counted whatever RATE_LIMIT_DISABLED says, like the owner's.
+ */
+export const CONTACT_CODE_RULE: RateRule = { name: "trusted:code", limit: 3, windowMs: 60 * 60_000 };
+export const CONTACT_VERIFY_RULE: RateRule = { name: "trusted:verify", limit: 15, windowMs: 60 * 60_000 };
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -98,12 +118,15 @@ export async function addContact(
   const limited = await rateLimiter(deps.config, deps.db)(INVITE_RULE, userId, now);
   if (!limited.ok) throw new ContactsError("rateLimited", { count: limited.retryAfterMinutes });
   const token = randomBytes(18).toString("base64url");
+  const id = randomUUID();
+  // Only a number: a code by SMS, typed on the page the SMS links to (an address: the link).
+  const code = email ? null : newPhoneCode();
   await deps.db.transaction().execute(async (trx) => {
     if ((await repo.listContacts(trx, userId)).length >= TRUSTED_CONTACTS_MAX) {
       throw new ContactsError("tooMany", { count: TRUSTED_CONTACTS_MAX });
     }
     await repo.insertContact(trx, {
-      id: randomUUID(),
+      id,
       userId,
       name,
       email: email || null,
@@ -114,6 +137,9 @@ export async function addContact(
       confirmedAt: null,
       stoppedAt: null,
       createdAt: now,
+      confirmCodeHash: code && phone ? contactCodeHash(deps.config, id, phone, code) : null,
+      confirmCodeExpiresAt: code ? now + PHONE_CODE_TTL_MS : null,
+      confirmCodeAttempts: 0,
     });
     const t = getT(language);
     const url = confirmUrl(deps.config, token);
@@ -123,10 +149,21 @@ export async function addContact(
         subject: t("trusted.mail.invite.subject", { owner: owner.name }),
         text: t("trusted.mail.invite.text", { owner: owner.name, name, url }),
       });
-    } else if (phone) {
-      await enqueueSms(trx, { to: phone, text: t("trusted.sms.invite", { owner: owner.name.slice(0, 30), url }) });
+    } else if (phone && code) {
+      await enqueueSms(trx, { to: phone, text: inviteSms(language, owner.name, code, url) });
     }
   });
+}
+
+/** The code's stored form: bound to the contact and the number it was sent to. */
+function contactCodeHash(config: Pick<Deps["config"], "authSecret">, contactId: string, phone: string, code: string) {
+  return phoneCodeHash(config.authSecret, ["trusted", contactId, phone], code);
+}
+
+/** The SMS that invites a contact reached only by SMS: the code and the page to type it on. */
+function inviteSms(language: Lang, ownerName: string, code: string, url: string): string {
+  const t = getT(language);
+  return t("trusted.sms.invite", { owner: smsName(ownerName), code, url });
 }
 
 export async function removeContact(deps: Pick<Deps, "db">, userId: string, id: string): Promise<void> {
@@ -138,24 +175,83 @@ async function ownerNameOf(db: Deps["db"], userId: string): Promise<string> {
   return row?.name ?? "";
 }
 
-/** The confirmation page: whose contact this link makes them. ContactsError notFound if it is not valid. */
+/**
+ * The confirmation page: whose contact this link makes them, and how they confirm — by
+ * the button (invited by mail) or by typing the code their SMS carried (only a number).
+ * ContactsError notFound if the link is not valid.
+ */
 export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: string) {
   const c = await repo.findContactByConfirmHash(deps.db, sha256(token));
   if (!c || c.confirmSentAt === null || c.confirmSentAt + CONFIRM_TTL_MS < deps.clock()) {
     throw new ContactsError("notFound");
   }
-  return { name: c.name, owner: await ownerNameOf(deps.db, c.userId), confirmed: c.confirmedAt !== null, contact: c };
+  return {
+    name: c.name,
+    owner: await ownerNameOf(deps.db, c.userId),
+    confirmed: c.confirmedAt !== null,
+    byCode: c.email === null,
+    contact: c,
+  };
 }
 
-export async function confirmContact(deps: Pick<Deps, "db" | "clock">, token: string) {
+/**
+ * Confirms the contact. Invited by mail: the button is enough (the link came to their
+ * inbox). Reached only by SMS: `typedCode` must be the six digits of their SMS — valid 10
+ * minutes, five tries counted before they are checked, fifteen checks an hour.
+ */
+export async function confirmContact(deps: Pick<Deps, "db" | "config" | "clock">, token: string, typedCode = "") {
   const found = await readConfirmation(deps, token);
-  await repo.markConfirmed(deps.db, found.contact.id, deps.clock());
+  const c = found.contact;
+  const now = deps.clock();
+  if (found.byCode && !found.confirmed) {
+    const code = readPhoneCode(typedCode);
+    if (!code) throw new ContactsError("code.invalid");
+    const hit = await hitRateLimit(deps.db, CONTACT_VERIFY_RULE, c.id, now);
+    if (!hit.ok) throw new ContactsError("rateLimited", { count: hit.retryAfterMinutes });
+    const attempt = await repo.countConfirmCodeAttempt(deps.db, c.id, PHONE_CODE_TRIES, now);
+    if (!attempt) throw new ContactsError("code.expired");
+    if (!samePhoneCodeHash(attempt.codeHash, contactCodeHash(deps.config, c.id, c.phone ?? "", code))) {
+      const left = PHONE_CODE_TRIES - attempt.attempts;
+      if (left <= 0) throw new ContactsError("code.expired");
+      throw new ContactsError("code.wrong", { count: left });
+    }
+  }
+  await repo.markConfirmed(deps.db, c.id, now);
   return { name: found.name, owner: found.owner };
 }
 
-export async function readStop(deps: Pick<Deps, "db" | "config">, token: string) {
+/** A new code for a contact reached only by SMS (the old one expired or was tried five times). */
+export async function resendConfirmCode(deps: Pick<Deps, "db" | "config" | "clock">, token: string) {
+  const found = await readConfirmation(deps, token);
+  const c = found.contact;
+  if (!found.byCode || found.confirmed || !c.phone) throw new ContactsError("notFound");
+  const now = deps.clock();
+  const hit = await hitRateLimit(deps.db, CONTACT_CODE_RULE, c.id, now);
+  if (!hit.ok) throw new ContactsError("rateLimited", { count: hit.retryAfterMinutes });
+  const code = newPhoneCode();
+  const language: Lang = c.language === "sv" ? "sv" : "en";
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.setConfirmCode(trx, c.id, contactCodeHash(deps.config, c.id, c.phone!, code), now + PHONE_CODE_TTL_MS);
+    await enqueueSms(trx, {
+      to: c.phone!,
+      text: inviteSms(language, found.owner, code, confirmUrl(deps.config, token)),
+    });
+  });
+  return { name: found.name, owner: found.owner };
+}
+
+/** The contact a stop link opens: a long token (mail) or a short code (SMS). */
+async function contactOfStopLink(deps: Pick<Deps, "db" | "config">, token: string) {
+  if (isShortCode(token, "stop")) {
+    const link = await repo.findLink(deps.db, sha256(token), "stop");
+    return link ? repo.findContact(deps.db, link.contactId) : undefined;
+  }
   const id = readStopToken(deps.config, token);
-  const c = id ? await repo.findContact(deps.db, id) : undefined;
+  return id ? repo.findContact(deps.db, id) : undefined;
+}
+
+export async function readStop(deps: Pick<Deps, "db" | "config">, token: string) {
+  const c = await contactOfStopLink(deps, token);
   if (!c) throw new ContactsError("notFound");
   return { name: c.name, owner: await ownerNameOf(deps.db, c.userId), stopped: c.stoppedAt !== null, contact: c };
 }
@@ -169,8 +265,10 @@ export async function stopContact(deps: Pick<Deps, "db" | "config" | "clock">, t
 
 /** A reply link's conversation, if the contact may still use it; else ContactsError notFound. */
 async function replyAccess(deps: Pick<Deps, "db" | "config">, token: string) {
-  const ids = readReplyToken(deps.config, token);
-  if (!ids) throw new ContactsError("notFound");
+  const ids = isShortCode(token, "reply")
+    ? await repo.findLink(deps.db, sha256(token), "reply")
+    : readReplyToken(deps.config, token);
+  if (!ids?.conversationId) throw new ContactsError("notFound");
   const contact = await repo.findContact(deps.db, ids.contactId);
   if (!contact || contact.confirmedAt === null || contact.stoppedAt !== null) throw new ContactsError("notFound");
   // The contact's owner still manages the item (decision 026), and did not leave them out for it.

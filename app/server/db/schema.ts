@@ -208,6 +208,19 @@ export interface TrustedContactTable {
   confirmedAt: number | null;
   stoppedAt: number | null;
   createdAt: number;
+  /** A contact reached only by SMS confirms with a code (migration 0042): its HMAC, expiry, tries. */
+  confirmCodeHash: ColumnType<string | null, string | null | undefined, string | null>;
+  confirmCodeExpiresAt: ColumnType<number | null, number | null | undefined, number | null>;
+  confirmCodeAttempts: ColumnType<number, number | undefined, number>;
+}
+
+/** A short stop or reply link of a trusted contact (migration 0042): the SHA-256 of its derived code. */
+export interface TrustedContactLinkTable {
+  codeHash: string;
+  kind: "stop" | "reply";
+  contactId: string;
+  conversationId: string | null;
+  createdAt: number;
 }
 
 /** An item whose alerts a trusted contact does not get. */
@@ -442,6 +455,7 @@ export interface Database {
   user_phones: UserPhoneTable;
   trusted_contacts: TrustedContactTable;
   trusted_contact_exclusions: TrustedContactExclusionTable;
+  trusted_contact_links: TrustedContactLinkTable;
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
   admin_lookups: AdminLookupTable;

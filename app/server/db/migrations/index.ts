@@ -26,6 +26,7 @@ import * as m0035 from "./0035-push-in-outbox";
 import * as m0036 from "./0036-trusted-contacts";
 import * as m0037 from "./0037-unread-index";
 import * as m0039 from "./0039-stickers";
+import * as m0042 from "./0042-trusted-contact-codes";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0036-trusted-contacts": m0036,
   "0037-unread-index": m0037,
   "0039-stickers": m0039,
+  "0042-trusted-contact-codes": m0042,
 };

@@ -1,0 +1,280 @@
+/**
+ * Trusted contacts' confirmation code and short links (issue #33 points 1 and 2, decision
+ * 040) at the service level, on SQLite and (DATABASE_URL=postgres://…) PostgreSQL, with a
+ * clock the test moves: a contact reached only by SMS confirms with the six-digit code of
+ * their SMS (valid 10 minutes, five tries counted before they are checked, new codes and
+ * checks rate-limited per contact), a contact invited by mail with the link alone; every
+ * SMS and mail to a contact carries a stop link that works, and an SMS with both its
+ * links stays one part whatever the names.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "../../app/i18n/resources.server";
+import { gsmLength, isGsm } from "../../app/lib/sms-text";
+import { fanOutAlert } from "../../app/server/alerts/fanout.service.server";
+import { PHONE_CODE_TTL_MS } from "../../app/server/alerts/phone-code.server";
+import {
+  addContact,
+  confirmContact,
+  ContactsError,
+  listContacts,
+  openContactReply,
+  readConfirmation,
+  readStop,
+  resendConfirmCode,
+  stopContact,
+} from "../../app/server/contacts/contacts.service.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import type { Deps } from "../../app/server/service-deps.server";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { createUser } from "../support/users";
+
+let tdb: TestDatabase;
+let rt: Runtime;
+let now = Date.UTC(2026, 10, 26, 12);
+let deps: Deps;
+let ip = 0;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("trustedsvc");
+  // No RATE_LIMIT_DISABLED: the code rules count whatever it says, the invite rule does not.
+  rt = await createTestRuntime({ ...testEnv(tdb), BASE_URL: "https://hittad.example" });
+  deps = { db: rt.database.db, config: rt.config, auth: rt.auth, clock: () => now, writer: rt.database.writer };
+});
+afterAll(async () => {
+  await rt?.database.close();
+  await tdb?.drop();
+});
+
+const smsTo = (to: string) =>
+  rt.database.db
+    .selectFrom("mail_outbox")
+    .select(["text", "createdAt"])
+    .where("channel", "=", "sms")
+    .where("to", "=", to)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute()
+    .then((rows) => rows.map((r) => r.text));
+const mailTo = (to: string) =>
+  rt.database.db
+    .selectFrom("mail_outbox")
+    .select(["text"])
+    .where("channel", "=", "email")
+    .where("to", "=", to)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute()
+    .then((rows) => rows.map((r) => r.text));
+
+const tokenOf = (text: string, prefix: string) => {
+  const m = new RegExp(`${prefix}([A-Za-z0-9_-]+)`).exec(text);
+  if (!m) throw new Error(`no ${prefix} in: ${text}`);
+  return m[1]!;
+};
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
+const aNumber = () =>
+  `+46 70 ${String(100 + Math.floor(Math.random() * 900))} ${String(1000 + Math.floor(Math.random() * 9000))}`;
+const e164 = (typed: string) => `+46${typed.replace(/\D/g, "").slice(2)}`;
+
+async function errorCode(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ContactsError);
+    return { code: (err as ContactsError).code, params: (err as ContactsError).params };
+  }
+  throw new Error("expected a ContactsError");
+}
+
+/** An owner and a contact they named with only a number: the SMS's link token and code. */
+async function invitedBySms(ownerName = "Olle Owner", language: "en" | "sv" = "en") {
+  const owner = await createUser(rt, { name: ownerName, language });
+  const typed = aNumber();
+  await addContact(deps, owner.id, { name: "Bo", email: "", phone: typed });
+  const [sms] = await smsTo(e164(typed));
+  return { owner, phone: e164(typed), token: tokenOf(sms!, "/t/c/"), code: codeIn(sms!), sms: sms! };
+}
+
+async function paidItem(ownerId: string, name: string) {
+  const id = await createItem(
+    deps,
+    ownerId,
+    {
+      name,
+      findFee: 300,
+      prodType: "mobile",
+      contactInfo: "",
+      contactVisibility: "private",
+      payment: "year",
+      intent: "payLater",
+    },
+    "en",
+  );
+  await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", id).execute();
+  return id;
+}
+
+const finderWrites = (itemId: string, message: string) =>
+  sendFinderMessage(
+    deps,
+    itemId,
+    { message, contact: "", captchaToken: "", js: false, trap: false },
+    { ip: `203.0.${++ip % 250}.${ip % 200}`, lang: "en", viewerId: null },
+  );
+
+describe("confirming a contact reached only by SMS", () => {
+  it("the SMS carries a six-digit code and the page's link, in one part; the link alone confirms nothing", async () => {
+    const { token, sms } = await invitedBySms();
+    expect(sms).toMatch(/Confirm with code \d{6} \(10 min\): https:\/\/hittad\.example\/t\/c\//);
+    expect(isGsm(sms) && gsmLength(sms)).toBeLessThanOrEqual(160);
+    expect((await readConfirmation(deps, token)).byCode).toBe(true);
+    expect(await errorCode(confirmContact(deps, token))).toMatchObject({ code: "code.invalid" });
+    expect(await errorCode(confirmContact(deps, token, "12345"))).toMatchObject({ code: "code.invalid" });
+    expect((await readConfirmation(deps, token)).confirmed).toBe(false);
+  });
+
+  it("the right code confirms; a wrong one says how many tries are left", async () => {
+    const { owner, token, code } = await invitedBySms();
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect(await errorCode(confirmContact(deps, token, wrong))).toEqual({ code: "code.wrong", params: { count: 4 } });
+    await confirmContact(deps, token, ` ${code.slice(0, 3)} ${code.slice(3)} `);
+    expect((await listContacts(deps, owner.id))[0]!.status).toBe("confirmed");
+    expect((await readConfirmation(deps, token)).confirmed).toBe(true);
+  });
+
+  it("five tries, counted before they are checked: after five wrong ones the right code is refused", async () => {
+    const { owner, token, code } = await invitedBySms();
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let left = 4; left >= 1; left--) {
+      expect(await errorCode(confirmContact(deps, token, wrong))).toEqual({
+        code: "code.wrong",
+        params: { count: left },
+      });
+    }
+    expect(await errorCode(confirmContact(deps, token, wrong))).toMatchObject({ code: "code.expired" });
+    expect(await errorCode(confirmContact(deps, token, code))).toMatchObject({ code: "code.expired" });
+    expect((await listContacts(deps, owner.id))[0]!.status).toBe("pending");
+  });
+
+  it("a code is valid 10 minutes; a new one can be sent, at most three an hour, and only the newest works", async () => {
+    const { phone, token, code } = await invitedBySms("Siv Ägare", "sv");
+    now += PHONE_CODE_TTL_MS + 1;
+    expect(await errorCode(confirmContact(deps, token, code))).toMatchObject({ code: "code.expired" });
+    for (let i = 0; i < 3; i++) await resendConfirmCode(deps, token);
+    expect(await errorCode(resendConfirmCode(deps, token))).toMatchObject({ code: "rateLimited" });
+    const sent = await smsTo(phone);
+    expect(sent).toHaveLength(4);
+    expect(sent[3]).toContain("Bekräfta med kod");
+    const newest = codeIn(sent[3]!);
+    const older = codeIn(sent[2]!);
+    if (older !== newest) {
+      expect(await errorCode(confirmContact(deps, token, older))).toMatchObject({ code: "code.wrong" });
+    }
+    await confirmContact(deps, token, newest);
+    expect((await readConfirmation(deps, token)).confirmed).toBe(true);
+    // Confirmed: no more codes.
+    expect(await errorCode(resendConfirmCode(deps, token))).toMatchObject({ code: "notFound" });
+    now += 60 * 60_000;
+  });
+
+  it("at most fifteen checks per contact an hour, whatever codes were sent", async () => {
+    const { token, code } = await invitedBySms();
+    const wrong = code === "000000" ? "111111" : "000000";
+    let checks = 0;
+    for (let round = 0; round < 4; round++) {
+      if (round > 0) await resendConfirmCode(deps, token);
+      for (let i = 0; i < 5 && checks < 15; i++, checks++) await errorCode(confirmContact(deps, token, wrong));
+    }
+    expect(checks).toBe(15);
+    const [last] = (await smsTo((await readConfirmation(deps, token)).contact.phone!)).slice(-1);
+    expect(await errorCode(confirmContact(deps, token, codeIn(last!)))).toMatchObject({ code: "rateLimited" });
+    now += 60 * 60_000;
+  });
+
+  it("a contact invited by mail confirms with the link alone, and gets no code", async () => {
+    const owner = await createUser(rt, { name: "Per Owner" });
+    const email = `kim-${randomBytes(3).toString("hex")}@example.test`;
+    await addContact(deps, owner.id, { name: "Kim", email, phone: aNumber() });
+    const [mail] = await mailTo(email);
+    const token = tokenOf(mail!, "/t/c/");
+    expect((await readConfirmation(deps, token)).byCode).toBe(false);
+    await confirmContact(deps, token);
+    expect((await listContacts(deps, owner.id))[0]!.status).toBe("confirmed");
+  });
+});
+
+describe("the stop link in every message to a contact", () => {
+  it("each SMS carries a short stop link (and a finder's message a short reply link) in one part, whatever the names", async () => {
+    const { owner, phone, token, code } = await invitedBySms("Ærøskøbing Łukasz Wolfeschlegelsteinhausen");
+    await confirmContact(deps, token, code);
+    const item = await paidItem(owner.id, "Telefon 📱 med ett väldigt långt namn som inte får plats");
+    const long = "Jag hittade den vid busshållplatsen 🚌 på Storgatan, ring mig så ses vi ".repeat(4);
+    const { conversationId } = await finderWrites(item, long);
+    await rt.database.db
+      .transaction()
+      .execute((trx) =>
+        fanOutAlert(
+          trx,
+          deps,
+          { event: "lostScan", itemId: item, itemName: "Telefon", at: now, scanLang: "en", device: "phone" },
+          now,
+        ),
+      );
+    const [, finderSms, scanSms] = await smsTo(phone);
+    for (const sms of [finderSms!, scanSms!]) {
+      expect(isGsm(sms), sms).toBe(true);
+      expect(gsmLength(sms), sms).toBeLessThanOrEqual(160);
+      expect(sms).toMatch(/Stop: https:\/\/hittad\.example\/t\/s\/[A-Za-z0-9_-]{10}$/);
+    }
+    expect(finderSms).toMatch(/Answer: https:\/\/hittad\.example\/t\/r\/[A-Za-z0-9_-]{12} /);
+    const reply = await openContactReply(deps, tokenOf(finderSms!, "/t/r/"));
+    expect(reply.messages[0]!.text).toBe(long);
+    expect(conversationId).toBeTruthy();
+
+    const stop = tokenOf(scanSms!, "/t/s/");
+    expect((await readStop(deps, stop)).stopped).toBe(false);
+    await stopContact(deps, stop);
+    expect((await listContacts(deps, owner.id))[0]!.status).toBe("stopped");
+    expect(await errorCode(openContactReply(deps, tokenOf(finderSms!, "/t/r/")))).toMatchObject({ code: "notFound" });
+    await finderWrites(item, "Are you there?");
+    expect(await smsTo(phone)).toHaveLength(3);
+  });
+
+  it("each mail to a contact carries a stop link that stops them", async () => {
+    const owner = await createUser(rt, { name: "Mia Owner" });
+    const email = `ada-${randomBytes(3).toString("hex")}@example.test`;
+    await addContact(deps, owner.id, { name: "Ada", email, phone: "" });
+    await confirmContact(deps, tokenOf((await mailTo(email))[0]!, "/t/c/"));
+    const item = await paidItem(owner.id, "Green phone");
+    await finderWrites(item, "Found your green phone");
+    await rt.database.db
+      .transaction()
+      .execute((trx) =>
+        fanOutAlert(
+          trx,
+          deps,
+          { event: "lostScan", itemId: item, itemName: "Green phone", at: now, scanLang: "en", device: "phone" },
+          now,
+        ),
+      );
+    const [, finderMail, scanMail] = await mailTo(email);
+    for (const mail of [finderMail!, scanMail!])
+      expect(mail).toMatch(/Stop getting these messages:\nhttps:\/\/hittad\.example\/t\/s\//);
+    await stopContact(deps, tokenOf(finderMail!, "/t/s/"));
+    expect((await listContacts(deps, owner.id))[0]!.status).toBe("stopped");
+    await finderWrites(item, "Hello again");
+    expect(await mailTo(email)).toHaveLength(3);
+  });
+
+  it("a short code that was never sent, or altered, opens nothing", async () => {
+    for (const token of [randomBytes(9).toString("base64url").slice(0, 10), "AAAAAAAAAA"]) {
+      expect(await errorCode(readStop(deps, token))).toMatchObject({ code: "notFound" });
+    }
+    for (const token of [randomBytes(9).toString("base64url").slice(0, 12), "AAAAAAAAAAAA"]) {
+      expect(await errorCode(openContactReply(deps, token))).toMatchObject({ code: "notFound" });
+    }
+  });
+});
