@@ -63,6 +63,8 @@ let conversation: string;
 let finderToken: string;
 let organisation: string;
 let invoiceOrder: string;
+/** The removed member's card order for an organisation item, paid in its scope before removal. */
+let membersOrder: string;
 const inviteToken = randomBytes(32).toString("base64url");
 const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
 
@@ -228,14 +230,16 @@ beforeAll(async () => {
     },
     false,
   );
-  const membersOrder = await createOrder(depsOf(rt), {
-    userId: users.removedMember.id,
-    productIds: [membersItem],
-    organisationId: organisation,
-    period: "month",
-    lang: "en",
-  });
-  await completeTestPayment(depsOf(rt), { userId: users.removedMember.id, orderId: membersOrder.id });
+  membersOrder = (
+    await createOrder(depsOf(rt), {
+      userId: users.removedMember.id,
+      productIds: [membersItem],
+      organisationId: organisation,
+      period: "month",
+      lang: "en",
+    })
+  ).id;
+  await completeTestPayment(depsOf(rt), { userId: users.removedMember.id, orderId: membersOrder });
   await removeMember(depsOf(rt), users.owner.id, organisation, users.removedMember.id);
   await insertInvite(rt.database.db, {
     id: "matrix-invite",
@@ -335,6 +339,29 @@ describe("authorization matrix (tests/quality/route-table.ts)", () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it("a removed member gets an outsider's answer on every order route for the order they paid in the organisation's scope", async () => {
+    // Every order route of the table, requested for the removed member's own order: what
+    // `other` gets for an order not theirs, and never the organisation's item names.
+    const ORDER_IN_URL = /\{(?:order|paidOrder|invoiceOrder)\}/;
+    const rows = ROUTE_TABLE.filter((r) => ORDER_IN_URL.test(r.url));
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    const cookie = await cookieFor("removedMember");
+    const problems: string[] = [];
+    for (const row of rows) {
+      const url = row.url.replace(ORDER_IN_URL, membersOrder);
+      for (const method of ["GET", "POST"] as const) {
+        const want = expectation((method === "GET" ? row.get : row.post)[REMOVED_MEMBER_AS]);
+        const res =
+          method === "GET" ? await http.get(url, { cookie }) : await http.post(url, filledBody(row), { cookie });
+        const text = await res.text();
+        if (res.status !== want.status) problems.push(`${method} ${url}: ${res.status}, expected ${want.status}`);
+        if (text.includes("Member&#x27;s laptop") || text.includes("Member's laptop"))
+          problems.push(`${method} ${url}: shows the organisation's item`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 
   it("an edit by anyone but the owner changed nothing; the owner's was saved", async () => {
     const row = await rt.database.db
