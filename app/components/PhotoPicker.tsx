@@ -26,6 +26,7 @@ export function PhotoPicker({
   const input = useRef<HTMLInputElement>(null);
   const [previews, setPreviews] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState(false);
 
   useEffect(() => () => previews.forEach((u) => URL.revokeObjectURL(u)), [previews]);
 
@@ -36,8 +37,12 @@ export function PhotoPicker({
     setBusy(true);
     onBusy?.(true);
     try {
-      const smaller = await Promise.all(chosen.map((f) => downscalePhoto(f).catch(() => f)));
-      if (smaller.some((f, i) => f !== chosen[i])) {
+      const shrunk = await Promise.all(chosen.map((f) => downscalePhoto(f).catch(() => f)));
+      // A file still over the limit (not a photo the canvas could draw) is taken out here,
+      // before megabytes go over a phone's connection; the server refuses it anyway.
+      const smaller = shrunk.filter((f) => f.size <= PHOTO_MAX_MB * 1024 * 1024);
+      setRefused(smaller.length < shrunk.length);
+      if (smaller.length < chosen.length || smaller.some((f, i) => f !== chosen[i])) {
         const dt = new DataTransfer();
         smaller.forEach((f) => dt.items.add(f));
         el.files = dt.files;
@@ -74,6 +79,11 @@ export function PhotoPicker({
       <p className="form-text mb-0" role="status" aria-live="polite">
         {busy ? t("photos.form.shrinking") : ""}
       </p>
+      {refused ? (
+        <p className="invalid-feedback d-block mb-0" role="alert">
+          {t("photos.errors.tooLarge", { max: PHOTO_MAX_MB })}
+        </p>
+      ) : null}
       {previews.length ? (
         <ul
           className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0 photo-previews"

@@ -3,7 +3,8 @@
  * drawn smaller on a canvas and sent as a JPEG, so a phone sends a few hundred kilobytes
  * instead of a 5 MB original. The server checks and processes whatever arrives all the
  * same; anything this cannot read safely is sent as it is, so the server's translated
- * message (HEIC, animated, damaged, too many pixels) is the one the owner sees.
+ * message (HEIC, animated, damaged, too many pixels) is the one the owner sees. Only a file
+ * still over the size limit is held back (PhotoPicker), with the server's own message.
  */
 
 /** The server's largest variant is 1280 px wide (and at most 2560 tall): no need for more. */

@@ -22,6 +22,7 @@ const L = {
     makePrivate: "Make private",
     privateBadge: "Private",
     alt: (name: string) => `Photo of ${name}`,
+    tooLarge: "The photo is larger than 15 MB.",
   },
   sv: {
     locale: "sv-SE",
@@ -34,6 +35,7 @@ const L = {
     makePrivate: "Gör privat",
     privateBadge: "Privat",
     alt: (name: string) => `Foto av ${name}`,
+    tooLarge: "Fotot är större än 15 MB.",
   },
 } as const;
 
@@ -77,8 +79,16 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await page.getByLabel(new RegExp(`^${s.fee}`)).fill("200");
       await page.locator("#product-prodType").selectOption("mobile");
       await page.getByLabel(s.contact, { exact: true }).fill("070-123 45 67");
+      // A file over the limit that the browser cannot shrink (here a 16 MB PDF named .jpg)
+      // is taken out before it is sent, with the server's message; nothing typed is lost.
+      const oversized = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(16 * 1024 * 1024)]);
+      await page.getByLabel(s.add).setInputFiles({ name: "scan.jpg", mimeType: "image/jpeg", buffer: oversized });
+      await expect(page.locator(".photo-picker [role=alert]")).toContainText(s.tooLarge);
+      expect(await page.locator("#product-photo").evaluate((el) => (el as HTMLInputElement).files!.length)).toBe(0);
+      await expect(page.getByLabel(s.name, { exact: true })).toHaveValue(itemName);
       await page.getByLabel(s.add).setInputFiles({ name: "phone.jpg", mimeType: "image/jpeg", buffer: jpeg });
       await expect(page.locator("img.photo-preview")).toHaveCount(1);
+      await expect(page.locator(".photo-picker [role=alert]")).toHaveCount(0);
       // Made smaller in the browser before upload: the file in the input is no longer the original.
       const sent = await page.locator("#product-photo").evaluate((el) => (el as HTMLInputElement).files![0]!.size);
       expect(sent).toBeLessThan(jpeg.length);
