@@ -39,7 +39,14 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                         : o.items.join(", "),
                   })}
                 </h3>
-                {o.lapsed ? (
+                {o.withdrawn ? (
+                  <p className="mb-2 billing-withdrawn">
+                    {t("dashboard.billing.withdrawn", {
+                      date: formatDate(o.withdrawn.at, lang),
+                      refund: money(o.withdrawn.refund),
+                    })}
+                  </p>
+                ) : o.lapsed ? (
                   <p className="mb-2">
                     {t("dashboard.billing.lapsed")} <Link to="/order">{t("dashboard.billing.reactivate")}</Link>
                   </p>
@@ -69,6 +76,11 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                   {o.renewing ? (
                     <Link to={`/order/${o.id}/cancel`} className="btn btn-sm btn-outline-danger">
                       {t("dashboard.billing.cancel")}
+                    </Link>
+                  ) : null}
+                  {o.withdrawUntil ? (
+                    <Link to={`/order/${o.id}/withdraw`} className="btn btn-sm btn-outline-secondary billing-withdraw">
+                      {t("dashboard.billing.withdraw", { date: formatDate(o.withdrawUntil, lang) })}
                     </Link>
                   ) : null}
                   {o.resumable ? (

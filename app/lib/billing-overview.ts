@@ -23,6 +23,10 @@ export interface BillingOverview {
     resumable: boolean;
     paymentFailed: boolean;
     lapsed: boolean;
+    /** A consumer may withdraw until then (decision 041); null: not offered. */
+    withdrawUntil: number | null;
+    /** Withdrawn: when, and the refund (minor units). */
+    withdrawn: { at: number; refund: number } | null;
     receipts: Array<{ number: number; paidAt: number; totalAmount: number }>;
   }>;
 }

@@ -20,7 +20,7 @@ describe("order form", () => {
     expect(r).toEqual({
       ok: true,
       intent: "pay",
-      data: { items: ["AAAAAAAAAA", "BBBBBBBBBB"], payment: "month", scope: "selected" },
+      data: { items: ["AAAAAAAAAA", "BBBBBBBBBB"], payment: "month", scope: "selected", immediateStart: false },
     });
   });
 
@@ -47,7 +47,30 @@ describe("order form", () => {
           ["payment", "year"],
         ]),
       ),
-    ).toEqual({ ok: true, intent: "pay", data: { items: [], payment: "year", scope: "allUnpaid" } });
+    ).toEqual({
+      ok: true,
+      intent: "pay",
+      data: { items: [], payment: "year", scope: "allUnpaid", immediateStart: false },
+    });
+  });
+
+  it("reads the consumer's request to start at once (decision 041): only the ticked box's value", () => {
+    const ticked = parseOrderForm(
+      form([
+        ["payment", "year"],
+        ["scope", "allUnpaid"],
+        ["immediateStart", "yes"],
+      ]),
+    );
+    expect(ticked).toMatchObject({ ok: true, data: { immediateStart: true } });
+    const forged = parseOrderForm(
+      form([
+        ["payment", "year"],
+        ["scope", "allUnpaid"],
+        ["immediateStart", "true"],
+      ]),
+    );
+    expect(forged).toMatchObject({ ok: true, data: { immediateStart: false } });
   });
 
   it("refuses an unknown period and ids that are not item ids", () => {

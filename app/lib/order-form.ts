@@ -59,6 +59,8 @@ export interface OrderFormValues {
   items: string[];
   payment: Period;
   scope: OrderScope;
+  /** The consumer asked for the service to start at once (decision 041); the service requires it. */
+  immediateStart: boolean;
 }
 
 /** What the parser refuses (translation keys); the service's refusals are OrderError codes. */
@@ -81,6 +83,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
     items: items.filter(isProductId).slice(0, ORDER_MAX_ITEMS),
     payment: period,
     scope,
+    immediateStart: form.get("immediateStart") === "yes",
   };
   if (payment !== "month" && payment !== "year") {
     return { ok: false, intent, values, error: "orderErrors.paymentInvalid" };

@@ -11,6 +11,7 @@ import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/item-filter"
 import { parseItemQuery } from "~/lib/item-query";
 import { StickerShipments } from "~/components/StickerShipments";
 import { formatDate } from "~/lib/dates";
+import { formatPrice } from "~/lib/pricing";
 import type { FormMessage } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { can } from "~/lib/organisation-roles";
@@ -83,7 +84,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? { kind: "cancelled" as const, date: doneOrder.endsAt ?? doneOrder.paidUntil ?? 0 }
       : doneOrder && done === "resumed" && doneOrder.renewing
         ? { kind: "resumed" as const, date: doneOrder.paidUntil ?? 0 }
-        : null;
+        : doneOrder && done === "withdrawn" && doneOrder.withdrawn
+          ? {
+              kind: "withdrawnDone" as const,
+              date: doneOrder.withdrawn.at,
+              refund: formatPrice(doneOrder.withdrawn.refund / 100, doneOrder.currency === "SEK" ? "sv" : "en"),
+            }
+          : null;
   return data(
     {
       origin,
@@ -237,7 +244,10 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           variant="success"
           message={{
             key: `dashboard.billing.${billingDone.kind}`,
-            params: { date: formatDate(billingDone.date, lang) },
+            params: {
+              date: formatDate(billingDone.date, lang),
+              refund: "refund" in billingDone ? (billingDone.refund ?? "") : "",
+            },
           }}
         />
       ) : null}

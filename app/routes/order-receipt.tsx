@@ -109,6 +109,21 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
         </tbody>
       </table>
       {r.reverseCharge ? <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p> : null}
+      {r.withdrawal?.kind === "open" ? (
+        <p className="receipt-withdrawal">
+          {t("orders.withdrawal.receipt", { date: formatDate(r.withdrawal.until, lang) })}{" "}
+          <Link to={`/order/${r.orderId}/withdraw`}>{t("orders.withdrawal.receiptLink")}</Link>
+        </p>
+      ) : r.withdrawal?.kind === "withdrawn" ? (
+        <p className="receipt-withdrawal">
+          {t("dashboard.billing.withdrawn", {
+            date: formatDate(r.withdrawal.at, lang),
+            refund: money(r.withdrawal.refund),
+          })}
+        </p>
+      ) : r.withdrawal?.kind === "business" ? (
+        <p className="small text-body-secondary receipt-withdrawal">{t("orders.withdrawal.businessNote")}</p>
+      ) : null}
       <div className="d-flex flex-wrap gap-2">
         <a href={`/order/${r.orderId}/receipt.pdf?number=${r.number}`} className="btn btn-primary">
           {t("billing.receipt.pdf")}

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { CheckoutTerms } from "~/components/CheckoutTerms";
+import { WithdrawalConsent } from "~/components/WithdrawalConsent";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrderAmounts } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";
@@ -94,6 +95,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       invoice,
       seller: sellerOf(deps.config),
+      // A consumer's order (personal scope) has the right of withdrawal (decision 041).
+      consumer: organisationId === null,
     },
     { headers },
   );
@@ -122,6 +125,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       organisationId: organisationIdOf(await activeScopeOf(deps.db, request, user.ref)),
       period: parsed.data.payment,
       lang,
+      immediateStart: parsed.data.immediateStart,
     };
     // Decision 027: the service checks that the user is an admin of the active organisation.
     ({ url } = parsed.intent === "invoice" ? await startInvoice(deps, input) : await startCheckout(deps, input));
@@ -142,7 +146,8 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const lang = useLang();
-  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice, seller } = loaderData;
+  const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice, seller, consumer } =
+    loaderData;
   // More items than one page: a filter, page links and "all unpaid" (issue #18).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
@@ -386,6 +391,11 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
 
           <p className="small text-body-secondary">{t("orders.footnote")}</p>
           <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} />
+          <WithdrawalConsent
+            consumer={consumer}
+            checked={initial?.immediateStart ?? false}
+            error={actionData?.fieldErrors.immediateStart}
+          />
           <div className="d-flex flex-wrap gap-2">
             {hydrated ? null : (
               <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">

@@ -127,6 +127,7 @@ for (const lang of ["en", "sv"] as const) {
         await page.goto("/order");
         await waitForHydration(page);
         await page.locator("#order-payment-month").check();
+        await page.locator("#order-immediate-start").check();
         await page.getByRole("button", { name: T.submit }).click();
         await page.getByRole("button", { name: T.pay }).click();
         await expect(page).toHaveURL(/\/order\/complete\//);

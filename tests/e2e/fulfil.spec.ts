@@ -114,6 +114,7 @@ for (const lang of ["en", "sv"] as const) {
         await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
         await page.goto("/order");
         await waitForHydration(page);
+        await page.locator("#order-immediate-start").check();
         await page.getByRole("button", { name: T.submit }).click();
         // Generous: the order action starts a checkout, slow on a loaded machine.
         await expect(page).toHaveURL(/\/order\/checkout\//, { timeout: 30_000 });

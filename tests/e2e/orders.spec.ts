@@ -166,6 +166,7 @@ for (const lang of ["en", "sv"] as const) {
         for (const id of ids) await page.locator(`#order-item-${id}`).check();
         await summary(T.four);
 
+        await page.locator("#order-immediate-start").check();
         await page.getByRole("button", { name: T.submit }).click();
         await expect(page).toHaveURL(/\/order\/checkout\/[0-9a-f-]{36}$/);
         await expect(page.getByRole("heading", { level: 1, name: T.checkoutTitle })).toBeVisible();
@@ -264,6 +265,7 @@ test.describe("orders with Stripe (local stand-in of its API)", () => {
       await expect(page.locator("#order-total")).toHaveText("800 kr");
       await expect(page.getByText("Testläge")).toHaveCount(0);
       await waitForHydration(page);
+      await page.locator("#order-immediate-start").check();
       await page.getByRole("button", { name: "Till betalning" }).click();
       // A redirect to another origin after a form POST: allowed by the CSP's form-action.
       await expect(page).toHaveURL(new RegExp(`^${stripe.url}/c/pay/cs_test_\\d+$`));
@@ -326,6 +328,7 @@ test.describe("orders with Stripe (local stand-in of its API)", () => {
       await plain.goto(`${server.url}/order`);
       await expect(plain.locator(`#order-item-${more}`)).toBeChecked();
       for (const id of ids) await expect(plain.locator(`#order-item-${id}`)).toHaveCount(0);
+      await plain.locator("#order-immediate-start").check();
       await plain.getByRole("button", { name: "Till betalning" }).click();
       await expect(plain).toHaveURL(new RegExp(`^${stripe.url}/c/pay/cs_test_\\d+$`));
       expect(problems).toEqual([]);

@@ -102,9 +102,13 @@ describe(`account self-service on ${label}`, () => {
   /** A paid, renewing Stripe order for the user's items (checkout, then the signed webhook). */
   async function paidOrder(owner: TestUser, items: string[]) {
     await keepOrderAddress(depsOf(rt), owner.id, { ...ADDRESS, email: owner.email }, false);
-    const res = await post("/order", [...items.map((id): [string, string] => ["items", id]), ["payment", "year"]], {
-      cookie: owner.cookie,
-    });
+    const res = await post(
+      "/order",
+      [["immediateStart", "yes"], ...items.map((id): [string, string] => ["items", id]), ["payment", "year"]],
+      {
+        cookie: owner.cookie,
+      },
+    );
     expect(res.status).toBe(302);
     const order = await rt.database.db
       .selectFrom("orders")
@@ -823,6 +827,7 @@ describe(`account self-service on ${label}`, () => {
     const started = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["items", gone!],
         ["items", kept!],
         ["payment", "year"],

@@ -126,10 +126,14 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
   };
 
   async function paidStripeOrder(u: TestUser, ids: string[], period: "month" | "year", lang: "en" | "sv") {
-    const res = await post("/order", [...ids.map((id): [string, string] => ["items", id]), ["payment", period]], {
-      cookie: u.cookie,
-      lang,
-    });
+    const res = await post(
+      "/order",
+      [["immediateStart", "yes"], ...ids.map((id): [string, string] => ["items", id]), ["payment", period]],
+      {
+        cookie: u.cookie,
+        lang,
+      },
+    );
     expect(res.status).toBe(302);
     const o = (
       await rt.database.db.selectFrom("orders").selectAll().where("userId", "=", u.id).orderBy("createdAt").execute()
@@ -403,6 +407,7 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
     const res = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["items", id],
         ["payment", "year"],
       ],
@@ -421,6 +426,7 @@ describe(`subscriptions with Stripe (local stand-in) on ${label}`, () => {
         await post(
           "/order",
           [
+            ["immediateStart", "yes"],
             ["items", id],
             ["payment", "year"],
           ],

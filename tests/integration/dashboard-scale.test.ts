@@ -244,6 +244,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     const res = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["scope", "allUnpaid"],
         ["payment", "year"],
         // Forged: another owner's id and a total; both ignored with "all unpaid".
@@ -274,6 +275,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     const form: Array<[string, string]> = [
       ["scope", "allUnpaid"],
       ["payment", "year"],
+      ["immediateStart", "yes"],
     ];
     const res = await post("/order", form, { cookie: big.cookie, lang: "sv" });
     expect(res.status).toBe(400);
@@ -290,6 +292,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     const res = await post(
       "/order?q=blue+bag&type=laptop",
       [
+        ["immediateStart", "yes"],
         ["scope", "allUnpaid"],
         ["payment", "month"],
       ],
@@ -308,6 +311,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     const none = await post(
       "/order?paid=paid",
       [
+        ["immediateStart", "yes"],
         ["scope", "allUnpaid"],
         ["payment", "year"],
       ],
@@ -322,6 +326,7 @@ describe(`/order of an owner with 5,000 items on ${label}`, () => {
     const res = await post(
       "/order?q=blue+bag",
       [
+        ["immediateStart", "yes"],
         ["scope", "allUnpaid"],
         ["payment", "year"],
       ],

@@ -263,7 +263,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
       await orgItem(rt, admin, org, "Laptop C"),
     ];
     // A browser's own "total" is not a field the server reads.
-    const res = await http.post("/order", [...invoiceForm(ids), ["total", "1"]], {
+    const res = await http.post("/order", [["immediateStart", "yes"], ...invoiceForm(ids), ["total", "1"]], {
       ...inScope(admin, org),
       lang: "sv",
     });

@@ -90,7 +90,7 @@ describe(`orders with the test provider on ${label}`, () => {
 
   it("anonymous visitors and users without a name are sent to /login", async () => {
     expect((await get("/order")).headers.get("location")).toBe("/login");
-    expect((await post("/order", { payment: "year" })).headers.get("location")).toBe("/login");
+    expect((await post("/order", { immediateStart: "yes", payment: "year" })).headers.get("location")).toBe("/login");
     const u = await createUser(rt, { name: "Temp" });
     await rt.database.db.updateTable("user").set({ name: "" }).where("id", "=", u.id).execute();
     expect((await get("/order", { cookie: u.cookie })).headers.get("location")).toBe("/login");
@@ -207,6 +207,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const res = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["items", a],
         ["items", b],
         ["items", c],
@@ -226,13 +227,35 @@ describe(`orders with the test provider on ${label}`, () => {
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
   });
 
+  it("a consumer's checkout without the request to start at once: a translated field error, no order, the ticks kept", async () => {
+    const u = await ownerWithAddress(rt);
+    const id = await newItem(rt, u);
+    const page = await (await get("/order", { cookie: u.cookie })).text();
+    expect(page).toContain("Right of withdrawal (ångerrätt)");
+    expect(page).toContain('name="immediateStart"');
+    const en = await post("/order", { items: id, payment: "year", intent: "pay" }, { cookie: u.cookie });
+    expect(en.status).toBe(400);
+    const html = await en.text();
+    expect(html).toContain("Tick the box to ask for the service to start at once");
+    expect(html).toMatch(/id="order-immediate-start"[^>]*aria-invalid="true"/);
+    expect(html).toMatch(new RegExp(`id="order-item-${id}"[^>]*checked`));
+    const sv = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie, lang: "sv" });
+    expect(sv.status).toBe(400);
+    expect(await sv.text()).toContain("Kryssa i rutan och begär att tjänsten börjar direkt");
+    expect(await ordersOf(rt, u.id)).toHaveLength(0);
+  });
+
   it("nothing selected gives a clear, translated message and no order", async () => {
     const u = await ownerWithAddress(rt);
     await newItem(rt, u);
-    const en = await post("/order", { payment: "year", intent: "pay" }, { cookie: u.cookie });
+    const en = await post("/order", { immediateStart: "yes", payment: "year", intent: "pay" }, { cookie: u.cookie });
     expect(en.status).toBe(400);
     expect(await en.text()).toContain("Please select at least one item to activate.");
-    const sv = await post("/order", { payment: "year", intent: "pay" }, { cookie: u.cookie, lang: "sv" });
+    const sv = await post(
+      "/order",
+      { immediateStart: "yes", payment: "year", intent: "pay" },
+      { cookie: u.cookie, lang: "sv" },
+    );
     expect(sv.status).toBe(400);
     expect(await sv.text()).toContain("Välj minst en sak att aktivera.");
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
@@ -241,10 +264,18 @@ describe(`orders with the test provider on ${label}`, () => {
   it("bad input is a translated 4xx, never a 500", async () => {
     const u = await ownerWithAddress(rt);
     const id = await newItem(rt, u);
-    const badPeriod = await post("/order", { items: id, payment: "week" }, { cookie: u.cookie, lang: "sv" });
+    const badPeriod = await post(
+      "/order",
+      { immediateStart: "yes", items: id, payment: "week" },
+      { cookie: u.cookie, lang: "sv" },
+    );
     expect(badPeriod.status).toBe(400);
     expect(await badPeriod.text()).toContain("Välj månadsvis eller årsvis betalning.");
-    const badId = await post("/order", { items: "../../etc", payment: "year" }, { cookie: u.cookie });
+    const badId = await post(
+      "/order",
+      { immediateStart: "yes", items: "../../etc", payment: "year" },
+      { cookie: u.cookie },
+    );
     expect(badId.status).toBe(400);
     expect(await badId.text()).toContain("Some of the selected items could not be found.");
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
@@ -258,6 +289,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const res = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["items", own],
         ["items", alices],
         ["payment", "year"],
@@ -273,7 +305,7 @@ describe(`orders with the test provider on ${label}`, () => {
   it("without an order address the owner is sent to the address form first", async () => {
     const u = await createUser(rt, { name: "No Address" });
     const id = await newItem(rt, u);
-    const res = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie });
+    const res = await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: u.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/user/register-adress?missing=1");
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
@@ -287,7 +319,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const page = await (await get("/order", { cookie: u.cookie })).text();
     expect(page).toContain('id="order-address-incomplete"');
     expect(page).toContain("Your address is missing: Address, Postal code, Country.");
-    const res = await post("/order", { items: id, payment: "year" }, { cookie: u.cookie });
+    const res = await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: u.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/user/register-adress?missing=1");
     expect(await ordersOf(rt, u.id)).toHaveLength(0);
@@ -308,6 +340,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const res = await post(
       "/order",
       [
+        ["immediateStart", "yes"],
         ["items", ids[0]!],
         ["items", ids[1]!],
         ["payment", "year"],
@@ -383,7 +416,11 @@ describe(`orders with the test provider on ${label}`, () => {
     expect(await shipmentsOf(rt, order!.id)).toHaveLength(1);
     expect(await mailsTo(rt, "receipt.sv@example.test")).toHaveLength(1);
     // Paid items cannot be ordered again.
-    const twice = await post("/order", { items: ids[0]!, payment: "year" }, { cookie: u.cookie });
+    const twice = await post(
+      "/order",
+      { immediateStart: "yes", items: ids[0]!, payment: "year" },
+      { cookie: u.cookie },
+    );
     expect(twice.status).toBe(400);
     expect(await twice.text()).toContain("already active");
   });
@@ -392,7 +429,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const owner = await ownerWithAddress(rt);
     const other = await ownerWithAddress(rt, "other@example.test");
     const id = await newItem(rt, owner);
-    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const res = await post("/order", { immediateStart: "yes", items: id, payment: "month" }, { cookie: owner.cookie });
     const location = res.headers.get("location")!;
     const orderId = location.split("/").pop()!;
     expect((await get(location, { cookie: other.cookie })).status).toBe(404);
@@ -407,7 +444,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const owner = await ownerWithAddress(rt);
     const other = await ownerWithAddress(rt, "other2@example.test");
     const id = await newItem(rt, owner, "Monthly thing");
-    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const res = await post("/order", { immediateStart: "yes", items: id, payment: "month" }, { cookie: owner.cookie });
     const location = res.headers.get("location")!;
     await post(location, {}, { cookie: owner.cookie });
     const orderId = location.split("/").pop()!;
@@ -447,12 +484,12 @@ describe(`orders with the test provider on ${label}`, () => {
   it("two pending orders for one item: only the first payment activates it, the second checkout is refused (issue #13)", async () => {
     const owner = await ownerWithAddress(rt, "twice@example.test");
     const id = await newItem(rt, owner, "Twice paid");
-    const first = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
-      "location",
-    )!;
-    const second = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
-      "location",
-    )!;
+    const first = (
+      await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: owner.cookie })
+    ).headers.get("location")!;
+    const second = (
+      await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: owner.cookie })
+    ).headers.get("location")!;
     expect(second).not.toBe(first);
     expect((await post(first, {}, { cookie: owner.cookie })).status).toBe(302);
     const page = await get(second, { cookie: owner.cookie });
@@ -471,7 +508,7 @@ describe(`orders with the test provider on ${label}`, () => {
   it("cancelling renewal never moves an item's paid period backwards (issue #13)", async () => {
     const owner = await ownerWithAddress(rt);
     const id = await newItem(rt, owner, "Paid far ahead");
-    const res = await post("/order", { items: id, payment: "month" }, { cookie: owner.cookie });
+    const res = await post("/order", { immediateStart: "yes", items: id, payment: "month" }, { cookie: owner.cookie });
     const location = res.headers.get("location")!;
     await post(location, {}, { cookie: owner.cookie });
     const orderId = location.split("/").pop()!;
@@ -487,9 +524,9 @@ describe(`orders with the test provider on ${label}`, () => {
     const owner = await ownerWithAddress(rt, "account.owner@example.test");
     await keepOrderAddress(depsOf(rt), owner.id, { ...ADDRESS, email: "victim@example.test" }, false);
     const id = await newItem(rt, owner, "Receipt thing");
-    const location = (await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).headers.get(
-      "location",
-    )!;
+    const location = (
+      await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: owner.cookie })
+    ).headers.get("location")!;
     expect((await post(location, {}, { cookie: owner.cookie })).status).toBe(302);
     expect(await mailsTo(rt, "victim@example.test")).toHaveLength(0);
     expect(await mailsTo(rt, "account.owner@example.test")).toHaveLength(1);
@@ -504,7 +541,7 @@ describe(`orders with the test provider on ${label}`, () => {
     await keepOrderAddress(depsOf(rt), unverified.id, { ...ADDRESS, email: "victim2@example.test" }, false);
     const theirs = await newItem(rt, unverified, "Spam name");
     const checkout = (
-      await post("/order", { items: theirs, payment: "year" }, { cookie: unverified.cookie })
+      await post("/order", { immediateStart: "yes", items: theirs, payment: "year" }, { cookie: unverified.cookie })
     ).headers.get("location")!;
     expect((await post(checkout, {}, { cookie: unverified.cookie })).status).toBe(302);
     expect(await mailsTo(rt, "victim2@example.test")).toHaveLength(0);
@@ -572,10 +609,14 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
   }
 
   async function startOrder(owner: TestUser, items: string[], payment: "month" | "year", lang: "en" | "sv") {
-    const res = await post("/order", [...items.map((id): [string, string] => ["items", id]), ["payment", payment]], {
-      cookie: owner.cookie,
-      lang,
-    });
+    const res = await post(
+      "/order",
+      [["immediateStart", "yes"], ...items.map((id): [string, string] => ["items", id]), ["payment", payment]],
+      {
+        cookie: owner.cookie,
+        lang,
+      },
+    );
     expect(res.status).toBe(302);
     const [order] = (await ordersOf(rt, owner.id)).slice(-1);
     return { res, order: order! };
@@ -660,7 +701,11 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     const owner = await ownerWithAddress(rt);
     const id = await newItem(rt, owner);
     stripe.failNext(400);
-    const res = await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie, lang: "sv" });
+    const res = await post(
+      "/order",
+      { immediateStart: "yes", items: id, payment: "year" },
+      { cookie: owner.cookie, lang: "sv" },
+    );
     expect(res.status).toBe(502);
     expect(await res.text()).toContain("Betalningen kunde inte startas.");
     expect(await product(rt, id)).toMatchObject({ payed: 0 });
@@ -920,9 +965,15 @@ describe(`issue #13 limits on ${label}`, () => {
     const owner = await ownerWithAddress(rt);
     const id = await newItem(rt, owner);
     for (let i = 0; i < 10; i++) {
-      expect((await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie })).status).toBe(302);
+      expect(
+        (await post("/order", { immediateStart: "yes", items: id, payment: "year" }, { cookie: owner.cookie })).status,
+      ).toBe(302);
     }
-    const refused = await post("/order", { items: id, payment: "year" }, { cookie: owner.cookie, lang: "sv" });
+    const refused = await post(
+      "/order",
+      { immediateStart: "yes", items: id, payment: "year" },
+      { cookie: owner.cookie, lang: "sv" },
+    );
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("3600");
     expect(await refused.text()).toContain("För många beställningar på kort tid. Försök igen om 60 minuter.");
@@ -930,7 +981,10 @@ describe(`issue #13 limits on ${label}`, () => {
     // Another user is not affected.
     const other = await ownerWithAddress(rt, "limits.other@example.test");
     const theirs = await newItem(rt, other);
-    expect((await post("/order", { items: theirs, payment: "year" }, { cookie: other.cookie })).status).toBe(302);
+    expect(
+      (await post("/order", { immediateStart: "yes", items: theirs, payment: "year" }, { cookie: other.cookie }))
+        .status,
+    ).toBe(302);
   });
 
   it("production refuses to start with test payments unless ALLOW_TEST_PAYMENTS=1 is set", async () => {

@@ -361,7 +361,9 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         { name: "Phone", findFee: 100, prodType: "mobile", contactInfo: "x", payment: "year", intent: "payLater" },
         "en",
       );
-      const statuses = await burst(() => http.post("/order", { items: item, payment: "year" }, withCookie(u)));
+      const statuses = await burst(() =>
+        http.post("/order", { immediateStart: "yes", items: item, payment: "year" }, withCookie(u)),
+      );
       expect(count(statuses, 302)).toBe(ORDER_RATE_RULE.limit);
       const orders = await rt.database.db.selectFrom("orders").select("id").where("userId", "=", u.id).execute();
       expect(orders).toHaveLength(ORDER_RATE_RULE.limit);
@@ -509,7 +511,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         const { admin, org, items } = senders[i % 5]!;
         return http.post(
           "/order",
-          { items: items[Math.floor(i / 5)]!, payment: "year", intent: "invoice" },
+          { immediateStart: "yes", items: items[Math.floor(i / 5)]!, payment: "year", intent: "invoice" },
           { cookie: `${admin.cookie}; ConsentApproved=true; hittad.scope=${org}` },
         );
       });

@@ -59,6 +59,7 @@ let item: string;
 let spareItem: string;
 let order: string;
 let paidOrder: string;
+let withdrawOrder: string;
 let conversation: string;
 let finderToken: string;
 let organisation: string;
@@ -155,6 +156,23 @@ beforeAll(async () => {
     })
   ).id;
   await completeTestPayment(depsOf(rt), { userId: users.owner.id, orderId: paidOrder });
+  // A consumer's paid order inside its 14 days (decision 041): the owner's POST withdraws it.
+  const withdrawItem = await createItem(
+    depsOf(rt),
+    users.owner.id,
+    { name: "Olivia's bike", findFee: 20, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+  );
+  withdrawOrder = (
+    await createOrder(depsOf(rt), {
+      userId: users.owner.id,
+      productIds: [withdrawItem],
+      period: "year",
+      lang: "en",
+      immediateStart: true,
+    })
+  ).id;
+  await completeTestPayment(depsOf(rt), { userId: users.owner.id, orderId: withdrawOrder });
   // A finder's message about the paid item (issue #14).
   const sent = await sendFinderMessage(
     depsOf(rt),
@@ -275,6 +293,7 @@ const fill = (url: string) =>
     .replaceAll("{message}", MESSAGE_ID)
     .replaceAll("{order}", order)
     .replaceAll("{paidOrder}", paidOrder)
+    .replaceAll("{withdrawOrder}", withdrawOrder)
     .replaceAll("{conversation}", conversation)
     .replaceAll("{finderToken}", finderToken)
     .replaceAll("{invoiceOrder}", invoiceOrder)

@@ -19,7 +19,9 @@
  * {organisation} = an organisation whose only member, its admin, is the owner (issue #20;
  * `other` and the support `admin` are outsiders to it), {inviteToken} = an open invite of
  * that organisation to an address none of the visitors has, {invoiceOrder} = that
- * organisation's simulated invoice (test payments, decision 027) for an item of it.
+ * organisation's simulated invoice (test payments, decision 027) for an item of it,
+ * {withdrawOrder} = the owner's paid personal order inside its 14 days (decision 041),
+ * which the owner's POST withdraws.
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -477,6 +479,30 @@ export const ROUTE_TABLE: RouteRow[] = [
     // Already cancelled: the owner is told so (409); others' orders do not exist.
     get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
     post: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+  },
+  // Decision 041: a consumer withdraws within 14 days; others' orders do not exist.
+  {
+    route: "order/:id/withdraw",
+    url: "/order/{withdrawOrder}/withdraw",
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 200, contains: ["Withdraw from the purchase", "Olivia&#x27;s bike"] },
+      other: 404,
+      admin: 404,
+    },
+    post: { anonymous: to("/login"), owner: to("/dashboard"), other: 404, admin: 404 },
+  },
+  {
+    // The same route for an organisation's order (a second row, so without `route`): a
+    // business purchase, its admin who placed it is told why (403), others learn nothing.
+    url: "/order/{invoiceOrder}/withdraw",
+    get: {
+      anonymous: to("/login"),
+      owner: { status: 403, contains: ["does not apply to business purchases"] },
+      other: 404,
+      admin: 404,
+    },
+    post: { anonymous: to("/login"), owner: 403, other: 404, admin: 404 },
   },
   {
     route: "order/:id/payment",

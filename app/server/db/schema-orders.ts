@@ -75,6 +75,14 @@ export interface OrderTable {
   creditClearedAt: ColumnType<number | null, number | null | undefined, number | null>;
   /** Email of the staff member who cleared it. */
   creditClearedBy: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0038 (decision 041): the consumer asked for the service to start at once (the checkout's tick). */
+  immediateStartAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The consumer withdrew (ångerrätt): claimed once by a conditional update. */
+  withdrawnAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What went back through the payment provider (minor units), when, and its refund id (Stripe re_…). */
+  refundAmount: ColumnType<number | null, number | null | undefined, number | null>;
+  refundedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  refundId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrderItemTable {

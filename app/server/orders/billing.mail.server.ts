@@ -17,7 +17,7 @@ import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repo
 
 type TFn = ReturnType<typeof getT>;
 
-interface MailContext {
+export interface MailContext {
   t: TFn;
   lang: Lang;
   origin: string;
@@ -32,7 +32,8 @@ function firstName(name: string, email: string): string {
   return name.trim().split(/\s+/)[0] || email;
 }
 
-async function enqueueOwnerMail(
+/** One owner mail (greeting, body, signature) in the owner's language; false when not sent. */
+export async function enqueueOwnerMail(
   db: DB,
   config: Config,
   order: Order,

@@ -40,6 +40,7 @@ import {
   type Order,
 } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
+import { withdrawableUntil } from "./withdrawal.service.server";
 import { applyPayment, claimEvent, type PaymentResult } from "./payment-events.service.server";
 import { isOrderId, OrderError } from "./order-error.server";
 
@@ -95,6 +96,8 @@ async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string
   if (!simulationEnabled(deps.config)) throw new OrderError("notFound");
   const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
   if (!order || order.provider !== "test" || order.status !== "paid") throw new OrderError("notFound");
+  // Withdrawn and refunded (decision 041): no renewal to simulate.
+  if (order.withdrawnAt != null) throw new OrderError("notRenewing");
   return order;
 }
 
@@ -224,13 +227,36 @@ function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "b
 
 /** The owner's receipt of an order (number given, else the latest); others' are notFound alike. */
 export async function getReceipt(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "clock">,
   input: { userId: string; orderId: string; number: number | null },
-): Promise<ReceiptView> {
+): Promise<ReceiptView & { withdrawal: WithdrawalOffer }> {
   // The owner's personal order; an organisation's order: its admins (decision 027).
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
   const receipt = await findReceiptOfOrder(deps.db, order.id, input.number);
   if (!receipt) throw new OrderError("notFound");
+  return {
+    ...(await receiptViewOf(deps, order, receipt, input.userId)),
+    withdrawal: withdrawalOffer(order, input.userId, deps.clock()),
+  };
+}
+
+/** What the receipt page says about withdrawal (decision 041). */
+export type WithdrawalOffer =
+  { kind: "open"; until: number } | { kind: "withdrawn"; at: number; refund: number } | { kind: "business" } | null;
+
+function withdrawalOffer(order: Order, viewerId: string, now: number): WithdrawalOffer {
+  if (order.organisationId != null || order.method !== "card") return { kind: "business" };
+  if (order.withdrawnAt != null) return { kind: "withdrawn", at: order.withdrawnAt, refund: order.refundAmount ?? 0 };
+  const until = order.userId === viewerId ? withdrawableUntil(order, now) : null;
+  return until ? { kind: "open", until } : null;
+}
+
+async function receiptViewOf(
+  deps: Pick<Deps, "config">,
+  order: Order,
+  receipt: Receipt,
+  viewerId: string,
+): Promise<ReceiptView> {
   const invoiced = order.invoiceTo;
   if (invoiced) {
     // Invoiced to the organisation: the receipt names it, its number and VAT number.
@@ -253,7 +279,7 @@ export async function getReceipt(
   const buyerName = a ? `${a.firstname} ${a.lastname}`.trim() : "";
   // A card order in an organisation's scope (decision 027): its admins see who paid, not
   // the payer's postal address (often their home); the payer sees it all.
-  const ownAddress = order.organisationId == null || order.userId === input.userId;
+  const ownAddress = order.organisationId == null || order.userId === viewerId;
   const lines = a && ownAddress ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
   return {
     ...toReceiptView(deps.config, receipt),
@@ -269,7 +295,7 @@ export function parseReceiptNumber(v: string | null): number | null | "invalid" 
 
 /** The receipt as a PDF in the reader's language, amounts in the order's currency. */
 export async function getReceiptPdf(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "clock">,
   input: { userId: string; orderId: string; number: number | null; lang: Lang },
 ): Promise<{ pdf: Buffer; filename: string }> {
   const view = await getReceipt(deps, input);
@@ -319,7 +345,9 @@ export async function getBillingOverview(
         // An item of it was deleted (issue #17): it cannot renew at the price of all of them.
         names.length >= order.count,
       paymentFailed: order.paymentFailedAt != null && order.lapsedAt == null,
-      lapsed: order.lapsedAt != null,
+      lapsed: order.lapsedAt != null && order.withdrawnAt == null,
+      withdrawUntil: withdrawableUntil(order, now),
+      withdrawn: order.withdrawnAt != null ? { at: order.withdrawnAt, refund: order.refundAmount ?? 0 } : null,
       receipts: receipts
         .filter((r) => r.orderId === id)
         .map((r) => ({ number: r.number, paidAt: r.paidAt, totalAmount: r.totalAmount })),

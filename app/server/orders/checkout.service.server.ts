@@ -48,6 +48,12 @@ export interface OrderInput {
   organisationId?: string | null;
   period: Period;
   lang: Lang;
+  /**
+   * The consumer ticked "start the service at once" (decision 041): required for a personal
+   * card checkout, stored with its time on the order. Business orders (an organisation's
+   * scope, invoices) have no right of withdrawal and are not asked.
+   */
+  immediateStart?: boolean;
 }
 
 /** How an invoice order is billed (decision 027), set by startInvoice. */
@@ -161,6 +167,13 @@ export async function createOrder(
     paymentFailedAt: null,
     reminderFor: null,
     lapsedAt: null,
+    // Only a consumer's (personal, card) order records the request; it decides the refund
+    // on withdrawal (pro rata for the days used, decision 041).
+    immediateStartAt: input.immediateStart && !invoice && (input.organisationId ?? null) === null ? now : null,
+    withdrawnAt: null,
+    refundAmount: null,
+    refundedAt: null,
+    refundId: null,
   };
   const guard = invoice
     ? { orgNumber: invoice.buyer.orgNumber, creditItems: deps.config.invoiceCreditItems, now }
@@ -182,6 +195,11 @@ export async function startCheckout(
   deps: Pick<Deps, "db" | "config" | "clock">,
   input: OrderInput,
 ): Promise<{ url: string }> {
+  // A consumer's explicit request to start at once before the withdrawal period ends
+  // (distansavtalslagen 2 kap. 13 §, decision 041): without it no checkout starts.
+  if ((input.organisationId ?? null) === null && input.immediateStart !== true) {
+    throw new OrderError("immediateStartRequired");
+  }
   const order = await createOrder(deps, input);
   try {
     // createOrder refused an order without an address email.

@@ -29,7 +29,14 @@ export type OrderErrorCode =
   | "invoiceBillingUnconfirmed"
   | "invoiceOverdue"
   | "invoiceCreditLimit"
-  | "forbidden";
+  | "forbidden"
+  /** Decision 041: the consumer's checkout without the request to start at once; withdrawal. */
+  | "immediateStartRequired"
+  | "withdrawalBusiness"
+  | "withdrawalExpired"
+  | "withdrawn"
+  | "notWithdrawable"
+  | "refundFailed";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}
 

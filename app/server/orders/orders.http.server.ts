@@ -30,6 +30,12 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   invoiceOverdue: { status: 409, key: "orderErrors.invoiceOverdue" },
   invoiceCreditLimit: { status: 409, key: "orderErrors.invoiceCreditLimit" },
   forbidden: { status: 403, key: "orderErrors.invoiceForbidden" },
+  immediateStartRequired: { status: 400, key: "orderErrors.immediateStartRequired", on: { field: "immediateStart" } },
+  withdrawalBusiness: { status: 403, key: "orderErrors.withdrawalBusiness" },
+  withdrawalExpired: { status: 409, key: "orderErrors.withdrawalExpired" },
+  withdrawn: { status: 409, key: "orderErrors.withdrawn" },
+  notWithdrawable: { status: 409, key: "orderErrors.notWithdrawable" },
+  refundFailed: { status: 502, key: "orderErrors.refundFailed" },
   rateLimited: {
     status: 429,
     key: "orderErrors.rateLimited",

@@ -69,6 +69,13 @@ export interface Order {
   reverseCharge: boolean;
   /** The buyer as invoiced (invoice orders). */
   invoiceTo: InvoiceBuyer | null;
+  /** Decision 041: when the consumer asked for the service to start at once (null: not asked). */
+  immediateStartAt: number | null;
+  /** When the consumer withdrew from the order (ångerrätt), and the refund. */
+  withdrawnAt: number | null;
+  refundAmount: number | null;
+  refundedAt: number | null;
+  refundId: string | null;
 }
 
 /** An organisation as its invoice names it, copied when the invoice is made. */
@@ -140,6 +147,11 @@ export function toOrder(row: Selectable<OrderTable>): Order {
     vatAmount: row.vatAmount == null ? vatOfGross(Number(row.totalAmount)).vat : Number(row.vatAmount),
     reverseCharge: Number(row.reverseCharge) === 1,
     invoiceTo: parseBuyer(row.invoiceTo ?? null),
+    immediateStartAt: num(row.immediateStartAt ?? null),
+    withdrawnAt: num(row.withdrawnAt ?? null),
+    refundAmount: num(row.refundAmount ?? null),
+    refundedAt: num(row.refundedAt ?? null),
+    refundId: row.refundId ?? null,
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
   };

@@ -94,6 +94,11 @@ export async function applyPayment(
       return "unknownOrder";
     }
     if (order.status === "duplicate") return "alreadyCovered";
+    // A withdrawn order (decision 041) was refunded and its subscription ended: nothing revives it.
+    if (order.withdrawnAt != null) {
+      logger.error({ event: input.eventId, order: order.id }, "payment for a withdrawn order: not applied");
+      return "ignored";
+    }
     if (
       input.amount &&
       (input.amount.total !== order.totalAmount || input.amount.currency.toUpperCase() !== order.currency)

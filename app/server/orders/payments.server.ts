@@ -62,7 +62,8 @@ export interface PaymentProvider {
    */
   voidInvoice(order: Pick<Order, "id" | "invoiceId">): Promise<void>;
   startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
-  cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean }): Promise<void>;
+  /** `immediately`: the subscription ends now (a withdrawal, decision 041), not at a later date. */
+  cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean; immediately?: boolean }): Promise<void>;
   /** Undo a cancelled renewal before the subscription ends (issue #16, #19 point 4). */
   resumeRenewal(order: Order): Promise<void>;
   /**
@@ -75,6 +76,12 @@ export interface PaymentProvider {
    * stop its subscription at once so it never renews (issue #13).
    */
   cancelDuplicate(order: Order): Promise<void>;
+  /**
+   * A consumer withdrew (decision 041): `amount` (minor units) of the order's first payment
+   * goes back to the card. One idempotency key per order: a retry never refunds twice.
+   * Answers the provider's refund id (Stripe re_…; test: a simulated id).
+   */
+  refund(order: Order, amount: number): Promise<{ refundId: string }>;
 }
 
 const clients = new Map<string, Stripe>();
@@ -265,6 +272,12 @@ function stripeProvider(config: Config): PaymentProvider {
     },
     async cancelRenewal(order, plan) {
       if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
+      if (plan.immediately) {
+        await stripeClient(config).subscriptions.cancel(order.subscriptionId, undefined, {
+          idempotencyKey: `withdraw-${order.id}-cancel`,
+        });
+        return;
+      }
       await stripeClient(config).subscriptions.update(
         order.subscriptionId,
         plan.atPeriodEnd
@@ -296,6 +309,29 @@ function stripeProvider(config: Config): PaymentProvider {
         idempotencyKey: `duplicate-${order.id}`,
       });
     },
+    async refund(order, amount) {
+      if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
+      const stripe = stripeClient(config);
+      // Within the 14 days the subscription's latest invoice is its first: the payment refunded.
+      const subscription = await stripe.subscriptions.retrieve(order.subscriptionId);
+      const invoice = subscription.latest_invoice;
+      const invoiceId = typeof invoice === "string" ? invoice : invoice?.id;
+      if (!invoiceId) throw new Error(`order ${order.id}: the subscription has no invoice`);
+      const payments = await stripe.invoicePayments.list({ invoice: invoiceId, status: "paid", limit: 1 });
+      const intent = payments.data[0]?.payment.payment_intent;
+      const paymentIntent = typeof intent === "string" ? intent : intent?.id;
+      if (!paymentIntent) throw new Error(`order ${order.id}: no paid payment on invoice ${invoiceId}`);
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          amount,
+          reason: "requested_by_customer",
+          metadata: { orderId: order.id, kind: "withdrawal" },
+        },
+        { idempotencyKey: `withdraw-${order.id}-refund` },
+      );
+      return { refundId: refund.id };
+    },
   };
 }
 
@@ -322,6 +358,10 @@ const testProvider: PaymentProvider = {
   },
   async cancelDuplicate() {
     // Nothing to stop: the test checkout refuses an order whose items are already paid.
+  },
+  async refund(order) {
+    // Simulated: no money moves; the order records the amount and this id.
+    return { refundId: `test_refund_${order.id}` };
   },
 };
 

@@ -19,6 +19,7 @@ import { logger } from "../logger.server";
 import type { Receipt } from "./billing.repository.server";
 import { receiptUrl } from "./billing.mail.server";
 import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+import { withdrawalSection } from "./withdrawal.mail.server";
 
 export async function enqueueReceiptMail(
   db: DB,
@@ -65,6 +66,8 @@ export async function enqueueReceiptMail(
       : "",
     address ? `${t("orders.receipt.shipping")}\n${addressLines(address, { lang }).join("\n")}` : "",
     t("orders.receipt.minimumTerm", { url: `${origin}/dashboard` }),
+    // A consumer's order (decision 041): the right of withdrawal and the standard form.
+    ...(order.organisationId == null && order.method === "card" ? withdrawalSection(t, lang, config, order) : []),
     t("orders.receipt.signature"),
   ].filter(Boolean);
   await enqueueMail(db, { to, subject: t("orders.receipt.subject"), text: lines.join("\n\n") });

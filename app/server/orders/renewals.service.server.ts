@@ -43,10 +43,11 @@ export function cancellationPlan(order: Pick<Order, "paidUntil" | "minimumUntil"
  * transaction. Throws OrderError cancelFailed when the provider refuses, having recorded
  * nothing. Answers the items whose finder pages changed.
  */
-async function cancelAtProvider(
+export async function cancelAtProvider(
   deps: Pick<Deps, "db" | "config" | "clock">,
   order: Order,
-  plan: { endsAt: number; atPeriodEnd: boolean },
+  /** `immediately` (a withdrawal, decision 041): the subscription ends now at the provider. */
+  plan: { endsAt: number; atPeriodEnd: boolean; immediately?: boolean },
   opts: {
     /** The owner's confirmation mail (not for an account being deleted). */
     mail: boolean;

@@ -25,6 +25,7 @@ import * as m0033 from "./0033-dpa-acceptances";
 import * as m0035 from "./0035-push-in-outbox";
 import * as m0036 from "./0036-trusted-contacts";
 import * as m0037 from "./0037-unread-index";
+import * as m0038 from "./0038-withdrawal";
 import * as m0039 from "./0039-stickers";
 import * as m0042 from "./0042-trusted-contact-codes";
 
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   "0035-push-in-outbox": m0035,
   "0036-trusted-contacts": m0036,
   "0037-unread-index": m0037,
+  "0038-withdrawal": m0038,
   "0039-stickers": m0039,
   "0042-trusted-contact-codes": m0042,
 };

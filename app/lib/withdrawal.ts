@@ -1,0 +1,46 @@
+/**
+ * The consumer's right of withdrawal (ångerrätt, decision 041): 14 days from the payment,
+ * and the refund of a service that started at the consumer's request, pro rata for the
+ * days used (lagen (2005:59) om distansavtal och avtal utanför affärslokaler, 2 kap. 12
+ * och 15 §§). Browser-safe: numbers only.
+ */
+import { periodEnd, type Period } from "./pricing";
+
+export const WITHDRAWAL_DAYS = 14;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The last moment the consumer may withdraw: 14 days after the payment made the contract. */
+export function withdrawalDeadline(paidAt: number): number {
+  return paidAt + WITHDRAWAL_DAYS * DAY_MS;
+}
+
+export interface WithdrawalRefund {
+  /** What goes back (minor units). */
+  refund: number;
+  /** What the consumer pays for the days used (minor units). */
+  kept: number;
+  /** Whole days since the payment (a day begun is not counted). */
+  daysUsed: number;
+  /** Days of the first period (28–31 for a month, 365–366 for a year). */
+  periodDays: number;
+}
+
+/**
+ * The refund, in minor units (öre, cents). Without the consumer's request to start at once
+ * everything goes back. With it, the days used are paid for: whole days since the payment
+ * (a day begun is free), as a share of the first period's days, rounded down to the öre.
+ * Both roundings favour the consumer, and kept + refund is always exactly the total.
+ */
+export function withdrawalRefund(input: {
+  total: number;
+  period: Period;
+  paidAt: number;
+  immediateStartAt: number | null;
+  now: number;
+}): WithdrawalRefund {
+  const periodDays = Math.max(1, Math.round((periodEnd(input.paidAt, input.period) - input.paidAt) / DAY_MS));
+  if (input.immediateStartAt == null) return { refund: input.total, kept: 0, daysUsed: 0, periodDays };
+  const daysUsed = Math.min(periodDays, Math.max(0, Math.floor((input.now - input.paidAt) / DAY_MS)));
+  const kept = Math.floor((input.total * daysUsed) / periodDays);
+  return { refund: input.total - kept, kept, daysUsed, periodDays };
+}

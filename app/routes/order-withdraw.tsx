@@ -1,0 +1,134 @@
+import { useTranslation } from "~/i18n/react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form/FormAlert";
+import { formatDate } from "~/lib/dates";
+import type { FormMessage } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { formatPrice } from "~/lib/pricing";
+import { useLang } from "~/lib/use-lang";
+import { requireNamedUser } from "~/server/auth/session.server";
+import { getDeps } from "~/server/deps.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import { orderErrors } from "~/server/orders/orders.http.server";
+import { OrderError } from "~/server/orders/order-error.server";
+import { getWithdrawalPreview, withdrawOrder } from "~/server/orders/withdrawal.service.server";
+import type { Route } from "./+types/order-withdraw";
+
+/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
+export const handle = { i18n: ["billing", "orderErrors", "orders"] };
+
+/**
+ * /order/{orderId}/withdraw: a consumer withdraws within 14 days (decision 041). The page
+ * says what happens (the refund and how it is reckoned, the items that stop, the stickers
+ * already posted) and confirms with a plain form (no JavaScript needed); done, the
+ * dashboard confirms it (POST-redirect-GET). A business order, an order past its 14 days
+ * or one already withdrawn answer with the reason (4xx); others' orders do not exist.
+ */
+export function meta({ matches }: Route.MetaArgs) {
+  return [...pageMeta(matches, "orders.withdrawal.page"), { name: "robots", content: "noindex" }];
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
+const noStore = { "Cache-Control": "private, no-store" };
+
+/** notFound is the error page (as on every order route); the other refusals are said on this page. */
+function refusal(err: unknown) {
+  if (!(err instanceof OrderError)) throw err;
+  const { status, message } = httpErrorOf(orderErrors, err);
+  if (err.code === "notFound") throw data(message, { status });
+  return { status, message };
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireNamedUser(request, "/login");
+  try {
+    const preview = await getWithdrawalPreview(await getDeps(), { userId: user.ref, orderId: params.id });
+    return data({ preview, formError: null as FormMessage | null }, { headers: noStore });
+  } catch (err) {
+    const { status, message } = refusal(err);
+    return data({ preview: null, formError: message }, { status, headers: noStore });
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireNamedUser(request, "/login");
+  await readForm(request);
+  try {
+    await withdrawOrder(await getDeps(), { userId: user.ref, orderId: params.id });
+  } catch (err) {
+    const { status, message } = refusal(err);
+    return data({ formError: message }, { status });
+  }
+  throw redirect(`/dashboard?billing=withdrawn&order=${params.id}`);
+}
+
+export default function OrderWithdraw({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const navigation = useNavigation();
+  const { preview } = loaderData;
+  const formError = actionData?.formError ?? loaderData.formError;
+  const back = (
+    <Link to="/dashboard" className="btn btn-outline-secondary">
+      {t("billing.cancel.back")}
+    </Link>
+  );
+  if (!preview) {
+    return (
+      <section className="py-4 col-lg-8" aria-labelledby="withdraw-title">
+        <h1 id="withdraw-title">{t("orders.withdrawal.page.title")}</h1>
+        <FormAlert message={formError} />
+        {back}
+      </section>
+    );
+  }
+  const money = (minor: number) => formatPrice(minor / 100, preview.currency === "SEK" ? "sv" : "en");
+  return (
+    <section className="py-4 col-lg-8" aria-labelledby="withdraw-title">
+      <h1 id="withdraw-title">{t("orders.withdrawal.page.title")}</h1>
+      <FormAlert message={formError} />
+      <p className="lead">
+        {t("orders.withdrawal.page.intro", {
+          date: formatDate(preview.paidAt, lang),
+          deadline: formatDate(preview.deadline, lang),
+        })}
+      </p>
+      <h2 className="h5">{t("orders.withdrawal.page.happens")}</h2>
+      <p>{t("orders.withdrawal.page.ends", { count: preview.items.length })}</p>
+      <ul className="text-break withdraw-items">
+        {preview.items.map((i) => (
+          <li key={i.id}>{i.name}</li>
+        ))}
+      </ul>
+      <p className="fw-semibold withdraw-refund" data-refund={preview.refund}>
+        {t("orders.withdrawal.page.refund", { refund: money(preview.refund), total: money(preview.total) })}
+      </p>
+      <p>
+        {preview.kept > 0
+          ? t("orders.withdrawal.proRata", {
+              count: preview.daysUsed,
+              periodDays: preview.periodDays,
+              kept: money(preview.kept),
+            })
+          : t(preview.immediateStartAt == null ? "orders.withdrawal.fullNoRequest" : "orders.withdrawal.fullNoDays")}
+      </p>
+      <p className="withdraw-shipment">
+        {preview.shipment?.status === "shipped"
+          ? t("orders.withdrawal.shipped", { date: formatDate(preview.shipment.shippedAt ?? preview.paidAt, lang) })
+          : preview.shipment
+            ? t("orders.withdrawal.notShipped")
+            : null}
+      </p>
+      <Form method="post" className="d-flex flex-wrap gap-2">
+        <button type="submit" className="btn btn-danger" disabled={navigation.state === "submitting"}>
+          {t("orders.withdrawal.page.confirm", { refund: money(preview.refund) })}
+        </button>
+        {back}
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+/** SQL of the consumer's withdrawal (decision 041). One query per function. */
+import type { DB } from "../db/db.server";
+import { num } from "./orders.repository.server";
+
+/**
+ * Claims the withdrawal: one conditional update, so a double submit, a second tab or two
+ * app instances at once withdraw (and refund) once. False: already withdrawn, or no longer
+ * a paid order inside its 14 days.
+ */
+export async function claimWithdrawal(db: DB, orderId: string, now: number, paidAfter: number): Promise<boolean> {
+  const r = await db
+    .updateTable("orders")
+    .set({ withdrawnAt: now, updatedAt: now })
+    .where("id", "=", orderId)
+    .where("withdrawnAt", "is", null)
+    .where("status", "=", "paid")
+    .where("paidAt", ">", paidAfter)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The provider refused: the claim is given back (only this claim's), so the owner can try again. */
+export async function releaseWithdrawal(db: DB, orderId: string, claimedAt: number): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({ withdrawnAt: null })
+    .where("id", "=", orderId)
+    .where("withdrawnAt", "=", claimedAt)
+    .where("refundedAt", "is", null)
+    .execute();
+}
+
+/** The refund as the provider made it; the subscription ended now (items stop with it). */
+export async function recordRefund(
+  db: DB,
+  orderId: string,
+  refund: { amount: number; refundId: string; now: number },
+): Promise<void> {
+  await db
+    .updateTable("orders")
+    .set({
+      refundAmount: refund.amount,
+      refundId: refund.refundId,
+      refundedAt: refund.now,
+      paidUntil: refund.now,
+      endsAt: refund.now,
+      renewing: 0,
+      updatedAt: refund.now,
+    })
+    .where("id", "=", orderId)
+    .execute();
+}
+
+/** The order's sticker shipment: whether and when it was posted (null: none). */
+export async function findShipmentOfOrder(
+  db: DB,
+  orderId: string,
+): Promise<{ status: "pending" | "shipped"; shippedAt: number | null } | null> {
+  const row = await db
+    .selectFrom("sticker_shipments")
+    .select(["status", "shippedAt"])
+    .where("orderId", "=", orderId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { status: row.status === "shipped" ? "shipped" : "pending", shippedAt: num(row.shippedAt) };
+}
+
+/**
+ * A shipment not posted yet is not posted at all (staff's queue no longer lists it). True
+ * when it was removed; false when there was none or staff had posted it already.
+ */
+export async function dropPendingShipment(db: DB, orderId: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom("sticker_shipments")
+    .where("orderId", "=", orderId)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}

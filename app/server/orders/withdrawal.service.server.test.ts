@@ -1,0 +1,336 @@
+/**
+ * The consumer's right of withdrawal (decision 041) on an in-memory SQLite through the real
+ * migrations, with a clock the test moves: the checkout requires and stores the request to
+ * start at once; only the payer of a personal card order withdraws, within 14 days; the
+ * refund is pro rata for whole days used (all back without the request); a double submit
+ * refunds once; the items stop, an unposted shipment is dropped; the mails.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "~/i18n/resources.server";
+import { formatDate } from "~/lib/dates";
+import { isItemPaid } from "~/lib/paid";
+import type { ProductInput } from "~/lib/product-form";
+import { withdrawalRefund } from "~/lib/withdrawal";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { createItem } from "../items/items.service.server";
+import { textToHtml } from "../mail/mail.server";
+import { keepOrderAddress } from "../order-draft/order-draft.service.server";
+import { createOrganisation } from "../organisations/organisations.service.server";
+import { getBillingOverview, getReceipt, simulateRenewal } from "./billing.service.server";
+import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
+import { DAY_MS } from "./lifecycle.server";
+import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
+
+const ITEM: ProductInput = {
+  name: "Black <b>phone</b>",
+  findFee: 100,
+  prodType: "mobile",
+  contactInfo: "Call 070-123",
+  contactVisibility: "public",
+  payment: "year",
+  intent: "payLater",
+};
+
+const ADDRESS = {
+  firstname: "Anna",
+  lastname: "Svensson",
+  email: "anna@example.test",
+  co: "",
+  address: "Storgatan 1",
+  address2: "",
+  city: "Uppsala",
+  state: "",
+  zip: "753 20",
+  country: "Sweden",
+};
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const START = Date.UTC(2026, 10, 23, 12);
+let deps: ServiceTestDeps;
+let n = 0;
+
+async function owner(language: "en" | "sv" = "en") {
+  const email = `withdraw-${++n}@example.test`;
+  const { user } = await deps.auth.api.signUpEmail({
+    body: { name: "Anna Svensson", email, password: "pw-Secret-123!" },
+  });
+  await deps.db.updateTable("user").set({ emailVerified: 1, language }).where("id", "=", user.id).execute();
+  await keepOrderAddress(deps, user.id, ADDRESS, false);
+  return { id: user.id, email };
+}
+
+async function paidOrder(opts: { period?: "month" | "year"; immediateStart?: boolean; language?: "en" | "sv" } = {}) {
+  const language = opts.language ?? "en";
+  const u = await owner(language);
+  const item = await createItem(deps, u.id, ITEM, language);
+  const o = await createOrder(deps, {
+    userId: u.id,
+    productIds: [item],
+    period: opts.period ?? "year",
+    lang: language,
+    immediateStart: opts.immediateStart ?? true,
+  });
+  await completeTestPayment(deps, { userId: u.id, orderId: o.id });
+  return { u, item, o };
+}
+
+const order = (id: string) => deps.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const mailsTo = (to: string) =>
+  deps.db.selectFrom("mail_outbox").selectAll().where("to", "=", to).orderBy("createdAt").execute();
+const itemActive = async (id: string) => {
+  const p = await deps.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  return isItemPaid(
+    { payed: Number(p.payed) === 1, paidUntil: p.paidUntil == null ? null : Number(p.paidUntil) },
+    deps.clock(),
+  );
+};
+
+beforeEach(async () => {
+  deps = await createServiceDeps({}, START);
+});
+afterEach(async () => {
+  await deps.close();
+});
+
+describe("checkout: the request to start at once", () => {
+  it("a consumer's card checkout without the ticked box is refused and makes no order", async () => {
+    const u = await owner();
+    const item = await createItem(deps, u.id, ITEM, "en");
+    await expect(
+      startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en" }),
+    ).rejects.toMatchObject({ code: "immediateStartRequired" });
+    const orders = await deps.db.selectFrom("orders").select("id").where("userId", "=", u.id).execute();
+    expect(orders).toHaveLength(0);
+  });
+
+  it("the ticked box is stored on the order with its time", async () => {
+    const u = await owner();
+    const item = await createItem(deps, u.id, ITEM, "en");
+    await startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en", immediateStart: true });
+    const row = await deps.db.selectFrom("orders").selectAll().where("userId", "=", u.id).executeTakeFirstOrThrow();
+    expect(Number(row.immediateStartAt)).toBe(START);
+  });
+
+  it("an organisation's checkout is a business purchase: not asked, nothing stored", async () => {
+    const u = await owner();
+    const org = await createOrganisation(deps, u.id, {
+      name: "Withdraw AB",
+      orgNumber: "556036-0793",
+      billingEmail: "billing@withdraw.example",
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "90326",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    const item = await createItem(deps, u.id, ITEM, "en", org);
+    await startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en", organisationId: org });
+    const row = await deps.db.selectFrom("orders").selectAll().where("userId", "=", u.id).executeTakeFirstOrThrow();
+    expect(row.immediateStartAt).toBeNull();
+  });
+});
+
+describe("the first receipt mail repeats the right of withdrawal", () => {
+  it("with the link, the deadline and the standard withdrawal form, in Swedish too", async () => {
+    const { u, o } = await paidOrder({ language: "sv" });
+    const [mail] = await mailsTo(u.email);
+    expect(mail!.text).toContain(`http://localhost:3000/order/${o.id}/withdraw`);
+    expect(mail!.text).toContain("Standardformulär för utövande av ångerrätt");
+    expect(mail!.text).toContain("vill frånträda");
+    expect(mail!.text).toContain(`till och med ${formatDate(START + 14 * DAY_MS, "sv")}`);
+  });
+
+  it("in English with the model form", async () => {
+    const { u } = await paidOrder();
+    const [mail] = await mailsTo(u.email);
+    expect(mail!.text).toContain("Model withdrawal form");
+    expect(mail!.text).toContain("hereby give notice that I/We (*) withdraw");
+  });
+});
+
+describe("withdrawal", () => {
+  it("refunds pro rata for whole days used when the consumer asked to start at once", async () => {
+    const { u, o } = await paidOrder({ period: "year" });
+    deps.setNow(START + 3 * DAY_MS + 5 * 60 * 60_000);
+    const preview = await getWithdrawalPreview(deps, { userId: u.id, orderId: o.id });
+    expect(preview.daysUsed).toBe(3);
+    expect(preview.periodDays).toBe(365);
+    expect(preview.kept).toBe(Math.floor((o.totalAmount * 3) / 365));
+    expect(preview.refund + preview.kept).toBe(o.totalAmount);
+    const done = await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    expect(done.refund).toBe(preview.refund);
+    const row = await order(o.id);
+    expect(Number(row.refundAmount)).toBe(preview.refund);
+    expect(Number(row.refundedAt)).toBe(deps.clock());
+    expect(Number(row.withdrawnAt)).toBe(deps.clock());
+    expect(row.refundId).toBe(`test_refund_${o.id}`);
+  });
+
+  it("refunds everything when the consumer did not ask for an immediate start", async () => {
+    const { u, o } = await paidOrder({ immediateStart: false });
+    deps.setNow(START + 10 * DAY_MS);
+    const done = await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    expect(done.refund).toBe(o.totalAmount);
+  });
+
+  it("rounds in the consumer's favour: a day begun is free, the amount kept rounds down to the öre", () => {
+    const paidAt = START;
+    const r = withdrawalRefund({
+      total: 9900,
+      period: "month",
+      paidAt,
+      immediateStartAt: paidAt,
+      now: paidAt + DAY_MS - 1,
+    });
+    expect(r).toMatchObject({ refund: 9900, kept: 0, daysUsed: 0 });
+    const two = withdrawalRefund({
+      total: 9900,
+      period: "month",
+      paidAt,
+      immediateStartAt: paidAt,
+      now: paidAt + 2 * DAY_MS,
+    });
+    // 23 Nov + 1 month = 30 days: 9900 × 2 / 30 = 660 exactly; 7 days: 2310.
+    expect(two).toMatchObject({ periodDays: 30, daysUsed: 2, kept: 660, refund: 9240 });
+    const odd = withdrawalRefund({
+      total: 9901,
+      period: "month",
+      paidAt,
+      immediateStartAt: paidAt,
+      now: paidAt + 7 * DAY_MS,
+    });
+    expect(odd.kept).toBe(2310); // 2310.23… rounded down
+    expect(odd.refund).toBe(9901 - 2310);
+  });
+
+  it("ends the subscription at once and the order's items stop being active", async () => {
+    const { u, o, item } = await paidOrder();
+    expect(await itemActive(item)).toBe(true);
+    deps.setNow(START + DAY_MS);
+    await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    expect(await itemActive(item)).toBe(false);
+    const row = await order(o.id);
+    expect(Number(row.renewing)).toBe(0);
+    expect(Number(row.paidUntil)).toBe(deps.clock());
+    expect(Number(row.lapsedAt)).toBe(deps.clock());
+    // No later renewal revives it (the staff simulation refuses it).
+    await expect(simulateRenewal(deps, o.id)).rejects.toMatchObject({ code: "notRenewing" });
+  });
+
+  it("is open for 14 days from the payment and then refused", async () => {
+    const { u, o } = await paidOrder();
+    deps.setNow(START + 14 * DAY_MS - 1);
+    await expect(getWithdrawalPreview(deps, { userId: u.id, orderId: o.id })).resolves.toBeTruthy();
+    deps.setNow(START + 14 * DAY_MS);
+    await expect(getWithdrawalPreview(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({
+      code: "withdrawalExpired",
+    });
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({
+      code: "withdrawalExpired",
+    });
+    expect((await order(o.id)).withdrawnAt).toBeNull();
+    // Not offered any more on the dashboard.
+    const overview = await getBillingOverview(deps, u.id);
+    expect(overview.orders[0]!.withdrawUntil).toBeNull();
+  });
+
+  it("is the owner's only: another user gets notFound, as on every order route", async () => {
+    const { o } = await paidOrder();
+    const other = await owner();
+    await expect(getWithdrawalPreview(deps, { userId: other.id, orderId: o.id })).rejects.toMatchObject({
+      code: "notFound",
+    });
+    await expect(withdrawOrder(deps, { userId: other.id, orderId: o.id })).rejects.toMatchObject({ code: "notFound" });
+    expect((await order(o.id)).withdrawnAt).toBeNull();
+  });
+
+  it("refuses an organisation's order: a business purchase (withdrawalBusiness)", async () => {
+    const u = await owner();
+    const org = await createOrganisation(deps, u.id, {
+      name: "Business AB",
+      orgNumber: "556036-0793",
+      billingEmail: "billing@business.example",
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "90326",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    const item = await createItem(deps, u.id, ITEM, "en", org);
+    const o = await createOrder(deps, {
+      userId: u.id,
+      productIds: [item],
+      period: "year",
+      lang: "en",
+      organisationId: org,
+    });
+    await completeTestPayment(deps, { userId: u.id, orderId: o.id });
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({
+      code: "withdrawalBusiness",
+    });
+    const receipt = await getReceipt(deps, { userId: u.id, orderId: o.id, number: null });
+    expect(receipt.withdrawal).toEqual({ kind: "business" });
+    const mail = (await mailsTo(u.email)).find((m) => m.subject.includes("receipt") || m.text.includes(o.id));
+    expect(mail?.text ?? "").not.toContain("/withdraw");
+  });
+
+  it("a double submit refunds once: the second is told it is withdrawn", async () => {
+    const { u, o } = await paidOrder();
+    deps.setNow(START + 2 * DAY_MS);
+    const results = await Promise.allSettled([
+      withdrawOrder(deps, { userId: u.id, orderId: o.id }),
+      withdrawOrder(deps, { userId: u.id, orderId: o.id }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "withdrawn" });
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "withdrawn" });
+    const confirmations = (await mailsTo(u.email)).filter((m) => m.subject === "You have withdrawn from your order");
+    expect(confirmations).toHaveLength(1);
+  });
+
+  it("mails the owner the refund and, once posted, which stickers were already sent; untrusted text stays text", async () => {
+    const { u, o } = await paidOrder();
+    await deps.db
+      .updateTable("sticker_shipments")
+      .set({ status: "shipped", shippedAt: START + DAY_MS })
+      .where("orderId", "=", o.id)
+      .execute();
+    deps.setNow(START + 2 * DAY_MS);
+    await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    const mail = (await mailsTo(u.email)).find((m) => m.subject === "You have withdrawn from your order")!;
+    expect(mail.text).toContain("were posted on");
+    expect(mail.text).toContain("- Black <b>phone</b>");
+    expect(mail.text).toContain("Test mode: the refund is simulated");
+    // The outbox makes the HTML part from the text, escaped.
+    expect(textToHtml(mail.text)).toContain("Black &lt;b&gt;phone&lt;/b&gt;");
+    expect(textToHtml(mail.text)).not.toContain("<b>phone</b>");
+  });
+
+  it("drops a shipment not posted yet", async () => {
+    const { u, o } = await paidOrder();
+    deps.setNow(START + DAY_MS);
+    await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    const shipments = await deps.db.selectFrom("sticker_shipments").selectAll().where("orderId", "=", o.id).execute();
+    expect(shipments).toHaveLength(0);
+    const mail = (await mailsTo(u.email)).find((m) => m.subject === "You have withdrawn from your order")!;
+    expect(mail.text).toContain("have not been posted yet");
+  });
+
+  it("is linked from the dashboard's order list and the receipt while open, and not after", async () => {
+    const { u, o } = await paidOrder();
+    const open = await getBillingOverview(deps, u.id);
+    expect(open.orders[0]!.withdrawUntil).toBe(START + 14 * DAY_MS);
+    expect((await getReceipt(deps, { userId: u.id, orderId: o.id, number: null })).withdrawal).toEqual({
+      kind: "open",
+      until: START + 14 * DAY_MS,
+    });
+    await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    const after = await getBillingOverview(deps, u.id);
+    expect(after.orders[0]!.withdrawUntil).toBeNull();
+    expect(after.orders[0]!.withdrawn).toEqual({ at: START, refund: o.totalAmount });
+  });
+});

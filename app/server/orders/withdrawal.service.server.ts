@@ -1,0 +1,166 @@
+/**
+ * The consumer's right of withdrawal (ångerrätt, decision 041): within 14 days of paying,
+ * the owner of a personal card order ends it at /order/{id}/withdraw. The subscription is
+ * cancelled at once at the provider (cancelAtProvider), its items stop being active, the
+ * refund (pro rata for the days used when the consumer asked for an immediate start) goes
+ * back through the provider, and a mail confirms it naming the stickers already posted.
+ * Organisations' orders are business purchases: refused with withdrawalBusiness. No HTTP
+ * here (decision 011).
+ */
+import type { Currency } from "~/lib/currency";
+import { withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/lib/withdrawal";
+import type { Deps } from "../service-deps.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { logger } from "../logger.server";
+import { wakeOutbox } from "../mail/mail.server";
+import { claimLapse, listItemsCoveredElsewhere, setProductsUnpaid } from "./billing.repository.server";
+import { requireOrderViewer } from "./order-access.server";
+import { OrderError } from "./order-error.server";
+import { listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { getPaymentProvider } from "./payments.server";
+import { cancelAtProvider } from "./renewals.service.server";
+import { enqueueWithdrawalMail } from "./withdrawal.mail.server";
+import {
+  claimWithdrawal,
+  dropPendingShipment,
+  findShipmentOfOrder,
+  recordRefund,
+  releaseWithdrawal,
+} from "./withdrawal.repository.server";
+
+type Ctx = Pick<Deps, "db" | "config" | "clock">;
+
+/** Whether an order offers withdrawal now (links on the receipt, dashboard and mail); never throws. */
+export function withdrawableUntil(
+  order: Pick<Order, "organisationId" | "method" | "status" | "paidAt" | "withdrawnAt">,
+  now: number,
+): number | null {
+  if (order.organisationId != null || order.method !== "card") return null;
+  if (order.status !== "paid" || order.paidAt == null || order.withdrawnAt != null) return null;
+  const until = withdrawalDeadline(order.paidAt);
+  return now < until ? until : null;
+}
+
+/**
+ * The one guard of the page and the confirmation: the payer only (requireOrderViewer:
+ * others, an organisation's other members and ex-members get notFound, as on every order
+ * route); a business order withdrawalBusiness; then withdrawn, unpaid, or past the 14 days.
+ */
+async function withdrawableOrder(deps: Ctx, userId: string, orderId: string): Promise<Order> {
+  const order = await requireOrderViewer(deps, userId, orderId, "payer");
+  if (order.organisationId != null || order.method !== "card") throw new OrderError("withdrawalBusiness");
+  if (order.withdrawnAt != null) throw new OrderError("withdrawn");
+  if (order.status !== "paid" || order.paidAt == null) throw new OrderError("notWithdrawable");
+  if (deps.clock() >= withdrawalDeadline(order.paidAt)) throw new OrderError("withdrawalExpired");
+  return order;
+}
+
+export interface WithdrawalPreview extends WithdrawalRefund {
+  orderId: string;
+  paidAt: number;
+  deadline: number;
+  total: number;
+  currency: Currency;
+  /** When the consumer asked for the service to start at once (null: not asked, all back). */
+  immediateStartAt: number | null;
+  items: Array<{ id: string; name: string }>;
+  /** The stickers: posted (when), waiting to be posted, or none. */
+  shipment: { status: "pending" | "shipped"; shippedAt: number | null } | null;
+}
+
+async function previewOf(deps: Ctx, order: Order): Promise<WithdrawalPreview> {
+  const paidAt = order.paidAt!;
+  return {
+    orderId: order.id,
+    paidAt,
+    deadline: withdrawalDeadline(paidAt),
+    total: order.totalAmount,
+    currency: order.currency,
+    immediateStartAt: order.immediateStartAt,
+    items: await listOrderProducts(deps.db, order.id),
+    shipment: await findShipmentOfOrder(deps.db, order.id),
+    ...withdrawalRefund({
+      total: order.totalAmount,
+      period: order.period,
+      paidAt,
+      immediateStartAt: order.immediateStartAt,
+      now: deps.clock(),
+    }),
+  };
+}
+
+/** What the withdraw page explains before the owner confirms. */
+export async function getWithdrawalPreview(
+  deps: Ctx,
+  input: { userId: string; orderId: string },
+): Promise<WithdrawalPreview> {
+  return previewOf(deps, await withdrawableOrder(deps, input.userId, input.orderId));
+}
+
+export interface WithdrawalResult {
+  refund: number;
+  currency: Currency;
+}
+
+/**
+ * The owner confirms. Claimed first with a conditional update (a second submit gets
+ * `withdrawn` and refunds nothing); then the provider cancels the subscription at once
+ * and refunds (each with its own idempotency key); a provider that refuses gives the claim
+ * back (cancelFailed / refundFailed, nothing recorded, try again). Then one transaction
+ * records the refund, ends the items (unless another order covers them), drops a shipment
+ * not yet posted and queues the owner's mail.
+ */
+export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId: string }): Promise<WithdrawalResult> {
+  const order = await withdrawableOrder(deps, input.userId, input.orderId);
+  const now = deps.clock();
+  const paidAt = order.paidAt!;
+  if (!(await claimWithdrawal(deps.db, order.id, now, now - (withdrawalDeadline(paidAt) - paidAt)))) {
+    throw new OrderError("withdrawn");
+  }
+  const amounts = withdrawalRefund({
+    total: order.totalAmount,
+    period: order.period,
+    paidAt,
+    immediateStartAt: order.immediateStartAt,
+    now,
+  });
+  let refundId: string;
+  try {
+    await cancelAtProvider(
+      deps,
+      order,
+      { endsAt: now, atPeriodEnd: false, immediately: true },
+      { mail: false, coverTestMinimumTerm: false },
+    );
+    try {
+      ({ refundId } = await getPaymentProvider(deps.config).refund(order, amounts.refund));
+    } catch (err) {
+      logger.error({ err, order: order.id }, "the withdrawal's refund at the payment provider failed");
+      throw new OrderError("refundFailed");
+    }
+  } catch (err) {
+    await releaseWithdrawal(deps.db, order.id, now);
+    throw err;
+  }
+  const unpaid = await deps.db.transaction().execute(async (trx) => {
+    await recordRefund(trx, order.id, { amount: amounts.refund, refundId, now });
+    // Lapsed now: the lapse job and its "your subscription ended" mail leave it alone.
+    await claimLapse(trx, order.id, now);
+    const ids = await listOrderProductIds(trx, order.id);
+    const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
+    const ended = ids.filter((id) => !covered.has(id));
+    await setProductsUnpaid(trx, ended, now, now);
+    // Not posted yet: never posted (the mail says so); posted: the mail names them.
+    const dropped = await dropPendingShipment(trx, order.id);
+    await enqueueWithdrawalMail(trx, deps.config, order, {
+      ...amounts,
+      withdrawnAt: now,
+      shipment: dropped ? { status: "pending", shippedAt: null } : await findShipmentOfOrder(trx, order.id),
+    });
+    return ended;
+  });
+  wakeOutbox();
+  for (const id of unpaid) forgetItemPages(id);
+  logger.info({ order: order.id, refund: amounts.refund, items: unpaid.length }, "order withdrawn and refunded");
+  return { refund: amounts.refund, currency: order.currency };
+}
