@@ -46,6 +46,8 @@ export interface StripeStandIn {
   requests: StripeRequest[];
   /** Invoices made through the API, by id. */
   invoices: Map<string, StandInInvoice>;
+  /** Refunds made through the API (one per idempotency key). */
+  refunds: Array<{ id: string; amount: number; payment_intent: string | null }>;
   /** Answer the next N API requests with this HTTP status and a Stripe error body. */
   failNext(status: number, times?: number): void;
   /** Answer the next request to this method and path (e.g. "POST /v1/invoices/{id}/send") with this status. */
@@ -60,6 +62,9 @@ export interface StripeStandIn {
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StripeRequest[] = [];
   const invoices = new Map<string, StandInInvoice>();
+  /** Refunds made (decision 041), and each idempotency key's answer. */
+  const refunds: Array<{ id: string; amount: number; payment_intent: string | null }> = [];
+  const refundsByKey = new Map<string, unknown>();
   let failures: { status: number; times: number } | null = null;
   let routeFailure: { route: RegExp; status: number } | null = null;
   let invoiceTax = 0;
@@ -240,6 +245,51 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return;
       }
       const sub = /^\/v1\/subscriptions\/([\w-]+)$/.exec(path);
+      // A withdrawal's refund (decision 041): the subscription's latest invoice, its paid
+      // payment's PaymentIntent, and the refund (one per idempotency key, as Stripe answers a retry).
+      if (sub && req.method === "GET") {
+        return send(200, {
+          id: sub[1],
+          object: "subscription",
+          status: "active",
+          latest_invoice: `in_first_${sub[1]}`,
+          metadata: {},
+        });
+      }
+      if (req.method === "GET" && path === "/v1/invoice_payments") {
+        const invoice = new URL(req.url ?? "/", standInUrl).searchParams.get("invoice") ?? "";
+        return send(200, {
+          object: "list",
+          url: "/v1/invoice_payments",
+          has_more: false,
+          data: [
+            {
+              id: `inpay_${invoice}`,
+              object: "invoice_payment",
+              invoice,
+              status: "paid",
+              payment: { type: "payment_intent", payment_intent: `pi_${invoice}` },
+            },
+          ],
+        });
+      }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        const key = String(req.headers["idempotency-key"] ?? "");
+        const earlier = key ? refundsByKey.get(key) : undefined;
+        if (earlier) return send(200, earlier);
+        const refund = {
+          id: `re_test_${++n}`,
+          object: "refund",
+          amount: Number(form.amount),
+          payment_intent: form.payment_intent ?? null,
+          reason: form.reason ?? null,
+          status: "succeeded",
+          metadata: metadataOf(),
+        };
+        if (key) refundsByKey.set(key, refund);
+        refunds.push(refund);
+        return send(200, refund);
+      }
       if (sub && req.method === "POST") {
         return send(200, {
           id: sub[1],
@@ -263,6 +313,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url: standInUrl,
     requests,
     invoices,
+    refunds,
     failNext(status, times = 1) {
       failures = { status, times };
     },

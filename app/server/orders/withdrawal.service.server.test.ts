@@ -19,7 +19,9 @@ import { createOrganisation } from "../organisations/organisations.service.serve
 import { getBillingOverview, getReceipt, simulateRenewal } from "./billing.service.server";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
 import { DAY_MS } from "./lifecycle.server";
+import { applyPayment } from "./payment-events.service.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
+import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
 
 const ITEM: ProductInput = {
   name: "Black <b>phone</b>",
@@ -332,5 +334,73 @@ describe("withdrawal", () => {
     const after = await getBillingOverview(deps, u.id);
     expect(after.orders[0]!.withdrawUntil).toBeNull();
     expect(after.orders[0]!.withdrawn).toEqual({ at: START, refund: o.totalAmount });
+  });
+});
+
+describe("withdrawal with Stripe (the local stand-in speaking Stripe's protocol)", () => {
+  let stripe: StripeStandIn;
+  beforeEach(async () => {
+    stripe = await startStripeStandIn();
+    await deps.close();
+    deps = await createServiceDeps(stripeEnv(stripe), START);
+  });
+  afterEach(async () => {
+    await stripe.close();
+  });
+
+  async function stripeOrder() {
+    const u = await owner();
+    const item = await createItem(deps, u.id, ITEM, "en");
+    const o = await createOrder(deps, {
+      userId: u.id,
+      productIds: [item],
+      period: "year",
+      lang: "en",
+      immediateStart: true,
+    });
+    await applyPayment(deps, {
+      eventId: `evt_${o.id}`,
+      eventType: "checkout.session.completed",
+      orderId: o.id,
+      subscriptionId: `sub_${n}`,
+      customerId: `cus_${n}`,
+      paidAt: START,
+      amount: { total: o.totalAmount, currency: o.currency },
+    });
+    return { u, o, item, sub: `sub_${n}` };
+  }
+
+  it("cancels the subscription at once and refunds the pro-rata amount of its first payment", async () => {
+    const { u, o, sub } = await stripeOrder();
+    deps.setNow(START + 4 * DAY_MS);
+    const { refund } = await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    expect(refund).toBe(o.totalAmount - Math.floor((o.totalAmount * 4) / 365));
+    const calls = stripe.requests.map((r) => `${r.method} ${r.path}`);
+    expect(calls).toContain(`DELETE /v1/subscriptions/${sub}`);
+    const refundCall = stripe.requests.find((r) => r.method === "POST" && r.path === "/v1/refunds")!;
+    expect(refundCall.form).toMatchObject({
+      amount: String(refund),
+      payment_intent: `pi_in_first_${sub}`,
+      reason: "requested_by_customer",
+      "metadata[orderId]": o.id,
+    });
+    expect(refundCall.headers["idempotency-key"]).toBe(`withdraw-${o.id}-refund`);
+    const row = await order(o.id);
+    expect(row.refundId).toBe(stripe.refunds[0]!.id);
+    expect(Number(row.refundAmount)).toBe(refund);
+    expect(stripe.refunds).toHaveLength(1);
+  });
+
+  it("a refund Stripe refuses records nothing and gives the claim back; the retry refunds once", async () => {
+    const { u, o } = await stripeOrder();
+    stripe.failOn(/^POST \/v1\/refunds$/, 400);
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "refundFailed" });
+    const failed = await order(o.id);
+    expect(failed.withdrawnAt).toBeNull();
+    expect(failed.refundedAt).toBeNull();
+    await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "withdrawn" });
+    expect(stripe.refunds).toHaveLength(1);
+    expect(Number((await order(o.id)).refundAmount)).toBe(o.totalAmount);
   });
 });
