@@ -174,6 +174,14 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const totals = orderTotals({ lang, period, count });
   const error = actionData?.formError;
 
+  // An organisation's admin pays by card or by invoice (issue #32 point 15): each way shows
+  // its own terms only, the card's renewal and minimum term never above an invoice. Without
+  // JavaScript both are shown, each under its own heading, with its own button.
+  const initialMethod = invoice && !invoice.blocker ? "invoice" : "card";
+  const method = useCheckedValue("method", initialMethod);
+  const showCard = !invoice || !hydrated || method === "card";
+  const showInvoice = invoice !== null && (!hydrated || method === "invoice");
+
   // Ticking an item means "the items I tick", so the scope follows.
   const toggle = () => checkRadio("order-scope-selected");
   // The package hint counts all unpaid items (the server's count), not this page's.
@@ -390,41 +398,54 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
           )}
 
           <p className="small text-body-secondary">{t("orders.footnote")}</p>
-          <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} />
-          <WithdrawalConsent
-            consumer={consumer}
-            checked={initial?.immediateStart ?? false}
-            error={actionData?.fieldErrors.immediateStart}
-          />
-          <div className="d-flex flex-wrap gap-2">
-            {hydrated ? null : (
+          {invoice && hydrated ? (
+            <fieldset className="mb-3 order-method">
+              <legend className="h5">{t("invoices.order.method.legend")}</legend>
+              {(["invoice", "card"] as const).map((m) => (
+                <div key={m} className="form-check">
+                  <input
+                    id={`order-method-${m}`}
+                    type="radio"
+                    className="form-check-input"
+                    name="method"
+                    value={m}
+                    defaultChecked={initialMethod === m}
+                  />
+                  <label htmlFor={`order-method-${m}`} className="form-check-label">
+                    {t(`invoices.order.method.${m}`)}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+          ) : null}
+          {hydrated ? null : (
+            <div className="mb-3">
               <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">
                 {t("orders.recalc")}
               </button>
-            )}
-            <button
-              type="submit"
-              name="intent"
-              value="pay"
-              className="btn btn-primary"
-              disabled={navigation.state === "submitting"}
-            >
-              {t("orders.submit")}
-            </button>
-            {invoice && !invoice.blocker ? (
+            </div>
+          )}
+          {showCard ? (
+            <div className="order-by-card">
+              {invoice && !hydrated ? <h2 className="h6">{t("invoices.order.method.card")}</h2> : null}
+              <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} />
+              <WithdrawalConsent
+                consumer={consumer}
+                checked={initial?.immediateStart ?? false}
+                error={actionData?.fieldErrors.immediateStart}
+              />
               <button
                 type="submit"
                 name="intent"
-                value="invoice"
-                className="btn btn-outline-primary order-invoice-submit"
-                aria-describedby="order-invoice-terms"
+                value="pay"
+                className="btn btn-primary"
                 disabled={navigation.state === "submitting"}
               >
-                {t("invoices.order.submit")}
+                {t("orders.submit")}
               </button>
-            ) : null}
-          </div>
-          {invoice ? (
+            </div>
+          ) : null}
+          {invoice && showInvoice ? (
             <section className="card mt-3 order-invoice" aria-labelledby="order-invoice-title">
               <div className="card-body">
                 <h2 id="order-invoice-title" className="h6">
@@ -446,7 +467,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                     </Link>
                   </p>
                 ) : null}
-                <p className="mb-0 small">
+                <p className="small">
                   {invoice.treatment === "reverseCharge"
                     ? t("invoices.order.reverseCharge", {
                         amount: formatPrice(
@@ -457,6 +478,18 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                     : t("invoices.order.vatIncluded")}{" "}
                   {period === "year" ? null : t("invoices.order.yearlyOnly")}
                 </p>
+                {invoice.blocker ? null : (
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="invoice"
+                    className="btn btn-primary order-invoice-submit"
+                    aria-describedby="order-invoice-terms"
+                    disabled={navigation.state === "submitting"}
+                  >
+                    {t("invoices.order.submit")}
+                  </button>
+                )}
               </div>
             </section>
           ) : null}

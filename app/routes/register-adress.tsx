@@ -20,6 +20,7 @@ import { invalidForm } from "~/server/http/errors.server";
 import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
+import { activeScopeOf } from "~/server/organisations/scope.http.server";
 import type { Route } from "./+types/register-adress";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -35,7 +36,11 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  const values: AddressFormValues = { ...(await getAddressPrefill(await getDeps(), user)), save: false };
+  const deps = await getDeps();
+  // An organisation's scope: its address, its name as recipient (issue #32 point 15).
+  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
+  const values: AddressFormValues = { ...(await getAddressPrefill(deps, user, organisationId)), save: false };
   // Sent here by /order because the address is incomplete (issue #19): say which fields.
   const missing = new URL(request.url).searchParams.has("missing") ? missingPostalFields(values) : [];
   const fieldErrors: Partial<Record<AddressField, string>> = Object.fromEntries(
@@ -44,7 +49,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Names from the server's CLDR data, so the browser's own (another version) cannot differ.
   const countries = countryOptions(context.get(requestContext).lang);
   return data(
-    { values, fieldErrors, missing: missing.length > 0, countries },
+    {
+      values,
+      fieldErrors,
+      missing: missing.length > 0,
+      countries,
+      organisation: scope.kind === "organisation" ? scope.name : null,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -54,7 +65,9 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = parseAddressForm(await readForm(request));
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "address.errorSummary" });
   const deps = await getDeps();
-  await keepOrderAddress(deps, user.ref, parsed.data, parsed.save);
+  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
+  await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
   // Confirmed on /order ("Saved", issue #19).
   throw redirect("/order", { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
 }
@@ -99,15 +112,17 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
   const values = actionData?.values ?? loaderData.values;
   const errors: Partial<Record<AddressField, string>> = actionData?.fieldErrors ?? loaderData.fieldErrors;
   const formError = actionData?.formError ?? (loaderData.missing ? { key: "address.incompleteSummary" } : null);
-  const { countries } = loaderData;
+  const { countries, organisation } = loaderData;
   // An address saved before the select (free text) is read by its name; unknown: choose.
   const initialCountry = values.country ? (countryCodeOf(values.country) ?? "") : HOME_COUNTRY;
   // The chosen country decides the region field and the postal code's example, live.
   const country = useFieldValue("address-country", initialCountry);
   return (
     <section className="py-4 col-lg-8" aria-labelledby="address-title">
-      <h1 id="address-title">{t("address.title")}</h1>
-      <p>{t("address.intro")}</p>
+      <h1 id="address-title">{t(organisation ? "address.organisation.title" : "address.title")}</h1>
+      <p className="text-break">
+        {organisation ? t("address.organisation.intro", { organisation }) : t("address.intro")}
+      </p>
       <Form method="post" noValidate>
         <FormAlert message={formError} />
         <div className="row g-3">
@@ -149,16 +164,26 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
             }
             // A region only where the country uses one (and a stored one is never hidden).
             if (f === "state" && !usesRegion(country) && !values.state) return null;
+            // A company's stickers go to the company: one recipient field, no person's name.
+            if (f === "lastname" && organisation && !values.lastname) return null;
             const example = f === "zip" ? POSTAL_EXAMPLES[country] : undefined;
             return (
               <Field
                 key={f}
                 id={`address-${f}`}
                 name={f}
-                label={t(`address.fields.${f}`)}
+                label={t(f === "firstname" && organisation ? "address.organisation.recipient" : `address.fields.${f}`)}
                 error={errors[f]}
                 help={example ? t("address.zipExample", { example }) : undefined}
-                className={WIDE.has(f) ? "col-12" : f === "zip" ? ZIP_COLUMN : f === "city" ? CITY_COLUMN : "col-md-6"}
+                className={
+                  WIDE.has(f) || (f === "firstname" && organisation)
+                    ? "col-12"
+                    : f === "zip"
+                      ? ZIP_COLUMN
+                      : f === "city"
+                        ? CITY_COLUMN
+                        : "col-md-6"
+                }
                 type={f === "email" ? "email" : "text"}
                 defaultValue={values[f]}
                 maxLength={ADDRESS_FIELD_MAX}
@@ -167,20 +192,22 @@ export default function RegisterAdress({ loaderData, actionData }: Route.Compone
               />
             );
           })}
-          <div className="col-12">
-            <div className="form-check">
-              <input
-                id="address-save"
-                name="save"
-                type="checkbox"
-                className="form-check-input"
-                defaultChecked={values.save}
-              />
-              <label htmlFor="address-save" className="form-check-label">
-                {t("address.save")}
-              </label>
+          {organisation ? null : (
+            <div className="col-12">
+              <div className="form-check">
+                <input
+                  id="address-save"
+                  name="save"
+                  type="checkbox"
+                  className="form-check-input"
+                  defaultChecked={values.save}
+                />
+                <label htmlFor="address-save" className="form-check-label">
+                  {t("address.save")}
+                </label>
+              </div>
             </div>
-          </div>
+          )}
           <div className="col-12">
             <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
               {t("address.submit")}

@@ -161,6 +161,47 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(personal).not.toContain("Pay by invoice");
   });
 
+  it("an organisation's stickers go to the organisation's address with its name as recipient, unless an admin changes it for the organisation; the personal address stays the person's", async () => {
+    const who = await person(rt, "Sara Shipping");
+    const shipOrg = await createOrganisation(depsOf(rt), who.id, { ...SWEDISH_ORG, name: "Frakt AB" });
+    await confirmBillingEmails(rt);
+    const item = await orgItem(rt, who, shipOrg, "Shipped laptop");
+    const addressOf = (html: string) =>
+      /<address class="mb-1 order-address">(.*?)<\/address>/s.exec(html)?.[1]?.replace(/<[^>]+>/g, "|") ?? "";
+    const orgPage = await (await http.get("/order", inScope(who, shipOrg))).text();
+    expect(addressOf(orgPage)).toContain("Frakt AB");
+    expect(addressOf(orgPage)).toContain("Storgatan 1");
+    expect(addressOf(orgPage)).not.toContain("Sara");
+    // The address form in the organisation's scope: a recipient, no person's last name, no "save in my profile".
+    const form = await (await http.get("/user/register-adress", inScope(who, shipOrg))).text();
+    expect(form).toContain('value="Frakt AB"');
+    expect(form).toContain("Recipient");
+    expect(form).not.toContain('name="lastname"');
+    expect(form).not.toContain('name="save"');
+    // The invoice order is addressed to the organisation.
+    const id = orderIdFrom(await http.post("/order", invoiceForm([item]), inScope(who, shipOrg)));
+    expect(JSON.parse(String((await orderRow(rt, id)).adress))).toMatchObject({ firstname: "Frakt AB", lastname: "" });
+
+    // Changed for the organisation: used there, and the personal scope keeps the person's.
+    const changed = await http.post(
+      "/user/register-adress",
+      {
+        firstname: "Frakt AB, Lager 2",
+        email: who.email,
+        address: "Hamngatan 9",
+        zip: "41105",
+        city: "Göteborg",
+        country: "SE",
+      },
+      inScope(who, shipOrg),
+    );
+    expect(changed.status).toBe(302);
+    expect(addressOf(await (await http.get("/order", inScope(who, shipOrg))).text())).toContain("Hamngatan 9");
+    const personal = await (await http.get("/order", { cookie: `${who.cookie}; ConsentApproved=true` })).text();
+    expect(addressOf(personal)).not.toContain("Hamngatan 9");
+    expect(addressOf(personal)).not.toContain("Frakt AB");
+  });
+
   it("a member cannot pay by invoice (403), nor anyone in the personal scope (400), and nothing is ordered", async () => {
     const item = await orgItem(rt, member, org, "Member's tablet");
     const res = await http.post("/order", invoiceForm([item]), inScope(member, org));
@@ -413,7 +454,8 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
       role: "member",
       createdAt: Date.now(),
     });
-    await keepOrderAddress(deps, payer.id, { ...ADDRESS, address: "Hemvägen 7", email: payer.email }, false);
+    // The member changed the organisation's address to their home for this order.
+    await keepOrderAddress(deps, payer.id, { ...ADDRESS, address: "Hemvägen 7", email: payer.email }, false, org);
     const item = await orgItem(rt, payer, org, "Pia's laptop");
     const card = await createOrder(deps, {
       userId: payer.id,

@@ -10,10 +10,16 @@ import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draf
 import { attachPhotos, PhotoError, type PreparedPhoto } from "../photos/photos.service.server";
 import { createItem, updateOwnedItem } from "./items.service.server";
 
-async function afterSave(deps: Pick<Deps, "db" | "clock">, userId: string, productId: string, payNow: boolean) {
+async function afterSave(
+  deps: Pick<Deps, "db" | "clock">,
+  userId: string,
+  productId: string,
+  payNow: boolean,
+  organisationId: string | null = null,
+) {
   if (!payNow) return "/dashboard";
   await rememberBuy(deps, userId, productId);
-  return (await hasOrderAddressWithEmail(deps, userId)) ? "/order" : "/user/register-adress";
+  return (await hasOrderAddressWithEmail(deps, userId, organisationId)) ? "/order" : "/user/register-adress";
 }
 
 /** Registers a new item; returns where the owner goes next. */
@@ -41,7 +47,7 @@ export async function registerItem(
       throw err;
     }
   }
-  return afterSave(deps, input.userId, id, input.item.intent === "payNow");
+  return afterSave(deps, input.userId, id, input.item.intent === "payNow", input.organisationId ?? null);
 }
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */

@@ -34,3 +34,12 @@ export function findUserAdress(db: DB, userId: string): Promise<string | null> {
 export function updateUserAdress(db: DB, userId: string, adress: string) {
   return db.updateTable("user").set({ adress }).where("id", "=", userId).execute();
 }
+
+export function findUserEmail(db: DB, userId: string): Promise<string | null> {
+  return db
+    .selectFrom("user")
+    .select("email")
+    .where("id", "=", userId)
+    .executeTakeFirst()
+    .then((r) => r?.email ?? null);
+}

@@ -124,7 +124,7 @@ export async function createOrder(
   const rows = await listProductsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
-  const address = await getOrderAddress(deps, input.userId);
+  const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
   // Stickers need somewhere to go (issue #19): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
   const totals = orderTotals({ lang: input.lang, period: input.period, count: ids.length });

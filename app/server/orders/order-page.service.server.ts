@@ -76,7 +76,7 @@ export async function getOrderPage(
     countProductsOfOwner(db, scope, NO_FILTER, now),
     unpaidOf(query) ? countProductsOfOwner(db, scope, unpaidOf(query)!, now) : 0,
     getBuyProductId(deps, userId),
-    getOrderAddress(deps, userId),
+    getOrderAddress(deps, userId, opts.organisationId ?? null),
   ]);
   const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
   const rows = await listProductsOfOwnerPage(db, scope, query, now, {
