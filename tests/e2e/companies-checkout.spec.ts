@@ -96,6 +96,13 @@ for (const lang of ["en", "sv"] as const) {
       await expect(page.locator("#order-invoice-terms")).toHaveCount(0);
       await expect(page.getByRole("button", { name: L.pay })).toHaveCount(0);
       await atPhoneAndDesk(page, `company-checkout-card-${lang}`);
+
+      // The address form in the organisation's scope: the organisation as recipient.
+      await page.locator(".order-address + a").click();
+      await expect(page.locator("#address-firstname")).toHaveValue(name);
+      await expect(page.locator("#address-lastname")).toHaveCount(0);
+      await atPhoneAndDesk(page, `company-address-${lang}`);
+      await expectAccessible(page);
     });
   });
 }
