@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../service-deps.server";
 import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
-import { countProductsOfOwner, listProductsOfOwnerPage } from "./items.repository.server";
+import { countProductsOfOwnerBy, listProductsOfOwnerPage } from "./items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
@@ -45,11 +45,12 @@ export async function getDashboard(
   const { db } = deps;
   const now = deps.clock();
   const scope = { owner, organisationId };
-  const [matching, total, unpaid] = await Promise.all([
-    countProductsOfOwner(db, scope, query, now),
-    countProductsOfOwner(db, scope, NO_FILTER, now),
-    countProductsOfOwner(db, scope, { ...NO_FILTER, paid: "unpaid" }, now),
-  ]);
+  const { matching, total, unpaid } = await countProductsOfOwnerBy(
+    db,
+    scope,
+    { matching: query, total: NO_FILTER, unpaid: { ...NO_FILTER, paid: "unpaid" } },
+    now,
+  );
   const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
   const rows = await listProductsOfOwnerPage(db, scope, query, now, {
     limit: DASHBOARD_PAGE_SIZE,

@@ -24,6 +24,19 @@ export function canManage(userId: string, table: "products" | "p" = "products"):
   return sql<SqlBool>`((${col("organisationId")} is null and ${col("owner")} = ${userId}) or exists (select 1 from ${sql.table("organisation_members")} as ${sql.id("acc")} where ${sql.ref("acc.organisationId")} = ${col("organisationId")} and ${sql.ref("acc.userId")} = ${userId} and (${sql.ref("acc.role")} = 'admin' or ${col("assignedTo")} = ${userId})))`;
 }
 
+/**
+ * The same rule for the items of one known organisation (the scoped lists, where the query
+ * also says `products.organisationId = organisationId`): its admins, and the member an item
+ * is assigned to. Written without a reference to the row inside the membership lookups, so
+ * the database reads the membership once per query instead of once per item (50,000 for a
+ * large organisation's admin; decision 042).
+ */
+export function canManageInOrganisation(userId: string, organisationId: string): Expression<SqlBool> {
+  const membership = (adminOnly: boolean) =>
+    sql<SqlBool>`exists (select 1 from ${sql.table("organisation_members")} as ${sql.id("acc")} where ${sql.ref("acc.organisationId")} = ${organisationId} and ${sql.ref("acc.userId")} = ${userId}${adminOnly ? sql` and ${sql.ref("acc.role")} = 'admin'` : sql``})`;
+  return sql<SqlBool>`(${membership(true)} or (${sql.ref("products.assignedTo")} = ${userId} and ${membership(false)}))`;
+}
+
 /** Whether the user may manage the item (false: no such item, or not theirs to manage). */
 export async function mayManageItem(db: DB, userId: string, id: string): Promise<boolean> {
   const row = await db

@@ -9,7 +9,7 @@ import { isItemPaid } from "~/lib/paid";
 import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/pricing";
 import type { ProdType } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
-import { countProductsOfOwner, listProductsOfOwnerPage } from "../items/items.repository.server";
+import { countProductsOfOwnerBy, listProductsOfOwnerPage } from "../items/items.repository.server";
 import {
   clampPage,
   NO_FILTER,
@@ -71,13 +71,19 @@ export async function getOrderPage(
   const now = deps.clock();
   // The same items as the dashboard of the active scope (issue #20).
   const scope = { owner: userId, organisationId: opts.organisationId ?? null };
-  const [matching, total, unpaidMatching, buy, address] = await Promise.all([
-    countProductsOfOwner(db, scope, query, now),
-    countProductsOfOwner(db, scope, NO_FILTER, now),
-    unpaidOf(query) ? countProductsOfOwner(db, scope, unpaidOf(query)!, now) : 0,
+  const unpaidFilter = unpaidOf(query);
+  const [counts, buy, address] = await Promise.all([
+    countProductsOfOwnerBy(
+      db,
+      scope,
+      { matching: query, total: NO_FILTER, unpaidMatching: unpaidFilter ?? query },
+      now,
+    ),
     getBuyProductId(deps, userId),
     getOrderAddress(deps, userId, opts.organisationId ?? null),
   ]);
+  const { matching, total } = counts;
+  const unpaidMatching = unpaidFilter ? counts.unpaidMatching : 0;
   const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
   const rows = await listProductsOfOwnerPage(db, scope, query, now, {
     limit: ORDER_PAGE_SIZE,
