@@ -18,6 +18,15 @@ const browserI18n = {
 /** Server-only files (*.server.ts, app/server) and the translator's equivalence tests may use i18next. */
 const i18nextAllowed = ["app/**/*.server.{ts,tsx}", "app/server/**", "app/i18n/*.test.{ts,tsx}"];
 
+const routeDepsMessage =
+  "Routes do not read deps.db or deps.config: pass deps to a service (or use deps.site, deps.cookies; decision 039).";
+const routeDepsRestrictions = [
+  "MemberExpression[object.name='deps'][property.name=/^(db|config)$/]",
+  "MemberExpression[object.type='AwaitExpression'][property.name=/^(db|config)$/]",
+  "VariableDeclarator[init.type='AwaitExpression'][init.argument.callee.name='getDeps'] > ObjectPattern > Property[key.name=/^(db|config)$/]",
+  "VariableDeclarator[init.name='deps'] > ObjectPattern > Property[key.name=/^(db|config)$/]",
+].map((selector) => ({ selector, message: routeDepsMessage }));
+
 export default tseslint.config(
   {
     ignores: [
@@ -99,6 +108,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // Routes hand `deps` to services and never read the database or the configuration
+    // themselves (decision 039): what a page shows of the configuration is `deps.site`,
+    // cookies are `deps.cookies`. tests/quality/route-deps-lint.test.ts proves the rule.
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": ["error", ...routeDepsRestrictions],
     },
   },
 );

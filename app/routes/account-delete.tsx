@@ -13,7 +13,6 @@ import { accountPageErrors, passwordMarks } from "~/server/account/account.http.
 import { deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { setFlash } from "~/server/flash.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-delete";
@@ -72,7 +71,7 @@ export async function action({ request }: Route.ActionArgs) {
       return invalidForm<Values>(values, errors, { key: Object.values(errors)[0]! });
     }
     const cookies = await deleteAccount(deps, request.headers, { password: p.data.password });
-    cookies.append("Set-Cookie", setFlash("accountDeleted", deps.config.secureCookies));
+    cookies.append("Set-Cookie", deps.cookies.flash("accountDeleted"));
     return redirect("/", { headers: cookies });
   } catch (err) {
     return serviceErrorResponse(accountPageErrors, err, values, passwordMarks(err, { current: "password" }));

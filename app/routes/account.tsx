@@ -1,9 +1,8 @@
-import * as cookie from "cookie";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
-import { LANG_COOKIE, type Lang } from "~/i18n/config";
+import type { Lang } from "~/i18n/config";
 import {
   emailSchema,
   NAME_MAX,
@@ -125,15 +124,7 @@ export async function action({ request }: Route.ActionArgs) {
         if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
         const cookies = await updateProfile(deps, headers, p.data);
         // The pages follow the chosen language at once.
-        cookies.append(
-          "Set-Cookie",
-          cookie.serialize(LANG_COOKIE, p.data.language, {
-            path: "/",
-            maxAge: 365 * 24 * 60 * 60,
-            sameSite: "lax",
-            secure: deps.config.secureCookies,
-          }),
-        );
+        cookies.append("Set-Cookie", deps.cookies.language(p.data.language));
         return done("profile", cookies);
       }
       case "email": {

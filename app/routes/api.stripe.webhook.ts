@@ -19,15 +19,14 @@ export async function loader() {
 
 export async function action({ request }: Route.ActionArgs) {
   const deps = await getDeps();
-  const { config } = deps;
   if (request.method !== "POST") {
     return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   }
-  if (!stripeWebhookEnabled(config)) return new Response("Not found", { status: 404 });
+  if (!stripeWebhookEnabled(deps)) return new Response("Not found", { status: 404 });
   const raw = Buffer.from(await request.arrayBuffer());
   let event;
   try {
-    event = verifyStripeEvent(config, raw, request.headers.get("stripe-signature"));
+    event = verifyStripeEvent(deps, raw, request.headers.get("stripe-signature"));
   } catch (err) {
     if (!(err instanceof WebhookSignatureError)) throw err;
     logger.warn({ reason: err.message }, "stripe webhook: signature refused");

@@ -7,7 +7,7 @@ import { Field, TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useNonce } from "~/components/nonce";
 import { parseContact, type ContactValues } from "~/lib/contact";
-import { MESSAGE_MAX, NAME_MAX, type CaptchaKind } from "~/lib/contact-limits";
+import { MESSAGE_MAX, NAME_MAX } from "~/lib/contact-limits";
 import type { ActionResult, FormMessage } from "~/lib/form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { pageMeta } from "~/lib/meta";
@@ -18,7 +18,6 @@ import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { submitContactMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
-import { sellerOf } from "~/server/seller/seller.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
@@ -31,16 +30,16 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const { config } = await getDeps();
+  const { site } = await getDeps();
   // /contact?item={code}: a finder handing in an item whose sticker is not active (issue #19.12).
   // The printed sticker code, as the finder reads it off the sticker (issue #32 point 1).
   const item = normalizeStickerCode(new URL(request.url).searchParams.get("item") ?? "");
   return {
     itemCode: item === null ? null : formatStickerCode(item),
-    captcha: config.captcha as CaptchaKind,
-    siteKey: config.captcha === "recaptcha" ? config.recaptcha.siteKey : undefined,
-    supportEmail: config.supportEmail,
-    seller: sellerOf(config),
+    captcha: site.captcha.kind,
+    siteKey: site.captcha.siteKey,
+    supportEmail: site.supportEmail,
+    seller: site.seller,
   };
 }
 

@@ -61,7 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
   const query = parseItemQuery(new URL(request.url).searchParams);
   // The active scope's items (issue #20): personal, or those registered for the organisation.
-  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = organisationIdOf(scope);
   // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
   const csvLinks = can(scope, "csv");

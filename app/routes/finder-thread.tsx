@@ -8,7 +8,6 @@ import { data, Link, redirect, useSearchParams } from "react-router";
 import { CopyButton } from "~/components/CopyButton";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { useNonce } from "~/components/nonce";
-import type { CaptchaKind } from "~/lib/contact-limits";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
@@ -43,10 +42,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const deps = await getDeps();
   try {
     const thread = await openFinderThread(deps, params.token);
-    const captcha = {
-      kind: deps.config.captcha as CaptchaKind,
-      siteKey: deps.config.captcha === "recaptcha" ? deps.config.recaptcha.siteKey : undefined,
-    };
+    const captcha = deps.site.captcha;
     return data({ thread, captcha }, { headers: PRIVATE_HEADERS });
   } catch (err) {
     return serviceErrorResponse(relayErrors, err);

@@ -10,7 +10,6 @@ import { formatDate } from "~/lib/dates";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
-import { rememberReturnTo } from "~/server/auth/return-to.server";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
@@ -38,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const invite = await getInvite(deps, params.token);
     if (!user || user.email.toLowerCase() !== invite.email) {
       // Sign-in (and a sign-in after registering, or after signing out of another account) comes back here.
-      const remember = rememberReturnTo(request, deps.config.secureCookies);
+      const remember = deps.cookies.returnTo(request);
       if (remember) headers.append("Set-Cookie", remember);
     }
     return data(

@@ -1,6 +1,5 @@
-import * as cookie from "cookie";
 import { data, redirect } from "react-router";
-import { isLang, LANG_COOKIE } from "~/i18n/config";
+import { isLang } from "~/i18n/config";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { saveUserLanguage } from "~/server/auth/accounts.service.server";
 import { getSessionUser } from "~/server/auth/session.server";
@@ -13,7 +12,7 @@ import type { Route } from "./+types/language";
  */
 export async function loader({ params, request }: Route.LoaderArgs) {
   if (!isLang(params.lang)) throw data(null, { status: 404 });
-  const { config } = await getDeps();
+  const { cookies } = await getDeps();
   // A signed-in user's choice is kept on the profile (mails use it). Only for requests
   // from our own pages, so a cross-site image cannot change it.
   const site = request.headers.get("sec-fetch-site");
@@ -22,12 +21,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     if (user) await saveUserLanguage(await getDeps(), user.ref, params.lang);
   }
   const url = new URL(request.url);
-  const setCookie = cookie.serialize(LANG_COOKIE, params.lang, {
-    path: "/",
-    maxAge: 365 * 24 * 60 * 60,
-    sameSite: "lax",
-    secure: config.secureCookies,
-  });
+  const setCookie = cookies.language(params.lang);
   return redirect(safeRedirectTarget(url.searchParams.get("redirectTo")), {
     headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" },
   });

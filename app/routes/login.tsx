@@ -43,7 +43,7 @@ interface LoginValues {
 export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
   // The package chosen on the home page is remembered from here (issue #19 point 5).
-  const headers = await signedOutRemembering(request, deps.config.secureCookies);
+  const headers = await signedOutRemembering(request, deps.cookies);
   const { linkProvider, socialError } = parseSocialQuery(new URL(request.url).searchParams);
   return data({ ...signInOptions(deps), linkProvider, socialError }, { headers });
 }

@@ -11,7 +11,6 @@ import { httpErrorOf } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { completeTestPayment, getTestCheckout } from "~/server/orders/checkout.service.server";
 import { OrderError } from "~/server/orders/order-error.server";
-import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/order-checkout";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -46,10 +45,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     order = await getTestCheckout(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {
-    return refusal(err, sellerOf(deps.config));
+    return refusal(err, deps.site.seller);
   }
   if (order.paid) throw redirect(`/order/complete/${order.id}`);
-  return data({ order, formError: null, seller: sellerOf(deps.config) }, { headers: noStore });
+  return data({ order, formError: null, seller: deps.site.seller }, { headers: noStore });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -58,7 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   try {
     await completeTestPayment(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {
-    return refusal(err, sellerOf(deps.config));
+    return refusal(err, deps.site.seller);
   }
   throw redirect(`/order/complete/${params.id}`);
 }

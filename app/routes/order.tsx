@@ -32,7 +32,6 @@ import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.s
 import { getOrderPage } from "~/server/orders/order-page.service.server";
 import { startCheckout } from "~/server/orders/checkout.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
-import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/order";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -70,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseItemQuery(new URL(request.url).searchParams);
   const deps = await getDeps();
   // The active scope's items, as on the dashboard (issue #20).
-  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   const [page, invoice] = await Promise.all([
     getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId }),
     // "Pay by invoice" for the admins of the active organisation (decision 027).
@@ -94,7 +93,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       unpaidMatching: page.unpaidMatching,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       invoice,
-      seller: sellerOf(deps.config),
+      seller: deps.site.seller,
       // A consumer's order (personal scope) has the right of withdrawal (decision 041).
       consumer: organisationId === null,
     },
@@ -122,7 +121,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       // The form posts to /order?{filter}: "all unpaid" means those the page's filter
       // matches, in the active scope (issue #20).
       allUnpaid: parsed.data.scope === "allUnpaid" ? parseItemQuery(new URL(request.url).searchParams) : undefined,
-      organisationId: organisationIdOf(await activeScopeOf(deps.db, request, user.ref)),
+      organisationId: organisationIdOf(await activeScopeOf(deps, request, user.ref)),
       period: parsed.data.payment,
       lang,
       immediateStart: parsed.data.immediateStart,

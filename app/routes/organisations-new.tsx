@@ -6,7 +6,6 @@ import { OrganisationForm } from "~/components/OrganisationForm";
 import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { ORGANISATION_FIELDS, organisationSchema } from "~/lib/organisations";
-import { rememberReturnTo } from "~/server/auth/return-to.server";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
@@ -31,7 +30,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
  */
 export async function loader({ request }: Route.LoaderArgs) {
   if (!(await getSessionUser(request))) {
-    const remember = rememberReturnTo(request, (await getDeps()).config.secureCookies);
+    const remember = (await getDeps()).cookies.returnTo(request);
     throw redirect("/user/register", remember ? { headers: { "Set-Cookie": remember } } : undefined);
   }
   return data(null, { headers: { "Cache-Control": "private, no-store" } });

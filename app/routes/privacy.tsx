@@ -5,7 +5,6 @@ import { SellerDetails } from "~/components/SellerDetails";
 import { pageMeta } from "~/lib/meta";
 import { RETENTION_KINDS, RETENTION_MS, retentionPeriod } from "~/lib/retention";
 import { getDeps } from "~/server/deps.server";
-import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/privacy";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -41,8 +40,7 @@ const RECIPIENTS = ["payments", "mail", "hosting", "sms", "push", "social"] as c
 const RIGHTS = ["access", "rectification", "erasure", "objection", "withdraw"] as const;
 
 export async function loader() {
-  const { config } = await getDeps();
-  return { seller: sellerOf(config) };
+  return { seller: (await getDeps()).site.seller };
 }
 
 /**

@@ -8,7 +8,6 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { setFlash } from "~/server/flash.server";
 import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { itemErrors } from "~/server/items/items.http.server";
@@ -66,7 +65,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const { status, message } = httpErrorOf(orderErrors, err);
     return data({ formError: message as FormMessage | null }, { status });
   }
-  throw redirect("/dashboard", { headers: { "Set-Cookie": setFlash("itemDeleted", deps.config.secureCookies) } });
+  throw redirect("/dashboard", { headers: { "Set-Cookie": deps.cookies.flash("itemDeleted") } });
 }
 
 export default function ProductDelete({ loaderData, actionData }: Route.ComponentProps) {

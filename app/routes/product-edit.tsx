@@ -6,7 +6,6 @@ import { pageMeta } from "~/lib/meta";
 import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { setFlash } from "~/server/flash.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
@@ -48,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!(err instanceof ItemError)) throw err;
     // Not the owner's (or no such id): the spec's alert 'Error load product', then /dashboard.
     throw redirect("/dashboard", {
-      headers: { "Set-Cookie": setFlash("errorLoadProduct", deps.config.secureCookies) },
+      headers: { "Set-Cookie": deps.cookies.flash("errorLoadProduct") },
     });
   }
   const values: ProductFormValues = {
@@ -117,7 +116,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
-  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
+  throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 
 export default function ProductEdit({ loaderData, actionData }: Route.ComponentProps) {

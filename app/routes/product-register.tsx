@@ -12,7 +12,6 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice } from "~/server/items/items.service.server";
-import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
@@ -40,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
   // In an organisation's scope its admins choose a member for the new item (decision 026).
-  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   const assignment = await getAssignmentChoice(deps, user.ref, organisationId);
   // The package chosen on the home page (issue #19 point 5).
   const page = {
@@ -64,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
   const deps = await getDeps();
   // In an organisation's scope the item is registered for it (issue #20).
-  const organisationId = organisationIdOf(await activeScopeOf(deps.db, request, user.ref));
+  const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   // The photos are checked and processed before anything is saved: a refused photo keeps
   // everything else the owner typed (issue #34 point 1).
   let photos: PreparedPhoto[];
@@ -87,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
-  throw redirect(next, { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
+  throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 
 const EMPTY: ProductFormValues = {

@@ -10,7 +10,6 @@ import { addressLines } from "~/lib/order-form";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { setFlash } from "~/server/flash.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
 import { FulfilError, replacementView, requestReplacement } from "~/server/fulfil/fulfil.service.server";
 import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
@@ -67,7 +66,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return serviceErrorResponse(fulfilErrors, err, values);
   }
   return redirect("/dashboard", {
-    headers: { "Set-Cookie": setFlash("replacementOrdered", deps.config.secureCookies) },
+    headers: { "Set-Cookie": deps.cookies.flash("replacementOrdered") },
   });
 }
 

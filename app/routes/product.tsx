@@ -8,7 +8,6 @@ import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { ItemManage } from "~/components/ItemManage";
 import { useNonce } from "~/components/nonce";
 import type { LeanHandle } from "~/lean/lean-page";
-import type { CaptchaKind } from "~/lib/contact-limits";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
 import { isProductId } from "~/lib/ids";
@@ -89,10 +88,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       at: deps.clock(),
     });
   }
-  const captcha = {
-    kind: deps.config.captcha as CaptchaKind,
-    siteKey: deps.config.captcha === "recaptcha" ? deps.config.recaptcha.siteKey : undefined,
-  };
+  const captcha = deps.site.captcha;
   // Too many finder messages this hour (issue #29): the form asks for the captcha up front.
   const flooded = view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
   // Owner-dependent and possibly private: never kept by shared caches.

@@ -17,7 +17,6 @@ import { requestContext } from "~/server/context";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
-import { setFlash } from "~/server/flash.server";
 import { readForm } from "~/server/http/form.server";
 import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
 import { activeScopeOf } from "~/server/organisations/scope.http.server";
@@ -69,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
   // Confirmed on /order ("Saved", issue #19).
-  throw redirect("/order", { headers: { "Set-Cookie": setFlash("saved", deps.config.secureCookies) } });
+  throw redirect("/order", { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 
 const AUTOCOMPLETE: Record<AddressField, string> = {

@@ -1,6 +1,5 @@
-import * as cookie from "cookie";
 import { data, redirect } from "react-router";
-import { SCOPE_COOKIE, scopeChoiceSchema } from "~/lib/organisations";
+import { scopeChoiceSchema } from "~/lib/organisations";
 import { safeRedirectTarget } from "~/lib/redirect-target";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
@@ -21,13 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
   const deps = await getDeps();
   try {
     const value = await chooseScope(deps, user.ref, p.data.scope);
-    const setCookie = cookie.serialize(SCOPE_COOKIE, value, {
-      path: "/",
-      httpOnly: true,
-      sameSite: "lax",
-      secure: deps.config.secureCookies,
-      maxAge: 365 * 24 * 60 * 60,
-    });
+    const setCookie = deps.cookies.scope(value);
     return redirect(safeRedirectTarget(p.data.redirectTo, "/dashboard"), { headers: { "Set-Cookie": setCookie } });
   } catch (err) {
     if (err instanceof OrganisationError) throw data(null, { status: 404 });

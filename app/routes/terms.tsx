@@ -4,7 +4,6 @@ import { Link, useLoaderData } from "react-router";
 import { SellerDetails } from "~/components/SellerDetails";
 import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
-import { sellerOf } from "~/server/seller/seller.server";
 import type { Route } from "./+types/terms";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -32,8 +31,7 @@ const SECTIONS = [
 const CONTENT_RULES = ["offensive", "personalData", "rights", "advertising", "impersonation"] as const;
 
 export async function loader() {
-  const { config } = await getDeps();
-  return { seller: sellerOf(config) };
+  return { seller: (await getDeps()).site.seller };
 }
 
 /**

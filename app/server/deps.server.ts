@@ -7,6 +7,6 @@ import type { Deps } from "./service-deps.server";
 
 /** The process's dependencies, for a route to hand to services. */
 export async function getDeps(): Promise<Deps> {
-  const { database, config, auth, clock } = await getRuntime();
-  return { db: database.db, config, auth, clock, writer: database.writer };
+  const { database, config, auth, clock, cookies, site } = await getRuntime();
+  return { db: database.db, config, auth, clock, cookies, site, writer: database.writer };
 }

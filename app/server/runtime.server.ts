@@ -7,7 +7,9 @@ import { eraseUserData } from "./account/privacy.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
+import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { logger } from "./logger.server";
+import { createPublicSettings, type PublicSettings } from "./public-settings.server";
 import { systemClock, type Clock } from "./service-deps.server";
 
 export interface Runtime {
@@ -16,6 +18,10 @@ export interface Runtime {
   auth: Auth;
   /** The one clock of the process; tests pass their own (decision 004). */
   clock: Clock;
+  /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
+  cookies: CookieWriters;
+  /** The configuration's public side (captcha, seller), built once. */
+  site: PublicSettings;
 }
 
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
@@ -27,7 +33,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const auth = createAuth(config, database, {
     beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock }, user),
   });
-  return { config, database, auth, clock };
+  return { config, database, auth, clock, cookies: createCookieWriters(config), site: createPublicSettings(config) };
 }
 
 let current: Promise<Runtime> | undefined;

@@ -2,7 +2,6 @@ import { data, redirect } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 import { getDeps } from "../deps.server";
 import { isAdminUser } from "./accounts.service.server";
-import { rememberReturnTo } from "./return-to.server";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
@@ -37,7 +36,7 @@ export async function requireSignedOut(request: Request): Promise<void> {
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) {
-    const remember = rememberReturnTo(request, (await getDeps()).config.secureCookies);
+    const remember = (await getDeps()).cookies.returnTo(request);
     throw redirect("/login", remember ? { headers: { "Set-Cookie": remember } } : undefined);
   }
   return user;

@@ -10,6 +10,7 @@ import { createChallenge, randomInt, verifySolution, type Challenge, type Payloa
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
@@ -47,6 +48,12 @@ export async function createAltchaChallenge(config: Pick<Config, "authSecret">, 
     expiresAt: new Date(now + CHALLENGE_TTL_MS),
     ...secrets(config),
   });
+}
+
+/** GET /api/captcha/challenge: a fresh challenge, or null when the captcha is not ALTCHA (404). */
+export async function altchaChallenge(deps: Pick<Deps, "config" | "clock">): Promise<Challenge | null> {
+  if (deps.config.captcha !== "altcha") return null;
+  return createAltchaChallenge(deps.config, deps.clock());
 }
 
 function parsePayload(token: string): Payload | null {

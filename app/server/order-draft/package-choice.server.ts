@@ -5,23 +5,11 @@
  * beyond this cookie). Only the two package names are ever stored or read.
  */
 import * as cookie from "cookie";
-import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS, parsePackage } from "~/lib/package-choice";
+import { PACKAGE_COOKIE, parsePackage } from "~/lib/package-choice";
 import type { PackageName } from "~/lib/pricing";
 import { forgetReturnTo } from "../auth/return-to.server";
 import { requireSignedOut } from "../auth/session.server";
-
-/** Set-Cookie for the request's `?package=` choice, or null when it names no package. */
-export function rememberPackage(request: Request, secure: boolean): string | null {
-  const chosen = parsePackage(new URL(request.url).searchParams.get("package"));
-  if (!chosen) return null;
-  return cookie.serialize(PACKAGE_COOKIE, chosen, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    maxAge: PACKAGE_COOKIE_DAYS * 24 * 60 * 60,
-  });
-}
+import type { CookieWriters } from "../http/cookies.server";
 
 /** The remembered package, or null. */
 export function chosenPackage(request: Request): PackageName | null {
@@ -37,9 +25,12 @@ export function forgetPackage(): string {
  * For the pages the home page's "Choose …" links open (/user/register, /login): the
  * headers remembering `?package=`, also on the redirect a signed-in visitor gets there.
  */
-export async function signedOutRemembering(request: Request, secure: boolean): Promise<Headers> {
+export async function signedOutRemembering(
+  request: Request,
+  writers: Pick<CookieWriters, "packageChoice">,
+): Promise<Headers> {
   const headers = new Headers();
-  const set = rememberPackage(request, secure);
+  const set = writers.packageChoice(request);
   // The newer intent wins: a package chosen now goes before a page remembered earlier,
   // and a page that sends the visitor to sign in later sets its own again.
   const cookies = set ? [set, forgetReturnTo()] : [];

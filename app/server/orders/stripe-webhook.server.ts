@@ -4,7 +4,6 @@
  * replays change nothing; events may arrive in any order (see applyPayment).
  */
 import type Stripe from "stripe";
-import type { Config } from "../config.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { markPaymentFailed } from "./billing.service.server";
@@ -17,11 +16,15 @@ export class WebhookSignatureError extends Error {
 }
 
 /** The webhook endpoint exists only with PAYMENTS=stripe (404 otherwise). */
-export function stripeWebhookEnabled(config: Pick<Config, "payments">): boolean {
+export function stripeWebhookEnabled({ config }: Pick<Deps, "config">): boolean {
   return config.payments === "stripe";
 }
 
-export function verifyStripeEvent(config: Config, rawBody: Buffer, signature: string | null): Stripe.Event {
+export function verifyStripeEvent(
+  { config }: Pick<Deps, "config">,
+  rawBody: Buffer,
+  signature: string | null,
+): Stripe.Event {
   const secret = config.stripe.webhookSecret;
   if (!secret || !signature) throw new WebhookSignatureError("missing signature or secret");
   try {

@@ -4,7 +4,7 @@
  */
 import * as cookie from "cookie";
 import { SCOPE_COOKIE } from "~/lib/organisation-roles";
-import type { DB } from "../db/db.server";
+import type { Deps } from "../service-deps.server";
 import { resolveScope, type Scope } from "./scope.server";
 
 /** The scope the request's cookie names, unchecked: only resolveScope may trust it. */
@@ -12,8 +12,8 @@ export function scopeCookieOf(request: Request): string | undefined {
   return cookie.parse(request.headers.get("Cookie") ?? "")[SCOPE_COOKIE];
 }
 
-export async function activeScopeOf(db: DB, request: Request, userId: string): Promise<Scope> {
-  return resolveScope(db, userId, scopeCookieOf(request));
+export async function activeScopeOf(deps: Pick<Deps, "db">, request: Request, userId: string): Promise<Scope> {
+  return resolveScope(deps.db, userId, scopeCookieOf(request));
 }
 
 /** The organisation whose items a scope lists and registers; null for the personal scope. */

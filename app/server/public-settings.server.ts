@@ -1,0 +1,35 @@
+/**
+ * The configuration's public side, the values pages show and send to the browser, built
+ * once at start-up (runtime.server.ts) and handed to routes as `deps.site` (decision 039):
+ * the captcha's kind and site key, the seller, the support address. Routes never read
+ * `deps.config` (ESLint).
+ */
+import type { CaptchaKind } from "~/lib/contact-limits";
+import type { SellerView } from "~/lib/seller";
+import type { Config } from "./config.server";
+import { sellerOf } from "./seller/seller.server";
+
+export interface CaptchaSettings {
+  kind: CaptchaKind;
+  /** reCAPTCHA's public site key; none for ALTCHA. */
+  siteKey: string | undefined;
+}
+
+export interface PublicSettings {
+  captcha: CaptchaSettings;
+  seller: SellerView;
+  supportEmail: string;
+}
+
+export function createPublicSettings(
+  config: Pick<Config, "captcha" | "recaptcha" | "company" | "supportEmail">,
+): PublicSettings {
+  return {
+    captcha: {
+      kind: config.captcha as CaptchaKind,
+      siteKey: config.captcha === "recaptcha" ? config.recaptcha.siteKey : undefined,
+    },
+    seller: sellerOf(config),
+    supportEmail: config.supportEmail,
+  };
+}
