@@ -8,9 +8,7 @@
 import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
-import type { CookieWriters } from "./http/cookies.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
-import type { PublicSettings } from "./public-settings.server";
 import type { PushTransport } from "./push/push-transport.server";
 
 /** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
@@ -23,10 +21,6 @@ export interface Deps {
   config: Config;
   auth: Auth;
   clock: Clock;
-  /** Set-Cookie writers for routes (http/cookies.server.ts); services never write cookies. */
-  cookies: CookieWriters;
-  /** What pages show of the configuration (captcha, seller), built once at start-up. */
-  site: PublicSettings;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

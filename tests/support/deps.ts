@@ -5,14 +5,6 @@
 import { systemClock, type Deps } from "../../app/server/service-deps.server";
 import type { Runtime } from "../../app/server/runtime.server";
 
-export function depsOf(rt: Pick<Runtime, "database" | "config" | "auth" | "cookies" | "site">): Deps {
-  return {
-    db: rt.database.db,
-    config: rt.config,
-    auth: rt.auth,
-    clock: systemClock,
-    cookies: rt.cookies,
-    site: rt.site,
-    writer: rt.database.writer,
-  };
+export function depsOf(rt: Pick<Runtime, "database" | "config" | "auth">): Deps {
+  return { db: rt.database.db, config: rt.config, auth: rt.auth, clock: systemClock, writer: rt.database.writer };
 }

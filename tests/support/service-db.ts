@@ -35,8 +35,6 @@ export async function createServiceDeps(
     config: rt.config,
     auth: rt.auth,
     clock: () => now,
-    cookies: rt.cookies,
-    site: rt.site,
     setNow: (ms) => {
       now = ms;
     },
