@@ -27,12 +27,28 @@ export const RETENTION_MS = {
   trustedContactInvites: 30 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
+  /**
+   * Orders, receipts and invoices, the bookkeeping records (decision 041): 7 years from the end
+   * of the financial (calendar) year they belong to (bokföringslagen 7 kap. 2 §); see
+   * bookkeepingCutoff. Erasing an account keeps them without the person (privacy.repository).
+   */
+  orders: Math.ceil(7 * 365.25) * DAY_MS,
 } as const;
 
 export type RetentionKind = keyof typeof RETENTION_MS;
 
 /** The kinds in the order the privacy notice lists them. */
 export const RETENTION_KINDS = Object.keys(RETENTION_MS) as RetentionKind[];
+
+/**
+ * Bookkeeping records dated before this moment have been kept 7 years after the end of their
+ * financial year (the calendar year, in Swedish time): housekeeping deletes them. The year
+ * is that of `now` minus the period; Swedish time is UTC+1 on 1 January.
+ */
+export function bookkeepingCutoff(now: number): number {
+  const year = new Date(now - RETENTION_MS.orders).getUTCFullYear();
+  return Date.UTC(year, 0, 1) - 60 * 60_000;
+}
 
 /** A period as people say it: whole years when it is one (365 or 2,557 days), else days. */
 export function retentionPeriod(ms: number): { unit: "years" | "days"; count: number } {

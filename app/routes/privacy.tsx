@@ -149,7 +149,7 @@ export default function Privacy() {
                   </tr>
                 );
               })}
-              {(["account", "receipts", "support"] as const).map((kind) => (
+              {(["account", "support"] as const).map((kind) => (
                 <tr key={kind}>
                   <td>{t(`privacy.retention.fixed.${kind}`)}</td>
                   <td>{t(`privacy.retention.fixed.${kind}Period`)}</td>

@@ -665,6 +665,16 @@ describe(`account self-service on ${label}`, () => {
       .where("orderId", "=", order.id)
       .execute();
     for (const s of ships) expect(s.adress).not.toContain("Storgatan");
+    // Its receipts too (bokföringslagen, decision 041): number, amounts and VAT kept; no
+    // person and no item names (the owner's own words).
+    const receipts = await rt.database.db.selectFrom("receipts").selectAll().where("orderId", "=", order.id).execute();
+    expect(receipts.length).toBeGreaterThan(0);
+    for (const r of receipts) {
+      expect(r.userId).not.toBe(u.id);
+      expect(r.items).toBe("[]");
+      expect(Number(r.totalAmount)).toBe(order.totalAmount);
+      expect(Number(r.number)).toBeGreaterThan(0);
+    }
 
     // Only the confirmation mail is left for the address, in Swedish.
     const mails = await mailsTo(u.email);

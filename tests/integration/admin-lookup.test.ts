@@ -11,6 +11,7 @@ import { formatStickerCode } from "../../app/lib/sticker-code";
 import { createItem } from "../../app/server/items/items.service.server";
 import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
 import { lookupItem, LookupError, recentLookups } from "../../app/server/lookup/lookup.service.server";
+import { eraseUserData, exportUserData } from "../../app/server/account/privacy.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
@@ -100,5 +101,24 @@ describe("staff look-up", () => {
     const times = (await recentLookups(deps())).map((r) => r.lookedUpAt);
     expect(times).not.toContain(NOW - RETENTION_MS.lookups - 1_000);
     expect(times).toContain(NOW - RETENTION_MS.lookups + 60_000);
+  });
+
+  it("a staff member's own look-ups are in their data export, and stay in the log when their account is erased", async () => {
+    const member = await createUser(rt, { name: "Sara Staff", email: "sara.staff@example.test" });
+    const subject = { id: member.id, email: member.email, emailVerified: true };
+    await lookupItem(deps(NOW + 9_000), { id: member.id, email: member.email }, item);
+    const exported = JSON.parse((await exportUserData(deps(), subject, { consentCookie: false })).json) as {
+      staffLookups: Array<{ lookedUpAt: string; typed: string; itemId: string | null; staffEmail: string }>;
+    };
+    expect(exported.staffLookups).toEqual([
+      { lookedUpAt: new Date(NOW + 9_000).toISOString(), typed: item, itemId: item, staffEmail: member.email },
+    ]);
+    // Another staff member's look-ups are not in it.
+    expect(exported.staffLookups.every((l) => l.staffEmail === member.email)).toBe(true);
+    await eraseUserData(deps(), subject);
+    const kept = (await recentLookups(deps())).filter((l) => l.staffId === member.id);
+    // Kept for owners' "who looked at my details?" until housekeeping's year (decision 041, /privacy).
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.staffEmail).toBe(member.email);
   });
 });

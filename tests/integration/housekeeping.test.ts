@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
+import { ANONYMOUS_USER_ID } from "../../app/server/db/migrations/0009-account-privacy";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 
@@ -81,6 +82,7 @@ describe("housekeeping: tables that only grew are pruned", () => {
       conversations: 0,
       lookups: 0,
       trustedContactInvites: 0,
+      orders: 0,
     });
     const db = a.database.db;
     expect((await db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key)).toEqual([
@@ -120,5 +122,87 @@ describe("housekeeping: tables that only grew are pruned", () => {
       expect(await runHousekeeping({ db: b.database.db, clock: () => NOW }, b.database.dialect)).toBeNull();
     });
     expect(await runHousekeeping({ db: b.database.db, clock: () => NOW }, b.database.dialect)).not.toBeNull();
+  });
+});
+
+describe("bookkeeping records (decision 041): 7 years after the end of their financial year", () => {
+  it("deletes orders and receipts whose year ended 7 years ago, keeps a younger year's and a running subscription", async () => {
+    const db = a.database.db;
+    // Swedish midnight at the turn of the year 2018/2019 is 23:00 UTC on 31 December.
+    const newYear2019 = Date.UTC(2018, 11, 31, 23);
+    const order = (id: string, createdAt: number, paidUntil: number) => ({
+      id,
+      userId: ANONYMOUS_USER_ID,
+      provider: "test",
+      status: "paid",
+      period: "year",
+      lang: "sv",
+      currency: "SEK",
+      count: 1,
+      unitAmount: 30000,
+      packageAmount: 30000,
+      discountAmount: 0,
+      totalAmount: 30000,
+      adress: "{}",
+      checkoutId: null,
+      subscriptionId: null,
+      customerId: null,
+      paidAt: createdAt,
+      paidUntil,
+      minimumUntil: null,
+      endsAt: null,
+      cancelledAt: null,
+      createdAt,
+      updatedAt: NOW,
+    });
+    const receipt = (id: string, number: number, orderId: string, paidAt: number) => ({
+      id,
+      number,
+      orderId,
+      userId: ANONYMOUS_USER_ID,
+      paymentKey: `key-${id}`,
+      items: "[]",
+      period: "year",
+      currency: "SEK",
+      count: 1,
+      packageAmount: 30000,
+      discountAmount: 0,
+      totalAmount: 30000,
+      vatAmount: 6000,
+      periodStart: paidAt,
+      periodEnd: paidAt + 365 * DAY,
+      paidAt,
+    });
+    await db
+      .insertInto("orders")
+      .values([
+        // Paid in 2018 and over within it: the year ended more than 7 years before NOW (2026-11-23).
+        order("bk-2018", Date.UTC(2018, 5, 1), newYear2019 - DAY),
+        // Half an hour into 2019, Swedish time: its year ended less than 7 years ago.
+        order("bk-2019", newYear2019 + 30 * 60_000, newYear2019 + 365 * DAY),
+        // Renewing since 2018: its 2018 receipt goes, the order and the recent receipt stay.
+        order("bk-running", Date.UTC(2018, 2, 1), NOW + 100 * DAY),
+      ])
+      .execute();
+    await db
+      .insertInto("receipts")
+      .values([
+        receipt("r-2018", 9001, "bk-2018", Date.UTC(2018, 5, 1)),
+        receipt("r-2019", 9002, "bk-2019", newYear2019 + 30 * 60_000),
+        receipt("r-run-2018", 9003, "bk-running", Date.UTC(2018, 2, 1)),
+        receipt("r-run-2026", 9004, "bk-running", Date.UTC(2026, 2, 1)),
+      ])
+      .execute();
+    const result = await runHousekeeping({ db, clock: () => NOW }, a.database.dialect);
+    // Two receipts and one order.
+    expect(result?.orders).toBe(3);
+    const orders = (await db.selectFrom("orders").select("id").where("id", "like", "bk-%").orderBy("id").execute()).map(
+      (r) => r.id,
+    );
+    expect(orders).toEqual(["bk-2019", "bk-running"]);
+    const receipts = (
+      await db.selectFrom("receipts").select("id").where("number", ">", 9000).orderBy("number").execute()
+    ).map((r) => r.id);
+    expect(receipts).toEqual(["r-2019", "r-run-2026"]);
   });
 });

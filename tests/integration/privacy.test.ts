@@ -35,6 +35,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   conversations: CONVERSATION_RETENTION_MS,
   lookups: RETENTION_MS.lookups,
   trustedContactInvites: 30 * 24 * 60 * 60_000,
+  orders: RETENTION_MS.orders,
 };
 
 let db: TestDatabase;
@@ -94,6 +95,8 @@ describe("the privacy notice", () => {
     expect(sv.get("scans")!.text).toBe("1 år");
     expect(en.get("paymentEvents")!.text).toBe("7 years");
     expect(sv.get("paymentEvents")!.text).toBe("7 år");
+    expect(en.get("orders")!.text).toBe("7 years");
+    expect(sv.get("orders")!.text).toBe("7 år");
     expect(en.get("conversations")!.text).toBe("180 days");
     expect(sv.get("conversations")!.text).toBe("180 dagar");
     expect(en.get("rateLimits")!.text).toBe("1 day");

@@ -260,8 +260,16 @@ export async function readReceipts(db: DB, userId: string) {
   }));
 }
 
+/**
+ * Receipts stay for the books (amounts, VAT, dates, number, period, how many items), without
+ * the person: no user, and no item names (the owner's own words, often a name: "Anna's keys").
+ */
 export async function anonymiseReceipts(db: DB, userId: string) {
-  await db.updateTable("receipts").set({ userId: ANONYMOUS_USER_ID }).where("userId", "=", userId).execute();
+  await db
+    .updateTable("receipts")
+    .set({ userId: ANONYMOUS_USER_ID, items: "[]" })
+    .where("userId", "=", userId)
+    .execute();
 }
 
 /** Deletes the user's items; answers their ids (their finder pages are forgotten). */

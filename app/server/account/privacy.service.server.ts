@@ -15,6 +15,7 @@ import * as orgRepo from "../organisations/organisations.repository.server";
 import { eraseContacts, exportContacts } from "../contacts/contacts.service.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
+import { listLookupsByStaff } from "../lookup/lookup.repository.server";
 import { eraseDevices, exportDevices } from "../push/push.service.server";
 import { zipSync, strToU8, type Zippable } from "fflate";
 import { forgetPhotoBytes, photoHashesOfOwner, photosForExport } from "../photos/photos.service.server";
@@ -157,6 +158,20 @@ export const USER_DATA: UserDataKind[] = [
     key: "trustedContacts",
     export: (db, u) => exportContacts(db, u.id),
     erase: (ctx, u) => eraseContacts(ctx.db, u.id),
+  },
+  {
+    // Staff look-ups of items' owners (decision 030): the staff member's own, in their export.
+    // Not erased with the account: the log answers owners' "who looked at my details?" and
+    // is deleted after RETENTION_MS.lookups (a year), as /privacy says (decision 041).
+    key: "staffLookups",
+    export: async (db, u) =>
+      (await listLookupsByStaff(db, u.id)).map((l) => ({
+        lookedUpAt: new Date(l.lookedUpAt).toISOString(),
+        typed: l.query,
+        itemId: l.productId,
+        staffEmail: l.staffEmail,
+      })),
+    erase: null,
   },
   {
     key: "mails",

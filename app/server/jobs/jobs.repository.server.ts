@@ -30,6 +30,37 @@ const HOUSEKEEPING_LOCK = 7_428_115_001;
  * when the work is done, or when a crashed instance's connection drops). SQLite is one server on one file; its
  * write lock already serialises the deletes.
  */
+/**
+ * Bookkeeping records past their 7 years (decision 041): receipts paid before `before`, then
+ * orders with nothing dated after it (made, paid until, refunded) and no receipt left, with
+ * their lines and shipments. In batches of 500 orders. Answers how many records went.
+ */
+export async function deleteBookkeepingBefore(db: DB, before: number): Promise<number> {
+  const receipts = await db.deleteFrom("receipts").where("paidAt", "<", before).executeTakeFirst();
+  let deleted = Number(receipts.numDeletedRows);
+  for (;;) {
+    const ids = (
+      await db
+        .selectFrom("orders")
+        .select("id")
+        .where("createdAt", "<", before)
+        .where((eb) => eb.or([eb("paidUntil", "is", null), eb("paidUntil", "<", before)]))
+        .where((eb) => eb.or([eb("refundedAt", "is", null), eb("refundedAt", "<", before)]))
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom("receipts").select("id").whereRef("receipts.orderId", "=", "orders.id"))),
+        )
+        .limit(500)
+        .execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return deleted;
+    await db.deleteFrom("order_items").where("orderId", "in", ids).execute();
+    await db.deleteFrom("sticker_shipments").where("orderId", "in", ids).execute();
+    await db.updateTable("sticker_replacements").set({ orderId: null }).where("orderId", "in", ids).execute();
+    const r = await db.deleteFrom("orders").where("id", "in", ids).executeTakeFirst();
+    deleted += Number(r.numDeletedRows);
+  }
+}
+
 export async function withHousekeepingLock<T>(
   db: DB,
   dialect: Dialect,

@@ -5,7 +5,7 @@
  * 180 days after their last message (issue #14). The periods are app/lib/retention.ts, which
  * the privacy notice prints (issue #31).
  */
-import { RETENTION_MS } from "~/lib/retention";
+import { bookkeepingCutoff, RETENTION_MS } from "~/lib/retention";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
@@ -34,6 +34,8 @@ export interface HousekeepingResult {
   lookups: number;
   /** Trusted contacts who never confirmed, 30 days after being named (issue #33). */
   trustedContactInvites: number;
+  /** Orders and receipts 7 years after the end of their financial year (decision 041). */
+  orders: number;
 }
 
 /**
@@ -53,5 +55,6 @@ export async function runHousekeeping(
     conversations: await deleteExpiredConversations(db, now),
     lookups: await deleteLookupsBefore(db, now - RETENTION_MS.lookups),
     trustedContactInvites: await deleteUnconfirmedBefore(db, now - RETENTION_MS.trustedContactInvites),
+    orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
   }));
 }

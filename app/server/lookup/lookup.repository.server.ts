@@ -93,6 +93,18 @@ export async function listLookups(db: DB, limit: number): Promise<LookupLogRow[]
   return rows.map((r) => ({ ...r, lookedUpAt: Number(r.lookedUpAt) }));
 }
 
+/** A staff member's own look-ups, oldest first (their data export). */
+export async function listLookupsByStaff(db: DB, staffId: string): Promise<LookupLogRow[]> {
+  const rows = await db
+    .selectFrom("admin_lookups")
+    .selectAll()
+    .where("staffId", "=", staffId)
+    .orderBy("lookedUpAt")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({ ...r, lookedUpAt: Number(r.lookedUpAt) }));
+}
+
 /** Look-ups logged before `before` (past their retention). */
 export async function deleteLookupsBefore(db: DB, before: number): Promise<number> {
   const r = await db.deleteFrom("admin_lookups").where("lookedUpAt", "<", before).executeTakeFirst();
