@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const deps = await getDeps();
   // An organisation's scope: its address, its name as recipient (issue #32 point 15).
-  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   const values: AddressFormValues = { ...(await getAddressPrefill(deps, user, organisationId)), save: false };
   // Sent here by /order because the address is incomplete (issue #19): say which fields.
@@ -64,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = parseAddressForm(await readForm(request));
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "address.errorSummary" });
   const deps = await getDeps();
-  const scope = await activeScopeOf(deps.db, request, user.ref);
+  const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
   // Confirmed on /order ("Saved", issue #19).
