@@ -243,18 +243,22 @@ export const SCAN_DELETE_BATCH = 5000;
  * per statement with a pause between statements: at ten million scans a year's worth is
  * millions of rows, and one statement would hold SQLite's write lock (or keep one
  * PostgreSQL transaction and a core busy) for as long as it takes, while finders scan.
+ * The pause lasts as long as the batch took (at least 5 ms), so a catch-up of millions of
+ * rows uses at most half of the database's time and the finder page keeps the rest.
  * Each batch ends at the scan time of its last row (found through the index on
  * scannedAt), so the statements are the same on both databases.
  */
 export async function deleteScansBefore(
   db: DB,
   before: number,
-  opts: { batch?: number; pause?: () => Promise<void> } = {},
+  opts: { batch?: number; pause?: (tookMs: number) => Promise<void> } = {},
 ): Promise<number> {
   const batch = opts.batch ?? SCAN_DELETE_BATCH;
-  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 5)));
+  const pause =
+    opts.pause ?? ((tookMs: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(5, tookMs))));
   let deleted = 0;
   for (;;) {
+    const started = performance.now();
     const edge = await db
       .selectFrom("item_scans")
       .select("scannedAt")
@@ -270,6 +274,6 @@ export async function deleteScansBefore(
       .executeTakeFirst();
     deleted += Number(r.numDeletedRows);
     if (!edge) return deleted;
-    await pause();
+    await pause(performance.now() - started);
   }
 }
