@@ -3,10 +3,13 @@
  * from the admin menu and the look-up is logged on the page; an organisation admin sees and
  * accepts the data processing agreement (the refusal of an invite before it is walked in
  * companies.spec.ts); the privacy notice and the seller section are readable at 390 and
- * 1280 px and axe clean. Screenshots with SCREENSHOTS=1.
+ * 1280 px and axe clean; a consumer pays in test mode asking for the service to start at once,
+ * withdraws from the order list within 14 days, and the subscription ends with the refund
+ * recorded and mailed (decision 041). Screenshots with SCREENSHOTS=1.
  */
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
+import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
@@ -27,6 +30,14 @@ const TEXTS = {
     accepted: "The data processing agreement is accepted. You can now invite members and import items.",
     privacy: "Privacy policy",
     seller: "About the seller",
+    goPay: "Go to payment",
+    pay: "Complete test payment",
+    tickError: "Tick the box to ask for the service to start at once",
+    withdrawLink: /Withdraw \(until /,
+    withdrawTitle: "Withdraw from the purchase",
+    confirm: /Withdraw and refund /,
+    withdrawn: "You have withdrawn from the order.",
+    mailSubject: "You have withdrawn from your order",
   },
   sv: {
     locale: "sv-SE",
@@ -41,6 +52,14 @@ const TEXTS = {
     accepted: "Personuppgiftsbiträdesavtalet är godkänt. Nu kan du bjuda in medlemmar och importera saker.",
     privacy: "Integritetspolicy",
     seller: "Om säljaren",
+    goPay: "Till betalning",
+    pay: "Slutför testbetalningen",
+    tickError: "Kryssa i rutan och begär att tjänsten börjar direkt",
+    withdrawLink: /Ångra köpet \(till och med /,
+    withdrawTitle: "Ångra köpet",
+    confirm: /Ångra köpet och få tillbaka /,
+    withdrawn: "Du har ångrat beställningen.",
+    mailSubject: "Du har ångrat din beställning",
   },
 } as const;
 
@@ -123,6 +142,93 @@ for (const lang of ["en", "sv"] as const) {
       await expect(page.getByRole("status")).toHaveText(T.accepted);
       await expect(page.locator("[data-dpa=accepted]")).toContainText(user.email);
       await atPhoneAndDesk(page, `lawful-dpa-accepted-${lang}`);
+    });
+
+    test("a consumer pays asking to start at once, withdraws within 14 days, and the refund is recorded and mailed", async ({
+      page,
+      context,
+      app,
+      consent: _consent,
+    }) => {
+      const owner = await createUser(app.runtime, { name: "Wilma Withdraw", language: lang });
+      const deps = depsOf(app.runtime);
+      await keepOrderAddress(
+        deps,
+        owner.id,
+        {
+          firstname: "Wilma",
+          lastname: "Withdraw",
+          email: owner.email,
+          co: "",
+          address: "Storgatan 1",
+          address2: "",
+          city: "Uppsala",
+          state: "",
+          zip: "753 20",
+          country: "Sweden",
+        },
+        false,
+      );
+      const itemId = await createItem(
+        deps,
+        owner.id,
+        {
+          name: "Green bike",
+          findFee: 100,
+          prodType: "other",
+          contactInfo: "070-1",
+          payment: "year",
+          intent: "payLater",
+        },
+        lang,
+      );
+      await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+
+      // The checkout states the right and refuses to go on without the request to start at once.
+      await page.goto("/order");
+      await waitForHydration(page);
+      await page.getByRole("button", { name: T.goPay }).click();
+      await expect(page.locator("#order-immediate-start-error")).toContainText(T.tickError);
+      await expect(page.locator("#order-immediate-start")).toBeFocused();
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-checkout-${lang}`);
+      await page.locator("#order-immediate-start").check();
+      await page.getByRole("button", { name: T.goPay }).click();
+      await page.getByRole("button", { name: T.pay }).click();
+      await expect(page).toHaveURL(/\/order\/complete\//);
+      const orderId = page.url().split("/").pop()!;
+
+      // From the dashboard's order list to the withdraw page.
+      await page.goto("/dashboard");
+      await page.getByRole("link", { name: T.withdrawLink }).click();
+      await expect(page).toHaveURL(new RegExp(`/order/${orderId}/withdraw$`));
+      await expect(page.getByRole("heading", { level: 1, name: T.withdrawTitle })).toBeVisible();
+      await expect(page.locator(".withdraw-items")).toContainText("Green bike");
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `lawful-withdraw-${lang}`);
+      await page.getByRole("button", { name: T.confirm }).click();
+
+      // Done: the dashboard confirms, the item is no longer active, the refund is on the order and in a mail.
+      await expect(page).toHaveURL(/\/dashboard\?billing=withdrawn/);
+      await expect(page.getByRole("alert").filter({ hasText: T.withdrawn })).toBeVisible();
+      await expect(page.getByRole("link", { name: T.withdrawLink })).toHaveCount(0);
+      const db = app.runtime.database.db;
+      const row = await db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
+      expect(Number(row.refundAmount)).toBe(Number(row.totalAmount));
+      expect(row.refundedAt).not.toBeNull();
+      expect(Number(row.renewing)).toBe(0);
+      const item = await db.selectFrom("products").select("payed").where("id", "=", itemId).executeTakeFirstOrThrow();
+      expect(Number(item.payed)).toBe(0);
+      const mail = await db
+        .selectFrom("mail_outbox")
+        .select(["subject", "text"])
+        .where("to", "=", owner.email)
+        .where("subject", "=", T.mailSubject)
+        .executeTakeFirst();
+      expect(mail?.text).toContain("Green bike");
+      // Withdrawn: the page now answers with the reason.
+      const again = await page.goto(`/order/${orderId}/withdraw`);
+      expect(again?.status()).toBe(409);
     });
 
     test("the privacy notice and the seller section read well on a phone and a desk", async ({
