@@ -163,6 +163,9 @@ export function UserMenu({
             <Link className="dropdown-item" to="/admin/shipments">
               {t("layout.menu.shipments")}
             </Link>
+            <Link className="dropdown-item" to="/admin/batches">
+              {t("layout.menu.batches")}
+            </Link>
             <Link className="dropdown-item" to="/admin/lookup">
               {t("layout.menu.lookup")}
             </Link>

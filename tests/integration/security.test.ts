@@ -44,6 +44,7 @@ import { startServer, type TestServer } from "../support/server";
 import { httpClient } from "../support/http";
 import { createUser, signIn, type TestUser } from "../support/users";
 import { depsOf } from "../support/deps";
+import { claimSticker, createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";
 
 const ADMIN_EMAIL = "security-admin@example.test";
 /** Listed in ADMIN_EMAILS too, but registered without clicking the verification link. */
@@ -66,6 +67,7 @@ let organisation: string;
 let invoiceOrder: string;
 /** The removed member's card order for an organisation item, paid in its scope before removal. */
 let membersOrder: string;
+const stickers = { batch: "", unclaimed: "", claimedCode: "", voidedCode: "" };
 const inviteToken = randomBytes(32).toString("base64url");
 const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
 
@@ -173,6 +175,18 @@ beforeAll(async () => {
     })
   ).id;
   await completeTestPayment(depsOf(rt), { userId: users.owner.id, orderId: withdrawOrder });
+  // Printed stickers (decision 036): one unclaimed, one the owner claimed, one voided.
+  stickers.batch = await createBatch(depsOf(rt), users.admin.id, { size: 3, prepaidMonths: null, label: "Matrix" });
+  const [unclaimed, claimed, voided] = (await getBatch(depsOf(rt), stickers.batch)).stickers;
+  await claimSticker(
+    depsOf(rt),
+    { userId: users.owner.id, ip: "192.0.2.1" },
+    { id: claimed!.id },
+    { name: "Claimed bike", findFee: 0, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+    "en",
+  );
+  await voidSticker(depsOf(rt), stickers.batch, voided!.code);
+  Object.assign(stickers, { unclaimed: unclaimed!.id, claimedCode: claimed!.code, voidedCode: voided!.code });
   // A finder's message about the paid item (issue #14).
   const sent = await sendFinderMessage(
     depsOf(rt),
@@ -298,7 +312,11 @@ const fill = (url: string) =>
     .replaceAll("{finderToken}", finderToken)
     .replaceAll("{invoiceOrder}", invoiceOrder)
     .replaceAll("{organisation}", organisation)
-    .replaceAll("{inviteToken}", inviteToken);
+    .replaceAll("{inviteToken}", inviteToken)
+    .replaceAll("{batch}", stickers.batch)
+    .replaceAll("{unclaimedSticker}", stickers.unclaimed)
+    .replaceAll("{claimedStickerCode}", stickers.claimedCode)
+    .replaceAll("{voidedStickerCode}", stickers.voidedCode);
 const filledBody = (row: RouteRow) => Object.fromEntries(Object.entries(row.body ?? {}).map(([k, v]) => [k, fill(v)]));
 
 async function cookieFor(role: Visitor, fresh = false) {

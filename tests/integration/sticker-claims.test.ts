@@ -6,7 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import type { Runtime } from "../../app/server/runtime.server";
-import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
+import { claimSticker, createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";
+import { batchCsv, batchSheet } from "../../app/server/stickers/batch-files.server";
+import { labelOrigin, QR_BOX } from "../../app/server/fulfil/sticker-pdf.server";
+import { formatStickerCode } from "../../app/lib/sticker-code";
+import { decodeQrIn, pdfPages, pdfToText } from "../support/pdf";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
 
@@ -70,5 +74,39 @@ describe(`double claims (${process.env.DATABASE_URL?.startsWith("postgres") ? "P
       expect(items).toHaveLength(1);
     }
     expect((await getBatch(deps, batchId)).batch.claimed).toBe(5);
+  });
+});
+
+describe("a batch's files for the print shop", () => {
+  it("the sheet's QR codes hold {BASE_URL}/{id} with each code printed; the CSV lists them; voided ones are left out", async () => {
+    const deps = depsOf(rt);
+    const batchId = await createBatch(deps, await user(), { size: 4, prepaidMonths: 6, label: "Print" });
+    const { stickers } = await getBatch(deps, batchId);
+    await voidSticker(deps, batchId, stickers[3]!.id);
+    const printable = stickers.slice(0, 3);
+    const base = rt.config.baseUrl.origin;
+
+    const pdf = await batchSheet(deps, batchId, "sv");
+    const text = pdfToText(pdf);
+    for (const s of printable) expect(text).toContain(formatStickerCode(s.code));
+    expect(text).not.toContain(formatStickerCode(stickers[3]!.code));
+    const dpi = 200;
+    const [page] = pdfPages(pdf, dpi);
+    const decoded = printable.map((_, i) => {
+      const at = labelOrigin(i);
+      return decodeQrIn(page!, dpi, {
+        x: at.x + QR_BOX.x,
+        y: at.y + QR_BOX.y,
+        width: QR_BOX.size,
+        height: QR_BOX.size,
+      });
+    });
+    expect(decoded).toEqual(printable.map((s) => `${base}/${s.id}`));
+
+    const csv = (await batchCsv(deps, batchId)).trim().split("\r\n");
+    expect(csv).toEqual([
+      "id,code,url",
+      ...printable.map((s) => `${s.id},${formatStickerCode(s.code)},${base}/${s.id}`),
+    ]);
   });
 });

@@ -22,6 +22,8 @@
  * organisation's simulated invoice (test payments, decision 027) for an item of it,
  * {withdrawOrder} = the owner's paid personal order inside its 14 days (decision 041),
  * which the owner's POST withdraws.
+ * {batch} = a batch of printed stickers (decision 036) holding {unclaimedSticker} (an id,
+ * nobody's yet), {claimedStickerCode} (the owner claimed it) and {voidedStickerCode}.
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -186,6 +188,35 @@ export const ROUTE_TABLE: RouteRow[] = [
   {
     route: "admin/shipments/labels.pdf",
     url: "/admin/shipments/labels.pdf?orders={paidOrder}",
+    get: adminOnly(200),
+    post: noAction,
+  },
+  {
+    // Sticker batches (issue #35 point 1): staff only, the 404 page for everyone else.
+    // The admin's POST without a size is refused (400) and makes no batch.
+    route: "admin/batches",
+    url: "/admin/batches",
+    get: adminOnly(200),
+    post: adminOnly(400),
+    body: { label: "Matrix", size: "" },
+  },
+  {
+    // Voiding a sticker the batch does not hold: refused (409) and nothing changes.
+    route: "admin/batches/:id",
+    url: "/admin/batches/{batch}",
+    get: adminOnly(200),
+    post: adminOnly(409),
+    body: { intent: "voidSticker", sticker: "ZZZZZZZZZ" },
+  },
+  {
+    route: "admin/batches/:id/stickers.pdf",
+    url: "/admin/batches/{batch}/stickers.pdf",
+    get: adminOnly(200),
+    post: noAction,
+  },
+  {
+    route: "admin/batches/:id/stickers.csv",
+    url: "/admin/batches/{batch}/stickers.csv",
     get: adminOnly(200),
     post: noAction,
   },

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { newProductId } from "~/lib/ids";
 import { addMonths } from "~/lib/pricing";
+import { BATCH_LABEL_MAX, BATCH_MAX } from "~/lib/sticker-batches";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
@@ -33,8 +34,7 @@ export type StickerErrorCode =
 
 export class StickerError extends ServiceError<StickerErrorCode> {}
 
-export const BATCH_MAX = 10_000;
-export const BATCH_LABEL_MAX = 200;
+export { BATCH_LABEL_MAX, BATCH_MAX };
 export const PREPAID_MONTHS = [6, 12] as const;
 export type PrepaidMonths = (typeof PREPAID_MONTHS)[number];
 /** Batches the staff list shows. */
@@ -114,8 +114,13 @@ export async function voidBatch(deps: Pick<Deps, "db" | "clock">, id: string): P
   await repo.voidBatch(deps.db, id, deps.clock());
 }
 
-export async function voidSticker(deps: Pick<Deps, "db" | "clock">, batchId: string, id: string): Promise<void> {
-  if (!(await repo.voidSticker(deps.db, batchId, id, deps.clock()))) throw new StickerError("sticker.notVoidable");
+/** Voids one unclaimed sticker of the batch, named by its id or its code as typed. */
+export async function voidSticker(deps: Pick<Deps, "db" | "clock">, batchId: string, typed: string): Promise<void> {
+  const value = typed.trim();
+  const s = (await lookUp(deps.db, { code: value })) ?? (await lookUp(deps.db, { id: value }));
+  if (!s || !(await repo.voidSticker(deps.db, batchId, s.id, deps.clock()))) {
+    throw new StickerError("sticker.notVoidable");
+  }
 }
 
 /** What `/{id}` shows for an id that is a sticker, not an item: null when neither. */
