@@ -90,6 +90,14 @@ const pages: PageSpec[] = [
     content: 'class="item-photo"',
     budget: { total: 45 * KB, htmlCss: 30 * KB, scriptFiles: 0 },
   },
+  {
+    // A printed sticker nobody registered yet (decision 036): the same lean finder page.
+    name: "unregistered sticker",
+    path: `/${server.stickerId}`,
+    signedIn: false,
+    content: "/claim?sticker=",
+    budget: { total: 30 * KB, htmlCss: 30 * KB, scriptFiles: 0 },
+  },
 ];
 
 function kindOf(contentType: string): Kind {

@@ -20,6 +20,8 @@ interface Props {
   result?: Pick<ActionResult<ProductFormValues>, "fieldErrors" | "formError"> & { suggested?: boolean };
   /** A paid item: payment choice and price hidden, only 'Update info'. */
   paid: boolean;
+  /** Instead of the paid item's note and 'Update info' (a prepaid sticker being registered). */
+  paidText?: { note: string; submit: string };
   /** Currency of the finder's fee (the item's own when editing, the page language's when new). */
   currency: Currency;
   submitting?: boolean;
@@ -43,6 +45,7 @@ export function ProductForm({
   values,
   result,
   paid,
+  paidText,
   currency,
   submitting: saving,
   assignment,
@@ -301,9 +304,9 @@ export function ProductForm({
 
       {paid ? (
         <>
-          <p className="text-body-secondary">{t("items.form.paidNote")}</p>
+          <p className="text-body-secondary">{paidText?.note ?? t("items.form.paidNote")}</p>
           <button type="submit" name="intent" value="update" className="btn btn-primary" disabled={submitting}>
-            {t("items.form.update")}
+            {paidText?.submit ?? t("items.form.update")}
           </button>
         </>
       ) : (

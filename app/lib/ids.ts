@@ -16,6 +16,7 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "admin",
   "api",
   "assets",
+  "claim",
   "companies",
   "consent",
   "contact",

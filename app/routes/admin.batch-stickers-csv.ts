@@ -2,7 +2,7 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { batchCsv } from "~/server/stickers/batch-files.server";
-import { stickerErrors } from "~/server/stickers/stickers.http.server";
+import { batchErrors } from "~/server/stickers/stickers.http.server";
 import type { Route } from "./+types/admin.batch-stickers-csv";
 
 /** GET /admin/batches/{id}/stickers.csv: id, code and URL of each printable sticker (staff only). */
@@ -19,6 +19,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       },
     });
   } catch (err) {
-    return serviceErrorResponse(stickerErrors, err);
+    return serviceErrorResponse(batchErrors, err);
   }
 }

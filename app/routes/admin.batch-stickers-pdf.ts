@@ -4,7 +4,7 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { batchSheet } from "~/server/stickers/batch-files.server";
-import { stickerErrors } from "~/server/stickers/stickers.http.server";
+import { batchErrors } from "~/server/stickers/stickers.http.server";
 import type { Route } from "./+types/admin.batch-stickers-pdf";
 
 /** GET /admin/batches/{id}/stickers.pdf?lang=sv|en: the batch's A4 sticker sheets (staff only, 404 otherwise). */
@@ -24,6 +24,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       },
     });
   } catch (err) {
-    return serviceErrorResponse(stickerErrors, err);
+    return serviceErrorResponse(batchErrors, err);
   }
 }

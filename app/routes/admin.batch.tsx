@@ -10,7 +10,7 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { badRequest, readForm } from "~/server/http/form.server";
-import { stickerErrors } from "~/server/stickers/stickers.http.server";
+import { batchErrors } from "~/server/stickers/stickers.http.server";
 import { getBatch, voidBatch, voidSticker } from "~/server/stickers/stickers.service.server";
 import type { Route } from "./+types/admin.batch";
 
@@ -32,7 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (err) {
-    return serviceErrorResponse(stickerErrors, err);
+    return serviceErrorResponse(batchErrors, err);
   }
 }
 
@@ -51,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     else badRequest();
     return redirect(`/admin/batches/${params.id}?done=${intent === "voidBatch" ? "batch" : "sticker"}`);
   } catch (err) {
-    return serviceErrorResponse(stickerErrors, err, values);
+    return serviceErrorResponse(batchErrors, err, values);
   }
 }
 

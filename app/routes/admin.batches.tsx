@@ -11,7 +11,7 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { stickerErrors } from "~/server/stickers/stickers.http.server";
+import { batchErrors } from "~/server/stickers/stickers.http.server";
 import { createBatch, listBatches, StickerError } from "~/server/stickers/stickers.service.server";
 import type { Route } from "./+types/admin.batches";
 
@@ -43,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
     const id = await createBatch(await getDeps(), staff.ref, input);
     return redirect(`/admin/batches/${id}`);
   } catch (err) {
-    return serviceErrorResponse(stickerErrors, err, values);
+    return serviceErrorResponse(batchErrors, err, values);
   }
 }
 

@@ -204,6 +204,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           <Link to="/product/register" className="btn btn-primary">
             {t("dashboard.page.register")}
           </Link>
+          <Link to="/claim" className="btn btn-outline-primary">
+            {t("dashboard.page.claim")}
+          </Link>
         </div>
       </div>
       {loaderData.csvLinks ? (

@@ -74,6 +74,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <div className="py-4 home-find">
         <FindCodeForm id="home-find-code" />
+        <p className="mt-3 mb-0">
+          <Link to="/claim">{t("home.claimLink")}</Link>
+        </p>
       </div>
 
       <section className="py-4" aria-labelledby="how-it-works">

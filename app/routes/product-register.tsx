@@ -9,7 +9,10 @@ import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues }
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
+import { invalidForm, isErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
+import { claimErrors } from "~/server/stickers/stickers.http.server";
+import { stickerParam, stickerToClaim } from "~/server/stickers/claim.http.server";
+import { formatStickerCode } from "~/lib/sticker-code";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice } from "~/server/items/items.service.server";
 import { readForm } from "~/server/http/form.server";
@@ -46,6 +49,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     chosenPackage: chosenPackage(request),
     assignment,
     tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null,
+    // Registering a printed sticker (decision 036): /claim checked it; a stale link gets the error page.
+    sticker: await stickerToClaim(deps, request, user.ref, context.get(requestContext).ip),
   };
   // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
   if (context.get(requestContext).bodyTooLarge)
@@ -81,8 +86,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       organisationId,
       assignTo: assignmentOf(form),
       photos,
+      sticker: stickerParam(request, context.get(requestContext).ip),
     });
   } catch (err) {
+    if (isErrorOf(claimErrors, err)) return serviceErrorResponse(claimErrors, err, formValues(form));
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
   // Confirm the save where it lands (issue #19).
@@ -104,9 +111,18 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
   const { t } = useTranslation();
   const lang = useLang();
   const navigation = useNavigation();
+  const { sticker } = loaderData;
   return (
     <section className="py-4 col-lg-8">
-      <h1>{t("items.form.titleRegister")}</h1>
+      <h1>{t(sticker ? "items.claim.title" : "items.form.titleRegister")}</h1>
+      {sticker ? (
+        <p className="alert alert-info claim-sticker" role="note">
+          {t("items.claim.code", { code: formatStickerCode(sticker.code) })}{" "}
+          {sticker.prepaidMonths
+            ? t("items.claim.prepaid", { count: sticker.prepaidMonths })
+            : t("items.claim.notPrepaid")}
+        </p>
+      ) : null}
       {loaderData.chosenPackage ? (
         <p className="alert alert-info product-package" role="note">
           {t(`items.form.package.${loaderData.chosenPackage}`)}
@@ -114,7 +130,10 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
       ) : null}
       <ProductForm
         values={actionData?.values ?? EMPTY}
-        paid={false}
+        paid={!!sticker?.prepaidMonths}
+        paidText={
+          sticker?.prepaidMonths ? { note: t("items.claim.prepaidNote"), submit: t("items.claim.save") } : undefined
+        }
         currency={currencyForLang(lang)}
         submitting={navigation.state === "submitting"}
         assignment={loaderData.assignment}

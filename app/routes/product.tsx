@@ -28,6 +28,8 @@ import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { isRelayFlooded, sendFinderMessage } from "~/server/relay/relay.service.server";
 import { PhotoManager } from "~/components/PhotoManager";
+import { UnclaimedSticker } from "~/components/UnclaimedSticker";
+import { unclaimedStickerState } from "~/server/stickers/stickers.service.server";
 import type { PhotoView } from "~/lib/photos";
 import type { Route } from "./+types/product";
 
@@ -73,6 +75,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (!(err instanceof ItemError)) throw err;
     // The old address of a sticker replaced with a new code: 410 "replaced", not 404.
     if (err.code === "notFound" && (await isReplacedSticker(deps, params.id))) throw data(null, { status: 410 });
+    // A printed sticker nobody registered yet, or a voided one (decision 036): 200, its own page.
+    const sticker = err.code === "notFound" ? await unclaimedStickerState(deps, params.id) : null;
+    if (sticker) return data({ id: params.id, sticker, anonymous: viewer === null, flooded: false }, NO_STORE);
     throw data(null, { status: httpErrorOf(itemErrors, err).status });
   }
   // Every view but the owner's is a scan (issue #14 point 4; a 'not paid' page may alert the
@@ -96,11 +101,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const switchedParam = new URL(request.url).searchParams.get("switched");
   const switched =
     view.kind === "item" && view.isOwner && (switchedParam === "on" || switchedParam === "off") ? switchedParam : null;
-  return data(
-    { id: params.id, view, captcha, anonymous: viewer === null, flooded, switched },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({ id: params.id, view, captcha, anonymous: viewer === null, flooded, switched }, NO_STORE);
 }
+
+const NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
 
 /**
  * The finder's message to the owner (issue #14): a plain form POST to the item page
@@ -130,7 +134,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function ItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const nonce = useNonce();
-  const { id, view, captcha, flooded, switched } = loaderData;
+  const { id } = loaderData;
 
   useEffect(() => {
     // The spec's short address-bar value, 400 ms after load; /{id} is a real route, so a
@@ -144,6 +148,9 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
     }, 400);
     return () => window.clearTimeout(timer);
   }, [id]);
+
+  if ("sticker" in loaderData) return <UnclaimedSticker id={id} {...loaderData.sticker} />;
+  const { view, captcha, flooded, switched } = loaderData;
 
   if (view.kind === "inactive") {
     return (

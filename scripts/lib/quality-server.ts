@@ -14,6 +14,7 @@ import { insertProduct } from "../../app/server/items/items.repository.server";
 import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
+import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
 
 export interface QualityServer {
   url: string;
@@ -23,6 +24,8 @@ export interface QualityServer {
   itemName: string;
   /** A second paid item with one public photo (issue #34: the finder page with a photo). */
   photoItemId: string;
+  /** A printed sticker nobody registered yet (decision 036): its /{id} is a finder page too. */
+  stickerId: string;
   stop(): Promise<void>;
 }
 
@@ -137,6 +140,8 @@ export async function startQualityServer(): Promise<QualityServer> {
     const config = parseConfig({ ...process.env, ...env });
     const deps = { db: handle.db, config, clock: () => Date.now() };
     await attachPhotos(deps, user.id, photoItemId, await preparePhotos(deps, user.id, [await phonePhotoWithGps()]));
+    const batchId = await createBatch(deps, user.id, { size: 1, prepaidMonths: 12, label: "Bench" });
+    const stickerId = (await getBatch(deps, batchId)).stickers[0]!.id;
     await handle.close();
     return {
       url,
@@ -144,6 +149,7 @@ export async function startQualityServer(): Promise<QualityServer> {
       itemId,
       itemName,
       photoItemId,
+      stickerId,
       stop,
     };
   } catch (err) {

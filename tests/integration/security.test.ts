@@ -67,7 +67,7 @@ let organisation: string;
 let invoiceOrder: string;
 /** The removed member's card order for an organisation item, paid in its scope before removal. */
 let membersOrder: string;
-const stickers = { batch: "", unclaimed: "", claimedCode: "", voidedCode: "" };
+const stickers = { batch: "", unclaimed: "", claimed: "", claimedCode: "", voidedCode: "", voided: "" };
 const inviteToken = randomBytes(32).toString("base64url");
 const htmlResponses: { url: string; csp: string | null; body: string }[] = [];
 
@@ -186,7 +186,13 @@ beforeAll(async () => {
     "en",
   );
   await voidSticker(depsOf(rt), stickers.batch, voided!.code);
-  Object.assign(stickers, { unclaimed: unclaimed!.id, claimedCode: claimed!.code, voidedCode: voided!.code });
+  Object.assign(stickers, {
+    unclaimed: unclaimed!.id,
+    claimed: claimed!.id,
+    claimedCode: claimed!.code,
+    voided: voided!.id,
+    voidedCode: voided!.code,
+  });
   // A finder's message about the paid item (issue #14).
   const sent = await sendFinderMessage(
     depsOf(rt),
@@ -316,6 +322,8 @@ const fill = (url: string) =>
     .replaceAll("{batch}", stickers.batch)
     .replaceAll("{unclaimedSticker}", stickers.unclaimed)
     .replaceAll("{claimedStickerCode}", stickers.claimedCode)
+    .replaceAll("{claimedSticker}", stickers.claimed)
+    .replaceAll("{voidedSticker}", stickers.voided)
     .replaceAll("{voidedStickerCode}", stickers.voidedCode);
 const filledBody = (row: RouteRow) => Object.fromEntries(Object.entries(row.body ?? {}).map(([k, v]) => [k, fill(v)]));
 
@@ -366,7 +374,7 @@ describe("authorization matrix (tests/quality/route-table.ts)", () => {
             if (path !== fill(want.location))
               problems.push(`${label}: redirect to ${location}, expected ${want.location}`);
           }
-          for (const s of want.contains ?? []) if (!text.includes(s)) problems.push(`${label}: lacks "${s}"`);
+          for (const s of want.contains ?? []) if (!text.includes(fill(s))) problems.push(`${label}: lacks "${s}"`);
           for (const s of want.absent ?? []) if (text.includes(s)) problems.push(`${label}: shows "${s}"`);
           if (res.headers.get("content-type")?.startsWith("text/html")) {
             htmlResponses.push({ url: `${label}`, csp: res.headers.get("content-security-policy"), body: text });

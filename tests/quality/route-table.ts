@@ -23,7 +23,8 @@
  * {withdrawOrder} = the owner's paid personal order inside its 14 days (decision 041),
  * which the owner's POST withdraws.
  * {batch} = a batch of printed stickers (decision 036) holding {unclaimedSticker} (an id,
- * nobody's yet), {claimedStickerCode} (the owner claimed it) and {voidedStickerCode}.
+ * nobody's yet), {claimedSticker} and {claimedStickerCode} (the owner claimed it: its id is
+ * the item's now) and {voidedSticker}/{voidedStickerCode}.
  */
 export const ROLES = ["anonymous", "owner", "other", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -221,6 +222,27 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   { route: "find", url: "/find", get: all(200), post: noAction },
+  // Claiming a printed sticker (decision 036): signed-in users only; a claimed, voided or
+  // unknown code gets one answer (404), so nobody learns which codes were sold.
+  { route: "claim", url: "/claim", get: signedIn(200), post: noAction },
+  { url: "/claim?code={claimedStickerCode}", get: signedIn(404), post: noAction },
+  { url: "/claim?code={voidedStickerCode}", get: signedIn(404), post: noAction },
+  { url: "/claim?code=zzz-zzz-zzz", get: signedIn(404), post: noAction },
+  { url: "/claim?sticker={claimedSticker}", get: signedIn(404), post: noAction },
+  { url: "/claim?sticker={unclaimedSticker}", get: signedIn(to("/product/register")), post: noAction },
+  {
+    // The product form of a sticker someone else claimed: no form, and a forged save makes nothing.
+    url: "/product/register?sticker={claimedSticker}",
+    get: signedIn(404),
+    post: signedIn(404),
+    body: { name: "Not mine", findFee: "0", prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+  },
+  {
+    url: "/product/register?sticker={voidedSticker}",
+    get: signedIn(404),
+    post: signedIn(404),
+    body: { name: "Voided", findFee: "0", prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+  },
   {
     // Staff look-up of a handed-in item (issue #31 point 5): the owner's email and contact
     // for admins only; everyone else gets the 404 page, and nothing is looked up or logged.
@@ -594,6 +616,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     noOriginCheck: true,
   },
   { route: ":id", url: "/{item}", get: itemPage, post: all(404), body: { message: "Found your phone" } },
+  // A printed sticker nobody registered yet answers 200 with "Register it" (decision 036).
+  {
+    url: "/{unclaimedSticker}",
+    get: all({ status: 200, contains: ["/claim?sticker={unclaimedSticker}"] }),
+    post: all(404),
+    body: { message: "Found your sticker" },
+  },
+  { url: "/product/{voidedSticker}", get: all(200), post: all(404), body: { message: "Found your sticker" } },
   { route: "*", url: "/no/such/page", get: all(404), post: noAction },
 
   // Express endpoints outside React Router (server/app.ts).

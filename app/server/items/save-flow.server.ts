@@ -9,6 +9,7 @@ import type { Deps } from "../service-deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
 import { attachPhotos, PhotoError, type PreparedPhoto } from "../photos/photos.service.server";
 import { createItem, updateOwnedItem } from "./items.service.server";
+import { claimSticker, prepaidRecordOfItem } from "../stickers/stickers.service.server";
 
 async function afterSave(
   deps: Pick<Deps, "db" | "clock">,
@@ -34,9 +35,23 @@ export async function registerItem(
     assignTo?: string | null;
     /** Photos checked and processed before (issue #34: a refused photo saves nothing). */
     photos?: PreparedPhoto[];
+    /** A printed sticker being claimed (decision 036): the item takes its id and code. */
+    sticker?: { id: string; ip: string };
   },
 ): Promise<string> {
-  const id = await createItem(deps, input.userId, input.item, input.lang, input.organisationId ?? null, input.assignTo);
+  const { sticker } = input;
+  const organisationId = input.organisationId ?? null;
+  const id = sticker
+    ? await claimSticker(
+        deps,
+        { userId: input.userId, ip: sticker.ip },
+        { id: sticker.id },
+        input.item,
+        input.lang,
+        organisationId,
+        input.assignTo,
+      )
+    : await createItem(deps, input.userId, input.item, input.lang, organisationId, input.assignTo);
   if (input.photos?.length) {
     try {
       await attachPhotos(deps, input.userId, id, input.photos);
@@ -47,7 +62,9 @@ export async function registerItem(
       throw err;
     }
   }
-  return afterSave(deps, input.userId, id, input.item.intent === "payNow", input.organisationId ?? null);
+  // A prepaid sticker's item is paid already: nothing to buy.
+  const payNow = input.item.intent === "payNow" && !(sticker && (await prepaidRecordOfItem(deps, id)));
+  return afterSave(deps, input.userId, id, payNow, organisationId);
 }
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */

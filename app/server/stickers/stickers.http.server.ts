@@ -1,18 +1,26 @@
-/** Sticker batch and claim errors as HTTP (decision 011). */
+/**
+ * Sticker errors as HTTP (decision 011), in two tables because their messages live in two
+ * translation areas: the staff batch pages' (`stickers`) and the owner's claim (`items`).
+ */
 import type { HttpErrorTable } from "../http/errors.server";
 import type { StickerErrorCode } from "./stickers.service.server";
 
-export const stickerErrors: HttpErrorTable<StickerErrorCode> = {
+type ClaimCode = Extract<StickerErrorCode, `claim.${string}`>;
+
+export const batchErrors: HttpErrorTable<Exclude<StickerErrorCode, ClaimCode>> = {
   "batch.size": { status: 400, key: "stickers.batches.errors.size", on: { field: "size" } },
   "batch.prepaid": { status: 400, key: "stickers.batches.errors.prepaid", on: { field: "prepaid" } },
   "batch.label": { status: 400, key: "stickers.batches.errors.label", on: { field: "label" } },
   "batch.notFound": { status: 404, key: "stickers.batches.errors.notFound", on: "page" },
   "sticker.notVoidable": { status: 409, key: "stickers.batch.errors.notVoidable", on: { field: "sticker" } },
+};
+
+export const claimErrors: HttpErrorTable<ClaimCode> = {
   // One answer for wrong, claimed and voided codes (decision 036).
-  "claim.notClaimable": { status: 404, key: "stickers.claim.errors.notClaimable", on: { field: "code" } },
+  "claim.notClaimable": { status: 404, key: "items.claim.errors.notClaimable" },
   "claim.rateLimited": {
     status: 429,
-    key: "stickers.claim.errors.rateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
+    key: "items.claim.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
 };

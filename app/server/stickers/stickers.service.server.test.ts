@@ -111,15 +111,15 @@ describe("sticker batches", () => {
     await voidBatch(deps, b.id);
     const after = await getBatch(deps, b.id);
     expect(after.batch).toMatchObject({ claimed: 1, voided: 2 });
-    expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBe("voided");
+    expect((await unclaimedStickerState(deps, stickers[1]!.id))?.state).toBe("voided");
     expect((await getOwnedItem(deps, owner, stickers[0]!.id)).name).toBe("Red bike");
   });
 
   it("a single sticker can be voided while unclaimed, never after its claim", async () => {
     const { batch: b, stickers } = await batch(2);
     await voidSticker(deps, b.id, stickers[0]!.id);
-    expect(await unclaimedStickerState(deps, stickers[0]!.id)).toBe("voided");
-    expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBe("unclaimed");
+    expect((await unclaimedStickerState(deps, stickers[0]!.id))?.state).toBe("voided");
+    expect((await unclaimedStickerState(deps, stickers[1]!.id))?.state).toBe("unclaimed");
     await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, ITEM, "en");
     await expect(voidSticker(deps, b.id, stickers[1]!.id)).rejects.toMatchObject({ code: "sticker.notVoidable" });
     expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBeNull();
@@ -213,7 +213,7 @@ describe("claiming a sticker", () => {
     await expect(claimSticker(deps, who(await user(), ip), { id: stickers[0]!.id }, ITEM, "en")).rejects.toMatchObject({
       code: "claim.rateLimited",
     });
-    expect(await unclaimedStickerState(deps, stickers[0]!.id)).toBe("unclaimed");
+    expect((await unclaimedStickerState(deps, stickers[0]!.id))?.state).toBe("unclaimed");
   });
 
   it("paying for a claimed unprepaid sticker's item activates it and posts no second sticker", async () => {

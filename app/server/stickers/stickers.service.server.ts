@@ -21,7 +21,7 @@ export type { Batch, Sticker };
 /**
  * batch.*: staff's batch form. claim.notClaimable: a code or id that is wrong, claimed or
  * voided (one answer, so nobody learns which codes were sold). claim.rateLimited: too many
- * tries (params.minutes).
+ * tries (params.count: minutes).
  */
 export type StickerErrorCode =
   | "batch.size"
@@ -127,10 +127,10 @@ export async function voidSticker(deps: Pick<Deps, "db" | "clock">, batchId: str
 export async function unclaimedStickerState(
   deps: Pick<Deps, "db">,
   id: string,
-): Promise<"unclaimed" | "voided" | null> {
+): Promise<{ state: "unclaimed" | "voided"; code: string } | null> {
   const s = await repo.findStickerById(deps.db, id);
   if (!s || s.claimedAt !== null) return null;
-  return s.voidedAt !== null ? "voided" : "unclaimed";
+  return { state: s.voidedAt !== null ? "voided" : "unclaimed", code: s.code };
 }
 
 /** Who is claiming: the signed-in user and the client's IP, each limited. */
@@ -159,7 +159,7 @@ async function countAttempt(deps: Pick<Deps, "db" | "config" | "clock">, who: Cl
     const hit = await limits.hit(rule, subject, now);
     if (!hit.ok) {
       for (const [r, s, h] of hits) await limits.undo(r, s, h);
-      throw new StickerError("claim.rateLimited", { minutes: hit.retryAfterMinutes });
+      throw new StickerError("claim.rateLimited", { count: hit.retryAfterMinutes });
     }
     hits.push([rule, subject, hit]);
   }
