@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectTarget } from "./redirect-target";
+import { localReturnPath, safeRedirectTarget } from "./redirect-target";
 
 describe("safe redirect targets", () => {
   it("keeps same-site paths", () => {
@@ -35,6 +35,26 @@ describe("safe redirect targets", () => {
       const target = safeRedirectTarget(`/x${String.fromCharCode(cp)}y`);
       expect(target).toMatch(/^\/(?![/\\])[\x21-\x7e]*$/);
       expect(new URL(target, "https://hittad.se").origin).toBe("https://hittad.se");
+    }
+  });
+});
+
+describe("localReturnPath (the invite to come back to after verifying)", () => {
+  it("keeps a local path and refuses anything off-site, the home page and the auth pages", () => {
+    expect(localReturnPath("/invite/abc_DEF-123")).toBe("/invite/abc_DEF-123");
+    for (const bad of [
+      "https://evil.example/",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/",
+      "",
+      "/login?x=1",
+      "/user/verify-email?token=t",
+      null,
+      42,
+    ]) {
+      expect(localReturnPath(bad), String(bad)).toBeNull();
     }
   });
 });

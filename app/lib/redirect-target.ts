@@ -30,3 +30,14 @@ export function safeRedirectTarget(value: unknown, fallback = "/"): string {
 
 /** Characters a path, query or fragment may carry as they are (RFC 3986 minus '%'). */
 const SAFE = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]$/;
+
+/**
+ * A local path worth coming back to after registering and verifying (issue #32 point 14:
+ * the invite that sent the visitor), or null: anything safeRedirectTarget refuses
+ * (absolute or protocol-relative URLs), "/", and the sign-in and verify pages themselves.
+ */
+export function localReturnPath(raw: unknown): string | null {
+  const target = safeRedirectTarget(raw, "");
+  if (!target || target === "/" || target.startsWith("/user/verify-email") || target.startsWith("/login")) return null;
+  return target;
+}

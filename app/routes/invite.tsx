@@ -47,6 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         signedIn: !!user,
         email: user?.email ?? null,
         emailVerified: user?.emailVerified ?? false,
+        path: `/invite/${encodeURIComponent(params.token)}`,
       },
       { headers },
     );
@@ -54,7 +55,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (!(err instanceof OrganisationError)) throw err;
     const { status, message } = httpErrorOf(organisationErrors, err);
     return data(
-      { invite: null, error: message, signedIn: !!user, email: null, emailVerified: false },
+      { invite: null, error: message, signedIn: !!user, email: null, emailVerified: false, path: "" },
       { status, headers },
     );
   }
@@ -79,7 +80,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { invite, error, signedIn, email, emailVerified } = loaderData;
+  const { invite, error, signedIn, email, emailVerified, path } = loaderData;
   const result = actionData as ActionResult<Record<string, never>> | undefined;
   return (
     <section className="py-4 col-lg-8" aria-labelledby="invite-title">
@@ -109,7 +110,16 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
               </Link>
             </div>
           ) : signedIn && !emailVerified ? (
-            <p className="alert alert-warning">{t("organisations.accept.verifyFirst")}</p>
+            <div className="alert alert-warning">
+              <p>{t("organisations.accept.verifyFirst")}</p>
+              {/* The new link comes back here too (issue #32 point 14). */}
+              <Form method="post" action="/user/verify-email" className="mb-0">
+                <input type="hidden" name="next" value={path} />
+                <button type="submit" className="btn btn-outline-dark">
+                  {t("organisations.accept.resend")}
+                </button>
+              </Form>
+            </div>
           ) : signedIn ? (
             <Form method="post">
               <button type="submit" className="btn btn-primary">
@@ -123,7 +133,11 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
                 <Link className="btn btn-primary" to="/login">
                   {t("organisations.accept.signIn")}
                 </Link>
-                <Link className="btn btn-outline-primary" to="/user/register">
+                {/* The invited address typed in, and back here after registering and verifying (issue #32 point 14). */}
+                <Link
+                  className="btn btn-outline-primary"
+                  to={`/user/register?${new URLSearchParams({ email: invite.email, next: path })}`}
+                >
                   {t("organisations.accept.register")}
                 </Link>
               </p>

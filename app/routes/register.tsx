@@ -21,6 +21,7 @@ import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import { takeReturnTo } from "~/server/auth/return-to.server";
+import { localReturnPath } from "~/lib/redirect-target";
 import type { Route } from "./+types/register";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -39,8 +40,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
   // The package chosen on the home page is remembered from here (issue #19 point 5).
   const headers = await signedOutRemembering(request, deps.cookies);
-  const { linkProvider, socialError } = parseSocialQuery(new URL(request.url).searchParams);
-  return data({ ...signInOptions(deps), linkProvider, socialError }, { headers });
+  const params = new URL(request.url).searchParams;
+  const { linkProvider, socialError } = parseSocialQuery(params);
+  // From an invite (issue #32 point 14): the invited address typed in, and the invite to
+  // come back to after registering and after the verification link (a local path only).
+  const email = params.get("email") ?? "";
+  return data(
+    {
+      ...signInOptions(deps),
+      linkProvider,
+      socialError,
+      email: email.length <= 254 && !/[\s<>]/.test(email) ? email : "",
+      next: localReturnPath(params.get("next")) ?? "",
+    },
+    { headers },
+  );
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -71,14 +85,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = registerSchema.safeParse(form);
   if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
   const info = context.get(requestContext);
+  // Back to the page that sent the visitor to sign in or register (an organisation
+  // invite, /organisations/new from /companies), else a package chosen on the home page
+  // goes straight on to registering the items. The invite's own link carries it as `next`
+  // (it outlives the ten-minute cookie); either is a local path only.
+  const next = localReturnPath(form.next);
+  const back = takeReturnTo(request, chosenPackage(request) ? "/product/register" : "/dashboard");
+  const to = next ?? back.to;
   try {
-    const res = await registerWithPassword(deps, { ...parsed.data, language: info.lang, ip: info.ip });
-    // Back to the page that sent the visitor to sign in or register (an organisation
-    // invite, /organisations/new from /companies), else a package chosen on the home page
-    // goes straight on to registering the items.
-    const back = takeReturnTo(request, chosenPackage(request) ? "/product/register" : "/dashboard");
+    const res = await registerWithPassword(deps, {
+      ...parsed.data,
+      language: info.lang,
+      ip: info.ip,
+      returnTo: next ?? (back.clear ? back.to : null),
+    });
     if (back.clear) res.headers.append("Set-Cookie", back.clear);
-    throw redirect(back.to, { headers: res.headers });
+    throw redirect(to, { headers: res.headers });
   } catch (err) {
     if (err instanceof AccountError) return accountFormError(err, values);
     throw err;
@@ -124,7 +146,8 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           required
           defaultValue={result?.values.name ?? ""}
         />
-        <EmailField id="register-email" error={fields.email} defaultValue={result?.values.email ?? ""} />
+        <EmailField id="register-email" error={fields.email} defaultValue={result?.values.email ?? loaderData.email} />
+        {loaderData.next ? <input type="hidden" name="next" value={loaderData.next} /> : null}
         <PasswordField id="register-password" error={fields.password} choosing />
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {t("auth.register.submit")}

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { verifyTokenOf } from "~/lib/auth-forms";
 import type { ActionResult } from "~/lib/form";
@@ -8,6 +8,8 @@ import { accountFormError } from "~/server/auth/accounts.http.server";
 import { AccountError, resendVerificationMail, verifyEmailToken } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
+import { readForm } from "~/server/http/form.server";
+import { localReturnPath } from "~/lib/redirect-target";
 import type { Route } from "./+types/verify-email";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -25,12 +27,17 @@ type State = "verified" | "invalid" | "pending";
  * can ask for it again (POST).
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const raw = new URL(request.url).searchParams.get("token");
+  const params = new URL(request.url).searchParams;
+  const raw = params.get("token");
   if (raw !== null) {
     const token = verifyTokenOf(raw);
     if (!token) return { state: "invalid" as State, email: null };
     try {
       await verifyEmailToken(await getDeps(), token);
+      // Back to the invite that sent the visitor to register (issue #32 point 14): a local
+      // path only, so a crafted link cannot send anyone off-site.
+      const next = localReturnPath(params.get("next"));
+      if (next) throw redirect(next);
       return { state: "verified" as State, email: null };
     } catch (err) {
       if (err instanceof AccountError) return { state: "invalid" as State, email: null };
@@ -45,12 +52,14 @@ type ResendValues = Record<string, never>;
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
+  // The invite page's "Send the link again" comes back to the invite (a local path only).
+  const next = (await readForm(request)).get("next");
   try {
-    await resendVerificationMail(await getDeps(), {
-      id: user.ref,
-      email: user.email,
-      emailVerified: user.emailVerified,
-    });
+    await resendVerificationMail(
+      await getDeps(),
+      { id: user.ref, email: user.email, emailVerified: user.emailVerified },
+      localReturnPath(next),
+    );
   } catch (err) {
     if (err instanceof AccountError) return accountFormError<ResendValues>(err, {});
     throw err;

@@ -5,12 +5,30 @@
  * its own box where the page-width check cannot see it. The alert settings table had the
  * same fault in Swedish (22 px scrolled away at 390 px).
  */
+import { depsOf } from "../support/deps";
+import { createOrganisationWithDpa } from "../support/dpa";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
 
 const TEXT = {
-  en: { locale: "en-US", resend: "Send the link again" },
-  sv: { locale: "sv-SE", resend: "Skicka länken igen" },
+  en: {
+    locale: "en-US",
+    resend: "Send the link again",
+    register: "Create an account",
+    name: "Name",
+    password: "Password",
+    submit: "Register",
+    verifyFirst: "Verify your email address first",
+  },
+  sv: {
+    locale: "sv-SE",
+    resend: "Skicka länken igen",
+    register: "Skapa ett konto",
+    name: "Namn",
+    password: "Lösenord",
+    submit: "Registrera dig",
+    verifyFirst: "Bekräfta din e-postadress först",
+  },
 } as const;
 
 const WIDTHS = [
@@ -45,6 +63,54 @@ for (const lang of ["en", "sv"] as const) {
             await page.screenshot({ path: `test-results/screens/unverified-dashboard-${lang}-${width}.png` });
         }
       }
+    });
+
+    test("from an invite, 'Create an account' has the invited address typed in and comes back to the invite, which asks the unverified user for the link and can send it again", async ({
+      app,
+      page,
+      request,
+      consent,
+    }) => {
+      void consent;
+      const deps = depsOf(app.runtime);
+      const admin = await createUser(app.runtime, { language: lang });
+      const org = await createOrganisationWithDpa(deps, admin.id, {
+        name: `Invite AB ${lang}`,
+        orgNumber: "556036-0793",
+        billingEmail: "billing@invite.example",
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "903 26",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      const email = `invited-${lang}-${Date.now()}@example.test`;
+      // Sent as the admin over HTTP: the mail's texts need the server's translations.
+      const sent = await request.post(`${app.server.url}/organisations/${org}`, {
+        form: { intent: "invite", email, role: "member" },
+        headers: { cookie: admin.cookie, origin: app.server.url },
+        maxRedirects: 0,
+      });
+      expect(sent.status()).toBe(302);
+      const mail = await app.runtime.database.db
+        .selectFrom("mail_outbox")
+        .select("text")
+        .where("to", "=", email)
+        .executeTakeFirstOrThrow();
+      const path = /\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.text)![0];
+      await page.goto(path);
+      await page.getByRole("link", { name: T.register }).click();
+      await expect(page.locator("#register-email")).toHaveValue(email);
+      await atPhoneAndDesk(page, `invite-register-${lang}`);
+      await page.getByLabel(T.name, { exact: true }).fill("Nina New");
+      await page.getByLabel(T.password, { exact: true }).fill("a-long-Secret-99");
+      await page.getByRole("button", { name: T.submit }).click();
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByText(T.verifyFirst)).toBeVisible();
+      await expect(page.getByRole("button", { name: T.resend })).toBeVisible();
+      await atPhoneAndDesk(page, `invite-unverified-${lang}`);
+      await expectAccessible(page);
     });
 
     test("the cookie table fits a 390 px phone: no column is cut off or scrolled out of view", async ({

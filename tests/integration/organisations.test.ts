@@ -241,6 +241,66 @@ describe("who sees and changes an organisation", () => {
 });
 
 describe("invites", () => {
+  it("'Create an account' from an invite types the invited address in, and registering and the verification link (also one sent again) both come back to the invite, never off-site", async () => {
+    const email = `new-invitee-${Date.now()}@example.test`;
+    expect((await invite(admin, org, email)).status).toBe(302);
+    const { token } = await inviteTokenFor(email);
+    const path = `/invite/${token}`;
+    const page = await (await http.get(path)).text();
+    const href = /href="(\/user\/register\?[^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, "&");
+    expect(href).toBe(`/user/register?${new URLSearchParams({ email, next: path })}`);
+    const form = await (await http.get(href!)).text();
+    expect(form).toContain(`value="${email}"`);
+    expect(form).toContain(`name="next" value="${path}"`);
+
+    const registered = await http.post("/user/register", {
+      name: "Nina New",
+      email,
+      password: "a-long-Secret-99",
+      next: path,
+    });
+    expect(registered.status).toBe(302);
+    expect(registered.headers.get("location")).toBe(path);
+    const cookie = registered.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    // Unverified: the invite asks for the link, and can send it again (coming back here too).
+    const waiting = await (await http.get(path, { cookie })).text();
+    expect(waiting).toContain("Verify your email address first");
+    expect(waiting).toContain(`name="next" value="${path}"`);
+    const verifyMails = async () => {
+      const rows = await rt.database.db
+        .selectFrom("mail_outbox")
+        .select("text")
+        .where("to", "=", email)
+        .orderBy("createdAt", "desc")
+        .execute();
+      return rows.map((r) => /\/user\/verify-email\?(\S+)/.exec(r.text)?.[1]).filter((q) => q !== undefined);
+    };
+    const [first] = await verifyMails();
+    expect(new URLSearchParams(first).get("next")).toBe(path);
+    const resent = await http.post("/user/verify-email", { next: path }, { cookie });
+    expect(resent.status).toBe(200);
+    const mails = await verifyMails();
+    expect(mails).toHaveLength(2);
+    const again = new URLSearchParams(mails[0]);
+    expect(again.get("next")).toBe(path);
+
+    // A link altered to leave the site verifies but sends nobody off-site.
+    for (const evil of ["https://evil.example/x", "//evil.example", "/\\evil.example"]) {
+      const res = await http.get(
+        `/user/verify-email?token=${encodeURIComponent(again.get("token")!)}&next=${encodeURIComponent(evil)}`,
+      );
+      expect(res.status, evil).toBeLessThan(400);
+      expect(res.headers.get("location") ?? "", evil).not.toContain("evil");
+    }
+    const verified = await http.get(`/user/verify-email?${again}`, { cookie });
+    expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe(path);
+    expect(await (await http.get(path, { cookie })).text()).toContain("Accept the invite");
+  });
+
   it("an invite is mailed in the invitee's language with a link that works once", async () => {
     const invitee = await createUser(rt, { name: "Ivar Invited", language: "sv" });
     expect((await invite(admin, org, invitee.email.toUpperCase(), "admin")).status).toBe(302);

@@ -1,6 +1,7 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { firstName } from "~/lib/first-name";
+import { localReturnPath } from "~/lib/redirect-target";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -10,16 +11,36 @@ export function resetPasswordUrl(config: Config, token: string) {
   return `${config.baseUrl.origin}/resetpassword/new?token=${encodeURIComponent(token)}`;
 }
 
-/** The page that confirms an email address from the verification mail. */
-export function verifyEmailUrl(config: Config, token: string) {
-  return `${config.baseUrl.origin}/user/verify-email?token=${encodeURIComponent(token)}`;
+/**
+ * The page that confirms an email address from the verification mail; `next`, a local
+ * path checked by the caller (returnPathOf), is where the page then goes (an invite).
+ */
+export function verifyEmailUrl(config: Config, token: string, next: string | null = null) {
+  const back = next ? `&next=${encodeURIComponent(next)}` : "";
+  return `${config.baseUrl.origin}/user/verify-email?token=${encodeURIComponent(token)}${back}`;
+}
+
+/**
+ * The page to return to after verifying (issue #32 point 14), from better-auth's link
+ * (its `callbackURL`, which registerWithPassword sets): a local path under the app only
+ * (safeRedirectTarget), never "/" nor the verify page itself; null otherwise.
+ */
+export function returnPathOf(authUrl: string | undefined): string | null {
+  if (!authUrl) return null;
+  let raw: string | null;
+  try {
+    raw = new URL(authUrl).searchParams.get("callbackURL");
+  } catch {
+    return null;
+  }
+  return localReturnPath(raw);
 }
 
 /** The verification mail sent on registration (and on request), in the user's language. */
 export async function sendVerificationMail(
   db: DB,
   config: Config,
-  input: { email: string; name: string; language?: string | null; token: string },
+  input: { email: string; name: string; language?: string | null; token: string; next?: string | null },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
@@ -29,7 +50,7 @@ export async function sendVerificationMail(
     text: [
       t("auth.verifyMail.greeting", { name: firstName(input.name, input.email) }),
       t("auth.verifyMail.intro"),
-      verifyEmailUrl(config, input.token),
+      verifyEmailUrl(config, input.token, input.next ?? null),
       t("auth.verifyMail.expiry"),
       t("auth.verifyMail.ignore"),
     ].join("\n\n"),

@@ -4,6 +4,7 @@
  * come back as a plain `Headers` value for the route to forward; failures are thrown as
  * AccountError codes (accounts.http.server.ts maps them to statuses and messages).
  */
+import { localReturnPath } from "~/lib/redirect-target";
 import { APIError } from "better-auth/api";
 import type { Lang } from "~/i18n/config";
 import type { CaptchaKind } from "~/lib/contact-limits";
@@ -176,7 +177,15 @@ export async function signInWithPassword(
 
 export async function registerWithPassword(
   deps: Pick<Deps, "db" | "config" | "auth" | "clock">,
-  input: { name: string; email: string; password: string; language: Lang; ip: string },
+  input: {
+    name: string;
+    email: string;
+    password: string;
+    language: Lang;
+    ip: string;
+    /** The page to come back to from the verification link (a local path, checked here). */
+    returnTo?: string | null;
+  },
 ): Promise<SignedIn> {
   checkPassword(input.password);
   await limit(deps, [[ACCOUNT_LIMITS.signUpIp, input.ip]]);
@@ -199,8 +208,10 @@ export async function registerWithPassword(
   }
   const cookies = cookiesOf(res.headers);
   // The new account is signed in at once (spec) and proves its address with the mailed link.
+  // The mailed link comes back to the page that sent the visitor to register (an invite).
+  const next = localReturnPath(input.returnTo);
   await deps.auth.api.sendVerificationEmail({
-    body: { email },
+    body: next ? { email, callbackURL: next } : { email },
     headers: new Headers({ cookie: cookieHeaderFrom(cookies) }),
   });
   return { headers: cookies };
@@ -339,8 +350,11 @@ export async function verifyEmailToken(deps: Pick<Deps, "auth">, token: string):
 export async function resendVerificationMail(
   deps: Pick<Deps, "db" | "config" | "auth" | "clock">,
   user: { id: string; email: string; emailVerified: boolean },
+  returnTo: string | null = null,
 ): Promise<void> {
   if (user.emailVerified) return;
   await limit(deps, [[ACCOUNT_LIMITS.verifyResend, user.id]]);
-  await deps.auth.api.sendVerificationEmail({ body: { email: normalEmail(user.email) } });
+  const next = localReturnPath(returnTo);
+  const email = normalEmail(user.email);
+  await deps.auth.api.sendVerificationEmail({ body: next ? { email, callbackURL: next } : { email } });
 }

@@ -8,7 +8,12 @@ import { isSocialProvider, PASSWORD_LINK_REQUIRED, SOCIAL_PROVIDERS, type Social
 import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { logger } from "../logger.server";
-import { sendEmailChangeMails, sendPasswordResetMail, sendVerificationMail } from "./accounts.mail.server";
+import {
+  returnPathOf,
+  sendEmailChangeMails,
+  sendPasswordResetMail,
+  sendVerificationMail,
+} from "./accounts.mail.server";
 import { deleteResetTokensOf, findUserEmail, hasPassword } from "./accounts.repository.server";
 
 export { isSocialProvider, PASSWORD_LINK_REQUIRED, SOCIAL_PROVIDERS, type SocialProvider };
@@ -121,7 +126,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
       // registerWithPassword asks for the mail itself, once the account exists.
       sendOnSignUp: false,
       expiresIn: VERIFY_TOKEN_SECONDS,
-      sendVerificationEmail: async ({ user, token }) => {
+      sendVerificationEmail: async ({ user, token, url }) => {
         const u = user as typeof user & { language?: string | null };
         // better-auth's changeEmail sends its link to the new address as a "verification"
         // of a user whose stored email is still the old one: that is an email change.
@@ -136,7 +141,13 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
           });
           return;
         }
-        await sendVerificationMail(db, config, { email: u.email, name: u.name, language: u.language, token });
+        await sendVerificationMail(db, config, {
+          email: u.email,
+          name: u.name,
+          language: u.language,
+          token,
+          next: returnPathOf(url),
+        });
       },
     },
     logger: { level: config.logLevel === "debug" ? "debug" : "warn", log: authLog },
