@@ -23,14 +23,25 @@ import { startSmtpServer } from "../support/smtp";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test as base, waitForHydration, type WorkerApp } from "./fixtures";
 
+interface StandIns {
+  elks: ElksStandIn;
+  push: PushStandIn;
+}
+
 /** The worker's app with the SMS and push stand-ins wired in (every other fixture uses it). */
-const test = base.extend<{}, { app: WorkerApp & { elks: ElksStandIn; push: PushStandIn } }>({
+const test = base.extend<Record<never, never>, { standIns: StandIns }>({
+  standIns: [
+    async ({}, use) => {
+      const standIns = { elks: await startElks(), push: await startPushService() };
+      await use(standIns);
+      await Promise.all([standIns.elks.close(), standIns.push.close()]);
+    },
+    { scope: "worker" },
+  ],
   app: [
-    async ({}, use, workerInfo) => {
+    async ({ standIns: { elks, push } }, use, workerInfo) => {
       const db = await createTestDatabase(`e2ereach${workerInfo.workerIndex}`);
       const smtp = await startSmtpServer();
-      const elks = await startElks();
-      const push = await startPushService();
       const env = testEnv(db, {
         RATE_LIMIT_DISABLED: "1",
         SMTP_URL: smtp.url,
@@ -43,10 +54,10 @@ const test = base.extend<{}, { app: WorkerApp & { elks: ElksStandIn; push: PushS
       });
       const server = await startServer(env);
       const runtime = await createTestRuntime({ ...env, BASE_URL: server.url });
-      await use({ server, runtime, db, env: { ...env, BASE_URL: server.url }, smtp, elks, push });
+      await use({ server, runtime, db, env: { ...env, BASE_URL: server.url }, smtp });
       await server.stop();
       await runtime.database.close();
-      await Promise.all([smtp.close(), elks.close(), push.close()]);
+      await smtp.close();
       await db.drop();
     },
     { scope: "worker", timeout: 60_000 },
@@ -127,6 +138,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       page,
       browser,
       app,
+      standIns,
     }) => {
       test.setTimeout(60_000);
       const n = lang === "en" ? "1" : "2";
@@ -146,7 +158,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         .getByRole("textbox", { name: s.phoneLabel })
         .fill(`070-123 45 0${n}`);
       await page.getByRole("button", { name: s.sendCode }).click();
-      const codeSms = await app.elks.waitFor((m) => m.to === ownerPhone);
+      const codeSms = await standIns.elks.waitFor((m) => m.to === ownerPhone);
       await page.getByLabel(s.codeLabel).fill(/\d{6}/.exec(codeSms.message)![0]);
       await page.getByRole("button", { name: s.confirmNumber }).click();
       await expect(page.getByRole("status")).toHaveText(s.verified);
@@ -156,7 +168,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await trusted.getByLabel(s.name).fill("Kim");
       await trusted.getByRole("textbox", { name: s.phoneLabel }).fill(`073-555 12 0${n}`);
       await trusted.getByRole("button", { name: s.add }).click();
-      const invite = await app.elks.waitFor((m) => m.to === contactPhone);
+      const invite = await standIns.elks.waitFor((m) => m.to === contactPhone);
       const kimContext = await context(browser, app, s.locale);
       const kim = await kimContext.newPage();
       await kim.goto(new URL(/https?:\/\/\S+\/t\/c\/\S+/.exec(invite.message)![0]).pathname);
@@ -171,7 +183,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await atPhoneAndDesk(page, `reach-alerts-${lang}`);
 
       // 3. This device gets notifications (the stand-in's subscription; see the file's comment).
-      const sub = app.push.subscribe();
+      const sub = standIns.push.subscribe();
       const status = await page.evaluate(
         (body) =>
           fetch("/api/push/subscriptions", {
@@ -209,15 +221,19 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
 
       // 5. It arrives by mail, by SMS, by push (decrypted) and at the contact.
       await app.smtp.waitForMail((m) => m.to.includes(owner.email) && m.text.includes(words));
-      const ownerSms = await app.elks.waitFor((m) => m.to === ownerPhone && m.message.includes(`Red phone ${lang}`));
-      const pushed = await app.push.waitFor((p) => p.subscriptionId === sub.id);
+      const ownerSms = await standIns.elks.waitFor(
+        (m) => m.to === ownerPhone && m.message.includes(`Red phone ${lang}`),
+      );
+      const pushed = await standIns.push.waitFor((p) => p.subscriptionId === sub.id);
       expect(pushed.payload.title).toContain(`Red phone ${lang}`);
       expect(pushed.payload.body).toBe(words);
       const conversationPath = new URL(pushed.payload.url).pathname;
-      const kimSms = await app.elks.waitFor((m) => m.to === contactPhone && m.message.includes(`Red phone ${lang}`));
+      const kimSms = await standIns.elks.waitFor(
+        (m) => m.to === contactPhone && m.message.includes(`Red phone ${lang}`),
+      );
       expect(kimSms.message).toMatch(/\/t\/s\/[A-Za-z0-9_-]{10}$/);
       // 46elks reports the owner's SMS delivered.
-      expect(await app.elks.report(ownerSms)).toBe(204);
+      expect(await standIns.elks.report(ownerSms)).toBe(204);
 
       // 6. The contact answers through their link; the finder reads it (still no JavaScript).
       await kim.goto(new URL(/https?:\/\/\S+\/t\/r\/[A-Za-z0-9_-]+/.exec(kimSms.message)![0]).pathname);
