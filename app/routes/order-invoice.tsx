@@ -157,6 +157,8 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
       {v.simulated ? <p className="small text-body-secondary">{t("invoices.invoice.testNote")}</p> : null}
+      {/* An organisation's purchase: no consumer right of withdrawal, and why (decision 041). */}
+      <p className="small text-body-secondary invoice-withdrawal">{t("orders.withdrawal.businessNote")}</p>
       <div className="d-flex flex-wrap gap-2">
         {v.canMarkPaid ? (
           <Form method="post">

@@ -577,7 +577,10 @@ export const ROUTE_TABLE: RouteRow[] = [
     url: "/order/{invoiceOrder}/invoice",
     get: {
       anonymous: to("/login"),
-      owner: { status: 200, contains: ["TEST — not a real invoice", "Olivia&#x27;s company"] },
+      owner: {
+        status: 200,
+        contains: ["TEST — not a real invoice", "Olivia&#x27;s company", "does not apply to them"],
+      },
       other: 404,
       admin: 404,
     },
