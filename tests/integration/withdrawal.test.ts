@@ -1,0 +1,122 @@
+/**
+ * The consumer's withdrawal over HTTP (decision 041), on SQLite and, with
+ * DATABASE_URL=postgres://…, on PostgreSQL: two confirmations sent at once (two tabs, a
+ * double click without JavaScript) withdraw and refund once, the other is told it is done;
+ * after the 14 days the page answers with the reason in both languages (409), never a 500.
+ * The rules themselves are service tests (withdrawal.service.server.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import "../../app/i18n/resources.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
+import type { Runtime } from "../../app/server/runtime.server";
+import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
+import { httpClient } from "../support/http";
+import { startServer, type TestServer } from "../support/server";
+import { createUser, type TestUser } from "../support/users";
+
+const DAY = 24 * 60 * 60_000;
+
+describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let rt: Runtime;
+  const { get, post } = httpClient(() => server.url);
+
+  beforeAll(async () => {
+    db = await createTestDatabase("withdrawal");
+    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1" });
+    server = await startServer(env);
+    rt = await createTestRuntime({ ...env, BASE_URL: server.url });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await rt?.database.close();
+    await db?.drop();
+  });
+
+  async function paid(): Promise<{ u: TestUser; orderId: string }> {
+    const u = await createUser(rt, { name: "Wilma Withdraw" });
+    const deps = depsOf(rt);
+    await keepOrderAddress(
+      deps,
+      u.id,
+      {
+        firstname: "Wilma",
+        lastname: "Withdraw",
+        email: u.email,
+        co: "",
+        address: "Storgatan 1",
+        address2: "",
+        city: "Uppsala",
+        state: "",
+        zip: "753 20",
+        country: "Sweden",
+      },
+      false,
+    );
+    const item = await createItem(
+      deps,
+      u.id,
+      { name: "Green bike", findFee: 100, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
+      "en",
+    );
+    const order = await createOrder(deps, {
+      userId: u.id,
+      productIds: [item],
+      period: "year",
+      lang: "en",
+      immediateStart: true,
+    });
+    await completeTestPayment(deps, { userId: u.id, orderId: order.id });
+    return { u, orderId: order.id };
+  }
+
+  it("two confirmations at once withdraw and refund once; the other is told it is withdrawn (409)", async () => {
+    const { u, orderId } = await paid();
+    const [a, b] = await Promise.all([
+      post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie }),
+      post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([302, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(await refused.text()).toContain("You have already withdrawn from this order");
+    const mails = await rt.database.db
+      .selectFrom("mail_outbox")
+      .select("subject")
+      .where("to", "=", u.email)
+      .where("subject", "=", "You have withdrawn from your order")
+      .execute();
+    expect(mails).toHaveLength(1);
+    const row = await rt.database.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.refundAmount)).toBe(Number(row.totalAmount));
+  });
+
+  it("after 14 days the page and the confirmation answer with the reason, in both languages", async () => {
+    const { u, orderId } = await paid();
+    // Paid 15 days ago.
+    await rt.database.db
+      .updateTable("orders")
+      .set({ paidAt: Date.now() - 15 * DAY })
+      .where("id", "=", orderId)
+      .execute();
+    const en = await get(`/order/${orderId}/withdraw`, { cookie: u.cookie });
+    expect(en.status).toBe(409);
+    expect(await en.text()).toContain("The 14 days in which you could withdraw from this order have passed.");
+    const sv = await post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie, lang: "sv" });
+    expect(sv.status).toBe(409);
+    expect(await sv.text()).toContain("De 14 dagarna då du kunde ångra den här beställningen har gått.");
+    const row = await rt.database.db
+      .selectFrom("orders")
+      .selectAll()
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
+    expect(row.withdrawnAt).toBeNull();
+  });
+});
