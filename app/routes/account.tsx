@@ -31,7 +31,7 @@ import {
   updateProfile,
 } from "~/server/account/account.service.server";
 import { requireUser } from "~/server/auth/session.server";
-import { getDeps } from "~/server/deps.server";
+import { getDeps, type RouteDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { CardSection } from "~/components/CardSection";
@@ -107,6 +107,75 @@ function failed(intent: string, err: unknown, values: Values) {
   return data<Result>({ ...res.data, intent }, res.init ?? undefined);
 }
 
+/** What one section's form is handed: its fields, the values to show again, the user. */
+interface Submission {
+  form: Record<string, FormDataEntryValue>;
+  values: Values;
+  userRef: string;
+  deps: RouteDeps;
+  headers: Headers;
+}
+
+/**
+ * One handler per section's form (decision 039): parse, call the service, answer a
+ * redirect back here (PRG) or the form's errors. A service error is mapped by the action.
+ */
+const SECTIONS: Record<string, (s: Submission) => Promise<Response | ReturnType<typeof invalid>>> = {
+  async profile({ form, values, deps, headers }) {
+    const p = profileSchema.safeParse(form);
+    if (!p.success) return invalid("profile", values, zodFieldErrors(p.error));
+    const cookies = await updateProfile(deps, headers, p.data);
+    // The pages follow the chosen language at once.
+    cookies.append("Set-Cookie", deps.cookies.language(p.data.language));
+    return done("profile", cookies);
+  },
+  async email({ form, values, deps, headers }) {
+    const p = emailSchema.safeParse(form);
+    if (!p.success) return invalid("email", values, zodFieldErrors(p.error));
+    await requestEmailChange(deps, headers, p.data);
+    return done("emailSent");
+  },
+  async password({ form, values, deps, headers }) {
+    const p = passwordSchema.safeParse(form);
+    if (!p.success) return invalid("password", values, zodFieldErrors(p.error));
+    return done("password", await changePassword(deps, headers, p.data));
+  },
+  async setPassword({ form, values, deps, headers }) {
+    const p = setPasswordSchema.safeParse(form);
+    if (!p.success) return invalid("setPassword", values, zodFieldErrors(p.error));
+    await setPassword(deps, headers, p.data);
+    return done("passwordSet");
+  },
+  async link({ form, values, deps, headers }) {
+    const p = providerSchema.safeParse(form);
+    if (!p.success) return invalid("link", values, zodFieldErrors(p.error));
+    const res = await startLink(deps, headers, p.data.provider);
+    return redirect(res.redirectTo, { headers: res.headers });
+  },
+  async unlink({ form, values, deps, headers }) {
+    const p = unlinkSchema.safeParse(form);
+    if (!p.success) return invalid("unlink", values, { accountId: "account.errors.notFound" });
+    await unlinkMethod(deps, headers, p.data.accountId);
+    return done("unlinked");
+  },
+  async pushRemove({ form, values, deps, userRef }) {
+    const id = typeof form.id === "string" ? form.id : "";
+    try {
+      await removeDevice(deps, userRef, id);
+    } catch (err) {
+      const res = serviceErrorResponse(pushErrors, err, values);
+      return data<Result>({ ...res.data, intent: "pushRemove" }, res.init ?? undefined);
+    }
+    return done("pushRemoved");
+  },
+  async signOutOthers({ form, values, deps, headers }) {
+    const p = signOutOthersSchema.safeParse(form);
+    if (!p.success) return invalid("signOutOthers", values, { intent: "account.errors.notFound" });
+    await signOutOtherSessions(deps, headers);
+    return done("signedOutOthers");
+  },
+};
+
 /** One form per section, told apart by `intent`; each answers a redirect back here (PRG). */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -115,66 +184,10 @@ export async function action({ request }: Route.ActionArgs) {
   // Passwords never come back to the page.
   const values: Values = {};
   for (const [k, v] of Object.entries(form)) if (typeof v === "string" && !/password/i.test(k)) values[k] = v;
-  const deps = await getDeps();
-  const headers = request.headers;
+  const section = Object.hasOwn(SECTIONS, intent) ? SECTIONS[intent] : undefined;
+  if (!section) return invalid("", values, { intent: "account.errors.notFound" });
   try {
-    switch (intent) {
-      case "profile": {
-        const p = profileSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
-        const cookies = await updateProfile(deps, headers, p.data);
-        // The pages follow the chosen language at once.
-        cookies.append("Set-Cookie", deps.cookies.language(p.data.language));
-        return done("profile", cookies);
-      }
-      case "email": {
-        const p = emailSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
-        await requestEmailChange(deps, headers, p.data);
-        return done("emailSent");
-      }
-      case "password": {
-        const p = passwordSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
-        return done("password", await changePassword(deps, headers, p.data));
-      }
-      case "setPassword": {
-        const p = setPasswordSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
-        await setPassword(deps, headers, p.data);
-        return done("passwordSet");
-      }
-      case "link": {
-        const p = providerSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error));
-        const res = await startLink(deps, headers, p.data.provider);
-        return redirect(res.redirectTo, { headers: res.headers });
-      }
-      case "unlink": {
-        const p = unlinkSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, { accountId: "account.errors.notFound" });
-        await unlinkMethod(deps, headers, p.data.accountId);
-        return done("unlinked");
-      }
-      case "pushRemove": {
-        const id = typeof form.id === "string" ? form.id : "";
-        try {
-          await removeDevice(deps, user.ref, id);
-        } catch (err) {
-          const res = serviceErrorResponse(pushErrors, err, values);
-          return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-        }
-        return done("pushRemoved");
-      }
-      case "signOutOthers": {
-        const p = signOutOthersSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, { intent: "account.errors.notFound" });
-        await signOutOtherSessions(deps, headers);
-        return done("signedOutOthers");
-      }
-      default:
-        return invalid("", values, { intent: "account.errors.notFound" });
-    }
+    return await section({ form, values, userRef: user.ref, deps: await getDeps(), headers: request.headers });
   } catch (err) {
     return failed(intent, err, values);
   }

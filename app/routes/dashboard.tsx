@@ -11,7 +11,6 @@ import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/item-filter"
 import { parseItemQuery } from "~/lib/item-query";
 import { StickerShipments } from "~/components/StickerShipments";
 import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/pricing";
 import type { FormMessage } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { can } from "~/lib/organisation-roles";
@@ -30,7 +29,7 @@ import { getDashboard } from "~/server/items/dashboard.service.server";
 import { ItemError, setItemActive } from "~/server/items/items.service.server";
 import { isProductId } from "~/lib/ids";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { getBillingOverview } from "~/server/orders/billing.service.server";
+import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing.service.server";
 import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
 import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
@@ -59,14 +58,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
   // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
-  const query = parseItemQuery(new URL(request.url).searchParams);
+  const url = new URL(request.url);
+  const query = parseItemQuery(url.searchParams);
   // The active scope's items (issue #20): personal, or those registered for the organisation.
   const scope = await activeScopeOf(deps, request, user.ref);
-  const organisationId = organisationIdOf(scope);
-  // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
-  const csvLinks = can(scope, "csv");
-  const [{ origin, items, pageInfo, total, unpaid }, shipments, billing] = await Promise.all([
-    getDashboard(deps, user.ref, query, organisationId),
+  const [dashboard, shipments, billing] = await Promise.all([
+    getDashboard(deps, user.ref, query, organisationIdOf(scope)),
     ownerShipments(deps, user.ref),
     getBillingOverview(deps, user.ref),
   ]);
@@ -75,36 +72,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const pushKey = flash.message === "common.saved" ? await vapidPublicKey(deps) : null;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
-  // After cancel / resume (POST-redirect-GET): which confirmation, about which of the owner's orders.
-  const url = new URL(request.url);
-  const done = url.searchParams.get("billing");
-  const doneOrder = billing.orders.find((o) => o.id === url.searchParams.get("order"));
-  const billingDone =
-    doneOrder && done === "cancelled" && !doneOrder.renewing
-      ? { kind: "cancelled" as const, date: doneOrder.endsAt ?? doneOrder.paidUntil ?? 0 }
-      : doneOrder && done === "resumed" && doneOrder.renewing
-        ? { kind: "resumed" as const, date: doneOrder.paidUntil ?? 0 }
-        : doneOrder && done === "withdrawn" && doneOrder.withdrawn
-          ? {
-              kind: "withdrawnDone" as const,
-              date: doneOrder.withdrawn.at,
-              refund: formatPrice(doneOrder.withdrawn.refund / 100, doneOrder.currency === "SEK" ? "sv" : "en"),
-            }
-          : null;
   return data(
     {
-      origin,
-      items,
-      pageInfo,
-      total,
-      unpaid,
+      ...dashboard,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       shipments,
       billing,
-      csvLinks,
+      // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
+      csvLinks: can(scope, "csv"),
       // The heading names the organisation whose items these are (issue #32 point 13).
       organisationName: scope.kind === "organisation" ? scope.name : null,
-      billingDone,
+      // After cancel / resume (POST-redirect-GET): which confirmation, about which order.
+      billingDone: renewalConfirmation(billing, url.searchParams.get("billing"), url.searchParams.get("order")),
       flash: flash.message,
       flashOk: flashIsSuccess(flash.message),
       pushKey,
@@ -129,48 +108,38 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   const form = await readForm(request);
   const intent = form.get("intent");
-  if (intent === "deactivate" || intent === "reactivate") {
-    const itemId = form.get("itemId");
-    try {
-      if (!isProductId(itemId)) throw new ItemError("notFound");
-      await setItemActive(await getDeps(), user.ref, itemId, intent === "reactivate");
-      // From the owner's view of the item (issue #32 point 10: the one place to manage it):
-      // POST-redirect-GET back there, which says what happened.
-      if (form.get("back") === "item") {
-        throw redirect(`/product/${itemId}?switched=${intent === "reactivate" ? "on" : "off"}`);
-      }
-      return data<CancelResult>({
-        formError: null,
-        endsAt: null,
-        switched: intent === "reactivate" ? "reactivated" : "deactivated",
-      });
-    } catch (err) {
-      if (!(err instanceof ItemError)) throw err;
-      const { status, message } = httpErrorOf(itemErrors, err);
-      return data<CancelResult>({ formError: message, endsAt: null }, { status });
-    }
-  }
+  if (intent === "deactivate" || intent === "reactivate") return switchItem(user.ref, form, intent === "reactivate");
   const orderId = form.get("orderId");
-  if (intent === "resumeRenewal" && isOrderId(orderId)) {
-    try {
-      await resumeRenewal(await getDeps(), { userId: user.ref, orderId });
-    } catch (err) {
-      if (!(err instanceof OrderError)) throw err;
-      const { status, message } = httpErrorOf(orderErrors, err);
-      return data<CancelResult>({ formError: message, endsAt: null }, { status });
-    }
-    throw redirect(`/dashboard?billing=resumed&order=${orderId}`);
-  }
-  if (intent !== "cancelRenewal" || !isOrderId(orderId)) {
-    const { status, message } = httpErrorOf(orderErrors, new OrderError("notFound"));
-    return data<CancelResult>({ formError: message, endsAt: null }, { status });
-  }
   try {
+    if (!isOrderId(orderId) || (intent !== "resumeRenewal" && intent !== "cancelRenewal")) {
+      throw new OrderError("notFound");
+    }
+    if (intent === "resumeRenewal") {
+      await resumeRenewal(await getDeps(), { userId: user.ref, orderId });
+      throw redirect(`/dashboard?billing=resumed&order=${orderId}`);
+    }
     const { endsAt } = await cancelRenewal(await getDeps(), { userId: user.ref, orderId });
     return data<CancelResult>({ formError: null, endsAt });
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status, message } = httpErrorOf(orderErrors, err);
+    return data<CancelResult>({ formError: message, endsAt: null }, { status });
+  }
+}
+
+/** A sticker switched off or on from the dashboard or from the owner's view of the item. */
+async function switchItem(userRef: string, form: FormData, active: boolean) {
+  const itemId = form.get("itemId");
+  try {
+    if (!isProductId(itemId)) throw new ItemError("notFound");
+    await setItemActive(await getDeps(), userRef, itemId, active);
+    // From the owner's view of the item (issue #32 point 10: the one place to manage it):
+    // POST-redirect-GET back there, which says what happened.
+    if (form.get("back") === "item") throw redirect(`/product/${itemId}?switched=${active ? "on" : "off"}`);
+    return data<CancelResult>({ formError: null, endsAt: null, switched: active ? "reactivated" : "deactivated" });
+  } catch (err) {
+    if (!(err instanceof ItemError)) throw err;
+    const { status, message } = httpErrorOf(itemErrors, err);
     return data<CancelResult>({ formError: message, endsAt: null }, { status });
   }
 }

@@ -22,9 +22,11 @@ import {
   roleSchema,
 } from "~/lib/organisations";
 import { useLang } from "~/lib/use-lang";
+import type { Lang } from "~/i18n/config";
+import type { SessionUser } from "~/lib/session-user";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { getDeps } from "~/server/deps.server";
+import { getDeps, type RouteDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
@@ -105,84 +107,85 @@ function invalid(intent: string, values: Values, errors: Record<string, string>,
   return data<Result>({ ...res.data, intent }, { status: 400 });
 }
 
+/** What one form of the page is handed (decision 039: one handler per form, the action dispatches). */
+interface Submission {
+  form: Record<string, FormDataEntryValue>;
+  values: Values;
+  user: SessionUser;
+  id: string;
+  lang: Lang;
+  deps: RouteDeps;
+}
+
+const back = (id: string, done: Done) => redirect(`/organisations/${id}?done=${done}`);
+
+/** Each form of the page: parse, ask first where a change takes confirming, call the service. */
+const FORMS: Record<string, (s: Submission) => Promise<Response | ReturnType<typeof invalid>>> = {
+  async details({ values, user, id, deps }) {
+    const input: Values = {};
+    for (const f of ORGANISATION_FIELDS) input[f] = values[f];
+    const p = organisationSchema.safeParse(input);
+    if (!p.success) {
+      const errors = zodFieldErrors(p.error) as Record<string, string>;
+      return invalid("details", values, errors, "organisations.errors.summary");
+    }
+    await updateOrganisation(deps, user.ref, id, p.data);
+    return back(id, "details");
+  },
+  async invite({ form, values, user, id, lang, deps }) {
+    const p = inviteSchema.safeParse(form);
+    if (!p.success) return invalid("invite", values, zodFieldErrors(p.error) as Record<string, string>);
+    await inviteMember(deps, { id: user.ref, name: user.name, emailVerified: user.emailVerified }, id, p.data, lang);
+    return back(id, "invited");
+  },
+  async acceptDpa({ values, user, id, deps }) {
+    // The box must be ticked: an acceptance is an explicit act (issue #31 point 4).
+    if (values.accept !== "yes") return invalid("acceptDpa", values, { accept: "organisations.errors.dpaTick" });
+    await acceptDpa(deps, { id: user.ref, name: user.name, email: user.email }, id, Number(values.version));
+    return back(id, "dpaAccepted");
+  },
+  async revoke({ form, values, user, id, deps }) {
+    const p = revokeSchema.safeParse(form);
+    if (!p.success) return invalid("revoke", values, { inviteId: "organisations.errors.notFound" });
+    await revokeInvite(deps, user.ref, id, p.data.inviteId);
+    return back(id, "revoked");
+  },
+  async role({ form, values, user, id, deps }) {
+    const p = roleSchema.safeParse(form);
+    if (!p.success) return invalid("role", values, zodFieldErrors(p.error) as Record<string, string>);
+    if (values.confirmed !== CONFIRMED) return askFirst("role", values);
+    await changeRole(deps, user.ref, id, p.data.userId, p.data.role);
+    return back(id, "role");
+  },
+  async remove({ form, values, user, id, deps }) {
+    const p = memberSchema.safeParse(form);
+    if (!p.success) return invalid("remove", values, { userId: "organisations.errors.notFound" });
+    if (values.confirmed !== CONFIRMED) return askFirst("remove", values);
+    await removeMember(deps, user.ref, id, p.data.userId);
+    return back(id, "removed");
+  },
+  async confirmBilling({ user, id, lang, deps }) {
+    await sendBillingEmailConfirmation(deps, { id: user.ref, emailVerified: user.emailVerified }, id, lang);
+    return back(id, "billingLinkSent");
+  },
+  async leave({ values, user, id, deps }) {
+    if (values.confirmed !== CONFIRMED) return askFirst("leave", values);
+    await leaveOrganisation(deps, user.ref, id);
+    return redirect("/dashboard");
+  },
+};
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = Object.fromEntries(await readForm(request));
   const intent = typeof form.intent === "string" ? form.intent : "";
   const values: Values = {};
   for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v;
-  const deps = await getDeps();
-  const id = params.id;
-  const back = (done: Done) => redirect(`/organisations/${id}?done=${done}`);
+  const handle = Object.hasOwn(FORMS, intent) ? FORMS[intent] : undefined;
+  if (!handle) return invalid("", values, { intent: "organisations.errors.notFound" });
   try {
-    switch (intent) {
-      case "details": {
-        const input: Values = {};
-        for (const f of ORGANISATION_FIELDS) input[f] = values[f];
-        const p = organisationSchema.safeParse(input);
-        if (!p.success) {
-          return invalid(
-            intent,
-            values,
-            zodFieldErrors(p.error) as Record<string, string>,
-            "organisations.errors.summary",
-          );
-        }
-        await updateOrganisation(deps, user.ref, id, p.data);
-        return back("details");
-      }
-      case "invite": {
-        const p = inviteSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
-        const { lang } = context.get(requestContext);
-        await inviteMember(
-          deps,
-          { id: user.ref, name: user.name, emailVerified: user.emailVerified },
-          id,
-          p.data,
-          lang,
-        );
-        return back("invited");
-      }
-      case "acceptDpa": {
-        // The box must be ticked: an acceptance is an explicit act (issue #31 point 4).
-        if (values.accept !== "yes") return invalid(intent, values, { accept: "organisations.errors.dpaTick" });
-        await acceptDpa(deps, { id: user.ref, name: user.name, email: user.email }, id, Number(values.version));
-        return back("dpaAccepted");
-      }
-      case "revoke": {
-        const p = revokeSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, { inviteId: "organisations.errors.notFound" });
-        await revokeInvite(deps, user.ref, id, p.data.inviteId);
-        return back("revoked");
-      }
-      case "role": {
-        const p = roleSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, zodFieldErrors(p.error) as Record<string, string>);
-        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
-        await changeRole(deps, user.ref, id, p.data.userId, p.data.role);
-        return back("role");
-      }
-      case "remove": {
-        const p = memberSchema.safeParse(form);
-        if (!p.success) return invalid(intent, values, { userId: "organisations.errors.notFound" });
-        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
-        await removeMember(deps, user.ref, id, p.data.userId);
-        return back("removed");
-      }
-      case "confirmBilling": {
-        const { lang } = context.get(requestContext);
-        await sendBillingEmailConfirmation(deps, { id: user.ref, emailVerified: user.emailVerified }, id, lang);
-        return back("billingLinkSent");
-      }
-      case "leave": {
-        if (values.confirmed !== CONFIRMED) return askFirst(intent, values);
-        await leaveOrganisation(deps, user.ref, id);
-        return redirect("/dashboard");
-      }
-      default:
-        return invalid("", values, { intent: "organisations.errors.notFound" });
-    }
+    const { lang } = context.get(requestContext);
+    return await handle({ form, values, user, id: params.id, lang, deps: await getDeps() });
   } catch (err) {
     const res = serviceErrorResponse(organisationErrors, err, values);
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);

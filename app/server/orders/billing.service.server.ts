@@ -314,6 +314,34 @@ export async function getReceiptPdf(
 export type { BillingOverview } from "~/lib/billing-overview";
 import { ITEMS_LISTED } from "~/lib/billing-overview";
 
+/** The dashboard's confirmation after a cancel or a resume (POST-redirect-GET). */
+export type RenewalConfirmation =
+  | { kind: "cancelled"; date: number }
+  | { kind: "resumed"; date: number }
+  | { kind: "withdrawnDone"; date: number; refund: string }
+  | null;
+
+/**
+ * Which confirmation the dashboard shows for `?billing=…&order=…` (cancelled, resumed,
+ * withdrawn), about which of the owner's orders: only one of theirs, and only when its
+ * state says it happened.
+ */
+export function renewalConfirmation(
+  overview: BillingOverview,
+  done: string | null,
+  orderId: string | null,
+): RenewalConfirmation {
+  const order = overview.orders.find((o) => o.id === orderId);
+  if (order && done === "cancelled" && !order.renewing)
+    return { kind: "cancelled", date: order.endsAt ?? order.paidUntil ?? 0 };
+  if (order && done === "resumed" && order.renewing) return { kind: "resumed", date: order.paidUntil ?? 0 };
+  if (order && done === "withdrawn" && order.withdrawn) {
+    const refund = formatPrice(order.withdrawn.refund / 100, order.currency === "SEK" ? "sv" : "en");
+    return { kind: "withdrawnDone", date: order.withdrawn.at, refund };
+  }
+  return null;
+}
+
 export async function getBillingOverview(
   deps: Pick<Deps, "db" | "config" | "clock">,
   userId: string,
