@@ -65,6 +65,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   /** Refunds made (decision 041), and each idempotency key's answer. */
   const refunds: Array<{ id: string; amount: number; payment_intent: string | null }> = [];
   const refundsByKey = new Map<string, unknown>();
+  /** Subscriptions cancelled at once: Stripe answers them as canceled and will not cancel them again. */
+  const cancelled = new Set<string>();
   let failures: { status: number; times: number } | null = null;
   let routeFailure: { route: RegExp; status: number } | null = null;
   let invoiceTax = 0;
@@ -251,7 +253,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         return send(200, {
           id: sub[1],
           object: "subscription",
-          status: "active",
+          status: cancelled.has(sub[1]!) ? "canceled" : "active",
           latest_invoice: `in_first_${sub[1]}`,
           metadata: {},
         });
@@ -302,6 +304,16 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       // Cancelling a subscription at once (a second payment for items already paid).
       if (sub && req.method === "DELETE") {
+        if (cancelled.has(sub[1]!)) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: `No such subscription: '${sub[1]}'`,
+            },
+          });
+        }
+        cancelled.add(sub[1]!);
         return send(200, { id: sub[1], object: "subscription", status: "canceled", metadata: {} });
       }
       send(404, { error: { type: "invalid_request_error", message: `No such route: ${req.method} ${path}` } });

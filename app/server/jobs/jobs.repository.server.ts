@@ -25,12 +25,6 @@ export async function deletePaymentEventsBefore(db: DB, before: number): Promise
 const HOUSEKEEPING_LOCK = 7_428_115_001;
 
 /**
- * Run `work` while holding the housekeeping lock, or return null at once if another
- * instance holds it. PostgreSQL: a session advisory lock on one pooled connection (released
- * when the work is done, or when a crashed instance's connection drops). SQLite is one server on one file; its
- * write lock already serialises the deletes.
- */
-/**
  * Bookkeeping records past their 7 years (decision 041): receipts paid before `before`, then
  * orders with nothing dated after it (made, paid until, refunded) and no receipt left, with
  * their lines and shipments. In batches of 500 orders. Answers how many records went.
@@ -61,6 +55,12 @@ export async function deleteBookkeepingBefore(db: DB, before: number): Promise<n
   }
 }
 
+/**
+ * Run `work` while holding the housekeeping lock, or return null at once if another
+ * instance holds it. PostgreSQL: a session advisory lock on one pooled connection (released
+ * when the work is done, or when a crashed instance's connection drops). SQLite is one server on one file; its
+ * write lock already serialises the deletes.
+ */
 export async function withHousekeepingLock<T>(
   db: DB,
   dialect: Dialect,

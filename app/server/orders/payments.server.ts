@@ -78,7 +78,7 @@ export interface PaymentProvider {
   cancelDuplicate(order: Order): Promise<void>;
   /**
    * A consumer withdrew (decision 041): `amount` (minor units) of the order's first payment
-   * goes back to the card. One idempotency key per order: a retry never refunds twice.
+   * goes back to the card. One idempotency key per order and amount: a retry never refunds twice.
    * Answers the provider's refund id (Stripe re_…; test: a simulated id).
    */
   refund(order: Order, amount: number): Promise<{ refundId: string }>;
@@ -273,7 +273,12 @@ function stripeProvider(config: Config): PaymentProvider {
     async cancelRenewal(order, plan) {
       if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
       if (plan.immediately) {
-        await stripeClient(config).subscriptions.cancel(order.subscriptionId, undefined, {
+        // A withdrawal retried after a failed refund finds the subscription cancelled by the
+        // first try: Stripe refuses to cancel it again once the idempotency key has expired.
+        const stripe = stripeClient(config);
+        const current = await stripe.subscriptions.retrieve(order.subscriptionId);
+        if (current.status === "canceled") return;
+        await stripe.subscriptions.cancel(order.subscriptionId, undefined, {
           idempotencyKey: `withdraw-${order.id}-cancel`,
         });
         return;
@@ -328,7 +333,10 @@ function stripeProvider(config: Config): PaymentProvider {
           reason: "requested_by_customer",
           metadata: { orderId: order.id, kind: "withdrawal" },
         },
-        { idempotencyKey: `withdraw-${order.id}-refund` },
+        // The amount is in the key: a retry the next day refunds a day less, and Stripe
+        // refuses a key reused with other parameters. Two refunds cannot both go through:
+        // each is over half the payment, and Stripe refunds at most the payment.
+        { idempotencyKey: `withdraw-${order.id}-refund-${amount}` },
       );
       return { refundId: refund.id };
     },

@@ -384,7 +384,7 @@ describe("withdrawal with Stripe (the local stand-in speaking Stripe's protocol)
       reason: "requested_by_customer",
       "metadata[orderId]": o.id,
     });
-    expect(refundCall.headers["idempotency-key"]).toBe(`withdraw-${o.id}-refund`);
+    expect(refundCall.headers["idempotency-key"]).toBe(`withdraw-${o.id}-refund-${refund}`);
     const row = await order(o.id);
     expect(row.refundId).toBe(stripe.refunds[0]!.id);
     expect(Number(row.refundAmount)).toBe(refund);
@@ -402,5 +402,21 @@ describe("withdrawal with Stripe (the local stand-in speaking Stripe's protocol)
     await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "withdrawn" });
     expect(stripe.refunds).toHaveLength(1);
     expect(Number((await order(o.id)).refundAmount)).toBe(o.totalAmount);
+  });
+
+  it("a withdrawal retried days after a failed refund finishes: the cancelled subscription is not cancelled again, the refund is the day's", async () => {
+    const { u, o, sub } = await stripeOrder();
+    deps.setNow(START + 2 * DAY_MS);
+    stripe.failOn(/^POST \/v1\/refunds$/, 400);
+    await expect(withdrawOrder(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({ code: "refundFailed" });
+    // Three days later (past Stripe's 24 hours of idempotency): Stripe would refuse a second cancel.
+    deps.setNow(START + 5 * DAY_MS);
+    const { refund } = await withdrawOrder(deps, { userId: u.id, orderId: o.id });
+    expect(refund).toBe(o.totalAmount - Math.floor((o.totalAmount * 5) / 365));
+    expect(stripe.requests.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${sub}`)).toHaveLength(
+      1,
+    );
+    expect(stripe.refunds.map((r) => r.amount)).toEqual([refund]);
+    expect(Number((await order(o.id)).refundAmount)).toBe(refund);
   });
 });

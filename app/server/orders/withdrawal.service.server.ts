@@ -142,6 +142,9 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     await releaseWithdrawal(deps.db, order.id, now);
     throw err;
   }
+  // Logged before it is recorded: should the transaction fail, the log still holds the
+  // refund the provider made, for staff to reconcile.
+  logger.info({ order: order.id, refundId, refund: amounts.refund }, "withdrawal refunded at the payment provider");
   const unpaid = await deps.db.transaction().execute(async (trx) => {
     await recordRefund(trx, order.id, { amount: amounts.refund, refundId, now });
     // Lapsed now: the lapse job and its "your subscription ended" mail leave it alone.
