@@ -4,6 +4,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { BRAND } from "~/lib/brand";
 import type { Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";
+import { ScopeSwitcher } from "./ScopeSwitcher";
 import { UserMenu } from "./UserMenu";
 
 /**
@@ -32,6 +33,8 @@ export function SiteHeader({
           <Link className="navbar-brand" to="/">
             {BRAND}
           </Link>
+          {/* Outside the collapsed menu: the active account is seen, and switched, on a phone too. */}
+          {user && scopeMenu && scopeMenu.organisations.length > 0 ? <ScopeSwitcher scopeMenu={scopeMenu} /> : null}
           <button
             type="button"
             className={expanded ? "navbar-toggler" : "navbar-toggler collapsed"}

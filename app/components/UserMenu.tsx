@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Form, Link, useLocation } from "react-router";
-import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
+import type { Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
@@ -22,9 +22,8 @@ export function UserMenu({
   scopeMenu?: { scope: Scope; organisations: { id: string; name: string }[] } | null;
 }) {
   const { t } = useTranslation();
-  const { pathname, search } = useLocation();
+  const { pathname } = useLocation();
   const scopes = scopeMenu && scopeMenu.organisations.length > 0 ? scopeMenu : null;
-  const activeScope = scopes?.scope.kind === "organisation" ? scopes.scope.organisationId : PERSONAL_SCOPE;
   const activeName = scopes?.scope.kind === "organisation" ? scopes.scope.name : t("layout.scope.personal");
   // Open for one path only: a followed link closes the menu.
   const [open, setOpen] = useState<{ at: string } | null>(null);
@@ -96,36 +95,13 @@ export function UserMenu({
           <strong className="d-block">{user.name}</strong>
           <span className="d-block small">{user.email}</span>
         </div>
-        {scopes ? (
+        {/* The switch between accounts is the header's (ScopeSwitcher, issue #32 point 13). */}
+        {scopes?.scope.kind === "organisation" ? (
           <>
             <hr className="dropdown-divider" />
-            <span className="dropdown-header" id="scope-switch-title">
-              {t("layout.scope.title")}
-            </span>
-            <ul className="list-unstyled mb-0" aria-labelledby="scope-switch-title">
-              {[{ id: PERSONAL_SCOPE, name: t("layout.scope.personal") }, ...scopes.organisations].map((o) => (
-                <li key={o.id}>
-                  <Form method="post" action="/scope">
-                    <input type="hidden" name="scope" value={o.id} />
-                    <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
-                    <button
-                      type="submit"
-                      className={
-                        o.id === activeScope ? "dropdown-item scope-option active" : "dropdown-item scope-option"
-                      }
-                      aria-current={o.id === activeScope ? "true" : undefined}
-                    >
-                      {o.name}
-                    </button>
-                  </Form>
-                </li>
-              ))}
-            </ul>
-            {scopes.scope.kind === "organisation" ? (
-              <Link className="dropdown-item" to={`/organisations/${scopes.scope.organisationId}`}>
-                {t("layout.scope.manage")}
-              </Link>
-            ) : null}
+            <Link className="dropdown-item" to={`/organisations/${scopes.scope.organisationId}`}>
+              {t("layout.scope.manage")}
+            </Link>
           </>
         ) : null}
         <hr className="dropdown-divider" />

@@ -218,6 +218,14 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
           {t(done)}
         </div>
       ) : null}
+      {/* Its items, one step away (issue #32 point 13): switches to the organisation and opens its dashboard. */}
+      <Form method="post" action="/scope" className="mb-4">
+        <input type="hidden" name="scope" value={org.id} />
+        <input type="hidden" name="redirectTo" value="/dashboard" />
+        <button type="submit" className="btn btn-primary text-break organisation-items-link">
+          {t("organisations.page.items", { organisation: org.name })}
+        </button>
+      </Form>
       {result?.intent === "" ? <FormAlert message={result.formError} /> : null}
       {result?.confirm ? <ConfirmChange result={result} page={page} me={me} /> : null}
 

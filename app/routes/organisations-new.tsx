@@ -48,8 +48,11 @@ export async function action({ request }: Route.ActionArgs) {
     const errors = zodFieldErrors(p.error) as Record<string, string>;
     return invalidForm<Values>(values, errors, { key: "organisations.errors.summary" });
   }
-  const id = await createOrganisation(await getDeps(), user.ref, p.data);
-  return redirect(`/organisations/${id}?done=created`);
+  const deps = await getDeps();
+  const id = await createOrganisation(deps, user.ref, p.data);
+  // The new organisation becomes the active scope (issue #32 point 13): the header names
+  // it and its dashboard is one link away; the scope is checked on every request as ever.
+  return redirect(`/organisations/${id}?done=created`, { headers: { "Set-Cookie": deps.cookies.scope(id) } });
 }
 
 export default function NewOrganisation({ actionData }: Route.ComponentProps) {

@@ -2,7 +2,8 @@
  * What a company admin meets at checkout (issue #32 point 15): paying by invoice shows the
  * invoice's terms only (no "renews automatically, 6-month minimum" above an invoice that
  * does not renew), paying by card the card's; the stickers go to the organisation's
- * address with its name as recipient. Both languages, 390 and 1280 px.
+ * address with its name as recipient; the header names the active account and switches it
+ * without the user menu (point 13). Both languages, 390 and 1280 px.
  */
 import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
 import { createItem } from "../../app/server/items/items.service.server";
@@ -18,6 +19,9 @@ const T = {
     card: "By card",
     invoiceTerms: "does not renew automatically",
     pay: "Pay by invoice",
+    account: "Account whose items are shown",
+    personal: "Personal",
+    switch: "Switch",
   },
   sv: {
     locale: "sv-SE",
@@ -25,6 +29,9 @@ const T = {
     card: "Med kort",
     invoiceTerms: "förnyas inte automatiskt",
     pay: "Betala mot faktura",
+    account: "Kontot vars saker visas",
+    personal: "Privat",
+    switch: "Byt",
   },
 } as const;
 
@@ -103,6 +110,19 @@ for (const lang of ["en", "sv"] as const) {
       await expect(page.locator("#address-lastname")).toHaveCount(0);
       await atPhoneAndDesk(page, `company-address-${lang}`);
       await expectAccessible(page);
+
+      // The header names the active account and switches it without the user menu (issue #32 point 13).
+      await page.goto("/dashboard");
+      await page.setViewportSize({ width: 390, height: 844 });
+      const account = page.getByRole("combobox", { name: L.account });
+      await expect(account).toBeVisible();
+      await expect(account).toHaveValue(org);
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+      await atPhoneAndDesk(page, `company-dashboard-${lang}`);
+      await account.selectOption({ label: L.personal });
+      await page.getByRole("button", { name: L.switch }).click();
+      await expect(page.getByRole("heading", { level: 1 })).not.toContainText(name);
+      await expect(page.getByRole("combobox", { name: L.account })).toHaveValue("personal");
     });
   });
 }

@@ -2,7 +2,7 @@
  * The companies walk of issue #20, in both languages: an owner creates a company account
  * from /companies (in English a German company with an EU VAT number, in Swedish a Swedish
  * one), invites a colleague whose mailed link (real SMTP stand-in), opened in their own
- * browser, accepts the invite; the admin switches to the organisation in the user menu,
+ * browser, accepts the invite; the admin switches to the organisation in the header,
  * uploads a 50-row CSV with one bad row (the row's translated error, nothing saved), then
  * the corrected file as Swedish Excel writes it (semicolons, a BOM, a quoted cell with a
  * semicolon, rows assigned to the member), confirms the import and pages through the items.
@@ -362,11 +362,11 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await expect(p.getByText(s.youAreMember, { exact: false })).toBeVisible();
       });
 
-      await test.step("the admin switches to the organisation in the user menu", async () => {
+      await test.step("the admin switches to the organisation in the header", async () => {
         await page.reload();
         await waitForHydration(page);
-        await page.locator("#user-menu").click();
-        await page.locator("#user-menu-items").getByRole("button", { name: orgName }).click();
+        await page.locator("#scope-switch-select").selectOption({ label: orgName });
+        await page.locator(".scope-switch button[type=submit]").click();
         await expect(page.locator("#user-menu .scope-badge")).toContainText(orgName);
       });
 

@@ -126,6 +126,30 @@ describe("creating an organisation", () => {
     expect(await roleOf(id!, creator.id)).toBe("admin");
   });
 
+  it("the new organisation becomes the active scope: the header names it, its page links to its items, and the header switches back without the user menu", async () => {
+    const creator = await createUser(rt, { name: "Sigge Scope" });
+    const res = await http.post("/organisations/new", { ...DETAILS, name: "Scope Bolaget AB" }, as(creator));
+    const id = /^\/organisations\/([A-Za-z0-9]{10})/.exec(res.headers.get("location") ?? "")![1]!;
+    const scopeCookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("hittad.scope="))
+      ?.split(";")[0];
+    expect(scopeCookie).toBe(`hittad.scope=${id}`);
+    const cookie = { cookie: `${creator.cookie}; ConsentApproved=true; ${scopeCookie}` };
+    const page = await (await http.get(`/organisations/${id}?done=created`, cookie)).text();
+    // The header's switch shows the organisation as the active account.
+    expect(page).toMatch(new RegExp(`<option value="${id}" selected="">Scope Bolaget AB</option>`));
+    // Its items: a switch to the organisation that opens its dashboard.
+    expect(page).toContain('name="redirectTo" value="/dashboard"');
+    expect(page).toContain("Go to the items of Scope Bolaget AB");
+    const dashboard = await (await http.get("/dashboard", cookie)).text();
+    expect(dashboard).toContain("Scope Bolaget AB");
+    // Back to personal from the header's form: the same POST /scope as the menu.
+    const back = await http.post("/scope", { scope: "personal", redirectTo: "/dashboard" }, cookie);
+    expect(back.status).toBe(302);
+    expect(back.headers.get("location")).toBe("/dashboard");
+  });
+
   it("a wrong check digit is a 400 with a translated message and the input kept", async () => {
     const res = await http.post(
       "/organisations/new",
