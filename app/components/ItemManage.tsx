@@ -28,6 +28,8 @@ export interface ItemManageData {
       endsAt: number | null;
       paymentFailed: boolean;
     } | null;
+    /** Prepaid with its sticker (decision 036): active until then. */
+    prepaidUntil: number | null;
     organisationId: string | null;
     assignee: string | null;
     lastScannedAt: number | null;
@@ -72,6 +74,14 @@ export function ItemManage({ item }: { item: ItemManageData }) {
                 {sub.renewing
                   ? t("items.manage.renews", { date: formatDate(sub.paidUntil!, lang) })
                   : t("items.manage.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
+              </dd>
+            </>
+          ) : null}
+          {!sub && m.prepaidUntil ? (
+            <>
+              <dt className="col-sm-4">{t("items.manage.status")}</dt>
+              <dd className="col-sm-8 item-prepaid">
+                {t("items.manage.prepaid", { date: formatDate(m.prepaidUntil, lang) })}
               </dd>
             </>
           ) : null}

@@ -137,10 +137,7 @@ export async function createItem(
   organisationId: string | null = null,
   /** An admin's choice of member for an organisation item (undefined: nobody). */
   assignTo?: string | null,
-  /**
-   * A claimed sticker (decision 036): the item takes its id and code, and a prepaid one
-   * is paid until `paidUntil`. The caller runs this in the claim's transaction.
-   */
+  /** A claimed sticker (decision 036): its id, code and prepaid end; run in the claim's transaction. */
   sticker?: { id: string; code: string; paidUntil: number | null },
 ): Promise<string> {
   const { db } = deps;
@@ -402,6 +399,8 @@ export interface ItemManageView {
   /** False once switched off (issue #17). */
   active: boolean;
   subscription: ItemSubscription | null;
+  /** Paid without an order: a prepaid sticker (decision 036), active until then; else null. */
+  prepaidUntil: number | null;
   organisationId: string | null;
   /** The assigned member's name (else email); null: nobody. */
   assignee: string | null;
@@ -419,6 +418,7 @@ async function manageViewOf(db: Deps["db"], viewerId: string, row: Product, paid
     approxValue: row.approxValue,
     active: row.active,
     subscription: subscriptions[row.id] ?? null,
+    prepaidUntil: paid && !subscriptions[row.id] ? row.paidUntil : null,
     organisationId: row.organisationId,
     assignee: member ? member.name || member.email : null,
     lastScannedAt: row.lastScannedAt,
