@@ -4,6 +4,7 @@
  * and the product form and /order read it (signed-in, so nothing is stored for visitors
  * beyond this cookie). Only the two package names are ever stored or read.
  */
+import { redirect } from "react-router";
 import * as cookie from "cookie";
 import { PACKAGE_COOKIE, parsePackage } from "~/lib/package-choice";
 import type { PackageName } from "~/lib/pricing";
@@ -38,7 +39,11 @@ export async function signedOutRemembering(
   try {
     await requireSignedOut(request);
   } catch (err) {
-    if (err instanceof Response) for (const c of cookies) err.headers.append("Set-Cookie", c);
+    if (!(err instanceof Response)) throw err;
+    // Signed in already (issue #32 point 8): a package chosen now goes on to registering
+    // its items, where the form says what the package is, not to the dashboard without a word.
+    if (set) throw redirect("/product/register", { headers });
+    for (const c of cookies) err.headers.append("Set-Cookie", c);
     throw err;
   }
   return headers;
