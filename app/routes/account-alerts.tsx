@@ -72,8 +72,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     listContacts(deps, user.ref),
     listItemContactChoices(deps, user.ref),
   ]);
-  const url = new URL(request.url);
-  const done = url.searchParams.get("done");
+  const done = new URL(request.url).searchParams.get("done");
   return data(
     {
       phone,
@@ -95,8 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = Object.fromEntries(await readForm(request));
   const intent = typeof form.intent === "string" ? form.intent : "";
-  const values: Values = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v.slice(0, 200);
+  const values = valuesOf(form);
   const deps = await getDeps();
   const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
   try {
@@ -119,33 +117,55 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "removeContact":
         await removeContact(deps, user.ref, text("contact"));
         return redirect("/account/alerts?done=contactRemoved#trusted-title");
-      case "itemContacts": {
-        const chosen = new Map<string, Set<string>>();
-        const itemIds = text("items").split(",").filter(Boolean).slice(0, 200);
-        for (const key of Object.keys(form)) {
-          const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
-          if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
-        }
-        await saveItemContactChoices(deps, user.ref, chosen, itemIds);
+      case "itemContacts":
+        await saveItemContactChoices(deps, user.ref, ...itemContactsOf(form, text("items")));
         return redirect("/account/alerts?done=itemContacts#trusted-items-title");
-      }
-      default: {
-        const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
-        return data<Result>({ ...res.data, intent }, { status: 400 });
-      }
+      default:
+        return unknownForm(intent, values);
     }
   } catch (err) {
-    if (err instanceof ContactsError) {
-      const res = serviceErrorResponse(contactsErrors, err, values);
-      return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-    }
-    if (err instanceof AlertsError) {
-      const field = err.code.startsWith("phone.") ? "phone" : "code";
-      const res = serviceErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
-      return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-    }
-    throw err;
+    return failed(intent, err, values);
   }
+}
+
+/** The posted fields to show again (each cut to 200 characters). */
+function valuesOf(form: Record<string, FormDataEntryValue>): Values {
+  const values: Values = {};
+  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v.slice(0, 200);
+  return values;
+}
+
+/** A POST that names no form of the page. */
+function unknownForm(intent: string, values: Values) {
+  const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
+  return data<Result>({ ...res.data, intent }, { status: 400 });
+}
+
+/** The item-contacts form: which contact boxes are ticked per item, and the items it listed. */
+function itemContactsOf(
+  form: Record<string, FormDataEntryValue>,
+  items: string,
+): [chosen: Map<string, Set<string>>, itemIds: string[]] {
+  const chosen = new Map<string, Set<string>>();
+  for (const key of Object.keys(form)) {
+    const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
+    if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
+  }
+  return [chosen, items.split(",").filter(Boolean).slice(0, 200)];
+}
+
+/** A service's refusal on the form it came from; a phone or code refusal beside its field. */
+function failed(intent: string, err: unknown, values: Values) {
+  if (err instanceof ContactsError) {
+    const res = serviceErrorResponse(contactsErrors, err, values);
+    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  }
+  if (err instanceof AlertsError) {
+    const field = err.code.startsWith("phone.") ? "phone" : "code";
+    const res = serviceErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
+    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  }
+  throw err;
 }
 
 export default function AccountAlerts({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,23 +3,18 @@ import { data, Link, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { isProductId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
-import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/product-form";
+import { formValues, isSuggestIntent, parseProductForm } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
-import { getAssignmentChoice, getOwnedItem, ItemError } from "~/server/items/items.service.server";
+import { getItemEditPage, prepareEditPhotos } from "~/server/items/edit-page.service.server";
+import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
 import { saveItem } from "~/server/items/save-flow.server";
 import { requestContext } from "~/server/context";
 import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
-import {
-  countItemPhotos,
-  listManagedPhotos,
-  PhotoError,
-  preparePhotos,
-  type PreparedPhoto,
-} from "~/server/photos/photos.service.server";
+import { PhotoError, type PreparedPhoto } from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-edit";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -39,10 +34,9 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
-  let item;
+  let page;
   try {
-    if (!isProductId(params.id)) throw new ItemError("notFound");
-    item = await getOwnedItem(deps, user.ref, params.id);
+    page = await getItemEditPage(deps, user.ref, params.id);
   } catch (err) {
     if (!(err instanceof ItemError)) throw err;
     // Not the owner's (or no such id): the spec's alert 'Error load product', then /dashboard.
@@ -50,32 +44,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       headers: { "Set-Cookie": deps.cookies.flash("errorLoadProduct") },
     });
   }
-  const values: ProductFormValues = {
-    name: item.name,
-    findFee: String(item.findFee),
-    approxValue: item.approxValue === null ? "" : String(item.approxValue),
-    prodType: item.prodType,
-    contactInfo: item.contactInfo,
-    contactVisibility: item.contactVisibility,
-    payment: item.payment,
-    scanAlerts: item.scanAlerts ? "on" : "",
-  };
-  // Admins of the item's organisation assign it (decision 026); everyone else sees no field.
-  const assignment = await getAssignmentChoice(deps, user.ref, item.organisationId, item.assignedTo);
-  const photos = await listManagedPhotos(deps, user.ref, item.id);
-  const page = {
-    id: item.id,
-    values,
-    paid: item.paid,
-    currency: item.currency,
-    assignment,
-    photos,
-    tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null,
-  };
   // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
   if (context.get(requestContext).bodyTooLarge)
     return data({ ...page, tooLarge: BODY_TOO_LARGE_MESSAGE }, { status: 413 });
-  return page;
+  return { ...page, tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -101,8 +73,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // everything typed (issue #34 point 1). The count is checked again when they are stored.
   let photos: PreparedPhoto[];
   try {
-    const files = await photoFilesOf(form);
-    photos = files.length ? await preparePhotos(deps, user.ref, files, await countItemPhotos(deps, params.id)) : [];
+    photos = await prepareEditPhotos(deps, user.ref, params.id, await photoFilesOf(form));
   } catch (err) {
     return serviceErrorResponse(photoErrors, err, formValues(form));
   }

@@ -16,7 +16,7 @@ import {
   startSocialSignIn,
 } from "~/server/auth/accounts.service.server";
 import { requestContext } from "~/server/context";
-import { getDeps } from "~/server/deps.server";
+import { getDeps, type RouteDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
@@ -65,19 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await readForm(request));
   const social = socialStartSchema.safeParse(form);
   const deps = await getDeps();
-  if (social.success) {
-    try {
-      const res = await startSocialSignIn(deps, {
-        provider: social.data.provider,
-        from: "register",
-        requestHeaders: request.headers,
-      });
-      throw redirect(res.redirectTo, { headers: res.headers });
-    } catch (err) {
-      if (err instanceof AccountError) return accountFormError<RegisterValues>(err, { name: "", email: "" });
-      throw err;
-    }
-  }
+  if (social.success) return startSocial(deps, social.data.provider, request.headers);
   const values: RegisterValues = {
     name: typeof form.name === "string" ? form.name : "",
     email: typeof form.email === "string" ? form.email : "",
@@ -103,6 +91,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect(to, { headers: res.headers });
   } catch (err) {
     if (err instanceof AccountError) return accountFormError(err, values);
+    throw err;
+  }
+}
+
+/** "Register with …": off to the provider, or its refusal on the form. */
+async function startSocial(deps: RouteDeps, provider: string, requestHeaders: Headers) {
+  try {
+    const res = await startSocialSignIn(deps, { provider, from: "register", requestHeaders });
+    throw redirect(res.redirectTo, { headers: res.headers });
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError<RegisterValues>(err, { name: "", email: "" });
     throw err;
   }
 }

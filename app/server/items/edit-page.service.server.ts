@@ -1,0 +1,43 @@
+/**
+ * The owner's edit page of an item (spec section 4): the form's values as the item holds
+ * them, who it may be assigned to, its photos (decision 039: the route only parses, guards,
+ * calls and maps errors).
+ */
+import { isProductId } from "~/lib/ids";
+import type { ProductFormValues } from "~/lib/product-form";
+import type { Deps } from "../service-deps.server";
+import { countItemPhotos, listManagedPhotos, preparePhotos, type PreparedPhoto } from "../photos/photos.service.server";
+import { getAssignmentChoice, getOwnedItem, ItemError } from "./items.service.server";
+
+/** The edit form of one of the user's items; ItemError notFound for anyone else's or no item. */
+export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: string, id: string) {
+  if (!isProductId(id)) throw new ItemError("notFound");
+  const item = await getOwnedItem(deps, userId, id);
+  const values: ProductFormValues = {
+    name: item.name,
+    findFee: String(item.findFee),
+    approxValue: item.approxValue === null ? "" : String(item.approxValue),
+    prodType: item.prodType,
+    contactInfo: item.contactInfo,
+    contactVisibility: item.contactVisibility,
+    payment: item.payment,
+    scanAlerts: item.scanAlerts ? "on" : "",
+  };
+  // Admins of the item's organisation assign it (decision 026); everyone else sees no field.
+  const assignment = await getAssignmentChoice(deps, userId, item.organisationId, item.assignedTo);
+  const photos = await listManagedPhotos(deps, userId, item.id);
+  return { id: item.id, values, paid: item.paid, currency: item.currency, assignment, photos };
+}
+
+/**
+ * The photos posted with an edit, checked and processed before anything is saved, counted
+ * with those the item has (checked again when they are stored). PhotoError when refused.
+ */
+export async function prepareEditPhotos(
+  deps: Parameters<typeof preparePhotos>[0],
+  userId: string,
+  itemId: string,
+  files: Uint8Array[],
+): Promise<PreparedPhoto[]> {
+  return files.length ? preparePhotos(deps, userId, files, await countItemPhotos(deps, itemId)) : [];
+}
