@@ -24,7 +24,7 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
-import { flashIsSuccess, takeFlash } from "~/server/flash.server";
+import { flashIsSuccess, privatePageHeaders, takeFlash } from "~/server/flash.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
@@ -76,32 +76,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getInvoiceOffer(deps, user.ref, organisationId),
   ]);
   const flash = takeFlash(request);
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
-  if (flash.clear) headers.append("Set-Cookie", flash.clear);
+  const { buy: _buy, address, ...shown } = page;
   return data(
     {
-      origin: page.origin,
-      items: page.items,
-      preselected: page.preselected,
-      chosenPackage: page.chosenPackage,
-      address: page.address ? addressLines(page.address, { lang: context.get(requestContext).lang }) : null,
+      ...shown,
+      address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : null,
       // Fields the stickers' address still lacks (issue #19); payment is refused until none.
-      missing: page.address ? missingPostalFields(page.address) : null,
+      missing: address ? missingPostalFields(address) : null,
       saved: flashIsSuccess(flash.message),
-      pageInfo: page.pageInfo,
-      total: page.total,
-      unpaidMatching: page.unpaidMatching,
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
       invoice,
       seller: deps.site.seller,
       // A consumer's order (personal scope) has the right of withdrawal (decision 041).
       consumer: organisationId === null,
     },
-    { headers },
+    { headers: privatePageHeaders(flash) },
   );
 }
 
 const noSubscription = () => () => {};
+
+/** The page again with what was posted, its summary recomputed (the form without JavaScript). */
+const recalculated = (values: OrderFormValues) =>
+  data<ActionResult<OrderFormValues>>({ values, fieldErrors: {}, formError: null });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
@@ -109,9 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseOrderForm(await readForm(request));
   if (!parsed.ok) return invalidForm(parsed.values, {}, { key: parsed.error });
   // No JavaScript: the summary is recomputed here and the page rendered again.
-  if (parsed.intent === "recalc") {
-    return data<ActionResult<OrderFormValues>>({ values: parsed.data, fieldErrors: {}, formError: null });
-  }
+  if (parsed.intent === "recalc") return recalculated(parsed.data);
   let url: string;
   const deps = await getDeps();
   try {

@@ -42,3 +42,10 @@ export function takeFlash(request: Request): { message: string | null; clear: st
   const message = Object.hasOwn(FLASH_MESSAGES, value) ? FLASH_MESSAGES[value as FlashKey] : null;
   return { message, clear: cookie.serialize(FLASH_COOKIE, "", { path: "/", httpOnly: true, maxAge: 0 }) };
 }
+
+/** A private page's headers: never stored, and the pending message's cookie cleared. */
+export function privatePageHeaders(flash: { clear: string | null }): Headers {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (flash.clear) headers.append("Set-Cookie", flash.clear);
+  return headers;
+}

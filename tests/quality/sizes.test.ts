@@ -31,6 +31,13 @@ describe("size rules", () => {
     expect(over).toEqual([]);
   });
 
+  it("no route's loader and action together are over 60 lines", () => {
+    const routes = filesUnder("app/routes", /\.tsx?$/).filter((f) => !/\.test\.tsx?$/.test(f));
+    expect(routes.length).toBeGreaterThan(50);
+    const over = routes.map((f) => [f, loaderActionLines(read(f), f)] as const).filter(([, n]) => n > 60);
+    expect(over).toEqual([]);
+  });
+
   it("server/app.ts is under 200 lines", () => {
     expect(lineCount(read("server/app.ts"))).toBeLessThan(200);
   });
