@@ -12,12 +12,16 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
 import { FulfilError, replacementView, requestReplacement } from "~/server/fulfil/fulfil.service.server";
-import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
+import { httpErrorOf, isErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
+import { requestContext } from "~/server/context";
+import { itemErrors } from "~/server/items/items.http.server";
+import { claimErrors } from "~/server/stickers/stickers.http.server";
+import { moveOntoSpare } from "~/server/stickers/stickers.service.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/product-replacement";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["fulfil"] };
+export const handle = { i18n: ["fulfil", "items"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "fulfil.replacement");
@@ -42,10 +46,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 type Values = { mode: ReplacementModeInput | "" };
 
-export async function action({ request, params }: Route.ActionArgs) {
+type SpareValues = { code: string };
+
+/** intent=spare: the item moves onto a spare printed sticker the owner typed (decision 036). */
+async function moveToSpare(userId: string, ip: string, id: string, form: FormData) {
+  const values: SpareValues = { code: String(form.get("code") ?? "").slice(0, 64) };
+  try {
+    const moved = await moveOntoSpare(await getDeps(), { userId, ip }, id, values.code);
+    return redirect(`/product/${moved.id}`);
+  } catch (err) {
+    if (isErrorOf(claimErrors, err)) return serviceErrorResponse(claimErrors, err, values);
+    return serviceErrorResponse(itemErrors, err);
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request);
   if (!isProductId(params.id)) throw data(null, { status: 404 });
   const form = await readForm(request);
+  if (form.get("intent") === "spare") return moveToSpare(user.ref, context.get(requestContext).ip, params.id, form);
   const raw = form.get("mode");
   const parsed = replacementFormSchema.safeParse({ mode: raw });
   const values: Values = { mode: parsed.success ? parsed.data.mode : "" };
@@ -127,6 +146,33 @@ export default function ProductReplacement({ loaderData, actionData }: Route.Com
           )}
         </>
       ) : null}
+      <section className="card mb-3" aria-labelledby="spare-title" style={{ maxWidth: "36rem" }}>
+        <div className="card-body">
+          <h2 id="spare-title" className="h5">
+            {t("items.spare.title")}
+          </h2>
+          <p>{t("items.spare.help")}</p>
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="spare" />
+            <label htmlFor="spare-code" className="form-label">
+              {t("items.spare.label")}
+            </label>
+            <input
+              id="spare-code"
+              name="code"
+              className="form-control mb-3"
+              defaultValue={(actionData as ActionResult<SpareValues> | undefined)?.values.code ?? ""}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={64}
+            />
+            <button type="submit" className="btn btn-outline-primary" disabled={busy}>
+              {t("items.spare.submit")}
+            </button>
+          </Form>
+        </div>
+      </section>
       <p>
         <Link to="/dashboard">{t("fulfil.replacement.back")}</Link>
       </p>

@@ -13,6 +13,7 @@ import { createItem, getOwnedItem } from "../items/items.service.server";
 import { idOrCodeTaken } from "../items/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { createOrder } from "../orders/checkout.service.server";
+import { isReplacedSticker } from "../fulfil/fulfil.service.server";
 import { applyPayment } from "../orders/payment-events.service.server";
 import {
   BATCH_MAX,
@@ -21,6 +22,7 @@ import {
   createBatch,
   getBatch,
   listBatches,
+  moveOntoSpare,
   prepaidRecordOfItem,
   unclaimedStickerState,
   voidBatch,
@@ -236,5 +238,30 @@ describe("claiming a sticker", () => {
     expect((await getOwnedItem(deps, owner, s.id)).paid).toBe(true);
     // An item registered the usual way still gets its sticker posted.
     expect(await pay([await createItem(deps, owner, ITEM, "en")])).toHaveLength(1);
+  });
+
+  it("an owner moves an item onto a spare sticker: its id and code are the item's, the old ones are retired", async () => {
+    const owner = await user();
+    const oldId = await createItem(deps, owner, ITEM, "en");
+    const { batch: b, stickers } = await batch(3);
+    const spare = stickers[0]!;
+    // Someone else's item cannot be moved, and a claimed or voided code is no spare.
+    await expect(moveOntoSpare(deps, who(await user()), oldId, spare.code)).rejects.toMatchObject({ code: "notFound" });
+    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, ITEM, "en");
+    await voidSticker(deps, b.id, stickers[2]!.id);
+    for (const s of [stickers[1]!, stickers[2]!]) {
+      await expect(moveOntoSpare(deps, who(owner), oldId, s.code)).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    const typed = formatStickerCode(spare.code).toLowerCase();
+    expect(await moveOntoSpare(deps, who(owner), oldId, typed)).toEqual({ id: spare.id });
+    const row = await deps.db.selectFrom("products").select(["id", "code"]).where("owner", "=", owner).execute();
+    expect(row).toEqual([{ id: spare.id, code: spare.code }]);
+    expect(await isReplacedSticker(deps, oldId)).toBe(true);
+    // Used once: the spare is claimed now.
+    await expect(moveOntoSpare(deps, who(owner), spare.id, spare.code)).rejects.toMatchObject({
+      code: "claim.notClaimable",
+    });
   });
 });

@@ -12,7 +12,10 @@ import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";
-import { createItem, type ItemInput } from "../items/items.service.server";
+import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
+import { findManagedProduct } from "../items/items.repository.server";
+import { forgetItemPages } from "../items/item-page-cache.server";
+import { moveItemToNewId } from "../fulfil/fulfil.repository.server";
 import * as repo from "./stickers.repository.server";
 import type { Batch, Sticker } from "./stickers.repository.server";
 
@@ -230,4 +233,35 @@ export async function prepaidRecordOfItem(
   const s = await repo.findStickerOfItem(deps.db, itemId);
   if (!s || s.prepaidMonths === null || s.claimedAt === null) return null;
   return { months: s.prepaidMonths, claimedAt: s.claimedAt, until: addMonths(s.claimedAt, s.prepaidMonths) };
+}
+
+/**
+ * Moves the owner's item onto a spare printed sticker they hold (issue #35 point 5): the
+ * spare's id and code become the item's, and the old sticker answers 410 "replaced" as
+ * after a replacement with a new code (decision 015). The spare is claimed by the same
+ * conditional update as a claim, so it is used once; a wrong, claimed or voided code gets
+ * the claim's one answer and counts against its limit. ItemError notFound when the item
+ * is not the user's to manage.
+ */
+export async function moveOntoSpare(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  itemId: string,
+  typedCode: string,
+): Promise<{ id: string }> {
+  const item = await findManagedProduct(deps.db, who.userId, itemId);
+  if (!item) throw new ItemError("notFound");
+  const attempt = await countAttempt(deps, who);
+  const s = await lookUp(deps.db, { code: typedCode });
+  if (!s) throw new StickerError("claim.notClaimable");
+  const now = deps.clock();
+  const moved = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.markClaimed(trx, s.id, now))) return false;
+    await moveItemToNewId(trx, item.id, s.id, s.code, now);
+    return true;
+  });
+  if (!moved) throw new StickerError("claim.notClaimable");
+  forgetItemPages(item.id);
+  await attempt.giveBack();
+  return { id: s.id };
 }
