@@ -50,6 +50,8 @@ const TEXT = {
     pay: "Complete test payment",
     message: "Your message",
     send: "Send message",
+    spare: "Code of the spare sticker",
+    moveOnto: "Move the item onto it",
   },
   sv: {
     locale: "sv-SE",
@@ -82,6 +84,8 @@ const TEXT = {
     pay: "Slutför testbetalningen",
     message: "Ditt meddelande",
     send: "Skicka meddelande",
+    spare: "Koden på det extra klistermärket",
+    moveOnto: "Flytta saken till det",
   },
 } as const;
 
@@ -275,6 +279,15 @@ for (const lang of ["en", "sv"] as const) {
         .where("conversations.itemId", "=", pack[0]!.id)
         .execute();
       expect(messages.map((m) => m.text)).toContain(`Found your bike at the station (${lang})`);
+
+      // The owner moves the bike onto a spare sticker of the pack: the old one is "replaced".
+      await page.goto(`/product/${pack[0]!.id}/replacement`);
+      await waitForHydration(page);
+      await atPhoneAndDesk(page, `spare-${lang}`);
+      await page.getByLabel(T.spare).fill(formatStickerCode(pack[1]!.code).toLowerCase());
+      await page.getByRole("button", { name: T.moveOnto }).click();
+      await expect(page).toHaveURL(new RegExp(`/product/${pack[1]!.id}$`));
+      expect((await finder.goto(scanned))!.status()).toBe(410);
       await staff.close();
       await typer.close();
       await finderContext.close();
