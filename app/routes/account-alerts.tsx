@@ -9,6 +9,7 @@ import { data, Form, redirect } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { CardSection } from "~/components/CardSection";
+import { TrustedContacts } from "~/components/TrustedContacts";
 import { useTranslation } from "~/i18n/react";
 import { ALERT_CHANNELS, ALERT_EVENTS, alertSettingsFromForm } from "~/lib/alerts";
 import type { ActionResult } from "~/lib/form";
@@ -34,7 +35,6 @@ import {
   removeContact,
   saveItemContactChoices,
 } from "~/server/contacts/contacts.service.server";
-import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
@@ -293,135 +293,15 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
         </Form>
       </CardSection>
 
-      <CardSection id="trusted" title={t("trusted.title")}>
-        <p>{t("trusted.intro")}</p>
-        <h3 className="h6">{t("trusted.list")}</h3>
-        {contacts.length === 0 ? (
-          <p className="text-body-secondary">{t("trusted.none")}</p>
-        ) : (
-          <ul className="list-unstyled trusted-contacts">
-            {contacts.map((c) => (
-              <li key={c.id} className="d-flex flex-wrap align-items-center gap-2 mb-2 trusted-contact">
-                <span className="text-break">
-                  <strong>{c.name}</strong>
-                  {[c.email, c.phone].filter(Boolean).length > 0
-                    ? ` · ${[c.email, c.phone].filter(Boolean).join(" · ")}`
-                    : ""}
-                  <br />
-                  <span className={`small trusted-status-${c.status}`}>{t(`trusted.status.${c.status}`)}</span>
-                </span>
-                <Form method="post" className="ms-auto">
-                  <input type="hidden" name="intent" value="removeContact" />
-                  <input type="hidden" name="contact" value={c.id} />
-                  <button
-                    type="submit"
-                    className="btn btn-sm btn-outline-danger"
-                    aria-label={t("trusted.removeLabel", { name: c.name })}
-                  >
-                    {t("trusted.remove")}
-                  </button>
-                </Form>
-              </li>
-            ))}
-          </ul>
-        )}
-        <FormAlert message={errorFor("addContact")} />
-        {contacts.length >= TRUSTED_CONTACTS_MAX ? (
-          <p>{t("trusted.full", { count: TRUSTED_CONTACTS_MAX })}</p>
-        ) : (
-          <Form method="post" noValidate>
-            <input type="hidden" name="intent" value="addContact" />
-            <Field
-              id="trusted-name"
-              name="name"
-              label={t("trusted.name")}
-              autoComplete="off"
-              required
-              maxLength={TRUSTED_NAME_MAX}
-              defaultValue={valueOf("addContact", "name")}
-              error={fieldFor("addContact", "name")}
-            />
-            <Field
-              id="trusted-email"
-              name="email"
-              type="email"
-              label={t("trusted.email")}
-              autoComplete="off"
-              maxLength={TRUSTED_EMAIL_MAX}
-              defaultValue={valueOf("addContact", "email")}
-              error={fieldFor("addContact", "email")}
-            />
-            <Field
-              id="trusted-phone"
-              name="phone"
-              type="tel"
-              inputMode="tel"
-              label={t("trusted.phone")}
-              autoComplete="off"
-              maxLength={PHONE_INPUT_MAX}
-              defaultValue={valueOf("addContact", "phone")}
-              error={fieldFor("addContact", "phone")}
-              help={t("trusted.reachHelp")}
-            />
-            <button type="submit" className="btn btn-primary">
-              {t("trusted.add")}
-            </button>
-          </Form>
-        )}
-      </CardSection>
-
-      {contacts.some((c) => c.status === "confirmed") && items.length > 0 ? (
-        <CardSection id="trusted-items" title={t("trusted.perItem.title")}>
-          <p>{t("trusted.perItem.intro")}</p>
-          <Form method="post">
-            <input type="hidden" name="intent" value="itemContacts" />
-            <input type="hidden" name="items" value={items.map((i) => i.id).join(",")} />
-            <div className="table-responsive">
-              <table className="table align-middle table-fit">
-                <caption className="visually-hidden">{t("trusted.perItem.caption")}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("trusted.perItem.item")}</th>
-                    {contacts
-                      .filter((c) => c.status === "confirmed")
-                      .map((c) => (
-                        <th scope="col" key={c.id} className="text-center text-break">
-                          {c.name}
-                        </th>
-                      ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((item) => (
-                    <tr key={item.id}>
-                      <th scope="row" className="fw-normal text-break">
-                        {item.name}
-                      </th>
-                      {contacts
-                        .filter((c) => c.status === "confirmed")
-                        .map((c) => (
-                          <td key={c.id} className="text-center">
-                            <input
-                              className="form-check-input"
-                              type="checkbox"
-                              name={`item.${item.id}.${c.id}`}
-                              id={`trusted-${item.id}-${c.id}`}
-                              defaultChecked={!item.excluded.includes(c.id)}
-                              aria-label={`${item.name}: ${c.name}`}
-                            />
-                          </td>
-                        ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <button type="submit" className="btn btn-primary">
-              {t("trusted.perItem.save")}
-            </button>
-          </Form>
-        </CardSection>
-      ) : null}
+      <TrustedContacts
+        contacts={contacts}
+        items={items}
+        errorFor={errorFor}
+        fieldFor={fieldFor}
+        valueOf={valueOf}
+        intro={t("trusted.intro")}
+        listTitle={t("trusted.list")}
+      />
     </div>
   );
 }

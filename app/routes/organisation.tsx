@@ -392,6 +392,11 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             )}
           </CardSection>
 
+          <CardSection id="org-desk-contacts" title={t("organisations.deskContacts.title")}>
+            <p>{t("organisations.deskContacts.help")}</p>
+            <Link to={`/organisations/${page.organisation.id}/contacts`}>{t("organisations.deskContacts.link")}</Link>
+          </CardSection>
+
           <CardSection id="org-details" title={t("organisations.details.title")}>
             <FormAlert message={errorFor("details")} />
             <OrganisationForm

@@ -14,6 +14,7 @@
  */
 import type { Browser } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { createTestDatabase, createTestRuntime, testEnv } from "../support/database";
 import { depsOf } from "../support/deps";
 import { startElks, type ElksStandIn } from "../support/elks";
@@ -86,6 +87,10 @@ const L = {
     sendAnswer: "Send answer",
     answerSent: "Your answer is sent to the finder.",
     byContact: "Kim, your trusted contact",
+    deskLink: "Manage the desk's trusted contacts",
+    deskTitle: "Trusted contacts of Acme en's desk",
+    email: "Email",
+    pending: "Waiting for confirmation",
     delivered: /Delivered by SMS to \+46 70/,
     byEmail: /Sent by Email to/,
     byPush: /Sent by Push to/,
@@ -112,6 +117,10 @@ const L = {
     sendAnswer: "Skicka svar",
     answerSent: "Ditt svar är skickat till upphittaren.",
     byContact: "Kim, din betrodda kontakt",
+    deskLink: "Hantera hittegodsdiskens betrodda kontakter",
+    deskTitle: "Betrodda kontakter för Acme svs hittegodsdisk",
+    email: "E-post",
+    pending: "Väntar på bekräftelse",
     delivered: /Levererat som Sms till \+46 70/,
     byEmail: /Skickat som Mejl till/,
     byPush: /Skickat som Push till/,
@@ -257,6 +266,40 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await expect(page.getByText(s.toContact)).toBeVisible();
       await expectAccessible(page);
       await atPhoneAndDesk(page, `reach-conversation-${lang}`);
+    });
+
+    test(`the desk's trusted contacts (${lang}): an admin reaches them from the organisation page and names one`, async ({
+      page,
+      app,
+    }) => {
+      const admin = await createUser(app.runtime, { language: lang });
+      const org = await createOrganisation(depsOf(app.runtime), admin.id, {
+        name: `Acme ${lang}`,
+        orgNumber: "556036-0793",
+        billingEmail: `billing-${lang}@example.test`,
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "90326",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      await page.context().addCookies([
+        { ...admin.sessionCookie, url: app.server.url },
+        { name: "ConsentApproved", value: "true", url: app.server.url },
+      ]);
+      await page.goto(`/organisations/${org}`);
+      await page.getByRole("link", { name: s.deskLink }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(s.deskTitle);
+      await waitForHydration(page);
+      const trusted = page.getByRole("region", { name: s.trusted });
+      await trusted.getByLabel(s.name).fill("Rita");
+      await trusted.getByLabel(s.email).fill(`rita-${lang}@example.test`);
+      await trusted.getByRole("button", { name: s.add }).click();
+      await expect(page.getByRole("region", { name: s.trusted }).getByText(s.pending)).toBeVisible();
+      await app.smtp.waitForMail((m) => m.to.includes(`rita-${lang}@example.test`) && m.text.includes(`Acme ${lang}`));
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `reach-desk-contacts-${lang}`);
     });
   });
 }

@@ -470,6 +470,21 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { intent: "details", ...ORGANISATION_FORM },
   },
   {
+    // The desk's trusted contacts (decision 040): its admin only; everyone else learns
+    // nothing (404). The owner's POST saves the per-item choice (nothing to choose) and
+    // comes back; tests/integration/trusted-contacts-service.test.ts covers the rules.
+    route: "organisations/:id/contacts",
+    url: "/organisations/{organisation}/contacts",
+    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    post: {
+      anonymous: to("/login"),
+      owner: to("/organisations/{organisation}/contacts"),
+      other: 404,
+      admin: 404,
+    },
+    body: { intent: "itemContacts", items: "" },
+  },
+  {
     // The billing-email confirmation link (decision 028): the token is the key; a forged one
     // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
     // opens a real one.

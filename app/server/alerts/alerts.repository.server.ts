@@ -14,7 +14,8 @@ export interface DeliveryRow {
   conversationId: string | null;
   event: string;
   channel: string;
-  recipientKind: "owner" | "contact";
+  /** 'desk': a contact of the organisation's desk (decision 040), shown to every admin. */
+  recipientKind: "owner" | "contact" | "desk";
   contactId: string | null;
   recipientLabel: string;
   status: "queued" | "sent" | "delivered" | "failed" | "blocked";
@@ -70,7 +71,8 @@ export async function listDeliveriesOfConversation(
       "deliveredAt",
     ])
     .where("conversationId", "=", conversationId)
-    .where("userId", "=", userId)
+    // The caller checked the user may open the conversation; the desk's contacts are everyone's.
+    .where((eb) => eb.or([eb("userId", "=", userId), eb("recipientKind", "=", "desk")]))
     .orderBy("createdAt")
     .orderBy("id")
     .limit(500)

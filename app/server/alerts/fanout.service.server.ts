@@ -21,7 +21,9 @@ import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
-import { listActiveContactsForItem, rememberLink } from "../contacts/contacts.repository.server";
+import { listActiveContactsForItem, rememberLink, type ContactRow } from "../contacts/contacts.repository.server";
+import { findProductById } from "../items/items.repository.server";
+import { findOrganisation } from "../organisations/organisations.repository.server";
 import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
@@ -63,13 +65,12 @@ async function admitSms(
   db: DB,
   config: Deps["config"],
   itemId: string,
-  userId: string,
+  accountKey: string,
   now: number,
 ): Promise<{ ok: true } | { ok: false; key: string; windowStart: number; why: "item" | "account" }> {
   const itemKey = `item:${itemId}`;
   const byItem = await repo.hitSmsQuota(db, itemKey, config.sms.limitPerItemDay, SMS_ITEM_WINDOW_MS, now);
   if (!byItem.ok) return { ok: false, key: itemKey, windowStart: byItem.windowStart, why: "item" };
-  const accountKey = `account:${userId}`;
   const byAccount = await repo.hitSmsQuota(db, accountKey, config.sms.limitPerAccountMonth, SMS_ACCOUNT_WINDOW_MS, now);
   if (!byAccount.ok) {
     // Not sent: the item's counter gives it back.
@@ -153,7 +154,7 @@ export async function fanOutAlert(
     if (want.sms) {
       const phone = await repo.verifiedPhoneOf(db, userId);
       if (phone) {
-        const admitted = await admitSms(db, config, facts.itemId, userId, now);
+        const admitted = await admitSms(db, config, facts.itemId, `account:${userId}`, now);
         if (!admitted.ok) {
           await delivery("sms", maskPhone(phone), "blocked");
           out.blocked++;
@@ -191,41 +192,91 @@ export async function fanOutAlert(
     // confirmed contact who has not stopped and whom the owner did not leave out for this
     // item, by email and/or SMS as they gave. Their SMS count against the owner's guard.
     if (facts.event === "finderMessage" || facts.event === "lostScan") {
-      const contactFacts: ContactFacts = facts;
-      for (const c of await listActiveContactsForItem(db, userId, facts.itemId)) {
-        const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
-        if (c.email) {
-          const deliveryId = await delivery("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
-          await enqueueMail(db, {
-            to: c.email,
-            ...renderContactEmail(config, contact, user.name, contactFacts),
-            deliveryId,
-          });
-          out.email++;
-        }
-        if (c.phone) {
-          const label = `${c.name} (${maskPhone(c.phone)})`;
-          const admitted = await admitSms(db, config, facts.itemId, userId, now);
-          if (!admitted.ok) {
-            await delivery("sms", label, "blocked", undefined, c.id);
-            out.blocked++;
-          } else {
-            const token = randomBytes(24).toString("base64url");
-            const deliveryId = await delivery("sms", label, "queued", sha256(token), c.id);
-            const links = await rememberShortLinks(db, config, c.id, conversationOf(facts), now);
-            await enqueueSms(db, {
-              to: c.phone,
-              text: renderContactSms(contact, user.name, contactFacts, links).text,
-              deliveryId,
-              reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-            });
-            out.sms++;
-          }
-        }
+      const contacts = await listActiveContactsForItem(db, { userId }, facts.itemId);
+      const sink = { record: delivery, owner: user.name, accountKey: `account:${userId}` };
+      await deliverToContacts(db, config, facts, contacts, sink, out, now);
+    }
+  }
+  // The desk's own contacts (decision 040): for an organisation's item assigned to nobody,
+  // once (not per admin); their SMS count against the organisation; recorded as 'desk' so
+  // every admin sees them in the conversation.
+  if (facts.event === "finderMessage" || facts.event === "lostScan") {
+    const item = await findProductById(db, facts.itemId);
+    if (item?.organisationId && item.assignedTo === null) {
+      const contacts = await listActiveContactsForItem(db, { organisationId: item.organisationId }, facts.itemId);
+      const org = contacts.length > 0 ? await findOrganisation(db, item.organisationId) : undefined;
+      for (const c of org ? contacts : []) {
+        const record: RecordDelivery = async (channel, label, status, tokenHash) => {
+          const row: repo.DeliveryRow = {
+            id: randomUUID(),
+            userId: c.userId,
+            itemId: facts.itemId,
+            conversationId: conversationOf(facts),
+            event,
+            channel,
+            recipientKind: "desk",
+            contactId: c.id,
+            recipientLabel: label,
+            status,
+            createdAt: now,
+            reportTokenHash: tokenHash ?? null,
+          };
+          await repo.insertDelivery(db, row);
+          return row.id;
+        };
+        const sink = { record, owner: org!.name, accountKey: `org:${item.organisationId}` };
+        await deliverToContacts(db, config, facts, [c], sink, out, now);
       }
     }
   }
   return out;
+}
+
+type RecordDelivery = (
+  channel: string,
+  label: string,
+  status: repo.DeliveryRow["status"],
+  tokenHash?: string,
+  contactId?: string,
+) => Promise<string>;
+
+/** Queues a finder message or lost-mode alert to each contact, by mail and/or SMS as they gave. */
+async function deliverToContacts(
+  db: DB,
+  config: Deps["config"],
+  facts: ContactFacts,
+  contacts: ContactRow[],
+  sink: { record: RecordDelivery; owner: string; accountKey: string },
+  out: FanOutResult,
+  now: number,
+): Promise<void> {
+  for (const c of contacts) {
+    const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
+    if (c.email) {
+      const deliveryId = await sink.record("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
+      await enqueueMail(db, { to: c.email, ...renderContactEmail(config, contact, sink.owner, facts), deliveryId });
+      out.email++;
+    }
+    if (c.phone) {
+      const label = `${c.name} (${maskPhone(c.phone)})`;
+      const admitted = await admitSms(db, config, facts.itemId, sink.accountKey, now);
+      if (!admitted.ok) {
+        await sink.record("sms", label, "blocked", undefined, c.id);
+        out.blocked++;
+      } else {
+        const token = randomBytes(24).toString("base64url");
+        const deliveryId = await sink.record("sms", label, "queued", sha256(token), c.id);
+        const links = await rememberShortLinks(db, config, c.id, conversationOf(facts), now);
+        await enqueueSms(db, {
+          to: c.phone,
+          text: renderContactSms(contact, sink.owner, facts, links).text,
+          deliveryId,
+          reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+        });
+        out.sms++;
+      }
+    }
+  }
 }
 
 /**

@@ -16,11 +16,13 @@ const row = (r: ContactRow): ContactRow => ({
   confirmCodeAttempts: Number(r.confirmCodeAttempts),
 });
 
+/** An account's own contacts (not the desk contacts it named for an organisation). */
 export async function listContacts(db: DB, userId: string): Promise<ContactRow[]> {
   const rows = await db
     .selectFrom("trusted_contacts")
     .selectAll()
     .where("userId", "=", userId)
+    .where("organisationId", "is", null)
     .orderBy("createdAt")
     .orderBy("id")
     .execute();
@@ -70,11 +72,19 @@ export async function markStopped(db: DB, id: string, at: number): Promise<void>
 }
 
 /** Confirmed, not stopped, and not excluded from this item: who gets its alerts. */
-export async function listActiveContactsForItem(db: DB, userId: string, itemId: string): Promise<ContactRow[]> {
+export async function listActiveContactsForItem(
+  db: DB,
+  owner: { userId: string } | { organisationId: string },
+  itemId: string,
+): Promise<ContactRow[]> {
   const rows = await db
     .selectFrom("trusted_contacts")
     .selectAll()
-    .where("userId", "=", userId)
+    .where((eb) =>
+      "userId" in owner
+        ? eb.and([eb("userId", "=", owner.userId), eb("organisationId", "is", null)])
+        : eb("organisationId", "=", owner.organisationId),
+    )
     .where("confirmedAt", "is not", null)
     .where("stoppedAt", "is", null)
     .where((eb) =>
@@ -125,8 +135,49 @@ export async function deleteUnconfirmedBefore(db: DB, before: number): Promise<n
   return Number(res.numDeletedRows);
 }
 
+/**
+ * Erasing an account: its own contacts go; desk contacts it named pass to another admin
+ * of their organisation (they are the desk's), or go when there is none.
+ */
 export async function deleteContactsOf(db: DB, userId: string): Promise<void> {
+  const otherAdmin = (eb: any) =>
+    eb
+      .selectFrom("organisation_members as m")
+      .select("m.userId")
+      .whereRef("m.organisationId", "=", "trusted_contacts.organisationId")
+      .where("m.role", "=", "admin")
+      .where("m.userId", "!=", userId)
+      .orderBy("m.userId")
+      .limit(1);
+  await db
+    .updateTable("trusted_contacts")
+    .set((eb) => ({ userId: otherAdmin(eb) }))
+    .where("userId", "=", userId)
+    .where("organisationId", "is not", null)
+    .where((eb) => eb.exists(otherAdmin(eb)))
+    .execute();
   await db.deleteFrom("trusted_contacts").where("userId", "=", userId).execute();
+}
+
+/** The desk contacts of an organisation. */
+export async function listDeskContacts(db: DB, organisationId: string): Promise<ContactRow[]> {
+  const rows = await db
+    .selectFrom("trusted_contacts")
+    .selectAll()
+    .where("organisationId", "=", organisationId)
+    .orderBy("createdAt")
+    .orderBy("id")
+    .execute();
+  return rows.map(row);
+}
+
+export async function deleteDeskContact(db: DB, organisationId: string, id: string): Promise<boolean> {
+  const res = await db
+    .deleteFrom("trusted_contacts")
+    .where("id", "=", id)
+    .where("organisationId", "=", organisationId)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
 }
 
 /** Names of contacts by id (for the owner's conversation view). */

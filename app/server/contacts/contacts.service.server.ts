@@ -26,7 +26,9 @@ import {
 } from "../alerts/phone-code.server";
 import { enqueueMail, enqueueSms } from "../mail/mail.server";
 import { hitRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
-import { findConversationOfOwner, listMessagesOf } from "../relay/relay.repository.server";
+import { findConversationOfOwner, findDeskConversation, listMessagesOf } from "../relay/relay.repository.server";
+import { findMembership, findOrganisation } from "../organisations/organisations.repository.server";
+import { listDeskItems } from "../items/items.repository.server";
 import { storeOwnerSideReply } from "../relay/relay.service.server";
 import { ServiceError } from "../service-error.server";
 import { confirmUrl, isShortCode, readReplyToken, readStopToken, stopUrl } from "./contact-links.server";
@@ -94,9 +96,37 @@ export interface ContactInput {
 }
 
 /** Adds a contact and sends the confirmation link (mail when there is an address, else SMS). */
-export async function addContact(
+export function addContact(deps: Pick<Deps, "db" | "config" | "clock">, userId: string, input: ContactInput) {
+  return inviteContact(deps, userId, null, input);
+}
+
+/**
+ * Adds a contact of an organisation's desk (its unassigned items): admins only (notFound
+ * for anyone else, as the organisation's other pages answer outsiders). Up to three per
+ * organisation; they confirm, stop and are chosen per item like an account's contacts.
+ */
+export async function addDeskContact(
   deps: Pick<Deps, "db" | "config" | "clock">,
   userId: string,
+  organisationId: string,
+  input: ContactInput,
+) {
+  await requireDeskAdmin(deps.db, organisationId, userId);
+  return inviteContact(deps, userId, organisationId, input);
+}
+
+/** The organisation's name, if `userId` is one of its admins; else ContactsError notFound. */
+async function requireDeskAdmin(db: Deps["db"], organisationId: string, userId: string): Promise<string> {
+  const membership = await findMembership(db, organisationId, userId);
+  const org = membership?.role === "admin" ? await findOrganisation(db, organisationId) : undefined;
+  if (!org) throw new ContactsError("notFound");
+  return org.name;
+}
+
+async function inviteContact(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+  organisationId: string | null,
   input: ContactInput,
 ): Promise<void> {
   const now = deps.clock();
@@ -114,6 +144,8 @@ export async function addContact(
     .where("id", "=", userId)
     .executeTakeFirst();
   if (!owner) throw new ContactsError("notFound");
+  // A desk contact is told whose desk: the organisation's name.
+  if (organisationId) owner.name = (await findOrganisation(deps.db, organisationId))?.name ?? owner.name;
   const language: Lang = owner.language === "sv" ? "sv" : "en";
   const limited = await rateLimiter(deps.config, deps.db)(INVITE_RULE, userId, now);
   if (!limited.ok) throw new ContactsError("rateLimited", { count: limited.retryAfterMinutes });
@@ -122,7 +154,10 @@ export async function addContact(
   // Only a number: a code by SMS, typed on the page the SMS links to (an address: the link).
   const code = email ? null : newPhoneCode();
   await deps.db.transaction().execute(async (trx) => {
-    if ((await repo.listContacts(trx, userId)).length >= TRUSTED_CONTACTS_MAX) {
+    const named = organisationId
+      ? await repo.listDeskContacts(trx, organisationId)
+      : await repo.listContacts(trx, userId);
+    if (named.length >= TRUSTED_CONTACTS_MAX) {
       throw new ContactsError("tooMany", { count: TRUSTED_CONTACTS_MAX });
     }
     await repo.insertContact(trx, {
@@ -140,6 +175,7 @@ export async function addContact(
       confirmCodeHash: code && phone ? contactCodeHash(deps.config, id, phone, code) : null,
       confirmCodeExpiresAt: code ? now + PHONE_CODE_TTL_MS : null,
       confirmCodeAttempts: 0,
+      organisationId,
     });
     const t = getT(language);
     const url = confirmUrl(deps.config, token);
@@ -170,6 +206,12 @@ export async function removeContact(deps: Pick<Deps, "db">, userId: string, id: 
   if (!(await repo.deleteContact(deps.db, userId, id))) throw new ContactsError("notFound");
 }
 
+/** Whose contact they are, as messages name it: the organisation for a desk contact. */
+async function ownerOfContact(db: Deps["db"], c: { userId: string; organisationId: string | null }): Promise<string> {
+  if (c.organisationId) return (await findOrganisation(db, c.organisationId))?.name ?? "";
+  return ownerNameOf(db, c.userId);
+}
+
 async function ownerNameOf(db: Deps["db"], userId: string): Promise<string> {
   const row = await db.selectFrom("user").select("name").where("id", "=", userId).executeTakeFirst();
   return row?.name ?? "";
@@ -187,7 +229,7 @@ export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: 
   }
   return {
     name: c.name,
-    owner: await ownerNameOf(deps.db, c.userId),
+    owner: await ownerOfContact(deps.db, c),
     confirmed: c.confirmedAt !== null,
     byCode: c.email === null,
     contact: c,
@@ -253,7 +295,7 @@ async function contactOfStopLink(deps: Pick<Deps, "db" | "config">, token: strin
 export async function readStop(deps: Pick<Deps, "db" | "config">, token: string) {
   const c = await contactOfStopLink(deps, token);
   if (!c) throw new ContactsError("notFound");
-  return { name: c.name, owner: await ownerNameOf(deps.db, c.userId), stopped: c.stoppedAt !== null, contact: c };
+  return { name: c.name, owner: await ownerOfContact(deps.db, c), stopped: c.stoppedAt !== null, contact: c };
 }
 
 /** "Stop": nothing more reaches the contact (the owner sees them as stopped). */
@@ -271,10 +313,17 @@ async function replyAccess(deps: Pick<Deps, "db" | "config">, token: string) {
   if (!ids?.conversationId) throw new ContactsError("notFound");
   const contact = await repo.findContact(deps.db, ids.contactId);
   if (!contact || contact.confirmedAt === null || contact.stoppedAt !== null) throw new ContactsError("notFound");
-  // The contact's owner still manages the item (decision 026), and did not leave them out for it.
-  const conversation = await findConversationOfOwner(deps.db, contact.userId, ids.conversationId);
+  // The contact's owner still manages the item (decision 026) — for a desk contact: the item
+  // is still the desk's (its organisation's, assigned to nobody) — and did not leave them out.
+  const conversation = contact.organisationId
+    ? await findDeskConversation(deps.db, contact.organisationId, ids.conversationId)
+    : await findConversationOfOwner(deps.db, contact.userId, ids.conversationId);
   if (!conversation) throw new ContactsError("notFound");
-  const active = await repo.listActiveContactsForItem(deps.db, contact.userId, conversation.itemId);
+  const active = await repo.listActiveContactsForItem(
+    deps.db,
+    contact.organisationId ? { organisationId: contact.organisationId } : { userId: contact.userId },
+    conversation.itemId,
+  );
   if (!active.some((c) => c.id === contact.id)) throw new ContactsError("notFound");
   const item = await findProductById(deps.db, conversation.itemId);
   if (!item) throw new ContactsError("notFound");
@@ -287,7 +336,7 @@ export async function openContactReply(deps: Pick<Deps, "db" | "config">, token:
   const messages = await listMessagesOf(deps.db, conversation.id);
   return {
     itemName: item.name,
-    owner: await ownerNameOf(deps.db, contact.userId),
+    owner: await ownerOfContact(deps.db, contact),
     contactName: contact.name,
     stopUrl: stopUrl(deps.config, contact.id),
     messages: messages.map((m) => ({
@@ -365,4 +414,51 @@ export async function eraseContacts(db: Deps["db"], userId: string): Promise<voi
 /** For labels: how a contact is reached, masked. */
 export function contactReach(c: { email: string | null; phone: string | null }): string {
   return [c.email ? maskEmail(c.email) : null, c.phone].filter(Boolean).join(", ");
+}
+
+/** The desk's contacts page: the organisation's name, its contacts, and per desk item who is left out. */
+export async function getDeskContacts(deps: Pick<Deps, "db">, userId: string, organisationId: string, limit = 50) {
+  const organisation = await requireDeskAdmin(deps.db, organisationId, userId);
+  const contacts = (await repo.listDeskContacts(deps.db, organisationId)).map((c) => ({
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    phone: c.phone ? formatPhone(c.phone) : null,
+    status: statusOf(c),
+  }));
+  const items: ItemContactsView["items"] = [];
+  for (const item of await listDeskItems(deps.db, organisationId, limit)) {
+    items.push({ id: item.id, name: item.name, excluded: await repo.listExcludedContactIds(deps.db, item.id) });
+  }
+  return { organisation, contacts, items };
+}
+
+export async function removeDeskContact(deps: Pick<Deps, "db">, userId: string, organisationId: string, id: string) {
+  await requireDeskAdmin(deps.db, organisationId, userId);
+  if (!(await repo.deleteDeskContact(deps.db, organisationId, id))) throw new ContactsError("notFound");
+}
+
+/** Saves which desk contacts get each desk item's alerts (`chosen[itemId]`), as for an account. */
+export async function saveDeskItemChoices(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  organisationId: string,
+  chosen: Map<string, Set<string>>,
+  itemIds: string[],
+): Promise<void> {
+  await requireDeskAdmin(deps.db, organisationId, userId);
+  const contactIds = (await repo.listDeskContacts(deps.db, organisationId)).map((c) => c.id);
+  const desk = new Set((await listDeskItems(deps.db, organisationId, 1000)).map((p) => p.id));
+  await deps.db.transaction().execute(async (trx) => {
+    for (const itemId of itemIds) {
+      if (!desk.has(itemId)) continue;
+      const keep = chosen.get(itemId) ?? new Set<string>();
+      await repo.setExclusions(
+        trx,
+        itemId,
+        contactIds,
+        contactIds.filter((id) => !keep.has(id)),
+      );
+    }
+  });
 }

@@ -212,6 +212,8 @@ export interface TrustedContactTable {
   confirmCodeHash: ColumnType<string | null, string | null | undefined, string | null>;
   confirmCodeExpiresAt: ColumnType<number | null, number | null | undefined, number | null>;
   confirmCodeAttempts: ColumnType<number, number | undefined, number>;
+  /** Set: a contact of that organisation's desk, named by the admin `userId` (migration 0043). */
+  organisationId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A short stop or reply link of a trusted contact (migration 0042): the SHA-256 of its derived code. */

@@ -125,6 +125,20 @@ export async function listProductsOfOwner(db: DB, owner: string): Promise<Produc
   return rows.map(toProduct);
 }
 
+/** An organisation's desk items (its items assigned to nobody, decision 026), newest first. */
+export async function listDeskItems(db: DB, organisationId: string, limit: number): Promise<Product[]> {
+  const rows = await db
+    .selectFrom("products")
+    .selectAll()
+    .where("organisationId", "=", organisationId)
+    .where("assignedTo", "is", null)
+    .orderBy("createdAt", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return rows.map(toProduct);
+}
+
 /** Updates the row only if the user may manage it; the number of rows changed tells. */
 export async function updateManagedProduct(
   db: DB,

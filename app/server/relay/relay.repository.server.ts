@@ -125,6 +125,23 @@ export async function findConversationOfOwner(db: DB, userId: string, id: string
   return row && toConversation(row);
 }
 
+/** A conversation about one of the organisation's desk items (assigned to nobody). */
+export async function findDeskConversation(
+  db: DB,
+  organisationId: string,
+  id: string,
+): Promise<Conversation | undefined> {
+  const row = await db
+    .selectFrom("conversations as c")
+    .innerJoin("products as p", "p.id", "c.itemId")
+    .selectAll("c")
+    .where("c.id", "=", id)
+    .where("p.organisationId", "=", organisationId)
+    .where("p.assignedTo", "is", null)
+    .executeTakeFirst();
+  return row && toConversation(row);
+}
+
 export async function listMessagesOf(db: DB, conversationId: string): Promise<RelayMessage[]> {
   const rows = await db
     .selectFrom("conversation_messages")

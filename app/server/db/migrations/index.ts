@@ -28,6 +28,7 @@ import * as m0037 from "./0037-unread-index";
 import * as m0038 from "./0038-withdrawal";
 import * as m0039 from "./0039-stickers";
 import * as m0042 from "./0042-trusted-contact-codes";
+import * as m0043 from "./0043-desk-contacts";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0038-withdrawal": m0038,
   "0039-stickers": m0039,
   "0042-trusted-contact-codes": m0042,
+  "0043-desk-contacts": m0043,
 };

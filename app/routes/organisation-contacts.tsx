@@ -1,0 +1,116 @@
+/**
+ * /organisations/{id}/contacts (issue #33 point 1, decision 040): the trusted contacts of
+ * an organisation's lost-and-found desk — up to three people who get the finder messages
+ * and lost-mode alerts of its items assigned to nobody, each confirming first and able to
+ * stop, chosen per item. Admins only (anyone else: "Page not found"). Linked from the
+ * organisation's page. Every form answers a redirect back (PRG) or the form with its message.
+ */
+import { data, Link, redirect } from "react-router";
+import { TrustedContacts } from "~/components/TrustedContacts";
+import { FormAlert } from "~/components/form/FormAlert";
+import { useTranslation } from "~/i18n/react";
+import type { ActionResult } from "~/lib/form";
+import { pageMeta } from "~/lib/meta";
+import { requireUser } from "~/server/auth/session.server";
+import { contactsErrors } from "~/server/contacts/contacts.http.server";
+import {
+  addDeskContact,
+  getDeskContacts,
+  removeDeskContact,
+  saveDeskItemChoices,
+} from "~/server/contacts/contacts.service.server";
+import { getDeps } from "~/server/deps.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
+import type { Route } from "./+types/organisation-contacts";
+
+export const handle = { i18n: ["alerts", "common", "trusted"] };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, "trusted.desk");
+}
+
+const DONE = { added: "trusted.added", removed: "trusted.removed", items: "trusted.perItem.saved" } as const;
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  try {
+    const page = await getDeskContacts(await getDeps(), user.ref, params.id);
+    const done = new URL(request.url).searchParams.get("done") ?? "";
+    const message = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
+    const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
+    return data({ ...page, message, addedName }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    return serviceErrorResponse(contactsErrors, err);
+  }
+}
+
+type Values = Record<string, string>;
+type Result = ActionResult<Values> & { intent: string };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = Object.fromEntries(await readForm(request));
+  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string).slice(0, 2000) : "");
+  const intent = text("intent");
+  const values: Values = { name: text("name"), email: text("email"), phone: text("phone") };
+  const back = (done: string) => redirect(`/organisations/${params.id}/contacts?done=${done}#trusted-title`);
+  try {
+    const deps = await getDeps();
+    if (intent === "addContact") {
+      await addDeskContact(deps, user.ref, params.id, {
+        name: values.name!,
+        email: values.email!,
+        phone: values.phone!,
+      });
+      return back("added");
+    }
+    if (intent === "removeContact") {
+      await removeDeskContact(deps, user.ref, params.id, text("contact"));
+      return back("removed");
+    }
+    if (intent === "itemContacts") {
+      const chosen = new Map<string, Set<string>>();
+      for (const key of Object.keys(form)) {
+        const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
+        if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
+      }
+      await saveDeskItemChoices(deps, user.ref, params.id, chosen, text("items").split(",").slice(0, 200));
+      return back("items");
+    }
+    const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
+    return data<Result>({ ...res.data, intent }, { status: 400 });
+  } catch (err) {
+    const res = serviceErrorResponse(contactsErrors, err, values);
+    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  }
+}
+
+export default function OrganisationContacts({ loaderData, actionData, params }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { organisation, contacts, items, message, addedName } = loaderData;
+  const result = actionData as Result | undefined;
+  return (
+    <div className="py-4 account-page">
+      <p>
+        <Link to={`/organisations/${params.id}`}>{t("trusted.desk.back", { organisation })}</Link>
+      </p>
+      <h1 className="mb-4 text-break">{t("trusted.desk.title", { organisation })}</h1>
+      {message ? (
+        <div className="alert alert-success" role="status">
+          {t(message, { name: addedName })}
+        </div>
+      ) : null}
+      {result && !["addContact"].includes(result.intent) ? <FormAlert message={result.formError} /> : null}
+      <TrustedContacts
+        contacts={contacts}
+        items={items}
+        errorFor={(intent) => (result?.intent === intent ? result.formError : null)}
+        fieldFor={(intent, field) => (result?.intent === intent ? result.fieldErrors[field] : undefined)}
+        valueOf={(intent, field) => (result?.intent === intent ? (result.values[field] ?? "") : "")}
+        intro={t("trusted.desk.intro", { organisation })}
+        listTitle={t("trusted.desk.list")}
+      />
+    </div>
+  );
+}
