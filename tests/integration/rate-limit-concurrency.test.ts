@@ -37,6 +37,7 @@ import {
 import type { RateRule } from "../../app/server/rate-limit/rate-limit.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { CLAIM_IP_RULE, CLAIM_USER_RULE } from "../../app/server/stickers/stickers.service.server";
 import { depsOf } from "../support/deps";
 import { httpClient, type RequestOptions } from "../support/http";
 import { startRecaptchaStandIn, type RecaptchaStandIn } from "../support/recaptcha";
@@ -382,6 +383,26 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(count(statuses, 302)).toBe(IMPORT_RATE_RULE.limit);
       const items = await rt.database.db.selectFrom("products").select("id").where("owner", "=", u.id).execute();
       expect(items).toHaveLength(IMPORT_RATE_RULE.limit);
+    });
+
+    it(`${CLAIM_USER_RULE.name}: sticker codes typed by one user from many addresses, ${CLAIM_USER_RULE.limit} looked up`, async () => {
+      const u = await createUser(rt);
+      const statuses = await burst((i) =>
+        http.get(`/claim?code=ZZZ-ZZZ-${String(i).padStart(3, "0")}`, withCookie(u, { ip: newIp() })),
+      );
+      // Wrong codes answer 404 (as claimed and voided ones do); past the limit, 429.
+      expect(count(statuses, 404)).toBe(CLAIM_USER_RULE.limit);
+      expect(count(statuses, 429)).toBe(N - CLAIM_USER_RULE.limit);
+    });
+
+    it(`${CLAIM_IP_RULE.name}: sticker codes typed by five users from one address, ${CLAIM_IP_RULE.limit} looked up`, async () => {
+      const users = await Promise.all(Array.from({ length: 5 }, () => createUser(rt)));
+      const ip = newIp();
+      const statuses = await burst((i) =>
+        http.get(`/claim?code=YYY-YYY-${String(i).padStart(3, "0")}`, withCookie(users[i % 5]!, { ip })),
+      );
+      expect(count(statuses, 404)).toBe(CLAIM_IP_RULE.limit);
+      expect(count(statuses, 429)).toBe(N - CLAIM_IP_RULE.limit);
     });
 
     it(`${INVITE_RULE.name}: invites by one admin, ${INVITE_RULE.limit} mailed`, async () => {
