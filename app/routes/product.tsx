@@ -17,9 +17,9 @@ import { useLang } from "~/lib/use-lang";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { isReplacedSticker } from "~/server/fulfil/fulfil.service.server";
 import { itemErrors } from "~/server/items/items.http.server";
-import { getItemPageView, ItemError } from "~/server/items/items.service.server";
+import { ItemError } from "~/server/items/items.service.server";
+import { getStickerAddressView } from "~/server/items/sticker-address.service.server";
 import { scanLog } from "~/server/scans/scan-log.server";
 import { recordItemPageVisit } from "~/server/scans/scans.service.server";
 import { parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
@@ -29,7 +29,6 @@ import { relayErrors } from "~/server/relay/relay.http.server";
 import { isRelayFlooded, sendFinderMessage } from "~/server/relay/relay.service.server";
 import { PhotoManager } from "~/components/PhotoManager";
 import { UnclaimedSticker } from "~/components/UnclaimedSticker";
-import { unclaimedStickerState } from "~/server/stickers/stickers.service.server";
 import type { PhotoView } from "~/lib/photos";
 import type { Route } from "./+types/product";
 
@@ -68,18 +67,19 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isProductId(params.id)) throw data(null, { status: 404 });
   const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
-  let view;
+  let found;
   try {
-    view = await getItemPageView(deps, params.id, viewer?.ref ?? null);
+    found = await getStickerAddressView(deps, params.id, viewer?.ref ?? null);
   } catch (err) {
     if (!(err instanceof ItemError)) throw err;
-    // The old address of a sticker replaced with a new code: 410 "replaced", not 404.
-    if (err.code === "notFound" && (await isReplacedSticker(deps, params.id))) throw data(null, { status: 410 });
-    // A printed sticker nobody registered yet, or a voided one (decision 036): 200, its own page.
-    const sticker = err.code === "notFound" ? await unclaimedStickerState(deps, params.id) : null;
-    if (sticker) return data({ id: params.id, sticker, anonymous: viewer === null, flooded: false }, NO_STORE);
     throw data(null, { status: httpErrorOf(itemErrors, err).status });
   }
+  if (found.kind === "replaced") throw data(null, { status: 410 });
+  if (found.kind === "sticker") {
+    const sticker = { state: found.state, code: found.code };
+    return data({ id: params.id, sticker, anonymous: viewer === null, flooded: false }, NO_STORE);
+  }
+  const view = found;
   // Every view but the owner's is a scan (issue #14 point 4; a 'not paid' page may alert the
   // owner, issue #19 point 12). In memory: the page does not wait for the log.
   // A sticker its owner switched off (issue #17) is no scan and alerts nobody.

@@ -177,6 +177,16 @@ function toSticker(r: {
   };
 }
 
+/** What `/{id}` shows for an id that is a printed sticker, not an item: null when neither. */
+export async function findUnclaimedStickerState(
+  db: DB,
+  id: string,
+): Promise<{ state: "unclaimed" | "voided"; code: string } | null> {
+  const s = await findStickerById(db, id);
+  if (!s || s.claimedAt !== null) return null;
+  return { state: s.voidedAt !== null ? "voided" : "unclaimed", code: s.code };
+}
+
 export async function findStickerById(db: DB, id: string): Promise<Sticker | undefined> {
   const row = await stickerQuery(db).where("s.id", "=", id).executeTakeFirst();
   return row && toSticker(row);

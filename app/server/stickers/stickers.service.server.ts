@@ -131,9 +131,7 @@ export async function unclaimedStickerState(
   deps: Pick<Deps, "db">,
   id: string,
 ): Promise<{ state: "unclaimed" | "voided"; code: string } | null> {
-  const s = await repo.findStickerById(deps.db, id);
-  if (!s || s.claimedAt !== null) return null;
-  return { state: s.voidedAt !== null ? "voided" : "unclaimed", code: s.code };
+  return repo.findUnclaimedStickerState(deps.db, id);
 }
 
 /** Who is claiming: the signed-in user and the client's IP, each limited. */
