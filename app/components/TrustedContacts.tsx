@@ -73,7 +73,9 @@ export function TrustedContacts({
         {contacts.length >= TRUSTED_CONTACTS_MAX ? (
           <p>{t("trusted.full", { count: TRUSTED_CONTACTS_MAX })}</p>
         ) : (
-          <Form method="post" noValidate>
+          // Keyed by the list: a contact added empties the form (with JavaScript the page is
+          // not reloaded, and the fields would keep the name just saved); a refusal keeps it.
+          <Form method="post" noValidate key={contacts.map((c) => c.id).join(" ")}>
             <input type="hidden" name="intent" value="addContact" />
             <Field
               id="trusted-name"

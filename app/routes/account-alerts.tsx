@@ -162,7 +162,10 @@ function failed(intent: string, err: unknown, values: Values) {
   }
   if (err instanceof AlertsError) {
     const field = err.code.startsWith("phone.") ? "phone" : "code";
-    const res = serviceErrorResponse(alertsErrors, err, values, { [field]: alertsErrors[err.code].key });
+    // The message with its count (tries left, minutes) is the form's; the field gets a mark
+    // that needs none.
+    const mark = err.params.count === undefined ? alertsErrors[err.code].key : `alerts.errors.${field}Field`;
+    const res = serviceErrorResponse(alertsErrors, err, values, { [field]: mark });
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);
   }
   throw err;

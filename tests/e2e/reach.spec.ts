@@ -297,6 +297,9 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await trusted.getByLabel(s.email).fill(`rita-${lang}@example.test`);
       await trusted.getByRole("button", { name: s.add }).click();
       await expect(page.getByRole("region", { name: s.trusted }).getByText(s.pending)).toBeVisible();
+      // Saved: the form is empty again for the next contact, nothing left to send twice.
+      await expect(trusted.getByLabel(s.name)).toHaveValue("");
+      await expect(trusted.getByLabel(s.email)).toHaveValue("");
       await app.smtp.waitForMail((m) => m.to.includes(`rita-${lang}@example.test`) && m.text.includes(`Acme ${lang}`));
       await expectAccessible(page);
       await atPhoneAndDesk(page, `reach-desk-contacts-${lang}`);

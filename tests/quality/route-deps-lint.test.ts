@@ -3,10 +3,13 @@
  * ESLint rule for app/routes fails on each way a route could reach them.
  */
 import { ESLint } from "eslint";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ROOT } from "./sizes";
 
 const eslint = new ESLint({ cwd: ROOT });
+// The first lint loads the whole ESLint configuration (TypeScript parser, plugins): seconds
+// on a busy 2-core machine, past Vitest's default 5 s.
+vi.setConfig({ testTimeout: 60_000 });
 
 async function routeProblems(code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${ROOT}/app/routes/lint-probe.ts` });
