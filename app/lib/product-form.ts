@@ -81,11 +81,14 @@ const FIELDS = [
   "scanAlerts",
 ] as const;
 
-/** The raw text of each field, to give back to the form when it has errors. */
-export function formValues(form: FormData): ProductFormValues {
+/**
+ * The raw text of each field, to give back to the form when it has errors. `suffix` reads
+ * one block of the three-item form, whose fields are named `name_1`, `name_2`… (decision 038).
+ */
+export function formValues(form: FormData, suffix = ""): ProductFormValues {
   const out = {} as ProductFormValues;
   for (const f of FIELDS) {
-    const v = form.get(f);
+    const v = form.get(f + suffix);
     out[f] = typeof v === "string" ? v : "";
   }
   return out;
@@ -95,9 +98,13 @@ export type ParsedProductForm =
   { ok: true; data: ProductInput } | { ok: false; values: ProductFormValues; errors: ProductFormErrors };
 
 export function parseProductForm(form: FormData): ParsedProductForm {
-  const values = formValues(form);
   const intent = form.get("intent");
-  const result = productFormSchema.safeParse({ ...values, intent: typeof intent === "string" ? intent : "" });
+  return parseProductValues(formValues(form), typeof intent === "string" ? intent : "");
+}
+
+/** The same checks for values already read (the blocks of the three-item form, decision 038). */
+export function parseProductValues(values: ProductFormValues, intent = ""): ParsedProductForm {
+  const result = productFormSchema.safeParse({ ...values, intent });
   if (result.success) return { ok: true, data: result.data };
   const errors: ProductFormErrors = {};
   for (const issue of result.error.issues) {

@@ -17,6 +17,8 @@ import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/ite
 import { getAssignmentChoice } from "~/server/items/items.service.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
+import { isTripleForm, tripleResponse, wantsTriple } from "~/server/items/triple.http.server";
+import { TripleItemsForm } from "~/components/TripleItemsForm";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { chosenPackage } from "~/server/order-draft/package-choice.server";
@@ -47,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The package chosen on the home page (issue #19 point 5).
   const page = {
     chosenPackage: chosenPackage(request),
+    triple: wantsTriple(request),
     assignment,
     tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null,
     // Registering a printed sticker (decision 036): /claim checked it; a stale link gets the error page.
@@ -64,6 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   // "Suggest fee" (issue #21): the form comes back with the fee filled in; nothing saved.
   if (isSuggestIntent(form)) return suggestionResponse(form);
+  if (isTripleForm(form)) return tripleResponse(request, user.ref, lang, form);
   const parsed = parseProductForm(form);
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
   const deps = await getDeps();
@@ -112,6 +116,15 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
   const lang = useLang();
   const navigation = useNavigation();
   const { sticker } = loaderData;
+  if (loaderData.triple && !sticker)
+    return (
+      <TripleItemsForm
+        result={actionData && "triple" in actionData ? actionData : undefined}
+        currency={currencyForLang(lang)}
+        submitting={navigation.state === "submitting"}
+      />
+    );
+  const single = actionData && "triple" in actionData ? undefined : actionData;
   return (
     <section className="py-4 col-lg-8">
       <h1>{t(sticker ? "items.claim.title" : "items.form.titleRegister")}</h1>
@@ -125,11 +138,14 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
       ) : null}
       {loaderData.chosenPackage ? (
         <p className="alert alert-info product-package" role="note">
-          {t(`items.form.package.${loaderData.chosenPackage}`)}
+          {t(`items.form.package.${loaderData.chosenPackage}`)}{" "}
+          {loaderData.chosenPackage === "tripple" ? (
+            <a href="/product/register?package=tripple">{t("items.triple.link")}</a>
+          ) : null}
         </p>
       ) : null}
       <ProductForm
-        values={actionData?.values ?? EMPTY}
+        values={single?.values ?? EMPTY}
         paid={!!sticker?.prepaidMonths}
         paidText={
           sticker?.prepaidMonths ? { note: t("items.claim.prepaidNote"), submit: t("items.claim.save") } : undefined
@@ -137,7 +153,7 @@ export default function ProductRegister({ loaderData, actionData }: Route.Compon
         currency={currencyForLang(lang)}
         submitting={navigation.state === "submitting"}
         assignment={loaderData.assignment}
-        result={actionData ?? (loaderData.tooLarge ? { fieldErrors: {}, formError: loaderData.tooLarge } : undefined)}
+        result={single ?? (loaderData.tooLarge ? { fieldErrors: {}, formError: loaderData.tooLarge } : undefined)}
       />
     </section>
   );

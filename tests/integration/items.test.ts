@@ -163,6 +163,61 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(Object.keys(row)).not.toContain("payNow");
     });
 
+    it("the Triple's three items on one page: a wrong block saves none and keeps all typed; then all three go to /order, preselected", async () => {
+      const u = await createUser(rt, { name: "Tove Trippel" });
+      const older = await newItem(u, { name: "Older umbrella" });
+      const page = await (await get("/product/register?package=tripple", { cookie: u.cookie, lang: "sv" })).text();
+      expect(page).toContain("Registrera dina tre saker");
+      expect(page).toContain('name="name_3"');
+      const blocks: Record<string, string> = { form: "tripple" };
+      for (const [n, name] of [
+        [1, "Phone"],
+        [2, "Laptop"],
+        [3, "Keys"],
+      ] as const) {
+        Object.assign(blocks, {
+          [`name_${n}`]: name,
+          [`findFee_${n}`]: "150",
+          [`approxValue_${n}`]: "",
+          [`prodType_${n}`]: n === 2 ? "laptop" : "other",
+          [`contactInfo_${n}`]: `Call 070-12${n}`,
+          [`contactVisibility_${n}`]: "private",
+        });
+      }
+      const refused = await post(
+        "/product/register?package=tripple",
+        { ...blocks, findFee_2: "ten" },
+        { cookie: u.cookie },
+      );
+      expect(refused.status).toBe(400);
+      const html = await refused.text();
+      expect(html).toContain("Nothing has been saved yet");
+      expect(html).toMatch(/id="triple-2-findFee"[^>]*aria-invalid="true"/);
+      expect(html).toMatch(/id="triple-3-name"[^>]*value="Keys"/);
+      expect(html).toContain("Call 070-121");
+      expect(await countProducts(u.id)).toBe(1);
+
+      const saved = await post("/product/register?package=tripple", blocks, { cookie: u.cookie });
+      expect(saved.status).toBe(302);
+      expect(saved.headers.get("location")).toBe("/user/register-adress");
+      const packageCookie = saved.headers.getSetCookie().find((c) => c.startsWith("hittad.package="))!;
+      expect(packageCookie).toContain("tripple");
+      const ids = (
+        await rt.database.db
+          .selectFrom("products")
+          .select("id")
+          .where("owner", "=", u.id)
+          .where("id", "!=", older)
+          .execute()
+      ).map((r) => r.id);
+      expect(ids).toHaveLength(3);
+      const order = await (await get("/order", { cookie: `${u.cookie}; ${packageCookie.split(";")[0]}` })).text();
+      const checkbox = (id: string) => order.match(new RegExp(`<input[^>]*id="order-item-${id}"[^>]*>`))?.[0] ?? "";
+      for (const id of ids) expect(checkbox(id)).toContain("checked");
+      expect(checkbox(older)).not.toBe("");
+      expect(checkbox(older)).not.toContain("checked");
+    });
+
     it("the finder's fee is stored in kr for a Swedish owner", async () => {
       const u = await createUser(rt, { name: "Sven Svensson" });
       await post("/product/register", { ...valid, intent: "payLater" }, { cookie: u.cookie, lang: "sv" });

@@ -163,13 +163,16 @@ describe(`orders with the test provider on ${label}`, () => {
     expect(session).toContain("session_token=");
     const cookie = `${session}; ${pkg}`;
     const form = await (await get("/product/register", { cookie, lang: "sv" })).text();
-    expect(form).toContain("Du valde Triple: tre klistermärken.");
+    expect(form).toContain("Du valde Triple: tre klistermärken");
+    // The single form offers the Triple's three items on one page (decision 038).
+    expect(form).toContain('href="/product/register?package=tripple"');
     expect(await (await get("/product/register", { cookie: session })).text()).not.toContain("You chose");
     // Signed in already, "Choose Triple" goes on to registering the items with the package
-    // named there (issue #32 point 8), not to the dashboard without a word.
+    // named there (issue #32 point 8), not to the dashboard without a word: the Triple's
+    // three on one page (decision 038).
     const again = await get("/user/register?package=tripple", { cookie: session });
     expect(again.status).toBe(302);
-    expect(again.headers.get("location")).toBe("/product/register");
+    expect(again.headers.get("location")).toBe("/product/register?package=tripple");
     expect(again.headers.getSetCookie().some((c) => c.startsWith("hittad.package=tripple"))).toBe(true);
     // Without a package a signed-in visitor still goes to the dashboard.
     expect((await get("/user/register", { cookie: session })).headers.get("location")).toBe("/dashboard");

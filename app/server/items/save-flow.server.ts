@@ -4,11 +4,12 @@
  * address form (which continues to /order). Pay now only for an item not paid yet.
  */
 import type { Lang } from "~/i18n/config";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductFormValues, ProductInput } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
 import { attachPhotos, PhotoError, type PreparedPhoto } from "../photos/photos.service.server";
 import { createItem, updateOwnedItem } from "./items.service.server";
+import { createItems, type CreateItemsResult } from "./create-items.service.server";
 import { claimSticker, prepaidRecordOfItem } from "../stickers/stickers.service.server";
 
 async function afterSave(
@@ -65,6 +66,20 @@ export async function registerItem(
   // A prepaid sticker's item is paid already: nothing to buy.
   const payNow = input.item.intent === "payNow" && !(sticker && (await prepaidRecordOfItem(deps, id)));
   return afterSave(deps, input.userId, id, payNow, organisationId);
+}
+
+/**
+ * Registers the Triple's three items from one form (decision 038), all or none; saved, they
+ * go on to payment like a pay-now item: the first is remembered, and /order preselects it
+ * and the next two (the newest), with the package remembered by the caller.
+ */
+export async function registerItems(
+  deps: Pick<Deps, "db" | "clock">,
+  input: { userId: string; blocks: readonly ProductFormValues[]; lang: Lang; organisationId: string | null },
+): Promise<{ ok: true; next: string } | Extract<CreateItemsResult, { ok: false }>> {
+  const created = await createItems(deps, input.userId, input.blocks, input.lang, input.organisationId);
+  if (!created.ok) return created;
+  return { ok: true, next: await afterSave(deps, input.userId, created.ids[0]!, true, input.organisationId) };
 }
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */

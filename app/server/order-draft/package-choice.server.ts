@@ -42,9 +42,16 @@ export async function signedOutRemembering(
     if (!(err instanceof Response)) throw err;
     // Signed in already (issue #32 point 8): a package chosen now goes on to registering
     // its items, where the form says what the package is, not to the dashboard without a word.
-    if (set) throw redirect("/product/register", { headers });
+    // Triple: its three items on one page (decision 038).
+    if (set) throw redirect(registerPageFor(request), { headers });
     for (const c of cookies) err.headers.append("Set-Cookie", c);
     throw err;
   }
   return headers;
+}
+
+/** Where a signed-in visitor's "Choose …" goes: the Triple's three-item form, or the single form. */
+function registerPageFor(request: Request): string {
+  const triple = new URL(request.url).searchParams.get("package") === "tripple";
+  return triple ? "/product/register?package=tripple" : "/product/register";
 }
