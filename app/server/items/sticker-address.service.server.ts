@@ -2,6 +2,7 @@
  * The item page's answer for any sticker address, beside the item's own view
  * (items.service.server.ts getItemPageView). No HTTP here (decision 011).
  */
+import { formatStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { isRetiredStickerId } from "../fulfil/fulfil.repository.server";
 import { findUnclaimedStickerState } from "../stickers/stickers.repository.server";
@@ -26,7 +27,8 @@ export async function getStickerAddressView(
     if (!(err instanceof ItemError) || err.code !== "notFound") throw err;
     if (await isRetiredStickerId(deps.db, id)) return { kind: "replaced" };
     const sticker = await findUnclaimedStickerState(deps.db, id);
-    if (sticker) return { kind: "sticker", ...sticker };
+    // The code as printed (K7M-29Q-XHR), for the finder to quote when handing it in.
+    if (sticker) return { kind: "sticker", state: sticker.state, code: formatStickerCode(sticker.code) };
     throw err;
   }
 }
