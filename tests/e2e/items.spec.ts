@@ -211,6 +211,38 @@ for (const lang of ["en", "sv"] as const) {
       expect(await itemsOf(app, user.id)).toHaveLength(0);
     });
 
+    test("the Triple's three items on one page: a wrong block saves none and keeps every block", async ({
+      page,
+      user,
+      consent,
+      app,
+    }) => {
+      void consent;
+      await page.goto("/product/register?package=tripple");
+      await waitForHydration(page);
+      for (const n of [1, 2, 3]) {
+        if (n !== 3) await page.locator(`#triple-${n}-name`).fill(`Thing ${n}`);
+        await page.locator(`#triple-${n}-findFee`).fill("100");
+        await page.locator(`#triple-${n}-prodType`).selectOption("other");
+        await page.locator(`#triple-${n}-contactInfo`).fill(`Call 070-00${n}`);
+      }
+      await page.locator(".triple-form button[type=submit]").click();
+      await expect(page.locator("#triple-3-name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByRole("alert")).toBeFocused();
+      await expect(page.locator("#triple-2-name")).toHaveValue("Thing 2");
+      await expect(page.locator("#triple-3-contactInfo")).toHaveValue("Call 070-003");
+      expect(await itemsOf(app, user.id)).toHaveLength(0);
+      await expectAccessible(page);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.screenshot({ path: `/tmp/triple-shots/triple-${lang}-${width}.png`, fullPage: true });
+      }
+      await page.locator("#triple-3-name").fill("Thing 3");
+      await page.locator(".triple-form button[type=submit]").click();
+      await expect(page).toHaveURL(/\/(order|user\/register-adress)$/);
+      expect(await itemsOf(app, user.id)).toHaveLength(3);
+    });
+
     test.describe("without JavaScript", () => {
       test.use({ javaScriptEnabled: false });
 
