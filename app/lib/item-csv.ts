@@ -16,9 +16,13 @@ export const PREVIEW_ROWS = 20;
 /** How many row errors the preview lists; the rest are counted. */
 export const PREVIEW_ERRORS = 500;
 
-/** The columns a file may have: the first five are imported, the rest are export-only. */
-export const IMPORT_COLUMNS = ["name", "type", "fee", "assignedEmail", "visibility"] as const;
-export const EXPORT_ONLY_COLUMNS = ["id", "stickerCode", "paidUntil", "photos"] as const;
+/**
+ * The columns a file may have: these are imported, the rest are export-only. A sticker
+ * code claims a printed sticker for the row's item (decision 036); in a file that has the
+ * export's id column the codes are the exported items' own and are not read.
+ */
+export const IMPORT_COLUMNS = ["name", "type", "fee", "assignedEmail", "visibility", "stickerCode"] as const;
+export const EXPORT_ONLY_COLUMNS = ["id", "paidUntil", "photos"] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export type CsvColumn = ImportColumn | (typeof EXPORT_ONLY_COLUMNS)[number];
 /** A file without these columns is refused as a whole. */
@@ -32,6 +36,10 @@ export interface ImportRow {
   /** Lower-cased; "" when the row assigns nobody. */
   assignedEmail: string;
   contactVisibility: ContactVisibility;
+  /** The printed sticker the row claims, canonical; "" when none (decision 036). */
+  stickerCode: string;
+  /** The row number as a spreadsheet shows it. */
+  row: number;
 }
 
 /**

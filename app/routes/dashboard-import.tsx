@@ -69,7 +69,7 @@ type ImportActionData = ActionResult<ImportFormValues> & {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const form = await readForm(request);
-  const { lang } = context.get(requestContext);
+  const { lang, ip } = context.get(requestContext);
   const { deps, scope } = await csvScopeOf(request, user.ref);
   const file = form.get("file");
   const field = (name: string) => {
@@ -98,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       : { intent: "import", text: field("csv"), previewedScope: field("scope") };
   try {
     const contactInfo = parsed.success ? parsed.data.contactInfo : null;
-    const outcome = await submitImport(deps, user.ref, scope, submission, contactInfo, lang);
+    const outcome = await submitImport(deps, { userId: user.ref, ip }, scope, submission, contactInfo, lang);
     if (outcome.kind === "imported") throw redirect(`/dashboard/import?batch=${outcome.batch}`);
     // The preview, or a confirmation that failed: the rows and every error, and the text
     // again for the next Confirm.
@@ -265,6 +265,7 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
             <li>{t("csv.import.colFee")}</li>
             {scope.kind === "personal" ? null : <li>{t("csv.import.colAssigned")}</li>}
             <li>{t("csv.import.colVisibility")}</li>
+            <li>{t("csv.import.colStickerCode")}</li>
           </ul>
           <p>{t("csv.import.separator")}</p>
           <p>{t("csv.import.newItems")}</p>

@@ -216,9 +216,9 @@ describe("CSV import", () => {
   it("the page says that an imported export makes new items, in both languages", async () => {
     const user = await createUser(rt, { name: "Re Import" });
     const en = await (await http.get("/dashboard/import", opts(user))).text();
-    expect(en).toContain("its id column is ignored, and items you already have are not changed.");
+    expect(en).toContain("its id and sticker code columns are ignored, and items you already have are not changed.");
     const sv = await (await http.get("/dashboard/import", opts(user, { lang: "sv" }))).text();
-    expect(sv).toContain("kolumnen id läses inte, och de saker du redan har ändras inte.");
+    expect(sv).toContain("kolumnerna id och klistermärkeskod läses inte, och de saker du redan har ändras inte.");
   });
 
   it("10,000 rows import within a few seconds", async () => {

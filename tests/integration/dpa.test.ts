@@ -75,7 +75,7 @@ const csv = "name,type,fee\nLaptop,laptop,100\n";
 const importOne = () =>
   importItems(
     deps(),
-    admin.id,
+    { userId: admin.id, ip: "192.0.2.1" },
     { kind: "organisation", organisationId: org, name: ORGANISATION.name, role: "admin" },
     { text: csv, contactInfo: "Reception", previewedScope: org },
     "en",

@@ -24,7 +24,7 @@ import {
 } from "~/lib/item-csv";
 import { productFormSchema, type ProdType } from "~/lib/product-form";
 import type { ContactVisibility } from "~/lib/relay-limits";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { ServiceError } from "../service-error.server";
 
 /**
@@ -42,6 +42,8 @@ export type ImportErrorCode =
   | "invalidRows"
   | "scopeChanged"
   | "rateLimited"
+  /** Too many wrong sticker codes (decision 036): the claim limits' answer; `count` minutes. */
+  | "claimRateLimited"
   | "noFile"
   | "tooLarge"
   | "notText"
@@ -199,15 +201,18 @@ export function parseItemCsv(input: string, lang: Lang): ParsedCsv {
   }
   const [header = [], ...body] = raw;
   const columns = headerColumns(header, lang);
+  // An export imported again carries its items' own codes beside their ids: not claims.
+  const exported = columns.includes("id");
 
   const records: CsvRecord[] = [];
   for (const [i, values] of body.entries()) {
     if (values.every((v) => v.trim() === "")) continue;
     if (records.length === CSV_MAX_ROWS) throw new ImportError("tooManyRows", { max: CSV_MAX_ROWS });
-    const fields = { name: "", type: "", fee: "", assignedEmail: "", visibility: "" };
+    const fields = { name: "", type: "", fee: "", assignedEmail: "", visibility: "", stickerCode: "" };
     let extraFields = false;
     values.forEach((value, col) => {
       const column = columns[col];
+      if (column === "stickerCode" && exported) return;
       if (isImportColumn(column)) fields[column] = value;
       // A value beyond the named columns: an unquoted separator inside a value, most likely.
       else if (column === undefined || column === "") extraFields ||= value.trim() !== "";
@@ -215,7 +220,11 @@ export function parseItemCsv(input: string, lang: Lang): ParsedCsv {
     records.push({ row: i + 2, fields, extraFields });
   }
   if (records.length === 0) throw new ImportError("noRows");
-  return { delimiter, columns: columns.filter(isImportColumn), records };
+  return {
+    delimiter,
+    columns: columns.filter(isImportColumn).filter((c) => !(exported && c === "stickerCode")),
+    records,
+  };
 }
 
 /**
@@ -323,11 +332,38 @@ function validateRecord(record: CsvRecord, assignable: Assignable): { row?: Impo
     if (assignable === null) at("assignedEmail", "csv.errors.assignPersonal");
     else if (!assignable.has(assignedEmail)) at("assignedEmail", "csv.errors.notMember");
   }
-  if (errors.length > 0 || !name.success || !prodType || !fee.success || !visibility) return { errors };
+  // Whether a well-formed code can be claimed is the import service's check (decision 036);
+  // one that cannot be a code gets the same message as a wrong one.
+  const stickerCode = f.stickerCode === "" ? "" : normalizeStickerCode(f.stickerCode);
+  if (stickerCode === null) at("stickerCode", STICKER_NOT_CLAIMABLE);
+  if (errors.length > 0 || !name.success || !prodType || !fee.success || !visibility || stickerCode === null) {
+    return { errors };
+  }
   return {
-    row: { name: name.data, prodType, findFee: fee.data, assignedEmail, contactVisibility: visibility },
+    row: {
+      name: name.data,
+      prodType,
+      findFee: fee.data,
+      assignedEmail,
+      contactVisibility: visibility,
+      stickerCode,
+      row: record.row,
+    },
     errors,
   };
+}
+
+/** One message for a sticker code that is wrong, claimed or voided (decision 036). */
+export const STICKER_NOT_CLAIMABLE = "csv.errors.stickerNotClaimable";
+
+/** A sticker code's row error, with the code as the file has it. */
+export function stickerCodeError(
+  row: number,
+  value: string,
+  message = STICKER_NOT_CLAIMABLE,
+  params?: RowError["params"],
+): RowError {
+  return { row, column: "stickerCode", message, ...(params ? { params } : {}), value: shorten(value) };
 }
 
 /** Every record checked: the valid rows, and every error in row order. */
@@ -337,8 +373,17 @@ export function validateRecords(
 ): { rows: ImportRow[]; errors: RowError[] } {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
+  const codeRows = new Map<string, number>();
   for (const record of records) {
     const r = validateRecord(record, assignable);
+    const code = r.row?.stickerCode;
+    // One sticker makes one item: the second row naming it is wrong.
+    if (r.row && code && codeRows.has(code)) {
+      const first = codeRows.get(code)!;
+      errors.push(stickerCodeError(record.row, formatStickerCode(code), "csv.errors.stickerCodeTwice", { row: first }));
+      continue;
+    }
+    if (r.row && code) codeRows.set(code, record.row);
     if (r.row) rows.push(r.row);
     errors.push(...r.errors);
   }
@@ -387,7 +432,13 @@ function writeCsv(lang: Lang, columns: readonly CsvColumn[], records: string[][]
   });
 }
 
-const ALL_COLUMNS: readonly CsvColumn[] = [...IMPORT_COLUMNS, ...EXPORT_ONLY_COLUMNS];
+/** The export's columns, in the order files written before sticker claims had them. */
+const ALL_COLUMNS: readonly CsvColumn[] = [
+  ...IMPORT_COLUMNS.filter((c) => c !== "stickerCode"),
+  "id",
+  "stickerCode",
+  ...EXPORT_ONLY_COLUMNS.filter((c) => c !== "id"),
+];
 
 /** The export's first bytes: the byte order mark and the header row in the user's language. */
 export function exportCsvHeader(lang: Lang): string {
@@ -427,7 +478,9 @@ export function itemsToCsv(items: ExportItem[], lang: Lang): string {
 
 /** The downloadable template: the import's columns and two example rows. */
 export function templateCsv(lang: Lang, withAssigned: boolean): string {
-  const columns = withAssigned ? IMPORT_COLUMNS : IMPORT_COLUMNS.filter((c) => c !== "assignedEmail");
+  // The template keeps to the columns every file needs; a sticker code column is added by
+  // those who hold printed stickers (the import page says how).
+  const columns = IMPORT_COLUMNS.filter((c) => c !== "stickerCode" && (withAssigned || c !== "assignedEmail"));
   const example = (name: string, type: ProdType, fee: number, email: string, visibility: ContactVisibility) => {
     const values: Record<ImportColumn, string> = {
       name,
@@ -435,6 +488,7 @@ export function templateCsv(lang: Lang, withAssigned: boolean): string {
       fee: String(fee),
       assignedEmail: email,
       visibility: VISIBILITY_NAMES[visibility][lang],
+      stickerCode: "",
     };
     return columns.map((c) => values[c]);
   };

@@ -17,6 +17,11 @@ export const importErrors: HttpErrorTable<ImportErrorCode> = {
     key: "csv.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
+  claimRateLimited: {
+    status: 429,
+    key: "items.claim.errors.rateLimited",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
+  },
   noFile: { status: 400, key: "csv.errors.noFile" },
   tooLarge: { status: 413, key: "csv.errors.tooLarge" },
   notText: { status: 400, key: "csv.errors.notText" },

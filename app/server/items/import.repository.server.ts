@@ -17,19 +17,17 @@ const INSERT_CHUNK = 500;
 
 export type NewProduct = Omit<Product, "lostAt" | "lastScannedAt">;
 
-/** All rows or none: one transaction, in chunks. */
-export async function insertProducts(db: DB, rows: NewProduct[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const values: Insertable<ProductTable>[] = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
-        ...r,
-        payed: r.payed ? 1 : 0,
-        active: r.active ? 1 : 0,
-        scanAlerts: r.scanAlerts ? 1 : 0,
-      }));
-      await trx.insertInto("products").values(values).execute();
-    }
-  });
+/** All rows or none: in chunks, in the caller's transaction (`trx`), with its sticker claims. */
+export async function insertProducts(trx: DB, rows: NewProduct[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const values: Insertable<ProductTable>[] = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
+      ...r,
+      payed: r.payed ? 1 : 0,
+      active: r.active ? 1 : 0,
+      scanAlerts: r.scanAlerts ? 1 : 0,
+    }));
+    await trx.insertInto("products").values(values).execute();
+  }
 }
 
 /**

@@ -7,6 +7,9 @@ import { acceptCurrentDpa } from "../../../tests/support/dpa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { insertMember, insertOrganisation } from "../organisations/organisations.repository.server";
+import { addMonths } from "~/lib/pricing";
+import { formatStickerCode } from "~/lib/sticker-code";
+import { CLAIM_USER_RULE, createBatch, getBatch, voidSticker } from "../stickers/stickers.service.server";
 import { importErrors } from "./import.http.server";
 import {
   countImportedItems,
@@ -24,6 +27,8 @@ import {
 
 let deps: ServiceTestDeps;
 let n = 0;
+/** The importing user and their address (the sticker claim limits count both). */
+const who = (userId: string, ip = "192.0.2.1") => ({ userId, ip });
 const PERSONAL: CsvScope = { kind: "personal" };
 
 async function user() {
@@ -38,7 +43,7 @@ async function products(owner: string) {
 
 /** A confirmation of `text` for the scope it was previewed in. */
 function importFile(userId: string, scope: CsvScope, text: string, contactInfo: string, lang: "en" | "sv") {
-  return importItems(deps, userId, scope, { text, contactInfo, previewedScope: scopeKey(scope) }, lang);
+  return importItems(deps, who(userId), scope, { text, contactInfo, previewedScope: scopeKey(scope) }, lang);
 }
 
 /** The whole streamed export as one text. */
@@ -73,7 +78,7 @@ describe("import", () => {
     expect(err.code).toBe("invalidRows");
     expect(importErrors[err.code].status).toBe(422);
     expect(await products(u.id)).toEqual([]);
-    const preview = await previewImport(deps, PERSONAL, text, "sv");
+    const preview = await previewImport(deps, who("previewer"), PERSONAL, text, "sv");
     expect(preview).toMatchObject({ total: 3, errorCount: 2, rows: [] });
     expect(preview.errors.map((e) => [e.row, e.column])).toEqual([
       [3, "type"],
@@ -114,31 +119,34 @@ describe("submitImport", () => {
   it("an upload is previewed and its text kept for Confirm; nothing is saved until Confirm", async () => {
     const u = await user();
     const bytes = new TextEncoder().encode(text);
-    const outcome = await submitImport(deps, u.id, PERSONAL, { intent: "preview", bytes }, "070-1", "en");
+    const outcome = await submitImport(deps, who(u.id), PERSONAL, { intent: "preview", bytes }, "070-1", "en");
     expect(outcome).toMatchObject({ kind: "preview", csv: text, preview: { total: 1, errorCount: 0 } });
     expect(await products(u.id)).toEqual([]);
     expect(
-      (await importError(submitImport(deps, u.id, PERSONAL, { intent: "preview", bytes: null }, "", "en"))).code,
+      (await importError(submitImport(deps, who(u.id), PERSONAL, { intent: "preview", bytes: null }, "", "en"))).code,
     ).toBe("noFile");
   });
 
   it("a confirmation with a refused contact text is previewed again and saves nothing", async () => {
     const u = await user();
-    expect(await submitImport(deps, u.id, PERSONAL, confirm, null, "en")).toMatchObject({ kind: "preview", csv: text });
+    expect(await submitImport(deps, who(u.id), PERSONAL, confirm, null, "en")).toMatchObject({
+      kind: "preview",
+      csv: text,
+    });
     expect(await products(u.id)).toEqual([]);
   });
 
   it("a confirmation with a wrong row answers every row error and no text to confirm", async () => {
     const u = await user();
     const bad = { ...confirm, text: "name,type,fee\nA,mobile,x\n" };
-    const outcome = await submitImport(deps, u.id, PERSONAL, bad, "070-1", "en");
+    const outcome = await submitImport(deps, who(u.id), PERSONAL, bad, "070-1", "en");
     expect(outcome).toMatchObject({ kind: "preview", csv: "", preview: { errorCount: 1 } });
     expect(await products(u.id)).toEqual([]);
   });
 
   it("a valid confirmation imports and names its batch", async () => {
     const u = await user();
-    const outcome = await submitImport(deps, u.id, PERSONAL, confirm, "070-1", "en");
+    const outcome = await submitImport(deps, who(u.id), PERSONAL, confirm, "070-1", "en");
     expect(outcome.kind).toBe("imported");
     expect(await countImportedItems(deps, u.id, PERSONAL, outcome.kind === "imported" ? outcome.batch : 0)).toBe(1);
   });
@@ -150,7 +158,7 @@ describe("limits", () => {
     deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
     const u = await user();
     const text = "name,type,fee\nA,mobile,1\n";
-    for (let i = 0; i < 20; i++) await previewImport(deps, PERSONAL, text, "en");
+    for (let i = 0; i < 20; i++) await previewImport(deps, who("previewer"), PERSONAL, text, "en");
     expect((await importError(importFile(u.id, PERSONAL, "name,type,fee\nA,mobile,x\n", "R", "en"))).code).toBe(
       "invalidRows",
     );
@@ -169,10 +177,10 @@ describe("limits", () => {
   it("a confirmation previewed in another scope than the active one saves nothing", async () => {
     const u = await user();
     const input = { text: "name,type,fee\nA,mobile,1\n", contactInfo: "R", previewedScope: "orgElsewhere" };
-    expect((await importError(importItems(deps, u.id, PERSONAL, input, "en"))).code).toBe("scopeChanged");
-    expect((await importError(previewImport(deps, PERSONAL, input.text, "en", "orgElsewhere"))).code).toBe(
-      "scopeChanged",
-    );
+    expect((await importError(importItems(deps, who(u.id), PERSONAL, input, "en"))).code).toBe("scopeChanged");
+    expect(
+      (await importError(previewImport(deps, who("previewer"), PERSONAL, input.text, "en", "orgElsewhere"))).code,
+    ).toBe("scopeChanged");
     expect(await products(u.id)).toEqual([]);
   });
 });
@@ -272,5 +280,159 @@ describe("export", () => {
     expect(lines.filter((l) => l.includes("Name") || l.includes("name"))).toHaveLength(1);
     const names = lines.slice(1).map((l) => l.split(",")[0]);
     expect(names).toEqual(Array.from({ length: count }, (_, i) => `Exported ${i}`));
+  });
+});
+
+describe("sticker codes (decision 036)", () => {
+  async function batch(size: number, prepaidMonths: 6 | 12 | null) {
+    const staff = await user();
+    const id = await createBatch(deps, staff.id, { size, prepaidMonths, label: "Drawer" });
+    return (await getBatch(deps, id)).stickers;
+  }
+
+  it("a row with a printed sticker's code claims it: the item takes its id and code, unpaid", async () => {
+    const u = await user();
+    const [s] = await batch(1, null);
+    const typed = formatStickerCode(s!.code).toLowerCase();
+    await importFile(
+      u.id,
+      PERSONAL,
+      `name,type,fee,sticker code\nLaptop,laptop,100,${typed}\nKeys,other,0,\n`,
+      "R",
+      "en",
+    );
+    const rows = await products(u.id);
+    expect(rows.find((r) => r.name === "Laptop")).toMatchObject({ id: s!.id, code: s!.code, paidUntil: null });
+    expect(rows.find((r) => r.name === "Keys")!.id).not.toBe(s!.id);
+    const [after] = (await getBatch(deps, s!.batchId)).stickers;
+    expect(after).toMatchObject({ productId: s!.id });
+    expect(after!.claimedAt).toBe(deps.clock());
+  });
+
+  it("a prepaid sticker's item is active for its months from the import", async () => {
+    const u = await user();
+    const [s] = await batch(1, 12);
+    await importFile(u.id, PERSONAL, `namn;typ;hittelön;klistermärkeskod\nDator;dator;100;${s!.code}\n`, "R", "sv");
+    const [row] = await products(u.id);
+    expect(row).toMatchObject({ id: s!.id, payed: 1 });
+    expect(Number(row!.paidUntil)).toBe(addMonths(deps.clock(), 12));
+  });
+
+  it("a wrong, claimed or voided code is a row error with the code shown, one message for all; nothing is saved", async () => {
+    const u = await user();
+    const [claimed, voided, free] = await batch(3, null);
+    await importFile(u.id, PERSONAL, `name,type,fee,sticker code\nFirst,other,1,${claimed!.code}\n`, "R", "en");
+    await voidSticker(deps, voided!.batchId, voided!.code);
+    const text =
+      `name,type,fee,sticker code\nA,other,1,${claimed!.code}\nB,other,1,${voided!.code}\n` +
+      `C,other,1,K7M-29Q-XHR\nD,other,1,not a code\nE,other,1,${free!.code}\n`;
+    const err = await importError(importFile(u.id, PERSONAL, text, "R", "en"));
+    expect(err.code).toBe("invalidRows");
+    const preview = await previewImport(deps, who(u.id), PERSONAL, text, "en");
+    expect(preview.errors).toEqual([
+      {
+        row: 2,
+        column: "stickerCode",
+        message: "csv.errors.stickerNotClaimable",
+        value: formatStickerCode(claimed!.code),
+      },
+      {
+        row: 3,
+        column: "stickerCode",
+        message: "csv.errors.stickerNotClaimable",
+        value: formatStickerCode(voided!.code),
+      },
+      { row: 4, column: "stickerCode", message: "csv.errors.stickerNotClaimable", value: "K7M-29Q-XHR" },
+      { row: 5, column: "stickerCode", message: "csv.errors.stickerNotClaimable", value: "not a code" },
+    ]);
+    expect(preview.total).toBe(5);
+    expect((await products(u.id)).map((r) => r.name)).toEqual(["First"]);
+    expect((await getBatch(deps, free!.batchId)).stickers.find((s) => s.id === free!.id)!.claimedAt).toBeNull();
+  });
+
+  it("a code on two rows of one file is an error on the second, naming the first", async () => {
+    const u = await user();
+    const [s] = await batch(1, null);
+    const text = `name,type,fee,sticker code\nA,other,1,${s!.code}\nB,other,1,${formatStickerCode(s!.code)}\n`;
+    const preview = await previewImport(deps, who(u.id), PERSONAL, text, "en");
+    expect(preview.errors).toEqual([
+      {
+        row: 3,
+        column: "stickerCode",
+        message: "csv.errors.stickerCodeTwice",
+        params: { row: 2 },
+        value: formatStickerCode(s!.code),
+      },
+    ]);
+    expect((await importError(importFile(u.id, PERSONAL, text, "R", "en"))).code).toBe("invalidRows");
+    expect(await products(u.id)).toEqual([]);
+  });
+
+  it("all or nothing: a sticker claimed between the check and the insert saves no item and claims no sticker", async () => {
+    const u = await user();
+    const [a, b] = await batch(2, 6);
+    const text = `name,type,fee,sticker code\nA,other,1,${a!.code}\nB,other,1,${b!.code}\n`;
+    // Another claim wins `b` while this import runs: its check passed, its transaction must not.
+    const raceDeps = {
+      ...deps,
+      db: new Proxy(deps.db, {
+        get(target, prop, receiver) {
+          if (prop === "transaction") {
+            return () => ({
+              execute: async (fn: (trx: typeof deps.db) => Promise<unknown>) => {
+                await deps.db
+                  .updateTable("stickers")
+                  .set({ claimedAt: 1, productId: b!.id })
+                  .where("id", "=", b!.id)
+                  .execute();
+                return target.transaction().execute(fn);
+              },
+            });
+          }
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      }),
+    };
+    const err = await importError(
+      importItems(raceDeps, who(u.id), PERSONAL, { text, contactInfo: "R", previewedScope: scopeKey(PERSONAL) }, "en"),
+    );
+    expect(err.code).toBe("invalidRows");
+    expect(await products(u.id)).toEqual([]);
+    expect((await getBatch(deps, a!.batchId)).stickers.find((s) => s.id === a!.id)!.claimedAt).toBeNull();
+  });
+
+  it("an exported file imported again does not read its sticker codes: new items with new codes", async () => {
+    const u = await user();
+    await importFile(u.id, PERSONAL, "name,type,fee\nLamp,other,5\n", "R", "en");
+    const exported = await csvText(exportItems(deps, u.id, PERSONAL, "en"));
+    const copy = await user();
+    await importFile(copy.id, PERSONAL, exported, "R", "en");
+    const [mine, theirs] = [(await products(u.id))[0]!, (await products(copy.id))[0]!];
+    expect(theirs.name).toBe("Lamp");
+    expect(theirs.code).not.toBe(mine.code);
+  });
+
+  it("wrong codes count against the claim limits, per user and per address; good codes cost nothing", async () => {
+    await deps.close();
+    deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
+    const u = await user();
+    const good = await batch(CLAIM_USER_RULE.limit + 5, null);
+    const wrong = (i: number) => `W${i},other,1,K7M-29Q-XH${"ABCDEFGHJKMN"[i]}`;
+    const file = (rows: string[]) => `name,type,fee,sticker code\n${rows.join("\n")}\n`;
+    // Nine wrong codes are answered (nine tries spent); the tenth file's two are one too many.
+    const nine = Array.from({ length: CLAIM_USER_RULE.limit - 1 }, (_, i) => wrong(i));
+    expect((await previewImport(deps, who(u.id), PERSONAL, file(nine), "en")).errorCount).toBe(nine.length);
+    const err = await importError(previewImport(deps, who(u.id), PERSONAL, file([wrong(10), wrong(11)]), "en"));
+    expect(err).toMatchObject({ code: "claimRateLimited", params: { count: 15 } });
+    expect(importErrors[err.code].status).toBe(429);
+    // Good codes still import, all of them at once.
+    const all = good.map((s, i) => `G${i},other,1,${s.code}`);
+    expect((await importFile(u.id, PERSONAL, file(all), "R", "en")).count).toBe(good.length);
+    // The same address under another account is limited too.
+    const other = await user();
+    expect((await importError(previewImport(deps, who(other.id), PERSONAL, file([wrong(0)]), "en"))).code).toBe(
+      "claimRateLimited",
+    );
   });
 });

@@ -20,11 +20,21 @@ import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
 import { resolveScope, type Scope } from "../organisations/scope.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import {
+  claimableByCodes,
+  claimStickersIn,
+  StickerError,
+  type Claimable,
+  type Claimant,
+} from "../stickers/stickers.service.server";
+import { addMonths } from "~/lib/pricing";
+import { formatStickerCode } from "~/lib/sticker-code";
+import {
   decodeCsv,
   exportCsvHeader,
   exportCsvRows,
   ImportError,
   parseItemCsv,
+  stickerCodeError,
   templateCsv,
   validateRecords,
 } from "./csv.server";
@@ -95,14 +105,48 @@ function requireScope(scope: Scope, previewedScope: string | undefined) {
   if (previewedScope !== undefined && previewedScope !== scopeKey(scope)) throw new ImportError("scopeChanged");
 }
 
-async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string, lang: Lang) {
+async function checkFile(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  scope: Scope,
+  text: string,
+  lang: Lang,
+) {
   // An organisation's items hold its employees' data: agreement first (issue #31 point 4).
   if (scope.kind === "organisation" && !(await hasDpaAcceptance(deps.db, scope.organisationId, DPA_VERSION))) {
     throw new ImportError("dpaRequired");
   }
   const parsed = parseItemCsv(text, lang);
   const members = await assignableIn(deps, scope);
-  return { ...validateRecords(parsed.records, members && new Set(members.keys())), members };
+  const checked = validateRecords(parsed.records, members && new Set(members.keys()));
+  const stickers = await checkStickers(deps, who, checked.rows);
+  const rows = checked.rows.filter((r) => !r.stickerCode || stickers.has(r.stickerCode));
+  const wrong = checked.rows
+    .filter((r) => r.stickerCode && !stickers.has(r.stickerCode))
+    .map((r) => stickerCodeError(r.row, formatStickerCode(r.stickerCode)));
+  const errors = [...checked.errors, ...wrong].sort((a, b) => a.row - b.row);
+  return { rows, errors, members, stickers };
+}
+
+/**
+ * The rows' sticker codes that can be claimed (decision 036). Wrong, claimed and voided
+ * ones count against the claim limits, the preview's as the confirmation's (both show
+ * which codes were refused); past them the file is refused as a whole.
+ */
+async function checkStickers(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  rows: ImportRow[],
+): Promise<Map<string, Claimable>> {
+  const codes = rows.map((r) => r.stickerCode).filter((c) => c !== "");
+  try {
+    return await claimableByCodes(deps, who, codes);
+  } catch (err) {
+    if (err instanceof StickerError && err.code === "claim.rateLimited") {
+      throw new ImportError("claimRateLimited", err.params);
+    }
+    throw err;
+  }
 }
 
 /**
@@ -111,14 +155,15 @@ async function checkFile(deps: Pick<Deps, "db">, scope: Scope, text: string, lan
  * form carries) is not the active scope.
  */
 export async function previewImport(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
   scope: Scope,
   text: string,
   lang: Lang,
   previewedScope?: string,
 ): Promise<ImportPreview> {
   requireScope(scope, previewedScope);
-  const { rows, errors } = await checkFile(deps, scope, text, lang);
+  const { rows, errors } = await checkFile(deps, who, scope, text, lang);
   return {
     total: rows.length + new Set(errors.map((e) => e.row)).size,
     rows: errors.length === 0 ? rows.slice(0, PREVIEW_ROWS) : [],
@@ -132,14 +177,15 @@ export async function previewImport(
  * ImportError noFile when no file was sent.
  */
 export async function previewUpload(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
   scope: Scope,
   bytes: Uint8Array | null,
   lang: Lang,
 ): Promise<{ text: string; preview: ImportPreview }> {
   if (bytes === null) throw new ImportError("noFile");
   const text = decodeCsv(bytes);
-  return { text, preview: await previewImport(deps, scope, text, lang) };
+  return { text, preview: await previewImport(deps, who, scope, text, lang) };
 }
 
 export interface ImportResult {
@@ -166,47 +212,61 @@ export interface ImportInput {
  */
 export async function importItems(
   deps: Pick<Deps, "db" | "clock" | "config">,
-  userId: string,
+  who: Claimant,
   scope: Scope,
   input: ImportInput,
   lang: Lang,
 ): Promise<ImportResult> {
   requireScope(scope, input.previewedScope);
-  const { rows, errors, members } = await checkFile(deps, scope, input.text, lang);
+  const userId = who.userId;
+  const { rows, errors, members, stickers } = await checkFile(deps, who, scope, input.text, lang);
   if (errors.length > 0) throw new ImportError("invalidRows", { count: errors.length });
   const now = deps.clock();
   const limit = await rateLimiter(deps.config, deps.db)(IMPORT_RATE_RULE, userId, now);
   if (!limit.ok) throw new ImportError("rateLimited", { count: limit.retryAfterMinutes });
   const { contactInfo } = input;
-  const toProduct = (row: ImportRow): NewProduct => ({
-    id: newProductId(),
-    code: newStickerCode(),
-    owner: userId,
-    name: row.name,
-    findFee: row.findFee,
-    currency: currencyForLang(lang),
-    prodType: row.prodType,
-    contactInfo,
-    contactVisibility: row.contactVisibility,
-    payment: DEFAULT_PERIOD,
-    payed: false,
-    paidUntil: null,
-    createdAt: now,
-    updatedAt: now,
-    active: true,
-    scanAlerts: false,
-    approxValue: null,
-    organisationId: scope.kind === "organisation" ? scope.organisationId : null,
-    assignedTo: (row.assignedEmail && members?.get(row.assignedEmail)) || null,
-  });
+  // A row with a printed sticker takes its id and code, and a prepaid one's months from now
+  // (as a single claim does, decision 036).
+  const toProduct = (row: ImportRow): NewProduct => {
+    const sticker = row.stickerCode ? stickers.get(row.stickerCode) : undefined;
+    const paidUntil = sticker?.prepaidMonths ? addMonths(now, sticker.prepaidMonths) : null;
+    return {
+      id: sticker?.id ?? newProductId(),
+      code: sticker?.code ?? newStickerCode(),
+      owner: userId,
+      name: row.name,
+      findFee: row.findFee,
+      currency: currencyForLang(lang),
+      prodType: row.prodType,
+      contactInfo,
+      contactVisibility: row.contactVisibility,
+      payment: DEFAULT_PERIOD,
+      payed: paidUntil !== null,
+      paidUntil,
+      createdAt: now,
+      updatedAt: now,
+      active: true,
+      scanAlerts: false,
+      approxValue: null,
+      organisationId: scope.kind === "organisation" ? scope.organisationId : null,
+      assignedTo: (row.assignedEmail && members?.get(row.assignedEmail)) || null,
+    };
+  };
+  const stickerIds = rows.flatMap((r) => (r.stickerCode ? [stickers.get(r.stickerCode)!.id] : []));
   // 62^10 ids and 31^9 codes: a collision with an existing item is practically impossible,
   // and would fail the whole transaction (unique keys), so the file is tried again with
   // fresh ids, as createItem does for one item.
   for (let attempt = 0; ; attempt++) {
     try {
-      await insertProducts(deps.db, rows.map(toProduct));
+      await deps.db.transaction().execute(async (trx) => {
+        // A sticker claimed by someone else since the check: nothing is saved, and the
+        // preview shown again names its row.
+        if (!(await claimStickersIn(trx, stickerIds, now))) throw new ImportError("invalidRows", { count: 1 });
+        await insertProducts(trx, rows.map(toProduct));
+      });
       return { count: rows.length, batch: now };
     } catch (err) {
+      if (err instanceof ImportError) throw err;
       if (attempt >= 2 || !/unique|duplicate/i.test(String((err as Error).message))) throw err;
     }
   }
@@ -230,7 +290,7 @@ export type ImportOutcome =
  */
 export async function submitImport(
   deps: Pick<Deps, "db" | "clock" | "config">,
-  userId: string,
+  who: Claimant,
   scope: Scope,
   submission: ImportSubmission,
   contactInfo: string | null,
@@ -242,17 +302,17 @@ export async function submitImport(
     csv: preview.errorCount > 0 ? "" : text,
   });
   if (submission.intent === "preview") {
-    const { text, preview } = await previewUpload(deps, scope, submission.bytes, lang);
+    const { text, preview } = await previewUpload(deps, who, scope, submission.bytes, lang);
     return previewed(preview, text);
   }
   const { text, previewedScope } = submission;
-  if (contactInfo === null) return previewed(await previewImport(deps, scope, text, lang, previewedScope), text);
+  if (contactInfo === null) return previewed(await previewImport(deps, who, scope, text, lang, previewedScope), text);
   try {
-    const { batch } = await importItems(deps, userId, scope, { text, contactInfo, previewedScope }, lang);
+    const { batch } = await importItems(deps, who, scope, { text, contactInfo, previewedScope }, lang);
     return { kind: "imported", batch };
   } catch (err) {
     if (!(err instanceof ImportError) || err.code !== "invalidRows") throw err;
-    return previewed(await previewImport(deps, scope, text, lang), text);
+    return previewed(await previewImport(deps, who, scope, text, lang), text);
   }
 }
 

@@ -197,6 +197,18 @@ export async function findStickerByCode(db: DB, code: string): Promise<Sticker |
   return row && toSticker(row);
 }
 
+/** The stickers of these canonical codes (any state), chunked for the parameter limits. */
+export async function findStickersByCodes(db: DB, codes: readonly string[]): Promise<Sticker[]> {
+  const out: Sticker[] = [];
+  for (let i = 0; i < codes.length; i += CHUNK) {
+    const rows = await stickerQuery(db)
+      .where("s.code", "in", codes.slice(i, i + CHUNK))
+      .execute();
+    out.push(...rows.map(toSticker));
+  }
+  return out;
+}
+
 /** The claimed sticker an item was made from, if any (the prepaid record). */
 export async function findStickerOfItem(db: DB, productId: string): Promise<Sticker | undefined> {
   const row = await stickerQuery(db).where("s.productId", "=", productId).executeTakeFirst();

@@ -223,6 +223,38 @@ export async function claimSticker(
   return s.id;
 }
 
+/**
+ * Of these canonical codes (a CSV import's, decision 036), the claimable stickers by code.
+ * Every code that is wrong, claimed or voided counts one attempt against the claim limits,
+ * as at /claim; past them StickerError claim.rateLimited and nothing is answered. Codes
+ * that can be claimed cost nothing, so a whole batch imports at once.
+ */
+export async function claimableByCodes(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  who: Claimant,
+  codes: readonly string[],
+): Promise<Map<string, Claimable>> {
+  const found = new Map<string, Claimable>();
+  if (codes.length === 0) return found;
+  for (const s of await repo.findStickersByCodes(deps.db, codes)) {
+    if (s.claimedAt === null && s.voidedAt === null) {
+      found.set(s.code, { id: s.id, code: s.code, prepaidMonths: s.prepaidMonths });
+    }
+  }
+  for (const code of codes) if (!found.has(code)) await countAttempt(deps, who);
+  return found;
+}
+
+/**
+ * Claims these stickers inside the caller's transaction (the import's, decision 036),
+ * before their items are inserted there. False when any was claimed or voided meanwhile:
+ * the caller rolls the whole transaction back.
+ */
+export async function claimStickersIn(trx: Deps["db"], ids: readonly string[], now: number): Promise<boolean> {
+  for (const id of ids) if (!(await repo.markClaimed(trx, id, now))) return false;
+  return true;
+}
+
 /** The receipt-less record of a prepaid pack an item was claimed from (null: none). */
 export async function prepaidRecordOfItem(
   deps: Pick<Deps, "db">,
