@@ -3,13 +3,16 @@
  * product form's schema, its errors kept per block, and the items saved all or none. On
  * SQLite, and on PostgreSQL when DATABASE_URL names one.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProductFormValues } from "~/lib/product-form";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { getBuyProductId } from "../order-draft/order-draft.service.server";
 import { createItems } from "./create-items.service.server";
 import { registerItems } from "./save-flow.server";
+
+// Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 const BLOCK: ProductFormValues = {
   name: "Black phone",

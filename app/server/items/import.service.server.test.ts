@@ -4,7 +4,7 @@
  * rules of organisations. The HTTP side is tests/integration/csv-import.test.ts.
  */
 import { acceptCurrentDpa } from "../../../tests/support/dpa";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { insertMember, insertOrganisation } from "../organisations/organisations.repository.server";
 import { addMonths } from "~/lib/pricing";
@@ -24,6 +24,9 @@ import {
   submitImport,
   type CsvScope,
 } from "./import.service.server";
+
+// Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 let deps: ServiceTestDeps;
 let n = 0;

@@ -4,7 +4,7 @@
  * codes, and the claim limit. The double claim at once runs on both databases in
  * tests/integration/sticker-claims.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProductInput } from "~/lib/product-form";
 import { addMonths } from "~/lib/pricing";
 import { formatStickerCode } from "~/lib/sticker-code";
@@ -28,6 +28,9 @@ import {
   voidBatch,
   voidSticker,
 } from "./stickers.service.server";
+
+// Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 const ITEM: ProductInput = {
   contactVisibility: "public",
