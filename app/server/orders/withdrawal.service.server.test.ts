@@ -12,9 +12,9 @@ import { isItemPaid } from "~/lib/paid";
 import type { ProductInput } from "~/lib/product-form";
 import { withdrawalRefund } from "~/lib/withdrawal";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem } from "../items/items.service.server";
 import { textToHtml } from "../mail/mail.server";
-import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { createOrganisation } from "../organisations/organisations.service.server";
 import { getBillingOverview, getReceipt, simulateRenewal } from "./billing.service.server";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
@@ -33,33 +33,16 @@ const ITEM: ProductInput = {
   intent: "payLater",
 };
 
-const ADDRESS = {
-  firstname: "Anna",
-  lastname: "Svensson",
-  email: "anna@example.test",
-  co: "",
-  address: "Storgatan 1",
-  address2: "",
-  city: "Uppsala",
-  state: "",
-  zip: "753 20",
-  country: "Sweden",
-};
-
 vi.setConfig({ testTimeout: 30_000 });
 
 const START = Date.UTC(2026, 10, 23, 12);
 let deps: ServiceTestDeps;
 let n = 0;
 
+/** A verified owner with an order address; `n` also numbers the Stripe ids below. */
 async function owner(language: "en" | "sv" = "en") {
-  const email = `withdraw-${++n}@example.test`;
-  const { user } = await deps.auth.api.signUpEmail({
-    body: { name: "Anna Svensson", email, password: "pw-Secret-123!" },
-  });
-  await deps.db.updateTable("user").set({ emailVerified: 1, language }).where("id", "=", user.id).execute();
-  await keepOrderAddress(deps, user.id, ADDRESS, false);
-  return { id: user.id, email };
+  n++;
+  return signUpOwner(deps, { language, prefix: "withdraw" });
 }
 
 async function paidOrder(opts: { period?: "month" | "year"; immediateStart?: boolean; language?: "en" | "sv" } = {}) {

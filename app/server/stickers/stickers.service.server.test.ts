@@ -9,6 +9,7 @@ import type { ProductInput } from "~/lib/product-form";
 import { addMonths } from "~/lib/pricing";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { ADDRESS, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem, getOwnedItem } from "../items/items.service.server";
 import { idOrCodeTaken } from "../items/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
@@ -42,27 +43,12 @@ const ITEM: ProductInput = {
   intent: "payLater",
 };
 
-const ADDRESS = {
-  firstname: "Anna",
-  lastname: "Svensson",
-  email: "anna@example.test",
-  co: "",
-  address: "Storgatan 1",
-  address2: "",
-  city: "Uppsala",
-  state: "",
-  zip: "753 20",
-  country: "Sweden",
-};
-
 let deps: ServiceTestDeps;
 let n = 0;
 
+/** An account as signed up: not verified, no order address. */
 async function user() {
-  const { user } = await deps.auth.api.signUpEmail({
-    body: { name: "Anna Svensson", email: `stickers-${++n}@example.test`, password: "pw-Secret-123!" },
-  });
-  return user.id;
+  return (await signUpOwner(deps, { verified: false, address: false, prefix: "stickers" })).id;
 }
 const who = (userId: string, ip = `10.0.0.${++n}`) => ({ userId, ip });
 
