@@ -7,9 +7,10 @@ import { formatPrice, orderTotals, type Period } from "~/lib/pricing";
 import { useLang } from "~/lib/use-lang";
 import type { Currency } from "~/lib/currency";
 import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFee } from "~/lib/fee";
-import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, PROD_TYPES, type ProductFormValues } from "~/lib/product-form";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/product-form";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
+import { ProdTypeSelect } from "./form/ProdTypeSelect";
 import { FormAlert } from "./form/FormAlert";
 import { PhotoPicker } from "./PhotoPicker";
 import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
@@ -168,34 +169,7 @@ export function ProductForm({
               : ""}
         </p>
       </div>
-      <div className="mb-3">
-        <label htmlFor="product-prodType" className="form-label">
-          {t("items.form.prodType")}
-        </label>
-        <select
-          id="product-prodType"
-          name="prodType"
-          aria-invalid={errors.prodType ? true : undefined}
-          aria-describedby={errors.prodType ? "product-prodType-error" : undefined}
-          className={`form-select${errors.prodType ? " is-invalid" : ""}`}
-          defaultValue={values.prodType}
-          required
-        >
-          <option value="" disabled>
-            {t("items.form.placeholder")}
-          </option>
-          {PROD_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t(`itemTypes.${type}`)}
-            </option>
-          ))}
-        </select>
-        {errors.prodType ? (
-          <div id="product-prodType-error" className="invalid-feedback d-block">
-            {t(errors.prodType)}
-          </div>
-        ) : null}
-      </div>
+      <ProdTypeSelect id="product-prodType" name="prodType" defaultValue={values.prodType} error={errors.prodType} />
       {assignment ? (
         <div className="mb-3">
           <label htmlFor="product-assignedTo" className="form-label">

@@ -8,10 +8,11 @@ import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import type { Currency } from "~/lib/currency";
 import { APPROX_VALUE_MAX, feeSymbol } from "~/lib/fee";
-import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, PROD_TYPES, type ProductFormErrors } from "~/lib/product-form";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormErrors } from "~/lib/product-form";
 import type { ProductFormValues } from "~/lib/product-form";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
+import { ProdTypeSelect } from "./form/ProdTypeSelect";
 import { FormAlert } from "./form/FormAlert";
 
 const BLOCKS = [1, 2, 3] as const;
@@ -71,34 +72,12 @@ function Block({
         autoComplete="off"
         required
       />
-      <div className="mb-3">
-        <label htmlFor={id("prodType")} className="form-label">
-          {t("items.form.prodType")}
-        </label>
-        <select
-          id={id("prodType")}
-          name={name("prodType")}
-          aria-invalid={errors.prodType ? true : undefined}
-          aria-describedby={errors.prodType ? `${id("prodType")}-error` : undefined}
-          className={`form-select${errors.prodType ? " is-invalid" : ""}`}
-          defaultValue={values?.prodType ?? ""}
-          required
-        >
-          <option value="" disabled>
-            {t("items.form.placeholder")}
-          </option>
-          {PROD_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t(`itemTypes.${type}`)}
-            </option>
-          ))}
-        </select>
-        {errors.prodType ? (
-          <div id={`${id("prodType")}-error`} className="invalid-feedback d-block">
-            {t(errors.prodType)}
-          </div>
-        ) : null}
-      </div>
+      <ProdTypeSelect
+        id={id("prodType")}
+        name={name("prodType")}
+        defaultValue={values?.prodType ?? ""}
+        error={errors.prodType}
+      />
       <div className="row g-3 mb-3">
         <Field
           id={id("findFee")}
