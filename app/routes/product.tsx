@@ -141,9 +141,10 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
     // reload shows this page. history.replaceState keeps React Router's state untouched.
     const timer = window.setTimeout(() => {
       // Only while this page is still the one in the address bar: a link followed within
-      // the 400 ms must not be rewritten back to the item (seen under load in e2e).
+      // the 400 ms must not be rewritten back to the item (seen under load in e2e). The
+      // fragment stays: /product/{id}#photos after an upload still points at the photos.
       if (window.location.pathname === `/product/${id}`) {
-        window.history.replaceState(window.history.state, "", `/${id}`);
+        window.history.replaceState(window.history.state, "", `/${id}${window.location.hash}`);
       }
     }, 400);
     return () => window.clearTimeout(timer);
