@@ -228,6 +228,8 @@ export const ROUTE_TABLE: RouteRow[] = [
   { url: "/claim?code={claimedStickerCode}", get: signedIn(404), post: noAction },
   { url: "/claim?code={voidedStickerCode}", get: signedIn(404), post: noAction },
   { url: "/claim?code=zzz-zzz-zzz", get: signedIn(404), post: noAction },
+  // Text that cannot be a code: the form's own message (400), no try counted.
+  { url: "/claim?code=not-a-code", get: signedIn(400), post: noAction },
   { url: "/claim?sticker={claimedSticker}", get: signedIn(404), post: noAction },
   { url: "/claim?sticker={unclaimedSticker}", get: signedIn(to("/product/register")), post: noAction },
   {

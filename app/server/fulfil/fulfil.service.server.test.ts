@@ -4,6 +4,7 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "../orders/checkout.service.server";
+import { claimSticker, createBatch, getBatch, voidSticker } from "../stickers/stickers.service.server";
 import { findItemByCode, FulfilError, markShipped, requestReplacement, shipmentQueue } from "./fulfil.service.server";
 
 const ADDRESS = {
@@ -87,6 +88,29 @@ describe("replacement stickers", () => {
     const replacement = queue.shipments.find((s) => s.kind === "replacement");
     expect(replacement?.items.map((i) => i.id)).toEqual([newId]);
     expect(replacement?.mode).toBe("newCode");
+  });
+});
+
+describe("finding an item by its code", () => {
+  it("an unregistered or voided printed sticker's code is unknown, exactly like a code never printed", async () => {
+    const { userId } = await paidItem();
+    const batchId = await createBatch(deps, userId, { size: 3, prepaidMonths: 12, label: "" });
+    const [unclaimed, voided, claimed] = (await getBatch(deps, batchId)).stickers;
+    await voidSticker(deps, batchId, voided!.id);
+    const answer = async (code: string) => {
+      try {
+        return await findItemByCode(deps, code, "1.1.1.1");
+      } catch (err) {
+        return err instanceof FulfilError ? { code: err.code, params: err.params } : err;
+      }
+    };
+    const neverPrinted = await answer("ZZZ-ZZZ-ZZZ");
+    expect(neverPrinted).toEqual({ code: "code.unknown", params: {} });
+    expect(await answer(unclaimed!.code)).toEqual(neverPrinted);
+    expect(await answer(voided!.code)).toEqual(neverPrinted);
+    // Once claimed, the sticker's code is its item's and the finder reaches it.
+    await claimSticker(deps, { userId, ip: "10.9.9.9" }, { id: claimed!.id }, ITEM, "en");
+    expect(await answer(claimed!.code)).toEqual({ id: claimed!.id });
   });
 });
 

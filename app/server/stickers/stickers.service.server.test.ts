@@ -160,7 +160,6 @@ describe("claiming a sticker", () => {
       { code: stickers[0]!.code },
       { code: stickers[1]!.code },
       { code: "ZZZZZZZZZ" },
-      { code: "not a code" },
       { id: "nope" },
     ]) {
       const other = await user();
@@ -191,6 +190,42 @@ describe("claiming a sticker", () => {
     });
     deps.setNow(deps.clock() + 15 * 60_000);
     expect((await checkClaimable(deps, who(owner), { id: stickers[1]!.id })).id).toBe(stickers[1]!.id);
+  });
+
+  it("text that cannot be a code is a form error and costs no try; well-formed wrong codes do", async () => {
+    const { stickers } = await batch(1);
+    const owner = await user();
+    const ip = "192.0.2.44";
+    // More refused forms than the limit allows tries: none of them counts.
+    for (const typed of ["", "   ", "not a code", "K7M-29Q", "K7M-29Q-XHR-2", "O0O-O0O-O0O", "x".repeat(65)]) {
+      await expect(checkClaimable(deps, who(owner, ip), { code: typed })).rejects.toMatchObject({
+        code: "claim.invalid",
+      });
+      await expect(claimSticker(deps, who(owner, ip), { code: typed }, ITEM, "en")).rejects.toMatchObject({
+        code: "claim.invalid",
+      });
+    }
+    // An id that cannot be an id (a mangled link) gets the one answer, also without a try.
+    for (let i = 0; i < 11; i++) {
+      await expect(checkClaimable(deps, who(owner, ip), { id: "nope" })).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    const counted = await deps.db
+      .selectFrom("app_rate_limits")
+      .select("count")
+      .where("key", "like", "sticker-claim%")
+      .execute();
+    expect(counted.filter((r) => r.count > 0)).toEqual([]);
+    // Real look-ups count, before they look: ten wrong well-formed codes spend the tries.
+    for (let i = 0; i < 10; i++) {
+      await expect(checkClaimable(deps, who(owner, ip), { code: "ZZZ-ZZZ-ZZZ" })).rejects.toMatchObject({
+        code: "claim.notClaimable",
+      });
+    }
+    await expect(checkClaimable(deps, who(owner, ip), { id: stickers[0]!.id })).rejects.toMatchObject({
+      code: "claim.rateLimited",
+    });
   });
 
   it("wrong codes count against 10 tries per 15 minutes per IP, whoever is signed in", async () => {

@@ -22,9 +22,10 @@ import type { Batch, Sticker } from "./stickers.repository.server";
 export type { Batch, Sticker };
 
 /**
- * batch.*: staff's batch form. claim.notClaimable: a code or id that is wrong, claimed or
- * voided (one answer, so nobody learns which codes were sold). claim.rateLimited: too many
- * tries (params.count: minutes).
+ * batch.*: staff's batch form. claim.invalid: typed text that cannot be a code (empty, wrong
+ * length or letters); refused before any look-up, so it costs no try. claim.notClaimable: a
+ * code or id that is wrong, claimed or voided (one answer, so nobody learns which codes were
+ * sold). claim.rateLimited: too many tries (params.count: minutes).
  */
 export type StickerErrorCode =
   | "batch.size"
@@ -32,6 +33,7 @@ export type StickerErrorCode =
   | "batch.label"
   | "batch.notFound"
   | "sticker.notVoidable"
+  | "claim.invalid"
   | "claim.notClaimable"
   | "claim.rateLimited";
 
@@ -40,6 +42,8 @@ export class StickerError extends ServiceError<StickerErrorCode> {}
 export { BATCH_LABEL_MAX, BATCH_MAX };
 export const PREPAID_MONTHS = [6, 12] as const;
 export type PrepaidMonths = (typeof PREPAID_MONTHS)[number];
+/** A sticker's id as printed in its QR (the shape of a product id). */
+const STICKER_ID = /^[A-Za-z0-9]{10}$/;
 /** Batches the staff list shows. */
 export const BATCH_LIST_LIMIT = 200;
 
@@ -120,7 +124,10 @@ export async function voidBatch(deps: Pick<Deps, "db" | "clock">, id: string): P
 /** Voids one unclaimed sticker of the batch, named by its id or its code as typed. */
 export async function voidSticker(deps: Pick<Deps, "db" | "clock">, batchId: string, typed: string): Promise<void> {
   const value = typed.trim();
-  const s = (await lookUp(deps.db, { code: value })) ?? (await lookUp(deps.db, { id: value }));
+  const code = normalizeStickerCode(value);
+  const s =
+    (code ? await repo.findStickerByCode(deps.db, code) : undefined) ??
+    (STICKER_ID.test(value) ? await repo.findStickerById(deps.db, value) : undefined);
   if (!s || !(await repo.voidSticker(deps.db, batchId, s.id, deps.clock()))) {
     throw new StickerError("sticker.notVoidable");
   }
@@ -167,23 +174,41 @@ async function countAttempt(deps: Pick<Deps, "db" | "config" | "clock">, who: Cl
   return { giveBack: async () => Promise.all(hits.map(([r, s, h]) => limits.undo(r, s, h))) };
 }
 
-async function lookUp(db: Deps["db"], ref: StickerRef): Promise<Sticker | undefined> {
-  if ("id" in ref) return ref.id.length <= 64 ? repo.findStickerById(db, ref.id) : undefined;
+/**
+ * The reference in canonical form, checked before any try is counted (decision 036: only
+ * real look-ups cost one). Typed text that cannot be a code is the claimant's typing
+ * mistake, said as such (claim.invalid); an id that cannot be an id (a mangled link) gets
+ * the one answer. Neither tells anything about which codes were printed or sold.
+ */
+function canonicalRef(ref: StickerRef): { id: string } | { code: string } {
+  if ("id" in ref) {
+    if (!STICKER_ID.test(ref.id)) throw new StickerError("claim.notClaimable");
+    return ref;
+  }
   const code = normalizeStickerCode(ref.code);
-  return code ? repo.findStickerByCode(db, code) : undefined;
+  if (!code) throw new StickerError("claim.invalid");
+  return { code };
+}
+
+/** The sticker of a reference canonicalRef returned. */
+function lookUp(db: Deps["db"], ref: { id: string } | { code: string }): Promise<Sticker | undefined> {
+  return "id" in ref ? repo.findStickerById(db, ref.id) : repo.findStickerByCode(db, ref.code);
 }
 
 /**
- * Whether the sticker can be claimed now (the claim form opens). Counts one attempt
- * first; a claimable sticker gives it back, so only wrong, claimed and voided ones cost.
+ * Whether the sticker can be claimed now (the claim form opens). Text that cannot be a
+ * code is refused first and costs nothing; then one attempt is counted before the
+ * look-up (decision 029: count, then check), and a claimable sticker gives it back, so
+ * only wrong, claimed and voided ones cost.
  */
 export async function checkClaimable(
   deps: Pick<Deps, "db" | "config" | "clock">,
   who: Claimant,
   ref: StickerRef,
 ): Promise<Claimable> {
+  const canonical = canonicalRef(ref);
   const attempt = await countAttempt(deps, who);
-  const s = await lookUp(deps.db, ref);
+  const s = await lookUp(deps.db, canonical);
   if (!s || s.claimedAt !== null || s.voidedAt !== null) throw new StickerError("claim.notClaimable");
   await attempt.giveBack();
   return { id: s.id, code: s.code, prepaidMonths: s.prepaidMonths };
@@ -204,8 +229,9 @@ export async function claimSticker(
   organisationId: string | null = null,
   assignTo?: string | null,
 ): Promise<string> {
+  const canonical = canonicalRef(ref);
   const attempt = await countAttempt(deps, who);
-  const s = await lookUp(deps.db, ref);
+  const s = await lookUp(deps.db, canonical);
   if (!s) throw new StickerError("claim.notClaimable");
   const now = deps.clock();
   const claimed = await deps.db.transaction().execute(async (trx) => {
@@ -281,8 +307,9 @@ export async function moveOntoSpare(
 ): Promise<{ id: string }> {
   const item = await findManagedProduct(deps.db, who.userId, itemId);
   if (!item) throw new ItemError("notFound");
+  const canonical = canonicalRef({ code: typedCode });
   const attempt = await countAttempt(deps, who);
-  const s = await lookUp(deps.db, { code: typedCode });
+  const s = await lookUp(deps.db, canonical);
   if (!s) throw new StickerError("claim.notClaimable");
   const now = deps.clock();
   const moved = await deps.db.transaction().execute(async (trx) => {
