@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import webPush from "web-push";
 import { CONFIG_VARIABLES, EXAMPLE_SELLER, parseConfig, parseDatabaseConfig, parseLogLevel } from "./config.server";
 
-/** Test payments as npm start allows them (production refuses them otherwise, issue #13). */
+/** Test payments as npm start allows them (production refuses them otherwise, decision 012). */
 const demo = { ALLOW_TEST_PAYMENTS: "1" } as const;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "hittad-config-"));
 

@@ -43,7 +43,7 @@ const schema = z.object({
   MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default("Hittad <no-reply@hittad.se>")),
   /** How often the mail worker looks for due mail (it is also woken at once by new mail). */
   MAIL_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(50).max(600_000).default(2000)),
-  /** 46elks (issue #33): without both credentials SMS are written to SMS_OUTBOX_DIR. */
+  /** 46elks (decision 033): without both credentials SMS are written to SMS_OUTBOX_DIR. */
   ELKS_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default("https://api.46elks.com")),
   ELKS_API_USERNAME: optionalString,
   ELKS_API_PASSWORD: optionalString,
@@ -64,13 +64,13 @@ const schema = z.object({
   ),
   SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default("support@hittad.se")),
   PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["test", "stripe"]).optional()),
-  /** Test payments with NODE_ENV=production: refused unless this is 1 (issue #13; npm start sets it). */
+  /** Test payments with NODE_ENV=production: refused unless this is 1 (decision 012; npm start sets it). */
   ALLOW_TEST_PAYMENTS: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   /**
-   * The seller (issues #16, #31): on receipts, invoices, the checkout, /contact, /privacy and
+   * The seller (decision 016): on receipts, invoices, the checkout, /contact, /privacy and
    * /terms. Name, organisation number, address and email are required with Stripe in
    * production; the VAT number is optional (a seller below the VAT threshold has none).
    */
@@ -104,7 +104,7 @@ const schema = z.object({
   /** `1` behind one reverse proxy: client IPs (rate limits, logs) from X-Forwarded-For. */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   /**
-   * Web push (issue #33, decision 034): the VAPID key pair (base64url, as web-push's
+   * Web push (decision 034): the VAPID key pair (base64url, as web-push's
    * generate-vapid-keys prints them) and the contact push services may use. Without the
    * pair one is generated once and kept in the database, shared by every instance.
    */
@@ -144,7 +144,7 @@ const schema = z.object({
   JOBS_FIRST_RUN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
-  /** Item photos (issue #34, decision 035): the most photo bytes one account may store, in MB. */
+  /** Item photos (decision 035): the most photo bytes one account may store, in MB. */
   PHOTO_STORAGE_MB: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(100_000).default(50)),
   /** S3-compatible object storage for photos; without S3_ENDPOINT they live in the database. */
   S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
@@ -174,7 +174,7 @@ export interface Config {
   mailOutboxDir: string;
   mailFrom: string;
   mailPollMs: number;
-  /** SMS by 46elks (credentials set) or into the outbox folder (issue #33). */
+  /** SMS by 46elks (credentials set) or into the outbox folder (decision 033). */
   sms: {
     apiUrl: string;
     username?: string;
@@ -247,7 +247,7 @@ export interface Seller {
   example: boolean;
 }
 
-/** The settings production with real payments cannot start without (issue #31 point 2). */
+/** The settings production with real payments cannot start without. */
 export const REQUIRED_SELLER_VARIABLES = [
   "COMPANY_NAME",
   "COMPANY_ORG_NR",

@@ -12,7 +12,7 @@ export interface RequestInfo {
   /** The client's IP address (rate limits); behind a proxy see TRUST_PROXY. */
   ip: string;
   /**
-   * A photo form's POST was over its body limit (issue #34): the page is rendered as for a
+   * A photo form's POST was over its body limit (decision 035): the page is rendered as for a
    * GET and its loader answers 413 with the message (app/server/http/body-limit.server.ts).
    */
   bodyTooLarge?: boolean;

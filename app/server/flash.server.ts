@@ -14,7 +14,7 @@ const FLASH_MESSAGES = {
   replacementOrdered: "flash.replacementOrdered",
   accountDeleted: "flash.accountDeleted",
   itemDeleted: "flash.itemDeleted",
-  // A successful save that redirects (issue #19): "Your changes are saved." / "Dina ändringar är sparade.".
+  // A successful save that redirects (decision 018): "Your changes are saved." / "Dina ändringar är sparade.".
   saved: "common.saved",
 } as const;
 export type FlashKey = keyof typeof FLASH_MESSAGES;

@@ -1,5 +1,5 @@
 /**
- * Every URL that carries a secret (issue #29 point 7): the one list the request-log
+ * Every URL that carries a secret (decision 029): the one list the request-log
  * redactor (`redactUrl`, logger.server.ts) is built from, and that
  * tests/integration/log-redaction.test.ts visits, scanning the server's log for each
  * secret. A new route or mail link with a token in its path or query joins this list;

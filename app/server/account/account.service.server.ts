@@ -1,5 +1,5 @@
 /**
- * Account self-service (issue #17): profile and language, email and password changes,
+ * Account self-service (decision 017): profile and language, email and password changes,
  * linked sign-in methods, sessions, and deleting the account. Everything goes through
  * better-auth's server API with the caller's request headers, so better-auth itself checks
  * the session, the current password and freshness; this module adds our rules (password
@@ -294,7 +294,7 @@ export async function startReauth(
 }
 
 /**
- * Deletes the account (issue #17). A user with a password gives it; a social-only user
+ * Deletes the account (decision 017). A user with a password gives it; a social-only user
  * needs a sign-in of the last FRESH_SIGN_IN_SECONDS. better-auth checks either, then its
  * beforeDelete hook (auth.server.ts → eraseUserData) stops the subscriptions and erases or
  * anonymises our data, then it deletes the user, sessions and sign-in methods. The
@@ -307,7 +307,7 @@ export async function deleteAccount(
 ): Promise<Headers> {
   const { user } = await currentSession(deps, headers);
   const u = user as typeof user & { language?: string | null };
-  // An organisation with members must keep an admin (issue #20): hand it over first.
+  // An organisation with members must keep an admin (decision 022): hand it over first.
   const sole = await listSoleAdminshipsWithOthers(deps.db, user.id);
   if (sole.length > 0) {
     throw new AccountPageError("lastOrganisationAdmin", { organisations: sole.map((o) => o.name).join(", ") });

@@ -1,5 +1,5 @@
 /**
- * SQL for the privacy rights (issue #17): per kind of data, what "Download my data" reads
+ * SQL for the privacy rights (decision 017): per kind of data, what "Download my data" reads
  * and what "Delete my account" erases or anonymises. One function per table so each kind
  * stays one entry in privacy.service.server.ts. better-auth's own tables (user, session,
  * account) are read here but changed only through better-auth's API.
@@ -94,7 +94,7 @@ export async function readSessions(db: DB, userId: string) {
 /**
  * The user's personal items. An organisation's items, those the user registered included,
  * are the organisation's data: its CSV export has them, and its admins may have taken them
- * away from the user (issue #29 point 5).
+ * away from the user (decision 028).
  */
 export async function readItems(db: DB, userId: string) {
   const rows = await db
@@ -122,7 +122,7 @@ export async function readItems(db: DB, userId: string) {
     scanAlerts: Number(r.scanAlerts) === 1,
     lostSince: iso(r.lostAt),
     lastScannedAt: iso(r.lastScannedAt),
-    // Private to the owner (issue #21): never on the finder page, yes in their own export.
+    // Private to the owner (decision 019): never on the finder page, yes in their own export.
     approxValue: r.approxValue == null ? null : Number(r.approxValue),
   }));
 }
@@ -134,7 +134,7 @@ export async function readItems(db: DB, userId: string) {
 const aboutPersonalItem = (db: DB) =>
   db.selectFrom("products").select("products.id").where("products.organisationId", "is", null);
 
-/** Finder conversations about the user's personal items, with every message (issue #14, the relay). */
+/** Finder conversations about the user's personal items, with every message (decision 013, the relay). */
 export async function readConversations(db: DB, userId: string) {
   const convs = await db
     .selectFrom("conversations")
@@ -168,7 +168,7 @@ export async function readConversations(db: DB, userId: string) {
       finderLanguage: c.finderLang,
       createdAt: iso(c.createdAt),
       lastMessageAt: iso(c.lastMessageAt),
-      // "I have my item back" (issue #21), with the fee agreed then.
+      // "I have my item back" (decision 019), with the fee agreed then.
       returned:
         c.returnedAt == null
           ? null
@@ -201,7 +201,7 @@ export async function deleteConversations(db: DB, userId: string) {
     .execute();
 }
 
-/** Scans of the user's items (issue #14): time, language, device class. */
+/** Scans of the user's items (decision 014): time, language, device class. */
 export async function readScans(db: DB, userId: string) {
   const rows = await db
     .selectFrom("item_scans")
@@ -219,7 +219,7 @@ export async function deleteScans(db: DB, userId: string) {
   await db.deleteFrom("item_scans").where("productId", "in", items).execute();
 }
 
-/** Replacement stickers the user ordered (issue #15). */
+/** Replacement stickers the user ordered (decision 015). */
 export async function readReplacements(db: DB, userId: string) {
   const rows = await db
     .selectFrom("sticker_replacements")
@@ -242,7 +242,7 @@ export async function deleteReplacements(db: DB, userId: string) {
   await db.deleteFrom("sticker_replacements").where("userId", "=", userId).execute();
 }
 
-/** Receipts (issue #16): kept for the books, moved to the anonymous user on deletion. */
+/** Receipts (decision 016): kept for the books, moved to the anonymous user on deletion. */
 export async function readReceipts(db: DB, userId: string) {
   const rows = await db.selectFrom("receipts").selectAll().where("userId", "=", userId).orderBy("number").execute();
   return rows.map((r) => ({
@@ -348,7 +348,7 @@ export async function anonymiseShipments(db: DB, userId: string) {
     .execute();
 }
 
-/** Who a record kept by address belongs to (issue #29 point 2). */
+/** Who a record kept by address belongs to (decision 028). */
 interface Holder {
   id: string;
   email: string;
@@ -420,7 +420,7 @@ export async function deleteAdminGrants(db: DB, userId: string) {
 /**
  * Mails sent to the user's address: subject and dates only (their text can hold sign-in
  * links). Only once the account has verified the address: until then they may be another
- * person's mail (issue #29 point 2).
+ * person's mail (decision 028).
  */
 export async function readMails(db: DB, u: Holder) {
   if (!u.emailVerified) return [];

@@ -1,5 +1,5 @@
 /**
- * The privacy rights of issue #17 (GDPR articles 15–20): "Download my data" and what
+ * The privacy rights of decision 017 (GDPR articles 15–20): "Download my data" and what
  * "Delete my account" erases. Each kind of data is ONE entry of USER_DATA below, with how
  * it is exported and how it is erased (deleted, or anonymised where the law keeps it).
  * A feature that adds a table holding a user's data adds its entry here; the export and
@@ -32,7 +32,7 @@ export interface DataSubject {
   /** Lower case, as stored. */
   email: string;
   /**
-   * Whether the account proved it holds `email` (issue #29 point 2): records kept by
+   * Whether the account proved it holds `email` (decision 028): records kept by
    * address only (contact messages sent signed out, the mail log, admin grants by address)
    * are the account's only then. Anyone may register any address without opening its mail.
    */
@@ -72,7 +72,7 @@ export const USER_DATA: UserDataKind[] = [
   // better-auth's sessions (no tokens exported): deleted by better-auth.
   { key: "sessions", export: (db, u) => repo.readSessions(db, u.id), erase: null },
   {
-    // First (issue #20): organisations the user is the only member of go with their items;
+    // First (decision 022): organisations the user is the only member of go with their items;
     // in the others the user's organisation items pass to a remaining admin, so the
     // per-owner erasures below leave them alone.
     key: "organisations",
@@ -91,7 +91,7 @@ export const USER_DATA: UserDataKind[] = [
     },
   },
   {
-    // Before the items: scans and conversations hang on them (issue #14).
+    // Before the items: scans and conversations hang on them (decision 014).
     key: "scans",
     export: (db, u) => repo.readScans(db, u.id),
     erase: (ctx, u) => repo.deleteScans(ctx.db, u.id),
@@ -142,19 +142,19 @@ export const USER_DATA: UserDataKind[] = [
     erase: (ctx, u) => repo.deleteAdminGrants(ctx.db, u.id),
   },
   {
-    // Issue #33: the mobile number, alert settings and the records of alerts sent.
+    // Decision 033: the mobile number, alert settings and the records of alerts sent.
     key: "alerts",
     export: (db, u) => alertsRepo.readAlertDataForExport(db, u.id),
     erase: (ctx, u) => alertsRepo.eraseAlertData(ctx.db, u.id),
   },
   {
-    // Browsers that get push notifications (issue #33): label and push service, no keys.
+    // Browsers that get push notifications (decision 034): label and push service, no keys.
     key: "pushDevices",
     export: (db, u) => exportDevices(db, u.id),
     erase: (ctx, u) => eraseDevices(ctx.db, u.id),
   },
   {
-    // Trusted contacts the account named (issue #33 point 1): name, email, number, status.
+    // Trusted contacts the account named (decision 033): name, email, number, status.
     key: "trustedContacts",
     export: (db, u) => exportContacts(db, u.id),
     erase: (ctx, u) => eraseContacts(ctx.db, u.id),
@@ -191,7 +191,7 @@ export interface DataExport {
   filename: string;
   json: string;
   /**
-   * With photos (issue #34): a ZIP of the JSON and the images (the owner's 1280 px WebP of
+   * With photos (decision 035): a ZIP of the JSON and the images (the owner's 1280 px WebP of
    * each, named in the JSON's `photos`), to send instead of the JSON alone.
    */
   zip?: { filename: string; bytes: Uint8Array };
@@ -250,7 +250,7 @@ export async function eraseUserData(deps: Pick<Deps, "db" | "config" | "clock">,
   await stopAllRenewals(deps, user.id);
   const forgottenItems: string[] = [];
   // Photos of the items the user created: their rows go with the items (cascade), their
-  // bytes once no photo uses them (issue #34).
+  // bytes once no photo uses them (decision 035).
   const photoHashes = await photoHashesOfOwner(deps, user.id);
   await deps.db.transaction().execute(async (trx) => {
     const ctx: ErasureContext = { db: trx, now: deps.clock(), forgottenItems };

@@ -1,4 +1,4 @@
-/** What an alert is about (issue #33): the fan-out's input, and what the channels render. */
+/** What an alert is about (decision 033): the fan-out's input, and what the channels render. */
 import type { Lang } from "~/i18n/config";
 import type { DeviceClass } from "~/lib/scans";
 

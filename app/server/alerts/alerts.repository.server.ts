@@ -1,5 +1,5 @@
 /**
- * SQL of the alert fan-out (issue #33): deliveries, the owner's alert settings and mobile
+ * SQL of the alert fan-out (decision 033): deliveries, the owner's alert settings and mobile
  * number, and the SMS cost guard's counters.
  */
 import { sql } from "kysely";

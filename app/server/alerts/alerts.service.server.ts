@@ -1,5 +1,5 @@
 /**
- * The owner's side of alerts (issue #33): the verified mobile number (a six-digit code by
+ * The owner's side of alerts (decision 033): the verified mobile number (a six-digit code by
  * SMS, valid 10 minutes, five tries, a few codes an hour), the alert settings (event ×
  * channel), the delivery records shown in a conversation, and 46elks' delivery reports.
  * No HTTP here (decision 011): alerts.http.server.ts maps AlertsError codes.

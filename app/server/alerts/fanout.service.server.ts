@@ -1,5 +1,5 @@
 /**
- * THE alert fan-out (issue #33, docs/decisions/033-reach-the-owner.md): one event (a
+ * THE alert fan-out (docs/decisions/033-reach-the-owner.md): one event (a
  * finder's message, a reply, a lost-mode scan, a scan, a confirmed return) becomes one
  * delivery per recipient × channel the recipient chose in their alert settings, each
  * recorded (alert_deliveries) and queued in the one outbox (mail/mail.server.ts).
@@ -57,7 +57,7 @@ export interface FanOutResult {
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /**
- * The SMS cost guard (issue #33): at most SMS_LIMIT_PER_ITEM_DAY per item a day and
+ * The SMS cost guard (decision 033): at most SMS_LIMIT_PER_ITEM_DAY per item a day and
  * SMS_LIMIT_PER_ACCOUNT_MONTH per account in 30 days, counted atomically before anything
  * is queued (the counters are upserts, as the rate limiter's).
  */
@@ -188,7 +188,7 @@ export async function fanOutAlert(
       }
     }
 
-    // Trusted contacts (issue #33 point 1): finder messages and lost-mode scans, to every
+    // Trusted contacts (decision 033): finder messages and lost-mode scans, to every
     // confirmed contact who has not stopped and whom the owner did not leave out for this
     // item, by email and/or SMS as they gave. Their SMS count against the owner's guard.
     if (facts.event === "finderMessage" || facts.event === "lostScan") {

@@ -1,5 +1,5 @@
 /**
- * The rules of a six-digit code sent by SMS (issue #33): the owner confirming their own
+ * The rules of a six-digit code sent by SMS (decision 033): the owner confirming their own
  * number (alerts.service) and a trusted contact reached only by SMS confirming that they
  * agree (contacts.service, decision 040) follow the same ones: valid 10 minutes, five
  * tries counted in the statement that checks one is left, and an HMAC of the code

@@ -1,5 +1,5 @@
 /**
- * What each channel says about an alert, in the recipient's language (issue #33). Email:
+ * What each channel says about an alert, in the recipient's language (decision 033). Email:
  * the texts the relay and scan alerts always had. SMS: one part (lib/sms-text.ts) naming
  * the item, with a link, quoting the finder only as far as it fits. Stored text (item
  * names, the finder's words) is inserted as text: mails are plain text (the HTML part is
@@ -62,7 +62,7 @@ export function renderEmail(
           location,
           contact,
           url: linkOf(config, facts),
-          // A lapsed sticker still relays (issue #21): say so, and where to reactivate it.
+          // A lapsed sticker still relays (decision 019): say so, and where to reactivate it.
           inactive: facts.paidNow ? "" : `${t("relay.mail.owner.inactive", { url: url(config, "/order") })}\n\n`,
         }),
       };
@@ -182,7 +182,7 @@ export function renderPush(config: Pick<Config, "baseUrl">, lang: Lang, facts: A
   }
 }
 
-/** A trusted contact (issue #33 point 1) as the renderers need them. */
+/** A trusted contact (decision 033) as the renderers need them. */
 export interface ContactRecipient {
   id: string;
   name: string;

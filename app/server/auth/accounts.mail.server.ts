@@ -21,7 +21,7 @@ export function verifyEmailUrl(config: Config, token: string, next: string | nul
 }
 
 /**
- * The page to return to after verifying (issue #32 point 14), from better-auth's link
+ * The page to return to after verifying (decision 038), from better-auth's link
  * (its `callbackURL`, which registerWithPassword sets): a local path under the app only
  * (safeRedirectTarget), never "/" nor the verify page itself; null otherwise.
  */
@@ -83,7 +83,7 @@ export async function sendPasswordResetMail(
 }
 
 /**
- * An email change (issue #17): the confirmation link goes to the new address; the old
+ * An email change (decision 017): the confirmation link goes to the new address; the old
  * address is told, with what to do if it was not the owner. Both in the user's language.
  */
 export async function sendEmailChangeMails(

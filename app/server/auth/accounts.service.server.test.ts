@@ -193,7 +193,7 @@ describe("sign-in lockout (failures only, per account and IP)", { timeout: 30_00
   });
 
   it("attempts sent at once are counted before any password is checked: no more than eight are checked", async () => {
-    // Issue #29: the counters were read before the check and written after it, so
+    // Decision 029: the counters were read before the check and written after it, so
     // concurrent attempts all read "allowed" and every password was tried.
     const u = await register();
     const codes = await Promise.all(

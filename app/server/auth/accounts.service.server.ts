@@ -132,7 +132,7 @@ export async function signInWithPassword(
   const limiter = rateLimits(deps.config, deps.db);
   const accountIp = `${email}|${input.ip}`;
   // Only failures count, but every attempt is counted before its password is checked and
-  // a success gives its count back (issue #29): read first, count after, and 60 attempts
+  // a success gives its count back (decision 029): read first, count after, and 60 attempts
   // at once all passed the read. The per-IP limit stops one address trying many accounts;
   // the per-account-and-IP lock asks that address for a captcha, so a stranger elsewhere
   // cannot lock the owner out.
@@ -301,7 +301,7 @@ export async function saveUserLanguage(deps: Pick<Deps, "db">, userId: string, l
 }
 
 /**
- * Admin rights (issue #13): only for a verified email, and bound to the user id at the
+ * Admin rights (decision 012): only for a verified email, and bound to the user id at the
  * first verified sign-in, so a later holder of the address gets nothing. A grant from
  * ADMIN_EMAILS holds while the setting still lists its email.
  */
@@ -334,7 +334,7 @@ export async function verifyEmailToken(deps: Pick<Deps, "auth">, token: string):
     const res = (await deps.auth.api.verifyEmail({ query: { token } })) as {
       user?: { id: string; emailVerified?: boolean } | null;
     } | null;
-    // An email change (issue #17) answers the user: opening the link at the new address
+    // An email change (decision 017) answers the user: opening the link at the new address
     // proves it, even when the old one had never been verified.
     if (res?.user && res.user.emailVerified !== true) {
       const ctx = await deps.auth.$context;

@@ -43,7 +43,7 @@ export const SESSION_DAYS = 30;
 /** Reset links work for one hour, once. */
 export const RESET_TOKEN_SECONDS = 60 * 60;
 /**
- * A sign-in this recent counts as "fresh" (issue #17): deleting an account without a
+ * A sign-in this recent counts as "fresh" (decision 017): deleting an account without a
  * password (social-only) and unlinking a sign-in method need one. better-auth checks it.
  */
 export const FRESH_SIGN_IN_SECONDS = 15 * 60;
@@ -63,7 +63,7 @@ function authLog(level: "debug" | "info" | "warn" | "error", message: string, ..
 export interface DeletedUser {
   id: string;
   email: string;
-  /** Records kept by address are the account's only once it is verified (issue #29 point 2). */
+  /** Records kept by address are the account's only once it is verified (decision 028). */
   emailVerified: boolean;
 }
 
@@ -111,7 +111,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
       maxPasswordLength: PASSWORD_MAX,
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      // Every other reset link of the user dies with the one used (issue #13).
+      // Every other reset link of the user dies with the one used (decision 012).
       onPasswordReset: async ({ user }) => {
         await deleteResetTokensOf(db, String(user.id));
       },
@@ -171,7 +171,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
       },
     },
     user: {
-      // Issue #17: the new address gets a confirmation link; the change happens when it is
+      // Decision 017: the new address gets a confirmation link; the change happens when it is
       // opened (no sendChangeEmailConfirmation step to the old address, which is told instead).
       changeEmail: { enabled: true },
       deleteUser: {

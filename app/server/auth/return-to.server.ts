@@ -1,5 +1,5 @@
 /**
- * Where sign-in returns to (issue #19): a protected page that sent a signed-out visitor
+ * Where sign-in returns to (decision 018): a protected page that sent a signed-out visitor
  * to /login remembers its path in a short-lived cookie, and a successful sign-in goes
  * back there instead of /dashboard (`/order` → `/login` → `/order`). The redirect to
  * /login itself stays exactly "/login" (the spec's route; links in the wild).

@@ -8,7 +8,7 @@ export interface NewContactMessage {
   message: string;
   lang: string;
   createdAt: number;
-  /** The signed-in sender's account (issue #29 point 2); absent or null: sent signed out. */
+  /** The signed-in sender's account (decision 028); absent or null: sent signed out. */
   userId?: string | null;
 }
 

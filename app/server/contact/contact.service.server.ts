@@ -36,7 +36,7 @@ export class ContactError extends ServiceError<ContactErrorCode> {}
 export async function submitContactMessage(
   { config, db, clock }: Pick<Deps, "config" | "db" | "clock">,
   input: ContactInput,
-  /** userId: the signed-in sender, whose message it then is (issue #29 point 2); null when signed out. */
+  /** userId: the signed-in sender, whose message it then is (decision 028); null when signed out. */
   meta: { ip: string; lang: Lang; userId: string | null },
 ): Promise<{ id: string }> {
   const now = clock();

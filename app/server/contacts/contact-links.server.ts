@@ -1,5 +1,5 @@
 /**
- * The private links of trusted contacts (issue #33 point 1, decision 040). Stop and reply
+ * The private links of trusted contacts (decision 040). Stop and reply
  * links are derived, not stored: the ids they open (UUIDs as 22 base64url characters) and
  * an HMAC (AUTH_SECRET) over them, short enough for a one-part SMS. A wrong or altered
  * link matches nothing (404). They still work only while the contact is confirmed and not

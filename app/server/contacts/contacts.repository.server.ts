@@ -1,4 +1,4 @@
-/** SQL of trusted contacts (issue #33 point 1, decision 040). */
+/** SQL of trusted contacts (decision 040). */
 import { sql, type Selectable } from "kysely";
 import type { DB } from "../db/db.server";
 import type { TrustedContactTable } from "../db/schema";

@@ -1,5 +1,5 @@
 /**
- * Trusted contacts (issue #33 point 1, decision 040): up to three people an account names
+ * Trusted contacts (decision 040): up to three people an account names
  * (name, email and/or mobile). Nothing reaches them before they confirm through the link
  * they were sent (by mail, or by SMS when they gave only a number), and every message
  * carries a link that stops them. Per item the owner may leave contacts out (default: all

@@ -53,7 +53,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     const sqlite = new SqliteDatabase(target.file);
     for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
     // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. The same
-    // query (the dashboard's name search, issue #18) must find "Äppelklocka" from "äpp"
+    // query (the dashboard's name search, decision 021) must find "Äppelklocka" from "äpp"
     // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
     sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });

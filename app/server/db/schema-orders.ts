@@ -15,7 +15,7 @@ export interface OrderDraftTable {
   updatedAt: number;
 }
 
-/** One checkout (issue #6). Amounts in minor units (öre, cents), recomputed by the server. */
+/** One checkout (decision 008). Amounts in minor units (öre, cents), recomputed by the server. */
 export interface OrderTable {
   id: string;
   userId: string;
@@ -48,7 +48,7 @@ export interface OrderTable {
   cancelledAt: number | null;
   createdAt: number;
   updatedAt: number;
-  /** Last invoice.payment_failed not yet followed by a payment (issue #16). */
+  /** Last invoice.payment_failed not yet followed by a payment (decision 016). */
   paymentFailedAt: ColumnType<number | null, number | null | undefined, number | null>;
   /** paidUntil the yearly renewal reminder was sent for. */
   reminderFor: ColumnType<number | null, number | null | undefined, number | null>;
@@ -114,7 +114,7 @@ export interface StickerShipmentTable {
   trackingNumber: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** A replacement sticker for one item (issue #15): a shipment of its own. */
+/** A replacement sticker for one item (decision 015): a shipment of its own. */
 export interface StickerReplacementTable {
   id: string;
   productId: string;
@@ -144,7 +144,7 @@ export interface RetiredStickerTable {
   retiredAt: number;
 }
 
-/** A receipt per payment (issue #16): sequential number, amounts with VAT, items at the time. */
+/** A receipt per payment (decision 016): sequential number, amounts with VAT, items at the time. */
 export interface ReceiptTable {
   id: string;
   number: number;

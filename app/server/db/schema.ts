@@ -65,7 +65,7 @@ export interface ProductTable {
   scanAlertedAt: number | null;
   /** Last "sticker not active" mail (throttle, once a day). */
   inactiveAlertedAt: number | null;
-  /** 'public' | 'private' (issue #14): whether the item page shows contactInfo. */
+  /** 'public' | 'private' (decision 013): whether the item page shows contactInfo. */
   contactVisibility: ColumnType<string, string | undefined, string>;
   /** The owner's approximate value of the item (migration 0013); private, feeds the fee suggestion only. */
   approxValue: ColumnType<number | null, number | null | undefined, number | null>;
@@ -127,7 +127,7 @@ export interface ContactMessageTable {
   handledAt: number | null;
   /** Email of the admin who marked it handled. */
   handledBy: string | null;
-  /** The account that sent it while signed in (issue #29 point 2); null: sent signed out. */
+  /** The account that sent it while signed in (decision 028); null: sent signed out. */
   userId: string | null;
 }
 
@@ -157,7 +157,7 @@ export interface AdminGrantTable {
   source: ColumnType<string, string | undefined, string>;
 }
 
-/** A finder's conversation with an item's owner (issue #14, the relay). */
+/** A finder's conversation with an item's owner (decision 013, the relay). */
 export interface ConversationTable {
   id: string;
   itemId: string;
@@ -193,7 +193,7 @@ export interface ConversationMessageTable {
   contactId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** Someone an account trusts with its alerts (issue #33 point 1, migration 0036). */
+/** Someone an account trusts with its alerts (decision 033, migration 0036). */
 export interface TrustedContactTable {
   id: string;
   userId: string;
@@ -231,7 +231,7 @@ export interface TrustedContactExclusionTable {
   itemId: string;
 }
 
-/** A company account (issue #20, migration 0014). */
+/** A company account (decision 022, migration 0014). */
 export interface OrganisationTable {
   id: string;
   name: string;
@@ -283,7 +283,7 @@ export interface OrganisationInviteTable {
   acceptedBy: string | null;
 }
 
-/** A finder-message burst on one item (issue #29, migration 0020): what its digest mail owes. */
+/** A finder-message burst on one item (decision 029, migration 0020): what its digest mail owes. */
 export interface RelayDigestTable {
   itemId: string;
   /** Messages stored since the last digest and not mailed one by one. */
@@ -301,7 +301,7 @@ export interface ServerKeyTable {
   createdAt: number;
 }
 
-/** A browser that receives push notifications for a user (issue #33, decision 034). */
+/** A browser that receives push notifications for a user (decision 034). */
 export interface PushSubscriptionTable {
   id: string;
   userId: string;
@@ -315,7 +315,7 @@ export interface PushSubscriptionTable {
   lastSentAt: number | null;
 }
 
-/** A photo of an item (issue #34, migration 0031). */
+/** A photo of an item (decision 035, migration 0031). */
 export interface ItemPhotoTable {
   id: string;
   itemId: string;
@@ -345,7 +345,7 @@ export interface PhotoBlobTable {
   createdAt: number;
 }
 
-/** One recipient × channel of an alert (issue #33, migration 0026). */
+/** One recipient × channel of an alert (decision 033, migration 0026). */
 export interface AlertDeliveryTable {
   id: string;
   userId: string;
@@ -395,7 +395,7 @@ export interface SmsQuotaTable {
   noticeAt: number | null;
 }
 
-/** A staff look-up at /admin/lookup (issue #31 point 5, migration 0032). */
+/** A staff look-up at /admin/lookup (decision 030, migration 0032). */
 export interface AdminLookupTable {
   id: string;
   /** The staff account that looked (no foreign key: the log outlives the account). */

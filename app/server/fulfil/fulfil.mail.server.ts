@@ -30,7 +30,7 @@ export async function enqueueShippedMail(
     t(shipment.kind === "replacement" ? "fulfil.mail.introReplacement" : "fulfil.mail.intro", {
       date: formatDate(shipment.shippedAt, shipment.lang),
     }),
-    // What is in the envelope (issue #32 point 16): each item's name and sticker code.
+    // What is in the envelope (decision 032): each item's name and sticker code.
     shipment.items.length > 0
       ? [
           t("fulfil.mail.items", { count: shipment.items.length }),

@@ -1,5 +1,5 @@
 /**
- * SQL for sticker fulfilment (issue #15): the staff queue over order shipments and
+ * SQL for sticker fulfilment (decision 015): the staff queue over order shipments and
  * replacement shipments, marking them shipped, typeable-code lookups, replacements and
  * retired stickers. One query per function, the same on SQLite and PostgreSQL.
  */
@@ -388,11 +388,11 @@ export async function moveItemToNewId(
   await trx.updateTable("order_drafts").set({ buy: newId }).where("buy", "=", oldId).execute();
   await trx.updateTable("sticker_replacements").set({ productId: newId }).where("productId", "=", oldId).execute();
   await trx.updateTable("retired_stickers").set({ productId: newId }).where("productId", "=", oldId).execute();
-  // The item's scan log and finder conversations (issue #14) stay with it.
+  // The item's scan log and finder conversations (decision 014) stay with it.
   await trx.updateTable("item_scans").set({ productId: newId }).where("productId", "=", oldId).execute();
   await trx.updateTable("conversations").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   await trx.updateTable("relay_digests").set({ itemId: newId }).where("itemId", "=", oldId).execute();
-  // Its photos too (issue #34); their URLs name the item, so they change with it.
+  // Its photos too (decision 035); their URLs name the item, so they change with it.
   await trx.updateTable("item_photos").set({ itemId: newId }).where("itemId", "=", oldId).execute();
   // The claimed sticker it came from (decision 036): its prepaid record stays with it.
   await moveStickerOfItem(trx, oldId, newId);

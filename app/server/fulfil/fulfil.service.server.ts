@@ -1,5 +1,5 @@
 /**
- * Sticker fulfilment rules (issue #15): the typeable-code lookup for finders, the staff
+ * Sticker fulfilment rules (decision 015): the typeable-code lookup for finders, the staff
  * queue, what goes on the sticker and label sheets, marking shipments shipped (with the
  * owner's mail) and replacement stickers. No HTTP here (decision 011).
  */
@@ -44,7 +44,7 @@ export const FIND_RATE_RULE: RateRule = { name: "find:ip", limit: 20, windowMs: 
 export const MAX_SELECTED = 100;
 /** Rows the queue shows per filter. */
 export const QUEUE_LIMIT = 200;
-/** One free replacement per item per this many months (issue #15). */
+/** One free replacement per item per this many months (decision 015). */
 export const REPLACEMENT_INTERVAL_MONTHS = 6;
 
 /** The item id behind a typed sticker code. Counts against FIND_RATE_RULE first. */
@@ -210,7 +210,7 @@ export async function replacementView(
 }
 
 /**
- * Checked again inside the transaction, under the item's row lock (issue #29): two tabs
+ * Checked again inside the transaction, under the item's row lock (decision 028): two tabs
  * submitting at once make one replacement. Without the lock PostgreSQL let both
  * transactions read "none yet" and both insert; SQLite's write lock already serialised
  * them. An item no longer at this id was just given a new one by the other request.

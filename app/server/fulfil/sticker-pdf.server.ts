@@ -1,5 +1,5 @@
 /**
- * Print-ready PDFs for staff (issue #15): the sticker sheet and the address labels, both
+ * Print-ready PDFs for staff (decision 015): the sticker sheet and the address labels, both
  * on one A4 label layout, 24 labels of 70 × 37 mm in 3 columns and 8 rows without gaps
  * (Avery 3474 / Herma 4453 and their equivalents; docs/decisions/015-sticker-fulfilment.md).
  *
@@ -140,7 +140,7 @@ export interface StickerSpec {
 }
 
 /**
- * Where one shipment's stickers start on a sheet shared by several (issue #32 point 16):
+ * Where one shipment's stickers start on a sheet shared by several (decision 032):
  * a label-sized card naming whose stickers follow, so they are cut and packed apart.
  */
 export interface SheetSeparator {

@@ -20,7 +20,7 @@ import { logger, redactUrl } from "../logger.server";
 export const FORM_BODY_LIMIT = 100 * 1024;
 /** Stripe's event objects are a few KB; their documented ceiling is far below this. */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
-/** A browser's push subscription (issue #33) is well under 1 KB. */
+/** A browser's push subscription (decision 034) is well under 1 KB. */
 export const PUSH_BODY_LIMIT = 8 * 1024;
 /**
  * After a 413, this much more of the upload is read and thrown away (no memory kept), so
@@ -31,14 +31,14 @@ const DISCARD_GRACE_BYTES = 16 * 1024 * 1024;
 const DISCARD_GRACE_MS = 5000;
 
 /**
- * The CSV import (issue #20 point 3): the file, and on confirmation its text posted back,
+ * The CSV import (decision 023): the file, and on confirmation its text posted back,
  * where a browser writes every line break as CRLF (at most twice the bytes). The import
  * itself refuses a text over CSV_MAX_BYTES.
  */
 export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
 
 /**
- * The forms that carry item photos (issue #34): up to three files of up to 15 MB (without
+ * The forms that carry item photos (decision 035): up to three files of up to 15 MB (without
  * JavaScript nothing is downscaled first) plus the form's fields. A 16 MB file still
  * arrives whole, so the photo check refuses it with its own message and keeps the form.
  */
@@ -62,7 +62,7 @@ export function bodyLimitOf(path: string): number {
 /**
  * A photo form's POST declared over its limit: instead of the bare 413 page, the request
  * goes on as a GET of the same page, whose loader answers 413 with the form and the
- * message (issue #34 point 6). The body is read and dropped as for any 413.
+ * message (decision 035). The body is read and dropped as for any 413.
  */
 export const BODY_TOO_LARGE = Symbol("bodyTooLarge");
 export function wasBodyTooLarge(req: IncomingMessage): boolean {

@@ -102,7 +102,7 @@ function sendCachedPage(
     observeRequest(route, req.method ?? "GET", 200, (performance.now() - started) / 1000);
   }
   // A page served from here is a view by an anonymous visitor (never the signed-in owner):
-  // a scan for the log (issue #14 point 4), in memory, written within a second.
+  // a scan for the log (decision 014), in memory, written within a second.
   if (req.method === "GET") {
     recordItemPageVisit(scanLog, {
       itemId: page.itemId,
@@ -184,7 +184,7 @@ export function storeItemPage(req: express.Request, res: express.Response, next:
     if (res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie") || !csp) return;
     const html = Buffer.concat(chunks).toString("utf8");
     // Only the lean page (decision 020) is kept. A finder page that needs the framework,
-    // such as a flooded item's page with its captcha (issue #29), carries React Router's
+    // such as a flooded item's page with its captcha (decision 029), carries React Router's
     // hydration data for this one response and is rendered afresh each time.
     if (html.includes("window.__reactRouterContext")) return;
     const stored = toStorablePage(html, String(csp), res.locals.nonce as string);

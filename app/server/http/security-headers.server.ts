@@ -26,7 +26,7 @@ export const securityHeaders = helmet({
       // The lean finder page's inline stylesheet (docs/decisions/020), by hash.
       styleSrc: ["'self'", inlineCssSource],
       styleSrcAttr: ["'unsafe-inline'"],
-      // blob: the product form's preview of chosen photos (issue #34), never a remote source.
+      // blob: the product form's preview of chosen photos (decision 035), never a remote source.
       imgSrc: ["'self'", "data:", "blob:", "https:"],
       fontSrc: ["'self'"],
       // Dev only (`npm run dev`): Vite's hot-reload websocket. Production builds drop it.
@@ -85,7 +85,7 @@ const PHOTO_PATH = /^\/product\/[A-Za-z0-9]+\/photo\/[0-9a-f]{64}\.webp$/;
 export function noStoreWhenSignedIn(req: express.Request, res: express.Response, next: express.NextFunction) {
   if (!hasSessionCookie(req.headers.cookie)) return next();
   // An item photo's bytes never change under their URL (the name is their hash) and are
-  // answered `private` already: the owner's browser may keep them (issue #34).
+  // answered `private` already: the owner's browser may keep them (decision 035).
   if (PHOTO_PATH.test(req.path)) return next();
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => express.Response;
   res.writeHead = ((...args: unknown[]) => {

@@ -18,7 +18,7 @@ export async function createItems(
   owner: string,
   inputs: readonly ProductFormValues[],
   lang: Lang,
-  /** Registered in an organisation's scope (issue #20); null: personal items. */
+  /** Registered in an organisation's scope (decision 022); null: personal items. */
   organisationId: string | null = null,
 ): Promise<CreateItemsResult> {
   const parsed = inputs.map((values) => parseProductValues(values, "payNow"));

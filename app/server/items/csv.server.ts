@@ -1,5 +1,5 @@
 /**
- * The item CSV format (issue #20 point 3, decision 023): reading an uploaded file into
+ * The item CSV format (decision 023): reading an uploaded file into
  * rows and per-row errors, and writing the export. The parsing itself is csv-parse's
  * (quotes, doubled quotes, line breaks inside quoted fields); this module decides the
  * encoding, the separator, the column names, and applies the product form's own zod rules
@@ -37,7 +37,7 @@ import { ServiceError } from "../service-error.server";
  */
 export type ImportErrorCode =
   | "forbidden"
-  /** Issue #31 point 4: the organisation has not accepted the data processing agreement. */
+  /** Decision 030: the organisation has not accepted the data processing agreement. */
   | "dpaRequired"
   | "invalidRows"
   | "scopeChanged"
@@ -67,7 +67,7 @@ const HEADERS: Record<CsvColumn, Record<Lang, string>> = {
   id: { en: "id", sv: "id" },
   stickerCode: { en: "sticker code", sv: "klistermärkeskod" },
   paidUntil: { en: "paid until", sv: "betald till" },
-  // How many photos the item has (issue #34); the photos themselves are in "Download my data".
+  // How many photos the item has (decision 035); the photos themselves are in "Download my data".
   photos: { en: "photos", sv: "foton" },
 };
 
@@ -98,7 +98,7 @@ function lookup<K extends string>(table: Record<K, Record<Lang, string>>): Map<s
 
 const COLUMN_BY_NAME = lookup(HEADERS);
 // The app's own labels ("Bärbar dator", "Mobile phone"), as a user copies them from the
-// product form or the dashboard, are types too (issue #32 point 12).
+// product form or the dashboard, are types too.
 const TYPE_BY_NAME = new Map([...lookup(TYPE_NAMES), ...lookup(appTypeLabels())]);
 
 function appTypeLabels(): Record<ProdType, Record<Lang, string>> {
@@ -304,7 +304,7 @@ function validateRecord(record: CsvRecord, assignable: Assignable): { row?: Impo
   const f = Object.fromEntries(
     Object.entries(record.fields).map(([k, v]) => [k, unescapeFormula(v.trim()).trim()]),
   ) as Record<ImportColumn, string>;
-  // The refused value goes with its error, so the user sees what to correct (issue #32 point 12).
+  // The refused value goes with its error, so the user sees what to correct.
   const at = (column: ImportColumn | null, message: string, params?: RowError["params"]) =>
     errors.push({
       row: record.row,
@@ -414,7 +414,7 @@ export interface ExportItem {
   contactVisibility: ContactVisibility;
   paidUntil: number | null;
   paid: boolean;
-  /** How many photos the item has (issue #34). */
+  /** How many photos the item has (decision 035). */
   photos?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard (spec "Dashboard", issue #18 point 5): one page of the owner's items with
+ * The dashboard (spec "Dashboard", decision 021): one page of the owner's items with
  * their subscriptions, filtered and counted in SQL. No HTTP here (decision 011).
  */
 import type { Deps } from "../service-deps.server";
@@ -32,14 +32,14 @@ export interface Dashboard {
 }
 
 /**
- * The dashboard of an owner with any number of items (issue #18 point 5): one page of
+ * The dashboard of an owner with any number of items (decision 021): one page of
  * DASHBOARD_PAGE_SIZE cards, filtered and counted in SQL; the subscriptions of that page only.
  */
 export async function getDashboard(
   deps: Pick<Deps, "db" | "config" | "clock">,
   owner: string,
   query: ItemQuery = { ...NO_FILTER, page: 1 },
-  /** The active organisation (issue #20): its items registered by this owner; null: personal items. */
+  /** The active organisation (decision 022): its items registered by this owner; null: personal items. */
   organisationId: string | null = null,
 ): Promise<Dashboard> {
   const { db } = deps;
@@ -64,7 +64,7 @@ export async function getDashboard(
   const names = new Map(
     organisationId === null ? [] : (await listMembers(db, organisationId)).map((m) => [m.userId, m.name || m.email]),
   );
-  // The first photo of each card as its thumbnail (issue #34 point 5), private ones too:
+  // The first photo of each card as its thumbnail (decision 035), private ones too:
   // the dashboard is the owner's.
   const photos = await photosOfItems(
     deps,

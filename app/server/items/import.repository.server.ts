@@ -1,5 +1,5 @@
 /**
- * SQL of the CSV import and export (issue #20 point 3): many items in one transaction,
+ * SQL of the CSV import and export (decision 023): many items in one transaction,
  * a scope's items for the export, and the count of one import for its result page.
  * The same queries on SQLite and PostgreSQL.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV import and export of items (issue #20 point 3, decision 023). Rules: every row is
+ * CSV import and export of items (decision 023). Rules: every row is
  * checked and every problem reported; nothing is saved unless the whole file is valid;
  * then all items are created in one transaction, each exactly as the product form creates
  * one. No HTTP here (decision 011).
@@ -112,7 +112,7 @@ async function checkFile(
   text: string,
   lang: Lang,
 ) {
-  // An organisation's items hold its employees' data: agreement first (issue #31 point 4).
+  // An organisation's items hold its employees' data: agreement first (decision 030).
   if (scope.kind === "organisation" && !(await hasDpaAcceptance(deps.db, scope.organisationId, DPA_VERSION))) {
     throw new ImportError("dpaRequired");
   }

@@ -1,5 +1,5 @@
 /**
- * THE access rule for items (issue #20 point 2, decision 026): "may this user manage this
+ * THE access rule for items (decision 026): "may this user manage this
  * item". Every item check (edit, delete, lost mode, QR, replacement, scans, relay threads,
  * paying, the scoped lists) goes through `canManage`, as SQL, so a list, a lookup and a
  * conditional UPDATE all ask the same question in the same statement:

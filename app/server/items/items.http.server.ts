@@ -25,7 +25,7 @@ export function assignmentOf(form: FormData): string | null | undefined {
 }
 
 /**
- * The answer to "Suggest fee" (issue #21): the product form as typed with the suggested
+ * The answer to "Suggest fee" (decision 019): the product form as typed with the suggested
  * fee, `suggested` so the form says so; a missing or bad value is a 400 next to its field.
  */
 export function suggestionResponse(form: FormData) {

@@ -29,16 +29,16 @@ export interface Product {
   paidUntil: number | null;
   createdAt: number;
   updatedAt: number;
-  /** False once the owner deactivated it (issue #17). */
+  /** False once the owner deactivated it (decision 017). */
   active: boolean;
-  /** Mail the owner when the item is scanned (issue #14 point 5). */
+  /** Mail the owner when the item is scanned (decision 014). */
   scanAlerts: boolean;
-  /** Lost mode since (issue #14 point 6); null = not lost. */
+  /** Lost mode since (decision 014); null = not lost. */
   lostAt: number | null;
   lastScannedAt: number | null;
-  /** The owner's approximate value (issue #21); private to the owner, never on the finder page. */
+  /** The owner's approximate value (decision 019); private to the owner, never on the finder page. */
   approxValue: number | null;
-  /** The organisation the item belongs to (issue #20); null = a personal item. */
+  /** The organisation the item belongs to (decision 022); null = a personal item. */
   organisationId: string | null;
   /** The organisation member the item is assigned to; null = the organisation's own. */
   assignedTo: string | null;
@@ -182,7 +182,7 @@ export async function setProductActive(db: DB, userId: string, id: string, activ
 }
 
 /**
- * Deletes the owner's item (issue #17). Its scans, finder conversations and their
+ * Deletes the owner's item (decision 017). Its scans, finder conversations and their
  * messages, replacement stickers, retired sticker codes and order lines go with it
  * (ON DELETE CASCADE, migrations 0006–0011); the order itself keeps its count and totals.
  * False when the user may not manage it (nothing deleted).
@@ -259,14 +259,14 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
 }
 
 /**
- * The filter of the dashboard and the order page as SQL (issue #18 point 5). "Paid" is
+ * The filter of the dashboard and the order page as SQL (decision 021). "Paid" is
  * app/lib/paid.ts's rule: payed and the paid period not ended (no end = no end). The name
  * search is a case-insensitive substring (lower() folds every letter on both databases:
  * db.server.ts gives SQLite JavaScript's); % and _ in the text are matched literally.
  */
 /**
  * Whose items a list shows: the user's personal items (organisationId null), or the items
- * of one organisation the user may manage (issue #20, decision 026: an admin all of them,
+ * of one organisation the user may manage (decision 026: an admin all of them,
  * a member those assigned to them).
  */
 export interface ItemListScope {
@@ -386,7 +386,7 @@ export async function listProductIdsOfOwner(
 }
 
 /**
- * Whether an order that covers the item was ever paid (issue #21: a sticker once paid keeps
+ * Whether an order that covers the item was ever paid (decision 019: a sticker once paid keeps
  * its relay after the subscription lapses). The payment history, beside the item's own
  * payed/paidUntil (app/lib/paid.ts wasEverPaid).
  */

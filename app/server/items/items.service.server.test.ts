@@ -75,7 +75,7 @@ describe("items service", () => {
     await markPaid(id, until);
     expect(await getItemPageView(deps, id, null)).toMatchObject({ kind: "item", contactInfo: "Call 070-123" });
     deps.setNow(until);
-    // Paid once: the relay stays (issue #21), the contact info does not.
+    // Paid once: the relay stays (decision 019), the contact info does not.
     expect(await getItemPageView(deps, id, null)).toEqual({
       kind: "notPaid",
       id,

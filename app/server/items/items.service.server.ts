@@ -43,7 +43,7 @@ import type { PhotoView } from "~/lib/photos";
 
 /**
  * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
- * contactVisibility (issue #14) may leave it out: a new item is public (the spec's
+ * contactVisibility (decision 013) may leave it out: a new item is public (the spec's
  * behaviour), an edited one keeps its choice.
  */
 export type ItemInput = Omit<ProductInput, "contactVisibility"> & { contactVisibility?: ContactVisibility };
@@ -133,7 +133,7 @@ export async function createItem(
   owner: string,
   input: ItemInput,
   lang: Lang,
-  /** Registered in an organisation's scope (issue #20); null: a personal item. */
+  /** Registered in an organisation's scope (decision 022); null: a personal item. */
   organisationId: string | null = null,
   /** An admin's choice of member for an organisation item (undefined: nobody). */
   assignTo?: string | null,
@@ -222,7 +222,7 @@ export async function updateOwnedItem(
     contactVisibility: input.contactVisibility ?? before.contactVisibility,
     payment: before.paid ? before.payment : input.payment,
     scanAlerts: input.scanAlerts,
-    // Private to the owner (issue #21); absent (callers outside the form) keeps it.
+    // Private to the owner (decision 019); absent (callers outside the form) keeps it.
     approxValue: input.approxValue,
     updatedAt: deps.clock(),
   });
@@ -232,7 +232,7 @@ export async function updateOwnedItem(
 }
 
 /**
- * The owner deactivates (or reactivates) an item (issue #17): its finder page then says the
+ * The owner deactivates (or reactivates) an item (decision 017): its finder page then says the
  * sticker is not active and shows no contact info. ItemError notFound when not theirs.
  */
 export async function setItemActive(
@@ -245,7 +245,7 @@ export async function setItemActive(
   forgetItemPages(id);
 }
 
-/** What the delete confirmation shows (issue #17). */
+/** What the delete confirmation shows (decision 017). */
 export interface ItemDeletionPreview {
   id: string;
   name: string;
@@ -280,7 +280,7 @@ export async function getItemDeletion(
 }
 
 /**
- * The owner deletes an item (issue #17). A subscription covering it stops renewing first,
+ * The owner deletes an item (decision 017). A subscription covering it stops renewing first,
  * exactly like "cancel renewal" (at the provider; never before the 6-month minimum term;
  * the order's other items stay active until it ends); if the provider refuses, OrderError
  * cancelFailed and nothing is deleted. Then the item goes with its scans, conversations,
@@ -339,8 +339,8 @@ export async function getItemQr(
 export type ItemPageView =
   | { kind: "inactive" }
   /**
-   * `id`: for the finder's hand-in link (issue #19 point 12). `canMessage`: the item was
-   * paid once and its subscription lapsed: the relay stays (issue #21 point 4), the contact
+   * `id`: for the finder's hand-in link (decision 014). `canMessage`: the item was
+   * paid once and its subscription lapsed: the relay stays (decision 019), the contact
    * info does not. `code`: the typeable sticker code, to quote when handing the item in.
    */
   | { kind: "notPaid"; id: string; code: string; isOwner: false; canMessage: boolean }
@@ -354,12 +354,12 @@ export type ItemPageView =
       findFee: number;
       currency: Currency;
       /**
-       * null when the item is private and the viewer is not its owner (issue #14), and
+       * null when the item is private and the viewer is not its owner (decision 013), and
        * always for an organisation item: its finder reaches the desk instead (decision 026).
        */
       contactInfo: string | null;
       /**
-       * An organisation item (issue #20 point 2): the organisation's name and its
+       * An organisation item (decision 026): the organisation's name and its
        * lost-and-found desk's contact text (null when the item's contact is private).
        */
       desk: { name: string; contact: string | null } | null;
@@ -377,10 +377,10 @@ export type ItemPageView =
       lostAt: number | null;
       /** The owner's view only: the last scans, newest first. */
       scans: ScanEntry[];
-      /** The owner's view only (null for anyone else): what the dashboard card no longer shows (issue #32 point 10). */
+      /** The owner's view only (null for anyone else): what the dashboard card no longer shows (decision 032). */
       manage: ItemManageView | null;
       /**
-       * The first public photo (issue #34): what the finder sees. Never a private one, so
+       * The first public photo (decision 035): what the finder sees. Never a private one, so
        * it cannot reach the finder page cache either.
        */
       photo: PhotoView | null;
@@ -389,14 +389,14 @@ export type ItemPageView =
     };
 
 /**
- * What the owner's view of an item shows besides the finder's page (issue #32 point 10):
+ * What the owner's view of an item shows besides the finder's page (decision 032):
  * it is the one place to manage an item, so the dashboard card can stay small.
  */
 export interface ItemManageView {
   /** The item's own contact text, also for an organisation item (whose finder sees the desk). */
   contactInfo: string;
   approxValue: number | null;
-  /** False once switched off (issue #17). */
+  /** False once switched off (decision 017). */
   active: boolean;
   subscription: ItemSubscription | null;
   /** Paid without an order: a prepaid sticker (decision 036), active until then; else null. */

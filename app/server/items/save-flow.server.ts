@@ -34,7 +34,7 @@ export async function registerItem(
     organisationId?: string | null;
     /** An admin's choice of member (decision 026); undefined: the field was not sent. */
     assignTo?: string | null;
-    /** Photos checked and processed before (issue #34: a refused photo saves nothing). */
+    /** Photos checked and processed before (decision 035: a refused photo saves nothing). */
     photos?: PreparedPhoto[];
     /** A printed sticker being claimed (decision 036): the item takes its id and code. */
     sticker?: { id: string; ip: string };

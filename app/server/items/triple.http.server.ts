@@ -11,7 +11,7 @@ import { registerItems } from "./save-flow.server";
 
 export const TRIPLE_BLOCKS = [1, 2, 3] as const;
 
-/** The page shows the three blocks (the home page's "Choose Triple", issue #32 point 8). */
+/** The page shows the three blocks (the home page's "Choose Triple"). */
 export function wantsTriple(request: Request): boolean {
   return new URL(request.url).searchParams.get("package") === "tripple";
 }

@@ -1,10 +1,10 @@
 /**
  * Periodic jobs in the server process: started by start() and stopped by shutdown()
  * (server/app.ts). Every instance schedules them; the lock in runHousekeeping lets one
- * run at a time, and the deletes are idempotent anyway. The billing jobs (issue #16:
+ * run at a time, and the deletes are idempotent anyway. The billing jobs (decision 016:
  * lapses, renewal reminders, abandoned checkouts) run in the same beat under their own
- * lock, and claim each order with a conditional update. The relay's digest mails (issue
- * #29) have a beat of their own, every minute; each digest is claimed with a conditional
+ * lock, and claim each order with a conditional update. The relay's digest mails (decision 029) have a beat of their
+ * own, every minute; each digest is claimed with a conditional
  * update, so several instances send it once.
  */
 import type { Config } from "../config.server";
@@ -42,7 +42,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
         if (deleted) logger.info({ job: "housekeeping", deleted }, "housekeeping done");
       })
       .catch(failed("housekeeping"))
-      // Photo bytes no photo uses (an upload cut short; issue #34, decision 035).
+      // Photo bytes no photo uses (an upload cut short, decision 035).
       .then(() => sweepOrphanPhotos(deps))
       .then((swept) => {
         if (swept) logger.info({ job: "photos", swept }, "unused photo bytes deleted");

@@ -1,9 +1,9 @@
 /**
- * Tables that would only grow are pruned on a schedule (issue #13, decision 012):
+ * Tables that would only grow are pruned on a schedule (decision 012):
  * expired rate-limit counters, sent mail after 30 days, payment events after the
  * Swedish bookkeeping period (7 years, bokföringslagen 7 kap. 2 §), finder conversations
- * 180 days after their last message (issue #14). The periods are app/lib/retention.ts, which
- * the privacy notice prints (issue #31).
+ * 180 days after their last message (decision 013). The periods are app/lib/retention.ts, which
+ * the privacy notice prints.
  */
 import { bookkeepingCutoff, RETENTION_MS } from "~/lib/retention";
 import type { Dialect } from "../db/db.server";
@@ -26,13 +26,13 @@ export interface HousekeepingResult {
   rateLimits: number;
   sentMail: number;
   paymentEvents: number;
-  /** Scan log rows older than a year (issue #14, decision 014). */
+  /** Scan log rows older than a year (decision 014). */
   scans: number;
-  /** Relay conversations 180 days after their last message (issue #14, decision 013). */
+  /** Relay conversations 180 days after their last message (decision 013). */
   conversations: number;
-  /** Staff look-ups of an item's owner after a year (issue #31 point 5). */
+  /** Staff look-ups of an item's owner after a year (decision 030). */
   lookups: number;
-  /** Trusted contacts who never confirmed, 30 days after being named (issue #33). */
+  /** Trusted contacts who never confirmed, 30 days after being named (decision 040). */
   trustedContactInvites: number;
   /** Orders and receipts 7 years after the end of their financial year (decision 041). */
   orders: number;

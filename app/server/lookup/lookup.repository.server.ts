@@ -1,4 +1,4 @@
-/** SQL of the staff look-up (issue #31 point 5). One query per function. */
+/** SQL of the staff look-up (decision 030). One query per function. */
 import type { DB } from "../db/db.server";
 
 export interface LookedUpItem {

@@ -1,5 +1,5 @@
 /**
- * Staff look-up of a handed-in item (issue #31 point 5, decision 030): someone hands a
+ * Staff look-up of a handed-in item (decision 030): someone hands a
  * found thing in to Hittad's staff, who type the sticker's code (or its id, or the URL
  * under the QR code) at /admin/lookup and see who owns it, to call or mail them. Every
  * look-up, found or not, is logged with who and when: owners' contact details are

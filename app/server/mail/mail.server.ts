@@ -1,5 +1,5 @@
 /**
- * Outgoing mail — and, since issue #33, every other channel an alert goes by (SMS, push:
+ * Outgoing mail — and, since decision 034, every other channel an alert goes by (SMS, push:
  * decisions 033 and 040): one durable outbox (`mail_outbox.channel`). Callers enqueue (one INSERT, in their own
  * request or transaction); a worker delivers with retries and exponential backoff.
  * Without SMTP_URL each mail becomes an .eml file in MAIL_OUTBOX_DIR (SMS: see
@@ -175,7 +175,7 @@ export function textToHtml(text: string): string {
 }
 
 /**
- * Every mail ends with the seller and a link to the privacy notice (issue #31 point 1), in
+ * Every mail ends with the seller and a link to the privacy notice, in
  * both languages: the outbox row does not record the mail's language. Added at delivery,
  * so no sender can forget it.
  */

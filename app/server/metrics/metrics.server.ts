@@ -1,5 +1,5 @@
 /**
- * What an operator watches (issue #36 point 3, decision 037): Prometheus metrics in one
+ * What an operator watches (decision 037): Prometheus metrics in one
  * registry of this process. Nothing is measured until `enableMetrics()` runs (start-up,
  * only with METRICS_TOKEN set), so a server without metrics pays one boolean check per
  * request. This module imports no feature: what it reads from the database (queue

@@ -34,7 +34,7 @@ function keptScopeOf(json: string | null | undefined): string | null {
 
 /**
  * Where the stickers go. Personal scope: the address kept for the order, else the profile's
- * saved one. An organisation's scope (issue #32 point 15): the address kept for it, else the
+ * saved one. An organisation's scope (decision 038): the address kept for it, else the
  * organisation's own address with the organisation as recipient (a company's stickers go to
  * the company, not to the person who happens to order them) and the orderer's email.
  */

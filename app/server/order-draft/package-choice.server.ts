@@ -1,5 +1,5 @@
 /**
- * Remembers the package chosen on the home page (issue #19 point 5) in a small HttpOnly
+ * Remembers the package chosen on the home page (decision 018) in a small HttpOnly
  * cookie: the home page's "Choose …" links carry `?package=`, the page they open stores it,
  * and the product form and /order read it (signed-in, so nothing is stored for visitors
  * beyond this cookie). Only the two package names are ever stored or read.
@@ -40,7 +40,7 @@ export async function signedOutRemembering(
     await requireSignedOut(request);
   } catch (err) {
     if (!(err instanceof Response)) throw err;
-    // Signed in already (issue #32 point 8): a package chosen now goes on to registering
+    // Signed in already: a package chosen now goes on to registering
     // its items, where the form says what the package is, not to the dashboard without a word.
     // Triple: its three items on one page (decision 038).
     if (set) throw redirect(registerPageFor(request), { headers });

@@ -1,7 +1,7 @@
 /**
- * The subscription mails (issue #16, #19 point 4): renewal receipt, failed payment,
+ * The subscription mails (decision 016): renewal receipt, failed payment,
  * lapse, yearly reminder, renewal cancelled / resumed. Each goes to the account's verified
- * email (as the first receipt, issue #13) in the owner's saved language, else the order's,
+ * email (as the first receipt, decision 012) in the owner's saved language, else the order's,
  * with amounts in the order's currency; queued in the outbox inside the caller's transaction.
  */
 import { isLang, type Lang } from "~/i18n/config";

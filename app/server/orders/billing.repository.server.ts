@@ -1,5 +1,5 @@
 /**
- * SQL for the subscription lifecycle (issue #16): receipts and their numbers, the orders the
+ * SQL for the subscription lifecycle (decision 016): receipts and their numbers, the orders the
  * periodic jobs look at (lapses, reminders, abandoned checkouts) and the conditional
  * updates that let exactly one instance act on each.
  */

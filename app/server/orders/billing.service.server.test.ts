@@ -1,5 +1,5 @@
 /**
- * The subscription lifecycle (issue #16, #19 point 4) on an in-memory SQLite through the
+ * The subscription lifecycle (decision 016) on an in-memory SQLite through the
  * real migrations, with a clock the test moves: renewals (receipts numbered in sequence,
  * idempotent, paidUntil only grows), failed payments (mail once, items kept through the
  * retry grace), lapses (items unpaid, mail once), reminders 14 days ahead (once per renewal),

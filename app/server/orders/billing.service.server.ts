@@ -1,5 +1,5 @@
 /**
- * The subscription lifecycle after checkout (issue #16): failed renewal payments, the
+ * The subscription lifecycle after checkout (decision 016): failed renewal payments, the
  * staff-only simulated renewals of the test provider, the periodic billing jobs (lapses,
  * yearly reminders, abandoned checkouts), receipts and the owner's billing overview.
  * Payments themselves go through applyPayment (payment-events.service.server.ts) as before.
@@ -44,7 +44,7 @@ import { withdrawableUntil } from "./withdrawal.service.server";
 import { applyPayment, claimEvent, type PaymentResult } from "./payment-events.service.server";
 import { isOrderId, OrderError } from "./order-error.server";
 
-/** A yearly renewal is announced this long before (issue #16: 14 days). */
+/** A yearly renewal is announced this long before (decision 016: 14 days). */
 export const REMINDER_LEAD_MS = 14 * DAY_MS;
 /** A checkout not paid within this long is abandoned (Stripe's Checkout Session expires after 24 hours). */
 export const ABANDONED_AFTER_MS = DAY_MS;
@@ -147,7 +147,7 @@ export interface BillingJobsResult {
 }
 
 /**
- * One run of the billing jobs (issue #16), under the billing lock (null: another instance
+ * One run of the billing jobs (decision 016), under the billing lock (null: another instance
  * is running them). Each order is claimed with a conditional update in its own
  * transaction with its mail, so a reminder or lapse mail is sent exactly once.
  */
@@ -270,7 +270,7 @@ async function receiptViewOf(
     const view = toReceiptView(deps.config, receipt);
     return {
       ...view,
-      // A business's receipt, like its invoice: lines without VAT (issue #32 point 15).
+      // A business's receipt, like its invoice: lines without VAT (decision 038).
       ...netLinesOfGross(view),
       buyer: { name: invoiced.name, lines: lines.map((l) => l.trim()).filter(Boolean) },
     };
@@ -370,7 +370,7 @@ export async function getBillingOverview(
         order.cancelledAt != null &&
         order.lapsedAt == null &&
         end > now &&
-        // An item of it was deleted (issue #17): it cannot renew at the price of all of them.
+        // An item of it was deleted (decision 017): it cannot renew at the price of all of them.
         names.length >= order.count,
       paymentFailed: order.paymentFailedAt != null && order.lapsedAt == null,
       lapsed: order.lapsedAt != null && order.withdrawnAt == null,

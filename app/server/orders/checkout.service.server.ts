@@ -1,5 +1,5 @@
 /**
- * Checkout (issues #6, #13): creating an order from the owner's selection (totals always
+ * Checkout (decisions 008 and 012): creating an order from the owner's selection (totals always
  * recomputed here), starting its checkout at the provider, and the local test checkout
  * that completes it through applyPayment. No HTTP here (decision 011).
  */
@@ -32,7 +32,7 @@ import { toView, unpaidOf, type OrderView } from "./order-page.service.server";
 import { applyPayment, type PaymentResult } from "./payment-events.service.server";
 
 /**
- * Orders a user may start (issue #13): each one can end in a receipt mail and a checkout
+ * Orders a user may start (decision 012): each one can end in a receipt mail and a checkout
  * at the provider, so a script must not start thousands. Ten an hour is far more than an
  * owner retrying a failed checkout needs.
  */
@@ -44,7 +44,7 @@ export interface OrderInput {
   productIds: string[];
   /** Instead of ticked ids: every unpaid item of the owner that this filter matches. */
   allUnpaid?: ItemFilter;
-  /** The active organisation whose items "all unpaid" means (issue #20); null: personal items. */
+  /** The active organisation whose items "all unpaid" means (decision 022); null: personal items. */
   organisationId?: string | null;
   period: Period;
   lang: Lang;
@@ -119,13 +119,13 @@ export async function createOrder(
   const now = deps.clock();
   const limit = await rateLimiter(deps.config, db)(ORDER_RATE_RULE, input.userId, now);
   if (!limit.ok) throw new OrderError("rateLimited", { count: limit.retryAfterMinutes });
-  // Every id in the order's scope (issue #20 review): an organisation is billed, and its
+  // Every id in the order's scope (decision 022 review): an organisation is billed, and its
   // admins see the order, for its own items only; a personal order holds personal items.
   const rows = await listProductsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
   const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
-  // Stickers need somewhere to go (issue #19): name, street, postal code, city, country, email.
+  // Stickers need somewhere to go (decision 018): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
   const totals = orderTotals({ lang: input.lang, period: input.period, count: ids.length });
   const amounts = chargedAmounts(totals.minor, invoice?.reverseCharge ?? false);

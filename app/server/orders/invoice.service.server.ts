@@ -1,5 +1,5 @@
 /**
- * Invoice payment for organisations (issue #20 point 4, docs/decisions/027-invoice-payment.md):
+ * Invoice payment for organisations (docs/decisions/027-invoice-payment.md):
  * an organisation's admin orders stickers on an invoice with 30 days' terms; the stickers
  * are activated and sent at once, the payment (Stripe's invoice.paid, or "mark paid" on
  * the simulated invoice in test mode) settles it through applyPayment; a voided invoice
@@ -106,7 +106,7 @@ export async function getInvoiceOffer(
 /**
  * The invoice's lines: the package price, and the discount when there is one. As charged
  * (VAT included, what the provider's invoice items add up to), or `net` for the invoice
- * page, whose lines stand beside "Amount excluding VAT" (issue #32 point 15).
+ * page, whose lines stand beside "Amount excluding VAT" (decision 038).
  */
 export function invoiceLines(order: Order, lang: Lang, opts: { net?: boolean } = {}): InvoiceLine[] {
   const t = getT(lang);

@@ -1,5 +1,5 @@
 /**
- * The effects of the subscription lifecycle that several services share (issue #16),
+ * The effects of the subscription lifecycle that several services share (decision 016),
  * each inside the caller's transaction and applied once: a payment's receipt (numbered,
  * VAT computed) and an order's lapse (its items unpaid unless another order covers them,
  * the owner told). Callers forget the returned items' finder pages after the commit.
@@ -24,7 +24,7 @@ import { insertShipment, listOrderProductIds, listOrderProducts, type Order } fr
 export const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * How long items stay active after a renewal payment failed (issue #16): Stripe's Smart
+ * How long items stay active after a renewal payment failed (decision 016): Stripe's Smart
  * Retries try for up to two weeks by default, then cancel the subscription
  * (customer.subscription.deleted lapses the order at once). Without that event the lapse
  * job ends it when this has passed.

@@ -1,5 +1,5 @@
 /**
- * The order page and an order's confirmation (issues #6, #18 point 5, #19): which items
+ * The order page and an order's confirmation (decisions 008, 021 and 018): which items
  * the owner can order, which start selected, and an order as its payer sees it. No HTTP
  * here (decision 011).
  */
@@ -41,7 +41,7 @@ export interface OrderPage {
   items: OrderPageItem[];
   /**
    * Unpaid items start selected (the remembered 'buy' item is one of them); with a package
-   * chosen on the home page, as many as it has stickers, the 'buy' item first (issue #19).
+   * chosen on the home page, as many as it has stickers, the 'buy' item first (decision 018).
    */
   preselected: string[];
   /** The package chosen on the home page, if any. */
@@ -57,7 +57,7 @@ export interface OrderPage {
 }
 
 /**
- * The order page (issue #18 point 5): an owner with more items than one page gets a page
+ * The order page (decision 021): an owner with more items than one page gets a page
  * of them, a filter and the choice "all unpaid items (matching the filter)", so 5,000
  * items are ordered without ticking 5,000 boxes. Counts come from SQL, never from a page.
  */
@@ -69,7 +69,7 @@ export async function getOrderPage(
 ): Promise<OrderPage> {
   const { db } = deps;
   const now = deps.clock();
-  // The same items as the dashboard of the active scope (issue #20).
+  // The same items as the dashboard of the active scope (decision 022).
   const scope = { owner: userId, organisationId: opts.organisationId ?? null };
   const unpaidFilter = unpaidOf(query);
   const [counts, buy, address] = await Promise.all([

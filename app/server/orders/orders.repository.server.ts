@@ -48,7 +48,7 @@ export interface Order {
   cancelledAt: number | null;
   createdAt: number;
   updatedAt: number;
-  /** A renewal payment failed and no payment followed yet (issue #16). */
+  /** A renewal payment failed and no payment followed yet (decision 016). */
   paymentFailedAt: number | null;
   /** paidUntil the yearly renewal reminder was sent for. */
   reminderFor: number | null;
@@ -235,7 +235,7 @@ export async function listRenewingOrdersOfUser(db: DB, userId: string): Promise<
   return rows.map(toOrder);
 }
 
-/** The user's paid orders covering one item whose subscription still renews (item deletion, issue #17). */
+/** The user's paid orders covering one item whose subscription still renews (item deletion, decision 017). */
 export async function listRenewingOrdersOfItem(db: DB, userId: string, productId: string): Promise<Order[]> {
   const rows = await db
     .selectFrom("orders")
@@ -251,7 +251,7 @@ export async function listRenewingOrdersOfItem(db: DB, userId: string, productId
 
 /**
  * The user's pending orders (checkout started, not paid) covering one item become
- * cancelled (item deletion, issue #17): paying one later must not charge for an item that
+ * cancelled (item deletion, decision 017): paying one later must not charge for an item that
  * is gone. Returns how many.
  */
 export async function cancelPendingOrdersOfItem(
@@ -439,7 +439,7 @@ export function setProductPaid(
     .execute();
 }
 
-/** The account the receipt goes to: only a verified email receives it (issue #13). */
+/** The account the receipt goes to: only a verified email receives it (decision 012). */
 export async function findUserForReceipt(
   db: DB,
   userId: string,

@@ -2,7 +2,7 @@
  * The order services (checkout, payment events, renewals) on an in-memory SQLite through the real migrations (decision 011):
  * applying payments (replays, wrong amounts, paidUntil only grows, a second payment for
  * items already paid), cancelling (the minimum term; never shortening what is paid), the
- * test checkout's guard, receipts and the order rate limit (issue #13).
+ * test checkout's guard, receipts and the order rate limit (decision 012).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import "~/i18n/resources.server"; // the receipt mail is written in the owner's language

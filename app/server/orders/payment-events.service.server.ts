@@ -1,5 +1,5 @@
 /**
- * Payment events (issues #13, #16): applying a payment (the one function both the Stripe
+ * Payment events (decisions 012 and 016): applying a payment (the one function both the Stripe
  * webhook and the test checkout call) and the provider ending a subscription, each event
  * applied once (claimEvent). No HTTP here (decision 011).
  */
@@ -39,7 +39,7 @@ export interface PaymentInput {
   /** What was paid, checked against the order (minor units, ISO currency). */
   amount?: { total: number; currency: string } | null;
   /**
-   * Which payment this is, for its receipt (issue #16): `first` is the checkout's payment
+   * Which payment this is, for its receipt (decision 016): `first` is the checkout's payment
    * (Stripe also sends it as the subscription's first invoice: one receipt for both);
    * otherwise a renewal, one receipt per `paymentId` (the invoice id; default the event id).
    */
@@ -77,7 +77,7 @@ export async function claimEvent(
  *
  * A first payment for an order whose items are all already covered by another paid order
  * (two checkouts for one item) activates nothing: the order is marked `duplicate` and the
- * provider's subscription is cancelled (issue #13).
+ * provider's subscription is cancelled (decision 012).
  */
 export async function applyPayment(
   deps: Pick<Deps, "db" | "config" | "clock">,
@@ -124,7 +124,7 @@ export async function applyPayment(
       (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
     const productIds = await listOrderProductIds(trx, order.id);
     const products = await listOrderProductsForPayment(trx, productIds);
-    // An item of an unpaid order was deleted since its checkout started (issue #17): the
+    // An item of an unpaid order was deleted since its checkout started (decision 017): the
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
     const itemsGone = first && productIds.length < order.count;
@@ -217,7 +217,7 @@ export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until:
 /**
  * The provider ended the subscription: no more renewals. Cancelled by the owner, the items
  * stay active until paidUntil (the lapse job tells the owner then); ended because renewal
- * payments kept failing (issue #16), the order lapses now: items unpaid everywhere, the
+ * payments kept failing (decision 016), the order lapses now: items unpaid everywhere, the
  * finder pages forgotten, the owner told.
  */
 export async function endSubscription(

@@ -38,7 +38,7 @@ export interface InvoiceLine {
   amount: number;
 }
 
-/** Invoices are payable within this many days (issue #20: 30 days' terms). */
+/** Invoices are payable within this many days (decision 027: 30 days' terms). */
 export const INVOICE_DAYS_UNTIL_DUE = 30;
 
 export interface PaymentProvider {
@@ -64,7 +64,7 @@ export interface PaymentProvider {
   startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
   /** `immediately`: the subscription ends now (a withdrawal, decision 041), not at a later date. */
   cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean; immediately?: boolean }): Promise<void>;
-  /** Undo a cancelled renewal before the subscription ends (issue #16, #19 point 4). */
+  /** Undo a cancelled renewal before the subscription ends (decision 016). */
   resumeRenewal(order: Order): Promise<void>;
   /**
    * Where the owner updates the card and sees invoices (Stripe's Customer Portal for the
@@ -73,7 +73,7 @@ export interface PaymentProvider {
   portalUrl(order: Order, input: { returnUrl: string; lang: Lang }): Promise<string | null>;
   /**
    * A payment arrived for an order whose items were all already paid by another order:
-   * stop its subscription at once so it never renews (issue #13).
+   * stop its subscription at once so it never renews (decision 012).
    */
   cancelDuplicate(order: Order): Promise<void>;
   /**
@@ -239,10 +239,10 @@ function stripeProvider(config: Config): PaymentProvider {
             discountAmount: String(order.discountAmount),
             totalAmount: String(order.totalAmount),
           },
-          // The terms beside Stripe's pay button (issue #19): renewal, minimum term, link to the terms.
+          // The terms beside Stripe's pay button (decision 018): renewal, minimum term, link to the terms.
           custom_text: {
             submit: {
-              // The minimum term binds only a monthly plan (issue #32 point 7).
+              // The minimum term binds only a monthly plan.
               message: [
                 t(`common.checkoutTerms.renews.${interval}`),
                 interval === "month"

@@ -1,5 +1,5 @@
 /**
- * The receipt as a PDF (issue #16): one A4 page written directly (no dependency): the
+ * The receipt as a PDF (decision 016): one A4 page written directly (no dependency): the
  * standard Helvetica fonts in WinAnsiEncoding, which has every letter Swedish and English
  * receipts use (å ä ö é €). Text is placed, never interpreted: the owner's item names and
  * address go through `pdfString`, which escapes PDF's string syntax, so typed text cannot

@@ -3,7 +3,7 @@
  * language, else the order's), queued in the mail outbox inside the payment transaction
  * so a paid order always has its receipt and a rolled-back one never does.
  *
- * The receipt goes only to the account's verified email (issue #13): the order's address
+ * The receipt goes only to the account's verified email (decision 012): the order's address
  * email is typed by whoever orders, and must not make the receipt a mail relay.
  */
 import { isLang, type Lang } from "~/i18n/config";

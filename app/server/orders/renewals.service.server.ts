@@ -1,5 +1,5 @@
 /**
- * Renewals and cancellation (issues #16, #17, #19 point 4): cancelling renewal with the
+ * Renewals and cancellation (decisions 016 and 017): cancelling renewal with the
  * 6-month minimum term (cancelAtProvider: at the provider first, then recorded here), for
  * the owner, a deleted item, a deleted account and a member who left; resuming; the
  * customer portal; and what each item's subscription shows. No HTTP here (decision 011).
@@ -99,7 +99,7 @@ export async function cancelRenewal(
 }
 
 /**
- * Account deletion (issue #17): every subscription of the user stops renewing at the
+ * Account deletion (decision 017): every subscription of the user stops renewing at the
  * provider, on the same plan as cancelRenewal (never past the paid period, never before
  * the 6-month minimum term). Throws OrderError cancelFailed when the provider refuses, so
  * the caller can stop before deleting anything. Answers what was stopped and until when.
@@ -119,7 +119,7 @@ export async function stopAllRenewals(
 
 /**
  * A member's card subscriptions made in an organisation's scope stop renewing when the
- * membership ends (issue #29 point 6): the ex-member can no longer reach those orders
+ * membership ends (decision 028): the ex-member can no longer reach those orders
  * (requireOrderViewer), so they must not go on paying for the organisation's items. The
  * same plan as "cancel renewal" (never past the paid period, the 6-month minimum kept) and
  * its confirmation mail. A provider that refuses is logged for staff; the membership has
@@ -146,7 +146,7 @@ export async function stopRenewalsInOrganisation(
   return stopped;
 }
 
-/** A subscription that deleting one of its items ends (issue #17), as the confirmation shows it. */
+/** A subscription that deleting one of its items ends (decision 017), as the confirmation shows it. */
 export interface EndedByDeletion {
   orderId: string;
   period: Period;
@@ -191,7 +191,7 @@ export async function renewalsEndedByDeletion(
 }
 
 /**
- * Deleting a paid item (issue #17): every renewing subscription covering it is cancelled
+ * Deleting a paid item (decision 017): every renewing subscription covering it is cancelled
  * exactly as "cancel renewal" does (at the provider first, the 6-month minimum kept, a
  * confirmation mail). Throws OrderError cancelFailed when the provider refuses, so the
  * caller deletes nothing.
@@ -207,7 +207,7 @@ export async function stopRenewalsOfItem(
 }
 
 /**
- * Checkouts started for an item the owner deletes are cancelled (issue #17): the test
+ * Checkouts started for an item the owner deletes are cancelled (decision 017): the test
  * checkout refuses them, and a provider payment that still arrives for one activates
  * nothing (applyPayment: an order missing items is treated like a duplicate payment).
  */
@@ -225,7 +225,7 @@ export async function renewalEndsIfCancelled(deps: Pick<Deps, "db" | "clock">, u
   return (await listRenewingOrdersOfUser(deps.db, userId))
     .map((o) => {
       const plan = cancellationPlan(o, now);
-      // Still charged when the minimum term outlasts what is paid (issue #32 point 6).
+      // Still charged when the minimum term outlasts what is paid.
       return { orderId: o.id, period: o.period, count: o.count, endsAt: plan.endsAt, charged: !plan.atPeriodEnd };
     })
     .sort((a, b) => a.endsAt - b.endsAt);
@@ -243,8 +243,8 @@ export interface RenewalEnd {
 }
 
 /**
- * The owner undoes a cancelled renewal before the subscription ends (issue #16, #19
- * point 4): the provider is told first, then the order renews again; a confirmation mail.
+ * The owner undoes a cancelled renewal before the subscription ends (decision 016): the provider is told first, then
+ * the order renews again; a confirmation mail.
  */
 export async function resumeRenewal(
   deps: Pick<Deps, "db" | "config" | "clock">,
@@ -258,7 +258,7 @@ export async function resumeRenewal(
   if (order.lapsedAt != null || order.cancelledAt == null || (order.endsAt ?? order.paidUntil ?? 0) <= now) {
     throw new OrderError("ended");
   }
-  // An item the subscription paid for was deleted (issue #17): renewing would charge for it.
+  // An item the subscription paid for was deleted (decision 017): renewing would charge for it.
   if ((await listOrderProductIds(deps.db, order.id)).length < order.count) throw new OrderError("itemsDeleted");
   try {
     await getPaymentProvider(deps.config).resumeRenewal(order);
@@ -274,7 +274,7 @@ export async function resumeRenewal(
   return { renewsAt };
 }
 
-/** What the cancel confirmation page shows (issue #19 point 4). */
+/** What the cancel confirmation page shows (decision 016). */
 export interface CancelPreview {
   orderId: string;
   items: Array<{ id: string; name: string }>;
@@ -336,7 +336,7 @@ export interface ItemSubscription {
   paidUntil: number | null;
   /** When a cancelled subscription ends (≥ paidUntil for a monthly one inside the minimum term). */
   endsAt: number | null;
-  /** A renewal payment failed: the card needs updating (issue #16). */
+  /** A renewal payment failed: the card needs updating (decision 016). */
   paymentFailed: boolean;
 }
 

@@ -1,4 +1,4 @@
-/** SQL of the data processing agreement's acceptances (issue #31 point 4). */
+/** SQL of the data processing agreement's acceptances (decision 030). */
 import type { DB } from "../db/db.server";
 
 export interface DpaAcceptance {

@@ -1,5 +1,5 @@
 /**
- * SQL of organisation invites (issue #20): stored by token hash, listed while open,
+ * SQL of organisation invites (decision 022): stored by token hash, listed while open,
  * accepted once. Rows are converted here (decision 004).
  */
 import type { Selectable } from "kysely";

@@ -1,5 +1,5 @@
 /**
- * SQL of organisations (issue #20): organisations, their members (invites:
+ * SQL of organisations (decision 022): organisations, their members (invites:
  * invites.repository.server.ts), and the
  * organisation columns of products. One query per function, the same on SQLite and
  * PostgreSQL; rows are converted here (decision 004): bigint → number, role text → OrgRole.

@@ -1,5 +1,5 @@
 /**
- * Organisations (issue #20, docs/decisions/022-organisations.md): company accounts with
+ * Organisations (docs/decisions/022-organisations.md): company accounts with
  * admins and members, emailed invites and the rules around them. Every rule is checked
  * here against the database, never against what the browser sent: who is a member, with
  * which role, and that an organisation always keeps an admin.
@@ -48,7 +48,7 @@ export type OrganisationErrorCode =
   | "billingLinkInvalid"
   | "billingSenderNotVerified"
   | "billingRateLimited"
-  /** Issue #31 point 4: the current data processing agreement is not accepted yet. */
+  /** Decision 030: the current data processing agreement is not accepted yet. */
   | "dpaRequired"
   /** The agreement posted is not the current version (the page was older than the text). */
   | "dpaOutdated";
@@ -67,7 +67,7 @@ export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 
 export const INVITE_RECIPIENT_RULE: RateRule = { name: "org:invite-to", limit: 3, windowMs: 24 * 60 * 60_000 };
 
 /**
- * Billing-email confirmation links per address (issue #29 point 1, decision 028): a few a
+ * Billing-email confirmation links per address (decision 028): a few a
  * day, so the link cannot be used to flood someone's mailbox.
  */
 export const BILLING_CONFIRM_RULE: RateRule = { name: "org:billing-confirm", limit: 3, windowMs: 24 * 60 * 60_000 };
@@ -119,7 +119,7 @@ export interface OrganisationPage {
   lastAdmin: boolean;
   /** The billing email's mailed link was opened for its current address (decision 028). */
   billingEmailConfirmed: boolean;
-  /** Issue #31 point 4, admins only (null for members): the agreement's acceptances, newest first. */
+  /** Decision 030, admins only (null for members): the agreement's acceptances, newest first. */
   dpa: { current: dpaRepo.DpaAcceptance | null; history: dpaRepo.DpaAcceptance[] } | null;
 }
 
@@ -164,15 +164,15 @@ export async function getOrganisationPage(
 }
 
 /**
- * Whether the organisation accepted the current data processing agreement (issue #31
- * point 4): its admins must, before they invite members or import items.
+ * Whether the organisation accepted the current data processing agreement (decision 030): its admins must, before they
+ * invite members or import items.
  */
 export function hasAcceptedDpa(deps: Pick<Deps, "db">, organisationId: string): Promise<boolean> {
   return dpaRepo.hasDpaAcceptance(deps.db, organisationId, DPA_VERSION);
 }
 
 /**
- * An admin accepts the data processing agreement for the organisation (issue #31 point 4).
+ * An admin accepts the data processing agreement for the organisation (decision 030).
  * `version` is the one the admin was shown: an older one is refused (dpaOutdated), so nobody
  * accepts a text they did not see. Accepting again changes nothing: the first acceptance of
  * a version stands.
@@ -213,7 +213,7 @@ export async function inviteMember(
   lang: Lang,
 ) {
   await requireAdmin(deps.db, organisationId, actor.id);
-  // Members' data is the organisation's, processed by Hittad: agreement first (issue #31 point 4).
+  // Members' data is the organisation's, processed by Hittad: agreement first (decision 030).
   if (!(await hasAcceptedDpa(deps, organisationId))) throw new OrganisationError("dpaRequired");
   // Only a proven address sends mail in Hittad's name (decision 012).
   if (!actor.emailVerified) throw new OrganisationError("inviterNotVerified");
@@ -221,8 +221,8 @@ export async function inviteMember(
   if (!organisation) throw new OrganisationError("notFound");
   const now = deps.clock();
   const token = randomBytes(32).toString("base64url");
-  // One open invite per address, checked and written under the organisation's lock (issue
-  // #29: two invites sent at once both found none open and both were mailed). The limits
+  // One open invite per address, checked and written under the organisation's lock (decision 029: two invites sent at
+  // once both found none open and both were mailed). The limits
   // count inside the same transaction, so only invites that go out are counted.
   await underOrganisationLock(deps, organisationId, async (db) => {
     if (await repo.findMemberByEmail(db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
@@ -265,7 +265,7 @@ export async function inviteMember(
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /**
- * Mails the billing email a confirmation link (issue #29 point 1, decision 028): invoices
+ * Mails the billing email a confirmation link (decision 028): invoices
  * go there, so an admin proves the address reaches the organisation before the first
  * invoice. A verified admin only (mail in Hittad's name, decision 012); counted per
  * address before anything is written. A new link replaces the previous one.
@@ -358,8 +358,8 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
 /**
  * An admin removes a member: the items the member created pass to the longest-standing
  * remaining admin, their assigned items go back to the organisation, their pending
- * invites are deleted, and their subscriptions in its scope stop renewing (issue #29
- * point 6: they can no longer reach those orders to cancel them).
+ * invites are deleted, and their subscriptions in its scope stop renewing (decision 028: they can no longer reach those
+ * orders to cancel them).
  */
 export async function removeMember(
   deps: Ctx & Pick<Deps, "config">,

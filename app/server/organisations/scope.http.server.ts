@@ -1,5 +1,5 @@
 /**
- * The active scope of a request (issue #20), one way for every route that lists or
+ * The active scope of a request (decision 022), one way for every route that lists or
  * registers items: the `hittad.scope` cookie, checked against membership in the database.
  */
 import * as cookie from "cookie";

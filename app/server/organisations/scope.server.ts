@@ -1,5 +1,5 @@
 /**
- * The active scope (issue #20): personal or one organisation. The cookie `hittad.scope`
+ * The active scope (decision 022): personal or one organisation. The cookie `hittad.scope`
  * only names a choice; it is checked against the membership table on every request, so
  * a forged or stale cookie (another organisation's id, a membership since removed) falls
  * back to personal.

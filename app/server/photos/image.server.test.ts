@@ -1,5 +1,5 @@
 /**
- * Item photo processing (issue #34 point 2): what is served carries no metadata, is
+ * Item photo processing (decision 035): what is served carries no metadata, is
  * upright and small; every bad input of the issue is refused with its own problem, the
  * decompression bomb before any pixel is decoded.
  */

@@ -1,5 +1,5 @@
 /**
- * Item photos in, WebP variants out (issue #34 point 2, decision 035).
+ * Item photos in, WebP variants out (decision 035).
  *
  * - Checked by content, never by name or declared type: the first bytes must be JPEG, PNG
  *   or WebP. An iPhone's HEIC (ISO BMFF `ftyp` with a HEIF brand) gets its own message.

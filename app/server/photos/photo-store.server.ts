@@ -1,5 +1,5 @@
 /**
- * Where photo bytes live (issue #34 point 3, decision 035): in the database by default
+ * Where photo bytes live (decision 035): in the database by default
  * (photo_blobs.data, so every instance on one PostgreSQL serves every photo), or in
  * S3-compatible storage when S3_* is configured (photo_blobs then keeps the hash with
  * `data` null, so orphans are found in SQL and deleted there too). A row with bytes is read

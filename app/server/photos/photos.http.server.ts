@@ -24,7 +24,7 @@ export const photoErrors: HttpErrorTable<PhotoErrorCode> = {
 };
 
 /**
- * The files of a form's `photo` field (issue #34 point 1). A file input left empty sends a
+ * The files of a form's `photo` field (decision 035). A file input left empty sends a
  * nameless, empty part: skipped. A chosen file that is empty is kept (the "empty" message).
  */
 export async function photoFilesOf(form: FormData): Promise<Uint8Array[]> {

@@ -1,5 +1,5 @@
 /**
- * SQL of item photos (issue #34, migration 0031): photos, their variants and the bytes by
+ * SQL of item photos (decision 035, migration 0031): photos, their variants and the bytes by
  * content hash. One query per function; the rules are in photos.service.server.ts.
  */
 import { sql } from "kysely";

@@ -1,5 +1,5 @@
 /**
- * Item photo rules (issue #34) on an in-memory SQLite through the real migrations: who
+ * Item photo rules (decision 035) on an in-memory SQLite through the real migrations: who
  * sees a private photo, the per-item count, the per-account storage bound, the upload
  * limit counted before any work, and bytes that go when nothing uses them — in the
  * database and in S3-compatible storage (a local stand-in checking SigV4).

@@ -1,5 +1,5 @@
 /**
- * Rules of item photos (issue #34, decision 035). No HTTP here (decision 011).
+ * Rules of item photos (decision 035). No HTTP here (decision 011).
  *
  * Upload is two steps so that a refused photo costs the owner nothing they typed: the
  * route first calls `preparePhotos` (rate limit, content checks, processing; nothing
@@ -165,7 +165,7 @@ export async function getPhotoPage(
 }
 
 /**
- * Photos added to an item the user manages (the item's photo page, issue #34): checked,
+ * Photos added to an item the user manages (the item's photo page, decision 035): checked,
  * processed and stored. PhotoError for a refused file or limit, nothing stored then.
  */
 export async function addPhotos(
@@ -181,7 +181,7 @@ export async function addPhotos(
   await attachPhotos(deps, userId, itemId, prepared, options);
 }
 
-/** Photos per item (the CSV export's column, issue #34 point 5); items without are absent. */
+/** Photos per item (the CSV export's column, decision 035); items without are absent. */
 export async function countPhotosOfItems(deps: Pick<Deps, "db">, itemIds: string[]): Promise<Map<string, number>> {
   return repo.countPhotosByItem(deps.db, itemIds);
 }

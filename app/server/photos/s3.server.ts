@@ -1,5 +1,5 @@
 /**
- * A minimal S3 client (issue #34, decision 035): PUT, GET and DELETE of one object over
+ * A minimal S3 client (decision 035): PUT, GET and DELETE of one object over
  * fetch, signed with SigV4 (sigv4.server.ts). Path-style URLs (`{endpoint}/{bucket}/{key}`),
  * which S3, MinIO, Garage, Ceph and R2 all serve.
  */

@@ -1,5 +1,5 @@
 /**
- * AWS Signature Version 4 for S3-compatible object storage (issue #34, decision 035): the
+ * AWS Signature Version 4 for S3-compatible object storage (decision 035): the
  * few lines of the protocol a PUT, GET and DELETE of one object need, instead of the AWS
  * SDK (~3 MB of modules for three requests). Header-based signing with the payload's
  * SHA-256 in `x-amz-content-sha256`, as S3, MinIO, Garage, Ceph RGW and R2 all accept.

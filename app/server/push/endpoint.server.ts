@@ -1,5 +1,5 @@
 /**
- * Against request forgery (issue #33 point 3, decision 034): a push endpoint is a URL a
+ * Against request forgery (decision 034): a push endpoint is a URL a
  * browser hands us and the server later POSTs to, so it must not reach into our own
  * network. It must be https, and every address its host resolves to must be public, unless
  * its host:port is listed in PUSH_ALLOW_HOSTS (local stand-ins). Checked when a browser

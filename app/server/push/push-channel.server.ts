@@ -1,5 +1,5 @@
 /**
- * Push as a channel of the one outbox (issue #33, decision 040): the alert fan-out queues
+ * Push as a channel of the one outbox (decision 040): the alert fan-out queues
  * a `mail_outbox` row with channel 'push' whose `to` is the subscription's id and whose
  * `text` is the payload (JSON); the outbox worker claims it like any row and calls this
  * sender. A subscription removed meanwhile, or one the push service calls gone (404/410,

@@ -1,5 +1,5 @@
 /**
- * Sends one web push notification to one subscription (issue #33 point 3, decision 034):
+ * Sends one web push notification to one subscription (decision 034):
  * the payload encrypted for the browser (aes128gcm, RFC 8291) and the request signed with
  * our VAPID key (RFC 8292), both by the web-push library; the request itself is ours, so it
  * has a deadline, reads at most a few KB of the answer and connects only to public

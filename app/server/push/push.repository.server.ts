@@ -1,5 +1,5 @@
 /**
- * SQL for web push (issue #33, decisions 034 and 040): the shared VAPID key pair and the
+ * SQL for web push (decisions 034 and 040): the shared VAPID key pair and the
  * browsers that subscribed. Notifications wait in the one outbox (mail/mail.server.ts).
  */
 import { sql } from "kysely";

@@ -1,5 +1,5 @@
 /**
- * Web push on the owner's devices (issue #33 point 3, decisions 034 and 040): subscribing a
+ * Web push on the owner's devices (decisions 034 and 040): subscribing a
  * browser and the device list. Notices are queued by the alert fan-out in the one outbox
  * and sent by push-channel.server.ts. No HTTP here (decision 011).
  */

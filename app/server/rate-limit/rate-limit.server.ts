@@ -7,7 +7,7 @@
  *   if (!r.ok) → 429 with r.retryAfterMinutes
  *
  * Honour config.rateLimitDisabled by calling `rateLimiter(config, db)` instead.
- * Count first, then act (issue #29): a rule is checked by the hit that counts it, never by
+ * Count first, then act (decision 029): a rule is checked by the hit that counts it, never by
  * a read before the work, or concurrent requests all pass the read. A hit that turns out
  * not to count (a successful sign-in) is given back with `undoRateLimitHit`.
  * A refused hit is not counted (the counter stops at limit + 1), so hammering a locked
@@ -52,7 +52,7 @@ function resultOf(rule: RateRule, count: number, windowStart: number, now: numbe
  * Where `subject` stands under `rule` without counting anything: not ok once the
  * current window holds `limit` hits. For display only (the finder page says an item is
  * flooded): a decision to let something through always counts first with `hitRateLimit`,
- * so concurrent requests cannot all read "allowed" before any of them counts (issue #29).
+ * so concurrent requests cannot all read "allowed" before any of them counts (decision 029).
  */
 export async function peekRateLimit(db: DB, rule: RateRule, subject: string, now: number): Promise<RateLimitResult> {
   const row = await db

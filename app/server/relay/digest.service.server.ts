@@ -1,5 +1,5 @@
 /**
- * The owners' digest while finder messages flood an item (issue #29 point 4, decision
+ * The owners' digest while finder messages flood an item (decision
  * 029): instead of a mail per message, at most one mail per quarter hour per item, saying
  * how many messages came and linking to /messages. A burst starts when the item passes
  * its hourly threshold (relay.service.server.ts) and lasts while messages keep coming
@@ -53,7 +53,7 @@ export async function sendDigestIfDue(deps: Pick<Deps, "config" | "db">, itemId:
     const item1 = item.name.replace(/\s+/g, " ").trim();
     for (const userId of await listItemRecipients(trx, itemId)) {
       const owner = await repo.findOwnerForMail(trx, userId);
-      // Only a proven address gets relay mail (issue #17), as for single messages.
+      // Only a proven address gets relay mail (decision 017), as for single messages.
       if (!owner?.emailVerified) continue;
       const t = getT(owner.language);
       await enqueueMail(trx, {

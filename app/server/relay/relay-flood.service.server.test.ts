@@ -1,7 +1,7 @@
 /**
  * The relay's limits on an in-memory SQLite through the real migrations (decision 011):
  * database counters per sender and item, and a flood of finder messages that asks for the
- * captcha and sends the owner digests instead of refusing everyone (issue #29 point 4).
+ * captcha and sends the owner digests instead of refusing everyone (decision 029).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseFinderMessage, type FinderMessageInput } from "~/lib/relay";

@@ -4,7 +4,7 @@ import type { RateRule } from "../rate-limit/rate-limit.server";
 /** Per client IP: a finder with a follow-up or two, not a spam run. */
 export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };
 /**
- * Per item, the flood threshold (issue #29 point 4): more than a few finders of one item in
+ * Per item, the flood threshold (decision 029): more than a few finders of one item in
  * an hour is already unusual. Past it nobody is refused for it: every further sender solves
  * the captcha (without JavaScript the form says so and shows how to hand the item in), and
  * the owners get a digest per quarter hour instead of a mail per message.

@@ -9,7 +9,7 @@ export const relayErrors: HttpErrorTable<RelayErrorCode> = {
     key: "relay.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
   },
-  // Without JavaScript (no captcha) while the item is flooded: the page explains (issue #29).
+  // Without JavaScript (no captcha) while the item is flooded: the page explains (decision 029).
   flooded: {
     status: 429,
     key: "relay.errors.flooded",

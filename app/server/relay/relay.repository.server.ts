@@ -1,5 +1,5 @@
 /**
- * SQL of the finder-to-owner relay (issue #14): conversations and their messages. One
+ * SQL of the finder-to-owner relay (decision 013): conversations and their messages. One
  * query per function, the same on SQLite and PostgreSQL; rows are converted here
  * (decision 004): bigint → number, author text → the literal union.
  */
@@ -20,7 +20,7 @@ export interface Conversation {
   finderLang: "en" | "sv";
   createdAt: number;
   lastMessageAt: number;
-  /** The owner confirmed "I have my item back" (issue #21), with the fee agreed then. */
+  /** The owner confirmed "I have my item back" (decision 019), with the fee agreed then. */
   returned: ReturnedState | null;
 }
 
@@ -39,7 +39,7 @@ export interface RelayMessage {
   longitude: number | null;
   createdAt: number;
   readAt: number | null;
-  /** A trusted contact's reply (issue #33): who, for the owner's eyes only. */
+  /** A trusted contact's reply (decision 040): who, for the owner's eyes only. */
   contactId?: string | null;
 }
 
@@ -84,7 +84,7 @@ export async function insertConversation(db: DB, c: Conversation): Promise<void>
 }
 
 /**
- * Records "I have my item back" once (issue #21): only a conversation not yet marked
+ * Records "I have my item back" once (decision 019): only a conversation not yet marked
  * changes, so of two clicks (or two instances) exactly one gets true and sends the mail.
  */
 export async function markReturned(db: DB, id: string, r: ReturnedState): Promise<boolean> {
@@ -247,7 +247,7 @@ export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<numbe
 }
 
 /**
- * Retention (issue #14: 180 days after the last message). Messages first, then their
+ * Retention (decision 013: 180 days after the last message). Messages first, then their
  * conversations, so the deletes do not depend on the database enforcing the cascade.
  */
 export async function deleteConversationsBefore(db: DB, before: number): Promise<number> {
@@ -281,7 +281,7 @@ export async function findOwnerForMail(
 }
 
 /*
- * Digests of a burst (issue #29, migration 0020). Each function is one statement, so
+ * Digests of a burst (decision 029, migration 0020). Each function is one statement, so
  * concurrent messages and several instances' digest jobs count and claim exactly.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The finder-to-owner relay (issue #14, brief section 2.1). A finder writes from a paid
+ * The finder-to-owner relay (decision 013, brief section 2.1). A finder writes from a paid
  * item page (no account); each message starts a conversation the finder follows at the
  * private link /m/{token}; the owner reads and answers at /messages/{id}. Mails go through
  * the outbox, each in its recipient's language. The owner's email, name and phone never
@@ -41,7 +41,7 @@ export type RelayErrorCode = "notFound" | "rateLimited" | "flooded" | "honeypot"
 export class RelayError extends ServiceError<RelayErrorCode> {}
 
 /**
- * Whether finders can write about the item (issue #21 point 4): an active sticker that is
+ * Whether finders can write about the item (decision 019): an active sticker that is
  * paid now, or was paid at least once (a lapsed subscription keeps the relay; a sticker
  * never paid keeps the spec's 'not paid' page only). `paidNow` says which: the owner's
  * mail then asks them to reactivate.
@@ -78,7 +78,7 @@ interface SendMeta {
 
 /**
  * Limits and bot checks every finder message passes, before anything is stored. Each
- * limit counts before it decides (issue #29). Answers whether the item is flooded (past
+ * limit counts before it decides (decision 029). Answers whether the item is flooded (past
  * RELAY_ITEM_RULE): its owners then get the digest instead of this message's mail.
  */
 async function admitFinderMessage(
@@ -189,7 +189,7 @@ export async function sendFinderMessage(
       createdAt: now,
       readAt: null,
     });
-    // The alerts commit with the message: a crash after this loses neither (issue #33).
+    // The alerts commit with the message: a crash after this loses neither (decision 033).
     if (!digested)
       await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, true, state.paidNow), now);
   });
@@ -218,16 +218,16 @@ export interface FinderThread {
   itemName: string;
   itemId: string;
   messages: { id: string; author: repo.Author; text: string; createdAt: number; located: boolean }[];
-  /** The item still relays (paid now, or paid once: issue #21): the finder can write again. */
+  /** The item still relays (paid now, or paid once: decision 019): the finder can write again. */
   canWrite: boolean;
-  /** The owner confirmed they have the item back, with the fee agreed then (issue #21). */
+  /** The owner confirmed they have the item back, with the fee agreed then (decision 019). */
   returned: repo.ReturnedState | null;
   url: string;
   /** The finder gave an email address: the link and the replies were mailed to it. */
   mailed: boolean;
   /** The sticker code, for handing the item in. */
   code: string;
-  /** The item is flooded: writing again needs the captcha (issue #29). */
+  /** The item is flooded: writing again needs the captcha (decision 029). */
   flooded: boolean;
 }
 
@@ -340,7 +340,7 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
       text: m.text,
       createdAt: m.createdAt,
       unread: m.author === "finder" && m.readAt === null,
-      // A trusted contact's reply (issue #33): the owner sees who wrote it ("" once removed).
+      // A trusted contact's reply (decision 040): the owner sees who wrote it ("" once removed).
       byContact: m.contactId ? (contactNames.get(m.contactId) ?? "") : null,
       mapsUrl:
         m.latitude !== null && m.longitude !== null ? mapsLink({ latitude: m.latitude, longitude: m.longitude }) : null,
@@ -371,7 +371,7 @@ export async function replyAsOwner(
 }
 
 /**
- * A reply from the owner's side: the owner, or (issue #33 point 1) a trusted contact
+ * A reply from the owner's side: the owner, or (decision 033) a trusted contact
  * through their private link. Stored for /m/{token} as the owner's side (the finder never
  * learns who wrote it) and mailed to the finder when they gave an email. A contact's
  * reply also alerts the item's managers ("reply" in the fan-out), in the same transaction.
@@ -432,7 +432,7 @@ export async function storeOwnerSideReply(
 }
 
 /**
- * "I have my item back" (issue #21 point 3), the owner's own conversation only (RelayError
+ * "I have my item back" (decision 019), the owner's own conversation only (RelayError
  * notFound for anyone else). Records the return with the item's finder's fee at this
  * moment, takes the item out of lost mode and queues a short summary mail to the owner
  * (their language) — all in one transaction, and only the first time: a second click, a

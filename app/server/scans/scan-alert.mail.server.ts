@@ -1,5 +1,5 @@
 /**
- * The owner's mails about scans (issue #14 points 5–6, issue #19 point 12), in the owner's
+ * The owner's mails about scans (decision 014), in the owner's
  * language, queued in the mail outbox in the same transaction as the throttle's claim.
  * Only to a verified account email (as receipts, decision 012): an address typed by
  * someone else must not receive mails it never asked for.

@@ -1,5 +1,5 @@
 /**
- * The scan log's write buffer (issue #14 point 4, decision 014). A finder page only
+ * The scan log's write buffer (decision 014). A finder page only
  * pushes an event onto an in-memory list (no promise, no database), so the page and the
  * cache hit that serves it are not slowed; the list is written in one batch at least
  * every second and on shutdown. A crash loses at most the last second. A failed write

@@ -1,5 +1,5 @@
 /**
- * Scan log, scan alerts and lost mode (issue #14 points 4–6, issue #19 point 12; decision
+ * Scan log, scan alerts and lost mode (decision
  * 014). No HTTP here (decision 011).
  *
  * - A view of an item page by anyone but its owner is an event in the process's
@@ -163,7 +163,7 @@ export async function writeScanEvents(
       if (sent) mails += recipients.length;
       continue;
     }
-    // A paid item's scan alert goes through the alert fan-out (issue #33): each person who
+    // A paid item's scan alert goes through the alert fan-out (decision 033): each person who
     // manages the item, by the channels they chose for "scan" or "lost-mode scan".
     if (!(await hasReachableRecipient(db, t.id))) continue;
     const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;

@@ -1,6 +1,6 @@
 /**
  * The seller from the configuration (COMPANY_*), in the one shape receipts, invoices, the
- * checkout, /contact, /privacy and /terms show (issue #31 point 2).
+ * checkout, /contact, /privacy and /terms show.
  */
 import type { SellerView } from "~/lib/seller";
 import type { Config } from "../config.server";

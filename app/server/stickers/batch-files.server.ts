@@ -1,5 +1,5 @@
 /**
- * A batch's files for the print shop (issue #35 point 1): the A4 sticker sheet the
+ * A batch's files for the print shop (decision 036): the A4 sticker sheet the
  * fulfilment sheets use (same QR of {BASE_URL}/{id}, same typeable code) and a CSV of ids,
  * codes and URLs. Voided stickers are left out: they are not to be printed.
  */

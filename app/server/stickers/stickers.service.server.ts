@@ -1,5 +1,5 @@
 /**
- * Claimable stickers (issue #35, decision 036): staff print batches before anyone owns
+ * Claimable stickers (decision 036): staff print batches before anyone owns
  * them; an owner claims one by its QR (id) or typed code and the new item takes the
  * sticker's id and code. No HTTP here (decision 011).
  */
@@ -292,7 +292,7 @@ export async function prepaidRecordOfItem(
 }
 
 /**
- * Moves the owner's item onto a spare printed sticker they hold (issue #35 point 5): the
+ * Moves the owner's item onto a spare printed sticker they hold (decision 036): the
  * spare's id and code become the item's, and the old sticker answers 410 "replaced" as
  * after a replacement with a new code (decision 015). The spare is claimed by the same
  * conditional update as a claim, so it is used once; a wrong, claimed or voided code gets

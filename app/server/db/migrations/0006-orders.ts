@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Orders and payments (issue #6): an order per checkout (items, period, language,
+ * Orders and payments (decision 008): an order per checkout (items, period, language,
  * currency, amounts in minor units, the order's address), its items, the payment
  * provider events already applied (idempotency by event id) and one sticker shipment per
  * paid order. Frozen once landed.

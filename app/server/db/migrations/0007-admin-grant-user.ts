@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Admin grants bound to a user (issue #13): the first verified sign-in of a granted email
+ * Admin grants bound to a user (decision 012): the first verified sign-in of a granted email
  * writes that user's id, so the grant cannot move to whoever holds the address later.
  * `source` says where it came from: 'grant' (npm run admin:grant) or 'config'
  * (ADMIN_EMAILS, which must still list the email). Frozen once landed.

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import type { Kysely } from "kysely";
 
 /**
- * Sticker fulfilment (issue #15). Frozen once landed.
+ * Sticker fulfilment (decision 015). Frozen once landed.
  * - products.code: the typeable code printed under each sticker's QR code, unique;
  *   existing items get one here (the generator is copied, not imported, so this file keeps
  *   doing what it did when app/lib/sticker-code.ts changes).

@@ -1,10 +1,10 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 
 /**
- * Issue #17. (1) products.active: the owner can deactivate an item; its finder page then
+ * Decision 017. (1) products.active: the owner can deactivate an item; its finder page then
  * says "This sticker is not active" and shows no contact info (1 = active, the default).
  * (2) The placeholder user that anonymised orders and sticker shipments point to once their
- * owner deleted the account (issue #17, docs/decisions/017-account-deletion.md). Orders
+ * owner deleted the account (docs/decisions/017-account-self-service.md). Orders
  * must stay for the books, and their userId column references user.id with ON DELETE
  * CASCADE: moving them to this row keeps them without anything of the person. It has no
  * sign-in method, and its address is in the reserved .invalid domain, so nobody can sign

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The finder-to-owner relay (issue #14): per-item contact visibility, conversations
+ * The finder-to-owner relay (decision 013): per-item contact visibility, conversations
  * (one per finder, reached by the finder through a private token) and their messages.
  * Frozen once landed.
  */

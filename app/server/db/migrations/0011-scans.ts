@@ -1,8 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Scan log, scan alerts and lost mode (issue #14 points 4–6, issue #19 point 12;
- * docs/decisions/014-scan-log-and-alerts.md). Frozen once landed.
+ * Scan log, scan alerts and lost mode (docs/decisions/014-scan-log-and-alerts.md). Frozen once landed.
  *
  * - `item_scans`: one row per view of a paid item page by anyone but its owner: time,
  *   page language and a coarse device class. No IP address, no user agent.

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Subscriptions that run for years (issue #16): on orders, the last failed payment, the
+ * Subscriptions that run for years (decision 016): on orders, the last failed payment, the
  * renewal a reminder was sent for and when the subscription lapsed (items unpaid, owner
  * told); receipts with VAT, numbered from one counter row; named counters. Frozen once landed.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Hittelön and returns (issue #21, docs/decisions/019-hittelon-and-lapsed-relay.md).
+ * Hittelön and returns (docs/decisions/019-hittelon-and-lapsed-relay.md).
  * Frozen once landed.
  *
  * - products.approxValue: the owner's approximate value of the item (whole units of the

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Organisations (issue #20, docs/decisions/022-organisations.md). Frozen once landed;
+ * Organisations (docs/decisions/022-organisations.md). Frozen once landed;
  * the CSV import/export codes against these names.
  *
  * - `organisations`: a company account. orgNumber is the Swedish organisationsnummer in

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Invoice payment for organisations (issue #20 point 4, docs/decisions/027-invoice-payment.md).
+ * Invoice payment for organisations (docs/decisions/027-invoice-payment.md).
  * Frozen once landed.
  *
  * orders:

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Data only (issue #20, docs/decisions/026-organisation-item-access.md): a finder
+ * Data only (docs/decisions/026-organisation-item-access.md): a finder
  * conversation about an organisation item belongs with the item. Since this release a
  * member's departure hands their conversations to the heir with their items; before it,
  * the conversations kept the departed member as `ownerId`, so their account's deletion

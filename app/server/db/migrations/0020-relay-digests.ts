@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue #29 point 4 (docs/decisions/029-limits-and-relay-flood.md): while finder messages
+ * docs/decisions/029-limits-and-relay-flood.md: while finder messages
  * flood an item, its owners get one digest mail per quarter hour instead of a mail per
  * message. One row per item in such a burst: the messages not mailed yet and when the
  * last digest went out. Holds no personal data (an item id, counts and times); deleted

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue #29 point 2 (docs/decisions/028-accountable-invoicing.md): a contact message sent
+ * docs/decisions/028-accountable-invoicing.md: a contact message sent
  * while signed in is linked to the account that sent it, so it belongs to that account
  * whatever address was typed; messages without a user (sent signed out) belong to an
  * account only once it has verified their address. Null for every message sent before.

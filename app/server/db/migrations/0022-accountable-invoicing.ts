@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Issue #29 point 1 (docs/decisions/028-accountable-invoicing.md): invoicing only for
+ * docs/decisions/028-accountable-invoicing.md: invoicing only for
  * accountable organisations.
  *
  * - `organisations`: the billing email is confirmed by a mailed link before the first

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue #33 (docs/decisions/033-reach-the-owner.md): one alert fan-out with recorded
+ * docs/decisions/033-reach-the-owner.md: one alert fan-out with recorded
  * deliveries, SMS through the mail outbox, the owner's verified mobile number, the alert
  * settings and the SMS cost guard. Frozen once landed.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Web push on the owner's devices (issue #33 point 3, docs/decisions/034-push-notifications.md).
+ * Web push on the owner's devices (docs/decisions/034-push-notifications.md).
  * - server_keys: key pairs the service makes for itself once and every instance shares
  *   (the VAPID pair when VAPID_* is not set); written insert-if-absent.
  * - push_subscriptions: one row per browser that asked for notifications: the push

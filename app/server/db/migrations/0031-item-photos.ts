@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 
 /**
- * Issue #34 (docs/decisions/035-item-photos.md): item photos.
+ * docs/decisions/035-item-photos.md: item photos.
  * - item_photos: one row per photo of an item, in the owner's order (`position`), public
  *   or private (private: only the item's managers see it). Deleted with the item (cascade);
  *   `itemId` moves with a replacement sticker's new id (fulfil.repository moveItemToNewId).

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue #31 point 5 (docs/decisions/030-lawful-to-sell.md): the log of staff look-ups at
+ * docs/decisions/030-lawful-to-sell.md: the log of staff look-ups at
  * /admin/lookup. Each row says who looked (the staff account and its email at the time),
  * when, what was typed and which item it found (null: nothing). No foreign keys: the log
  * must outlive a deleted item or staff account until housekeeping deletes it

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Issue #31 point 4 (docs/decisions/030-lawful-to-sell.md): who accepted which version of
+ * docs/decisions/030-lawful-to-sell.md: who accepted which version of
  * the data processing agreement for an organisation, and when. One row per organisation and
  * version; the accepting admin's name and email are kept as they were (the record must
  * outlive the account). Deleted with the organisation. Frozen once landed.

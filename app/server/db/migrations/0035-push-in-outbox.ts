@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Push goes through the one durable queue (issue #33, docs/decisions/040-trusted-contacts-and-one-queue.md):
+ * Push goes through the one durable queue (docs/decisions/040-trusted-contacts-and-one-queue.md):
  * a notification is a `mail_outbox` row with channel 'push' (`to`: the subscription's id,
  * `text`: the payload), claimed, retried and recorded like mail and SMS. The separate
  * push_outbox of migration 0030 and its worker are gone; rows still waiting in it are

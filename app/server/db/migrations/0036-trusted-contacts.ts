@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Trusted contacts (issue #33 point 1, docs/decisions/040-trusted-contacts-and-one-queue.md).
+ * Trusted contacts (docs/decisions/040-trusted-contacts-and-one-queue.md).
  * - trusted_contacts: up to three people an account names (name, email and/or mobile in
  *   E.164). Nothing reaches them before `confirmedAt` (the link they were sent, whose
  *   SHA-256 is `confirmTokenHash`), nothing after `stoppedAt` (the link in every message).

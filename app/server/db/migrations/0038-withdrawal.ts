@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Decision 041 (right of withdrawal, issue #31 point 3): on the order, when the consumer
+ * Decision 041 (right of withdrawal): on the order, when the consumer
  * asked for the service to start at once (the checkbox of the checkout; null: not asked,
  * or a business order), when they withdrew, and the refund that went back through the
  * payment provider (amount in minor units, when, the provider's refund id). Frozen once landed.

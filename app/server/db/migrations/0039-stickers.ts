@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Claimable stickers (issue #35, docs/decisions/036-claimable-stickers.md).
+ * Claimable stickers (docs/decisions/036-claimable-stickers.md).
  * - sticker_batches: what staff printed at once: a label, how many, prepaid for 6 or 12
  *   months or not, who made it (set null with their account), voided or not.
  * - stickers: one printed sticker with no owner yet: its id (the QR's /{id}) and typeable

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Trusted contacts, second round (issue #33 points 1 and 2, decision 040):
+ * Trusted contacts, second round (decision 040):
  * - trusted_contacts.confirmCode*: a contact who gave only a mobile number confirms with a
  *   six-digit code sent by SMS (an HMAC of it is stored, valid 10 minutes, five tries
  *   counted in the statement that checks them), typed on the page their SMS links to.

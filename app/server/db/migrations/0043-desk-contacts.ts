@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * The desk's trusted contacts (issue #33 point 1, "Organisations: the desk may have
+ * The desk's trusted contacts ("Organisations: the desk may have
  * trusted contacts too"; decision 040): `trusted_contacts.organisationId` set means the
  * contact belongs to that organisation's lost-and-found desk (its unassigned items), named
  * by an admin (`userId`, who stays accountable for having named them). They go with the
