@@ -19,8 +19,12 @@ interface Mutation {
   point: string;
   what: string;
   edits: Edit[];
-  /** "unit": vitest's default config (source imported directly); "integration": the built server. */
-  suite: "unit" | "integration";
+  /**
+   * "unit": vitest's default config (source imported directly); "integration": the built
+   * server; "service": the integration config, but the test calls services (source
+   * imported directly, no build).
+   */
+  suite: "unit" | "integration" | "service";
   test: string;
   name: string;
 }
@@ -30,6 +34,8 @@ const GUARD = "app/server/orders/invoice-guard.repository.server.ts";
 const PRIVACY = "app/server/account/privacy.repository.server.ts";
 const ACCOUNTS = "app/server/auth/accounts.service.server.ts";
 const RELAY = "app/server/relay/relay.service.server.ts";
+const ALERTS = "app/server/alerts/alerts.service.server.ts";
+const CONTACTS = "app/server/contacts/contacts.service.server.ts";
 const CONCURRENCY = "tests/integration/rate-limit-concurrency.test.ts";
 
 const mutations: Mutation[] = [
@@ -147,6 +153,54 @@ const mutations: Mutation[] = [
     name: "signin:account-ip",
   },
   {
+    point: "3",
+    what: "phone codes: the limit is read before the SMS and counted after it",
+    edits: [
+      {
+        file: ALERTS,
+        find: `import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";`,
+        replace: `import { hitRateLimit, peekRateLimit, type RateRule } from "../rate-limit/rate-limit.server";`,
+      },
+      {
+        file: ALERTS,
+        find: `const hit = await hitRateLimit(db, PHONE_CODE_RULE, userId, now);`,
+        replace: `const hit = await peekRateLimit(db, PHONE_CODE_RULE, userId, now);`,
+      },
+      {
+        file: ALERTS,
+        find: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });\n  });\n`,
+        replace: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });\n  });\n  await hitRateLimit(db, PHONE_CODE_RULE, userId, now);\n`,
+      },
+    ],
+    suite: "service",
+    test: CONCURRENCY,
+    name: "phone:code",
+  },
+  {
+    point: "3",
+    what: "trusted contacts' replies: the limit is read before the reply and counted after it",
+    edits: [
+      {
+        file: CONTACTS,
+        find: `import { hitRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
+        replace: `import { hitRateLimit, peekRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
+      },
+      {
+        file: CONTACTS,
+        find: `const limited = await rateLimiter(deps.config, deps.db)(CONTACT_REPLY_RULE, contact.id, deps.clock());`,
+        replace: `const limited = await peekRateLimit(deps.db, CONTACT_REPLY_RULE, contact.id, deps.clock());`,
+      },
+      {
+        file: CONTACTS,
+        find: `  await storeOwnerSideReply(deps, conversation, item.name, body, { id: contact.id, name: contact.name });\n`,
+        replace: `  await storeOwnerSideReply(deps, conversation, item.name, body, { id: contact.id, name: contact.name });\n  await rateLimiter(deps.config, deps.db)(CONTACT_REPLY_RULE, contact.id, deps.clock());\n`,
+      },
+    ],
+    suite: "service",
+    test: CONCURRENCY,
+    name: "trusted:reply",
+  },
+  {
     point: "4",
     what: "a flooded item refuses every finder instead of asking for the captcha",
     edits: [
@@ -251,7 +305,7 @@ interface Outcome {
 
 function runTest(m: Mutation): Outcome {
   const out = path.join(os.tmpdir(), `prove-${process.pid}.json`);
-  const config = m.suite === "integration" ? ["--config", "vitest.integration.config.ts"] : [];
+  const config = m.suite === "unit" ? [] : ["--config", "vitest.integration.config.ts"];
   sh("npx", ["vitest", "run", ...config, m.test, "-t", m.name, "--reporter=json", `--outputFile=${out}`]);
   if (!fs.existsSync(out)) return { ran: 0, failed: 0, firstFailure: "" };
   const report = JSON.parse(fs.readFileSync(out, "utf8")) as {

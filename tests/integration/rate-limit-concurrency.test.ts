@@ -8,12 +8,37 @@
  * database; where each allowed request is slow (a password hash), the counter is seeded
  * a few short of its limit, so the burst proves the same thing with three checks. The
  * captcha is a reCAPTCHA stand-in (tests/support/recaptcha.ts): solved captchas cost
- * nothing.
+ * nothing. The limits that live wholly in a service (phone codes, trusted contacts, push
+ * devices, photo uploads) get 50 calls of the service at once against the same database
+ * instead: the same proof without a page's worth of HTTP each.
  */
 import { createOrganisationWithDpa } from "../support/dpa";
-import { randomBytes } from "node:crypto";
+import { createECDH, randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
+import {
+  confirmPhoneCode,
+  PHONE_CODE_RULE,
+  PHONE_VERIFY_RULE,
+  requestPhoneCode,
+} from "../../app/server/alerts/alerts.service.server";
+import { replyToken } from "../../app/server/contacts/contact-links.server";
+import {
+  addContact,
+  confirmContact,
+  CONTACT_CODE_RULE,
+  CONTACT_REPLY_RULE,
+  CONTACT_VERIFY_RULE,
+  INVITE_RULE as TRUSTED_INVITE_RULE,
+  listContacts,
+  replyAsContact,
+  resendConfirmCode,
+} from "../../app/server/contacts/contacts.service.server";
+import { PHOTO_UPLOAD_LIMIT, preparePhotos } from "../../app/server/photos/photos.service.server";
+import { PUSH_SUBSCRIBE_RULE, subscribeDevice } from "../../app/server/push/push.service.server";
+import { ServiceError } from "../../app/server/service-error.server";
+import { TRUSTED_CONTACTS_MAX } from "../../app/lib/trusted-contacts";
 import { ACCOUNT_LIMITS } from "../../app/server/auth/accounts.service.server";
 import { ACCOUNT_PAGE_LIMITS } from "../../app/server/account/account.service.server";
 import { EXPORT_LIMIT } from "../../app/server/account/privacy.service.server";
@@ -75,7 +100,50 @@ async function burst(send: (i: number) => Promise<Response>): Promise<number[]> 
     }),
   );
 }
-const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+const count = <T>(outcomes: T[], outcome: T) => outcomes.filter((s) => s === outcome).length;
+
+/** Calls a service `N` times at once; each call's error code, or "ok". */
+async function calls(call: (i: number) => Promise<unknown>): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      call(i).then(
+        () => "ok",
+        (err: unknown) => {
+          if (err instanceof ServiceError) return err.code as string;
+          throw err;
+        },
+      ),
+    ),
+  );
+}
+
+/** SMS queued to `to` (E.164), oldest first. */
+const smsTo = async (to: string) =>
+  (
+    await rt.database.db
+      .selectFrom("mail_outbox")
+      .select("text")
+      .where("channel", "=", "sms")
+      .where("to", "=", to)
+      .orderBy("createdAt")
+      .execute()
+  ).map((r) => r.text);
+/** A Swedish mobile number no other test uses: as typed, and in E.164. */
+const aNumber = () => {
+  const digits = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+  return { typed: `070${digits.slice(1)}`, e164: `+4670${digits.slice(1)}` };
+};
+const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
+const otherThan = (code: string) => (code === "000000" ? "111111" : "000000");
+
+/** A trusted contact named with only a number: their confirmation link's token and code. */
+async function contactInvitedBySms() {
+  const owner = await createUser(rt);
+  const phone = aNumber();
+  await addContact(depsOf(rt), owner.id, { name: "Bo", email: "", phone: phone.typed });
+  const [sms] = await smsTo(phone.e164);
+  return { phone: phone.e164, token: /\/t\/c\/([A-Za-z0-9_-]+)/.exec(sms!)![1]!, code: codeIn(sms!) };
+}
 
 /** Rows of mail queued to `to`. */
 async function mailsTo(to: string, subject?: string) {
@@ -564,6 +632,115 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         .where("payed", "=", 1)
         .execute();
       expect(active).toHaveLength(CREDIT_ITEMS);
+    });
+  });
+
+  describe("phones, trusted contacts, devices and photos (50 calls of the service at once)", () => {
+    it(`${PHONE_CODE_RULE.name}: codes asked for by one user, ${PHONE_CODE_RULE.limit} SMS sent`, async () => {
+      const u = await createUser(rt);
+      const phone = aNumber();
+      const codes = await calls(() => requestPhoneCode(depsOf(rt), u.id, "en", phone.typed));
+      expect(count(codes, "phone.rateLimited")).toBe(N - PHONE_CODE_RULE.limit);
+      expect(await smsTo(phone.e164)).toHaveLength(PHONE_CODE_RULE.limit);
+    });
+
+    it(`${PHONE_VERIFY_RULE.name}: wrong codes from one user, no more checked than the ${PHONE_VERIFY_RULE.limit} allowed`, async () => {
+      const u = await createUser(rt);
+      const phone = aNumber();
+      await requestPhoneCode(depsOf(rt), u.id, "en", phone.typed);
+      const [sms] = await smsTo(phone.e164);
+      const codes = await calls(() => confirmPhoneCode(depsOf(rt), u.id, otherThan(codeIn(sms!))));
+      // Checked: wrong while the code's five tries last, then expired; the rest never checked.
+      expect(count(codes, "code.rateLimited")).toBe(N - PHONE_VERIFY_RULE.limit);
+      expect(count(codes, "code.wrong") + count(codes, "code.expired")).toBe(PHONE_VERIFY_RULE.limit);
+    });
+
+    it(`${TRUSTED_INVITE_RULE.name}: contacts invited by one owner, ${TRUSTED_INVITE_RULE.limit} considered, ${TRUSTED_CONTACTS_MAX} mailed`, async () => {
+      const owner = await createUser(rt);
+      const tag = `trusted${randomBytes(3).toString("hex")}`;
+      const codes = await calls((i) =>
+        addContact(depsOf(rt), owner.id, { name: `Contact ${i}`, email: `${tag}-${i}@example.test`, phone: "" }),
+      );
+      // Past the limit's ten: the three an account may name, then "too many".
+      expect(count(codes, "rateLimited")).toBe(N - TRUSTED_INVITE_RULE.limit);
+      expect(count(codes, "ok")).toBe(TRUSTED_CONTACTS_MAX);
+      expect(count(codes, "tooMany")).toBe(TRUSTED_INVITE_RULE.limit - TRUSTED_CONTACTS_MAX);
+      const mails = await rt.database.db
+        .selectFrom("mail_outbox")
+        .select("id")
+        .where("to", "like", `${tag}-%`)
+        .execute();
+      expect(mails).toHaveLength(TRUSTED_CONTACTS_MAX);
+    });
+
+    it(`${CONTACT_CODE_RULE.name}: new codes asked for one contact, ${CONTACT_CODE_RULE.limit} SMS sent`, async () => {
+      const { phone, token } = await contactInvitedBySms();
+      const codes = await calls(() => resendConfirmCode(depsOf(rt), token));
+      expect(count(codes, "rateLimited")).toBe(N - CONTACT_CODE_RULE.limit);
+      // The invitation's SMS, and the new codes the limit allowed.
+      expect(await smsTo(phone)).toHaveLength(1 + CONTACT_CODE_RULE.limit);
+    });
+
+    it(`${CONTACT_VERIFY_RULE.name}: wrong codes for one contact, no more checked than the ${CONTACT_VERIFY_RULE.limit} allowed`, async () => {
+      const { token, code } = await contactInvitedBySms();
+      const codes = await calls(() => confirmContact(depsOf(rt), token, otherThan(code)));
+      expect(count(codes, "rateLimited")).toBe(N - CONTACT_VERIFY_RULE.limit);
+      expect(count(codes, "code.wrong") + count(codes, "code.expired")).toBe(CONTACT_VERIFY_RULE.limit);
+    });
+
+    it(`${CONTACT_REPLY_RULE.name}: replies by one trusted contact, ${CONTACT_REPLY_RULE.limit} stored`, async () => {
+      const owner = await createUser(rt);
+      await addContact(depsOf(rt), owner.id, { name: "Bo", email: unique("trusted"), phone: "" });
+      const [contact] = await listContacts(depsOf(rt), owner.id);
+      await rt.database.db
+        .updateTable("trusted_contacts")
+        .set({ confirmedAt: Date.now() })
+        .where("id", "=", contact!.id)
+        .execute();
+      const item = await paidItem(owner);
+      await finderPost(item, { message: "Found it" });
+      const { id } = await rt.database.db
+        .selectFrom("conversations")
+        .select("id")
+        .where("itemId", "=", item)
+        .executeTakeFirstOrThrow();
+      const token = replyToken(rt.config, id, contact!.id);
+      const codes = await calls((i) => replyAsContact(depsOf(rt), token, `reply ${i}`));
+      expect(count(codes, "ok")).toBe(CONTACT_REPLY_RULE.limit);
+      expect(count(codes, "rateLimited")).toBe(N - CONTACT_REPLY_RULE.limit);
+      const replies = await rt.database.db
+        .selectFrom("conversation_messages")
+        .select("id")
+        .where("conversationId", "=", id)
+        .where("contactId", "=", contact!.id)
+        .execute();
+      expect(replies).toHaveLength(CONTACT_REPLY_RULE.limit);
+    });
+
+    it(`${PUSH_SUBSCRIBE_RULE.name}: one browser subscribing again and again, ${PUSH_SUBSCRIBE_RULE.limit} accepted`, async () => {
+      const u = await createUser(rt);
+      const ecdh = createECDH("prime256v1");
+      ecdh.generateKeys();
+      // A public address literal: the endpoint check resolves nothing, and nothing is sent.
+      const subscription = {
+        endpoint: `https://8.8.8.8/push/${randomBytes(8).toString("hex")}`,
+        keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+      };
+      const codes = await calls(() => subscribeDevice(depsOf(rt), u.id, subscription, { userAgent: null }));
+      expect(count(codes, "ok")).toBe(PUSH_SUBSCRIBE_RULE.limit);
+      expect(count(codes, "rateLimited")).toBe(N - PUSH_SUBSCRIBE_RULE.limit);
+    });
+
+    it(`${PHOTO_UPLOAD_LIMIT.name}: photos uploaded by one user, no more processed than the ${PHOTO_UPLOAD_LIMIT.limit} allowed`, async () => {
+      const u = await createUser(rt);
+      // Each photo allowed is decoded and encoded four times: the counter starts three short.
+      await seed(PHOTO_UPLOAD_LIMIT, u.id, PHOTO_UPLOAD_LIMIT.limit - 3);
+      const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a6" } })
+        .jpeg()
+        .toBuffer();
+      const codes = await calls(() => preparePhotos(depsOf(rt), u.id, [new Uint8Array(photo)]));
+      expect(count(codes, "ok")).toBe(3);
+      expect(count(codes, "rateLimited")).toBe(N - 3);
     });
   });
 });

@@ -16,6 +16,28 @@ const row = (r: ContactRow): ContactRow => ({
   confirmCodeAttempts: Number(r.confirmCodeAttempts),
 });
 
+/**
+ * Holds the row lock of whoever names the contacts (the organisation for desk contacts,
+ * else the account) until the transaction ends, so that concurrent invitations count the
+ * contacts one after another (decision 029: PostgreSQL's read committed let five through
+ * where three are allowed; SQLite serialises transactions anyway).
+ */
+export async function lockContactsOf(trx: DB, userId: string, organisationId: string | null): Promise<void> {
+  if (organisationId) {
+    await trx
+      .updateTable("organisations")
+      .set({ updatedAt: sql`"updatedAt"` })
+      .where("id", "=", organisationId)
+      .execute();
+  } else {
+    await trx
+      .updateTable("user")
+      .set({ updatedAt: sql`"updatedAt"` })
+      .where("id", "=", userId)
+      .execute();
+  }
+}
+
 /** An account's own contacts (not the desk contacts it named for an organisation). */
 export async function listContacts(db: DB, userId: string): Promise<ContactRow[]> {
   const rows = await db

@@ -154,6 +154,7 @@ async function inviteContact(
   // Only a number: a code by SMS, typed on the page the SMS links to (an address: the link).
   const code = email ? null : newPhoneCode();
   await deps.db.transaction().execute(async (trx) => {
+    await repo.lockContactsOf(trx, userId, organisationId);
     const named = organisationId
       ? await repo.listDeskContacts(trx, organisationId)
       : await repo.listContacts(trx, userId);
