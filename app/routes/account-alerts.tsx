@@ -1,5 +1,5 @@
 /**
- * /account/alerts (issue #33): how Hittad reaches the owner — the verified mobile number
+ * /account/alerts (decision 033): how Hittad reaches the owner — the verified mobile number
  * (a code by SMS), the alert settings (event × email / SMS / push) and the trusted
  * contacts (point 1: up to three, each confirms; per item which of them get its alerts).
  * Linked from /account. Every form works without JavaScript and answers with a redirect (PRG) or the

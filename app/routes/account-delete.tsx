@@ -46,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type Values = { confirm?: string };
 
 /**
- * Deleting the account (issue #17): with the password, or after a fresh social sign-in
+ * Deleting the account (decision 017): with the password, or after a fresh social sign-in
  * (intent "reauth" starts one). Success ends signed out on / with a translated message.
  */
 export async function action({ request }: Route.ActionArgs) {
@@ -92,7 +92,7 @@ export default function AccountDelete({ loaderData, actionData }: Route.Componen
       <ul>
         <li>{t("account.delete.items")}</li>
         <li>{t("account.delete.subscriptions")}</li>
-        {/* Each subscription's real end (issue #32 point 6): a monthly plan inside its minimum
+        {/* Each subscription's real end: a monthly plan inside its minimum
             term is charged until that term ends; anything else ends with what is paid. */}
         {renewals.map((r) => (
           <li key={r.orderId}>

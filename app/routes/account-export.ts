@@ -14,7 +14,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return redirect("/account");
 }
 
-/** "Download my data" (issue #17): one JSON attachment (a ZIP with the photos, issue #34), rate-limited per user. */
+/**
+ * "Download my data" (decision 017): one JSON attachment (a ZIP with the photos, decision 035),
+ * rate-limited per user.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const { consent, lang } = context.get(requestContext);
@@ -24,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { id: user.ref, email: user.email.toLowerCase(), emailVerified: user.emailVerified },
       { consentCookie: consent },
     );
-    // With photos a ZIP of the JSON and the images (issue #34), else the JSON alone.
+    // With photos a ZIP of the JSON and the images (decision 035), else the JSON alone.
     if (file.zip) {
       return new Response(new Uint8Array(file.zip.bytes), {
         headers: {

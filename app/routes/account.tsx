@@ -68,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const deps = await getDeps();
   const page = await getAccountPage(deps, request.headers);
-  // Web push (issue #33): the devices that get notifications, and the key browsers subscribe with.
+  // Web push (decision 034): the devices that get notifications, and the key browsers subscribe with.
   const [devices, pushKey] = await Promise.all([listDevices(deps, user.ref), vapidPublicKey(deps)]);
   const q = new URL(request.url).searchParams;
   const done = q.get("done");

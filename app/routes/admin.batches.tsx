@@ -22,7 +22,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "stickers.batches"), { name: "robots", content: "noindex" }];
 }
 
-/** /admin/batches (issue #35 point 1; staff only, 404 to everyone else): the batches and a new one. */
+/** /admin/batches (decision 036; staff only, 404 to everyone else): the batches and a new one. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   return data({ batches: await listBatches(await getDeps()) }, { headers: { "Cache-Control": "private, no-store" } });

@@ -26,7 +26,7 @@ export function meta({ matches }: Route.MetaArgs) {
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /**
- * /admin/lookup (issue #31 point 5; staff only, 404 to everyone else): someone handed a
+ * /admin/lookup (decision 030; staff only, 404 to everyone else): someone handed a
  * found item in; staff type its sticker code or id and see the owner's account email and
  * contact details. The look-up is a POST so that each one is logged once (who, when, what)
  * and nothing of the owner sits in a URL; the page lists the latest look-ups.

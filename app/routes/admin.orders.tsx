@@ -20,7 +20,7 @@ export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
  * /admin/orders (staff only, 404 to everyone else): recent orders. With the test provider
- * each paid order has "Simulate renewal" / "Simulate failed renewal" (issue #16), so the
+ * each paid order has "Simulate renewal" / "Simulate failed renewal" (decision 016), so the
  * whole lifecycle can be tried out of the box; with PAYMENTS=stripe the buttons are not
  * shown and the action answers 404.
  */

@@ -23,7 +23,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "fulfil.admin");
 }
 
-/** The staff queue (issue #15): admins only; everyone else gets the 404 page. */
+/** The staff queue (decision 015): admins only; everyone else gets the 404 page. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const params = new URL(request.url).searchParams;

@@ -1,6 +1,6 @@
 /**
  * POST /api/push/subscriptions with the browser's PushSubscription.toJSON() stores it for
- * the signed-in user; DELETE with {endpoint} removes it (issue #33, decision 034). JSON in,
+ * the signed-in user; DELETE with {endpoint} removes it (decision 034). JSON in,
  * JSON out: 201/200, or a 4xx with {message} in the user's language. Same-origin like every
  * state-changing request (server/app.ts); the body limit is the JSON one (body-limit.server.ts).
  */

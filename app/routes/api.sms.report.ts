@@ -1,5 +1,5 @@
 /**
- * POST /api/sms/report/{token}: 46elks' delivery report for one SMS (issue #33). The
+ * POST /api/sms/report/{token}: 46elks' delivery report for one SMS (decision 033). The
  * token in the path is the SMS's own secret (46elks does not sign reports); a report
  * without a matching one changes nothing and gets 404. The body is 46elks' form
  * (id, status, delivered). Redacted from the request log (secret-urls.server.ts).

@@ -6,7 +6,7 @@ import { pageMeta } from "~/lib/meta";
 import type { Route } from "./+types/companies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["companies"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -16,7 +16,7 @@ export function meta({ matches }: Route.MetaArgs) {
 const FEATURES = ["volume", "devices", "contact"] as const;
 
 /**
- * The call to action (issue #20): a signed-in user goes on to create the organisation; anyone
+ * The call to action (decision 022): a signed-in user goes on to create the organisation; anyone
  * else signs up first (/organisations/new sends them to registration and back afterwards).
  */
 function CreateCompanyAccount({ className }: { className: string }) {

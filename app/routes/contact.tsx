@@ -31,8 +31,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { site } = await getDeps();
-  // /contact?item={code}: a finder handing in an item whose sticker is not active (issue #19.12).
-  // The printed sticker code, as the finder reads it off the sticker (issue #32 point 1).
+  // /contact?item={code}: a finder handing in an item whose sticker is not active (decision 014).
+  // The printed sticker code, as the finder reads it off the sticker.
   const item = normalizeStickerCode(new URL(request.url).searchParams.get("item") ?? "");
   return {
     itemCode: item === null ? null : formatStickerCode(item),
@@ -86,7 +86,7 @@ export default function Contact() {
   const result = useActionData<typeof action>() as ContactResult | ActionResult<ContactValues> | undefined;
   const nonce = useNonce();
   const sent = !!result && "sent" in result && result.sent;
-  // Uncontrolled fields: what is typed before the page's script runs stays (issue #32 point 4).
+  // Uncontrolled fields: what is typed before the page's script runs stays (decision 032).
   const initial: ContactValues =
     result && !sent
       ? result.values

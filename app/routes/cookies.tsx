@@ -8,7 +8,7 @@ import { RETURN_TO_COOKIE } from "~/lib/return-to";
 import type { Route } from "./+types/cookies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["cookies"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -57,7 +57,7 @@ export default function Cookies() {
           {t("cookies.ours.title")}
         </h2>
         {/* A region keyboard users can focus and scroll when the table is wider than the
-            screen (axe scrollable-region-focusable, issue #19). */}
+            screen (axe scrollable-region-focusable, decision 018). */}
         <div className="table-responsive" role="region" tabIndex={0} aria-labelledby="cookies-ours">
           <table className="table align-top cookie-table">
             <caption>{t("cookies.ours.caption")}</caption>

@@ -1,6 +1,6 @@
 /**
- * /dashboard/export.csv: the active scope's items as a CSV download (issue #20 point 3,
- * decision 023), in the user's language. Only the user's own items, or an organisation's
+ * /dashboard/export.csv: the active scope's items as a CSV download (decision 023), in the
+ * user's language. Only the user's own items, or an organisation's
  * for its admins; a member of the organisation gets 404.
  */
 import { requireNamedUser } from "~/server/auth/session.server";

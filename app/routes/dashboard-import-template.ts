@@ -1,6 +1,6 @@
 /**
  * /dashboard/import/template.csv: an empty import file with the columns and two example
- * rows, in the user's language and with its separator (issue #20 point 3).
+ * rows, in the user's language and with its separator (decision 023).
  */
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";

@@ -1,5 +1,5 @@
 /**
- * /dashboard/import: items from a CSV file (issue #20 point 3, decision 023). Three steps
+ * /dashboard/import: items from a CSV file (decision 023). Three steps
  * on one page, without JavaScript: upload (file and the contact text for the items), a
  * preview (the count, the first rows, every row error), and Confirm, which posts the same
  * CSV text back to be checked again in full before anything is saved; then a redirect to

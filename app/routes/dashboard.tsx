@@ -36,7 +36,7 @@ import type { Route } from "./+types/dashboard";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 /**
- * Offered only right after an item is saved (issue #33): loaded then, not with every
+ * Offered only right after an item is saved (decision 033): loaded then, not with every
  * dashboard (the signed-in pages' weight budget, decision 042).
  */
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
@@ -57,10 +57,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Spec: users without a name go to / (and without a user to /login).
   const user = await requireNamedUser(request, "/");
   const deps = await getDeps();
-  // The filter and page come from a GET form and page links (issue #18): bad values are ignored.
+  // The filter and page come from a GET form and page links (decision 021): bad values are ignored.
   const url = new URL(request.url);
   const query = parseItemQuery(url.searchParams);
-  // The active scope's items (issue #20): personal, or those registered for the organisation.
+  // The active scope's items (decision 022): personal, or those registered for the organisation.
   const scope = await activeScopeOf(deps, request, user.ref);
   const [dashboard, shipments, billing] = await Promise.all([
     getDashboard(deps, user.ref, query, organisationIdOf(scope)),
@@ -68,7 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     getBillingOverview(deps, user.ref),
   ]);
   const flash = takeFlash(request);
-  // Right after an item is saved, the dashboard offers notifications on this device (issue #33).
+  // Right after an item is saved, the dashboard offers notifications on this device (decision 034).
   const pushKey = flash.message === "common.saved" ? await vapidPublicKey(deps) : null;
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
@@ -80,7 +80,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       billing,
       // CSV import/export: the personal scope, or an organisation's admins (members get 404 there).
       csvLinks: can(scope, "csv"),
-      // The heading names the organisation whose items these are (issue #32 point 13).
+      // The heading names the organisation whose items these are (decision 038).
       organisationName: scope.kind === "organisation" ? scope.name : null,
       // After cancel / resume (POST-redirect-GET): which confirmation, about which order.
       billingDone: renewalConfirmation(billing, url.searchParams.get("billing"), url.searchParams.get("order")),
@@ -95,14 +95,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 type CancelResult = {
   formError: FormMessage | null;
   endsAt: number | null;
-  /** A sticker switched off or on (issue #17). */
+  /** A sticker switched off or on (decision 017). */
   switched?: "deactivated" | "reactivated";
 };
 
 /**
- * Cancel renewal of one of the owner's orders (issue #6: minimum term 6 months; the
+ * Cancel renewal of one of the owner's orders (decision 008: minimum term 6 months; the
  * dashboard links to the confirmation page /order/{id}/cancel, this stays for old forms),
- * or resume a cancelled one (issue #16, #19 point 4).
+ * or resume a cancelled one (decision 016).
  */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
@@ -133,7 +133,7 @@ async function switchItem(userRef: string, form: FormData, active: boolean) {
   try {
     if (!isProductId(itemId)) throw new ItemError("notFound");
     await setItemActive(await getDeps(), userRef, itemId, active);
-    // From the owner's view of the item (issue #32 point 10: the one place to manage it):
+    // From the owner's view of the item (decision 032: the one place to manage it):
     // POST-redirect-GET back there, which says what happened.
     if (form.get("back") === "item") throw redirect(`/product/${itemId}?switched=${active ? "on" : "off"}`);
     return data<CancelResult>({ formError: null, endsAt: null, switched: active ? "reactivated" : "deactivated" });

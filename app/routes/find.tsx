@@ -12,7 +12,7 @@ import { httpErrorOf } from "~/server/http/errors.server";
 import type { Route } from "./+types/find";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["fulfil"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,7 +24,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 /**
- * GET /find?code=…: a finder's typed sticker code (issue #15). Found: 302 to the item page.
+ * GET /find?code=…: a finder's typed sticker code (decision 015). Found: 302 to the item page.
  * Without a code: the form. A bad, unknown or replaced code: the form again with the
  * message and a 400/404/410; too many tries from one IP: 429.
  */

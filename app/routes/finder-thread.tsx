@@ -1,5 +1,5 @@
 /**
- * The finder's private link /m/{token} (issue #14): the conversation with the owner,
+ * The finder's private link /m/{token} (decision 013): the conversation with the owner,
  * the owner's replies and a form to write again. No account: the 256-bit token is the
  * key; a wrong one is 'Page not found'. Nothing here names the owner.
  */
@@ -82,7 +82,7 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
         {t("relay.finder.title", { item: thread.itemName })}
       </h1>
       {thread.returned ? (
-        // Issue #21: the owner confirmed the return; the fee is settled between them.
+        // Decision 019: the owner confirmed the return; the fee is settled between them.
         <div className="alert alert-success return-thanks" role="status">
           <p className="fw-bold mb-1">{t("relay.returned.finderThanks")}</p>
           <p className="mb-0">

@@ -12,7 +12,7 @@ import type { Route } from "./+types/home";
 /**
  * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020).
  * `lean`: a visitor who is not signed in gets the page without React Router's JavaScript
- * (issue #18, docs/decisions/020): everything on it is links and one GET form, so it needs
+ * (docs/decisions/020): everything on it is links and one GET form, so it needs
  * none, and the first page most people see paints from the HTML alone. Signed-in users
  * keep the full app (their user menu is React).
  */

@@ -1,5 +1,5 @@
 /**
- * `/invite/{token}` (issue #20): the link in an organisation invite. Signed-out visitors
+ * `/invite/{token}` (decision 022): the link in an organisation invite. Signed-out visitors
  * are asked to sign in or register and come back here (the return-to cookie); a signed-in
  * user whose verified email is the invited one accepts it. Used once, within 7 days.
  */
@@ -112,7 +112,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
           ) : signedIn && !emailVerified ? (
             <div className="alert alert-warning">
               <p>{t("organisations.accept.verifyFirst")}</p>
-              {/* The new link comes back here too (issue #32 point 14). */}
+              {/* The new link comes back here too (decision 038). */}
               <Form method="post" action="/user/verify-email" className="mb-0">
                 <input type="hidden" name="next" value={path} />
                 <button type="submit" className="btn btn-outline-dark">
@@ -133,7 +133,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
                 <Link className="btn btn-primary" to="/login">
                   {t("organisations.accept.signIn")}
                 </Link>
-                {/* The invited address typed in, and back here after registering and verifying (issue #32 point 14). */}
+                {/* The invited address typed in, and back here after registering and verifying (decision 038). */}
                 <Link
                   className="btn btn-outline-primary"
                   to={`/user/register?${new URLSearchParams({ email: invite.email, next: path })}`}

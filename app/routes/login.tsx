@@ -42,7 +42,7 @@ interface LoginValues {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
-  // The package chosen on the home page is remembered from here (issue #19 point 5).
+  // The package chosen on the home page is remembered from here (decision 018).
   const headers = await signedOutRemembering(request, deps.cookies);
   const { linkProvider, socialError } = parseSocialQuery(new URL(request.url).searchParams);
   return data({ ...signInOptions(deps), linkProvider, socialError }, { headers });
@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       linkProvider: parsed.data.linkProvider,
     });
     // Back to the protected page that sent the visitor here, else the order page for a
-    // package chosen on the home page, else the dashboard (issue #19).
+    // package chosen on the home page, else the dashboard (decision 018).
     const back = takeReturnTo(request, chosenPackage(request) ? "/order" : "/dashboard");
     if (back.clear) res.headers.append("Set-Cookie", back.clear);
     throw redirect(res.redirectTo ?? back.to, { headers: res.headers });

@@ -36,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 /**
- * How long 'Logging out...' stays before the POST goes (issue #19): long enough to be read
+ * How long 'Logging out...' stays before the POST goes (decision 018): long enough to be read
  * and announced, short enough not to feel slow.
  */
 const LOGOUT_VISIBLE_MS = 900;
@@ -58,7 +58,7 @@ export default function Logout({ loaderData }: Route.ComponentProps) {
   }, [submit, auto]);
   return (
     <section className="py-5 text-center" aria-labelledby="logout-title" aria-busy={auto ? true : undefined}>
-      {/* A status region: screen readers announce 'Logging out...' (issue #19). */}
+      {/* A status region: screen readers announce 'Logging out...' (decision 018). */}
       <div role="status" aria-live="polite">
         <h1 id="logout-title">{t("auth.logout.title")}</h1>
       </div>

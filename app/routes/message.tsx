@@ -1,5 +1,5 @@
 /**
- * One conversation with a finder (issue #14): the thread, the finder's shared location as
+ * One conversation with a finder (decision 013): the thread, the finder's shared location as
  * a maps link, and the owner's reply form. Another user's conversation is 'Page not
  * found', never a hint that it exists.
  */
@@ -42,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     const deps = await getDeps();
     const conversation = await openOwnerConversation(deps, user.ref, params.id);
-    // After the access check above: the user's own alert deliveries only (issue #33).
+    // After the access check above: the user's own alert deliveries only (decision 033).
     const deliveries = await listConversationDeliveries(deps, user.ref, params.id);
     return data({ conversation, deliveries }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
@@ -53,8 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  // "I have my item back" (issue #21): the same answer however often it is sent. Only the
-  // confirmation step's button (confirm=1) records it; the first tap asks (issue #32 point 9).
+  // "I have my item back" (decision 019): the same answer however often it is sent. Only the
+  // confirmation step's button (confirm=1) records it; the first tap asks.
   if (form.get("intent") === "returned") {
     if (form.get("confirm") !== "1") return redirect(`/messages/${params.id}?confirmReturn=1#return`);
     try {
@@ -95,8 +95,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
       </h1>
       {c.finderContact ? (
         <p>
-          {t("relay.thread.finderContact")}{" "}
-          {/* A phone number or address the owner can tap (issue #32 point 3); the rest stays text. */}
+          {t("relay.thread.finderContact")} {/* A phone number or address the owner can tap; the rest stays text. */}
           <span className="text-break finder-contact">
             <ContactText text={c.finderContact} />
           </span>
@@ -136,7 +135,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
       ) : null}
       <ReturnSection id={c.id} returned={c.returned} justReturned={justReturned} confirming={confirming} />
       {/* Keyed by the thread's length: a sent reply (a new message) remounts the form, so
-          the box is empty again instead of inviting a duplicate (issue #32 point 5). */}
+          the box is empty again instead of inviting a duplicate. */}
       <Form method="post" noValidate className="mt-3" key={c.messages.length}>
         <FormAlert message={result?.formError} />
         <TextareaField
@@ -158,7 +157,7 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-/** How the alerts of this conversation reached the owner (issue #33): "Delivered by SMS to +46 70… 14:02". */
+/** How the alerts of this conversation reached the owner (decision 033): "Delivered by SMS to +46 70… 14:02". */
 function Deliveries({
   deliveries,
 }: {
@@ -198,7 +197,7 @@ function Deliveries({
 }
 
 /**
- * "I have my item back" (issue #21): a plain POST (no JavaScript needed); once confirmed,
+ * "I have my item back" (decision 019): a plain POST (no JavaScript needed); once confirmed,
  * the date and the fee agreed then, as the finder sees them at their link.
  */
 function ReturnSection({
@@ -229,7 +228,7 @@ function ReturnSection({
     );
   }
   if (confirming) {
-    // The confirmation step (issue #32 point 9): server-rendered, so it works without JavaScript.
+    // The confirmation step: server-rendered, so it works without JavaScript.
     return (
       <Form method="post" className="card mb-3 return-form border-success" id="return" replace>
         <div className="card-body">

@@ -1,5 +1,5 @@
 /**
- * The owner's messages from finders (issue #14): conversations newest first with the
+ * The owner's messages from finders (decision 013): conversations newest first with the
  * number of unread finder messages. Signed-in users only; each sees only their own.
  */
 import { useTranslation } from "~/i18n/react";

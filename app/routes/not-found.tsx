@@ -2,7 +2,7 @@ import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { data } from "react-router";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: [], lean: leanWhenAnonymous };
 
 /** Any path no other route claims: the spec's 'Page not found' with HTTP 404. */

@@ -18,7 +18,7 @@ import type { Route } from "./+types/order-cancel";
 export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
- * /order/{orderId}/cancel: "Cancel renewal" asks first (issue #19 point 4): every item the
+ * /order/{orderId}/cancel: "Cancel renewal" asks first (decision 016): every item the
  * one subscription covers, until when they stay active, what is still charged, and that it
  * can be undone until then. Confirming posts here (no JavaScript needed) and goes back to
  * the dashboard, which confirms it (POST-redirect-GET).

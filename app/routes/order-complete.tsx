@@ -53,7 +53,7 @@ const MAX_CHECKS = 74;
 
 /**
  * While the payment is unconfirmed (Stripe's webhook on its way), the page asks the server
- * again by itself (issue #16) and says it is still waiting; without JavaScript the
+ * again by itself (decision 016) and says it is still waiting; without JavaScript the
  * "Check again" link does the same.
  */
 function useWaitForPayment(waiting: boolean): number {

@@ -14,7 +14,7 @@ import type { Route } from "./+types/order-payment";
 export const handle = { i18n: ["billing", "orderErrors", "orders"] };
 
 /**
- * /order/{orderId}/payment: "Manage payment" (issue #16). With Stripe it opens a Customer
+ * /order/{orderId}/payment: "Manage payment" (decision 016). With Stripe it opens a Customer
  * Portal session for the order's own customer (update the card, see invoices); the
  * failed-payment mail links here, so the owner signs in first. A GET: it changes nothing
  * here, and the portal session is the owner's own. With the test provider a page says

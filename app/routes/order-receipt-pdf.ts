@@ -1,5 +1,5 @@
 /**
- * GET /order/{orderId}/receipt.pdf[?number=N]: the receipt as a PDF (issue #16), owner
+ * GET /order/{orderId}/receipt.pdf[?number=N]: the receipt as a PDF (decision 016), owner
  * only (others get 404 alike), in the page language, never cached by shared caches.
  */
 import { requireNamedUser } from "~/server/auth/session.server";

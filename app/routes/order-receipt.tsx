@@ -17,7 +17,7 @@ import type { Route } from "./+types/order-receipt";
 export const handle = { i18n: ["billing", "seller", "dashboard", "invoices", "orderErrors", "orders"] };
 
 /**
- * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (issue #16), owner
+ * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (decision 016), owner
  * only; the latest receipt of the order without a number. The PDF is beside it.
  */
 export function meta({ matches }: Route.MetaArgs) {

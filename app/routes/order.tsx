@@ -65,10 +65,10 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec: users without a name go to /login.
   const user = await requireNamedUser(request, "/login");
-  // Filter and page from the GET form and page links (issue #18); bad values are ignored.
+  // Filter and page from the GET form and page links (decision 021); bad values are ignored.
   const query = parseItemQuery(new URL(request.url).searchParams);
   const deps = await getDeps();
-  // The active scope's items, as on the dashboard (issue #20).
+  // The active scope's items, as on the dashboard (decision 022).
   const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   const [page, invoice] = await Promise.all([
     getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId }),
@@ -81,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       ...shown,
       address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : null,
-      // Fields the stickers' address still lacks (issue #19); payment is refused until none.
+      // Fields the stickers' address still lacks (decision 018); payment is refused until none.
       missing: address ? missingPostalFields(address) : null,
       saved: flashIsSuccess(flash.message),
       filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
@@ -114,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       userId: user.ref,
       productIds: parsed.data.items,
       // The form posts to /order?{filter}: "all unpaid" means those the page's filter
-      // matches, in the active scope (issue #20).
+      // matches, in the active scope (decision 022).
       allUnpaid: parsed.data.scope === "allUnpaid" ? parseItemQuery(new URL(request.url).searchParams) : undefined,
       organisationId: organisationIdOf(await activeScopeOf(deps, request, user.ref)),
       period: parsed.data.payment,
@@ -142,12 +142,12 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const lang = useLang();
   const { items, origin, address, missing, pageInfo, total, unpaidMatching, filter, invoice, seller, consumer } =
     loaderData;
-  // More items than one page: a filter, page links and "all unpaid" (issue #18).
+  // More items than one page: a filter, page links and "all unpaid" (decision 021).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
   const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
   const initial = actionData?.values;
   // Uncontrolled ticks and radios: what is chosen before the page's script runs stays
-  // (issue #32 point 4); the summary reads them from the DOM.
+  // (decision 032); the summary reads them from the DOM.
   const initialSelected = (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id));
   const selected = useCheckedList("items", initialSelected);
   const initialPeriod: Period = initial?.payment ?? DEFAULT_PERIOD;
@@ -168,7 +168,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   const totals = orderTotals({ lang, period, count });
   const error = actionData?.formError;
 
-  // An organisation's admin pays by card or by invoice (issue #32 point 15): each way shows
+  // An organisation's admin pays by card or by invoice (decision 038): each way shows
   // its own terms only, the card's renewal and minimum term never above an invoice. Without
   // JavaScript both are shown, each under its own heading, with its own button.
   const initialMethod = invoice && !invoice.blocker ? "invoice" : "card";
@@ -351,7 +351,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                 lang={lang}
               />
               {nextItemIsFree({ lang, period, count }) ? (
-                // Two items cost the Triple price (issue #32 point 7): say a third is free.
+                // Two items cost the Triple price: say a third is free.
                 <p className="mb-0 mt-2 order-free-next">
                   {t("orders.freeNext", { count: count + 1, less: count })}{" "}
                   <Link to="/product/register">{t("orders.freeNextLink")}</Link>

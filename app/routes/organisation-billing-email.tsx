@@ -1,5 +1,5 @@
 /**
- * `/organisations/billing-email/{token}` (issue #29 point 1, decision 028): the link mailed
+ * `/organisations/billing-email/{token}` (decision 028): the link mailed
  * to an organisation's billing email. Opening it confirms that address, so the
  * organisation's admins may pay by invoice. The token is the key (no sign-in: the billing
  * address is often a shared mailbox); it works once, for 7 days, and only while the

@@ -1,5 +1,5 @@
 /**
- * /organisations/{id}/contacts (issue #33 point 1, decision 040): the trusted contacts of
+ * /organisations/{id}/contacts (decision 040): the trusted contacts of
  * an organisation's lost-and-found desk — up to three people who get the finder messages
  * and lost-mode alerts of its items assigned to nobody, each confirming first and able to
  * stop, chosen per item. Admins only (anyone else: "Page not found"). Linked from the

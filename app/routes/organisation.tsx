@@ -1,5 +1,5 @@
 /**
- * `/organisations/{id}` (issue #20): the organisation's page. Admins edit its details,
+ * `/organisations/{id}` (decision 022): the organisation's page. Admins edit its details,
  * see members and pending invites, invite by email, revoke invites, change roles and
  * remove members; every member can leave. Outsiders get the 404 page. One form per
  * section, told apart by `intent`; each answers a redirect back here (PRG).
@@ -139,7 +139,7 @@ const FORMS: Record<string, (s: Submission) => Promise<Response | ReturnType<typ
     return back(id, "invited");
   },
   async acceptDpa({ values, user, id, deps }) {
-    // The box must be ticked: an acceptance is an explicit act (issue #31 point 4).
+    // The box must be ticked: an acceptance is an explicit act (decision 030).
     if (values.accept !== "yes") return invalid("acceptDpa", values, { accept: "organisations.errors.dpaTick" });
     await acceptDpa(deps, { id: user.ref, name: user.name, email: user.email }, id, Number(values.version));
     return back(id, "dpaAccepted");
@@ -218,7 +218,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
           {t(done)}
         </div>
       ) : null}
-      {/* Its items, one step away (issue #32 point 13): switches to the organisation and opens its dashboard. */}
+      {/* Its items, one step away (decision 038): switches to the organisation and opens its dashboard. */}
       <Form method="post" action="/scope" className="mb-4">
         <input type="hidden" name="scope" value={org.id} />
         <input type="hidden" name="redirectTo" value="/dashboard" />

@@ -1,4 +1,4 @@
-/** `/organisations/new` (issue #20): a signed-in user creates an organisation and becomes its admin. */
+/** `/organisations/new` (decision 022): a signed-in user creates an organisation and becomes its admin. */
 import { useTranslation } from "~/i18n/react";
 import { data, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -50,7 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const deps = await getDeps();
   const id = await createOrganisation(deps, user.ref, p.data);
-  // The new organisation becomes the active scope (issue #32 point 13): the header names
+  // The new organisation becomes the active scope (decision 038): the header names
   // it and its dashboard is one link away; the scope is checked on every request as ever.
   return redirect(`/organisations/${id}?done=created`, { headers: { "Set-Cookie": deps.cookies.scope(id) } });
 }

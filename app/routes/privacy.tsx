@@ -8,14 +8,14 @@ import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/privacy";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["privacy", "seller"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "privacy");
 }
 
-/** The date of this notice's current text (issue #31). */
+/** The date of this notice's current text. */
 export const PRIVACY_UPDATED = "2026-11-26";
 
 const GROUPS = {
@@ -44,7 +44,7 @@ export async function loader() {
 }
 
 /**
- * `/privacy` (issue #31 point 1): the privacy notice. The retention periods of the data the
+ * `/privacy`: the privacy notice. The retention periods of the data the
  * housekeeping job deletes are printed from app/lib/retention.ts, the numbers it deletes by.
  */
 export default function Privacy() {

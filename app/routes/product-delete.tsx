@@ -20,7 +20,7 @@ import type { Route } from "./+types/product-delete";
 export const handle = { i18n: ["billing", "items", "orderErrors", "orders"] };
 
 /**
- * /product/{id}/delete: the owner deletes one item (issue #17). The page asks first: what
+ * /product/{id}/delete: the owner deletes one item (decision 017). The page asks first: what
  * goes with it, and for a paid item which subscription stops renewing, which other items it
  * covers and until when they stay active. Confirming posts here (no JavaScript needed) and
  * lands on the dashboard with a confirmation. Another user's item (or no item): 404.

@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       headers: { "Set-Cookie": deps.cookies.flash("errorLoadProduct") },
     });
   }
-  // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
+  // A POST over the photo form's body limit, rendered as this page (decision 035).
   if (context.get(requestContext).bodyTooLarge)
     return data({ ...page, tooLarge: BODY_TOO_LARGE_MESSAGE }, { status: 413 });
   return { ...page, tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null };
@@ -56,7 +56,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // answer does not tell whether the id exists.
   if (!isProductId(params.id)) throw data(null, { status: 404 });
   const form = await readForm(request);
-  // "Suggest fee" (issue #21): nothing saved; still only on the owner's own item.
+  // "Suggest fee" (decision 019): nothing saved; still only on the owner's own item.
   if (isSuggestIntent(form)) {
     try {
       await getOwnedItem(await getDeps(), user.ref, params.id);
@@ -70,7 +70,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const assignTo = assignmentOf(form);
   const deps = await getDeps();
   // The photos are checked and processed first: a refused photo changes nothing and keeps
-  // everything typed (issue #34 point 1). The count is checked again when they are stored.
+  // everything typed (decision 035). The count is checked again when they are stored.
   let photos: PreparedPhoto[];
   try {
     photos = await prepareEditPhotos(deps, user.ref, params.id, await photoFilesOf(form));
@@ -86,7 +86,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     // A refused assignment (a member's forged field, someone not in the organisation): said on the form.
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
-  // Confirm the save where it lands (issue #19).
+  // Confirm the save where it lands (decision 018).
   throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 

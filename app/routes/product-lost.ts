@@ -10,7 +10,7 @@ import { setItemLost } from "~/server/scans/scans.service.server";
 import type { Route } from "./+types/product-lost";
 
 /**
- * POST /product/{id}/lost — "Mark as lost" / "Found it" (issue #14 point 6), a plain form
+ * POST /product/{id}/lost — "Mark as lost" / "Found it" (decision 014), a plain form
  * from the dashboard card and the owner's item page; POST-redirect-GET back there. Only the
  * owner's item changes; anyone else gets 404 and nothing changes.
  */

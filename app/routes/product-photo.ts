@@ -7,7 +7,7 @@ import { readServedPhoto } from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-photo";
 
 /**
- * GET /product/{id}/photo/{hash}.webp — one variant of an item's photo (issue #34). The
+ * GET /product/{id}/photo/{hash}.webp — one variant of an item's photo (decision 035). The
  * name is the SHA-256 of the bytes, so a URL's content never changes: `immutable`. Public
  * photos to anyone; a private one only to the item's managers, 404 for everyone else (the
  * same answer as for no such photo). `private` in every case: a shared cache must not keep

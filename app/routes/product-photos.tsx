@@ -22,7 +22,7 @@ import {
 import type { Route } from "./+types/product-photos";
 
 /**
- * /product/{id}/photos — the owner's photos of one item (issue #34 points 1 and 5): upload,
+ * /product/{id}/photos — the owner's photos of one item (decision 035): upload,
  * public/private, order, delete. Plain POST forms, so all of it works without JavaScript;
  * the item's page shows the same section and posts here. A success goes back to the item;
  * a refused photo is answered here, with its translated message and a 4xx.
@@ -53,7 +53,7 @@ async function pageOf(request: Request, id: string | undefined) {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { id, name, photos } = await pageOf(request, params.id);
-  // A POST over the body limit (issue #34 point 6), or a photo the register form could not
+  // A POST over the body limit (decision 035), or a photo the register form could not
   // store after saving the item (a race at the storage bound): said on this page.
   let message: FormMessage | null = null;
   let status = 200;

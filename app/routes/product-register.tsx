@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // In an organisation's scope its admins choose a member for the new item (decision 026).
   const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   const assignment = await getAssignmentChoice(deps, user.ref, organisationId);
-  // The package chosen on the home page (issue #19 point 5).
+  // The package chosen on the home page (decision 018).
   const page = {
     chosenPackage: chosenPackage(request),
     triple: wantsTriple(request),
@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Registering a printed sticker (decision 036): /claim checked it; a stale link gets the error page.
     sticker: await stickerToClaim(deps, request, user.ref, context.get(requestContext).ip),
   };
-  // A POST over the photo form's body limit, rendered as this page (issue #34 point 6).
+  // A POST over the photo form's body limit, rendered as this page (decision 035).
   if (context.get(requestContext).bodyTooLarge)
     return data({ ...page, tooLarge: BODY_TOO_LARGE_MESSAGE }, { status: 413 });
   return page;
@@ -65,16 +65,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   const { lang } = context.get(requestContext);
   const form = await readForm(request);
-  // "Suggest fee" (issue #21): the form comes back with the fee filled in; nothing saved.
+  // "Suggest fee" (decision 019): the form comes back with the fee filled in; nothing saved.
   if (isSuggestIntent(form)) return suggestionResponse(form);
   if (isTripleForm(form)) return tripleResponse(request, user.ref, lang, form);
   const parsed = parseProductForm(form);
   if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
   const deps = await getDeps();
-  // In an organisation's scope the item is registered for it (issue #20).
+  // In an organisation's scope the item is registered for it (decision 022).
   const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
   // The photos are checked and processed before anything is saved: a refused photo keeps
-  // everything else the owner typed (issue #34 point 1).
+  // everything else the owner typed (decision 035).
   let photos: PreparedPhoto[];
   try {
     photos = await preparePhotos(deps, user.ref, await photoFilesOf(form));
@@ -96,7 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (isErrorOf(claimErrors, err)) return serviceErrorResponse(claimErrors, err, formValues(form));
     return serviceErrorResponse(itemErrors, err, formValues(form));
   }
-  // Confirm the save where it lands (issue #19).
+  // Confirm the save where it lands (decision 018).
   throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 

@@ -28,7 +28,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 /**
- * A replacement sticker for the owner's item (issue #15). Another user's or an unknown
+ * A replacement sticker for the owner's item (decision 015). Another user's or an unknown
  * item is the 404 page; an item that is not paid shows why it cannot be replaced.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {

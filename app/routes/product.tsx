@@ -41,12 +41,12 @@ import type { Route } from "./+types/product";
  * Translation areas the page renders besides the root's (the owner's browser downloads
  * only these at first; app/i18n/areas.ts).
  * `lean`: an anonymous visitor (the finder) gets the page without React Router's
- * JavaScript (issue #18, docs/decisions/020): plain HTML forms and one small inline
+ * JavaScript (docs/decisions/020): plain HTML forms and one small inline
  * script. The owner and other signed-in users keep the full app (their user menu).
  */
 export const handle: { i18n: string[] } & LeanHandle = {
   i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"],
-  // A flooded item (issue #29) asks every finder for the captcha, which needs the full app.
+  // A flooded item (decision 029) asks every finder for the captcha, which needs the full app.
   lean: (data) => {
     const d = data as { anonymous: boolean; flooded: boolean } | undefined;
     return d !== undefined && d.anonymous && !d.flooded;
@@ -80,9 +80,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ id: params.id, sticker, anonymous: viewer === null, flooded: false }, NO_STORE);
   }
   const view = found;
-  // Every view but the owner's is a scan (issue #14 point 4; a 'not paid' page may alert the
-  // owner, issue #19 point 12). In memory: the page does not wait for the log.
-  // A sticker its owner switched off (issue #17) is no scan and alerts nobody.
+  // Every view but the owner's is a scan, and a 'not paid' page may alert the owner
+  // (decision 014). In memory: the page does not wait for the log.
+  // A sticker its owner switched off (decision 017) is no scan and alerts nobody.
   if (request.method === "GET" && view.kind !== "inactive") {
     recordItemPageVisit(scanLog, {
       itemId: params.id,
@@ -94,10 +94,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     });
   }
   const captcha = deps.site.captcha;
-  // Too many finder messages this hour (issue #29): the form asks for the captcha up front.
+  // Too many finder messages this hour (decision 029): the form asks for the captcha up front.
   const flooded = view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
   // Owner-dependent and possibly private: never kept by shared caches.
-  // The owner's view after switching the sticker off or on (issue #32 point 10).
+  // The owner's view after switching the sticker off or on (decision 032).
   const switchedParam = new URL(request.url).searchParams.get("switched");
   const switched =
     view.kind === "item" && view.isOwner && (switchedParam === "on" || switchedParam === "off") ? switchedParam : null;
@@ -107,7 +107,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
 
 /**
- * The finder's message to the owner (issue #14): a plain form POST to the item page
+ * The finder's message to the owner (decision 013): a plain form POST to the item page
  * itself, so it works without JavaScript. Success goes on (POST-redirect-GET) to the
  * finder's private link, which says the message was sent.
  */
@@ -164,7 +164,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
     );
   }
   if (view.kind === "notPaid" && view.canMessage) {
-    // Paid once, lapsed since (issue #21 point 4): the spec's 'not paid' notice and never the
+    // Paid once, lapsed since (decision 019): the spec's 'not paid' notice and never the
     // contact info, but the finder can still reach the owner through the relay.
     return (
       <section className="py-4 item-page" aria-labelledby="item-title">
@@ -193,8 +193,8 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           {t("items.page.notPaid")}
         </h1>
         <p>{t("items.page.notPaidHelp")}</p>
-        {/* Not a dead end for the finder (issue #19 point 12): hand it in through us. */}
-        {/* The printed sticker code, never the item's internal id (issue #32 point 1). */}
+        {/* Not a dead end for the finder (decision 014): hand it in through us. */}
+        {/* The printed sticker code, never the item's internal id. */}
         <p>{t("scans.handIn.text", { code: view.code })}</p>
         <p>
           <a href={`/contact?item=${encodeURIComponent(view.code)}`} className="btn btn-primary">
@@ -214,7 +214,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           {t(switched === "off" ? "items.manage.switchedOffDone" : "items.manage.switchedOnDone")}
         </div>
       ) : null}
-      {/* Lost mode leads with the photo (issue #34 point 4): "is this the one in my hand?" */}
+      {/* Lost mode leads with the photo (decision 035): "is this the one in my hand?" */}
       {view.lost ? photo : null}
       {view.ownerDeactivated ? (
         <div className="alert alert-secondary" role="status">
@@ -243,7 +243,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
       {view.lost ? null : photo}
       <p>{t("items.page.typeLine", { type: t(`itemTypes.${view.prodType}`, { defaultValue: view.prodType }) })}</p>
       {view.manage ? (
-        // The one place to manage the item (issue #32 point 10), then lost mode and scans,
+        // The one place to manage the item (decision 032), then lost mode and scans,
         // then the finder's page as a finder sees it.
         <>
           <ItemManage item={{ ...view, manage: view.manage }} />
@@ -252,7 +252,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           <h2 className="h4 mt-4 pt-3 border-top">{t("items.manage.finderTitle")}</h2>
         </>
       ) : null}
-      {/* One coherent text per visibility (issue #32 point 2): "contact … below" only when
+      {/* One coherent text per visibility: "contact … below" only when
           details are shown below, else how to write to the owner. */}
       <p className={shown ? undefined : "lead"}>
         {t(shown ? (view.desk ? "items.page.adviceDesk" : "items.page.advice") : "relay.visibility.privateLead")}
@@ -297,7 +297,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
 }
 
 /**
- * The item's first public photo for the finder (issue #34 point 4): 320 px wide on a phone
+ * The item's first public photo for the finder (decision 035): 320 px wide on a phone
  * (640 on a sharper screen), its size given so nothing moves when it arrives, named after
  * the item. Plain markup: the lean page stays without framework JavaScript.
  */
@@ -317,7 +317,7 @@ function FinderPhoto({ photo, name }: { photo: PhotoView; name: string }) {
   );
 }
 
-/** What only the owner sees on their item's page: lost mode and the last scans (issue #14). */
+/** What only the owner sees on their item's page: lost mode and the last scans (decision 014). */
 function OwnerPanel({
   id,
   lost,

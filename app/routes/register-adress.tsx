@@ -36,11 +36,11 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const deps = await getDeps();
-  // An organisation's scope: its address, its name as recipient (issue #32 point 15).
+  // An organisation's scope: its address, its name as recipient (decision 038).
   const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   const values: AddressFormValues = { ...(await getAddressPrefill(deps, user, organisationId)), save: false };
-  // Sent here by /order because the address is incomplete (issue #19): say which fields.
+  // Sent here by /order because the address is incomplete (decision 018): say which fields.
   const missing = new URL(request.url).searchParams.has("missing") ? missingPostalFields(values) : [];
   const fieldErrors: Partial<Record<AddressField, string>> = Object.fromEntries(
     missing.map((f) => [f, "address.errors.required"]),
@@ -67,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
   const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
-  // Confirmed on /order ("Saved", issue #19).
+  // Confirmed on /order ("Saved", decision 018).
   throw redirect("/order", { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 
@@ -85,7 +85,7 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
 };
 
 /**
- * The form's order (issue #32 point 11): the country first, since it decides the postal
+ * The form's order (decision 032): the country first, since it decides the postal
  * code's format and whether there is a region; the postal code before the city, as Swedes
  * write it.
  */

@@ -38,11 +38,11 @@ interface RegisterValues {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const deps = await getDeps();
-  // The package chosen on the home page is remembered from here (issue #19 point 5).
+  // The package chosen on the home page is remembered from here (decision 018).
   const headers = await signedOutRemembering(request, deps.cookies);
   const params = new URL(request.url).searchParams;
   const { linkProvider, socialError } = parseSocialQuery(params);
-  // From an invite (issue #32 point 14): the invited address typed in, and the invite to
+  // From an invite (decision 038): the invited address typed in, and the invite to
   // come back to after registering and after the verification link (a local path only).
   const email = params.get("email") ?? "";
   return data(

@@ -8,7 +8,7 @@ import { chooseScope, OrganisationError } from "~/server/organisations/organisat
 import type { Route } from "./+types/scope";
 
 /**
- * POST /scope (issue #20): the user menu's switch between "personal" and an organisation.
+ * POST /scope (decision 022): the user menu's switch between "personal" and an organisation.
  * The membership is checked before the cookie is set, and again on every request that
  * reads it (scope.server.ts); the cookie itself is never trusted.
  */

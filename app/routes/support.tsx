@@ -7,7 +7,7 @@ import { formatPrice, priceFor } from "~/lib/pricing";
 import type { Route } from "./+types/support";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["support"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {

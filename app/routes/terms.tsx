@@ -7,7 +7,7 @@ import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/terms";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-/** Anonymous visitors get the page without framework JavaScript (issue #36 point 2, decision 020). */
+/** Anonymous visitors get the page without framework JavaScript (decisions 042 and 020). */
 export const handle: { i18n: string[] } & LeanHandle = { i18n: ["seller", "terms"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -36,7 +36,7 @@ export async function loader() {
 
 /**
  * `/terms`: terms and conditions, numbered sections so they can be referred to. The spec's
- * terms (dated 2022-04-15) stay as they are; "About the seller" follows them (issue #31).
+ * terms (dated 2022-04-15) stay as they are; "About the seller" follows them.
  */
 export default function Terms() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 /**
- * /t/c/{token}: a trusted contact confirms (issue #33 point 1, decision 040). The link in
+ * /t/c/{token}: a trusted contact confirms (decision 040). The link in
  * their invitation only shows the page; a POST confirms, so a mail scanner that follows
  * links confirms nothing. Invited by mail: one button. Reached only by SMS: the SMS also
  * carried a six-digit code, typed here in one field (and "send a new code" once it has

@@ -1,5 +1,5 @@
 /**
- * /t/r/{token}: a trusted contact's private reply page (issue #33 point 1, decision 040):
+ * /t/r/{token}: a trusted contact's private reply page (decision 040):
  * the finder's messages and a form to answer them for the owner, without an account. The
  * answer goes through the relay as the owner's side (the finder never learns who wrote it
  * or how to reach them) and the owner sees it in the conversation. A wrong or altered

@@ -1,5 +1,5 @@
 /**
- * /t/s/{token}: a trusted contact stops getting messages (issue #33 point 1). The link is
+ * /t/s/{token}: a trusted contact stops getting messages (decision 033). The link is
  * in every message to them; the button (a POST) stops, so a link scanner stops nothing.
  */
 import { data, Form } from "react-router";

@@ -34,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (!token) return { state: "invalid" as State, email: null };
     try {
       await verifyEmailToken(await getDeps(), token);
-      // Back to the invite that sent the visitor to register (issue #32 point 14): a local
+      // Back to the invite that sent the visitor to register (decision 038): a local
       // path only, so a crafted link cannot send anyone off-site.
       const next = localReturnPath(params.get("next"));
       if (next) throw redirect(next);

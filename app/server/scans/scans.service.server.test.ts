@@ -1,6 +1,6 @@
 /**
  * Scan log, scan alerts and lost mode on an in-memory SQLite through the real migrations
- * (decision 011, decision 014). The HTTP side (cache hits, the owner's views, both
+ * (decisions 011 and 014). The HTTP side (cache hits, the owner's views, both
  * databases) is in tests/integration/scans.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
