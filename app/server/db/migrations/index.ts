@@ -27,6 +27,7 @@ import * as m0036 from "./0036-trusted-contacts";
 import * as m0037 from "./0037-unread-index";
 import * as m0038 from "./0038-withdrawal";
 import * as m0039 from "./0039-stickers";
+import * as m0041 from "./0041-dashboard-counts-index";
 import * as m0042 from "./0042-trusted-contact-codes";
 import * as m0043 from "./0043-desk-contacts";
 
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   "0037-unread-index": m0037,
   "0038-withdrawal": m0038,
   "0039-stickers": m0039,
+  "0041-dashboard-counts-index": m0041,
   "0042-trusted-contact-codes": m0042,
   "0043-desk-contacts": m0043,
 };
