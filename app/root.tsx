@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }),
     getDeps(),
   ]);
-  // Finder messages the owner has not read (issue #14): shown in the user menu.
+  // Finder messages the owner has not read (decision 013): shown in the user menu.
   const unreadMessages = user
     ? await countOwnerUnread(await getDeps(), user.ref).catch((err: unknown) => {
         if (!isDatabaseUnavailable(err)) throw err;
@@ -78,7 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         return 0;
       })
     : 0;
-  // The active scope (issue #20), the cookie checked against the user's memberships.
+  // The active scope (decision 022), the cookie checked against the user's memberships.
   const scopeCookie = scopeCookieOf(request);
   const scopeMenu: ScopeMenu | null = user
     ? await resolveScopeMenu((await getDeps()).db, user.ref, scopeCookie).catch((err: unknown) => {
@@ -158,7 +158,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <Links nonce="" />
         )}
         {/* Installable for signed-in owners (web push on iPhones needs the home-screen app,
-            issue #33): anonymous pages stay without the extra request. */}
+            decision 033): anonymous pages stay without the extra request. */}
         {data?.user && !lean ? (
           <>
             <link rel="manifest" href="/manifest.webmanifest" />
@@ -226,7 +226,7 @@ export function ErrorBoundary() {
     );
   }
   if (isRouteErrorResponse(error) && error.status === 410) {
-    // A sticker replaced with a new code (issue #15).
+    // A sticker replaced with a new code (decision 015).
     return (
       <section className="py-5" aria-labelledby="replaced-title">
         <h1 id="replaced-title">{t("errors.replaced.title")}</h1>

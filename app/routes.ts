@@ -42,7 +42,7 @@ export default [
   route("messages", "routes/messages.tsx"),
   route("messages/:id", "routes/message.tsx"),
   route("m/:token", "routes/finder-thread.tsx"),
-  // Trusted contacts' private links (issue #33 point 1): confirm, stop, reply.
+  // Trusted contacts' private links (decision 033): confirm, stop, reply.
   route("t/c/:token", "routes/trusted-confirm.tsx"),
   route("t/s/:token", "routes/trusted-stop.tsx"),
   route("t/r/:token", "routes/trusted-reply.tsx"),

@@ -32,7 +32,7 @@ export async function start() {
     push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
   });
   jobs = startJobs(rt.database, rt.config);
-  // The scan log's buffer is written at least every second (issue #14, decision 014).
+  // The scan log's buffer is written at least every second (decision 014).
   scanLog.start(async (events) => {
     const end = scanLogFlushDuration.startTimer();
     await writeScanEvents(

@@ -9,7 +9,7 @@ import { formatPrice } from "~/lib/pricing";
 export type BillingSectionData = BillingOverview;
 
 /**
- * "Orders and receipts" on the dashboard (issue #16): per subscription its state, "Manage
+ * "Orders and receipts" on the dashboard (decision 016): per subscription its state, "Manage
  * payment" (Stripe), "Cancel renewal" (asks first) or "Resume renewal", and a receipt
  * (page and PDF) for every payment. Plain links and a plain form: no JavaScript needed.
  */

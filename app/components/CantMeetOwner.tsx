@@ -1,5 +1,5 @@
 /**
- * "Can't meet the owner?" on the finder page (issue #21 point 2): what a finder may do
+ * "Can't meet the owner?" on the finder page (decision 019): what a finder may do
  * instead, facts only, after the Swedish Police's page on lost property. A native
  * <details>, so it opens and closes without JavaScript and adds no script to the page.
  */

@@ -5,10 +5,10 @@ import type { SellerView } from "~/lib/seller";
 import { SellerDetails } from "./SellerDetails";
 
 /**
- * What the owner agrees to, said before payment (issue #19): automatic renewal every
+ * What the owner agrees to, said before payment (decision 018): automatic renewal every
  * period until cancelled, the total, for a monthly plan the 6-month minimum term and what
  * it commits to (a year paid up front is not bound by it), and a link to the terms.
- * `lang` is the language of the amount's currency. The seller is named beside them (issue #31).
+ * `lang` is the language of the amount's currency. The seller is named beside them.
  */
 export function CheckoutTerms({
   period,
@@ -31,7 +31,7 @@ export function CheckoutTerms({
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
         {t(`common.checkoutTerms.renews.${period}`)} {t(`common.checkoutTerms.total.${period}`, { total: amount })}
-        {/* The minimum term binds only a monthly plan: say what it commits to (issue #32 point 7). */}
+        {/* The minimum term binds only a monthly plan: say what it commits to. */}
         {committed === null ? null : (
           <> {t("common.checkoutTerms.minimumMonth", { total: amount, committed: formatPrice(committed, lang) })}</>
         )}

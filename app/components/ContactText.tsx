@@ -2,7 +2,7 @@ import { contactParts } from "~/lib/contact-links";
 
 /**
  * An owner's contact text with its phone numbers and email addresses as tel: / mailto:
- * links (issue #19). Everything is rendered as React text: the owner's words never
+ * links (decision 018). Everything is rendered as React text: the owner's words never
  * become markup. Line breaks are kept by the surrounding element's CSS (pre-line).
  */
 export function ContactText({ text }: { text: string }) {

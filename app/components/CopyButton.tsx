@@ -2,7 +2,7 @@ import { useState, useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 
 /**
- * "Copy link" beside a read-only field (issue #32 point 3). Rendered only once the page's
+ * "Copy link" beside a read-only field. Rendered only once the page's
  * script runs: without JavaScript there is no clipboard to write to, and a button that
  * does nothing would mislead. The result is announced in a polite live region.
  */

@@ -14,7 +14,7 @@ interface Acceptance {
 }
 
 /**
- * The organisation's data processing agreement (issue #31 point 4): its text, who accepted
+ * The organisation's data processing agreement (decision 030): its text, who accepted
  * which version and when, and, until the current version is accepted, the form to accept it.
  */
 export function DataProcessingAgreement({

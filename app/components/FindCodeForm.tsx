@@ -1,5 +1,5 @@
 /**
- * "Found something? Enter the code from the sticker" (issue #15): a plain GET form to
+ * "Found something? Enter the code from the sticker" (decision 015): a plain GET form to
  * /find, so it works without JavaScript, on the home page, the 404 page and /find itself.
  * Its strings live in the `errors` area, which every page (the finder's included) loads.
  */

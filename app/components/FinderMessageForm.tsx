@@ -1,10 +1,10 @@
 /**
- * The finder's message to the owner (issue #14): on every paid item page and at the
+ * The finder's message to the owner (decision 013): on every paid item page and at the
  * finder's private link. A plain POST form first (works without JavaScript: message,
  * email or phone, honeypot); with JavaScript it also offers "share my location" (the
  * browser's position, checked again on the server) and the captcha, loaded only once the
- * finder starts writing so the finder page stays light. While the item is flooded (issue
- * #29) every sender needs the captcha: it is shown at once, and without JavaScript the
+ * finder starts writing so the finder page stays light. While the item is flooded
+ * (decision 029) every sender needs the captcha: it is shown at once, and without JavaScript the
  * form says so and how to hand the item in instead.
  */
 import { useState, useSyncExternalStore } from "react";

@@ -26,17 +26,17 @@ export interface ItemCardData {
   paid: boolean;
   /** The typeable sticker code (dashboard only). */
   code?: string;
-  /** False once the owner switched the sticker off (issue #17). */
+  /** False once the owner switched the sticker off (decision 017). */
   active?: boolean;
   subscription?: ItemSubscriptionData | null;
-  /** Lost mode (issue #14 point 6). */
+  /** Lost mode (decision 014). */
   lost?: boolean;
-  /** The latest scan by anyone but the owner (issue #14 point 4). */
+  /** The latest scan by anyone but the owner (decision 014). */
   lastScannedAt?: number | null;
-  /** An organisation item (issue #20): whom it is assigned to, by name; null = nobody (decision 026). */
+  /** An organisation item: whom it is assigned to, by name; null = nobody (decision 026). */
   organisationId?: string | null;
   assignee?: string | null;
-  /** The first photo's 160 px variant (issue #34), loaded lazily; null: no photo. */
+  /** The first photo's 160 px variant (decision 035), loaded lazily; null: no photo. */
   thumb?: PhotoVariantView | null;
 }
 
@@ -99,7 +99,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               </span>
             ) : null}
             {sub && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
-              // Said once: the badge already says "Active" (issue #19 point 4).
+              // Said once: the badge already says "Active" (decision 016).
               <span className="ms-2 item-renewal">
                 {t("dashboard.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
               </span>
@@ -110,7 +110,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
               {t("dashboard.card.paymentFailed")}
             </p>
           ) : null}
-          {/* The spec's type, fee and contact info, one line each at most (issue #32 point 10):
+          {/* The spec's type, fee and contact info, one line each at most (decision 032):
               every field in full, the sticker code and the rarer actions are on the owner's
               view of the item, the one place to manage it. */}
           <p className="small mb-1 item-summary">

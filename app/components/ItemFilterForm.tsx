@@ -4,7 +4,7 @@ import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/item-filter";
 import { PROD_TYPES } from "~/lib/prod-types";
 
 /**
- * The item filter (issue #18 point 5): a GET form, so it works without JavaScript and the
+ * The item filter (decision 021): a GET form, so it works without JavaScript and the
  * filter lives in the URL (page links and bookmarks keep it). The server does the filtering.
  */
 export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilter; action: string; idPrefix: string }) {

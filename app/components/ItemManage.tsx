@@ -37,7 +37,7 @@ export interface ItemManageData {
 }
 
 /**
- * The owner's view of an item is the one place to manage it (issue #32 point 10): every
+ * The owner's view of an item is the one place to manage it (decision 032): every
  * field, the sticker code and subscription, and the actions the dashboard card no longer
  * carries (edit, replace the sticker, switch it off, cancel renewal, delete).
  * Plain forms and links: it works before (and without) the page's script.
@@ -145,7 +145,7 @@ export function ItemManage({ item }: { item: ItemManageData }) {
             </button>
           </Form>
           {sub?.renewing ? (
-            // Asks first, naming every item the one subscription covers (issue #19 point 4).
+            // Asks first, naming every item the one subscription covers (decision 016).
             <Link to={`/order/${sub.orderId}/cancel`} className="btn btn-outline-danger">
               {t("items.manage.cancelRenewal")}
             </Link>

@@ -36,7 +36,7 @@ export function LanguageLinks({ className, itemClassName }: { className?: string
   return (
     <ul className={className}>
       <li className={itemClassName}>
-        {/* Each language in its own name (issue #19), marked up in that language for screen readers. */}
+        {/* Each language in its own name (decision 018), marked up in that language for screen readers. */}
         <a href={languageHref("sv", here)} hrefLang="sv" lang="sv" onClick={(e) => void switchTo(e, "sv")}>
           {t("layout.swedish")}
         </a>

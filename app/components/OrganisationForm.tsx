@@ -1,4 +1,4 @@
-/** The organisation details form (issue #20): /organisations/new and the admin's edit section. */
+/** The organisation details form (decision 022): /organisations/new and the admin's edit section. */
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import { Field, TextareaField } from "~/components/form/Field";

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { pagerPages, type PageInfo } from "~/lib/item-filter";
 
 /**
- * Page links (issue #18): plain links with ?page= (and the filter), so they work without
+ * Page links (decision 021): plain links with ?page= (and the filter), so they work without
  * JavaScript; the current page is marked with aria-current. Nothing when one page.
  */
 export function Pager({ info, hrefFor, label }: { info: PageInfo; hrefFor: (page: number) => string; label: string }) {

@@ -5,7 +5,7 @@ import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
 import { PhotoPicker } from "./PhotoPicker";
 
 /**
- * The owner's photos of an item (issue #34 point 5): each with its state and small POST
+ * The owner's photos of an item (decision 035): each with its state and small POST
  * forms (make private/public, move up/down, delete), and the upload form for the slots
  * left. Every form posts to /product/{id}/photos, so it all works without JavaScript.
  */

@@ -27,13 +27,13 @@ interface Props {
   currency: Currency;
   submitting?: boolean;
   /**
-   * An organisation's admin assigns the item to a member or to nobody (issue #20, decision
+   * An organisation's admin assigns the item to a member or to nobody (decision
    * 026); absent for personal items and for members, who cannot assign.
    */
   assignment?: { members: { id: string; label: string }[]; assignedTo: string | null } | null;
   /** The assignment the form sent back after a refused submit. */
   assignedValue?: string;
-  /** The item's photos so far (editing; issue #34), managed on the item's page. */
+  /** The item's photos so far (editing; decision 035), managed on the item's page. */
   photos?: { itemId: string; name: string; list: PhotoView[] };
 }
 
@@ -53,15 +53,15 @@ export function ProductForm({
   assignedValue,
   photos,
 }: Props) {
-  // While chosen photos are being made smaller (issue #34) the form is not sent.
+  // While chosen photos are being made smaller (decision 035) the form is not sent.
   const [shrinking, setShrinking] = useState(false);
   const submitting = saving || shrinking;
   const feeSign = feeSymbol(currency);
   const { t } = useTranslation();
   // Prices in the visitor's language.
   const lang = useLang();
-  // Every field is uncontrolled, so nothing typed before hydration is written over (issue
-  // #32 point 4); the plan, fee and value shown in prices and hints are read from the DOM.
+  // Every field is uncontrolled, so nothing typed before hydration is written over
+  // (decision 032); the plan, fee and value shown in prices and hints come from the DOM.
   const payment: Period = useCheckedValue("payment", values.payment === "month" ? "month" : "year") as Period;
   // The package is always single on this form (spec: default single), so pay-now is enabled.
   const totals = orderTotals({ lang, period: payment, count: 1 });
@@ -80,7 +80,7 @@ export function ProductForm({
   const suggestedShown = (result?.suggested || suggestedHere) && !errors.approxValue;
 
   return (
-    // multipart: the photos (issue #34); without JavaScript a plain multipart POST.
+    // multipart: the photos (decision 035); without JavaScript a plain multipart POST.
     <Form method="post" encType="multipart/form-data" noValidate className="product-form">
       {/* Enter in a field saves, as it did before "Suggest fee" (the first button in the
           form) came in: the browser's implicit submission uses the first submit button. */}
@@ -121,7 +121,7 @@ export function ProductForm({
         step={1}
         required
       />
-      {/* Issue #21: about 10 % of the value, the Police's guidance; the value stays private. */}
+      {/* Decision 019: about 10 % of the value, the Police's guidance; the value stays private. */}
       <div className="mb-3 fee-suggest">
         <Field
           id="product-approxValue"

@@ -1,6 +1,6 @@
 /**
- * "Get notifications on this device" and the list of devices that get them (issue #33,
- * decision 034). The button needs the browser's Push API, so it appears after hydration;
+ * "Get notifications on this device" and the list of devices that get them (decision 034).
+ * The button needs the browser's Push API, so it appears after hydration;
  * without JavaScript the page says so, and the list's "remove" is a plain form.
  */
 import { useEffect, useState } from "react";

@@ -3,8 +3,8 @@ import { Form, useLocation } from "react-router";
 import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
 
 /**
- * The active scope in the header, switchable without opening the user menu (issue #32
- * point 13): the account whose items the pages show, and a button that posts the choice
+ * The active scope in the header, switchable without opening the user menu (decision 038):
+ * the account whose items the pages show, and a button that posts the choice
  * to /scope (checked there against the membership, as the menu's). A button, not a change
  * of the select, switches: choosing an option with the keyboard must not reload the page.
  * Works without JavaScript. Shown only to users with an organisation.

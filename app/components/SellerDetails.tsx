@@ -2,7 +2,7 @@ import { useTranslation } from "~/i18n/react";
 import type { SellerView } from "~/lib/seller";
 
 /**
- * Who sells (issue #31 point 2): name, postal address, organisation number, VAT number
+ * Who sells: name, postal address, organisation number, VAT number
  * (when there is one) and email. The demo's example values say so beside them.
  */
 export function SellerDetails({ seller, className = "" }: { seller: SellerView; className?: string }) {

@@ -1,4 +1,4 @@
-/** The owner's sticker shipments on the dashboard (issue #15): ordered, or shipped on … with tracking. */
+/** The owner's sticker shipments on the dashboard (decision 015): ordered, or shipped on … with tracking. */
 import { useTranslation } from "~/i18n/react";
 import { formatDate } from "~/lib/dates";
 import { CARRIER, trackingUrl } from "~/lib/tracking";
@@ -38,7 +38,7 @@ export function StickerShipments({ shipments }: { shipments: StickerShipmentData
             {s.trackingNumber ? (
               <p className="mb-0 small">
                 {t("dashboard.shipments.tracking", { number: s.trackingNumber })}{" "}
-                {/* The carrier's tracking page (issue #32 point 16). */}
+                {/* The carrier's tracking page (decision 032). */}
                 <a href={trackingUrl(s.trackingNumber, lang)} target="_blank" rel="noopener noreferrer">
                   {t("dashboard.shipments.track", { carrier: CARRIER })}
                 </a>

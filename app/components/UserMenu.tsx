@@ -18,7 +18,7 @@ export function UserMenu({
 }: {
   user: SessionUser;
   unreadMessages?: number;
-  /** The active scope and the user's organisations (issue #20); no switch without organisations. */
+  /** The active scope and the user's organisations (decision 022); no switch without organisations. */
   scopeMenu?: { scope: Scope; organisations: { id: string; name: string }[] } | null;
 }) {
   const { t } = useTranslation();
@@ -95,7 +95,7 @@ export function UserMenu({
           <strong className="d-block">{user.name}</strong>
           <span className="d-block small">{user.email}</span>
         </div>
-        {/* The switch between accounts is the header's (ScopeSwitcher, issue #32 point 13). */}
+        {/* The switch between accounts is the header's (ScopeSwitcher, decision 038). */}
         {scopes?.scope.kind === "organisation" ? (
           <>
             <hr className="dropdown-divider" />

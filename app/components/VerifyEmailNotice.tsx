@@ -1,7 +1,7 @@
 /**
  * A small notice for a signed-in user whose email is not verified yet: the link went by
  * mail at registration; the button asks /user/verify-email for another one. A filled
- * button: the outline one's blue on the info alert's cyan was 3.85:1 (issue #32 point 17).
+ * button: the outline one's blue on the info alert's cyan was 3.85:1 (decision 038).
  */
 import { useTranslation } from "~/i18n/react";
 import { Form, useRouteLoaderData } from "react-router";

@@ -1,4 +1,4 @@
-// The lean pages' only script (the finder page and the anonymous home page, issue #18):
+// The lean pages' only script (the finder page and the anonymous home page, decision 020):
 // the pages themselves are plain HTML with no React, and everything on them works without
 // this. Inlined by the root layout (CSP nonce, or its
 // hash on the cached page); keep it small (≤ 3 KB gzip) and free of imports.

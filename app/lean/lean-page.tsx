@@ -1,7 +1,7 @@
 import { createContext, use } from "react";
 
 /**
- * A page rendered without React Router's scripts (issue #18, docs/decisions/020): the
+ * A page rendered without React Router's scripts (docs/decisions/020): the
  * anonymous finder page. The server hands the root layout the inline stylesheet and the
  * page's one small script; in the browser there is none (such a page is never hydrated).
  */

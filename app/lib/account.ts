@@ -1,4 +1,4 @@
-/** The /account forms (issue #17): one zod schema per form; messages are translation keys. */
+/** The /account forms (decision 017): one zod schema per form; messages are translation keys. */
 import { z } from "zod";
 import { PASSWORD_MAX } from "./password";
 import { isSocialProvider } from "./social";

@@ -26,7 +26,7 @@ export type AddressErrors = Partial<Record<AddressField, string>>;
 export const ADDRESS_FIELD_MAX = 200;
 
 /**
- * What a postal address needs before stickers can be posted to it (issue #19): a name,
+ * What a postal address needs before stickers can be posted to it (decision 018): a name,
  * street, postal code, city and country. The order service refuses payment without them.
  * The last name stays optional: one-name people and companies write theirs in `firstname`.
  */
@@ -69,7 +69,7 @@ const addressFields = z.object({
 });
 
 /**
- * The address form's rules (issue #32 point 11): the country is one of ISO 3166 (an address
+ * The address form's rules (decision 032): the country is one of ISO 3166 (an address
  * saved as free text, "Sweden", is read by its name), the postal code is checked for its
  * country and stored as that country writes it ("123 45"), and a region is kept only where
  * the country uses one.

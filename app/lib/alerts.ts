@@ -1,5 +1,5 @@
 /**
- * The owner's alert settings (issue #33): for each event, which channels carry it.
+ * The owner's alert settings (decision 033): for each event, which channels carry it.
  * Shared by the settings form and the fan-out (app/server/alerts).
  */
 export const ALERT_EVENTS = ["finderMessage", "reply", "lostScan", "scan", "returned"] as const;

@@ -1,6 +1,6 @@
 /**
  * Phone numbers and email addresses in an owner's contact text, so the finder page can
- * make them tappable `tel:` / `mailto:` links (issue #19). Pure and browser-safe. The
+ * make them tappable `tel:` / `mailto:` links (decision 018). Pure and browser-safe. The
  * parts are rendered by React as text, and an href is built only from the characters the
  * patterns allow (digits and '+', or an address of the form local@domain.tld), so nothing
  * the owner types can become markup or a javascript: link.

@@ -1,5 +1,5 @@
 /**
- * Countries for postal addresses (issue #32 point 11): the ISO 3166-1 alpha-2 codes, their
+ * Countries for postal addresses (decision 032): the ISO 3166-1 alpha-2 codes, their
  * names in the page's language from the runtime's own CLDR data (Intl.DisplayNames, no
  * list of names to keep), each country's postal-code rule and where it uses a region.
  * Browser-safe.

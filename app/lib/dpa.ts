@@ -1,6 +1,6 @@
 /**
  * The data processing agreement (personuppgiftsbiträdesavtal) an organisation's admins
- * accept before they invite members or import items (issue #31 point 4, decision 030).
+ * accept before they invite members or import items (decision 030).
  * The text lives in the translations (organisations.dpa.*); this is its version. A change
  * of substance gets a new version and date, and every organisation must accept it again
  * before its next invite or import (the acceptances of older versions stay on record).

@@ -1,5 +1,5 @@
 /**
- * Countries and VAT for invoices (issue #20 point 4, docs/decisions/027-invoice-payment.md).
+ * Countries and VAT for invoices (docs/decisions/027-invoice-payment.md).
  * An explicit ISO 3166-1 alpha-2 list replaces the `Intl.DisplayNames` check (its answer
  * depended on the ICU data of the Node build), the EU member states with the prefix and
  * format of their VAT numbers (format only: VIES cannot be reached from here), and which

@@ -19,14 +19,14 @@ export function formatFee(amount: number, currency: Currency): string {
   return formatPrice(amount, langOfCurrency(currency));
 }
 
-/** The currency symbol in a field label: "Finder's fee (€)", "Hittelön (kr)" (issue #19). */
+/** The currency symbol in a field label: "Finder's fee (€)", "Hittelön (kr)" (decision 018). */
 export function feeSymbol(currency: Currency): string {
   return currency === "SEK" ? "kr" : "€";
 }
 
 /**
  * The Swedish Police's page on lost property (hittegods), cited in the product form's help
- * (issue #21): it says a reasonable hittelön is about 10 % of the market value, that keys
+ * (decision 019): it says a reasonable hittelön is about 10 % of the market value, that keys
  * may be posted in a post box (the post forwards them to the police), and that a finder
  * reports what they keep to the police or the owner. In Swedish only.
  */
@@ -36,8 +36,8 @@ export const POLICE_HITTEGODS_URL = "https://polisen.se/tjanster-tillstand/hitte
 export const APPROX_VALUE_MAX = 1_000_000;
 
 /**
- * The fee the product form suggests from the owner's approximate value of the item (issue
- * #21): about 10 % of it, the Swedish Police's guidance for a reasonable hittelön
+ * The fee the product form suggests from the owner's approximate value of the item
+ * (decision 019): about 10 % of it, the Swedish Police's guidance for a reasonable hittelön
  * (https://polisen.se/tjanster-tillstand/hittegods/), rounded to an amount people name:
  * whole units under 20, then to 5, from 200 to 10. The owner may change it; nothing more
  * is claimed than "about 10 %".

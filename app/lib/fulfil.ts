@@ -1,5 +1,5 @@
 /**
- * Browser-safe parsing for fulfilment (issue #15): the queue filter, the selection of
+ * Browser-safe parsing for fulfilment (decision 015): the queue filter, the selection of
  * shipments (repeated `shipments=`/`orders=` fields or comma-separated lists, as a plain
  * HTML form or a typed URL sends them), the mark-shipped form and the replacement form.
  */

@@ -1,4 +1,4 @@
-/** The CSV import form's schema (issue #20 point 3), for the route's action. */
+/** The CSV import form's schema (decision 023), for the route's action. */
 import { z } from "zod";
 import { productFormSchema } from "./product-form";
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard's and the order page's item filter (issue #18 point 5): search by name,
+ * The dashboard's and the order page's item filter (decision 021): search by name,
  * type, paid/unpaid, lost, and the page number, read from the query string of a plain GET
  * form (works without JavaScript). Browser-safe (no zod: the dashboard ships this module);
  * the loaders parse with item-query.ts. The screens build their page links with `filterQuery`. A value that is not one of the choices is ignored (a bookmarked or

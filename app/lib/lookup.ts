@@ -1,2 +1,2 @@
-/** How much of what staff type at /admin/lookup is kept, in the log and shown back (issue #31 point 5). */
+/** How much of what staff type at /admin/lookup is kept, in the log and shown back (decision 030). */
 export const LOOKUP_QUERY_MAX = 64;

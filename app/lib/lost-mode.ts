@@ -1,5 +1,5 @@
 /**
- * The lost-mode form (issue #14 point 6): the dashboard card and the owner's item page post
+ * The lost-mode form (decision 014): the dashboard card and the owner's item page post
  * it to /product/{id}/lost. Server only (keeps zod off the finder page).
  */
 import { z } from "zod";

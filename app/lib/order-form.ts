@@ -11,8 +11,8 @@ import { DEFAULT_PERIOD, type Period } from "./pricing";
 export type Provider = "test" | "stripe";
 /**
  * pending: checkout started; paid: the first payment arrived; duplicate: paid while all its
- * items were already covered by another order, so nothing was activated (issue #13);
- * cancelled: never paid and abandoned for 24 hours (issue #16), its checkout expired.
+ * items were already covered by another order, so nothing was activated (decision 012);
+ * cancelled: never paid and abandoned for 24 hours (decision 016), its checkout expired.
  */
 export type OrderStatus = "pending" | "paid" | "duplicate" | "cancelled" | "invoiced";
 
@@ -50,7 +50,7 @@ export const ORDER_MAX_ALL_UNPAID = 2000;
 
 /**
  * selected: the ticked items; allUnpaid: every unpaid item matching the page's filter
- * (issue #18: an owner of 5,000 items), chosen by the server from the database.
+ * (decision 021: an owner of 5,000 items), chosen by the server from the database.
  */
 export const ORDER_SCOPES = ["selected", "allUnpaid"] as const;
 export type OrderScope = (typeof ORDER_SCOPES)[number];
@@ -99,7 +99,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
 
 /**
  * An address as the lines of a label (empty fields left out), written the way the
- * destination country's post reads it (issue #32 point 11): "123 45 Uppsala" in Sweden and
+ * destination country's post reads it (decision 032): "123 45 Uppsala" in Sweden and
  * most of Europe, the town and the postcode on lines of their own in the UK, "City, ST
  * 12345" in North America and Australia. The country line is the country's name in `lang`;
  * on a posted label (`label`) it is omitted for Sweden, where the stickers are posted

@@ -1,5 +1,5 @@
 /**
- * Organisation roles and scope (issue #20), shared by server and components (no zod here,
+ * Organisation roles and scope (decision 022), shared by server and components (no zod here,
  * so the header stays light).
  */
 export type OrgRole = "admin" | "member";

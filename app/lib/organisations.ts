@@ -1,5 +1,5 @@
 /**
- * Organisation forms (issue #20): one zod schema per form of /organisations/new,
+ * Organisation forms (decision 022): one zod schema per form of /organisations/new,
  * /organisations/{id} and /invite/{token}. Messages are translation keys (organisations.json).
  */
 import { z } from "zod";
@@ -82,7 +82,7 @@ const organisationFields = z.object({
 
 /**
  * The organisation form. In an EU member state the VAT number must have that state's
- * prefix and format (issue #20 point 4: the reverse charge rests on it); elsewhere any
+ * prefix and format (decision 027: the reverse charge rests on it); elsewhere any
  * two letters and digits, as before.
  */
 export const organisationSchema = organisationFields.superRefine((v, ctx) => {

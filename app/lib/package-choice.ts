@@ -1,5 +1,5 @@
 /**
- * The package a visitor chose on the home page ("Choose Triple", issue #19 point 5),
+ * The package a visitor chose on the home page ("Choose Triple", decision 018),
  * remembered through registration or sign-in so the product form and /order start from
  * it. Browser-safe: the cookie's name and the parser only.
  */

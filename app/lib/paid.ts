@@ -14,7 +14,7 @@ export function isItemPaid(item: PaidState, now: number): boolean {
 }
 
 /**
- * Whether the item was paid at some time (issue #21). `paidUntil` is written only by
+ * Whether the item was paid at some time (decision 019). `paidUntil` is written only by
  * payments and kept when a subscription lapses (the items then read payed = 0 with the end
  * of their paid period), so an item never paid has neither. The services also ask the
  * order history (items.repository hasPaidOrder).

@@ -1,4 +1,4 @@
-/** Password rules shown before submit and checked on the server (issue #4). */
+/** Password rules shown before submit and checked on the server (decision 007). */
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 

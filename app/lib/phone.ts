@@ -1,5 +1,5 @@
 /**
- * Mobile numbers (issue #33): stored and sent in E.164 ("+46701234567"); typed the way
+ * Mobile numbers (decision 033): stored and sent in E.164 ("+46701234567"); typed the way
  * people write them, Swedish formats included ("070-123 45 67", "+46 (0)70 123 45 67",
  * "0046 70 123 45 67"). Shared by the browser (the form) and the server (which decides).
  */

@@ -1,5 +1,5 @@
 /**
- * The browser's half of item photos (issue #34 point 1): before upload, a large photo is
+ * The browser's half of item photos (decision 035): before upload, a large photo is
  * drawn smaller on a canvas and sent as a JPEG, so a phone sends a few hundred kilobytes
  * instead of a 5 MB original. The server checks and processes whatever arrives all the
  * same; anything this cannot read safely is sent as it is, so the server's translated

@@ -1,5 +1,5 @@
 /**
- * Item photos as pages show them (issue #34): browser-safe types, limits and URLs.
+ * Item photos as pages show them (decision 035): browser-safe types, limits and URLs.
  * The rules are in app/server/photos/.
  */
 

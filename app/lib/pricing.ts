@@ -106,7 +106,7 @@ export function hasDiscount(count: number): boolean {
 }
 
 /**
- * The order maths: spec §9's rule, applied to both periods (decision 018, issue #19):
+ * The order maths: spec §9's rule, applied to both periods (decision 018):
  * - package = count × single price for the period;
  * - when count > 3 or count is a multiple of 3: discount = the period's single price × count / 3
  *   (so from 3 items on, every item is a third off: 4 items yearly in Swedish are
@@ -140,7 +140,7 @@ export function orderTotals({ lang, period, count }: { lang: PriceLang; period: 
 }
 
 /**
- * Whether one more item would cost nothing (issue #32 point 7): 2 items cost exactly the
+ * Whether one more item would cost nothing: 2 items cost exactly the
  * Triple price, so the order page says a third is free instead of letting the owner pay
  * the same for fewer stickers.
  */
@@ -153,7 +153,7 @@ export function nextItemIsFree({ lang, period, count }: { lang: PriceLang; perio
 
 /**
  * What a monthly plan commits the owner to over its minimum term (6 × the monthly total);
- * null for a year paid up front, which the minimum term does not bind (issue #32 point 7).
+ * null for a year paid up front, which the minimum term does not bind.
  */
 export function minimumTermCommitment(period: Period, total: number): number | null {
   return period === "month" ? toMajor(toMinor(total) * MINIMUM_TERM_MONTHS) : null;
@@ -169,7 +169,7 @@ function groupThousands(whole: number, separator: string): string {
 }
 
 /**
- * One display style per language, used on every screen, mail and PDF (issue #19):
+ * One display style per language, used on every screen, mail and PDF (decision 018):
  * Swedish "30 kr", "1 200 kr" (thin space), "0,50 kr"; English "€3", "€1,200", "€0.10".
  * Whole amounts have no decimals; others show two (decimal comma in Swedish). Negative
  * amounts get a real minus sign: "−400 kr", "−€40".

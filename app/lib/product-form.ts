@@ -18,7 +18,7 @@ export const FIND_FEE_MAX = 100_000;
 
 /**
  * Which submit button was pressed. `payNow` and `package` are never stored (spec section 3).
- * `suggest` ("Suggest fee", issue #21) saves nothing: the form comes back with the fee.
+ * `suggest` ("Suggest fee", decision 019) saves nothing: the form comes back with the fee.
  */
 export const INTENTS = ["payNow", "payLater", "update", "suggest"] as const;
 export type Intent = (typeof INTENTS)[number];
@@ -43,7 +43,7 @@ export const productFormSchema = z.object({
     (v) => (v === "" ? DEFAULT_VISIBILITY : v),
     z.enum(CONTACT_VISIBILITIES, "relay.errors.visibilityInvalid"),
   ),
-  /** Optional and private to the owner (issue #21): "" is none. */
+  /** Optional and private to the owner (decision 019): "" is none. */
   approxValue: z
     .string()
     .trim()
@@ -52,7 +52,7 @@ export const productFormSchema = z.object({
     .pipe(z.number().int().min(0).max(APPROX_VALUE_MAX, "items.form.errors.approxValueTooHigh").nullable()),
   payment: z.enum(["month", "year"] as const satisfies readonly Period[]).catch(DEFAULT_PERIOD),
   intent: z.enum(INTENTS).catch("payLater"),
-  /** A checkbox: present ("on") when ticked (issue #14 point 5). */
+  /** A checkbox: present ("on") when ticked (decision 014). */
   scanAlerts: z.string().transform((v) => v === "on" || v === "1"),
 });
 
@@ -123,7 +123,7 @@ export function isSuggestIntent(form: FormData): boolean {
 }
 
 /**
- * "Suggest fee" without JavaScript (issue #21): the form as typed, with the finder's fee
+ * "Suggest fee" without JavaScript (decision 019): the form as typed, with the finder's fee
  * replaced by about 10 % of the approximate value. Nothing is saved; the owner may change
  * the fee before saving. A missing or bad value leaves the fee alone and says why.
  */

@@ -1,6 +1,6 @@
 /**
  * The shape of a browser's push subscription (PushSubscription.toJSON()) as
- * POST /api/push/subscriptions takes it (issue #33, decision 034). Shared by the route and
+ * POST /api/push/subscriptions takes it (decision 034). Shared by the route and
  * the account page's script. Error messages are translation keys.
  */
 import { z } from "zod";

@@ -32,7 +32,7 @@ export function safeRedirectTarget(value: unknown, fallback = "/"): string {
 const SAFE = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]$/;
 
 /**
- * A local path worth coming back to after registering and verifying (issue #32 point 14:
+ * A local path worth coming back to after registering and verifying (decision 038:
  * the invite that sent the visitor), or null: anything safeRedirectTarget refuses
  * (absolute or protocol-relative URLs), "/", and the sign-in and verify pages themselves.
  */

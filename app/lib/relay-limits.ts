@@ -1,5 +1,5 @@
 /**
- * The relay's browser-safe facts (issue #14), without zod: the finder page and the
+ * The relay's browser-safe facts (decision 013), without zod: the finder page and the
  * product form import these, and the finder page must not download a schema library
  * (brief section 4). The schemas are in relay.ts, used by the server actions.
  */

@@ -1,5 +1,5 @@
 /**
- * The finder-to-owner relay (issue #14): the finder's message form and the owner's reply,
+ * The finder-to-owner relay (decision 013): the finder's message form and the owner's reply,
  * one schema each, used by the server actions. Messages are translation keys (relay.json).
  * Components import relay-limits.ts instead, which keeps zod out of the finder page.
  */

@@ -1,6 +1,6 @@
 /**
- * How long Hittad keeps each kind of personal data that is deleted on a schedule (issue
- * #31 point 1). The housekeeping job (app/server/jobs/jobs.service.server.ts) deletes by
+ * How long Hittad keeps each kind of personal data that is deleted on a schedule. The
+ * housekeeping job (app/server/jobs/jobs.service.server.ts) deletes by
  * these numbers and the privacy notice (/privacy) prints them: one source, so the page
  * cannot say something other than what the code deletes
  * (tests/integration/privacy.test.ts compares the two).
@@ -19,11 +19,11 @@ export const RETENTION_MS = {
   /** The scan log (time, page language, device class): a year of history (decision 014). */
   scans: 365 * DAY_MS,
   /**
-   * The log of staff look-ups of an item's owner (issue #31 point 5): a year, so an owner who
+   * The log of staff look-ups of an item's owner (decision 030): a year, so an owner who
    * asks "who looked at my details?" gets an answer, and no longer than that.
    */
   lookups: 365 * DAY_MS,
-  /** A trusted contact who never confirmed (issue #33 point 1): forgotten 30 days after being named. */
+  /** A trusted contact who never confirmed (decision 033): forgotten 30 days after being named. */
   trustedContactInvites: 30 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,

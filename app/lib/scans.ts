@@ -1,5 +1,5 @@
 /**
- * Scan log facts shared by server and screens (issue #14 point 4, decision 014).
+ * Scan log facts shared by server and screens (decision 014).
  * Only a coarse device class is kept from the User-Agent header, never the header itself.
  */
 export const DEVICE_CLASSES = ["phone", "tablet", "desktop"] as const;

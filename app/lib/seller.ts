@@ -1,4 +1,4 @@
-/** The seller's identity as pages, mails and PDFs show it (issue #31 point 2). Browser-safe. */
+/** The seller's identity as pages, mails and PDFs show it. Browser-safe. */
 export interface SellerView {
   name: string;
   orgNr: string;

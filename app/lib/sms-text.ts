@@ -1,5 +1,5 @@
 /**
- * One-part SMS (issue #33): at most 160 characters of the GSM-7 alphabet (å, ä, ö, é, ü
+ * One-part SMS (decision 033): at most 160 characters of the GSM-7 alphabet (å, ä, ö, é, ü
  * are in it; the extension characters such as € and [ ] take two), or 70 UTF-16 units
  * when the text must carry anything else (UCS-2). Typographic quotes, dashes and accents
  * outside GSM-7 are replaced by their plain forms first, so a Swedish or English text

@@ -1,4 +1,4 @@
-/** The staff batch form (issue #35 point 1): raw strings in, typed values or null out. */
+/** The staff batch form (decision 036): raw strings in, typed values or null out. */
 
 /** Most stickers one batch holds. */
 export const BATCH_MAX = 10_000;

@@ -1,5 +1,5 @@
 /**
- * The typeable code printed under a sticker's QR code (issue #15), for finders who type
+ * The typeable code printed under a sticker's QR code (decision 015), for finders who type
  * instead of scan. Nine characters from 31 symbols that cannot be mistaken for each other
  * when read off a sticker: digits 2–9 and the capital letters without I, L and O (so no
  * 0/O and no 1/I/L). 31^9 ≈ 2^44.6 codes, drawn with crypto randomness without modulo bias.

@@ -1,5 +1,5 @@
 /**
- * The carrier's tracking page for a parcel (issue #32 point 16). Stickers go by PostNord,
+ * The carrier's tracking page for a parcel (decision 032). Stickers go by PostNord,
  * whose tracking page takes the number in the query; the page's language follows ours.
  * Browser-safe.
  */

@@ -1,4 +1,4 @@
-/** Trusted contacts (issue #33 point 1): limits shared by the form and the service. */
+/** Trusted contacts (decision 033): limits shared by the form and the service. */
 export const TRUSTED_CONTACTS_MAX = 3;
 export const TRUSTED_NAME_MAX = 60;
 export const TRUSTED_EMAIL_MAX = 254;

@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 
 /**
- * Form fields keep what is typed before the page's script runs (issue #32 point 4).
+ * Form fields keep what is typed before the page's script runs (decision 032).
  *
  * The server's HTML is a working form, so on a slow phone people type into it before React
  * hydrates. A controlled field (`value={state}`) makes React write its state, which starts

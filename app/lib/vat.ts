@@ -1,5 +1,5 @@
 /**
- * Swedish VAT (mervärdesskatt) in our prices (issue #16): every price includes 25 % VAT,
+ * Swedish VAT (mervärdesskatt) in our prices (decision 016): every price includes 25 % VAT,
  * so the VAT of a total is total × 25/125, rounded to the minor unit; the rest is the net
  * amount. Integers (öre, cents) only: no float drift on receipts.
  */
@@ -12,7 +12,7 @@ export function vatOfGross(totalMinor: number): { net: number; vat: number } {
 }
 
 /**
- * A business document's lines without VAT (issue #32 point 15): an organisation reads net
+ * A business document's lines without VAT (decision 038): an organisation reads net
  * lines beside "Amount excluding VAT" and the VAT added once in the total. The package's
  * net is rounded on its own; the discount takes the rounding, so the lines add up to the
  * total's net to the öre and every total stays what was charged. Amounts already without

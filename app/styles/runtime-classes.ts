@@ -2,7 +2,7 @@
  * Classes that no source file spells out whole: they are composed at run time, so the
  * purge of the site stylesheet (scripts/lib/vite-purge-css.ts) and of the lean finder
  * page's inline copy (app/server/http/lean-page.server.ts) cannot find them as words and
- * keep them from this list (issue #18, docs/decisions/020).
+ * keep them from this list (docs/decisions/020).
  *
  * Audit (2026-11-24): `grep -rnE 'className=\{|classList' app` and every template literal
  * that builds a class. Classes chosen by a ternary between two literals ("show",

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "./import-graph";
 
 /** The folders whose comments are held to the rule. */
-const SCOPE = ["app/server", "app/routes"];
+const SCOPE = ["app", "server"];
 
 const ISSUE = /\bissues? #\d+/i;
 

@@ -18,7 +18,7 @@ interface Common {
   /** Bootstrap column classes of the wrapper; default: full width with a bottom margin. */
   className?: string;
   /**
-   * A length limit shown as a live character counter (issue #19) instead of `maxLength`,
+   * A length limit shown as a live character counter (decision 018) instead of `maxLength`,
    * which would cut pasted text silently; the server refuses what is too long.
    */
   counter?: number;
@@ -38,7 +38,7 @@ function FieldShell({
   control,
 }: Common & { initialValue?: string; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
   const { t } = useTranslation();
-  // What the field holds, typed before hydration included (issue #32 point 4).
+  // What the field holds, typed before hydration included (decision 032).
   const length = useFieldValue(id, initialValue).length;
   const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
     .filter(Boolean)

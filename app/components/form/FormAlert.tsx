@@ -19,7 +19,7 @@ export function FormAlert({
   const ref = useRef<HTMLDivElement>(null);
   const text = !message ? null : typeof message === "string" ? t(message) : t(message.key, message.params ?? {});
   // Each failed submit moves focus here again (a new message object each time) and
-  // scrolls it into view: on a phone the summary is otherwise off-screen (issue #19).
+  // scrolls it into view: on a phone the summary is otherwise off-screen (decision 018).
   useEffect(() => {
     const el = ref.current;
     if (!text || !el) return;

@@ -8,8 +8,8 @@ import { addressLabelsPdf, stickerSheetPdf, type SheetCell } from "./sticker-pdf
 
 export async function stickerSheet(deps: Pick<Deps, "db" | "config">, sel: Selection): Promise<Buffer> {
   const shipments = await selectedShipments(deps, sel);
-  // Several shipments on one sheet: a separator card before each one's stickers (decision 032), so nobody packs one
-  // owner's sticker into another's envelope.
+  // Several shipments on one sheet: a separator card before each one's stickers
+  // (decision 032), so nobody packs one owner's sticker into another's envelope.
   const shared = shipments.length > 1;
   const cells: SheetCell[] = shipments.flatMap((s) => [
     ...(shared ? [{ separator: true as const, owner: s.ownerName || s.ownerEmail, count: s.items.length }] : []),

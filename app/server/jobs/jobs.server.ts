@@ -3,8 +3,8 @@
  * (server/app.ts). Every instance schedules them; the lock in runHousekeeping lets one
  * run at a time, and the deletes are idempotent anyway. The billing jobs (decision 016:
  * lapses, renewal reminders, abandoned checkouts) run in the same beat under their own
- * lock, and claim each order with a conditional update. The relay's digest mails (decision 029) have a beat of their
- * own, every minute; each digest is claimed with a conditional
+ * lock, and claim each order with a conditional update. The relay's digest mails
+ * (decision 029) have a beat of their own, every minute; each digest is claimed with a conditional
  * update, so several instances send it once.
  */
 import type { Config } from "../config.server";

@@ -1,6 +1,6 @@
 /**
- * Who may see and act on an order: one rule for every order route (decisions 026, 027 and 028). No HTTP here (decision
- * 011); the routes map OrderError.
+ * Who may see and act on an order: one rule for every order route (decisions
+ * 026, 027 and 028). No HTTP here (decision 011); the routes map OrderError.
  *
  * - A personal order: its owner only; everyone else notFound.
  * - An order made in an organisation's scope: only while one is a member of that

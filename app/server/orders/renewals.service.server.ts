@@ -243,8 +243,8 @@ export interface RenewalEnd {
 }
 
 /**
- * The owner undoes a cancelled renewal before the subscription ends (decision 016): the provider is told first, then
- * the order renews again; a confirmation mail.
+ * The owner undoes a cancelled renewal before the subscription ends (decision 016): the
+ * provider is told first, then the order renews again; a confirmation mail.
  */
 export async function resumeRenewal(
   deps: Pick<Deps, "db" | "config" | "clock">,

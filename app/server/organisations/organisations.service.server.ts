@@ -164,8 +164,8 @@ export async function getOrganisationPage(
 }
 
 /**
- * Whether the organisation accepted the current data processing agreement (decision 030): its admins must, before they
- * invite members or import items.
+ * Whether the organisation accepted the current data processing agreement (decision 030):
+ * its admins must, before they invite members or import items.
  */
 export function hasAcceptedDpa(deps: Pick<Deps, "db">, organisationId: string): Promise<boolean> {
   return dpaRepo.hasDpaAcceptance(deps.db, organisationId, DPA_VERSION);
@@ -221,9 +221,9 @@ export async function inviteMember(
   if (!organisation) throw new OrganisationError("notFound");
   const now = deps.clock();
   const token = randomBytes(32).toString("base64url");
-  // One open invite per address, checked and written under the organisation's lock (decision 029: two invites sent at
-  // once both found none open and both were mailed). The limits
-  // count inside the same transaction, so only invites that go out are counted.
+  // One open invite per address, checked and written under the organisation's lock
+  // (decision 029: two invites sent at once both found none open and both were mailed). The
+  // limits count inside the same transaction, so only invites that go out are counted.
   await underOrganisationLock(deps, organisationId, async (db) => {
     if (await repo.findMemberByEmail(db, organisationId, input.email)) throw new OrganisationError("alreadyMember");
     if (await inviteRepo.hasOpenInvite(db, organisationId, input.email, now))
@@ -358,8 +358,8 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
 /**
  * An admin removes a member: the items the member created pass to the longest-standing
  * remaining admin, their assigned items go back to the organisation, their pending
- * invites are deleted, and their subscriptions in its scope stop renewing (decision 028: they can no longer reach those
- * orders to cancel them).
+ * invites are deleted, and their subscriptions in its scope stop renewing (decision 028:
+ * they can no longer reach those orders to cancel them).
  */
 export async function removeMember(
   deps: Ctx & Pick<Deps, "config">,
