@@ -61,6 +61,7 @@ export default [
   route("organisations/billing-email/:token", "routes/organisation-billing-email.tsx"),
   route("organisations/:id", "routes/organisation.tsx"),
   route("organisations/:id/contacts", "routes/organisation-contacts.tsx"),
+  route("organisations/:id/claim", "routes/organisation-claim.tsx"),
   route("invite/:token", "routes/invite.tsx"),
   route("scope", "routes/scope.ts"),
   route("order", "routes/order.tsx"),

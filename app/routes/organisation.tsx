@@ -397,6 +397,11 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             <Link to={`/organisations/${page.organisation.id}/contacts`}>{t("organisations.deskContacts.link")}</Link>
           </CardSection>
 
+          <CardSection id="org-claim-mode" title={t("organisations.claimMode.title")}>
+            <p>{t("organisations.claimMode.help")}</p>
+            <Link to={`/organisations/${page.organisation.id}/claim`}>{t("organisations.claimMode.link")}</Link>
+          </CardSection>
+
           <CardSection id="org-details" title={t("organisations.details.title")}>
             <FormAlert message={errorFor("details")} />
             <OrganisationForm

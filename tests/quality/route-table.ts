@@ -487,6 +487,21 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { intent: "itemContacts", items: "" },
   },
   {
+    // Claim mode (decision 036): the organisation's admin only; everyone else learns nothing
+    // (404), whatever they post. The owner's POST names a voided sticker: the one answer
+    // (404 with the message), nothing claimed; stickers-claim-mode tests cover the rules.
+    route: "organisations/:id/claim",
+    url: "/organisations/{organisation}/claim",
+    get: { anonymous: to("/login"), owner: { status: 200, contains: ['name="code"'] }, other: 404, admin: 404 },
+    post: {
+      anonymous: to("/login"),
+      owner: { status: 404, contains: ["That code does not match a sticker that can be registered"] },
+      other: 404,
+      admin: 404,
+    },
+    body: { code: "{voidedStickerCode}", assignedTo: "", name: "" },
+  },
+  {
     // The billing-email confirmation link (decision 028): the token is the key; a forged one
     // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
     // opens a real one.

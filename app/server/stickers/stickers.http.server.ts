@@ -5,7 +5,7 @@
 import type { HttpErrorTable } from "../http/errors.server";
 import type { StickerErrorCode } from "./stickers.service.server";
 
-type ClaimCode = Extract<StickerErrorCode, `claim.${string}`>;
+type ClaimCode = Extract<StickerErrorCode, `claim.${string}` | `org.${string}`>;
 
 export const batchErrors: HttpErrorTable<Exclude<StickerErrorCode, ClaimCode>> = {
   "batch.size": { status: 400, key: "stickers.batches.errors.size", on: { field: "size" } },
@@ -20,6 +20,8 @@ export const claimErrors: HttpErrorTable<ClaimCode> = {
   "claim.invalid": { status: 400, key: "items.claim.errors.invalid", on: { field: "code" } },
   // One answer for wrong, claimed and voided codes (decision 036).
   "claim.notClaimable": { status: 404, key: "items.claim.errors.notClaimable" },
+  // Claim mode of an organisation the user is no admin of: the 404 page, as other admin pages.
+  "org.notFound": { status: 404, key: "items.claim.errors.notClaimable", on: "page" },
   "claim.rateLimited": {
     status: 429,
     key: "items.claim.errors.rateLimited",

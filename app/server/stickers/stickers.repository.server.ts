@@ -283,3 +283,18 @@ export async function allAreClaimedStickers(db: DB, productIds: readonly string[
 export async function moveStickerOfItem(trx: DB, oldId: string, newId: string): Promise<void> {
   await trx.updateTable("stickers").set({ productId: newId }).where("productId", "=", oldId).execute();
 }
+
+/** Of these item ids, the organisation's items (claim mode's run list, decision 036). */
+export async function listOrganisationItemsByIds(
+  db: DB,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<{ id: string; code: string; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("products")
+    .select(["id", "code", "name"])
+    .where("organisationId", "=", organisationId)
+    .where("id", "in", [...ids])
+    .execute();
+}

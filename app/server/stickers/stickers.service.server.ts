@@ -25,7 +25,8 @@ export type { Batch, Sticker };
  * batch.*: staff's batch form. claim.invalid: typed text that cannot be a code (empty, wrong
  * length or letters); refused before any look-up, so it costs no try. claim.notClaimable: a
  * code or id that is wrong, claimed or voided (one answer, so nobody learns which codes were
- * sold). claim.rateLimited: too many tries (params.count: minutes).
+ * sold). claim.rateLimited: too many tries (params.count: minutes). org.notFound: claim mode
+ * of an organisation the user is not an admin of (no difference shown from none).
  */
 export type StickerErrorCode =
   | "batch.size"
@@ -35,7 +36,8 @@ export type StickerErrorCode =
   | "sticker.notVoidable"
   | "claim.invalid"
   | "claim.notClaimable"
-  | "claim.rateLimited";
+  | "claim.rateLimited"
+  | "org.notFound";
 
 export class StickerError extends ServiceError<StickerErrorCode> {}
 

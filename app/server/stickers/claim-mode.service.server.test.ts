@@ -1,0 +1,152 @@
+/**
+ * Claim mode (decision 036): an organisation's admin claims printed stickers one code after
+ * another into the organisation. On an in-memory SQLite through the real migrations.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "~/i18n/resources.server";
+import { addMonths } from "~/lib/pricing";
+import { formatStickerCode } from "~/lib/sticker-code";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import {
+  createTestOrganisation,
+  joinOrganisation,
+  signUpOwner,
+  type TestOwner,
+} from "../../../tests/support/service-fixtures";
+import { getOwnedItem } from "../items/items.service.server";
+import { claimIntoOrganisation, getClaimMode } from "./claim-mode.service.server";
+import { createBatch, getBatch, unclaimedStickerState } from "./stickers.service.server";
+
+// Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
+vi.setConfig({ testTimeout: 30_000 });
+
+let deps: ServiceTestDeps;
+let admin: TestOwner;
+let member: TestOwner;
+let organisation: string;
+let n = 0;
+
+beforeEach(async () => {
+  deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
+  admin = await signUpOwner(deps, { prefix: "claim-admin" });
+  member = await signUpOwner(deps, { prefix: "claim-member" });
+  organisation = await createTestOrganisation(deps, admin);
+  await joinOrganisation(deps, organisation, member, "member");
+});
+afterEach(async () => {
+  await deps.close();
+});
+
+async function stickers(size: number, prepaidMonths: 6 | 12 | null = null) {
+  const id = await createBatch(deps, admin.id, { size, prepaidMonths, label: "Drawer" });
+  return (await getBatch(deps, id)).stickers;
+}
+const who = (userId: string, ip = `10.1.0.${++n}`) => ({ userId, ip });
+
+describe("claim mode", () => {
+  it("only the organisation's admins use it: members and outsiders get notFound and claim nothing", async () => {
+    const [s] = await stickers(1);
+    const outsider = await signUpOwner(deps, { prefix: "claim-outsider" });
+    for (const u of [member, outsider]) {
+      await expect(getClaimMode(deps, u.id, organisation, [])).rejects.toMatchObject({ code: "org.notFound" });
+      await expect(
+        claimIntoOrganisation(deps, who(u.id), organisation, { code: s!.code, assignTo: null, name: "" }, "en"),
+      ).rejects.toMatchObject({ code: "org.notFound" });
+    }
+    expect((await unclaimedStickerState(deps, s!.id))?.state).toBe("unclaimed");
+  });
+
+  it("each code becomes an item of the organisation, assigned to the chosen member, named after the sticker by default", async () => {
+    const [a, b] = await stickers(2);
+    const typed = ` ${formatStickerCode(a!.code).toLowerCase()} `;
+    const first = await claimIntoOrganisation(
+      deps,
+      who(admin.id),
+      organisation,
+      { code: typed, assignTo: member.id, name: "" },
+      "sv",
+    );
+    expect(first).toEqual({ id: a!.id, code: a!.code });
+    const second = await claimIntoOrganisation(
+      deps,
+      who(admin.id),
+      organisation,
+      { code: b!.code, assignTo: null, name: "  Laptop 7 " },
+      "en",
+    );
+    const rows = await deps.db
+      .selectFrom("products")
+      .select(["id", "code", "owner", "organisationId", "assignedTo", "name", "payed"])
+      .where("id", "in", [first.id, second.id])
+      .orderBy("name")
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: a!.id,
+        code: a!.code,
+        owner: admin.id,
+        organisationId: organisation,
+        assignedTo: member.id,
+        name: `Klistermärke ${formatStickerCode(a!.code)}`,
+        payed: 0,
+      },
+      {
+        id: b!.id,
+        code: b!.code,
+        owner: admin.id,
+        organisationId: organisation,
+        assignedTo: null,
+        name: "Laptop 7",
+        payed: 0,
+      },
+    ]);
+    // The run lists the organisation's items only, newest first, whatever else the URL names.
+    const page = await getClaimMode(deps, admin.id, organisation, [first.id, "zzzzzzzzzz", second.id]);
+    expect(page.claimed.map((c) => c.id)).toEqual([second.id, first.id]);
+    expect(page.members.map((m) => m.id).sort()).toEqual([admin.id, member.id].sort());
+  });
+
+  it("a prepaid sticker's item is active for its months at once, as at /claim", async () => {
+    const [s] = await stickers(1, 12);
+    const { id } = await claimIntoOrganisation(
+      deps,
+      who(admin.id),
+      organisation,
+      { code: s!.code, assignTo: null, name: "" },
+      "en",
+    );
+    expect((await getOwnedItem(deps, admin.id, id)).paid).toBe(true);
+    const row = await deps.db.selectFrom("products").select("paidUntil").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(Number(row.paidUntil)).toBe(addMonths(deps.clock(), 12));
+  });
+
+  it("a claimed, voided or wrong code gets the one answer and costs a try; text that is no code costs none", async () => {
+    const [s] = await stickers(1);
+    const ip = "192.0.2.90";
+    const attempt = (code: string) =>
+      claimIntoOrganisation(deps, who(admin.id, ip), organisation, { code, assignTo: null, name: "" }, "en");
+    for (let i = 0; i < 12; i++) await expect(attempt("not a code")).rejects.toMatchObject({ code: "claim.invalid" });
+    for (let i = 0; i < 10; i++) {
+      await expect(attempt("ZZZ-ZZZ-ZZZ")).rejects.toMatchObject({ code: "claim.notClaimable" });
+    }
+    await expect(attempt(s!.code)).rejects.toMatchObject({ code: "claim.rateLimited" });
+    deps.setNow(deps.clock() + 15 * 60_000);
+    await attempt(s!.code);
+    await expect(attempt(s!.code)).rejects.toMatchObject({ code: "claim.notClaimable" });
+  });
+
+  it("an item is assigned only to a member of the organisation", async () => {
+    const [s] = await stickers(1);
+    const outsider = await signUpOwner(deps, { prefix: "claim-outsider" });
+    await expect(
+      claimIntoOrganisation(
+        deps,
+        who(admin.id),
+        organisation,
+        { code: s!.code, assignTo: outsider.id, name: "" },
+        "en",
+      ),
+    ).rejects.toMatchObject({ code: "assigneeNotMember" });
+    expect((await unclaimedStickerState(deps, s!.id))?.state).toBe("unclaimed");
+  });
+});
