@@ -1,5 +1,5 @@
 // `npm run bench:alerts`: how fast a finder's message reaches the owner on every channel
-// (issue #33): 100 finder messages in one minute, each about another paid item of an owner
+// (decision 033): 100 finder messages in one minute, each about another paid item of an owner
 // with a verified email address, a verified mobile number and a subscribed device, every
 // channel on. Measured per message and channel: from just before the finder's POST to the
 // moment the stand-in had it — the SMTP stand-in (mail), the 46elks stand-in (SMS) and the

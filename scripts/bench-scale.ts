@@ -1,4 +1,4 @@
-// `npm run bench:scale` (issue #36 point 1, decision 042): does anything change at a
+// `npm run bench:scale` (decision 042): does anything change at a
 // million stickers? Seeds a PostgreSQL database with 1,000,000 items, 200,000 owners,
 // 1,000 organisations (one with 50,000 items), 10,000,000 scans, 100,000 conversations and
 // 200,000 orders in set-based statements (tests/support/scale-seed.ts), and a small one

@@ -1,12 +1,12 @@
 // `npm run bench:weight`: what a browser downloads for `/`, `/login`, `/dashboard`
 // (signed in) and the paid item page, in gzip bytes per kind, and whether the page's main
 // content is already in the first HTML response (no JavaScript needed to see it).
-// Exits 1 when a page is over its budget (brief section 4, issue #18).
+// Exits 1 when a page is over its budget (brief section 4, decision 020).
 //
 // Budgets: the finder page (item page, anonymous) and the pages an anonymous visitor reads
 // (/, /terms, /cookies, /companies, /privacy, /find, /support, the 404 page) ≤ 30 KB in
 // total, with no script file at all (docs/decisions/020: no framework JavaScript); the
-// finder page ≤ 45 KB with one photo, the image included (issue #34); every other page
+// finder page ≤ 45 KB with one photo, the image included (decision 035); every other page
 // ≤ 150 KB.
 //
 // `npm test` runs it too: every budget fails the run (the --ceilings mode that only
@@ -47,7 +47,7 @@ const server = await startQualityServer();
 // so that no screen grows past what the finder page is allowed.
 const pages: PageSpec[] = [
   { name: "/", path: "/", signedIn: false, content: "<h1", budget: LEAN },
-  // The pages an anonymous visitor reads ship no framework JavaScript (issue #36 point 2).
+  // The pages an anonymous visitor reads ship no framework JavaScript (decision 042).
   { name: "/terms", path: "/terms", signedIn: false, content: "<h1", budget: LEAN },
   { name: "/cookies", path: "/cookies", signedIn: false, content: "<table", budget: LEAN },
   { name: "/companies", path: "/companies", signedIn: false, content: "<h1", budget: LEAN },
@@ -55,7 +55,7 @@ const pages: PageSpec[] = [
   { name: "/find", path: "/find", signedIn: false, content: 'name="code"', budget: LEAN },
   { name: "/support", path: "/support", signedIn: false, content: "<h1", budget: LEAN },
   { name: "404 page", path: "/no/such/page", status: 404, signedIn: false, content: "<h1", budget: LEAN },
-  // The forms with a captcha are still the full app: issue #36 point 2 is open for them
+  // The forms with a captcha are still the full app: not yet lean (decision 042) for them
   // (decision 020). /user/register and /contact were first measured on 2026-11-26 at
   // 161.7 and 174.4 KB: their budgets hold them there until that work is done.
   { name: "/login", path: "/login", signedIn: false, content: 'type="password"', budget: { total: 150 * KB } },
@@ -75,9 +75,9 @@ const pages: PageSpec[] = [
   },
   { name: "/contact", path: "/contact", signedIn: false, content: "<textarea", budget: { total: 178 * KB } },
   // 151 KB, not 150: React Router and React are about 111 KB of it, the rest the app; the
-  // header's account switch (issue #32 point 13) took the page to 150.1 KB and the footer's
+  // header's account switch (decision 038) took the page to 150.1 KB and the footer's
   // links no longer discovered ahead gave 0.1 KB back, leaving no room for the random item
-  // ids' QR codes. Issue #36 asks ≤ 130 KB for signed-in pages: not met (README).
+  // ids' QR codes. Decision 042's ≤ 130 KB for signed-in pages: not met (README).
   { name: "/dashboard", path: "/dashboard", signedIn: true, content: server.itemName, budget: { total: 151 * KB } },
   {
     name: "item page",
@@ -87,7 +87,7 @@ const pages: PageSpec[] = [
     budget: { total: 30 * KB, htmlCss: 30 * KB, scriptFiles: 0 },
   },
   {
-    // Issue #34: the same page with one photo, the photo's bytes counted (brief section 4).
+    // Decision 035: the same page with one photo, the photo's bytes counted (brief section 4).
     name: "item + photo",
     path: `/product/${server.photoItemId}`,
     signedIn: false,

@@ -1,5 +1,5 @@
 // `npm run bench`: throughput of the anonymous finder page against a bare node:http
-// server in the same run (issue #18 point 6: ≥ 50 % of bare, p99 ≤ 50 ms, 0 errors), and
+// server in the same run (decision 021: ≥ 50 % of bare, p99 ≤ 50 ms, 0 errors), and
 // the dashboard of an owner with 5,000 items (point 5: first page ≤ 100 KB, p50 ≤ 50 ms).
 //
 //   npm run bench                                   fresh SQLite database in a temp folder

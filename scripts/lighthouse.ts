@@ -2,7 +2,7 @@
 // Chromium against `/` and the paid item page of a fresh server, as a first-time visitor
 // (no cookies: the consent overlay is part of what a finder sees). Three runs per page
 // (LIGHTHOUSE_RUNS to change), each printed, then the median of each score; exits 1 when
-// a median is below its budget (issue #18: the finder page 100/100/100, `/` performance
+// a median is below its budget (decision 020: the finder page 100/100/100, `/` performance
 // ≥ 98 and accessibility 100). Not part of `npm test`: it takes a few minutes.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -28,7 +28,7 @@ const pages: Array<{ name: string; url: string; budget: Partial<Budget> }> = [
     budget: { performance: 100, accessibility: 100, "best-practices": 100 },
   },
   {
-    // Issue #34: the finder page with one photo keeps the same bar.
+    // Decision 035: the finder page with one photo keeps the same bar.
     name: "item + photo",
     url: `${server.url}/product/${server.photoItemId}`,
     budget: { performance: 100, accessibility: 100, "best-practices": 100 },

@@ -10,7 +10,7 @@ if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, 
 buildIfNeeded();
 
 process.env.NODE_ENV ??= "production";
-// Production refuses test payments unless ALLOW_TEST_PAYMENTS=1 (issue #13). A newcomer's
+// Production refuses test payments unless ALLOW_TEST_PAYMENTS=1 (decision 012). A newcomer's
 // `npm install && npm start`, with nothing about payments configured, still runs the
 // bannered test checkout; a deployment that names PAYMENTS or a Stripe key decides itself.
 if (!process.env.PAYMENTS && !process.env.STRIPE_SECRET_KEY && !process.env.ALLOW_TEST_PAYMENTS) {

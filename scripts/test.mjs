@@ -49,7 +49,7 @@ if (!dbOnly) {
 if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js"))) {
   steps.push(["build", "npm", ["run", "-s", "build"]]);
 }
-// What a browser downloads per page (fast: four pages in one Chromium): every budget (issue #18).
+// What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
 if (!dbOnly) steps.push(["end-to-end tests", "npx", ["playwright", "test"]]);

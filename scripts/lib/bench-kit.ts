@@ -86,7 +86,7 @@ require("node:http").createServer((req, res) => {
 
 /**
  * What a phone scanning a sticker sends: no cookies, gzip accepted, a language preference,
- * a phone's User-Agent (so every request is logged as a scan, issue #14: the bar holds
+ * a phone's User-Agent (so every request is logged as a scan, decision 014: the bar holds
  * with scan logging on; a request without one would count as a bot and log nothing).
  */
 export const browserHeaders = {

@@ -22,7 +22,7 @@ export interface QualityServer {
   sessionCookie: { name: string; value: string };
   itemId: string;
   itemName: string;
-  /** A second paid item with one public photo (issue #34: the finder page with a photo). */
+  /** A second paid item with one public photo (decision 035: the finder page with a photo). */
   photoItemId: string;
   /** A printed sticker nobody registered yet (decision 036): its /{id} is a finder page too. */
   stickerId: string;

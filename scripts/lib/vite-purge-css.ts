@@ -1,6 +1,6 @@
 /**
  * Vite plugin: the production build's site stylesheet keeps only the rules the site can
- * use (issue #18, docs/decisions/020). A rule stays when every class of one of its
+ * use (docs/decisions/020). A rule stays when every class of one of its
  * selectors is a word of the app's code (app/**, not the styles or the tests) or in
  * RUNTIME_CLASSES. A word too many only keeps a rule; a class composed at run time and
  * missing from RUNTIME_CLASSES loses its rules (tests/integration/css-purge.test.ts

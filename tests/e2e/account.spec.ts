@@ -1,5 +1,5 @@
 /**
- * /account in both languages (issue #17): the page itself (axe, phone and desk widths),
+ * /account in both languages (decision 017): the page itself (axe, phone and desk widths),
  * name and language, password change signing out another browser, "sign out of all other
  * devices", email change through the mailed link, "Download my data", and deleting the
  * account (ends signed out on / with a message, sign-in fails, item pages 404, mail).
@@ -254,7 +254,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(finder.getByText("070-555 12 34")).toBeVisible();
         expect(await finder.locator("textarea").count()).toBeGreaterThan(0);
 
-        // Switching off is managed on the owner's view of the item (issue #32 point 10).
+        // Switching off is managed on the owner's view of the item (decision 032).
         await page.goto(`/product/${id}`);
         await waitForHydration(page);
         await page.getByRole("button", { name: tx.switchOff }).click();

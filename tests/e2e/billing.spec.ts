@@ -1,6 +1,6 @@
 /**
- * The subscription lifecycle in both languages with the test provider (issue #16, #19
- * point 4): pay, a renewal (as staff's "Simulate renewal" does), the receipts on the
+ * The subscription lifecycle in both languages with the test provider (decision 016): pay, a renewal (as staff's
+ * "Simulate renewal" does), the receipts on the
  * dashboard and the receipt PDF (text read by pdftotext: VAT line, totals, seller), cancel
  * renewal with its confirmation naming every item, resume, and a failed renewal's warning.
  * Axe on every page; screenshots at 390 and 1280 px for review.

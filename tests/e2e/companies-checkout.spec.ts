@@ -1,5 +1,5 @@
 /**
- * What a company admin meets at checkout (issue #32 point 15): paying by invoice shows the
+ * What a company admin meets at checkout (decision 038): paying by invoice shows the
  * invoice's terms only (no "renews automatically, 6-month minimum" above an invoice that
  * does not renew), paying by card the card's; the stickers go to the organisation's
  * address with its name as recipient; the header names the active account and switches it
@@ -111,7 +111,7 @@ for (const lang of ["en", "sv"] as const) {
       await atPhoneAndDesk(page, `company-address-${lang}`);
       await expectAccessible(page);
 
-      // The header names the active account and switches it without the user menu (issue #32 point 13).
+      // The header names the active account and switches it without the user menu (decision 038).
       await page.goto("/dashboard");
       await page.setViewportSize({ width: 390, height: 844 });
       const account = page.getByRole("combobox", { name: L.account });

@@ -1,5 +1,5 @@
 /**
- * The companies walk of issue #20, in both languages: an owner creates a company account
+ * The companies walk of decision 022, in both languages: an owner creates a company account
  * from /companies (in English a German company with an EU VAT number, in Swedish a Swedish
  * one), invites a colleague whose mailed link (real SMTP stand-in), opened in their own
  * browser, accepts the invite; the admin switches to the organisation in the header,
@@ -380,7 +380,7 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await expect(page.getByText(s.errorsLead)).toBeVisible();
         const row = page.locator("table.csv-errors tbody tr");
         await expect(row).toHaveCount(1);
-        // The refused value is shown beside its message (issue #32 point 12).
+        // The refused value is shown beside its message.
         await expect(row.locator("td")).toHaveText([
           String(BAD_ROW + 1),
           s.typeColumn,

@@ -1,5 +1,5 @@
 /**
- * The finder page without framework JavaScript (issue #18, docs/decisions/020), one walk
+ * The finder page without framework JavaScript (docs/decisions/020), one walk
  * per language: with JavaScript off everything on it works as plain HTML (content, consent,
  * the message form, the language switch); with it on, the page loads no script file, its
  * one inline script shortens the address bar and shares the position; and the owner's view

@@ -1,5 +1,5 @@
 /**
- * What a new owner and a finder meet (issue #19), seen in a browser: no page is wider
+ * What a new owner and a finder meet (decision 018), seen in a browser: no page is wider
  * than a 390 px phone in either language (1280 px too with SCREENSHOTS=1), and axe finds no
  * serious or critical violation on any page in Swedish at phone width; the captcha is visible in light and dark
  * colour schemes; sign-in returns to the protected page; 'Logging out...' is seen and
@@ -324,7 +324,7 @@ test.describe("first use, in the browser", () => {
     const terms = page.getByTestId("checkout-terms");
     await expect(terms).toContainText("Förnyas automatiskt varje månad tills du säger upp den.");
     await expect(terms).toContainText("Du betalar 60 kr nu och sedan 60 kr varje månad.");
-    // What the minimum term commits to (issue #32 point 7); three items: no "free third" hint.
+    // What the minimum term commits to; three items: no "free third" hint.
     await expect(terms).toContainText("Minsta bindningstid är 6 månader: 6 × 60 kr = 360 kr totalt.");
     await expect(page.locator(".order-free-next")).toHaveCount(0);
     await page.locator(".order-check").first().uncheck();

@@ -1,5 +1,5 @@
 /**
- * Sticker fulfilment journey in both languages (issue #15): an owner pays with the test
+ * Sticker fulfilment journey in both languages (decision 015): an owner pays with the test
  * provider; the admin finds the order in the queue (link in the user menu), downloads the
  * sticker sheet and the labels, marks it shipped with a tracking number; the owner gets the
  * mail and sees "shipped" on the dashboard; a finder types the code in lower case with
@@ -186,7 +186,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(phone.getByRole("heading", { level: 1, name: itemName })).toBeVisible();
 
         // The owner replaces the sticker with a new code: the old URL answers 410. Replacing
-        // is managed on the owner's view of the item, not on the dashboard card (issue #32 point 10).
+        // is managed on the owner's view of the item, not on the dashboard card (decision 032).
         await page.goto(`/product/${itemId}`);
         await page.getByRole("link", { name: T.replace, exact: true }).click();
         await expect(page).toHaveURL(new RegExp(`/product/${itemId}/replacement$`));

@@ -1,5 +1,5 @@
 /**
- * Hittelön the Swedish way and a sticker that never stops helping a finder (issue #21),
+ * Hittelön the Swedish way and a sticker that never stops helping a finder (decision 019),
  * one walk per language: the owner gets a suggested fee from a value; a finder without
  * JavaScript opens "Can't meet the owner?" and writes; the owner confirms "I have my item
  * back" and the finder sees the thank-you with the fee; a lapsed item (paidUntil in the
@@ -146,7 +146,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await page.goto(`/messages/${conversation}`);
         await waitForHydration(page);
         await page.getByRole("button", { name: s.returnedButton }).click();
-        // One tap only asks (issue #32 point 9).
+        // One tap only asks.
         await expect(page.getByRole("button", { name: s.confirmReturn })).toBeVisible();
         if (lang === "en") await expectAccessible(page, { label: "conversation, confirm the return" });
         await shoot(ownerContext, `/messages/${conversation}?confirmReturn=1`, `owner-confirm-return-${lang}`);

@@ -1,5 +1,5 @@
 /**
- * Nothing typed is lost when the page's script arrives late (issue #32 point 4): on a slow
+ * Nothing typed is lost when the page's script arrives late (decision 032): on a slow
  * phone a signed-in user types into the server-rendered form before React hydrates it.
  * Every script is held back until the fields are filled, then released; after hydration
  * (and a render that follows it) every field still holds what was typed, the derived text

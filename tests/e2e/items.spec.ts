@@ -264,7 +264,7 @@ for (const lang of ["en", "sv"] as const) {
           await page.getByLabel(T.street, { exact: true }).fill("Avenyn 1");
           await page.getByLabel(T.zip).fill("411 36");
           await page.getByLabel(T.city).fill("Göteborg");
-          // A select since issue #32 point 11, Sweden first and chosen by default.
+          // A select since decision 032, Sweden first and chosen by default.
           await expect(page.getByLabel(T.country)).toHaveValue("SE");
           await page.getByLabel(T.save).check();
           await page.getByRole("button", { name: T.submitAddress }).click();
@@ -440,7 +440,7 @@ async function seedMany(app: WorkerApp, owner: string) {
   await app.runtime.database.db.insertInto("products").values(rows).execute();
 }
 
-// Issue #18: a dashboard of many items is filtered and paged on the server, by a GET form
+// Decision 021: a dashboard of many items is filtered and paged on the server, by a GET form
 // and plain links (English: the filter; Swedish: the page links).
 test.describe("dashboard with many items", () => {
   test("en: filter by name and type, then clear the filter", async ({ page, app, user, consent }) => {
@@ -488,7 +488,7 @@ test.describe("dashboard with many items", () => {
   });
 });
 
-// Issue #32 point 10: the dashboard on a phone was a wall of about 4,300 px for four items
+// Decision 032: the dashboard on a phone was a wall of about 4,300 px for four items
 // (six buttons and every field per card). A card keeps its QR code, name, status badges,
 // View, Edit and Mark as lost; the owner's view of the item manages the rest.
 for (const lang of ["en", "sv"] as const) {

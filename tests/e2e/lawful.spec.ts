@@ -1,5 +1,5 @@
 /**
- * Lawful to sell (issue #31), in both languages: staff look up a handed-in item's owner
+ * Lawful to sell, in both languages: staff look up a handed-in item's owner
  * from the admin menu and the look-up is logged on the page; an organisation admin sees and
  * accepts the data processing agreement (the refusal of an invite before it is walked in
  * companies.spec.ts); the privacy notice and the seller section are readable at 390 and

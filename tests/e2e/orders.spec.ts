@@ -1,5 +1,5 @@
 /**
- * Orders journeys in both languages (issue #6): select items and watch the totals
+ * Orders journeys in both languages (decision 008): select items and watch the totals
  * (4 items yearly in Swedish: 1200 kr package, 400 kr discount, 800 kr total), pay with
  * the test provider, the item page becomes public, the dashboard warning disappears and
  * shows the renewal, the receipt mail arrives. Axe on every page; no console errors.
@@ -25,7 +25,7 @@ const TEXT = {
     title: "Activate items",
     four: ["€120", "−€40", "€80"],
     three: ["€90", "−€30", "€60"],
-    // The advertised Triple price is charged monthly too (issue #19 point 1).
+    // The advertised Triple price is charged monthly too (decision 018).
     threeMonthly: ["€9", "−€3", "€6"],
     packageFour: "Package: 4 items × €30",
     submit: "Go to payment",
@@ -46,7 +46,7 @@ const TEXT = {
   sv: {
     locale: "sv-SE",
     title: "Aktivera saker",
-    // A narrow no-break space between thousands and a real minus (issue #19 point 14).
+    // A narrow no-break space between thousands and a real minus (decision 018).
     four: ["1 200 kr", "−400 kr", "800 kr"],
     three: ["900 kr", "−300 kr", "600 kr"],
     threeMonthly: ["90 kr", "−30 kr", "60 kr"],
@@ -70,7 +70,7 @@ const TEXT = {
 
 async function ownerWithItems(app: Pick<WorkerApp, "runtime">, lang: "en" | "sv", count: number) {
   const owner = await createUser(app.runtime, { language: lang });
-  // createUser verifies the email: receipts go only to the account's verified email (issue #13).
+  // createUser verifies the email: receipts go only to the account's verified email (decision 012).
   const email = `orders-${lang}-${owner.id.slice(0, 6).toLowerCase()}@example.test`;
   await keepOrderAddress(
     depsOf(app.runtime),

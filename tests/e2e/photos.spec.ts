@@ -1,5 +1,5 @@
 /**
- * Item photos in the browser (issue #34), one walk per language at a phone's and a desk's
+ * Item photos in the browser (decision 035), one walk per language at a phone's and a desk's
  * width: a photo chosen on the product form with JavaScript (previewed, made smaller
  * before upload), a second one uploaded from the item's page without JavaScript, the
  * anonymous finder page without JavaScript showing the first public photo (lost mode

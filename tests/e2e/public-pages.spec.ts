@@ -142,7 +142,7 @@ for (const [lang, copy] of Object.entries(COPY)) {
         const card = page.getByRole("article", { name });
         await expect(card.getByRole("heading", { level: 3 })).toHaveText(name);
         for (const fact of facts) await expect(card).toContainText(fact);
-        // The choice travels to registration (issue #19 point 5).
+        // The choice travels to registration (decision 018).
         const pkg = name === "Single" ? "single" : "tripple";
         await expect(card.getByRole("link", { name: facts[4] })).toHaveAttribute(
           "href",

@@ -1,5 +1,5 @@
 /**
- * Web push on /account (issue #33, decision 034), in both languages: the installable app's
+ * Web push on /account (decision 034), in both languages: the installable app's
  * manifest is linked for a signed-in owner (not on anonymous pages), the section offers
  * notifications on this device, lists the devices that get them and removes one. Real
  * subscribing needs a browser push service, which a test browser has not: the device is

@@ -1,5 +1,5 @@
 /**
- * Reach the owner when the lost thing is the phone (issue #33, "Done when"), one walk per
+ * Reach the owner when the lost thing is the phone (decision 033, "Done when"), one walk per
  * language against a server with the 46elks and push-service stand-ins: the owner verifies
  * a mobile number, names a trusted contact (only a number) who confirms with the code of
  * their SMS, and subscribes this device; a finder WITHOUT JavaScript writes; the message

@@ -1,5 +1,5 @@
 /**
- * The finder-to-owner relay end to end (issue #14), in both languages: a finder on a phone
+ * The finder-to-owner relay end to end (decision 013), in both languages: a finder on a phone
  * with JavaScript off writes from a paid private item page; the owner gets the mail (real
  * SMTP stand-in), opens the conversation, replies; the finder reads the reply at the
  * private link and by mail. With JavaScript on, a shared location reaches the owner as a
@@ -163,7 +163,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await page.getByLabel(s.reply).fill(`Thanks! Leave it at the reception (${lang}).`);
         await page.getByRole("button", { name: s.sendReply }).click();
         await expect(page.getByRole("status")).toHaveText(s.replySent);
-        // The sent text is gone from the box: nothing invites a duplicate (issue #32 point 5).
+        // The sent text is gone from the box: nothing invites a duplicate.
         await expect(page.getByLabel(s.reply)).toHaveValue("");
 
         // The finder reads the reply at the link and in the mail.
@@ -198,7 +198,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         });
         const finder = await phone.newPage();
         await finder.goto(`/product/${item}`);
-        // The finder page has no React (issue #18): its one script offers the location.
+        // The finder page has no React (decision 020): its one script offers the location.
         await waitForPageScript(finder);
         await finder.getByLabel(s.message).fill(`Keys on the bench (${lang})`);
         await finder.getByLabel(s.share).check();

@@ -1,6 +1,6 @@
 /**
- * Scan log, scan alerts and lost mode in a real browser, both languages (issue #14 points
- * 4–6; decision 014): the owner marks an item lost and found again from the dashboard and
+ * Scan log, scan alerts and lost mode in a real browser, both languages (decision 014): the owner marks an item lost
+ * and found again from the dashboard and
  * the item page (plain forms), a finder's phone without JavaScript sees the banner come and
  * go, the owner's view lists the finder's scan, and an opted-in item mails its owner once
  * per hour through the real SMTP stand-in. Screenshots at 390 and 1280 px go to
@@ -221,7 +221,7 @@ for (const lang of ["en", "sv"] as const) {
         await atPhoneAndDesk(phone, `finder-unpaid-${lang}`);
         await expectAccessible(phone);
         await phone.getByRole("link", { name: T.handIn }).click();
-        // The printed sticker code, never the internal id (issue #32 point 1).
+        // The printed sticker code, never the internal id.
         const { code: canonical } = await app.runtime.database.db
           .selectFrom("products")
           .select("code")

@@ -1,6 +1,6 @@
 /**
- * Printed stickers, the issue's walk in both languages (issue #35 "Done when", decision
- * 036): staff create a prepaid batch of 3 and an unprepaid batch of 1 and download the
+ * Printed stickers, the walk of decision 036 in both languages: staff
+ * create a prepaid batch of 3 and an unprepaid batch of 1 and download the
  * sheet (QR codes decode to the sticker URLs, codes printed); a new user scans one (the
  * anonymous page), signs up, claims it from the QR and sees the item active until the
  * prepaid end; another claims by typing the code and pays on /order (no sticker posted);

@@ -1,5 +1,5 @@
 /**
- * What a walk as a brand-new user found and the suite missed (issue #32 point 17): every
+ * What a walk as a brand-new user found and the suite missed (decision 038): every
  * other test user is verified, so the verify-your-email notice on the dashboard was never
  * judged by axe; and the cookie table was cut off on a phone, because it scrolled inside
  * its own box where the page-width check cannot see it. The alert settings table had the

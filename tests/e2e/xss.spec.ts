@@ -1,5 +1,5 @@
 /**
- * XSS corpus (issue #8, item 4): script tags, event handlers, javascript: URLs and SVG
+ * XSS corpus (decision 010): script tags, event handlers, javascript: URLs and SVG
  * payloads saved into every stored text field (user name and avatar, address fields,
  * product name and contact info, a contact message's name, email and text) through the
  * real forms where there is one, then every page that shows them is opened in Chromium.
@@ -100,7 +100,7 @@ test("stored HTML and script payloads render as inert text on every page that sh
     address2: PAYLOADS[4]!,
     city: PAYLOADS[5]!,
     state: PAYLOADS[6]!,
-    // The postal code and the country are checked per country (issue #32 point 11): a
+    // The postal code and the country are checked per country (decision 032): a
     // payload there is refused, so they carry real values (the US keeps its state).
     zip: "94105",
     country: "US",

@@ -1,5 +1,5 @@
 /**
- * Account self-service and privacy rights (issue #17) over HTTP against the production
+ * Account self-service and privacy rights (decision 017) over HTTP against the production
  * server and a real database (SQLite, or PostgreSQL with DATABASE_URL), with the Stripe
  * stand-in as payment provider: profile, email and password changes, sign-in methods,
  * sessions, "Download my data" and "Delete my account".
@@ -605,7 +605,7 @@ describe(`account self-service on ${label}`, () => {
 
     const page = await (await get("/account/delete", { cookie: u.cookie, lang: "sv" })).text();
     expect(page).toContain("bokföringslagen");
-    // The real end per order (issue #32 point 6): a year paid up front ends with its paid year.
+    // The real end per order: a year paid up front ends with its paid year.
     expect(page).toContain("Årsprenumeration för 2 saker: betald till den");
     expect(page).not.toContain("minsta bindningstid");
 

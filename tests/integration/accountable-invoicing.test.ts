@@ -1,5 +1,5 @@
 /**
- * Accountable invoicing (issue #29 point 1, docs/decisions/028-accountable-invoicing.md)
+ * Accountable invoicing (docs/decisions/028-accountable-invoicing.md)
  * over HTTP against the production server, on SQLite and, with DATABASE_URL=postgres://…,
  * on PostgreSQL: only a verified admin pays by invoice, once the billing email is
  * confirmed by its mailed link; an overdue or lapsed invoice of the organisation, or of

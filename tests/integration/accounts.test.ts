@@ -153,7 +153,7 @@ describe("accounts", () => {
     expect(await res.text()).toContain("Password reset link sent!");
     const mail = await app.smtp.waitForMail((m) => m.to.includes(u.email));
     expect(mail.subject).toBe("Återställ ditt lösenord till Hittad");
-    // The first name only, as a Swede writes it (issue #19).
+    // The first name only, as a Swede writes it (decision 018).
     expect(mail.text).toMatch(/^Hej Test!/);
     expect(mail.text).toContain("Länken kan bara användas en gång och gäller i en timme.");
     const link = /(http:\/\/\S+\/resetpassword\/new\?token=[\w-]+)/.exec(mail.text)?.[1];

@@ -1,5 +1,5 @@
 /**
- * Staff look-up of a handed-in item (issue #31 point 5): a typed sticker code (tolerant,
+ * Staff look-up of a handed-in item (decision 030): a typed sticker code (tolerant,
  * like /find), an item id or the sticker's URL finds the item and its owner's email and
  * contact; every look-up, found or not, is logged with who, when and what; the log is
  * deleted by housekeeping after RETENTION_MS.lookups. Who may use the page at all is in the

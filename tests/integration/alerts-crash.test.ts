@@ -1,5 +1,5 @@
 /**
- * Reliability of alerts (issue #33): `kill -9` of the server between the finder's message
+ * Reliability of alerts (decision 033): `kill -9` of the server between the finder's message
  * and its SMS leaves the SMS sent after the restart, once. The first server's SMS
  * provider is unreachable (a closed port), so the SMS is queued and waiting when the
  * server is killed; the restarted server (same database, the 46elks stand-in reachable)

@@ -1,5 +1,5 @@
 /**
- * Reaching the owner (issue #33) over HTTP against the production server, with the SMTP
+ * Reaching the owner (decision 033) over HTTP against the production server, with the SMTP
  * and 46elks stand-ins, on SQLite and (DATABASE_URL=postgres://…) PostgreSQL: the mobile
  * number confirmed by a code, one finder message fanned out to mail and SMS with every
  * delivery recorded, 46elks' delivery reports (only with the SMS's own secret), a provider

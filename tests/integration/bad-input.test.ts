@@ -1,5 +1,5 @@
 /**
- * Bad input (issue #8, item 5): well over 1,000 generated malformed submissions across
+ * Bad input (decision 010): well over 1,000 generated malformed submissions across
  * every form action, the JSON API and the parameterised GET routes (missing fields,
  * wrong types, huge and unicode strings, NUL bytes, invalid JSON, wrong content types,
  * broken multipart bodies). Every answer must be < 500, the server must keep answering,
@@ -58,7 +58,7 @@ beforeAll(async () => {
   } as const;
   victimItem = await createItem(depsOf(rt), victim.id, input, "en");
   attackerItem = await createItem(depsOf(rt), attacker.id, { ...input, name: "Attacker's laptop" }, "en");
-  // A paid item takes finder messages (issue #14).
+  // A paid item takes finder messages (decision 013).
   victimPaidItem = await createItem(depsOf(rt), victim.id, { ...input, name: "Victim's keys" }, "en");
   await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", victimPaidItem).execute();
   await keepOrderAddress(
@@ -300,7 +300,7 @@ const TARGETS: Target[] = [
     fields: ["intent", "orderId"],
   },
   {
-    // Issue #20: the upload and the confirmation (the CSV text posted back) of the import.
+    // Decision 023: the upload and the confirmation (the CSV text posted back) of the import.
     name: "csv import",
     method: "POST",
     who: "attacker",

@@ -1,5 +1,5 @@
 /**
- * The subscription lifecycle over HTTP (issue #16, #19 point 4) against the production
+ * The subscription lifecycle over HTTP (decision 016) against the production
  * server and a real database (SQLite, or PostgreSQL with DATABASE_URL): the Stripe
  * provider against the local stand-in with signed events (checkout → two renewals →
  * failed payment → subscription deleted; duplicates and reordering; the Customer Portal;

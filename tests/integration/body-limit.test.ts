@@ -1,5 +1,5 @@
 /**
- * Unbounded request bodies (issue #13): a body over the limit is refused with 413 and a
+ * Unbounded request bodies (decision 012): a body over the limit is refused with 413 and a
  * page in the request's language, before React Router reads it, whether it declares its
  * length or streams chunked; the server's memory stays flat and /healthz keeps answering
  * meanwhile; the connection is closed rather than left hanging. SQLite and PostgreSQL.

@@ -89,7 +89,7 @@ describe("POST /api/contact with ALTCHA", () => {
     expect(rows[0]!.readAt).toBeNull();
     const mail = await app.smtp!.waitForMail((m) => m.to.includes(SUPPORT_EMAIL) && m.text.includes("Fia Finder"));
     expect(mail.replyTo).toEqual(["fia@example.test"]);
-    // Support reads Swedish, with an English summary; the sender's language written out (issue #32 point 16).
+    // Support reads Swedish, with an English summary; the sender's language written out (decision 032).
     expect(mail.subject).toBe("Kontaktformuläret: Fia Finder");
     expect(mail.text).toContain("Språk: Svenska");
     expect(mail.text).toContain(
@@ -424,7 +424,7 @@ describe("admin pages", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("Var hittar jag mina klistermärken?");
-    // The language written out, a real status, one "Reply" heading (issue #32 point 16).
+    // The language written out, a real status, one "Reply" heading (decision 032).
     expect(html).toContain("Svenska");
     expect(html).not.toMatch(/>sv</);
     expect(html).toContain("Open: not handled yet");

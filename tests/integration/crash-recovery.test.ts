@@ -1,5 +1,5 @@
 /**
- * Reliability (issue #8, item 6): `kill -9` of the server in the middle of a burst of
+ * Reliability (decision 010): `kill -9` of the server in the middle of a burst of
  * item saves loses no save that was acknowledged. Each save has a unique name; a save
  * counts as acknowledged when the client got the action's redirect. After a restart on
  * the same database every acknowledged item is there (SQLite here, PostgreSQL in CI's

@@ -1,5 +1,5 @@
 /**
- * Issue #18: the production build ships only the CSS rules the site uses
+ * Decision 020: the production build ships only the CSS rules the site uses
  * (scripts/lib/vite-purge-css.ts, docs/decisions/020). Over HTTP against the production
  * server, every page of the authorization matrix (tests/quality/route-table.ts) as every
  * kind of visitor, forms refused with errors, the finder page (lean) and its owner's view,

@@ -1,5 +1,5 @@
 /**
- * CSV import and export of items (issue #20 point 3) over HTTP against the production
+ * CSV import and export of items (decision 023) over HTTP against the production
  * server, on SQLite and, with DATABASE_URL=postgres://…, on PostgreSQL: nothing saved
  * from a file with a bad row, the row named; the whole file in one go; 10,000 rows within
  * seconds; export → import round trip; formula injection escaped; only one's own items;

@@ -1,5 +1,5 @@
 /**
- * Issue #18 point 5, over HTTP against the production server and a real database (SQLite,
+ * Decision 021, over HTTP against the production server and a real database (SQLite,
  * or PostgreSQL with DATABASE_URL): a company owner with 5,000 items gets a dashboard of
  * one page at a time, filtered and counted in SQL, and an order page that orders "all
  * unpaid (matching the filter)" without ticking 5,000 boxes, with server-computed totals.
@@ -65,7 +65,7 @@ function row(ownerId: string, id: string, i: number, name: string, unpaid: boole
   };
 }
 
-/** A complete postal address for the user's orders (issue #19 requires one). */
+/** A complete postal address for the user's orders (decision 018 requires one). */
 function keepAddress(userId: string) {
   return keepOrderAddress(
     depsOf(rt),

@@ -1,5 +1,5 @@
 /**
- * The data processing agreement for organisations (issue #31 point 4): an admin accepts the
+ * The data processing agreement for organisations (decision 030): an admin accepts the
  * current version before the organisation invites members or imports items (both refused
  * on the server, with a translated message, until then); who accepted which version and when
  * is stored and shown; only admins accept; a page older than the text is refused; a new

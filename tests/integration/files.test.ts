@@ -1,5 +1,5 @@
 /**
- * Files with secrets are owner-only (issue #13): the data folder 0700, the SQLite database
+ * Files with secrets are owner-only (decision 012): the data folder 0700, the SQLite database
  * and its -wal/-shm files 0600 (accounts, sessions), the generated auth secret 0600.
  * SQLite only: PostgreSQL keeps its own files.
  */

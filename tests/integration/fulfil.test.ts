@@ -1,5 +1,5 @@
 /**
- * Sticker fulfilment (issue #15) over HTTP against the production server and a real
+ * Sticker fulfilment (decision 015) over HTTP against the production server and a real
  * database (SQLite, or PostgreSQL with DATABASE_URL): admin-only queue and PDFs, the
  * sticker sheet's QR codes decoded from the rendered pages, address labels as text, mark
  * shipped (one mail, the owner's language, the dashboard), /find and its rate limit,
@@ -207,7 +207,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     const dpi = 200;
     const [page] = pdfPages(pdf, dpi);
     expect(page!.width).toBe(Math.round((210 / 25.4) * dpi));
-    // Two orders share the sheet: a separator card (no QR code) precedes each (issue #32 point 16).
+    // Two orders share the sheet: a separator card (no QR code) precedes each (decision 032).
     const cells = items.length + 2;
     const decoded = Array.from({ length: cells }, (_, i) => {
       const at = labelOrigin(i);
@@ -236,7 +236,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     // Long lines wrap on the label: compare without the line breaks.
     expect(text.replace(/\s+/g, "")).toContain("Storgatan1<script>alert(1)</script>");
     expect(text).toContain("411 01 Göteborg");
-    // Posted from Sweden: a domestic label has no country line (issue #32 point 11).
+    // Posted from Sweden: a domestic label has no country line (decision 032).
     expect(text).not.toContain("Sverige");
   });
 
@@ -281,7 +281,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Dina klistermärken är på väg");
     expect(mails[0]!.text).toContain("Kolli-id: RR123456785SE");
-    // What is in the envelope and where to follow it (issue #32 point 16).
+    // What is in the envelope and where to follow it (decision 032).
     const [shipment] = await selectedShipments(depsOf(rt), { shipments: [shipmentId], orders: [] });
     const item = shipment!.items[0];
     expect(mails[0]!.text).toContain(`I kuvertet finns 1 klistermärke:\n- Ryggsäck (${formatStickerCode(item!.code)})`);

@@ -1,5 +1,5 @@
 /**
- * Hittelön the Swedish way and a sticker that never stops helping a finder (issue #21),
+ * Hittelön the Swedish way and a sticker that never stops helping a finder (decision 019),
  * over HTTP against the production server, on SQLite and, with DATABASE_URL=postgres://…,
  * on PostgreSQL: the fee suggestion without JavaScript (nothing saved), the private
  * approximate value (never in finder HTML or the page cache, yes in the owner's export),
@@ -220,7 +220,7 @@ describe("return confirmed (point 3)", () => {
       .executeTakeFirstOrThrow();
     expect(row0.returnedAt).toBeNull();
 
-    // The first tap only asks (issue #32 point 9): nothing is recorded until confirmed.
+    // The first tap only asks: nothing is recorded until confirmed.
     const ask = await http.post(`/messages/${conv}`, { intent: "returned" }, { cookie: owner.cookie });
     expect(ask.status).toBe(302);
     expect(ask.headers.get("location")).toBe(`/messages/${conv}?confirmReturn=1#return`);

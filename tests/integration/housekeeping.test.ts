@@ -1,5 +1,5 @@
 /**
- * Tables that only grew (issue #13): the housekeeping job deletes expired rate-limit
+ * Tables that only grew (decision 012): the housekeeping job deletes expired rate-limit
  * counters, sent mail older than 30 days and payment events older than 7 years, keeps
  * everything younger, and two instances running it at once are safe. Runs on SQLite and,
  * with DATABASE_URL=postgres://…, on PostgreSQL (where one run holds an advisory lock).

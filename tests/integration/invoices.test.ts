@@ -1,5 +1,5 @@
 /**
- * Invoice payment for organisations over HTTP (issue #20 point 4, decision 027) against
+ * Invoice payment for organisations over HTTP (decision 027) against
  * the production server and a real database (SQLite, or PostgreSQL with DATABASE_URL):
  * only an organisation's admins pay by invoice and see its invoices and receipts (members
  * 403, outsiders and other organisations' admins 404); the totals are the server's; VAT
@@ -475,7 +475,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     // Another member still may not.
     expect((await http.get(`/order/${card.id}/receipt`, inScope(member, org))).status).toBe(403);
 
-    // The cancel page is the payer's while they are a member (issue #29 point 6).
+    // The cancel page is the payer's while they are a member (decision 028).
     const cancelPage = await http.get(`/order/${card.id}/cancel`, inScope(payer, org));
     expect(cancelPage.status).toBe(200);
     expect(await cancelPage.text()).toContain("Pia&#x27;s laptop");
@@ -622,7 +622,7 @@ describe(`pay by invoice with Stripe (local stand-in) on ${label}`, () => {
       "POST /v1/customers",
       "POST /v1/invoices",
       "POST /v1/invoiceitems",
-      // The draft's total is compared before it is final (review of issue #20, finding 3).
+      // The draft's total is compared before it is final (review of decision 027, finding 3).
       "GET /v1/invoices/{in}",
       "POST /v1/invoices/{in}/finalize",
       "POST /v1/invoices/{in}/send",

@@ -565,7 +565,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(foreign.status).toBe(404);
       expect((await product(id))!.active).toBeFalsy();
     });
-    // 5,000 items, pages, filters and counters: tests/integration/dashboard-scale.test.ts (issue #18).
+    // 5,000 items, pages, filters and counters: tests/integration/dashboard-scale.test.ts (decision 021).
   });
 
   describe("item page (/product/{id} and /{id})", () => {
@@ -707,7 +707,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         .selectAll()
         .where("userId", "=", u.id)
         .executeTakeFirstOrThrow();
-      // Stored as the post writes it, the country by its code (issue #32 point 11).
+      // Stored as the post writes it, the country by its code (decision 032).
       expect(JSON.parse(draft.adress!)).toEqual({ ...address, zip: "903 30", country: "SE" });
       const user = await rt.database.db
         .selectFrom("user")

@@ -1,5 +1,5 @@
 /**
- * No secret of a URL reaches the server's log (issue #29 point 7), on SQLite and, with
+ * No secret of a URL reaches the server's log (decision 029), on SQLite and, with
  * DATABASE_URL=postgres://…, on PostgreSQL. The URLs come from the one list the log
  * redactor is built from (app/server/secret-urls.server.ts): each is visited with a
  * secret of its own (page, `.data`, form post, an oversized post that the body limit

@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue #36 point 3, decision 037) against the production server, on SQLite
+ * GET /metrics (decision 037) against the production server, on SQLite
  * and, with DATABASE_URL=postgres://…, on PostgreSQL: off without METRICS_TOKEN, readable
  * only with the bearer token, in Prometheus' text format, and its numbers move with what
  * the server does (requests per route, finder page cache hits, the mail queue).

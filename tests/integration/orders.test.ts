@@ -63,7 +63,7 @@ async function ownerWithAddress(rt: Runtime, email = ADDRESS.email, language: "e
     email: email === ADDRESS.email ? undefined : email,
     language,
   });
-  // createUser verifies the email: receipts go only to a verified account email (issue #13).
+  // createUser verifies the email: receipts go only to a verified account email (decision 012).
   await keepOrderAddress(depsOf(rt), u.id, { ...ADDRESS, email }, false);
   return u;
 }
@@ -168,7 +168,7 @@ describe(`orders with the test provider on ${label}`, () => {
     expect(form).toContain('href="/product/register?package=tripple"');
     expect(await (await get("/product/register", { cookie: session })).text()).not.toContain("You chose");
     // Signed in already, "Choose Triple" goes on to registering the items with the package
-    // named there (issue #32 point 8), not to the dashboard without a word: the Triple's
+    // named there, not to the dashboard without a word: the Triple's
     // three on one page (decision 038).
     const again = await get("/user/register?package=tripple", { cookie: session });
     expect(again.status).toBe(302);
@@ -402,7 +402,7 @@ describe(`orders with the test provider on ${label}`, () => {
     const mails = await mailsTo(rt, "receipt.sv@example.test");
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe("Ditt kvitto från Hittad");
-    // Greeted by first name (issue #19): the account is "Anna Svensson" (ownerWithAddress).
+    // Greeted by first name (decision 018): the account is "Anna Svensson" (ownerWithAddress).
     expect(mails[0]!.text).toMatch(/^Hej Anna!/);
     expect(mails[0]!.text).toContain("Svart mobil");
     expect(mails[0]!.text).toContain("Totalt: 600 kr per år");
@@ -480,7 +480,7 @@ describe(`orders with the test provider on ${label}`, () => {
     expect((await product(rt, id)).paidUntil).toBe(addMonths(paid.paidAt!, 6));
     const after = await (await get("/dashboard", { cookie: owner.cookie })).text();
     expect(after).not.toContain("Cancel renewal");
-    // The card says "Active" once, then when the cancelled subscription ends (issue #19 point 4).
+    // The card says "Active" once, then when the cancelled subscription ends (decision 016).
     expect(after).toContain("Renewal cancelled, ends ");
     // Cancelling twice is a translated 409.
     const twice = await post("/dashboard", { intent: "cancelRenewal", orderId }, { cookie: owner.cookie });
@@ -667,7 +667,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
       "metadata[packageAmount]": "120000",
       "metadata[discountAmount]": "40000",
       "metadata[totalAmount]": "80000",
-      // A year paid up front is not bound by the minimum term (issue #32 point 7).
+      // A year paid up front is not bound by the minimum term.
       "custom_text[submit][message]": `Förnyas automatiskt varje år tills du säger upp den. Villkor: ${server.url}/terms`,
       "subscription_data[metadata][orderId]": order.id,
       success_url: `${server.url}/order/complete/${order.id}`,
@@ -692,10 +692,10 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
       "metadata[totalAmount]": "600",
     });
     expect(order).toMatchObject({ currency: "EUR", period: "month", totalAmount: 600, discountAmount: 300 });
-    // Stripe's page states the terms next to its pay button (issue #19).
+    // Stripe's page states the terms next to its pay button (decision 018).
     const terms = String(req.form["custom_text[submit][message]"]);
     expect(terms).toContain("Renews automatically every month until cancelled");
-    // A monthly plan states what its minimum term commits to (issue #32 point 7).
+    // A monthly plan states what its minimum term commits to.
     expect(terms).toContain("The minimum term (minsta bindningstid) is 6 months: 6 × €6 = €36 in all.");
     expect(terms).toContain(`${server.url}/terms`);
   });
@@ -835,7 +835,7 @@ describe(`orders with Stripe (local stand-in) on ${label}`, () => {
     expect((await webhook(first.payload, first.signature)).status).toBe(200);
     expect((await orderById(rt, order.id)).paidUntil).toBe(Date.parse("2027-01-23T12:00:00Z"));
     // Replay of the renewal: no change. One receipt for the checkout (its first invoice is the
-    // same payment) and one for the renewal (issue #16).
+    // same payment) and one for the renewal (decision 016).
     expect(await (await webhook(renewal.payload, renewal.signature)).json()).toMatchObject({ result: "duplicate" });
     expect(await mailsTo(rt, owner.email)).toHaveLength(2);
   });

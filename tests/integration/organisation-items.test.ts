@@ -1,5 +1,5 @@
 /**
- * Organisation items (issue #20 point 2, decision 026) over HTTP against the production
+ * Organisation items (decision 026) over HTTP against the production
  * server, on SQLite and, with DATABASE_URL=postgres://…, on PostgreSQL: the one access
  * rule (an organisation's admins manage all its items, a member the ones assigned to
  * them, nobody else — not another organisation, not an ex-member), proven per route by
@@ -342,8 +342,8 @@ describe("assignment", () => {
     const dashboard = await (
       await http.get("/dashboard?q=spare", { cookie: `${as(users.orgAdmin).cookie}; ${SCOPE_COOKIE}=${orgA}` })
     ).text();
-    // The card's one-line summary (issue #32 point 10) and the heading naming the
-    // organisation (issue #32 point 13).
+    // The card's one-line summary (decision 032) and the heading naming the
+    // organisation (decision 038).
     expect(dashboard).toMatch(/Assigned to(<!-- -->)? <span class="item-assignee">Nils Nobody<\/span>/);
     expect(dashboard).toMatch(/<h1 id="dashboard-title"[^>]*>Acme AB: items<\/h1>/);
     const personal = await (await http.get("/dashboard", as(users.orgAdmin))).text();

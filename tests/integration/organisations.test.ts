@@ -1,5 +1,5 @@
 /**
- * Organisations over HTTP against the production server (issue #20), on SQLite and, with
+ * Organisations over HTTP against the production server (decision 022), on SQLite and, with
  * DATABASE_URL=postgres://…, on PostgreSQL: who may see and change an organisation (admin,
  * member, outsider, member of another organisation), invites (mailed link, once, 7 days,
  * only for the verified invited address), the last admin, removal handing items back to

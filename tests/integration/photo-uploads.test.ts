@@ -1,6 +1,6 @@
 /**
  * Uploading item photos through the forms, as a browser without JavaScript sends them
- * (issue #34 points 1, 4 and 6): a multipart POST with the field `photo`. Every bad file is
+ * (decision 035): a multipart POST with the field `photo`. Every bad file is
  * a translated 4xx that keeps what the owner typed and saves nothing, the server's memory
  * stays flat while it refuses them, a body over the limit still shows the form, uploads
  * per user are limited, and the finder page shows the first public photo only.

@@ -1,5 +1,5 @@
 /**
- * Item photos over HTTP against the production server (issue #34): the served bytes, their
+ * Item photos over HTTP against the production server (decision 035): the served bytes, their
  * caching, and who gets a private photo. Uploads through the forms are in the describe
  * blocks below the serving ones.
  */

@@ -1,5 +1,5 @@
 /**
- * The privacy notice and the seller's identity (issue #31 points 1 and 2): the retention
+ * The privacy notice and the seller's identity: the retention
  * periods /privacy prints are the ones the housekeeping job deletes by, the seller is named
  * on /privacy, /terms and /contact, the demo's example values say they are examples, and
  * every mail ends with a link to the notice.

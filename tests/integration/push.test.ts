@@ -1,5 +1,5 @@
 /**
- * Web push (issue #33 point 3, decision 034) on SQLite and, with DATABASE_URL=postgres://…,
+ * Web push (decision 034) on SQLite and, with DATABASE_URL=postgres://…,
  * PostgreSQL, against a local push service speaking the protocol (tests/support/push-service.ts:
  * HTTPS, VAPID verified, aes128gcm decrypted with the test subscription's keys).
  * Service level: the shared VAPID pair, the endpoint rules against request forgery, the

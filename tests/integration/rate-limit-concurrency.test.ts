@@ -1,5 +1,5 @@
 /**
- * Every limit holds under concurrency (issue #29, brief section 4: "every rate limit holds
+ * Every limit holds under concurrency (decision 029, brief section 4: "every rate limit holds
  * under 50 concurrent requests"), on SQLite and, with DATABASE_URL=postgres://…, on
  * PostgreSQL. Each test sends 50 requests at once through the real server over HTTP at
  * one limit and proves that no more pass than the limit allows, counting what the server

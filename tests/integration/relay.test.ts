@@ -1,5 +1,5 @@
 /**
- * The finder-to-owner relay over HTTP against the production server (issue #14), on
+ * The finder-to-owner relay over HTTP against the production server (decision 013), on
  * SQLite and, with DATABASE_URL=postgres://…, on PostgreSQL: private contact info never
  * leaves the server, the no-JavaScript message form, the private link, who may read and
  * answer, mails through the real SMTP stand-in, bad coordinates, rate limits (database

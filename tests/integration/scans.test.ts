@@ -1,6 +1,6 @@
 /**
  * Scan log, scan alerts and lost mode over HTTP against the production server, on SQLite
- * and PostgreSQL (issue #14 points 4–6, issue #19 point 12; decision 014): views served from
+ * and PostgreSQL (decision 014): views served from
  * the finder-page cache are scans, the owner's own views and bots are not, the buffer is
  * written within a second and on shutdown, mails are throttled in the database, and the
  * cached page changes at once when lost mode toggles.
@@ -228,7 +228,7 @@ describe("scan alerts", () => {
     const id = await item({ paid: false, name: "Unpaid scarf" });
     const page = await (await view(`/product/${id}`, PHONE, undefined, "en")).text();
     expect(page).toContain("not paid");
-    // The printed sticker code, never the internal id (issue #32 point 1).
+    // The printed sticker code, never the internal id.
     const row = await rt.database.db
       .selectFrom("products")
       .select("code")

@@ -1,5 +1,5 @@
 /**
- * Security suite (issue #8, item 4), over HTTP against the production server:
+ * Security suite (decision 010), over HTTP against the production server:
  * - the authorization matrix of tests/quality/route-table.ts: every route, GET and POST,
  *   as anonymous, owner, other user and admin, with the expected status (and redirect,
  *   and which private text may show);
@@ -96,7 +96,7 @@ beforeAll(async () => {
     },
     "en",
   );
-  // An item of the owner's that the matrix deletes (issue #17: /product/{spareItem}/delete).
+  // An item of the owner's that the matrix deletes (decision 017: /product/{spareItem}/delete).
   spareItem = await createItem(
     depsOf(rt),
     users.owner.id,
@@ -193,7 +193,7 @@ beforeAll(async () => {
     voided: voided!.id,
     voidedCode: voided!.code,
   });
-  // A finder's message about the paid item (issue #14).
+  // A finder's message about the paid item (decision 013).
   const sent = await sendFinderMessage(
     depsOf(rt),
     paidItem,
@@ -202,7 +202,7 @@ beforeAll(async () => {
   );
   conversation = sent.conversationId;
   finderToken = sent.token;
-  // The owner's organisation and an open invite to an address no visitor has (issue #20).
+  // The owner's organisation and an open invite to an address no visitor has (decision 022).
   organisation = await createOrganisation(depsOf(rt), users.owner.id, {
     name: "Olivia's company",
     orgNumber: "556036-0793",
@@ -237,7 +237,7 @@ beforeAll(async () => {
       lang: "en",
     })
   ).orderId;
-  // A member who paid for an organisation item by card in its scope, then was removed (issue #29).
+  // A member who paid for an organisation item by card in its scope, then was removed (decision 028).
   await insertMember(rt.database.db, {
     organisationId: organisation,
     userId: users.removedMember.id,
@@ -351,8 +351,8 @@ describe("authorization matrix (tests/quality/route-table.ts)", () => {
   for (const row of ROUTE_TABLE) {
     it(`${row.route === undefined ? "express" : "route"} ${row.url}`, async () => {
       // GETs first, then POSTs with the owner last: the owner's edit really saves.
-      // The unverified holder of an admin email is held to `other`'s cells (issue #13).
-      // So is the removed member (issue #29): an ex-member is an outsider everywhere.
+      // The unverified holder of an admin email is held to `other`'s cells (decision 012).
+      // So is the removed member (decision 028): an ex-member is an outsider everywhere.
       const order: Visitor[] = ["anonymous", "other", "unverifiedAdmin", "removedMember", "admin", "owner"];
       expect(order.filter((r) => r !== "unverifiedAdmin" && r !== "removedMember").sort()).toEqual([...ROLES].sort());
       const problems: string[] = [];

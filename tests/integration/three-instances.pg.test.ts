@@ -1,5 +1,5 @@
 /**
- * Several instances, proven (issue #36 point 4; first two in issue #8): three app instances
+ * Several instances, proven (decision 042; first two in decision 009): three app instances
  * on one PostgreSQL database, as behind a load balancer. Sessions live in the database, so
  * a sign-in on one is a session on the others; a limit counts on all of them together; an
  * edit reaches the other instances' cached finder pages within 5 seconds; the hourly jobs

@@ -1,5 +1,5 @@
 /**
- * Trusted contacts' confirmation code and short links (issue #33 points 1 and 2, decision
+ * Trusted contacts' confirmation code and short links (decision
  * 040) at the service level, on SQLite and (DATABASE_URL=postgres://…) PostgreSQL, with a
  * clock the test moves: a contact reached only by SMS confirms with the six-digit code of
  * their SMS (valid 10 minutes, five tries counted before they are checked, new codes and

@@ -1,5 +1,5 @@
 /**
- * Trusted contacts (issue #33 point 1, decision 040) over HTTP against the production
+ * Trusted contacts (decision 040) over HTTP against the production
  * server, with the SMTP and 46elks stand-ins, on SQLite and (DATABASE_URL=postgres://…)
  * PostgreSQL: nothing reaches a contact before they confirm (by the mailed link, or the
  * SMS link when they gave only a number); a confirmed contact gets the finder's message

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue #8, item 4): every route of app/routes.ts, and the
+ * The authorization matrix (decision 010): every route of app/routes.ts, and the
  * Express endpoints beside them, with the status each kind of visitor must get for a GET
  * (loader) and a POST (action). tests/integration/security.test.ts requests every
  * cell; tests/quality/route-table.test.ts fails when app/routes.ts has a route without a
@@ -8,15 +8,15 @@
  * Roles: `anonymous`; `owner`, a signed-in user who owns the item in `{item}` (for pages
  * without an item: any signed-in user with a name); `other`, another signed-in user;
  * `admin`, a signed-in support admin (ADMIN_EMAILS, email verified) who does not own the item.
- * An account that registered an admin email without verifying it (issue #13) must get
+ * An account that registered an admin email without verifying it (decision 012) must get
  * exactly what `other` gets in every cell: tests/integration/security.test.ts requests
  * each row as that account too (UNVERIFIED_ADMIN_AS).
  * Placeholders in `url` and `body`: {item} = the owner's unpaid item, {message} = a support
  * message, {order} = the owner's pending order (test payments), {paidOrder} = the owner's
  * paid, renewing order, {conversation} = a finder's conversation about the owner's paid item
- * (issue #14), {finderToken} = that finder's private link token, {spareItem} = another
- * unpaid item of the owner's, which the owner's POST deletes (issue #17),
- * {organisation} = an organisation whose only member, its admin, is the owner (issue #20;
+ * (decision 013), {finderToken} = that finder's private link token, {spareItem} = another
+ * unpaid item of the owner's, which the owner's POST deletes (decision 017),
+ * {organisation} = an organisation whose only member, its admin, is the owner (decision 022;
  * `other` and the support `admin` are outsiders to it), {inviteToken} = an open invite of
  * that organisation to an address none of the visitors has, {invoiceOrder} = that
  * organisation's simulated invoice (test payments, decision 027) for an item of it,
@@ -31,7 +31,7 @@ export type Role = (typeof ROLES)[number];
 /** The cells an unverified holder of an admin email is held to. */
 export const UNVERIFIED_ADMIN_AS: Role = "other";
 /**
- * Issue #29: a removed member, an account that was a member of {organisation}, paid an
+ * Decision 028: a removed member, an account that was a member of {organisation}, paid an
  * order in its scope and was then removed by its admin, must get exactly what `other`
  * gets in every cell, organisation and order routes included (security.test.ts requests
  * each row as that account too, beside the unverified account of UNVERIFIED_ADMIN_AS).
@@ -84,11 +84,11 @@ const noAction = all(405);
 
 export const SECRET_CONTACT = "owner-private-contact-070-SECRET";
 export const SECRET_MESSAGE = "support-message-text-SECRET";
-/** A finder's message to the owner (issue #14): only the owner and the finder's link show it. */
+/** A finder's message to the owner (decision 013): only the owner and the finder's link show it. */
 export const SECRET_FINDER_MESSAGE = "finder-relay-message-SECRET";
-/** The billing email of the owner's organisation (issue #20): only its admin's page shows it. */
+/** The billing email of the owner's organisation (decision 022): only its admin's page shows it. */
 export const SECRET_ORG_BILLING = "org-billing-secret@example.test";
-/** A valid organisation form (issue #20). */
+/** A valid organisation form (decision 022). */
 const ORGANISATION_FORM = {
   name: "Matrix AB",
   orgNumber: "556036-0793",
@@ -157,7 +157,7 @@ export const ROUTE_TABLE: RouteRow[] = [
   { route: "contact", url: "/contact", get: all(200), post: all(400), body: { email: "", message: "" } },
   { route: "api/contact", url: "/api/contact", get: all(405), post: all(400), body: {}, json: true },
   { route: "api/captcha/challenge", url: "/api/captcha/challenge", get: all(200), post: noAction },
-  // Issue #33: a signed-in browser's push subscription (an empty JSON body is refused).
+  // Decision 034: a signed-in browser's push subscription (an empty JSON body is refused).
   {
     route: "api/push/subscriptions",
     url: "/api/push/subscriptions",
@@ -176,7 +176,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     route: "admin/shipments",
     url: "/admin/shipments",
     get: adminOnly(200),
-    // Mark shipped (issue #15): anyone but an admin gets the 404 page and nothing changes.
+    // Mark shipped (decision 015): anyone but an admin gets the 404 page and nothing changes.
     post: adminOnly(to("/admin/shipments")),
     body: { intent: "ship", orders: "{paidOrder}" },
   },
@@ -193,7 +193,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
-    // Sticker batches (issue #35 point 1): staff only, the 404 page for everyone else.
+    // Sticker batches (decision 036): staff only, the 404 page for everyone else.
     // The admin's POST without a size is refused (400) and makes no batch.
     route: "admin/batches",
     url: "/admin/batches",
@@ -246,7 +246,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { name: "Voided", findFee: "0", prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
   },
   {
-    // Staff look-up of a handed-in item (issue #31 point 5): the owner's email and contact
+    // Staff look-up of a handed-in item (decision 030): the owner's email and contact
     // for admins only; everyone else gets the 404 page, and nothing is looked up or logged.
     route: "admin/lookup",
     url: "/admin/lookup",
@@ -401,7 +401,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
-    // Item photos (issue #34): {item} has none, so this hash is unknown to everyone; who
+    // Item photos (decision 035): {item} has none, so this hash is unknown to everyone; who
     // gets a private photo is tested in tests/integration/photos.test.ts.
     route: "product/:id/photo/:file",
     url: `/product/{item}/photo/${"0".repeat(64)}.webp`,
@@ -409,7 +409,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
-    // The owner's photos of an item (issue #34): the page and its upload/change forms are
+    // The owner's photos of an item (decision 035): the page and its upload/change forms are
     // the item's managers' only; an empty form is refused (no intent), others get 404.
     route: "product/:id/photos",
     url: "/product/{item}/photos",
@@ -417,7 +417,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: { anonymous: to("/login"), owner: 400, other: 404, admin: 404 },
   },
   {
-    // Replacement stickers (issue #15): only the owner's items; {item} is unpaid, so the
+    // Replacement stickers (decision 015): only the owner's items; {item} is unpaid, so the
     // owner sees why and a POST is refused.
     route: "product/:id/replacement",
     url: "/product/{item}/replacement",
@@ -426,7 +426,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { mode: "reprint" },
   },
   {
-    // Lost mode on (issue #14 point 6): only the owner's item changes; the others get 404.
+    // Lost mode on (decision 014): only the owner's item changes; the others get 404.
     route: "product/:id/lost",
     url: "/product/{item}/lost",
     get: all(to("/product/{item}")),
@@ -461,7 +461,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     url: "/organisations/{organisation}",
     get: {
       anonymous: to("/login"),
-      // Its admin sees the data processing agreement to accept (issue #31 point 4;
+      // Its admin sees the data processing agreement to accept (decision 030;
       // tests/integration/dpa.test.ts: a member neither sees nor accepts it).
       owner: { status: 200, contains: [SECRET_ORG_BILLING, "Data processing agreement"] },
       other: 404,
@@ -510,7 +510,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: all(410),
     post: noAction,
   },
-  // A trusted contact's links (issue #33, decision 040): the token is the only key, so a
+  // A trusted contact's links (decision 040): the token is the only key, so a
   // forged one is "Page not found" for everyone, read or posted.
   { route: "t/c/:token", url: "/t/c/forged-token", get: all(404), post: all(404) },
   { route: "t/s/:token", url: "/t/s/forged-token", get: all(404), post: all(404) },
@@ -557,7 +557,7 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
     post: noAction,
   },
-  // Issue #16 / #19 point 4. By now the dashboard row has cancelled {paidOrder}'s renewal.
+  // Decision 016. By now the dashboard row has cancelled {paidOrder}'s renewal.
   {
     route: "order/:id/cancel",
     url: "/order/{paidOrder}/cancel",
@@ -680,7 +680,7 @@ export const ROUTE_TABLE: RouteRow[] = [
 ];
 
 /**
- * The organisation-item matrix (issue #20 points 2 and 5, decision 026): every route that
+ * The organisation-item matrix (decision 026): every route that
  * touches an item, requested for an organisation's items by the people around it, with
  * the answer each must get. tests/integration/organisation-items.test.ts requests every
  * cell on SQLite and PostgreSQL. Roles: `orgAdmin`, an admin of organisation A;

@@ -1,5 +1,5 @@
 /**
- * Size rules (issue #30, decision 039): a file a reader can hold in their head. No file
+ * Size rules (decision 039): a file a reader can hold in their head. No file
  * under app/server over 500 lines, no route whose loader and action together exceed 60
  * lines (the rest belongs in a service), server/app.ts under 200 lines.
  */

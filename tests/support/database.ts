@@ -65,7 +65,7 @@ export function testEnv(db: TestDatabase, extra: Record<string, string> = {}): R
     SMS_OUTBOX_DIR: path.join(dataDir, "sms-outbox"),
     LOG_LEVEL: "warn",
     // The servers under test run with NODE_ENV=production, which refuses test payments
-    // without it (issue #13); the Stripe suites set PAYMENTS=stripe.
+    // without it (decision 012); the Stripe suites set PAYMENTS=stripe.
     ALLOW_TEST_PAYMENTS: "1",
     ...extra,
   };

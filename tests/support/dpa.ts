@@ -1,5 +1,5 @@
 /**
- * Issue #31 point 4: an organisation's admin accepts the current data processing agreement
+ * Decision 030: an organisation's admin accepts the current data processing agreement
  * (the real service), as every organisation must before it invites or imports. For tests
  * whose subject is the invite or the import, not the agreement (tests/integration/dpa.test.ts).
  */

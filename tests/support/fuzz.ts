@@ -63,7 +63,7 @@ const VALID: Record<string, string[]> = {
   prodType: ["mobile", "laptop", "other", "tablet"],
   payment: ["month", "year", "week"],
   intent: ["payNow", "payLater", "update", "social", "handled", "reply", "preview", "import"],
-  // The CSV import (issue #20): a valid file, broken quoting, a formula, another scope.
+  // The CSV import (decision 023): a valid file, broken quoting, a formula, another scope.
   csv: ["name,type,fee\nPhone,mobile,10\n", 'namn;typ;hittelön\n"x;mobil;1', "name,type,fee\n=1+1,other,-1\n"],
   file: ["name,type,fee\nPhone,mobile,10\n", "\uFEFFnamn;typ\n"],
   scope: ["personal", "org:nobody"],
@@ -71,12 +71,12 @@ const VALID: Record<string, string[]> = {
   provider: ["google", "facebook", "twitter", "myspace"],
   save: ["on", "off"],
   rememberMe: ["on"],
-  // The finder's message (issue #14): coordinates in and out of range, the script flag.
+  // The finder's message (decision 013): coordinates in and out of range, the script flag.
   latitude: ["59.3293", "-90", "90.5", "1e2", "abc"],
   longitude: ["18.0686", "180", "-180.1", "NaN"],
   js: ["1", "0"],
   message: ["Found your phone at the station", "x"],
-  // Local paths a browser cannot put in a Location header as they are (issue #13: a 500).
+  // Local paths a browser cannot put in a Location header as they are (decision 012: a 500).
   redirectTo: ["/", "/support#help", "/\u000b", "/\u007f", "/\u2028", "/😀", "/å", "/\u0085", "/a b", "//evil.test"],
 };
 

@@ -1,5 +1,5 @@
 /**
- * Test images for item photos (issue #34), made here rather than committed: a phone-like
+ * Test images for item photos (decision 035), made here rather than committed: a phone-like
  * photo carrying GPS coordinates and an orientation tag, and the bad inputs of the issue.
  */
 import sharp from "sharp";

@@ -1,5 +1,5 @@
 /**
- * A local stand-in for a browser's push service (issue #33, decision 034), speaking the
+ * A local stand-in for a browser's push service (decision 034), speaking the
  * protocol: HTTPS with a self-signed certificate (push-service-tls/, trusted by the server
  * under test through NODE_EXTRA_CA_CERTS, by in-process tests through Deps.push.ca), a POST
  * per notification to the subscription's endpoint, signed with VAPID (RFC 8292: the JWT is

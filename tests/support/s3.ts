@@ -1,5 +1,5 @@
 /**
- * A local stand-in for S3-compatible object storage (issue #34): path-style PUT, GET and
+ * A local stand-in for S3-compatible object storage (decision 035): path-style PUT, GET and
  * DELETE of objects, held in memory, each request's SigV4 signature and payload hash
  * checked as S3 does (403 SignatureDoesNotMatch / 400 XAmzContentSHA256Mismatch). The
  * signing code it checks against is tested on AWS's own worked examples

@@ -363,7 +363,7 @@ export function signedEvent(
 }
 
 /**
- * The seller's settings production with Stripe cannot start without (issue #31): the
+ * The seller's settings production with Stripe cannot start without: the
  * servers under test run with NODE_ENV=production.
  */
 export const TEST_SELLER_ENV = {
