@@ -27,6 +27,13 @@ const routeDepsRestrictions = [
   "VariableDeclarator[init.name='deps'] > ObjectPattern > Property[key.name=/^(db|config)$/]",
 ].map((selector) => ({ selector, message: routeDepsMessage }));
 
+const runtimeOnlyMessage =
+  "Only runtime.server.ts builds the payment provider; a service takes deps.payments (decision 039).";
+const runtimeOnlyRestrictions = [
+  "ImportSpecifier[imported.name='getPaymentProvider']",
+  "CallExpression[callee.name='getPaymentProvider']",
+].map((selector) => ({ selector, message: runtimeOnlyMessage }));
+
 export default tseslint.config(
   {
     ignores: [
@@ -116,7 +123,17 @@ export default tseslint.config(
     // cookies are `deps.cookies`. tests/quality/route-deps-lint.test.ts proves the rule.
     files: ["app/routes/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-syntax": ["error", ...routeDepsRestrictions],
+      "no-restricted-syntax": ["error", ...routeDepsRestrictions, ...runtimeOnlyRestrictions],
+    },
+  },
+  {
+    // Outside systems are made once at start-up and reach services through Deps
+    // (decision 039): nothing but the runtime calls getPaymentProvider.
+    // tests/quality/route-deps-lint.test.ts proves the rule.
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: ["app/routes/**", "app/server/runtime.server.ts", "app/server/orders/payments.server.ts"],
+    rules: {
+      "no-restricted-syntax": ["error", ...runtimeOnlyRestrictions],
     },
   },
 );

@@ -8,7 +8,7 @@ import { logger } from "../app/server/logger.server";
 import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { createPushSender } from "../app/server/push/push-channel.server";
 import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
-import { closeRuntime, getRuntime } from "../app/server/runtime.server";
+import { closeRuntime, depsOfRuntime, getRuntime } from "../app/server/runtime.server";
 import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
@@ -27,18 +27,16 @@ export const serverBuild = () => import("virtual:react-router/server-build");
 /** Run migrations and build the runtime before the first request is accepted. */
 export async function start() {
   const rt = await getRuntime();
+  const deps = depsOfRuntime(rt);
   // Mail, SMS and push notices: one outbox, one worker (decisions 033 and 040).
   mailWorker = startMailWorker(rt.database.db, rt.config, {
     push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
   });
-  jobs = startJobs(rt.database, rt.config);
+  jobs = startJobs(rt.database, { ...deps, clock: systemClock });
   // The scan log's buffer is written at least every second (decision 014).
   scanLog.start(async (events) => {
     const end = scanLogFlushDuration.startTimer();
-    await writeScanEvents(
-      { db: rt.database.db, config: rt.config, clock: systemClock, writer: rt.database.writer },
-      events,
-    ).then(
+    await writeScanEvents({ ...deps, clock: systemClock }, events).then(
       () => end({ result: "ok" }),
       (err: unknown) => {
         end({ result: "failed" });

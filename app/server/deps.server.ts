@@ -2,7 +2,7 @@
  * The process's dependencies for a request (decision 011). The types live in
  * service-deps.server.ts, which imports no feature; this module reaches the runtime.
  */
-import { getRuntime } from "./runtime.server";
+import { depsOfRuntime, getRuntime } from "./runtime.server";
 import type { CookieWriters } from "./http/cookies.server";
 import type { PublicSettings } from "./public-settings.server";
 import type { Deps } from "./service-deps.server";
@@ -19,6 +19,6 @@ export interface RouteDeps extends Deps {
 
 /** The process's dependencies, for a route to hand to services. */
 export async function getDeps(): Promise<RouteDeps> {
-  const { database, config, auth, clock, cookies, site } = await getRuntime();
-  return { db: database.db, config, auth, clock, cookies, site, writer: database.writer };
+  const rt = await getRuntime();
+  return { ...depsOfRuntime(rt), cookies: rt.cookies, site: rt.site };
 }

@@ -9,8 +9,9 @@ import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { logger } from "./logger.server";
+import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
-import { systemClock, type Clock } from "./service-deps.server";
+import { systemClock, type Clock, type Deps } from "./service-deps.server";
 
 export interface Runtime {
   config: Config;
@@ -18,6 +19,8 @@ export interface Runtime {
   auth: Auth;
   /** The one clock of the process; tests pass their own (decision 004). */
   clock: Clock;
+  /** The payment provider PAYMENTS names, made once (decision 039). */
+  payments: PaymentProvider;
   /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
@@ -30,10 +33,31 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   for (const r of result.results ?? []) {
     if (r.status === "Success") logger.info({ migration: r.migrationName }, "migration applied");
   }
+  const payments = getPaymentProvider(config);
   const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock }, user),
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments }, user),
   });
-  return { config, database, auth, clock, cookies: createCookieWriters(config), site: createPublicSettings(config) };
+  return {
+    config,
+    database,
+    auth,
+    clock,
+    payments,
+    cookies: createCookieWriters(config),
+    site: createPublicSettings(config),
+  };
+}
+
+/** The Deps services take (decision 011), all from the runtime: the one place they are put together. */
+export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
+  return {
+    db: rt.database.db,
+    config: rt.config,
+    auth: rt.auth,
+    clock: rt.clock,
+    payments: rt.payments,
+    writer: rt.database.writer,
+  };
 }
 
 let current: Promise<Runtime> | undefined;

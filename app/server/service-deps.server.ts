@@ -8,6 +8,7 @@
 import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
+import type { PaymentProvider } from "./orders/payments.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
 import type { PushTransport } from "./push/push-transport.server";
 
@@ -21,6 +22,11 @@ export interface Deps {
   config: Config;
   auth: Auth;
   clock: Clock;
+  /**
+   * The payment provider (orders/payments.server.ts: Stripe or the test checkout, as
+   * PAYMENTS says), made once at start-up by runtime.server.ts (decision 039).
+   */
+  payments: PaymentProvider;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

@@ -36,6 +36,7 @@ import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 
 let tdb: TestDatabase;
@@ -48,7 +49,7 @@ beforeAll(async () => {
   tdb = await createTestDatabase("trustedsvc");
   // No RATE_LIMIT_DISABLED: the code rules count whatever it says, the invite rule does not.
   rt = await createTestRuntime({ ...testEnv(tdb), BASE_URL: "https://hittad.example" });
-  deps = { db: rt.database.db, config: rt.config, auth: rt.auth, clock: () => now, writer: rt.database.writer };
+  deps = { ...depsOf(rt), clock: () => now };
 });
 afterAll(async () => {
   await rt?.database.close();

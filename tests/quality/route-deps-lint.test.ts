@@ -46,3 +46,27 @@ export async function loader() {
     expect(await routeProblems(code)).toEqual([]);
   });
 });
+
+async function problemsIn(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}/${file}` });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
+}
+
+describe("only the runtime builds the payment provider (decision 039)", () => {
+  const code = `import { getPaymentProvider } from "./payments.server";
+export const provider = (config: never) => getPaymentProvider(config);
+`;
+
+  it.each(["app/server/orders/lint-probe.service.server.ts", "app/routes/lint-probe.ts", "server/lint-probe.ts"])(
+    "%s importing and calling getPaymentProvider fails the lint",
+    async (file) => {
+      const problems = await problemsIn(file, code);
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toContain("deps.payments");
+    },
+  );
+
+  it("runtime.server.ts builds it", async () => {
+    expect(await problemsIn("app/server/runtime.server.ts", code)).toEqual([]);
+  });
+});

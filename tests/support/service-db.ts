@@ -6,7 +6,7 @@
 import "../../app/i18n/resources.server";
 import { parseConfig, type Config } from "../../app/server/config.server";
 import type { Deps } from "../../app/server/service-deps.server";
-import { createRuntime } from "../../app/server/runtime.server";
+import { createRuntime, depsOfRuntime } from "../../app/server/runtime.server";
 import { TEST_AUTH_SECRET } from "./database";
 
 export interface ServiceTestDeps extends Deps {
@@ -31,10 +31,7 @@ export async function createServiceDeps(
   let now = start;
   const rt = await createRuntime(config, () => now);
   return {
-    db: rt.database.db,
-    config: rt.config,
-    auth: rt.auth,
-    clock: () => now,
+    ...depsOfRuntime(rt),
     setNow: (ms) => {
       now = ms;
     },

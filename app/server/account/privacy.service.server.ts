@@ -246,7 +246,10 @@ export async function exportUserData(
  * Subscriptions stop renewing at the provider first: if the provider refuses, nothing is
  * erased and the account stays.
  */
-export async function eraseUserData(deps: Pick<Deps, "db" | "config" | "clock">, user: DataSubject): Promise<void> {
+export async function eraseUserData(
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  user: DataSubject,
+): Promise<void> {
   await stopAllRenewals(deps, user.id);
   const forgottenItems: string[] = [];
   // Photos of the items the user created: their rows go with the items (cascade), their

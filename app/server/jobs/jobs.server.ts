@@ -7,11 +7,10 @@
  * (decision 029) have a beat of their own, every minute; each digest is claimed with a conditional
  * update, so several instances send it once.
  */
-import type { Config } from "../config.server";
 import type { DatabaseHandle } from "../db/db.server";
 import { runBillingJobs } from "../orders/billing.service.server";
 import { sweepOrphanPhotos } from "../photos/photos.service.server";
-import { systemClock } from "../service-deps.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { measureJob } from "../metrics/metrics.server";
 import { sendDueDigests } from "../relay/digest.service.server";
@@ -26,12 +25,12 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export function startJobs(database: DatabaseHandle, config: Config): Jobs {
+/** `deps` are the runtime's (runtime.server.ts' depsOfRuntime) on the system clock. */
+export function startJobs(database: DatabaseHandle, deps: Deps): Jobs {
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  const deps = { db: database.db, config, clock: systemClock };
   const failed = (job: string) => (err: unknown) => {
     // Database trouble: try again next hour.
     logger.warn({ job, err: err instanceof Error ? err.message : String(err) }, `${job} failed`);
@@ -63,7 +62,7 @@ export function startJobs(database: DatabaseHandle, config: Config): Jobs {
     timer = setTimeout(run, ms);
     timer.unref();
   };
-  schedule(config.jobsFirstRunMs);
+  schedule(deps.config.jobsFirstRunMs);
 
   let digests: Promise<void> | undefined;
   const digestTimer = setInterval(() => {

@@ -107,7 +107,7 @@ async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string
  * so a double click renews once.
  */
 export async function simulateRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);

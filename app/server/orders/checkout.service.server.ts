@@ -25,7 +25,6 @@ import {
   type InvoiceBuyer,
   type Order,
 } from "./orders.repository.server";
-import { getPaymentProvider } from "./payments.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
 import { toView, unpaidOf, type OrderView } from "./order-page.service.server";
@@ -192,7 +191,7 @@ export async function createOrder(
  * goes next.
  */
 export async function startCheckout(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
   input: OrderInput,
 ): Promise<{ url: string }> {
   // A consumer's explicit request to start at once before the withdrawal period ends
@@ -204,7 +203,7 @@ export async function startCheckout(
   try {
     // createOrder refused an order without an address email.
     const email = order.address?.email.trim() ?? "";
-    const start = await getPaymentProvider(deps.config).startCheckout({ order, email, lang: input.lang });
+    const start = await deps.payments.startCheckout({ order, email, lang: input.lang });
     if (start.checkoutId)
       await updateOrder(deps.db, order.id, { checkoutId: start.checkoutId, updatedAt: deps.clock() });
     return { url: start.url };
@@ -251,7 +250,7 @@ export async function getTestCheckout(
  * the order is completed through applyPayment, exactly as Stripe's webhook would.
  */
 export async function completeTestPayment(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   input: { userId: string; orderId: string },
 ): Promise<PaymentResult> {
   const order = await testCheckoutOrder(deps, input.userId, input.orderId);

@@ -42,9 +42,9 @@ import { createOrder, type OrderInput } from "./checkout.service.server";
 import { OrderError } from "./order-error.server";
 import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
-import { getPaymentProvider, type InvoiceLine, type IssuedInvoice } from "./payments.server";
+import type { InvoiceLine, IssuedInvoice } from "./payments.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "clock">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock">;
 
 /** The buyer on an organisation's invoice, as the organisation's details say now. */
 export function buyerOf(org: Organisation): InvoiceBuyer {
@@ -156,7 +156,7 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
   const now = deps.clock();
   let issued;
   try {
-    issued = await getPaymentProvider(deps.config).issueInvoice({
+    issued = await deps.payments.issueInvoice({
       order,
       buyer,
       lines: invoiceLines(order, input.lang),
@@ -176,7 +176,7 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
   } catch (err) {
     // The invoice is out but the order could not be recorded: void it, cancel the order.
     logger.error({ err, order: order.id }, "recording the issued invoice failed");
-    await getPaymentProvider(deps.config).voidInvoice({ id: order.id, invoiceId: issued.invoiceId });
+    await deps.payments.voidInvoice({ id: order.id, invoiceId: issued.invoiceId });
     await updateOrder(deps.db, order.id, { status: "cancelled", voidedAt: deps.clock(), updatedAt: deps.clock() });
     throw new OrderError("invoiceFailed");
   }

@@ -18,7 +18,6 @@ import {
   updateOrder,
   type Order,
 } from "./orders.repository.server";
-import { getPaymentProvider } from "./payments.server";
 import { enqueueReceiptMail } from "./receipt.mail.server";
 import { enqueueRenewalReceiptMail } from "./billing.mail.server";
 import { lapseOrder, queueFirstShipment, recordReceipt, releaseInvoiceShipment } from "./lifecycle.server";
@@ -80,7 +79,7 @@ export async function claimEvent(
  * provider's subscription is cancelled (decision 012).
  */
 export async function applyPayment(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
   input: PaymentInput,
 ): Promise<PaymentResult> {
   const touched: string[] = [];
@@ -200,7 +199,7 @@ export async function applyPayment(
   const dup = duplicateOf as Order | null;
   if (dup) {
     try {
-      await getPaymentProvider(deps.config).cancelDuplicate(dup);
+      await deps.payments.cancelDuplicate(dup);
     } catch (err) {
       logger.error({ err, order: dup.id }, "cancelling the duplicate subscription failed: cancel it by hand");
     }

@@ -22,7 +22,6 @@ import {
   updateOrder,
   type Order,
 } from "./orders.repository.server";
-import { getPaymentProvider } from "./payments.server";
 import { enqueueCancelledMail, enqueueResumedMail } from "./billing.mail.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
@@ -44,7 +43,7 @@ export function cancellationPlan(order: Pick<Order, "paidUntil" | "minimumUntil"
  * nothing. Answers the items whose finder pages changed.
  */
 export async function cancelAtProvider(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
   order: Order,
   /** `immediately` (a withdrawal, decision 041): the subscription ends now at the provider. */
   plan: { endsAt: number; atPeriodEnd: boolean; immediately?: boolean },
@@ -56,7 +55,7 @@ export async function cancelAtProvider(
   },
 ): Promise<string[]> {
   try {
-    await getPaymentProvider(deps.config).cancelRenewal(order, plan);
+    await deps.payments.cancelRenewal(order, plan);
   } catch (err) {
     logger.error({ err, order: order.id }, "cancelling renewal at the payment provider failed");
     throw new OrderError("cancelFailed");
@@ -85,7 +84,7 @@ export async function cancelAtProvider(
  * an item's paidUntil only grows.
  */
 export async function cancelRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   input: { userId: string; orderId: string },
 ): Promise<{ endsAt: number }> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
@@ -105,7 +104,7 @@ export async function cancelRenewal(
  * the caller can stop before deleting anything. Answers what was stopped and until when.
  */
 export async function stopAllRenewals(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   userId: string,
 ): Promise<Array<{ orderId: string; endsAt: number }>> {
   const stopped: Array<{ orderId: string; endsAt: number }> = [];
@@ -126,7 +125,7 @@ export async function stopAllRenewals(
  * ended either way.
  */
 export async function stopRenewalsInOrganisation(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   userId: string,
   organisationId: string,
 ): Promise<number> {
@@ -197,7 +196,7 @@ export async function renewalsEndedByDeletion(
  * caller deletes nothing.
  */
 export async function stopRenewalsOfItem(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
   userId: string,
   productId: string,
 ): Promise<void> {
@@ -247,7 +246,7 @@ export interface RenewalEnd {
  * provider is told first, then the order renews again; a confirmation mail.
  */
 export async function resumeRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
   input: { userId: string; orderId: string },
 ): Promise<{ renewsAt: number }> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
@@ -261,7 +260,7 @@ export async function resumeRenewal(
   // An item the subscription paid for was deleted (decision 017): renewing would charge for it.
   if ((await listOrderProductIds(deps.db, order.id)).length < order.count) throw new OrderError("itemsDeleted");
   try {
-    await getPaymentProvider(deps.config).resumeRenewal(order);
+    await deps.payments.resumeRenewal(order);
   } catch (err) {
     logger.error({ err, order: order.id }, "resuming renewal at the payment provider failed");
     throw new OrderError("resumeFailed");
@@ -306,7 +305,7 @@ export async function getCancelPreview(
  * owner's paid Stripe order with a customer; everything else is noPortal / notFound.
  */
 export async function paymentPortalUrl(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "payments">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<string> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
@@ -316,7 +315,7 @@ export async function paymentPortalUrl(
   }
   let url: string | null;
   try {
-    url = await getPaymentProvider(deps.config).portalUrl(order, {
+    url = await deps.payments.portalUrl(order, {
       returnUrl: `${deps.config.baseUrl.origin}/dashboard`,
       lang: input.lang,
     });

@@ -17,7 +17,6 @@ import { claimLapse, listItemsCoveredElsewhere, setProductsUnpaid } from "./bill
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
 import { listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
-import { getPaymentProvider } from "./payments.server";
 import { cancelAtProvider } from "./renewals.service.server";
 import { enqueueWithdrawalMail } from "./withdrawal.mail.server";
 import {
@@ -28,7 +27,7 @@ import {
   releaseWithdrawal,
 } from "./withdrawal.repository.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "clock">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock">;
 
 /** Whether an order offers withdrawal now (links on the receipt, dashboard and mail); never throws. */
 export function withdrawableUntil(
@@ -133,7 +132,7 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
       { mail: false, coverTestMinimumTerm: false },
     );
     try {
-      ({ refundId } = await getPaymentProvider(deps.config).refund(order, amounts.refund));
+      ({ refundId } = await deps.payments.refund(order, amounts.refund));
     } catch (err) {
       logger.error({ err, order: order.id }, "the withdrawal's refund at the payment provider failed");
       throw new OrderError("refundFailed");

@@ -362,7 +362,7 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
  * they can no longer reach those orders to cancel them).
  */
 export async function removeMember(
-  deps: Ctx & Pick<Deps, "config">,
+  deps: Ctx & Pick<Deps, "config" | "payments">,
   userId: string,
   organisationId: string,
   memberId: string,
@@ -379,7 +379,11 @@ export async function removeMember(
 }
 
 /** A member leaves as a removed member does; the last admin cannot (they first make someone else admin). */
-export async function leaveOrganisation(deps: Ctx & Pick<Deps, "config">, userId: string, organisationId: string) {
+export async function leaveOrganisation(
+  deps: Ctx & Pick<Deps, "config" | "payments">,
+  userId: string,
+  organisationId: string,
+) {
   await membershipOf(deps.db, organisationId, userId);
   await underOrganisationLock(deps, organisationId, async (db) => {
     const membership = await membershipOf(db, organisationId, userId);
