@@ -185,6 +185,11 @@ describe("hot queries use an index on a seeded database", () => {
     expect(expectIndexed(plans)).toContain("conversations");
   });
 
+  it("the unread count of an owner in no organisation starts from their own items", async () => {
+    const plans = await plansOf((deps) => countOwnerUnread(deps, seededOwnerId(4_321)));
+    expect(expectIndexed(plans)).toContain("products");
+  });
+
   it("the order page, personal and for the big organisation", async () => {
     const personal = await plansOf((deps) => getOrderPage(deps, seededOwnerId(4_321)));
     expect(expectIndexed(personal)).toContain("products");

@@ -224,26 +224,70 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
   }));
 }
 
-/** Finder messages not opened yet, over the conversations of the items the user manages. */
+/**
+ * Finder messages not opened yet, over the conversations of the items the user manages:
+ * their personal items, every item of an organisation they administer, and the items
+ * assigned to them in organisations they belong to (the rule of canManage).
+ *
+ * Every signed-in page shows this count, so its cost must follow the user, not the whole
+ * database (decision 042). The memberships are read first (a handful of rows). The user's
+ * own and assigned items are found through their indexes and each one's unread messages
+ * counted through the item's conversations; only an organisation's admin pays for a second
+ * count, which starts from the unread messages (a partial index, a small set) and looks up
+ * each one's item, instead of walking the organisation's 50,000 items.
+ */
 export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<number> {
-  // From the unread messages (a partial index, a small set) to their item, one lookup each:
-  // as a join, PostgreSQL hashed every conversation instead (decision 042).
-  const row = await db
-    .selectFrom("conversation_messages as m")
-    .select(sql<number>`count(*)`.as("n"))
-    .where("m.author", "=", "finder")
-    .where("m.readAt", "is", null)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom("conversations as c")
-          .innerJoin("products as p", "p.id", "c.itemId")
-          .select(sql.lit(1).as("one"))
-          .whereRef("c.id", "=", "m.conversationId")
-          .where(canManage(ownerId, "p")),
-      ),
+  const memberships = await db
+    .selectFrom("organisation_members")
+    .select(["organisationId", "role"])
+    .where("userId", "=", ownerId)
+    .execute();
+  const adminOf = memberships.filter((m) => m.role === "admin").map((m) => m.organisationId);
+  const memberOf = memberships.filter((m) => m.role !== "admin").map((m) => m.organisationId);
+  const perItem = db
+    .selectFrom("products as p")
+    .select((eb) =>
+      eb
+        .selectFrom("conversation_messages as m")
+        .innerJoin("conversations as c", "c.id", "m.conversationId")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("c.itemId", "=", "p.id")
+        .where("m.author", "=", "finder")
+        .where("m.readAt", "is", null)
+        .as("n"),
     )
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("p.organisationId", "is", null), eb("p.owner", "=", ownerId)]),
+        ...(memberOf.length > 0
+          ? [eb.and([eb("p.assignedTo", "=", ownerId), eb("p.organisationId", "in", memberOf)])]
+          : []),
+      ]),
+    );
+  const [own, administered] = await Promise.all([
+    db
+      .selectFrom(perItem.as("items"))
+      .select(sql<number>`coalesce(sum(${sql.ref("items.n")}), 0)`.as("n"))
+      .executeTakeFirstOrThrow(),
+    adminOf.length === 0
+      ? { n: 0 }
+      : db
+          .selectFrom("conversation_messages as m")
+          .select(sql<number>`count(*)`.as("n"))
+          .where("m.author", "=", "finder")
+          .where("m.readAt", "is", null)
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom("conversations as c")
+                .innerJoin("products as p", "p.id", "c.itemId")
+                .select(sql.lit(1).as("one"))
+                .whereRef("c.id", "=", "m.conversationId")
+                .where("p.organisationId", "in", adminOf),
+            ),
+          )
+          .executeTakeFirstOrThrow(),
+  ]);
+  return Number(own.n) + Number(administered.n);
 }
 
 /**

@@ -8,6 +8,8 @@ import { parseFinderMessage, type FinderMessageInput } from "~/lib/relay";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { runHousekeeping } from "../jobs/jobs.service.server";
 import { createItem, getItemPageView, getOwnedItem, updateOwnedItem } from "../items/items.service.server";
+import { changeRole } from "../organisations/organisations.service.server";
+import { createTestOrganisation, joinOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
 import { relayErrors } from "./relay.http.server";
 import {
   confirmReturn,
@@ -182,6 +184,53 @@ describe("finder messages", () => {
 });
 
 describe("conversations", () => {
+  it("the unread count covers exactly the items the user manages: their own, an administered organisation's, the ones assigned to them while a member", async () => {
+    const admin = await signUpOwner(deps, { prefix: "unread-admin" });
+    const member = await signUpOwner(deps, { prefix: "unread-member" });
+    const outsider = await signUpOwner(deps, { prefix: "unread-outsider" });
+    const org = await createTestOrganisation(deps, admin);
+    await joinOrganisation(deps, org, member, "member");
+    const orgItem = async (assignTo: string | null) => {
+      const id = await createItem(
+        deps,
+        admin.id,
+        {
+          name: "Laptop",
+          findFee: 0,
+          prodType: "laptop",
+          contactInfo: "Reception",
+          contactVisibility: "private",
+          payment: "year",
+          intent: "payLater",
+        },
+        "en",
+        org,
+        assignTo,
+      );
+      await deps.db.updateTable("products").set({ payed: 1, paidUntil: null }).where("id", "=", id).execute();
+      return id;
+    };
+    const items = [
+      await paidItem(admin.id),
+      await orgItem(null),
+      await orgItem(member.id),
+      await paidItem(outsider.id),
+    ];
+    for (const [i, id] of items.entries()) {
+      await sendFinderMessage(deps, id, input({ message: `found ${i}`, contact: "" }), meta(`203.0.113.${20 + i}`));
+    }
+    expect(await countOwnerUnread(deps, admin.id)).toBe(3);
+    expect(await countOwnerUnread(deps, member.id)).toBe(1);
+    expect(await countOwnerUnread(deps, outsider.id)).toBe(1);
+    await changeRole(deps, admin.id, org, member.id, "admin");
+    expect(await countOwnerUnread(deps, member.id)).toBe(2);
+    await changeRole(deps, admin.id, org, member.id, "member");
+    // A member who is no longer one (their assignment left behind) sees none of it.
+    await deps.db.deleteFrom("organisation_members").where("userId", "=", member.id).execute();
+    expect(await countOwnerUnread(deps, member.id)).toBe(0);
+    expect(await countOwnerUnread(deps, admin.id)).toBe(3);
+  });
+
   it("the owner reads them newest first with unread counts; opening one marks it read", async () => {
     const owner = await user();
     const id = await paidItem(owner.id);
