@@ -9,7 +9,7 @@ import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/
 import { createPushSender } from "../app/server/push/push-channel.server";
 import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
 import { closeRuntime, depsOfRuntime, getRuntime } from "../app/server/runtime.server";
-import { startItemPageRefresh, stopItemPageRefresh } from "../app/server/items/item-page-cache.server";
+import { startItemPageRefresh } from "../app/server/items/item-page-cache.server";
 import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
 import { systemClock } from "../app/server/service-deps.server";
@@ -17,6 +17,7 @@ import { routeTree } from "../app/server/http/metrics.http.server";
 
 let mailWorker: MailWorker | undefined;
 let jobs: Jobs | undefined;
+let stopItemPageRefresh: (() => void) | undefined;
 let routes: ReturnType<typeof routeTree> | undefined;
 /** The route tree the request metrics label answers with (set only with METRICS_TOKEN). */
 export const metricsRoutes = () => routes;
@@ -53,7 +54,7 @@ export async function start() {
     });
   }
   // The cached finder pages in demand are checked against the database in the background.
-  startItemPageRefresh(rt.database.db);
+  stopItemPageRefresh = startItemPageRefresh(rt.database.db, rt.pageCache);
   if (!rt.config.smtpUrl) {
     logger.warn({ dir: rt.config.mailOutboxDir }, "SMTP_URL is not set: mail is written to the outbox folder");
   }
@@ -76,7 +77,8 @@ export async function start() {
 export async function shutdown() {
   // First, while the database is still open: the scans of the last second are written.
   await scanLog.stop();
-  stopItemPageRefresh();
+  stopItemPageRefresh?.();
+  stopItemPageRefresh = undefined;
   await jobs?.stop();
   await mailWorker?.stop();
   await closeRuntime();

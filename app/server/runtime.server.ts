@@ -1,5 +1,6 @@
 /**
- * Process-wide services, created once at start-up: configuration, database, auth, clock.
+ * Process-wide services, created once at start-up: configuration, database, auth, clock,
+ * the payment provider and the finder-page cache (decision 039).
  * Start-up code imports no feature's logic except the hooks it wires here (decision 031).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
@@ -8,6 +9,7 @@ import { createAuth, type Auth } from "./auth/auth.server";
 import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
+import { ItemPageCache } from "./items/item-page-cache.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
@@ -21,6 +23,11 @@ export interface Runtime {
   clock: Clock;
   /** The payment provider PAYMENTS names, made once (decision 039). */
   payments: PaymentProvider;
+  /**
+   * This runtime's finder-page cache (decisions 009, 021): each instance keeps its own and
+   * checks versions against the database; services forget through `deps.pageCache`.
+   */
+  pageCache: ItemPageCache;
   /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
@@ -34,8 +41,9 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     if (r.status === "Success") logger.info({ migration: r.migrationName }, "migration applied");
   }
   const payments = getPaymentProvider(config);
+  const pageCache = new ItemPageCache();
   const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments }, user),
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache }, user),
   });
   return {
     config,
@@ -43,6 +51,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     auth,
     clock,
     payments,
+    pageCache,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
   };
@@ -56,25 +65,39 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     auth: rt.auth,
     clock: rt.clock,
     payments: rt.payments,
+    pageCache: rt.pageCache,
     writer: rt.database.writer,
   };
 }
 
 let current: Promise<Runtime> | undefined;
+let started: Runtime | undefined;
 
 /** The process's runtime, created on first use (migrations run then). */
 export function getRuntime(): Promise<Runtime> {
   // A failed start (database unreachable) is not cached: the next request tries again.
-  current ??= createRuntime(getConfig()).catch((err: unknown) => {
-    current = undefined;
-    throw err;
-  });
+  current ??= createRuntime(getConfig()).then(
+    (rt) => (started = rt),
+    (err: unknown) => {
+      current = undefined;
+      throw err;
+    },
+  );
   return current;
+}
+
+/**
+ * The process's runtime once it has started, else undefined: for the finder-page cache's
+ * hit path, answered before Express without a promise (http/item-page-cache.http.server.ts).
+ */
+export function startedRuntime(): Runtime | undefined {
+  return started;
 }
 
 export async function closeRuntime(): Promise<void> {
   if (!current) return;
   const rt = await current.catch(() => undefined);
   current = undefined;
+  started = undefined;
   await rt?.database.close();
 }

@@ -17,6 +17,15 @@ export type Clock = () => number;
 
 export const systemClock: Clock = () => Date.now();
 
+/**
+ * What a service does to the finder-page cache (items/item-page-cache.server.ts): after
+ * changing an item it forgets the item's stored pages. Each runtime has its own cache;
+ * another instance's pages follow within VERSION_CHECK_MS (decisions 009, 021, 039).
+ */
+export interface PageCache {
+  forget(itemId: string): void;
+}
+
 export interface Deps {
   db: DB;
   config: Config;
@@ -27,6 +36,8 @@ export interface Deps {
    * PAYMENTS says), made once at start-up by runtime.server.ts (decision 039).
    */
   payments: PaymentProvider;
+  /** This runtime's finder-page cache, made once at start-up (decision 039). */
+  pageCache: PageCache;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

@@ -15,6 +15,7 @@ import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.serv
 import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
 import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
+import { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 
 export interface QualityServer {
   url: string;
@@ -138,7 +139,8 @@ export async function startQualityServer(): Promise<QualityServer> {
       updatedAt: now,
     });
     const config = parseConfig({ ...process.env, ...env });
-    const deps = { db: handle.db, config, clock: () => Date.now() };
+    // This process stores no finder pages: the server's own cache follows by version.
+    const deps = { db: handle.db, config, clock: () => Date.now(), pageCache: new ItemPageCache() };
     await attachPhotos(deps, user.id, photoItemId, await preparePhotos(deps, user.id, [await phonePhotoWithGps()]));
     const batchId = await createBatch(deps, user.id, { size: 1, prepaidMonths: 12, label: "Bench" });
     const stickerId = (await getBatch(deps, batchId)).stickers[0]!.id;

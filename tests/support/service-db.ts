@@ -5,11 +5,14 @@
 // Services write mails through getT: the server's translations, as at start-up.
 import "../../app/i18n/resources.server";
 import { parseConfig, type Config } from "../../app/server/config.server";
+import type { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { createRuntime, depsOfRuntime } from "../../app/server/runtime.server";
 import { TEST_AUTH_SECRET } from "./database";
 
 export interface ServiceTestDeps extends Deps {
+  /** The runtime's own finder-page cache, as the server has it (a test may store pages in it). */
+  pageCache: ItemPageCache;
   /** Moves the clock; `clock()` answers this value. */
   setNow(ms: number): void;
   close(): Promise<void>;
@@ -32,6 +35,7 @@ export async function createServiceDeps(
   const rt = await createRuntime(config, () => now);
   return {
     ...depsOfRuntime(rt),
+    pageCache: rt.pageCache,
     setNow: (ms) => {
       now = ms;
     },

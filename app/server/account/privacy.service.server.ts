@@ -6,7 +6,6 @@
  * the deletion then cover it, and tests/integration/account.test.ts checks both.
  */
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { stopAllRenewals } from "../orders/renewals.service.server";
@@ -203,7 +202,7 @@ export interface DataExport {
  * which only the request knows. Rate-limited per user.
  */
 export async function exportUserData(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   user: DataSubject,
   input: { consentCookie: boolean },
 ): Promise<DataExport> {
@@ -247,7 +246,7 @@ export async function exportUserData(
  * erased and the account stays.
  */
 export async function eraseUserData(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   user: DataSubject,
 ): Promise<void> {
   await stopAllRenewals(deps, user.id);
@@ -259,6 +258,6 @@ export async function eraseUserData(
     const ctx: ErasureContext = { db: trx, now: deps.clock(), forgottenItems };
     for (const kind of USER_DATA) if (kind.erase) await kind.erase(ctx, user);
   });
-  for (const id of forgottenItems) forgetItemPages(id);
+  for (const id of forgottenItems) deps.pageCache.forget(id);
   await forgetPhotoBytes(deps, photoHashes);
 }

@@ -11,7 +11,6 @@ import { isItemPaid } from "~/lib/paid";
 import { addMonths } from "~/lib/pricing";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { findManagedProduct, idOrCodeTaken } from "../items/items.repository.server";
 import { logger } from "../logger.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
@@ -227,7 +226,7 @@ async function oneReplacementAtATime(trx: Deps["db"], itemId: string, now: numbe
  * REPLACEMENT_INTERVAL_MONTHS. Returns the item's id afterwards.
  */
 export async function requestReplacement(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "pageCache">,
   owner: string,
   id: string,
   mode: repo.ReplacementMode,
@@ -259,7 +258,7 @@ export async function requestReplacement(
       });
     });
     // The old stored finder pages must go: /{old id} now answers 410.
-    forgetItemPages(item.id);
+    deps.pageCache.forget(item.id);
     logger.info({ item: finalId }, "sticker replaced with a new code");
   } else {
     await deps.db.transaction().execute(async (trx) => {

@@ -11,7 +11,6 @@ import { CONSENT_COOKIE } from "~/lib/consent";
 import {
   cookiesAllowCache,
   itemIdOfPath,
-  itemPageCache,
   itemPageVersion,
   ItemPageCache,
   type CachedPage,
@@ -22,7 +21,7 @@ import {
 import { plainLogger, redactUrl } from "../logger.server";
 import { scanLog } from "../scans/scan-log.server";
 import { recordItemPageVisit } from "../scans/scans.service.server";
-import { getRuntime } from "../runtime.server";
+import { startedRuntime } from "../runtime.server";
 import { newRequestId } from "./request-id.server";
 import { finderPageCache, metricsEnabled, observeRequest } from "../metrics/metrics.server";
 
@@ -31,6 +30,8 @@ interface CacheCandidate {
   itemId: string;
   key: string;
   version: ItemPageVersion;
+  /** The runtime's cache the page goes into. */
+  cache: ItemPageCache;
 }
 const candidates = new WeakMap<IncomingMessage, CacheCandidate>();
 
@@ -45,34 +46,39 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
   if ((req.method !== "GET" && req.method !== "HEAD") || url.includes("?")) return false;
   const itemId = itemIdOfPath(url);
   if (!itemId || !cookiesAllowCache(req.headers.cookie)) return false;
+  // Before start-up has finished the app answers (server.js starts listening after it).
+  const rt = startedRuntime();
+  if (!rt) return false;
+  const cache = rt.pageCache;
   const started = performance.now();
   const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
   const lang = languageOf(cookies[LANG_COOKIE], req.headers["accept-language"]);
-  const key = itemPageCache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
+  const key = cache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
   const now = Date.now();
-  const page = itemPageCache.get(key, now);
+  const page = cache.get(key, now);
   // The common case answers synchronously: no promise, no database.
-  if (page && now - page.checkedAt <= VERSION_CHECK_MS) return sendCachedPage(req, res, page, url, started, lang);
+  if (page && now - page.checkedAt <= VERSION_CHECK_MS)
+    return sendCachedPage(cache, req, res, page, url, started, lang);
   return (async () => {
     let version: ItemPageVersion | null;
     try {
-      const { database } = await getRuntime();
-      version = await itemPageVersion(database.db, itemId, now);
+      version = await itemPageVersion(rt.database.db, itemId, now);
     } catch {
       return false; // database trouble: the app answers (503 page)
     }
     if (version === null) return false; // the 404 page
     if (!page || page.version !== version.version) {
-      if (page) itemPageCache.delete(key);
-      candidates.set(req, { itemId, key, version });
+      if (page) cache.delete(key);
+      candidates.set(req, { itemId, key, version, cache });
       return false;
     }
     page.checkedAt = now;
-    return sendCachedPage(req, res, page, url, started, lang);
+    return sendCachedPage(cache, req, res, page, url, started, lang);
   })();
 }
 
 function sendCachedPage(
+  cache: ItemPageCache,
   req: IncomingMessage,
   res: ServerResponse,
   page: CachedPage,
@@ -80,7 +86,7 @@ function sendCachedPage(
   started: number,
   lang: Lang,
 ) {
-  itemPageCache.markServed(page.itemId);
+  cache.markServed(page.itemId);
   const requestId = newRequestId(req);
   const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
   // Every header in one array, none set before: writeHead's fast path.
@@ -193,7 +199,7 @@ export function storeItemPage(req: express.Request, res: express.Response, next:
       if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
       headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
     }
-    itemPageCache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
+    candidate.cache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
     if (metricsEnabled()) finderPageCache.inc({ result: "miss" });
   });
   next();

@@ -11,7 +11,7 @@ import {
   refreshServedVersions,
   toStorablePage,
 } from "./item-page-cache.server";
-import { createItem } from "./items.service.server";
+import { createItem, setItemActive } from "./items.service.server";
 
 const sha = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
 const version = (staleAt = Number.POSITIVE_INFINITY) => ({ version: "1||5|1", staleAt, paid: true });
@@ -87,7 +87,7 @@ describe("finder page cache", () => {
     cache.set(cache.key("/product/AbCdEfGh12", "en", false), "AbCdEfGh12", version(), [], "a");
     cache.set(cache.key("/AbCdEfGh12", "sv", true), "AbCdEfGh12", version(), [], "b");
     cache.set(cache.key("/ZzCdEfGh12", "sv", true), "ZzCdEfGh12", version(), [], "c");
-    cache.forgetItem("AbCdEfGh12");
+    cache.forget("AbCdEfGh12");
     expect(cache.size).toBe(1);
     expect(cache.get(cache.key("/ZzCdEfGh12", "sv", true))).toBeDefined();
   });
@@ -154,5 +154,48 @@ describe("finder page cache: the background version check (decision 021)", () =>
     expect(cache.get(cache.key(`/${changed}`, "en", false), 2000)).toBeUndefined();
     expect(cache.get(cache.key(`/${deleted}`, "en", false), 2000)).toBeUndefined();
     expect(cache.get(cache.key(`/${same}`, "en", false), 2000)?.checkedAt).toBe(2000);
+  });
+});
+
+describe("each runtime has its own finder-page cache, and services forget in the one they are given (decision 039)", () => {
+  const runtimes: ServiceTestDeps[] = [];
+  afterEach(async () => {
+    for (const d of runtimes.splice(0)) await d.close();
+  });
+
+  it("a save forgets the item's pages in its own instance's cache; another instance's follow at its version check", async () => {
+    const [a, b] = [await createServiceDeps(), await createServiceDeps()];
+    runtimes.push(a, b);
+    expect(a.pageCache).not.toBe(b.pageCache);
+    const { user } = await a.auth.api.signUpEmail({
+      body: { name: "Cache Owner", email: "cache-owner@example.test", password: "pw-Secret-123!" },
+    });
+    const id = await createItem(
+      a,
+      user.id,
+      {
+        name: "Umbrella",
+        findFee: 100,
+        prodType: "other",
+        contactInfo: "Call me",
+        payment: "year",
+        intent: "payLater",
+      },
+      "en",
+    );
+    const now = a.clock();
+    const v = (await itemPageVersion(a.db, id, now))!;
+    const key = a.pageCache.key(`/${id}`, "en", false);
+    for (const d of [a, b]) d.pageCache.set(key, id, v, [], "page", now);
+    b.pageCache.markServed(id);
+
+    a.setNow(now + 1000);
+    await setItemActive(a, user.id, id, false);
+
+    expect(a.pageCache.get(key, now)).toBeUndefined();
+    expect(b.pageCache.get(key, now)?.itemId).toBe(id);
+    // The other instance reads the shared database (here a's) at its background check.
+    await refreshServedVersions(a.db, b.pageCache, now);
+    expect(b.pageCache.get(key, now)).toBeUndefined();
   });
 });

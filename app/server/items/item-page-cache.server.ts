@@ -5,11 +5,11 @@
  * - Only anonymous requests whose cookies are at most the language and consent cookies
  *   are served from it; the key is path + language + consent.
  * - An entry is kept with the item's version (payed, paidUntil, updatedAt and "paid now").
- *   Saves in this process forget the item's pages at once (forgetItemPages; the payment
- *   code calls it too). The end of the paid period is known from paidUntil and takes
+ *   Saves in this process forget the item's pages at once (`deps.pageCache.forget`;
+ *   the payment code calls it too). The end of the paid period is known from paidUntil and takes
  *   effect to the millisecond. A hit re-reads the version from the database when it was
  *   last checked more than VERSION_CHECK_MS ago, so a change made by another instance
- *   (or by code that forgot to call forgetItemPages) shows within those seconds. The
+ *   (or by code that forgot to call it) shows within those seconds. The
  *   items served are checked together in the background every VERSION_REFRESH_MS, so a
  *   page in demand is never that old and its hits need no query (decision 021).
  * - A per-response CSP nonce cannot be part of stored bytes, so a stored page carries no
@@ -23,6 +23,7 @@ import type { DB } from "../db/db.server";
 import { findProductVersion, findProductVersions, type Product } from "./items.repository.server";
 import { isItemPaid } from "~/lib/paid";
 import { logger } from "../logger.server";
+import type { PageCache } from "../service-deps.server";
 
 /** Cookies that may be present on a cacheable request (anything else renders afresh). */
 const ALLOWED_COOKIES = new Set(["lang", "ConsentApproved"]);
@@ -106,7 +107,8 @@ export function toStorablePage(html: string, csp: string, nonce: string): { html
   return { html: stripped, csp: newCsp };
 }
 
-export class ItemPageCache {
+/** One runtime's cache (runtime.server.ts makes it; services reach it as `deps.pageCache`). */
+export class ItemPageCache implements PageCache {
   private entries = new Map<string, CachedPage>();
   /** Items with a page served from here since the last background check. */
   private served = new Set<string>();
@@ -175,7 +177,7 @@ export class ItemPageCache {
   }
 
   /** Drops every stored page of an item (both URLs, all languages). */
-  forgetItem(itemId: string) {
+  forget(itemId: string) {
     for (const [key, page] of this.entries) if (page.itemId === itemId) this.entries.delete(key);
   }
 
@@ -219,19 +221,11 @@ export function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" |
 }
 const encodings = new Map<string, "br" | "gzip" | "identity">();
 
-/** The process's cache of finder pages. */
-export const itemPageCache = new ItemPageCache();
-
-/** Call after changing an item (save, payment): its stored pages are rendered again. */
-export function forgetItemPages(itemId: string) {
-  itemPageCache.forgetItem(itemId);
-}
-
 /**
  * One background check: the versions of the items served since the last one, read in
  * a query per REFRESH_CHUNK ids, applied to their stored pages (decision 021).
  */
-export async function refreshServedVersions(db: DB, cache = itemPageCache, now = Date.now()) {
+export async function refreshServedVersions(db: DB, cache: ItemPageCache, now = Date.now()) {
   const ids = cache.takeServed();
   for (let i = 0; i < ids.length; i += REFRESH_CHUNK) {
     const part = ids.slice(i, i + REFRESH_CHUNK);
@@ -242,17 +236,17 @@ export async function refreshServedVersions(db: DB, cache = itemPageCache, now =
   }
 }
 
-let refreshTimer: NodeJS.Timeout | undefined;
-let refreshing = false;
-
-/** Starts the background check every VERSION_REFRESH_MS (server start-up). */
-export function startItemPageRefresh(db: DB) {
-  clearInterval(refreshTimer);
-  refreshTimer = setInterval(() => {
+/**
+ * Starts the background check of `cache` every VERSION_REFRESH_MS (server start-up);
+ * the returned function stops it (shutdown).
+ */
+export function startItemPageRefresh(db: DB, cache: ItemPageCache): () => void {
+  let refreshing = false;
+  const timer = setInterval(() => {
     // A slow database (a check still running) skips a turn: hits then check on their own.
     if (refreshing) return;
     refreshing = true;
-    refreshServedVersions(db)
+    refreshServedVersions(db, cache)
       .catch((err: unknown) => {
         // Database trouble: pages older than VERSION_CHECK_MS are checked per request,
         // which answers with the app's 503 page while the database is down.
@@ -262,10 +256,6 @@ export function startItemPageRefresh(db: DB) {
         refreshing = false;
       });
   }, VERSION_REFRESH_MS);
-  refreshTimer.unref();
-}
-
-export function stopItemPageRefresh() {
-  clearInterval(refreshTimer);
-  refreshTimer = undefined;
+  timer.unref();
+  return () => clearInterval(timer);
 }

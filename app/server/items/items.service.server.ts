@@ -20,7 +20,6 @@ import {
   type EndedByDeletion,
   type ItemSubscription,
 } from "../orders/renewals.service.server";
-import { forgetItemPages } from "./item-page-cache.server";
 import { forgetPhotoBytes, photoHashesOfItems, photosOfItems } from "../photos/photos.service.server";
 import {
   deleteManagedProduct,
@@ -193,7 +192,7 @@ export async function getOwnedItem(deps: Pick<Deps, "db" | "clock">, owner: stri
  * Returns the item as it was before (the save flow asks whether it was paid).
  */
 export async function updateOwnedItem(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "pageCache">,
   owner: string,
   id: string,
   input: ItemInput,
@@ -227,7 +226,7 @@ export async function updateOwnedItem(
     updatedAt: deps.clock(),
   });
   if (!updated) throw new ItemError("notFound");
-  forgetItemPages(id);
+  deps.pageCache.forget(id);
   return before;
 }
 
@@ -236,13 +235,13 @@ export async function updateOwnedItem(
  * sticker is not active and shows no contact info. ItemError notFound when not theirs.
  */
 export async function setItemActive(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "pageCache">,
   owner: string,
   id: string,
   active: boolean,
 ): Promise<void> {
   if (!(await setProductActive(deps.db, owner, id, active, deps.clock()))) throw new ItemError("notFound");
-  forgetItemPages(id);
+  deps.pageCache.forget(id);
 }
 
 /** What the delete confirmation shows (decision 017). */
@@ -288,7 +287,7 @@ export async function getItemDeletion(
  * page, the short URL and the QR code answer 404. ItemError notFound when not theirs.
  */
 export async function deleteOwnedItem(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   owner: string,
   id: string,
 ): Promise<{ name: string }> {
@@ -314,7 +313,7 @@ export async function deleteOwnedItem(
   // The photos' rows go with the item (ON DELETE CASCADE); their bytes right after.
   const photoHashes = await photoHashesOfItems(deps, [id]);
   const deleted = await deleteManagedProduct(deps.db, owner, id);
-  forgetItemPages(id);
+  deps.pageCache.forget(id);
   if (!deleted) throw new ItemError("notFound");
   await forgetPhotoBytes(deps, photoHashes);
   return { name: row.name };

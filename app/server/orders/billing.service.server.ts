@@ -13,7 +13,6 @@ import { formatPrice, periodEnd } from "~/lib/pricing";
 import { netLinesOfGross } from "~/lib/vat";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import {
   cancelPendingBefore,
@@ -56,7 +55,7 @@ export const ABANDONED_AFTER_MS = DAY_MS;
  * the grace). Replays and later retries' failures change nothing more.
  */
 export async function markPaymentFailed(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null },
 ): Promise<PaymentResult> {
   const now = deps.clock();
@@ -83,7 +82,7 @@ export async function markPaymentFailed(
     await enqueuePaymentFailedMail(trx, deps.config, order, graceUntil);
     return "applied";
   });
-  for (const id of touched) forgetItemPages(id);
+  for (const id of touched) deps.pageCache.forget(id);
   return result;
 }
 
@@ -107,7 +106,7 @@ async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string
  * so a double click renews once.
  */
 export async function simulateRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);
@@ -127,7 +126,7 @@ export async function simulateRenewal(
 
 /** Staff, test provider: the next renewal payment fails, as Stripe's invoice.payment_failed. */
 export async function simulateFailedRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);
@@ -152,7 +151,7 @@ export interface BillingJobsResult {
  * transaction with its mail, so a reminder or lapse mail is sent exactly once.
  */
 export async function runBillingJobs(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   dialect: Dialect,
 ): Promise<BillingJobsResult | null> {
   return withBillingLock(deps.db, dialect, async () => ({
@@ -163,7 +162,7 @@ export async function runBillingJobs(
 }
 
 /** Subscriptions that are over: items unpaid everywhere (finder pages forgotten), owner told once. */
-export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock">): Promise<number> {
+export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">): Promise<number> {
   const now = deps.clock();
   let count = 0;
   for (const order of await listLapseCandidates(deps.db, now)) {
@@ -174,7 +173,7 @@ export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock">
       .execute((trx) => lapseOrder(trx, deps.config, order, endedAt, now, true));
     if (unpaid) {
       count++;
-      for (const id of unpaid) forgetItemPages(id);
+      for (const id of unpaid) deps.pageCache.forget(id);
     }
   }
   return count;

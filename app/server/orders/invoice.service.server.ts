@@ -15,7 +15,6 @@ import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/eu-va
 import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
 import { netLinesOfGross } from "~/lib/vat";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { billingEmailConfirmed } from "~/lib/organisations";
 import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";
@@ -44,7 +43,7 @@ import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
 import type { InvoiceLine, IssuedInvoice } from "./payments.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
 
 /** The buyer on an organisation's invoice, as the organisation's details say now. */
 export function buyerOf(org: Organisation): InvoiceBuyer {
@@ -180,7 +179,7 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     await updateOrder(deps.db, order.id, { status: "cancelled", voidedAt: deps.clock(), updatedAt: deps.clock() });
     throw new OrderError("invoiceFailed");
   }
-  for (const id of touched) forgetItemPages(id);
+  for (const id of touched) deps.pageCache.forget(id);
   return { orderId: order.id, url: `/order/${order.id}/invoice` };
 }
 
@@ -265,7 +264,7 @@ export interface InvoiceView {
 
 /** The invoice page: the organisation's admins only (requireOrderViewer). */
 export async function getInvoiceView(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<InvoiceView> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
@@ -350,7 +349,7 @@ export async function applyInvoiceEvent(
     if (order.paymentFailedAt == null) await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
     return "applied";
   });
-  for (const id of touched) forgetItemPages(id);
+  for (const id of touched) deps.pageCache.forget(id);
   return result;
 }
 

@@ -6,7 +6,6 @@
 import { isItemPaid } from "~/lib/paid";
 import { minimumTermEnd, periodEnd } from "~/lib/pricing";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import {
   findOrder,
@@ -79,7 +78,7 @@ export async function claimEvent(
  * provider's subscription is cancelled (decision 012).
  */
 export async function applyPayment(
-  deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">,
   input: PaymentInput,
 ): Promise<PaymentResult> {
   const touched: string[] = [];
@@ -195,7 +194,7 @@ export async function applyPayment(
     return "applied";
   });
   // After the commit: forgotten earlier, a finder's visit could store the old page again.
-  for (const id of touched) forgetItemPages(id); // docs/decisions/009-performance.md
+  for (const id of touched) deps.pageCache.forget(id); // docs/decisions/009-performance.md
   const dup = duplicateOf as Order | null;
   if (dup) {
     try {
@@ -220,7 +219,7 @@ export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until:
  * finder pages forgotten, the owner told.
  */
 export async function endSubscription(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null; endedAt: number },
 ): Promise<PaymentResult> {
   const now = deps.clock();
@@ -247,6 +246,6 @@ export async function endSubscription(
     }
     return "applied";
   });
-  for (const id of touched) forgetItemPages(id);
+  for (const id of touched) deps.pageCache.forget(id);
   return result;
 }

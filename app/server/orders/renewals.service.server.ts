@@ -8,7 +8,6 @@ import type { Lang } from "~/i18n/config";
 import { cancelledSubscriptionEnd, minimumTermEnd, type Period } from "~/lib/pricing";
 import type { Deps } from "../service-deps.server";
 import { listManagedIds } from "../items/item-access.repository.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import {
   listOrderProductIds,
@@ -84,7 +83,7 @@ export async function cancelAtProvider(
  * an item's paidUntil only grows.
  */
 export async function cancelRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   input: { userId: string; orderId: string },
 ): Promise<{ endsAt: number }> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
@@ -93,7 +92,7 @@ export async function cancelRenewal(
   if (!order.renewing) throw new OrderError("notRenewing");
   const plan = cancellationPlan(order, deps.clock());
   const touched = await cancelAtProvider(deps, order, plan, { mail: true, coverTestMinimumTerm: true });
-  for (const id of touched) forgetItemPages(id);
+  for (const id of touched) deps.pageCache.forget(id);
   return { endsAt: plan.endsAt };
 }
 
@@ -196,7 +195,7 @@ export async function renewalsEndedByDeletion(
  * caller deletes nothing.
  */
 export async function stopRenewalsOfItem(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   userId: string,
   productId: string,
 ): Promise<void> {

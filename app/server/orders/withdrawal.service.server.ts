@@ -10,7 +10,6 @@
 import type { Currency } from "~/lib/currency";
 import { withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/lib/withdrawal";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { wakeOutbox } from "../mail/mail.server";
 import { claimLapse, listItemsCoveredElsewhere, setProductsUnpaid } from "./billing.repository.server";
@@ -27,7 +26,7 @@ import {
   releaseWithdrawal,
 } from "./withdrawal.repository.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
 
 /** Whether an order offers withdrawal now (links on the receipt, dashboard and mail); never throws. */
 export function withdrawableUntil(
@@ -162,7 +161,7 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     return ended;
   });
   wakeOutbox();
-  for (const id of unpaid) forgetItemPages(id);
+  for (const id of unpaid) deps.pageCache.forget(id);
   logger.info({ order: order.id, refund: amounts.refund, items: unpaid.length }, "order withdrawn and refunded");
   return { refund: amounts.refund, currency: order.currency };
 }

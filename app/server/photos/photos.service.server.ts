@@ -9,7 +9,6 @@
 import { randomId } from "~/lib/ids";
 import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/photos";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -31,7 +30,7 @@ export interface PreparedPhoto {
   size: number;
 }
 
-type PhotoDeps = Pick<Deps, "db" | "config" | "clock">;
+type PhotoDeps = Pick<Deps, "db" | "config" | "clock" | "pageCache">;
 
 function mb(bytes: number) {
   return Math.round(bytes / (1024 * 1024));
@@ -121,7 +120,7 @@ export async function attachPhotos(
     await store.deleteUnused(deps.db, hashes);
     throw err;
   }
-  forgetItemPages(itemId);
+  deps.pageCache.forget(itemId);
 }
 
 function toView(itemId: string, p: repo.PhotoRow): PhotoView {
@@ -241,7 +240,7 @@ export async function changePhoto(
     }
   });
   if (gone.length) await photoStoreOf(deps.config).deleteUnused(deps.db, gone);
-  forgetItemPages(itemId);
+  deps.pageCache.forget(itemId);
 }
 
 /** Call before deleting items: the hashes whose bytes may go with them (see forgetPhotoBytes). */

@@ -14,7 +14,6 @@ import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
@@ -82,7 +81,7 @@ interface SendMeta {
  * RELAY_ITEM_RULE): its owners then get the digest instead of this message's mail.
  */
 async function admitFinderMessage(
-  { config, db }: Pick<Deps, "config" | "db">,
+  { config, db, pageCache }: Pick<Deps, "config" | "db" | "pageCache">,
   input: FinderMessageInput,
   itemId: string,
   meta: SendMeta,
@@ -98,7 +97,7 @@ async function admitFinderMessage(
   const flooded = !byItem.ok;
   // The flooded item's stored finder page offers no captcha: render it afresh (this
   // instance; elsewhere the first refused post shows the captcha, decision 029).
-  if (flooded) forgetItemPages(itemId);
+  if (flooded) pageCache.forget(itemId);
   // With JavaScript the page solves the captcha; a solution sent is always checked. Without
   // JavaScript there is none to send, and the limits and the honeypot hold (decision 013)
   // until the item is flooded: then every sender needs it.
@@ -151,7 +150,7 @@ function finderMessageFacts(
  * RelayError notFound when the item does not exist or is not paid (its page shows no form).
  */
 export async function sendFinderMessage(
-  deps: Pick<Deps, "config" | "db" | "clock">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
   itemId: string,
   input: FinderMessageInput,
   meta: SendMeta & { viewerId: string | null },
@@ -272,7 +271,7 @@ export async function openFinderThread(
 
 /** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
 export async function continueFinderConversation(
-  deps: Pick<Deps, "config" | "db" | "clock">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
   token: string,
   input: FinderMessageInput,
   meta: SendMeta,
@@ -440,7 +439,7 @@ export async function storeOwnerSideReply(
  * Returns whether this call recorded it.
  */
 export async function confirmReturn(
-  deps: Pick<Deps, "config" | "db" | "clock">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
   ownerId: string,
   id: string,
 ): Promise<boolean> {
@@ -475,7 +474,7 @@ export async function confirmReturn(
   });
   wakeOutbox();
   // After the commit: the finder page no longer shows the lost banner (decision 014).
-  if (recorded) forgetItemPages(item.id);
+  if (recorded) deps.pageCache.forget(item.id);
   return recorded;
 }
 

@@ -12,7 +12,6 @@ import type { Lang } from "~/i18n/config";
 import { isItemPaid } from "~/lib/paid";
 import { deviceClassOf, RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { Deps } from "../service-deps.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { logger } from "../logger.server";
 import { ServiceError } from "../service-error.server";
 import { enqueueInactiveScanMail } from "./scan-alert.mail.server";
@@ -193,7 +192,7 @@ export async function writeScanEvents(
 
 /** An item the user manages (decision 026) in or out of lost mode; its cached finder pages change at once. */
 export async function setItemLost(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "pageCache">,
   owner: string,
   id: string,
   lost: boolean,
@@ -201,7 +200,7 @@ export async function setItemLost(
   const changed = await repo.setProductLost(deps.db, owner, id, lost, deps.clock());
   if (!changed) throw new ScanError("notFound");
   // After the commit (the update above is its own statement), as payments do.
-  forgetItemPages(id);
+  deps.pageCache.forget(id);
 }
 
 /** The last scans of an item, newest first (the caller has checked that the viewer owns it). */

@@ -14,7 +14,6 @@ import { ServiceError } from "../service-error.server";
 import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";
 import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
 import { findManagedProduct } from "../items/items.repository.server";
-import { forgetItemPages } from "../items/item-page-cache.server";
 import { moveItemToNewId } from "../fulfil/fulfil.repository.server";
 import * as repo from "./stickers.repository.server";
 import type { Batch, Sticker } from "./stickers.repository.server";
@@ -302,7 +301,7 @@ export async function prepaidRecordOfItem(
  * is not the user's to manage.
  */
 export async function moveOntoSpare(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
   who: Claimant,
   itemId: string,
   typedCode: string,
@@ -320,7 +319,7 @@ export async function moveOntoSpare(
     return true;
   });
   if (!moved) throw new StickerError("claim.notClaimable");
-  forgetItemPages(item.id);
+  deps.pageCache.forget(item.id);
   await attempt.giveBack();
   return { id: s.id };
 }
