@@ -19,7 +19,7 @@ import path from "node:path";
 import type { Insertable } from "kysely";
 import { parseConfig } from "../app/server/config.server";
 import type { ProductTable } from "../app/server/db/schema";
-import { newProductId } from "../app/lib/ids";
+import { newItemId } from "../app/lib/ids";
 import { newStickerCode } from "../app/lib/sticker-code";
 import { createRuntime } from "../app/server/runtime.server";
 import {
@@ -74,7 +74,7 @@ const now = Date.now();
 async function seedItems(owner: string, count: number, keep: boolean, mixed = false) {
   const rows: Insertable<ProductTable>[] = [];
   for (let i = 0; i < count; i++) {
-    const id = newProductId();
+    const id = newItemId();
     // The company's items: every third unpaid, every fiftieth in lost mode.
     const unpaid = mixed && i % 3 === 0;
     rows.push({

@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
 import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/item-filter";
-import { PROD_TYPES } from "~/lib/prod-types";
+import { ITEM_TYPES } from "~/lib/item-types";
 
 /**
  * The item filter (decision 021): a GET form, so it works without JavaScript and the
@@ -36,7 +36,7 @@ export function ItemFilterForm({ filter, action, idPrefix }: { filter: ItemFilte
             </label>
             <select id={id("type")} name="type" className="form-select" defaultValue={filter.type ?? ""}>
               <option value="">{t("dashboard.filter.anyType")}</option>
-              {PROD_TYPES.map((type) => (
+              {ITEM_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {t(`itemTypes.${type}`)}
                 </option>

@@ -10,7 +10,7 @@ import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFe
 import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/product-form";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
-import { ProdTypeSelect } from "./form/ProdTypeSelect";
+import { ItemTypeSelect } from "./form/ItemTypeSelect";
 import { FormAlert } from "./form/FormAlert";
 import { PhotoPicker } from "./PhotoPicker";
 import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
@@ -169,7 +169,7 @@ export function ProductForm({
               : ""}
         </p>
       </div>
-      <ProdTypeSelect id="product-prodType" name="prodType" defaultValue={values.prodType} error={errors.prodType} />
+      <ItemTypeSelect id="product-prodType" name="prodType" defaultValue={values.prodType} error={errors.prodType} />
       {assignment ? (
         <div className="mb-3">
           <label htmlFor="product-assignedTo" className="form-label">

@@ -12,7 +12,7 @@ import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormErrors } from
 import type { ProductFormValues } from "~/lib/product-form";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
-import { ProdTypeSelect } from "./form/ProdTypeSelect";
+import { ItemTypeSelect } from "./form/ItemTypeSelect";
 import { FormAlert } from "./form/FormAlert";
 
 const BLOCKS = [1, 2, 3] as const;
@@ -72,7 +72,7 @@ function Block({
         autoComplete="off"
         required
       />
-      <ProdTypeSelect
+      <ItemTypeSelect
         id={id("prodType")}
         name={name("prodType")}
         defaultValue={values?.prodType ?? ""}

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ID_ALPHABET, isProductId, newProductId, randomId, RESERVED_ROUTE_NAMES } from "./ids";
+import { ID_ALPHABET, isItemId, newItemId, randomId, RESERVED_ROUTE_NAMES } from "./ids";
 
 describe("randomId", () => {
   it("has the length the caller asks for, over the 62 alphanumerics only", () => {
     expect(ID_ALPHABET).toHaveLength(62);
     expect(new Set(ID_ALPHABET).size).toBe(62);
     for (const n of [1, 5, 10, 32]) expect(randomId(n)).toMatch(new RegExp(`^[A-Za-z0-9]{${n}}$`));
-    expect(newProductId()).toMatch(/^[A-Za-z0-9]{10}$/);
+    expect(newItemId()).toMatch(/^[A-Za-z0-9]{10}$/);
   });
 
   it("rejects lengths that are not positive integers", () => {
@@ -46,12 +46,12 @@ describe("randomId", () => {
   });
 });
 
-describe("isProductId", () => {
+describe("isItemId", () => {
   it("accepts exactly 10 alphanumerics and nothing else", () => {
-    expect(isProductId("Ab3dE6gH9k")).toBe(true);
-    expect(isProductId("Ab3dE6gH9")).toBe(false);
-    expect(isProductId("Ab3dE6gH9kL")).toBe(false);
-    expect(isProductId("Ab3dE6gH9-")).toBe(false);
-    expect(isProductId(undefined)).toBe(false);
+    expect(isItemId("Ab3dE6gH9k")).toBe(true);
+    expect(isItemId("Ab3dE6gH9")).toBe(false);
+    expect(isItemId("Ab3dE6gH9kL")).toBe(false);
+    expect(isItemId("Ab3dE6gH9-")).toBe(false);
+    expect(isItemId(undefined)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Random ids over the 62 alphanumerics (spec section 9: "length given by the caller").
- * Product ids are also the sticker's short URL `/{id}`, so they must be unguessable
+ * Item ids are also the sticker's short URL `/{id}`, so they must be unguessable
  * (crypto randomness, no modulo bias) and must never spell a top-level route name.
  */
 export const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -62,13 +62,13 @@ export function randomId(length: number, fill: RandomFill = cryptoFill): string 
   }
 }
 
-export function newProductId(): string {
+export function newItemId(): string {
   return randomId(PRODUCT_ID_LENGTH);
 }
 
 const PRODUCT_ID_RE = new RegExp(`^[A-Za-z0-9]{${PRODUCT_ID_LENGTH}}$`);
 
 /** Whether `value` has the shape of a product id (the short route only answers these). */
-export function isProductId(value: unknown): value is string {
+export function isItemId(value: unknown): value is string {
   return typeof value === "string" && PRODUCT_ID_RE.test(value) && !RESERVED_ROUTE_NAMES.has(value.toLowerCase());
 }

@@ -4,7 +4,7 @@
  * live in app/server/items/csv.server.ts and import.service.server.ts (decision 023), the
  * form's schema in item-csv-form.ts (zod stays out of the page's bundle).
  */
-import type { ProdType } from "./prod-types";
+import type { ItemType } from "./item-types";
 import type { ContactVisibility } from "./relay-limits";
 
 /** The largest file the import takes (10,000 rows of typical items are about 0.6 MB). */
@@ -31,7 +31,7 @@ export const REQUIRED_COLUMNS: readonly ImportColumn[] = ["name", "type", "fee"]
 /** One valid row, as it will be saved. */
 export interface ImportRow {
   name: string;
-  prodType: ProdType;
+  prodType: ItemType;
   findFee: number;
   /** Lower-cased; "" when the row assigns nobody. */
   assignedEmail: string;

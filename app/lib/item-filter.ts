@@ -5,7 +5,7 @@
  * the loaders parse with item-query.ts. The screens build their page links with `filterQuery`. A value that is not one of the choices is ignored (a bookmarked or
  * hand-edited URL still shows the items), never a 500.
  */
-import type { ProdType } from "./prod-types";
+import type { ItemType } from "./item-types";
 
 /** Cards per dashboard page: the first page stays well under 100 KB of HTML. */
 export const DASHBOARD_PAGE_SIZE = 24;
@@ -20,7 +20,7 @@ export type PaidFilter = (typeof PAID_FILTERS)[number];
 export interface ItemFilter {
   /** Part of the item's name; "" = any. */
   q: string;
-  type: ProdType | null;
+  type: ItemType | null;
   paid: PaidFilter | null;
   /** Only items in lost mode. */
   lost: boolean;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { PAID_FILTERS, SEARCH_MAX, type ItemQuery } from "./item-filter";
-import { PROD_TYPES } from "./prod-types";
+import { ITEM_TYPES } from "./item-types";
 
 const schema = z.object({
   q: z
@@ -16,7 +16,7 @@ const schema = z.object({
         .trim()
         .slice(0, SEARCH_MAX),
     ),
-  type: z.enum(PROD_TYPES).nullable().catch(null),
+  type: z.enum(ITEM_TYPES).nullable().catch(null),
   paid: z.enum(PAID_FILTERS).nullable().catch(null),
   lost: z
     .string()

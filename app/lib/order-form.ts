@@ -4,7 +4,7 @@
  */
 import type { Address } from "./address";
 import { countryCodeOf, countryName, HOME_COUNTRY } from "./countries";
-import { isProductId } from "./ids";
+import { isItemId } from "./ids";
 import { DEFAULT_PERIOD, type Period } from "./pricing";
 
 /** Who takes the payment (config PAYMENTS). */
@@ -80,7 +80,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
   const scope: OrderScope = form.get("scope") === "allUnpaid" ? "allUnpaid" : "selected";
   // What the form shows again: only well-formed ids (never echo arbitrary input).
   const values: OrderFormValues = {
-    items: items.filter(isProductId).slice(0, ORDER_MAX_ITEMS),
+    items: items.filter(isItemId).slice(0, ORDER_MAX_ITEMS),
     payment: period,
     scope,
     immediateStart: form.get("immediateStart") === "yes",
@@ -88,7 +88,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
   if (payment !== "month" && payment !== "year") {
     return { ok: false, intent, values, error: "orderErrors.paymentInvalid" };
   }
-  if (items.length > ORDER_MAX_ITEMS || items.some((id) => !isProductId(id))) {
+  if (items.length > ORDER_MAX_ITEMS || items.some((id) => !isItemId(id))) {
     return { ok: false, intent, values, error: "orderErrors.unknownItems" };
   }
   if (intent !== "recalc" && scope === "selected" && items.length === 0) {

@@ -8,9 +8,9 @@ import { DEFAULT_PERIOD, type Period } from "./pricing";
 import { APPROX_VALUE_MAX, suggestFee } from "./fee";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "./relay";
 
-import { PROD_TYPES } from "./prod-types";
+import { ITEM_TYPES } from "./item-types";
 
-export { PROD_TYPES, toProdType, type ProdType } from "./prod-types";
+export { ITEM_TYPES, toItemType, type ItemType } from "./item-types";
 
 export const NAME_MAX = 80;
 export const CONTACT_INFO_MAX = 500;
@@ -32,7 +32,7 @@ export const productFormSchema = z.object({
     .regex(/^\d+$/, "items.form.errors.findFeeWhole")
     .transform(Number)
     .pipe(z.number().int().min(0).max(FIND_FEE_MAX, "items.form.errors.findFeeTooHigh")),
-  prodType: z.enum(PROD_TYPES, "items.form.errors.prodTypeRequired"),
+  prodType: z.enum(ITEM_TYPES, "items.form.errors.prodTypeRequired"),
   contactInfo: z
     .string()
     .trim()

@@ -27,7 +27,7 @@ import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { getDashboard } from "~/server/items/dashboard.service.server";
 import { ItemError, setItemActive } from "~/server/items/items.service.server";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing.service.server";
 import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
@@ -131,7 +131,7 @@ export async function action({ request }: Route.ActionArgs) {
 async function switchItem(userRef: string, form: FormData, active: boolean) {
   const itemId = form.get("itemId");
   try {
-    if (!isProductId(itemId)) throw new ItemError("notFound");
+    if (!isItemId(itemId)) throw new ItemError("notFound");
     await setItemActive(await getDeps(), userRef, itemId, active);
     // From the owner's view of the item (decision 032: the one place to manage it):
     // POST-redirect-GET back there, which says what happened.

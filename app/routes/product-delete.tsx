@@ -3,7 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { FormMessage } from "~/lib/form";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -38,7 +38,7 @@ const noStore = { "Cache-Control": "private, no-store" };
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   try {
-    if (!isProductId(params.id)) throw new ItemError("notFound");
+    if (!isItemId(params.id)) throw new ItemError("notFound");
     const preview = await getItemDeletion(await getDeps(), user.ref, params.id);
     return data({ preview }, { headers: noStore });
   } catch (err) {
@@ -51,7 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   await readForm(request);
   const deps = await getDeps();
   try {
-    if (!isProductId(params.id)) throw new ItemError("notFound");
+    if (!isItemId(params.id)) throw new ItemError("notFound");
     await deleteOwnedItem(deps, user.ref, params.id);
   } catch (err) {
     if (err instanceof ItemError) {

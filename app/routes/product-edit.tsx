@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { formValues, isSuggestIntent, parseProductForm } from "~/lib/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
@@ -54,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   // A forged POST for someone else's (or no) item: refused, nothing changed; 404 so the
   // answer does not tell whether the id exists.
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   const form = await readForm(request);
   // "Suggest fee" (decision 019): nothing saved; still only on the owner's own item.
   if (isSuggestIntent(form)) {

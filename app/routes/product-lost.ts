@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { lostFormSchema } from "~/lib/lost-mode";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
@@ -15,14 +15,14 @@ import type { Route } from "./+types/product-lost";
  * owner's item changes; anyone else gets 404 and nothing changes.
  */
 export async function loader({ params }: Route.LoaderArgs) {
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   // Nothing to show here: a bookmarked or reloaded address goes to the item's page.
   throw redirect(`/product/${params.id}`);
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   const parsed = lostFormSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) badRequest();
   try {

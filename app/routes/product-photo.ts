@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { hashOfPhotoFile } from "~/lib/photos";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/product-photo";
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const hash = hashOfPhotoFile(params.file);
-  if (!isProductId(params.id) || hash === null) throw data(null, { status: 404 });
+  if (!isItemId(params.id) || hash === null) throw data(null, { status: 404 });
   const deps = await getDeps();
   const photo = await readServedPhoto(deps, async () => (await getSessionUser(request))?.ref ?? null, params.id, hash);
   if (!photo) throw data(null, { status: 404 });

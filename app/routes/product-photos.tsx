@@ -4,7 +4,7 @@ import { PhotoManager } from "~/components/PhotoManager";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
 import { parseForm, type FormMessage } from "~/lib/form";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
@@ -42,7 +42,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 
 async function pageOf(request: Request, id: string | undefined) {
   const user = await requireNamedUser(request, "/");
-  if (!isProductId(id)) throw data(null, { status: 404 });
+  if (!isItemId(id)) throw data(null, { status: 404 });
   const deps = await getDeps();
   try {
     return { user, deps, id, ...(await getPhotoPage(deps, user.ref, id)) };

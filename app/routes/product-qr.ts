@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
@@ -14,7 +14,7 @@ import type { Route } from "./+types/product-qr";
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   const short = new URL(request.url).searchParams.has("short");
   let qr;
   try {

@@ -4,7 +4,7 @@ import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { ActionResult, FormMessage } from "~/lib/form";
 import { replacementFormSchema, type ReplacementModeInput } from "~/lib/fulfil";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { addressLines } from "~/lib/order-form";
 import { useLang } from "~/lib/use-lang";
@@ -33,7 +33,7 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request);
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   try {
     return { view: await replacementView(await getDeps(), user.ref, params.id), error: null as FormMessage | null };
   } catch (err) {
@@ -62,7 +62,7 @@ async function moveToSpare(userId: string, ip: string, id: string, form: FormDat
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request);
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   const form = await readForm(request);
   if (form.get("intent") === "spare") return moveToSpare(user.ref, context.get(requestContext).ip, params.id, form);
   const raw = form.get("mode");

@@ -10,7 +10,7 @@ import { useNonce } from "~/components/nonce";
 import type { LeanHandle } from "~/lean/lean-page";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import type { ScanEntry } from "~/lib/scans";
 import { useLang } from "~/lib/use-lang";
@@ -65,7 +65,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!isProductId(params.id)) throw data(null, { status: 404 });
+  if (!isItemId(params.id)) throw data(null, { status: 404 });
   const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
   let found;
   try {
@@ -114,7 +114,7 @@ const NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
 export async function action({ request, params, context }: Route.ActionArgs) {
   // Not an item's path (the short route also matches /healthz and the like): answer as
   // the 'Page not found' route does, which has no action.
-  if (!isProductId(params.id)) throw data(null, { status: 405, headers: { Allow: "GET, HEAD" } });
+  if (!isItemId(params.id)) throw data(null, { status: 405, headers: { Allow: "GET, HEAD" } });
   const { ip, lang } = context.get(requestContext);
   const parsed = parseFinderMessage(await readForm(request));
   if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);

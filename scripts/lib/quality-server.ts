@@ -6,11 +6,11 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { newProductId } from "../../app/lib/ids";
+import { newItemId } from "../../app/lib/ids";
 import { newStickerCode } from "../../app/lib/sticker-code";
 import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
-import { insertProduct } from "../../app/server/items/items.repository.server";
+import { insertItem } from "../../app/server/items/items.repository.server";
 import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
@@ -102,10 +102,10 @@ export async function startQualityServer(): Promise<QualityServer> {
     // through the items repository with the paid columns set.
     const handle = openDatabase(parseConfig({ ...process.env, ...env }).database);
     const user = await handle.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-    const itemId = newProductId();
+    const itemId = newItemId();
     const itemName = "Blue backpack with a laptop";
     const now = Date.now();
-    await insertProduct(handle.db, {
+    await insertItem(handle.db, {
       id: itemId,
       code: newStickerCode(),
       owner: user.id,
@@ -122,8 +122,8 @@ export async function startQualityServer(): Promise<QualityServer> {
     });
     // The same item again with a photo: a detailed 3000 × 2000 phone photo with GPS, as an
     // owner's upload would be processed (the service the forms call).
-    const photoItemId = newProductId();
-    await insertProduct(handle.db, {
+    const photoItemId = newItemId();
+    await insertItem(handle.db, {
       id: photoItemId,
       code: newStickerCode(),
       owner: user.id,

@@ -22,7 +22,7 @@ import { listItemRecipients } from "../items/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
 import { listActiveContactsForItem, rememberLink, type ContactRow } from "../contacts/contacts.repository.server";
-import { findProductById } from "../items/items.repository.server";
+import { findItemById } from "../items/items.repository.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
 import * as repo from "./alerts.repository.server";
@@ -201,7 +201,7 @@ export async function fanOutAlert(
   // once (not per admin); their SMS count against the organisation; recorded as 'desk' so
   // every admin sees them in the conversation.
   if (facts.event === "finderMessage" || facts.event === "lostScan") {
-    const item = await findProductById(db, facts.itemId);
+    const item = await findItemById(db, facts.itemId);
     if (item?.organisationId && item.assignedTo === null) {
       const contacts = await listActiveContactsForItem(db, { organisationId: item.organisationId }, facts.itemId);
       const org = contacts.length > 0 ? await findOrganisation(db, item.organisationId) : undefined;

@@ -15,7 +15,7 @@ import { normalizePhone, formatPhone, maskEmail } from "~/lib/phone";
 import { smsName } from "~/lib/sms-text";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_NAME_MAX, isPlausibleEmail } from "~/lib/trusted-contacts";
 import type { Deps } from "../service-deps.server";
-import { findProductById, listProductsOfOwner } from "../items/items.repository.server";
+import { findItemById, listItemsOfOwner } from "../items/items.repository.server";
 import {
   newPhoneCode,
   PHONE_CODE_TRIES,
@@ -326,7 +326,7 @@ async function replyAccess(deps: Pick<Deps, "db" | "config">, token: string) {
     conversation.itemId,
   );
   if (!active.some((c) => c.id === contact.id)) throw new ContactsError("notFound");
-  const item = await findProductById(deps.db, conversation.itemId);
+  const item = await findItemById(deps.db, conversation.itemId);
   if (!item) throw new ContactsError("notFound");
   return { contact, conversation, item };
 }
@@ -365,7 +365,7 @@ export interface ItemContactsView {
 
 /** Per item, which of the owner's contacts are left out (the form on /account/alerts). */
 export async function listItemContactChoices(deps: Pick<Deps, "db">, userId: string, limit = 50) {
-  const items = (await listProductsOfOwner(deps.db, userId)).slice(0, limit);
+  const items = (await listItemsOfOwner(deps.db, userId)).slice(0, limit);
   const out: ItemContactsView["items"] = [];
   for (const item of items) {
     out.push({ id: item.id, name: item.name, excluded: await repo.listExcludedContactIds(deps.db, item.id) });
@@ -381,7 +381,7 @@ export async function saveItemContactChoices(
   itemIds: string[],
 ): Promise<void> {
   const contactIds = (await repo.listContacts(deps.db, userId)).map((c) => c.id);
-  const own = new Set((await listProductsOfOwner(deps.db, userId)).map((p) => p.id));
+  const own = new Set((await listItemsOfOwner(deps.db, userId)).map((p) => p.id));
   await deps.db.transaction().execute(async (trx) => {
     for (const itemId of itemIds) {
       if (!own.has(itemId)) continue;

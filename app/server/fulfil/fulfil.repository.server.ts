@@ -236,7 +236,7 @@ export async function listOrderItems(db: DB, orderIds: string[]): Promise<Map<st
   return out;
 }
 
-export async function listProductsById(db: DB, ids: string[]): Promise<Map<string, StickerItem>> {
+export async function listItemsById(db: DB, ids: string[]): Promise<Map<string, StickerItem>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom("products").select(["id", "code", "name"]).where("id", "in", ids).execute();
   return new Map(rows.map((r) => [r.id, r]));
@@ -356,7 +356,7 @@ export function insertReplacement(
  * Takes the item's row lock until the transaction ends (a write that changes nothing);
  * false when there is no such item.
  */
-export async function lockProduct(trx: DB, id: string): Promise<boolean> {
+export async function lockItem(trx: DB, id: string): Promise<boolean> {
   const r = await trx
     .updateTable("products")
     .set({ owner: sql<string>`"owner"` })

@@ -6,12 +6,12 @@
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import type { Address } from "~/lib/address";
-import { newProductId } from "~/lib/ids";
+import { newItemId } from "~/lib/ids";
 import { isItemPaid } from "~/lib/paid";
 import { addMonths } from "~/lib/pricing";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
-import { findManagedProduct, idOrCodeTaken } from "../items/items.repository.server";
+import { findManagedItem, idOrCodeTaken } from "../items/items.repository.server";
 import { logger } from "../logger.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -74,7 +74,7 @@ export interface QueueShipment extends repo.ShipmentRow {
 async function withItems(db: Deps["db"], rows: repo.ShipmentRow[]): Promise<QueueShipment[]> {
   const orderIds = rows.filter((r) => r.kind === "order" && r.orderId).map((r) => r.orderId!);
   const productIds = rows.filter((r) => r.kind === "replacement" && r.productId).map((r) => r.productId!);
-  const [byOrder, byId] = await Promise.all([repo.listOrderItems(db, orderIds), repo.listProductsById(db, productIds)]);
+  const [byOrder, byId] = await Promise.all([repo.listOrderItems(db, orderIds), repo.listItemsById(db, productIds)]);
   return rows.map((r) => ({
     ...r,
     items:
@@ -188,7 +188,7 @@ export interface ReplacementView {
 }
 
 async function replaceable({ db, clock }: Pick<Deps, "db" | "clock">, owner: string, id: string) {
-  const item = await findManagedProduct(db, owner, id);
+  const item = await findManagedItem(db, owner, id);
   if (!item) throw new FulfilError("replacement.notFound");
   const now = clock();
   if (!isItemPaid(item, now)) throw new FulfilError("replacement.notPaid");
@@ -216,7 +216,7 @@ export async function replacementView(
  */
 async function oneReplacementAtATime(trx: Deps["db"], itemId: string, now: number) {
   const limit = () => new FulfilError("replacement.limit", { date: addMonths(now, REPLACEMENT_INTERVAL_MONTHS) });
-  if (!(await repo.lockProduct(trx, itemId))) throw limit();
+  if (!(await repo.lockItem(trx, itemId))) throw limit();
   if (await repo.findReplacementSince(trx, itemId, addMonths(now, -REPLACEMENT_INTERVAL_MONTHS))) throw limit();
 }
 
@@ -237,9 +237,9 @@ export async function requestReplacement(
   let newId = item.id;
   if (mode === "newCode") {
     let code = newStickerCode();
-    newId = newProductId();
+    newId = newItemId();
     while (await idOrCodeTaken(deps.db, newId, code)) {
-      newId = newProductId();
+      newId = newItemId();
       code = newStickerCode();
     }
     const finalId = newId;

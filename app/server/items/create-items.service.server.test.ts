@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProductFormValues } from "~/lib/product-form";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { getBuyProductId } from "../order-draft/order-draft.service.server";
+import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { createItems } from "./create-items.service.server";
 import { registerItems } from "./save-flow.server";
 
@@ -99,7 +99,7 @@ describe("registering three items on one form", () => {
     });
     // No address with an email yet: the address form first, which continues to /order.
     expect(result).toEqual({ ok: true, next: "/user/register-adress" });
-    expect(await getBuyProductId(deps, owner)).not.toBeNull();
+    expect(await getBuyItemId(deps, owner)).not.toBeNull();
     expect(await itemsOf(owner)).toHaveLength(3);
   });
 });

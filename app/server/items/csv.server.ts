@@ -22,7 +22,7 @@ import {
   type ImportRow,
   type RowError,
 } from "~/lib/item-csv";
-import { productFormSchema, type ProdType } from "~/lib/product-form";
+import { productFormSchema, type ItemType } from "~/lib/product-form";
 import type { ContactVisibility } from "~/lib/relay-limits";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import { ServiceError } from "../service-error.server";
@@ -71,7 +71,7 @@ const HEADERS: Record<CsvColumn, Record<Lang, string>> = {
   photos: { en: "photos", sv: "foton" },
 };
 
-const TYPE_NAMES: Record<ProdType, Record<Lang, string>> = {
+const TYPE_NAMES: Record<ItemType, Record<Lang, string>> = {
   mobile: { en: "mobile", sv: "mobil" },
   laptop: { en: "laptop", sv: "dator" },
   other: { en: "other", sv: "annat" },
@@ -101,9 +101,9 @@ const COLUMN_BY_NAME = lookup(HEADERS);
 // product form or the dashboard, are types too.
 const TYPE_BY_NAME = new Map([...lookup(TYPE_NAMES), ...lookup(appTypeLabels())]);
 
-function appTypeLabels(): Record<ProdType, Record<Lang, string>> {
-  const labels = {} as Record<ProdType, Record<Lang, string>>;
-  for (const type of Object.keys(TYPE_NAMES) as ProdType[]) {
+function appTypeLabels(): Record<ItemType, Record<Lang, string>> {
+  const labels = {} as Record<ItemType, Record<Lang, string>>;
+  for (const type of Object.keys(TYPE_NAMES) as ItemType[]) {
     labels[type] = { en: enItemTypes[type], sv: svItemTypes[type] };
   }
   return labels;
@@ -408,7 +408,7 @@ export interface ExportItem {
   id: string;
   code: string;
   name: string;
-  prodType: ProdType;
+  prodType: ItemType;
   findFee: number;
   assignedEmail: string | null;
   contactVisibility: ContactVisibility;
@@ -481,7 +481,7 @@ export function templateCsv(lang: Lang, withAssigned: boolean): string {
   // The template keeps to the columns every file needs; a sticker code column is added by
   // those who hold printed stickers (the import page says how).
   const columns = IMPORT_COLUMNS.filter((c) => c !== "stickerCode" && (withAssigned || c !== "assignedEmail"));
-  const example = (name: string, type: ProdType, fee: number, email: string, visibility: ContactVisibility) => {
+  const example = (name: string, type: ItemType, fee: number, email: string, visibility: ContactVisibility) => {
     const values: Record<ImportColumn, string> = {
       name,
       type: TYPE_NAMES[type][lang],

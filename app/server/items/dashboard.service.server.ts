@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../service-deps.server";
 import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
-import { countProductsOfOwnerBy, listProductsOfOwnerPage } from "./items.repository.server";
+import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "./items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
@@ -45,14 +45,14 @@ export async function getDashboard(
   const { db } = deps;
   const now = deps.clock();
   const scope = { owner, organisationId };
-  const { matching, total, unpaid } = await countProductsOfOwnerBy(
+  const { matching, total, unpaid } = await countItemsOfOwnerBy(
     db,
     scope,
     { matching: query, total: NO_FILTER, unpaid: { ...NO_FILTER, paid: "unpaid" } },
     now,
   );
   const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
-  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
+  const rows = await listItemsOfOwnerPage(db, scope, query, now, {
     limit: DASHBOARD_PAGE_SIZE,
     offset: (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE,
   });

@@ -3,7 +3,7 @@
  * them, who it may be assigned to, its photos (decision 039: the route only parses, guards,
  * calls and maps errors).
  */
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import type { ProductFormValues } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
 import { countItemPhotos, listManagedPhotos, preparePhotos, type PreparedPhoto } from "../photos/photos.service.server";
@@ -11,7 +11,7 @@ import { getAssignmentChoice, getOwnedItem, ItemError } from "./items.service.se
 
 /** The edit form of one of the user's items; ItemError notFound for anyone else's or no item. */
 export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: string, id: string) {
-  if (!isProductId(id)) throw new ItemError("notFound");
+  if (!isItemId(id)) throw new ItemError("notFound");
   const item = await getOwnedItem(deps, userId, id);
   const values: ProductFormValues = {
     name: item.name,

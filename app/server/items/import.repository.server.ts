@@ -6,7 +6,7 @@
 import type { ExpressionBuilder, Insertable } from "kysely";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
-import { toProduct, type Product } from "./items.repository.server";
+import { toItem, type Item } from "./items.repository.server";
 
 /**
  * Rows per INSERT: 500 rows of 19 columns is 9,500 parameters, far under SQLite's 32,766
@@ -15,10 +15,10 @@ import { toProduct, type Product } from "./items.repository.server";
  */
 const INSERT_CHUNK = 500;
 
-export type NewProduct = Omit<Product, "lostAt" | "lastScannedAt">;
+export type NewItem = Omit<Item, "lostAt" | "lastScannedAt">;
 
 /** All rows or none: in chunks, in the caller's transaction (`trx`), with its sticker claims. */
-export async function insertProducts(trx: DB, rows: NewProduct[]): Promise<void> {
+export async function insertItems(trx: DB, rows: NewItem[]): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const values: Insertable<ProductTable>[] = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
       ...r,
@@ -55,12 +55,12 @@ export interface ExportCursor {
  * page after page (keyset, on the scope's index): a 50,000-item organisation is never in
  * memory at once (decision 042).
  */
-export async function listScopeProductsPage(
+export async function listScopeItemsPage(
   db: DB,
   scope: ScopeFilter,
   after: ExportCursor | null,
   limit: number,
-): Promise<(Product & { assignedEmail: string | null })[]> {
+): Promise<(Item & { assignedEmail: string | null })[]> {
   let query = db
     .selectFrom("products")
     .leftJoin("user", "user.id", "products.assignedTo")
@@ -75,7 +75,7 @@ export async function listScopeProductsPage(
       ]),
     );
   const rows = await query.orderBy("products.createdAt").orderBy("products.id").limit(limit).execute();
-  return rows.map(({ assignedEmail, ...r }) => ({ ...toProduct(r), assignedEmail: assignedEmail ?? null }));
+  return rows.map(({ assignedEmail, ...r }) => ({ ...toItem(r), assignedEmail: assignedEmail ?? null }));
 }
 
 /** How many of the scope's items one import made (they share their creation time). */

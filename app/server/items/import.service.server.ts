@@ -8,7 +8,7 @@ import type { Lang } from "~/i18n/config";
 import { countPhotosOfItems } from "../photos/photos.service.server";
 import { currencyForLang } from "~/lib/currency";
 import { DPA_VERSION } from "~/lib/dpa";
-import { newProductId } from "~/lib/ids";
+import { newItemId } from "~/lib/ids";
 import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/item-csv";
 import { isItemPaid } from "~/lib/paid";
 import { DEFAULT_PERIOD } from "~/lib/pricing";
@@ -40,9 +40,9 @@ import {
 } from "./csv.server";
 import {
   countImported,
-  insertProducts,
-  listScopeProductsPage,
-  type NewProduct,
+  insertItems,
+  listScopeItemsPage,
+  type NewItem,
   type ScopeFilter,
 } from "./import.repository.server";
 
@@ -227,11 +227,11 @@ export async function importItems(
   const { contactInfo } = input;
   // A row with a printed sticker takes its id and code, and a prepaid one's months from now
   // (as a single claim does, decision 036).
-  const toProduct = (row: ImportRow): NewProduct => {
+  const toItem = (row: ImportRow): NewItem => {
     const sticker = row.stickerCode ? stickers.get(row.stickerCode) : undefined;
     const paidUntil = sticker?.prepaidMonths ? addMonths(now, sticker.prepaidMonths) : null;
     return {
-      id: sticker?.id ?? newProductId(),
+      id: sticker?.id ?? newItemId(),
       code: sticker?.code ?? newStickerCode(),
       owner: userId,
       name: row.name,
@@ -262,7 +262,7 @@ export async function importItems(
         // A sticker claimed by someone else since the check: nothing is saved, and the
         // preview shown again names its row.
         if (!(await claimStickersIn(trx, stickerIds, now))) throw new ImportError("invalidRows", { count: 1 });
-        await insertProducts(trx, rows.map(toProduct));
+        await insertItems(trx, rows.map(toItem));
       });
       return { count: rows.length, batch: now };
     } catch (err) {
@@ -345,7 +345,7 @@ export function exportItems(
     yield exportCsvHeader(lang);
     let after: { createdAt: number; id: string } | null = null;
     for (;;) {
-      const items = await listScopeProductsPage(deps.db, filter, after, EXPORT_PAGE);
+      const items = await listScopeItemsPage(deps.db, filter, after, EXPORT_PAGE);
       if (items.length === 0) return;
       const photos = await countPhotosOfItems(
         deps,

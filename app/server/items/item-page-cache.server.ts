@@ -18,9 +18,9 @@
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
-import { isProductId } from "~/lib/ids";
+import { isItemId } from "~/lib/ids";
 import type { DB } from "../db/db.server";
-import { findProductVersion, findProductVersions, type Product } from "./items.repository.server";
+import { findItemVersion, findItemVersions, type Item } from "./items.repository.server";
 import { isItemPaid } from "~/lib/paid";
 import { logger } from "../logger.server";
 import type { PageCache } from "../service-deps.server";
@@ -56,7 +56,7 @@ export interface CachedPage {
 /** The item id when `path` is a finder page, else null. */
 export function itemIdOfPath(path: string): string | null {
   const m = /^\/(?:product\/)?([A-Za-z0-9]+)$/.exec(path);
-  return m && isProductId(m[1]) ? m[1]! : null;
+  return m && isItemId(m[1]) ? m[1]! : null;
 }
 
 /** Cookie names of a Cookie header, or null when one of them rules the cache out. */
@@ -78,11 +78,11 @@ export interface ItemPageVersion {
 
 /** The item's version as far as its page is concerned; null when it does not exist. */
 export async function itemPageVersion(db: DB, id: string, now = Date.now()): Promise<ItemPageVersion | null> {
-  const row = await findProductVersion(db, id);
+  const row = await findItemVersion(db, id);
   return row ? pageVersionOf(row, now) : null;
 }
 
-function pageVersionOf(row: Pick<Product, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
+function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
   const paid = isItemPaid(row, now);
   return {
     version: `${Number(row.payed)}|${row.paidUntil ?? ""}|${row.updatedAt}|${paid ? 1 : 0}`,
@@ -229,7 +229,7 @@ export async function refreshServedVersions(db: DB, cache: ItemPageCache, now = 
   const ids = cache.takeServed();
   for (let i = 0; i < ids.length; i += REFRESH_CHUNK) {
     const part = ids.slice(i, i + REFRESH_CHUNK);
-    const rows = await findProductVersions(db, part);
+    const rows = await findItemVersions(db, part);
     const versions = new Map<string, ItemPageVersion>();
     for (const [id, row] of rows) versions.set(id, pageVersionOf(row, now));
     cache.applyVersions(part, versions, now);

@@ -7,13 +7,13 @@ import { sql, type Expression, type ExpressionBuilder, type Insertable, type Sel
 import type { ItemFilter } from "~/lib/item-filter";
 import { toCurrency, type Currency } from "~/lib/currency";
 import { toPeriod, type Period } from "~/lib/pricing";
-import { toProdType, type ProdType } from "~/lib/product-form";
+import { toItemType, type ItemType } from "~/lib/product-form";
 import { toContactVisibility, type ContactVisibility } from "~/lib/relay";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
 import { canManage, canManageInOrganisation } from "./item-access.repository.server";
 
-export interface Product {
+export interface Item {
   id: string;
   /** The typeable sticker code, canonical form (app/lib/sticker-code.ts). */
   code: string;
@@ -21,7 +21,7 @@ export interface Product {
   name: string;
   findFee: number;
   currency: Currency;
-  prodType: ProdType;
+  prodType: ItemType;
   contactInfo: string;
   contactVisibility: ContactVisibility;
   payment: Period;
@@ -44,7 +44,7 @@ export interface Product {
   assignedTo: string | null;
 }
 
-export function toProduct(row: Selectable<ProductTable>): Product {
+export function toItem(row: Selectable<ProductTable>): Item {
   return {
     id: row.id,
     code: row.code,
@@ -52,7 +52,7 @@ export function toProduct(row: Selectable<ProductTable>): Product {
     name: row.name,
     findFee: Number(row.findFee),
     currency: toCurrency(row.currency),
-    prodType: toProdType(row.prodType),
+    prodType: toItemType(row.prodType),
     contactInfo: row.contactInfo,
     contactVisibility: toContactVisibility(row.contactVisibility),
     payment: toPeriod(row.payment),
@@ -70,11 +70,11 @@ export function toProduct(row: Selectable<ProductTable>): Product {
   };
 }
 
-export function insertProduct(
+export function insertItem(
   db: DB,
   // Without contactVisibility the column's default applies: public, the spec's behaviour.
   row: Omit<
-    Product,
+    Item,
     | "active"
     | "lostAt"
     | "lastScannedAt"
@@ -84,7 +84,7 @@ export function insertProduct(
     | "organisationId"
     | "assignedTo"
   > &
-    Partial<Pick<Product, "contactVisibility" | "approxValue" | "organisationId" | "assignedTo">> & {
+    Partial<Pick<Item, "contactVisibility" | "approxValue" | "organisationId" | "assignedTo">> & {
       active?: boolean;
       scanAlerts?: boolean;
     },
@@ -98,23 +98,23 @@ export function insertProduct(
   return db.insertInto("products").values(values).execute();
 }
 
-export async function findProductById(db: DB, id: string): Promise<Product | undefined> {
+export async function findItemById(db: DB, id: string): Promise<Item | undefined> {
   const row = await db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirst();
-  return row && toProduct(row);
+  return row && toItem(row);
 }
 
 /** The item, when the user may manage it (decision 026); undefined otherwise. */
-export async function findManagedProduct(db: DB, userId: string, id: string): Promise<Product | undefined> {
+export async function findManagedItem(db: DB, userId: string, id: string): Promise<Item | undefined> {
   const row = await db
     .selectFrom("products")
     .selectAll()
     .where("id", "=", id)
     .where(canManage(userId))
     .executeTakeFirst();
-  return row && toProduct(row);
+  return row && toItem(row);
 }
 
-export async function listProductsOfOwner(db: DB, owner: string): Promise<Product[]> {
+export async function listItemsOfOwner(db: DB, owner: string): Promise<Item[]> {
   const rows = await db
     .selectFrom("products")
     .selectAll()
@@ -122,11 +122,11 @@ export async function listProductsOfOwner(db: DB, owner: string): Promise<Produc
     .orderBy("createdAt", "desc")
     .orderBy("id")
     .execute();
-  return rows.map(toProduct);
+  return rows.map(toItem);
 }
 
 /** An organisation's desk items (its items assigned to nobody, decision 026), newest first. */
-export async function listDeskItems(db: DB, organisationId: string, limit: number): Promise<Product[]> {
+export async function listDeskItems(db: DB, organisationId: string, limit: number): Promise<Item[]> {
   const rows = await db
     .selectFrom("products")
     .selectAll()
@@ -136,17 +136,17 @@ export async function listDeskItems(db: DB, organisationId: string, limit: numbe
     .orderBy("id")
     .limit(limit)
     .execute();
-  return rows.map(toProduct);
+  return rows.map(toItem);
 }
 
 /** Updates the row only if the user may manage it; the number of rows changed tells. */
-export async function updateManagedProduct(
+export async function updateManagedItem(
   db: DB,
   userId: string,
   id: string,
   changes: Partial<
     Pick<
-      Product,
+      Item,
       | "name"
       | "findFee"
       | "prodType"
@@ -187,16 +187,16 @@ export async function setProductActive(db: DB, userId: string, id: string, activ
  * (ON DELETE CASCADE, migrations 0006–0011); the order itself keeps its count and totals.
  * False when the user may not manage it (nothing deleted).
  */
-export async function deleteManagedProduct(db: DB, userId: string, id: string): Promise<boolean> {
+export async function deleteManagedItem(db: DB, userId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom("products").where("id", "=", id).where(canManage(userId)).executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
 }
 
 /** What decides whether a stored finder page is still current (see item-page-cache.server.ts). */
-export async function findProductVersion(
+export async function findItemVersion(
   db: DB,
   id: string,
-): Promise<Pick<Product, "payed" | "paidUntil" | "updatedAt"> | undefined> {
+): Promise<Pick<Item, "payed" | "paidUntil" | "updatedAt"> | undefined> {
   const row = await db
     .selectFrom("products")
     .select(["payed", "paidUntil", "updatedAt"])
@@ -215,11 +215,11 @@ export async function findProductVersion(
  * The same for many items in one query (the finder-page cache's periodic check); items
  * that no longer exist are missing from the map.
  */
-export async function findProductVersions(
+export async function findItemVersions(
   db: DB,
   ids: string[],
-): Promise<Map<string, Pick<Product, "payed" | "paidUntil" | "updatedAt">>> {
-  const out = new Map<string, Pick<Product, "payed" | "paidUntil" | "updatedAt">>();
+): Promise<Map<string, Pick<Item, "payed" | "paidUntil" | "updatedAt">>> {
+  const out = new Map<string, Pick<Item, "payed" | "paidUntil" | "updatedAt">>();
   if (ids.length === 0) return out;
   const rows = await db
     .selectFrom("products")
@@ -310,13 +310,13 @@ function whereFilter(scope: ItemListScope, filter: ItemFilter, now: number) {
 }
 
 /** One page of the owner's items matching the filter, newest first. */
-export async function listProductsOfOwnerPage(
+export async function listItemsOfOwnerPage(
   db: DB,
   owner: ItemListScope,
   filter: ItemFilter,
   now: number,
   page: { limit: number; offset: number },
-): Promise<Product[]> {
+): Promise<Item[]> {
   const rows = await db
     .selectFrom("products")
     .selectAll()
@@ -326,11 +326,11 @@ export async function listProductsOfOwnerPage(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  return rows.map(toProduct);
+  return rows.map(toItem);
 }
 
 /** How many of the owner's items match the filter (all pages). */
-export async function countProductsOfOwner(
+export async function countItemsOfOwner(
   db: DB,
   owner: ItemListScope,
   filter: ItemFilter,
@@ -348,7 +348,7 @@ export async function countProductsOfOwner(
  * Several counts of the scope's items in one pass (the dashboard's and the order page's
  * "matching", "all" and "unpaid"): one read of the items instead of one per count.
  */
-export async function countProductsOfOwnerBy<K extends string>(
+export async function countItemsOfOwnerBy<K extends string>(
   db: DB,
   owner: ItemListScope,
   filters: Record<K, ItemFilter>,

@@ -4,11 +4,11 @@
  */
 import type { Lang } from "~/i18n/config";
 import { currencyForLang, type Currency } from "~/lib/currency";
-import { newProductId } from "~/lib/ids";
+import { newItemId } from "~/lib/ids";
 import { newStickerCode } from "~/lib/sticker-code";
 import { isItemPaid, wasEverPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
-import type { ProdType, ProductInput } from "~/lib/product-form";
+import type { ItemType, ProductInput } from "~/lib/product-form";
 import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
@@ -22,15 +22,15 @@ import {
 } from "../orders/renewals.service.server";
 import { forgetPhotoBytes, photoHashesOfItems, photosOfItems } from "../photos/photos.service.server";
 import {
-  deleteManagedProduct,
-  findProductById,
-  findManagedProduct,
+  deleteManagedItem,
+  findItemById,
+  findManagedItem,
   hasPaidOrder,
   idOrCodeTaken,
-  insertProduct,
+  insertItem,
   setProductActive,
-  updateManagedProduct,
-  type Product,
+  updateManagedItem,
+  type Item,
 } from "./items.repository.server";
 import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
@@ -58,7 +58,7 @@ export class ItemError extends ServiceError<ItemErrorCode> {}
 
 /** What the owner sees of an item (dashboard, form). */
 export type OwnedItem = Pick<
-  Product,
+  Item,
   | "id"
   | "name"
   | "findFee"
@@ -79,7 +79,7 @@ export type OwnedItem = Pick<
   lost: boolean;
 };
 
-export function toOwnedItem(row: Product, now: number): OwnedItem {
+export function toOwnedItem(row: Item, now: number): OwnedItem {
   return {
     id: row.id,
     name: row.name,
@@ -144,12 +144,12 @@ export async function createItem(
   if (organisationId === null && assignTo !== undefined) throw new ItemError("assignForbidden");
   const assignedTo = organisationId === null ? null : await assigneeOnCreate(db, owner, organisationId, assignTo);
   for (let attempt = 0; ; attempt++) {
-    const id = sticker?.id ?? newProductId();
+    const id = sticker?.id ?? newItemId();
     const code = sticker?.code ?? newStickerCode();
     // Unclaimed stickers share the namespace (decision 036); no constraint spans both tables.
     if (!sticker && attempt < 3 && (await stickerIdOrCodeTaken(db, id, code))) continue;
     try {
-      await insertProduct(db, {
+      await insertItem(db, {
         id,
         code,
         owner,
@@ -181,7 +181,7 @@ export async function createItem(
 
 /** An item the user may manage (decision 026); ItemError notFound for anything else. */
 export async function getOwnedItem(deps: Pick<Deps, "db" | "clock">, owner: string, id: string): Promise<OwnedItem> {
-  const row = await findManagedProduct(deps.db, owner, id);
+  const row = await findManagedItem(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
   return toOwnedItem(row, deps.clock());
 }
@@ -212,7 +212,7 @@ export async function updateOwnedItem(
     }
     assignedTo = assignTo === null ? null : await checkedAssignee(deps.db, org, assignTo);
   }
-  const updated = await updateManagedProduct(deps.db, owner, id, {
+  const updated = await updateManagedItem(deps.db, owner, id, {
     ...(assignedTo === undefined ? {} : { assignedTo }),
     name: input.name,
     findFee: input.findFee,
@@ -261,7 +261,7 @@ export async function getItemDeletion(
   owner: string,
   id: string,
 ): Promise<ItemDeletionPreview> {
-  const row = await findManagedProduct(deps.db, owner, id);
+  const row = await findManagedItem(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
   const paid = isItemPaid(row, deps.clock());
   return {
@@ -291,7 +291,7 @@ export async function deleteOwnedItem(
   owner: string,
   id: string,
 ): Promise<{ name: string }> {
-  const row = await findManagedProduct(deps.db, owner, id);
+  const row = await findManagedItem(deps.db, owner, id);
   if (!row) throw new ItemError("notFound");
   const payers = await listPayersOfItem(deps.db, id);
   // Deleting ends the renewals of every order covering the item: another payer's (say the
@@ -312,7 +312,7 @@ export async function deleteOwnedItem(
   }
   // The photos' rows go with the item (ON DELETE CASCADE); their bytes right after.
   const photoHashes = await photoHashesOfItems(deps, [id]);
-  const deleted = await deleteManagedProduct(deps.db, owner, id);
+  const deleted = await deleteManagedItem(deps.db, owner, id);
   deps.pageCache.forget(id);
   if (!deleted) throw new ItemError("notFound");
   await forgetPhotoBytes(deps, photoHashes);
@@ -349,7 +349,7 @@ export type ItemPageView =
       /** The typeable sticker code (K7M-29Q-XHR), for the "Can't meet the owner?" section. */
       code: string;
       name: string;
-      prodType: ProdType;
+      prodType: ItemType;
       findFee: number;
       currency: Currency;
       /**
@@ -406,7 +406,7 @@ export interface ItemManageView {
   lastScannedAt: number | null;
 }
 
-async function manageViewOf(db: Deps["db"], viewerId: string, row: Product, paid: boolean): Promise<ItemManageView> {
+async function manageViewOf(db: Deps["db"], viewerId: string, row: Item, paid: boolean): Promise<ItemManageView> {
   const [subscriptions, members] = await Promise.all([
     paid ? listItemSubscriptions({ db }, viewerId, [row.id]) : Promise.resolve({} as Record<string, ItemSubscription>),
     row.organisationId !== null && row.assignedTo !== null ? listMembers(db, row.organisationId) : Promise.resolve([]),
@@ -430,7 +430,7 @@ export async function getItemPageView(
   id: string,
   viewerId: string | null,
 ): Promise<ItemPageView> {
-  const row = await findProductById(deps.db, id);
+  const row = await findItemById(deps.db, id);
   if (!row) throw new ItemError("notFound");
   const paid = isItemPaid(row, deps.clock());
   // "Owner" here is whoever may manage the item (decision 026): the owner of a personal

@@ -6,7 +6,7 @@
  * personal data, and staff access to them must be accountable. The log is deleted after
  * RETENTION_MS.lookups (app/lib/retention.ts) by the housekeeping job.
  */
-import { isProductId, randomId } from "~/lib/ids";
+import { isItemId, randomId } from "~/lib/ids";
 import { LOOKUP_QUERY_MAX } from "~/lib/lookup";
 import { isItemPaid } from "~/lib/paid";
 import { normalizeStickerCode } from "~/lib/sticker-code";
@@ -38,7 +38,7 @@ export function parseLookupQuery(typed: string): { code: string } | { id: string
       .replace(/\/+$/, "")
       .split("/")
       .pop() ?? "";
-  return isProductId(last) ? { id: last } : null;
+  return isItemId(last) ? { id: last } : null;
 }
 
 /** Look an item up for a staff member and log it. Throws query.invalid or notFound. */

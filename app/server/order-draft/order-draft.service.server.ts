@@ -3,7 +3,7 @@
  * ('adress', 'buy'). We keep them per user in order_drafts so they survive a cleared
  * browser and another device (brief section 1), and the /order page reads them here:
  *   - getOrderAddress: the address kept for the order, else the profile's saved one;
- *   - getBuyProductId: the item to preselect (pay-now).
+ *   - getBuyItemId: the item to preselect (pay-now).
  */
 import { addressFromUser, emptyAddress, parseStoredAddress, type Address } from "~/lib/address";
 import type { SessionUser } from "~/lib/session-user";
@@ -107,6 +107,6 @@ export async function rememberBuy(deps: Pick<Deps, "db" | "clock">, userId: stri
   await upsertOrderDraft(deps.db, userId, { buy: productId }, deps.clock());
 }
 
-export async function getBuyProductId(deps: Pick<Deps, "db">, userId: string): Promise<string | null> {
+export async function getBuyItemId(deps: Pick<Deps, "db">, userId: string): Promise<string | null> {
   return (await findOrderDraft(deps.db, userId))?.buy ?? null;
 }

@@ -251,7 +251,7 @@ export async function listItemsCoveredElsewhere(
 }
 
 /** The order's items stop being paid (a lapsed subscription); `until` is when they ended. */
-export async function setProductsUnpaid(db: DB, ids: string[], until: number, now: number) {
+export async function setItemsUnpaid(db: DB, ids: string[], until: number, now: number) {
   if (ids.length === 0) return;
   await db.updateTable("products").set({ payed: 0, paidUntil: until, updatedAt: now }).where("id", "in", ids).execute();
 }

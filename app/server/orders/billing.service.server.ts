@@ -31,10 +31,10 @@ import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycl
 import {
   findOrder,
   findUserForReceipt,
-  listOrderProductIds,
+  listOrderItemIds,
   listOrderProducts,
-  listOrderProductsForPayment,
-  setProductPaid,
+  listOrderItemsForPayment,
+  setItemPaid,
   updateOrder,
   type Order,
 } from "./orders.repository.server";
@@ -69,10 +69,10 @@ export async function markPaymentFailed(
     if (order.paymentFailedAt != null) return "applied";
     const graceUntil = now + PAYMENT_RETRY_GRACE_MS;
     await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
-    const ids = await listOrderProductIds(trx, order.id);
-    for (const p of await listOrderProductsForPayment(trx, ids)) {
+    const ids = await listOrderItemIds(trx, order.id);
+    for (const p of await listOrderItemsForPayment(trx, ids)) {
       if (p.payed && p.paidUntil == null) continue;
-      await setProductPaid(trx, p.id, {
+      await setItemPaid(trx, p.id, {
         paidUntil: Math.max(p.paidUntil ?? 0, graceUntil),
         payment: order.period,
         updatedAt: now,

@@ -18,9 +18,9 @@ import { getOrderAddress } from "../order-draft/order-draft.service.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import {
   insertOrder,
-  listOrderProductIds,
-  listProductsForPayment,
-  listOrderProductsForPayment,
+  listOrderItemIds,
+  listItemsForPayment,
+  listOrderItemsForPayment,
   updateOrder,
   type InvoiceBuyer,
   type Order,
@@ -120,7 +120,7 @@ export async function createOrder(
   if (!limit.ok) throw new OrderError("rateLimited", { count: limit.retryAfterMinutes });
   // Every id in the order's scope (decision 022 review): an organisation is billed, and its
   // admins see the order, for its own items only; a personal order holds personal items.
-  const rows = await listProductsForPayment(db, input.userId, ids, input.organisationId ?? null);
+  const rows = await listItemsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
   const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
@@ -229,8 +229,8 @@ async function testCheckoutOrder(
   if (order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
-    const ids = await listOrderProductIds(deps.db, order.id);
-    const products = await listOrderProductsForPayment(deps.db, ids);
+    const ids = await listOrderItemIds(deps.db, order.id);
+    const products = await listOrderItemsForPayment(deps.db, ids);
     const now = deps.clock();
     if (products.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
   }

@@ -28,10 +28,10 @@ import { forgetPayNowItem, lapseOrder, releaseInvoiceShipment } from "./lifecycl
 import {
   findOrder,
   findUserForReceipt,
-  listOrderProductIds,
+  listOrderItemIds,
   listOrderProducts,
-  listOrderProductsForPayment,
-  setProductPaid,
+  listOrderItemsForPayment,
+  setItemPaid,
   updateOrder,
   type InvoiceBuyer,
   type Order,
@@ -210,11 +210,11 @@ async function activateInvoiced(
       updatedAt: now,
     });
     // Shipped on invoice (decision 027): the stickers work from today.
-    const ids = await listOrderProductIds(trx, order.id);
+    const ids = await listOrderItemIds(trx, order.id);
     // The order's own lines (checked in scope by createOrder): an admin demoted since must
     // not leave an invoiced order with nothing active.
-    for (const p of await listOrderProductsForPayment(trx, ids)) {
-      await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
+    for (const p of await listOrderItemsForPayment(trx, ids)) {
+      await setItemPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: order.period, updatedAt: now });
       touched.push(p.id);
     }
     await forgetPayNowItem(trx, order.userId, ids, now);

@@ -12,14 +12,14 @@ import {
   claimLapse,
   insertReceiptOnce,
   listItemsCoveredElsewhere,
-  setProductsUnpaid,
+  setItemsUnpaid,
   type Receipt,
 } from "./billing.repository.server";
 import { enqueueLapsedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
-import { getBuyProductId } from "../order-draft/order-draft.service.server";
+import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
-import { insertShipment, listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { insertShipment, listOrderItemIds, listOrderProducts, type Order } from "./orders.repository.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
 
@@ -74,10 +74,10 @@ export async function lapseOrder(
 ): Promise<string[] | null> {
   const ifDue = onlyIfDue ? { invoiceDueBy: now - PAYMENT_RETRY_GRACE_MS } : undefined;
   if (!(await claimLapse(trx, order.id, now, ifDue))) return null;
-  const ids = await listOrderProductIds(trx, order.id);
+  const ids = await listOrderItemIds(trx, order.id);
   const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
   const unpaid = ids.filter((id) => !covered.has(id));
-  await setProductsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
+  await setItemsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
   await enqueueLapsedMail(trx, config, order);
   logger.info({ order: order.id, items: unpaid.length }, "subscription lapsed: items unpaid, owner told");
   return unpaid;
@@ -122,7 +122,7 @@ export async function releaseInvoiceShipment(trx: DB, order: Pick<Order, "id" | 
     .where("shipmentReleasedAt", "is", null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return false;
-  await queueFirstShipment(trx, order, await listOrderProductIds(trx, order.id), now);
+  await queueFirstShipment(trx, order, await listOrderItemIds(trx, order.id), now);
   return true;
 }
 
@@ -146,6 +146,6 @@ export async function queueFirstShipment(
 
 /** The orderer's remembered pay-now item is forgotten once an order covers it. */
 export async function forgetPayNowItem(trx: DB, userId: string, productIds: readonly string[], now: number) {
-  const buy = await getBuyProductId({ db: trx }, userId);
+  const buy = await getBuyItemId({ db: trx }, userId);
   if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, userId, { buy: null }, now);
 }

@@ -7,9 +7,9 @@ import { type Address } from "~/lib/address";
 import type { Currency } from "~/lib/currency";
 import { isItemPaid } from "~/lib/paid";
 import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/pricing";
-import type { ProdType } from "~/lib/product-form";
+import type { ItemType } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
-import { countProductsOfOwnerBy, listProductsOfOwnerPage } from "../items/items.repository.server";
+import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "../items/items.repository.server";
 import {
   clampPage,
   NO_FILTER,
@@ -18,7 +18,7 @@ import {
   type ItemQuery,
   type PageInfo,
 } from "~/lib/item-filter";
-import { getBuyProductId, getOrderAddress } from "../order-draft/order-draft.service.server";
+import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
 import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 
@@ -26,7 +26,7 @@ import { requireOrderViewer } from "./order-access.server";
 export interface OrderPageItem {
   id: string;
   name: string;
-  prodType: ProdType;
+  prodType: ItemType;
   findFee: number;
   currency: Currency;
   paid: boolean;
@@ -73,19 +73,14 @@ export async function getOrderPage(
   const scope = { owner: userId, organisationId: opts.organisationId ?? null };
   const unpaidFilter = unpaidOf(query);
   const [counts, buy, address] = await Promise.all([
-    countProductsOfOwnerBy(
-      db,
-      scope,
-      { matching: query, total: NO_FILTER, unpaidMatching: unpaidFilter ?? query },
-      now,
-    ),
-    getBuyProductId(deps, userId),
+    countItemsOfOwnerBy(db, scope, { matching: query, total: NO_FILTER, unpaidMatching: unpaidFilter ?? query }, now),
+    getBuyItemId(deps, userId),
     getOrderAddress(deps, userId, opts.organisationId ?? null),
   ]);
   const { matching, total } = counts;
   const unpaidMatching = unpaidFilter ? counts.unpaidMatching : 0;
   const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
-  const rows = await listProductsOfOwnerPage(db, scope, query, now, {
+  const rows = await listItemsOfOwnerPage(db, scope, query, now, {
     limit: ORDER_PAGE_SIZE,
     offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
   });

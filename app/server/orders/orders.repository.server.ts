@@ -279,7 +279,7 @@ export function updateOrder(db: DB, id: string, changes: OrderChanges) {
   return db.updateTable("orders").set(toColumns(changes)).where("id", "=", id).execute();
 }
 
-export async function listOrderProductIds(db: DB, orderId: string): Promise<string[]> {
+export async function listOrderItemIds(db: DB, orderId: string): Promise<string[]> {
   const rows = await db.selectFrom("order_items").select("productId").where("orderId", "=", orderId).execute();
   return rows.map((r) => r.productId);
 }
@@ -372,7 +372,7 @@ export function insertShipment(
     .execute();
 }
 
-export interface PaymentProduct {
+export interface PaymentItem {
   id: string;
   payed: boolean;
   paidUntil: number | null;
@@ -384,13 +384,13 @@ export interface PaymentProduct {
  * scope: the organisation's own items for an organisation order (its invoice and its admins'
  * view cover nothing else), the user's personal items for a personal one.
  */
-export async function listProductsForPayment(
+export async function listItemsForPayment(
   db: DB,
   userId: string,
   ids: string[],
   scope: string | null,
-): Promise<PaymentProduct[]> {
-  return readPaymentProducts(db, ids, { userId, scope });
+): Promise<PaymentItem[]> {
+  return readPaymentItems(db, ids, { userId, scope });
 }
 
 /**
@@ -398,15 +398,15 @@ export async function listProductsForPayment(
  * manages them now (the payer may have left the organisation since the checkout; what was
  * paid for stays paid).
  */
-export async function listOrderProductsForPayment(db: DB, ids: string[]): Promise<PaymentProduct[]> {
-  return readPaymentProducts(db, ids, null);
+export async function listOrderItemsForPayment(db: DB, ids: string[]): Promise<PaymentItem[]> {
+  return readPaymentItems(db, ids, null);
 }
 
-async function readPaymentProducts(
+async function readPaymentItems(
   db: DB,
   ids: string[],
   managedBy: { userId: string; scope: string | null } | null,
-): Promise<PaymentProduct[]> {
+): Promise<PaymentItem[]> {
   const rows = [];
   // In chunks, like insertOrder: an order may hold every item of a 5,000-item owner.
   for (let i = 0; i < ids.length; i += 1000) {
@@ -427,7 +427,7 @@ async function readPaymentProducts(
   return rows.map((r) => ({ id: r.id, payed: Number(r.payed) === 1, paidUntil: num(r.paidUntil) }));
 }
 
-export function setProductPaid(
+export function setItemPaid(
   db: DB,
   id: string,
   changes: { paidUntil: number | null; payment: Period; updatedAt: number },

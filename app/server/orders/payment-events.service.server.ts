@@ -10,10 +10,10 @@ import { logger } from "../logger.server";
 import {
   findOrder,
   findOrderBySubscription,
-  listOrderProductIds,
-  listOrderProductsForPayment,
+  listOrderItemIds,
+  listOrderItemsForPayment,
   recordPaymentEvent,
-  setProductPaid,
+  setItemPaid,
   updateOrder,
   type Order,
 } from "./orders.repository.server";
@@ -120,8 +120,8 @@ export async function applyPayment(
     const invoiced =
       order.status === "invoiced" ||
       (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
-    const productIds = await listOrderProductIds(trx, order.id);
-    const products = await listOrderProductsForPayment(trx, productIds);
+    const productIds = await listOrderItemIds(trx, order.id);
+    const products = await listOrderItemsForPayment(trx, productIds);
     // An item of an unpaid order was deleted since its checkout started (decision 017): the
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
@@ -169,7 +169,7 @@ export async function applyPayment(
     // A lapsed order's items stay unpaid unless this payment pays a period beyond it.
     const activates = order.lapsedAt == null || revived;
     for (const p of activates ? products : []) {
-      await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: period, updatedAt: now });
+      await setItemPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: period, updatedAt: now });
       touched.push(p.id);
     }
     if (first && !invoiced) {

@@ -10,14 +10,14 @@ import type { Deps } from "../service-deps.server";
 import { listManagedIds } from "../items/item-access.repository.server";
 import { logger } from "../logger.server";
 import {
-  listOrderProductIds,
+  listOrderItemIds,
   listOrderProducts,
   listPaidOrderItemsOfUser,
   listRenewingOrdersOfItem,
   cancelPendingOrdersOfItem,
   listRenewingOrdersOfUser,
-  listOrderProductsForPayment,
-  setProductPaid,
+  listOrderItemsForPayment,
+  setItemPaid,
   updateOrder,
   type Order,
 } from "./orders.repository.server";
@@ -68,9 +68,9 @@ export async function cancelAtProvider(
       // The test provider takes no renewals, so the committed months count as paid here;
       // with Stripe, invoice.paid extends paidUntil month by month until the end.
       await updateOrder(trx, order.id, { paidUntil: Math.max(order.paidUntil ?? 0, plan.endsAt) });
-      const ids = await listOrderProductIds(trx, order.id);
-      for (const p of await listOrderProductsForPayment(trx, ids)) {
-        await setProductPaid(trx, p.id, { paidUntil: laterEnd(p, plan.endsAt), payment: order.period, updatedAt: now });
+      const ids = await listOrderItemIds(trx, order.id);
+      for (const p of await listOrderItemsForPayment(trx, ids)) {
+        await setItemPaid(trx, p.id, { paidUntil: laterEnd(p, plan.endsAt), payment: order.period, updatedAt: now });
         touched.push(p.id);
       }
     }
@@ -257,7 +257,7 @@ export async function resumeRenewal(
     throw new OrderError("ended");
   }
   // An item the subscription paid for was deleted (decision 017): renewing would charge for it.
-  if ((await listOrderProductIds(deps.db, order.id)).length < order.count) throw new OrderError("itemsDeleted");
+  if ((await listOrderItemIds(deps.db, order.id)).length < order.count) throw new OrderError("itemsDeleted");
   try {
     await deps.payments.resumeRenewal(order);
   } catch (err) {

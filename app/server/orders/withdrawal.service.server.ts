@@ -12,10 +12,10 @@ import { withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/l
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { wakeOutbox } from "../mail/mail.server";
-import { claimLapse, listItemsCoveredElsewhere, setProductsUnpaid } from "./billing.repository.server";
+import { claimLapse, listItemsCoveredElsewhere, setItemsUnpaid } from "./billing.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
-import { listOrderProductIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { listOrderItemIds, listOrderProducts, type Order } from "./orders.repository.server";
 import { cancelAtProvider } from "./renewals.service.server";
 import { enqueueWithdrawalMail } from "./withdrawal.mail.server";
 import {
@@ -147,10 +147,10 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     await recordRefund(trx, order.id, { amount: amounts.refund, refundId, now });
     // Lapsed now: the lapse job and its "your subscription ended" mail leave it alone.
     await claimLapse(trx, order.id, now);
-    const ids = await listOrderProductIds(trx, order.id);
+    const ids = await listOrderItemIds(trx, order.id);
     const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
     const ended = ids.filter((id) => !covered.has(id));
-    await setProductsUnpaid(trx, ended, now, now);
+    await setItemsUnpaid(trx, ended, now, now);
     // Not posted yet: never posted (the mail says so); posted: the mail names them.
     const dropped = await dropPendingShipment(trx, order.id);
     await enqueueWithdrawalMail(trx, deps.config, order, {

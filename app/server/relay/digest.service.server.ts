@@ -10,7 +10,7 @@
 import { getT } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
 import { listItemRecipients } from "../items/item-access.repository.server";
-import { findProductById } from "../items/items.repository.server";
+import { findItemById } from "../items/items.repository.server";
 import { enqueueMail } from "../mail/mail.server";
 import * as repo from "./relay.repository.server";
 
@@ -47,7 +47,7 @@ export async function sendDigestIfDue(deps: Pick<Deps, "config" | "db">, itemId:
   return deps.db.transaction().execute(async (trx) => {
     const count = await repo.claimDigest(trx, itemId, now, now - DIGEST_INTERVAL_MS);
     if (count === null) return false;
-    const item = await findProductById(trx, itemId);
+    const item = await findItemById(trx, itemId);
     if (!item) return true;
     const url = new URL("/messages", deps.config.baseUrl).toString();
     const item1 = item.name.replace(/\s+/g, " ").trim();

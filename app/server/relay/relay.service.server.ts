@@ -14,7 +14,7 @@ import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
-import { findProductById, hasPaidOrder, type Product } from "../items/items.repository.server";
+import { findItemById, hasPaidOrder, type Item } from "../items/items.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { setProductLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
@@ -47,7 +47,7 @@ export class RelayError extends ServiceError<RelayErrorCode> {}
  */
 async function relayState(
   db: Deps["db"],
-  item: Product | undefined,
+  item: Item | undefined,
   now: number,
 ): Promise<{ open: false } | { open: true; paidNow: boolean }> {
   if (!item || !item.active) return { open: false };
@@ -157,7 +157,7 @@ export async function sendFinderMessage(
 ): Promise<{ token: string; conversationId: string }> {
   const { db, config } = deps;
   const now = deps.clock();
-  const item = await findProductById(db, itemId);
+  const item = await findItemById(db, itemId);
   const state = await relayState(db, item, now);
   // Those who manage the item do not write to themselves (decision 026).
   if (!item || !state.open) throw new RelayError("notFound");
@@ -245,7 +245,7 @@ export async function openFinderThread(
   const { db } = deps;
   const now = deps.clock();
   const conversation = await conversationOfToken(db, token);
-  const item = await findProductById(db, conversation.itemId);
+  const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   await repo.markRead(db, conversation.id, "owner", now);
   const messages = await repo.listMessagesOf(db, conversation.id);
@@ -279,7 +279,7 @@ export async function continueFinderConversation(
   const { db } = deps;
   const now = deps.clock();
   const conversation = await conversationOfToken(db, token);
-  const item = await findProductById(db, conversation.itemId);
+  const item = await findItemById(db, conversation.itemId);
   const state = await relayState(db, item, now);
   if (!item || !state.open) throw new RelayError("notFound");
   const { flooded } = await admitFinderMessage(deps, input, item.id, meta, now);
@@ -317,7 +317,7 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
   if (!isConversationId(id)) throw new RelayError("notFound");
   const conversation = await repo.findConversationOfOwner(db, ownerId, id);
   if (!conversation) throw new RelayError("notFound");
-  const item = await findProductById(db, conversation.itemId);
+  const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   const messages = await repo.listMessagesOf(db, id);
   await repo.markRead(db, id, "finder", deps.clock());
@@ -362,7 +362,7 @@ export async function replyAsOwner(
   if (!isConversationId(id)) throw new RelayError("notFound");
   const conversation = await repo.findConversationOfOwner(db, ownerId, id);
   if (!conversation) throw new RelayError("notFound");
-  const item = await findProductById(db, conversation.itemId);
+  const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   const limited = await rateLimiter(config, db)(RELAY_REPLY_RULE, ownerId, now);
   if (!limited.ok) throw new RelayError("rateLimited", { count: limited.retryAfterMinutes });
@@ -448,7 +448,7 @@ export async function confirmReturn(
   const conversation = await repo.findConversationOfOwner(db, ownerId, id);
   if (!conversation) throw new RelayError("notFound");
   if (conversation.returned) return false;
-  const item = await findProductById(db, conversation.itemId);
+  const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   const now = deps.clock();
   const returned: repo.ReturnedState = { at: now, fee: item.findFee, currency: item.currency };

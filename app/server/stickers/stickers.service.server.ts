@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import { newProductId } from "~/lib/ids";
+import { newItemId } from "~/lib/ids";
 import { addMonths } from "~/lib/pricing";
 import { BATCH_LABEL_MAX, BATCH_MAX } from "~/lib/sticker-batches";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
@@ -13,7 +13,7 @@ import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";
 import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
-import { findManagedProduct } from "../items/items.repository.server";
+import { findManagedItem } from "../items/items.repository.server";
 import { moveItemToNewId } from "../fulfil/fulfil.repository.server";
 import * as repo from "./stickers.repository.server";
 import type { Batch, Sticker } from "./stickers.repository.server";
@@ -90,7 +90,7 @@ async function freshStickers(db: Deps["db"], n: number): Promise<{ id: string; c
     if (round > 5) throw new Error("could not draw unique sticker ids");
     const draw: { id: string; code: string }[] = [];
     while (out.length + draw.length < n) {
-      const s = { id: newProductId(), code: newStickerCode() };
+      const s = { id: newItemId(), code: newStickerCode() };
       if (ids.has(s.id) || codes.has(s.code)) continue;
       ids.add(s.id);
       codes.add(s.code);
@@ -306,7 +306,7 @@ export async function moveOntoSpare(
   itemId: string,
   typedCode: string,
 ): Promise<{ id: string }> {
-  const item = await findManagedProduct(deps.db, who.userId, itemId);
+  const item = await findManagedItem(deps.db, who.userId, itemId);
   if (!item) throw new ItemError("notFound");
   const canonical = canonicalRef({ code: typedCode });
   const attempt = await countAttempt(deps, who);

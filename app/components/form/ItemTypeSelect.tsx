@@ -1,8 +1,8 @@
 import { useTranslation } from "~/i18n/react";
-import { PROD_TYPES } from "~/lib/product-form";
+import { ITEM_TYPES } from "~/lib/product-form";
 
 /** The item's type, as a select with its label and translated error: the product form's and the Triple's. */
-export function ProdTypeSelect({
+export function ItemTypeSelect({
   id,
   name,
   defaultValue,
@@ -32,7 +32,7 @@ export function ProdTypeSelect({
         <option value="" disabled>
           {t("items.form.placeholder")}
         </option>
-        {PROD_TYPES.map((type) => (
+        {ITEM_TYPES.map((type) => (
           <option key={type} value={type}>
             {t(`itemTypes.${type}`)}
           </option>
