@@ -171,7 +171,7 @@ export async function updateManagedItem(
 }
 
 /** Deactivates or reactivates an item; false when the user may not manage it. */
-export async function setProductActive(db: DB, userId: string, id: string, active: boolean, now: number) {
+export async function writeItemActive(db: DB, userId: string, id: string, active: boolean, now: number) {
   const r = await db
     .updateTable("products")
     .set({ active: active ? 1 : 0, updatedAt: now })
@@ -369,7 +369,7 @@ export async function countItemsOfOwnerBy<K extends string>(
 }
 
 /** The ids of the owner's items matching the filter (the order page's "all unpaid"). */
-export async function listProductIdsOfOwner(
+export async function listFilteredItemIds(
   db: DB,
   owner: ItemListScope,
   filter: ItemFilter,

@@ -28,7 +28,7 @@ import {
   hasPaidOrder,
   idOrCodeTaken,
   insertItem,
-  setProductActive,
+  writeItemActive,
   updateManagedItem,
   type Item,
 } from "./items.repository.server";
@@ -240,7 +240,7 @@ export async function setItemActive(
   id: string,
   active: boolean,
 ): Promise<void> {
-  if (!(await setProductActive(deps.db, owner, id, active, deps.clock()))) throw new ItemError("notFound");
+  if (!(await writeItemActive(deps.db, owner, id, active, deps.clock()))) throw new ItemError("notFound");
   deps.pageCache.forget(id);
 }
 

@@ -13,7 +13,7 @@ import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { enqueueMail } from "../mail/mail.server";
 import type { Receipt } from "./billing.repository.server";
-import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 
 type TFn = ReturnType<typeof getT>;
 
@@ -52,7 +52,7 @@ export async function enqueueOwnerMail(
     t,
     lang,
     origin: config.baseUrl.origin,
-    items: await listOrderProducts(db, order.id),
+    items: await listItemsOfOrder(db, order.id),
     money: (minor) => formatPrice(minor / 100, priceLang),
     date: (ms) => formatDate(ms, lang),
   };

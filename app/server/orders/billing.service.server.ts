@@ -32,7 +32,7 @@ import {
   findOrder,
   findUserForReceipt,
   listOrderItemIds,
-  listOrderProducts,
+  listItemsOfOrder,
   listOrderItemsForPayment,
   setItemPaid,
   updateOrder,
@@ -352,7 +352,7 @@ export async function getBillingOverview(
   for (const id of orderIds) {
     const order = await findOrder(deps.db, id);
     if (!order || order.userId !== userId || order.status !== "paid") continue;
-    const names = (await listOrderProducts(deps.db, id)).map((i) => i.name);
+    const names = (await listItemsOfOrder(deps.db, id)).map((i) => i.name);
     const end = order.endsAt ?? order.paidUntil ?? 0;
     orders.push({
       id,

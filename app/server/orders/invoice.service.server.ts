@@ -29,7 +29,7 @@ import {
   findOrder,
   findUserForReceipt,
   listOrderItemIds,
-  listOrderProducts,
+  listItemsOfOrder,
   listOrderItemsForPayment,
   setItemPaid,
   updateOrder,
@@ -271,7 +271,7 @@ export async function getInvoiceView(
   if (order.method !== "invoice" || !order.invoiceNumber || !order.invoiceTo || order.dueAt == null) {
     throw new OrderError("notFound");
   }
-  const items = (await listOrderProducts(deps.db, order.id)).map((i) => i.name);
+  const items = (await listItemsOfOrder(deps.db, order.id)).map((i) => i.name);
   const state = invoiceStateOf(order, deps.clock());
   const simulated = order.provider === "test";
   return {

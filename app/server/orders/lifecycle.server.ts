@@ -19,7 +19,7 @@ import { enqueueLapsedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
-import { insertShipment, listOrderItemIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { insertShipment, listOrderItemIds, listItemsOfOrder, type Order } from "./orders.repository.server";
 
 export const DAY_MS = 24 * 60 * 60_000;
 
@@ -37,7 +37,7 @@ export async function recordReceipt(
   order: Order,
   payment: { paymentKey: string; paidAt: number; periodStart: number; periodEnd: number },
 ): Promise<Receipt | null> {
-  const items = (await listOrderProducts(trx, order.id)).map((i) => ({ name: i.name }));
+  const items = (await listItemsOfOrder(trx, order.id)).map((i) => ({ name: i.name }));
   return insertReceiptOnce(trx, {
     id: randomUUID(),
     orderId: order.id,

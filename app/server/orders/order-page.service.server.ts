@@ -19,7 +19,7 @@ import {
   type PageInfo,
 } from "~/lib/item-filter";
 import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
-import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 
 /** An item as the order page shows it. */
@@ -140,7 +140,7 @@ export interface OrderView {
 
 export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> {
   const [items, user] = await Promise.all([
-    listOrderProducts(deps.db, order.id),
+    listItemsOfOrder(deps.db, order.id),
     findUserForReceipt(deps.db, order.userId),
   ]);
   return {

@@ -285,7 +285,7 @@ export async function listOrderItemIds(db: DB, orderId: string): Promise<string[
 }
 
 /** The items of an order with their names (receipt, confirmation page). */
-export function listOrderProducts(db: DB, orderId: string): Promise<Array<{ id: string; name: string }>> {
+export function listItemsOfOrder(db: DB, orderId: string): Promise<Array<{ id: string; name: string }>> {
   return db
     .selectFrom("order_items")
     .innerJoin("products", "products.id", "order_items.productId")

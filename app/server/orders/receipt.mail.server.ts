@@ -18,7 +18,7 @@ import { enqueueMail } from "../mail/mail.server";
 import { logger } from "../logger.server";
 import type { Receipt } from "./billing.repository.server";
 import { receiptUrl } from "./billing.mail.server";
-import { findUserForReceipt, listOrderProducts, type Order } from "./orders.repository.server";
+import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { withdrawalSection } from "./withdrawal.mail.server";
 
 export async function enqueueReceiptMail(
@@ -37,7 +37,7 @@ export async function enqueueReceiptMail(
   const t = getT(lang);
   const address = order.address;
   const to = user.email;
-  const items = await listOrderProducts(db, order.id);
+  const items = await listItemsOfOrder(db, order.id);
   const origin = config.baseUrl.origin;
   // Amounts are in the order's currency, whatever language the mail is in.
   const priceLang = order.currency === "SEK" ? "sv" : "en";

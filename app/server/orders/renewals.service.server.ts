@@ -11,7 +11,7 @@ import { listManagedIds } from "../items/item-access.repository.server";
 import { logger } from "../logger.server";
 import {
   listOrderItemIds,
-  listOrderProducts,
+  listItemsOfOrder,
   listPaidOrderItemsOfUser,
   listRenewingOrdersOfItem,
   cancelPendingOrdersOfItem,
@@ -171,7 +171,7 @@ export async function renewalsEndedByDeletion(
   const now = deps.clock();
   const out: EndedByDeletion[] = [];
   for (const order of await listRenewingOrdersOfItem(deps.db, userId, productId)) {
-    const others = (await listOrderProducts(deps.db, order.id)).filter((i) => i.id !== productId);
+    const others = (await listItemsOfOrder(deps.db, order.id)).filter((i) => i.id !== productId);
     const managed = await listManagedIds(
       deps.db,
       viewer,
@@ -293,7 +293,7 @@ export async function getCancelPreview(
   const plan = cancellationPlan(order, deps.clock());
   return {
     orderId: order.id,
-    items: await listOrderProducts(deps.db, order.id),
+    items: await listItemsOfOrder(deps.db, order.id),
     period: order.period,
     ...plan,
   };

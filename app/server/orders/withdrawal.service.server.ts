@@ -15,7 +15,7 @@ import { wakeOutbox } from "../mail/mail.server";
 import { claimLapse, listItemsCoveredElsewhere, setItemsUnpaid } from "./billing.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
-import { listOrderItemIds, listOrderProducts, type Order } from "./orders.repository.server";
+import { listOrderItemIds, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { cancelAtProvider } from "./renewals.service.server";
 import { enqueueWithdrawalMail } from "./withdrawal.mail.server";
 import {
@@ -75,7 +75,7 @@ async function previewOf(deps: Ctx, order: Order): Promise<WithdrawalPreview> {
     total: order.totalAmount,
     currency: order.currency,
     immediateStartAt: order.immediateStartAt,
-    items: await listOrderProducts(deps.db, order.id),
+    items: await listItemsOfOrder(deps.db, order.id),
     shipment: await findShipmentOfOrder(deps.db, order.id),
     ...withdrawalRefund({
       total: order.totalAmount,

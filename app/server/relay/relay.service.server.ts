@@ -16,7 +16,7 @@ import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
 import { findItemById, hasPaidOrder, type Item } from "../items/items.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
-import { setProductLost } from "../scans/scans.repository.server";
+import { writeItemLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
 import { enqueueMail, wakeOutbox } from "../mail/mail.server";
@@ -454,7 +454,7 @@ export async function confirmReturn(
   const returned: repo.ReturnedState = { at: now, fee: item.findFee, currency: item.currency };
   const recorded = await db.transaction().execute(async (trx) => {
     if (!(await repo.markReturned(trx, id, returned))) return false;
-    await setProductLost(trx, ownerId, item.id, false, now);
+    await writeItemLost(trx, ownerId, item.id, false, now);
     // Everyone who manages the item hears of it (decision 026), by the channels they chose.
     await fanOutAlert(
       trx,

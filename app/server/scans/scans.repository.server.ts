@@ -222,7 +222,7 @@ export async function findOwnerContact(
  * manage (decision 026).
  * `updatedAt` moves so other instances' finder-page caches see a new version.
  */
-export async function setProductLost(db: DB, userId: string, id: string, lost: boolean, now: number): Promise<boolean> {
+export async function writeItemLost(db: DB, userId: string, id: string, lost: boolean, now: number): Promise<boolean> {
   const r = await db
     .updateTable("products")
     .set({

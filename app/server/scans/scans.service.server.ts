@@ -197,7 +197,7 @@ export async function setItemLost(
   id: string,
   lost: boolean,
 ): Promise<void> {
-  const changed = await repo.setProductLost(deps.db, owner, id, lost, deps.clock());
+  const changed = await repo.writeItemLost(deps.db, owner, id, lost, deps.clock());
   if (!changed) throw new ScanError("notFound");
   // After the commit (the update above is its own statement), as payments do.
   deps.pageCache.forget(id);
