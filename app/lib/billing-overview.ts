@@ -1,7 +1,7 @@
 import type { Currency } from "./currency";
 import type { Period } from "./pricing";
 
-/** How many item names a subscription lists; an order of thousands (decision 020) says "and N more". */
+/** How many item names a subscription lists; an order of thousands (decision 021) says "and N more". */
 export const ITEMS_LISTED = 5;
 
 /** The dashboard's "Orders and receipts": each paid subscription and its receipts. */

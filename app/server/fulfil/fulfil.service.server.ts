@@ -209,7 +209,7 @@ export async function replacementView(
 }
 
 /**
- * Checked again inside the transaction, under the item's row lock (decision 028): two tabs
+ * Checked again inside the transaction, under the item's row lock (decision 029): two tabs
  * submitting at once make one replacement. Without the lock PostgreSQL let both
  * transactions read "none yet" and both insert; SQLite's write lock already serialised
  * them. An item no longer at this id was just given a new one by the other request.
