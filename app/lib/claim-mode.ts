@@ -24,3 +24,21 @@ export const claimModeSchema = z.object({
 });
 
 export type ClaimModeValues = { code: string; assignedTo: string; name: string };
+
+/** The largest batch file claim mode reads: the staff's CSV of 10,000 stickers is about 700 KB. */
+export const BATCH_FILE_MAX_BYTES = 1024 * 1024;
+/** Refused rows a batch file's preview names (the counts cover all). */
+export const BATCH_FILE_REFUSED_SHOWN = 50;
+
+export type RefusedReason = "claimed" | "voided" | "unknown";
+
+/** What claim mode shows of an uploaded batch file before it is confirmed. */
+export interface BatchFilePreview {
+  /** The stickers that can be claimed, as the confirmation posts them back. */
+  claimable: { id: string; code: string }[];
+  /** How many of them are prepaid (active at once). */
+  prepaid: number;
+  counts: Record<RefusedReason, number>;
+  /** The first refused rows: spreadsheet row, the code as written, why. */
+  refused: { row: number; code: string; reason: RefusedReason }[];
+}

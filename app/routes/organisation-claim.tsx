@@ -7,7 +7,7 @@
  * Admins only: anyone else gets "Page not found", as the organisation's other admin pages.
  */
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { claimModeSchema, type ClaimModeValues } from "~/lib/claim-mode";
 import { parseForm, type ActionResult } from "~/lib/form";
@@ -21,10 +21,15 @@ import { readForm } from "~/server/http/form.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import {
   checkClaimModeAdmin,
+  claimBatchFile,
   claimIntoOrganisation,
   CLAIM_RUN_SHOWN,
   getClaimMode,
+  previewBatchFile,
+  type BatchFilePreview,
 } from "~/server/stickers/claim-mode.service.server";
+import type { Lang } from "~/i18n/config";
+import { ClaimFileForm } from "~/components/ClaimFileForm";
 import { claimErrors } from "~/server/stickers/stickers.http.server";
 import type { Route } from "./+types/organisation-claim";
 
@@ -52,17 +57,98 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const page = await getClaimMode(await getDeps(), user.ref, params.id, runOf(search));
     const to = search.get("to");
     const assignedTo = to === NOBODY ? "" : page.members.some((m) => m.id === to) ? to! : user.ref;
-    return data({ ...page, assignedTo }, { headers: { "Cache-Control": "private, no-store" } });
+    const fileClaimed = Math.max(0, Math.floor(Number(search.get("fileClaimed")) || 0));
+    return data({ ...page, assignedTo, fileClaimed }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
     return serviceErrorResponse(claimErrors, err);
   }
 }
 
+type Intent = "code" | "file" | "fileClaim";
+type ClaimModeResult = ActionResult<ClaimModeValues> & { intent: Intent; filePreview?: BatchFilePreview };
+
+interface Submission {
+  form: FormData;
+  values: ClaimModeValues;
+  userId: string;
+  organisationId: string;
+  ip: string;
+  lang: Lang;
+  url: URL;
+}
+
+const answer = (intent: Intent, res: ReturnType<typeof invalidForm<ClaimModeValues>>) =>
+  data<ClaimModeResult>({ ...res.data, intent }, res.init ?? undefined);
+
+function claimError(intent: Intent, err: unknown, values: ClaimModeValues) {
+  if (isErrorOf(itemErrors, err)) return answer(intent, serviceErrorResponse(itemErrors, err, values));
+  return answer(intent, serviceErrorResponse(claimErrors, err, values));
+}
+
+/** One code: claimed, then back to the page ready for the next (PRG). */
+async function claimCode({ form, values, userId, organisationId, ip, lang, url }: Submission) {
+  // A form error costs no try of the claim limits (decision 036).
+  const parsed = parseForm(claimModeSchema, form);
+  if (!parsed.ok) return answer("code", invalidForm(values, parsed.fieldErrors));
+  try {
+    const { code, assignedTo, name } = parsed.data;
+    const input = { code, assignTo: assignedTo, name };
+    const { id } = await claimIntoOrganisation(await getDeps(), { userId, ip }, organisationId, input, lang);
+    const run = [...runOf(url.searchParams), id].slice(-CLAIM_RUN_SHOWN);
+    const to = encodeURIComponent(assignedTo ?? NOBODY);
+    return redirect(`/organisations/${organisationId}/claim?to=${to}&claimed=${run.join(",")}`);
+  } catch (err) {
+    return claimError("code", err, values);
+  }
+}
+
+/** A batch file: its preview (nothing saved), for the admin to confirm. */
+async function previewFile({ form, values, userId, organisationId, ip }: Submission) {
+  const file = form.get("file");
+  const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+  try {
+    const filePreview = await previewBatchFile(await getDeps(), { userId, ip }, organisationId, bytes);
+    return data<ClaimModeResult>({ values, fieldErrors: {}, formError: null, intent: "file", filePreview });
+  } catch (err) {
+    return claimError("file", err, values);
+  }
+}
+
+/** The confirmed preview: every sticker it listed, claimed in one transaction. */
+async function claimFile({ form, values, userId, organisationId, ip, lang }: Submission) {
+  const pairs = pairsOf(String(form.get("stickers") ?? ""));
+  const assignedTo = values.assignedTo === "" ? null : values.assignedTo;
+  try {
+    const deps = await getDeps();
+    const count = await claimBatchFile(deps, { userId, ip }, organisationId, pairs, assignedTo, lang);
+    const to = encodeURIComponent(assignedTo ?? NOBODY);
+    return redirect(`/organisations/${organisationId}/claim?to=${to}&fileClaimed=${count}`);
+  } catch (err) {
+    return claimError("fileClaim", err, values);
+  }
+}
+
+/** The confirmation's `id code` lines (what the preview listed). */
+function pairsOf(text: string): { id: string; code: string }[] {
+  return text
+    .split(/\r\n|\n/)
+    .map((line) => line.trim().split(" "))
+    .filter((p) => p.length === 2)
+    .map(([id, code]) => ({ id: id!, code: code! }));
+}
+
+const INTENTS: Record<Intent, (s: Submission) => Promise<Response | ReturnType<typeof answer>>> = {
+  code: claimCode,
+  file: previewFile,
+  fileClaim: claimFile,
+};
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const deps = await getDeps();
   // Outsiders learn nothing, whatever they post (404 before the form is read).
-  await checkClaimModeAdmin(deps, user.ref, params.id).catch((err) => serviceErrorResponse(claimErrors, err));
+  await checkClaimModeAdmin(await getDeps(), user.ref, params.id).catch((err) =>
+    serviceErrorResponse(claimErrors, err),
+  );
   const form = await readForm(request);
   const text = (name: string) => String(form.get(name) ?? "").slice(0, 200);
   const values: ClaimModeValues = {
@@ -70,35 +156,26 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     assignedTo: text("assignedTo"),
     name: text("name"),
   };
-  // A form error costs no try of the claim limits (decision 036).
-  const parsed = parseForm(claimModeSchema, form);
-  if (!parsed.ok) return invalidForm(values, parsed.fieldErrors);
+  const intent = text("intent");
+  const handler = Object.hasOwn(INTENTS, intent) ? INTENTS[intent as Intent] : claimCode;
   const { ip, lang } = context.get(requestContext);
-  try {
-    const { id } = await claimIntoOrganisation(
-      deps,
-      { userId: user.ref, ip },
-      params.id,
-      { code: parsed.data.code, assignTo: parsed.data.assignedTo, name: parsed.data.name },
-      lang,
-    );
-    const run = [...runOf(new URL(request.url).searchParams), id].slice(-CLAIM_RUN_SHOWN);
-    const to = parsed.data.assignedTo ?? NOBODY;
-    return redirect(`/organisations/${params.id}/claim?to=${encodeURIComponent(to)}&claimed=${run.join(",")}`);
-  } catch (err) {
-    if (isErrorOf(itemErrors, err)) return serviceErrorResponse(itemErrors, err, values);
-    return serviceErrorResponse(claimErrors, err, values);
-  }
+  const url = new URL(request.url);
+  return handler({ form, values, userId: user.ref, organisationId: params.id, ip, lang, url });
 }
 
 export default function OrganisationClaim({ loaderData, actionData, params }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { organisation, members, claimed, assignedTo } = loaderData;
-  const result = actionData as ActionResult<ClaimModeValues> | undefined;
+  const { organisation, members, claimed, assignedTo, fileClaimed } = loaderData;
+  const answer = actionData as ClaimModeResult | undefined;
+  // The code form's answer; the file's is shown in its own section.
+  const result = answer?.intent === "code" ? answer : undefined;
+  const fileResult = answer && answer.intent !== "code" ? answer : undefined;
   const codeError = result?.fieldErrors.code ?? (result?.formError ? result.formError : null);
   const nameError = result?.fieldErrors.name;
   const latest = claimed[0];
   const codeRef = useRef<HTMLInputElement>(null);
+  // The file's forms post to this page's URL, so a preview keeps the run and the member.
+  const { search } = useLocation();
   // Ready for the next code after every claim or refusal (a scanner types it and Enter):
   // a refused code is selected, so the next scan replaces it.
   useEffect(() => {
@@ -115,7 +192,7 @@ export default function OrganisationClaim({ loaderData, actionData, params }: Ro
       <h1 className="text-break">{t("organisations.claimMode.pageTitle", { name: organisation.name })}</h1>
       <p>{t("organisations.claimMode.intro")}</p>
       <div role="status">
-        {latest && !result ? (
+        {latest && !answer ? (
           <p className="alert alert-success">
             {t("organisations.claimMode.claimed", { code: formatStickerCode(latest.code), name: latest.name })}
           </p>
@@ -128,6 +205,7 @@ export default function OrganisationClaim({ loaderData, actionData, params }: Ro
         style={{ maxWidth: "28rem" }}
         key={claimed.length}
       >
+        <input type="hidden" name="intent" value="code" />
         <label htmlFor="claim-mode-code" className="form-label">
           {t("organisations.claimMode.code")}
         </label>
@@ -211,6 +289,14 @@ export default function OrganisationClaim({ loaderData, actionData, params }: Ro
           </ul>
         )}
       </section>
+      <ClaimFileForm
+        action={`/organisations/${params.id}/claim${search}`}
+        members={members}
+        assignedTo={fileResult?.values.assignedTo ?? assignedTo}
+        preview={fileResult?.filePreview ?? null}
+        error={fileResult ? (fileResult.formError ?? fileResult.fieldErrors.file ?? null) : null}
+        claimedCount={fileClaimed}
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@
 import { formatStickerCode } from "../../app/lib/sticker-code";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
-import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
+import { createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
@@ -24,6 +24,12 @@ const TEXT = {
     claimed: (code: string) => `${code} claimed as “Sticker ${code}”`,
     run: "Claimed in this run: 2",
     notClaimable: "That code does not match a sticker that can be registered.",
+    file: "Batch file (CSV)",
+    check: "Check the file",
+    claimable: "2 stickers in the file can be claimed.",
+    voided: "Voided",
+    confirm: "Claim 2 stickers",
+    done: "2 stickers claimed into the organisation.",
   },
   sv: {
     locale: "sv-SE",
@@ -35,6 +41,12 @@ const TEXT = {
     claimed: (code: string) => `${code} registrerat som ”Klistermärke ${code}”`,
     run: "Registrerade den här gången: 2",
     notClaimable: "Koden stämmer inte med något klistermärke som kan registreras.",
+    file: "Fil med klistermärken (CSV)",
+    check: "Kontrollera filen",
+    claimable: "2 klistermärken i filen kan registreras.",
+    voided: "Spärrat",
+    confirm: "Registrera 2 klistermärken",
+    done: "2 klistermärken registrerade i organisationen.",
   },
 } as const;
 
@@ -87,7 +99,7 @@ for (const lang of ["en", "sv"] as const) {
 
       // The next one for a member. A wrong scan first: the one answer, the code kept and
       // selected, so the next scan replaces it.
-      await page.getByLabel(T.assign).selectOption({ label: "Max Member" });
+      await page.locator("#claim-mode-assignedTo").selectOption({ label: "Max Member" });
       await code.focus();
       await code.pressSequentially("ZZZ-ZZZ-ZZZ");
       await code.press("Enter");
@@ -105,9 +117,30 @@ for (const lang of ["en", "sv"] as const) {
       await expect(run).toHaveCount(2);
       await expect(run.first()).toContainText(second!);
       // The member choice is kept for the next code.
-      await expect(page.getByLabel(T.assign)).toHaveValue(member.id);
+      await expect(page.locator("#claim-mode-assignedTo")).toHaveValue(member.id);
       await expectAccessible(page);
       await atPhoneAndDesk(page, `claim-mode-${lang}`);
+
+      // The staff's file of a second batch, one sticker of it voided: checked, then claimed.
+      const drawer = await createBatch(deps, admin.id, { size: 3, prepaidMonths: null, label: "Drawer 2" });
+      const inFile = (await getBatch(deps, drawer)).stickers;
+      await voidSticker(deps, drawer, inFile[0]!.id);
+      const csv = [
+        "id,code,url",
+        ...inFile.map((s) => `${s.id},${formatStickerCode(s.code)},${app.server.url}${s.id}`),
+      ];
+      await page.getByLabel(T.file).setInputFiles({
+        name: "hittad-batch-stickers.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(csv.join("\r\n")),
+      });
+      await page.getByRole("button", { name: T.check }).click();
+      await expect(page.locator(".claim-file [role=status]")).toContainText(T.claimable);
+      await expect(page.locator(".claim-file table")).toContainText(T.voided);
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `claim-mode-file-${lang}`);
+      await page.getByRole("button", { name: T.confirm }).click();
+      await expect(page.locator(".claim-file .alert-success")).toContainText(T.done);
 
       const items = await deps.db
         .selectFrom("products")
@@ -118,6 +151,8 @@ for (const lang of ["en", "sv"] as const) {
       expect(items).toEqual([
         { organisationId: org, assignedTo: admin.id, payed: 1 },
         { organisationId: org, assignedTo: member.id, payed: 1 },
+        { organisationId: org, assignedTo: member.id, payed: 0 },
+        { organisationId: org, assignedTo: member.id, payed: 0 },
       ]);
     });
   });

@@ -11,6 +11,7 @@ import type express from "express";
 import type { IncomingMessage } from "node:http";
 import { LANG_COOKIE, pickLanguage } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
+import { BATCH_FILE_MAX_BYTES } from "~/lib/claim-mode";
 import { CSV_MAX_BYTES } from "~/lib/item-csv";
 import { MAX_PHOTOS_PER_ITEM, PHOTO_MAX_MB } from "~/lib/photos";
 import "~/i18n/resources.server";
@@ -37,6 +38,9 @@ const DISCARD_GRACE_MS = 5000;
  */
 export const CSV_IMPORT_BODY_LIMIT = 2 * CSV_MAX_BYTES + 64 * 1024;
 
+/** Claim mode (decision 036): a batch file of up to 10,000 stickers, or its confirmation's pairs. */
+export const CLAIM_FILE_BODY_LIMIT = BATCH_FILE_MAX_BYTES + 64 * 1024;
+
 /**
  * The forms that carry item photos (decision 035): up to three files of up to 15 MB (without
  * JavaScript nothing is downscaled first) plus the form's fields. A 16 MB file still
@@ -56,6 +60,7 @@ export function bodyLimitOf(path: string): number {
   // With JavaScript, React Router posts the same form to the route's `.data` URL; the
   // router also serves the page with a trailing slash, so that path gets the same limit.
   if (/^\/dashboard\/import(?:\/|\.data)?$/.test(path)) return CSV_IMPORT_BODY_LIMIT;
+  if (/^\/organisations\/[A-Za-z0-9]+\/claim(?:\/|\.data)?$/.test(path)) return CLAIM_FILE_BODY_LIMIT;
   return FORM_BODY_LIMIT;
 }
 

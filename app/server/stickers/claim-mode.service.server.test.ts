@@ -14,8 +14,9 @@ import {
   type TestOwner,
 } from "../../../tests/support/service-fixtures";
 import { getOwnedItem } from "../items/items.service.server";
-import { claimIntoOrganisation, getClaimMode } from "./claim-mode.service.server";
-import { createBatch, getBatch, unclaimedStickerState } from "./stickers.service.server";
+import { BATCH_FILE_MAX_BYTES } from "~/lib/claim-mode";
+import { claimBatchFile, claimIntoOrganisation, getClaimMode, previewBatchFile } from "./claim-mode.service.server";
+import { createBatch, getBatch, unclaimedStickerState, voidSticker } from "./stickers.service.server";
 
 // Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
 vi.setConfig({ testTimeout: 30_000 });
@@ -148,5 +149,103 @@ describe("claim mode", () => {
       ),
     ).rejects.toMatchObject({ code: "assigneeNotMember" });
     expect((await unclaimedStickerState(deps, s!.id))?.state).toBe("unclaimed");
+  });
+});
+
+describe("claiming a batch file", () => {
+  const file = (rows: string[][], header = "id,code,url") =>
+    new TextEncoder().encode([header, ...rows.map((r) => r.join(","))].join("\r\n") + "\r\n");
+
+  it("claims every claimable sticker of the staff's file at once; claimed, voided and unknown rows are named; one try per file", async () => {
+    const batchId = await createBatch(deps, admin.id, { size: 5, prepaidMonths: 6, label: "Drawer" });
+    const all = (await getBatch(deps, batchId)).stickers;
+    const [taken, voided, ...free] = all;
+    await claimIntoOrganisation(
+      deps,
+      who(admin.id),
+      organisation,
+      { code: taken!.code, assignTo: null, name: "" },
+      "en",
+    );
+    await voidSticker(deps, batchId, voided!.id);
+    const rows = all.map((s) => [s.id, formatStickerCode(s.code), `https://hittad.example/${s.id}`]);
+    // A guessed row: a real id with another code is no sticker.
+    rows.push([free[0]!.id, "ZZZ-ZZZ-ZZZ", ""]);
+    const ip = "192.0.2.120";
+    const preview = await previewBatchFile(deps, who(admin.id, ip), organisation, file(rows));
+    expect(preview.claimable.map((s) => s.id).sort()).toEqual(free.map((s) => s.id).sort());
+    expect(preview.prepaid).toBe(3);
+    expect(preview.counts).toEqual({ claimed: 1, voided: 1, unknown: 1 });
+    expect(preview.refused.map((r) => [r.row, r.reason])).toEqual([
+      [2, "claimed"],
+      [3, "voided"],
+      [7, "unknown"],
+    ]);
+    const count = await claimBatchFile(deps, who(admin.id, ip), organisation, preview.claimable, member.id, "sv");
+    expect(count).toBe(3);
+    const items = await deps.db
+      .selectFrom("products")
+      .select(["id", "organisationId", "assignedTo", "payed", "name"])
+      .where(
+        "id",
+        "in",
+        free.map((s) => s.id),
+      )
+      .execute();
+    expect(items).toHaveLength(3);
+    for (const item of items) {
+      expect(item).toMatchObject({ organisationId: organisation, assignedTo: member.id, payed: 1 });
+      expect(item.name).toMatch(/^Klistermärke [0-9A-Z]{3}-[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+    }
+    // The preview kept its try, the confirmation gave its own back.
+    const counted = await deps.db
+      .selectFrom("app_rate_limits")
+      .select(["key", "count"])
+      .where("key", "=", `sticker-claim:ip:${ip}`)
+      .execute();
+    expect(counted.map((r) => r.count)).toEqual([1]);
+  });
+
+  it("a sticker claimed between the preview and the confirmation: nothing of the file is claimed", async () => {
+    const batchId = await createBatch(deps, admin.id, { size: 3, prepaidMonths: null, label: "Drawer" });
+    const all = (await getBatch(deps, batchId)).stickers;
+    const rows = all.map((s) => [s.id, s.code]);
+    const preview = await previewBatchFile(deps, who(admin.id), organisation, file(rows, "id;code"));
+    expect(preview.claimable).toHaveLength(3);
+    await claimIntoOrganisation(
+      deps,
+      who(admin.id),
+      organisation,
+      { code: all[1]!.code, assignTo: null, name: "" },
+      "en",
+    );
+    await expect(
+      claimBatchFile(deps, who(admin.id), organisation, preview.claimable, null, "en"),
+    ).rejects.toMatchObject({ code: "file.changed" });
+    for (const s of [all[0]!, all[2]!]) expect((await unclaimedStickerState(deps, s.id))?.state).toBe("unclaimed");
+  });
+
+  it("a file that is not a batch file is refused before a try is counted; outsiders cannot upload", async () => {
+    const ip = "192.0.2.121";
+    for (const bytes of [
+      new Uint8Array(),
+      file([["a", "b"]], "name,fee"),
+      file([], "id,code"),
+      new Uint8Array([0x69, 0x64, 0x00]),
+      new Uint8Array(BATCH_FILE_MAX_BYTES + 1).fill(0x41),
+    ]) {
+      await expect(previewBatchFile(deps, who(admin.id, ip), organisation, bytes)).rejects.toMatchObject({
+        code: "file.invalid",
+      });
+    }
+    const counted = await deps.db
+      .selectFrom("app_rate_limits")
+      .select("count")
+      .where("key", "like", "sticker-claim%")
+      .execute();
+    expect(counted.filter((r) => r.count > 0)).toEqual([]);
+    await expect(previewBatchFile(deps, who(member.id), organisation, file([["a", "b"]]))).rejects.toMatchObject({
+      code: "org.notFound",
+    });
   });
 });

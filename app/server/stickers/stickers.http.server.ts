@@ -5,7 +5,7 @@
 import type { HttpErrorTable } from "../http/errors.server";
 import type { StickerErrorCode } from "./stickers.service.server";
 
-type ClaimCode = Extract<StickerErrorCode, `claim.${string}` | `org.${string}`>;
+type ClaimCode = Extract<StickerErrorCode, `claim.${string}` | `org.${string}` | `file.${string}`>;
 
 export const batchErrors: HttpErrorTable<Exclude<StickerErrorCode, ClaimCode>> = {
   "batch.size": { status: 400, key: "stickers.batches.errors.size", on: { field: "size" } },
@@ -22,6 +22,9 @@ export const claimErrors: HttpErrorTable<ClaimCode> = {
   "claim.notClaimable": { status: 404, key: "items.claim.errors.notClaimable" },
   // Claim mode of an organisation the user is no admin of: the 404 page, as other admin pages.
   "org.notFound": { status: 404, key: "items.claim.errors.notClaimable", on: "page" },
+  // Claiming a batch file in claim mode (decision 036).
+  "file.invalid": { status: 400, key: "items.claim.errors.fileInvalid", on: { field: "file" } },
+  "file.changed": { status: 409, key: "items.claim.errors.fileChanged" },
   "claim.rateLimited": {
     status: 429,
     key: "items.claim.errors.rateLimited",

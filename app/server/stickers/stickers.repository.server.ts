@@ -209,6 +209,18 @@ export async function findStickersByCodes(db: DB, codes: readonly string[]): Pro
   return out;
 }
 
+/** The stickers of these ids (a batch file claimed whole, decision 036), in chunks. */
+export async function findStickersByIds(db: DB, ids: readonly string[]): Promise<Sticker[]> {
+  const out: Sticker[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await stickerQuery(db)
+      .where("s.id", "in", ids.slice(i, i + CHUNK))
+      .execute();
+    out.push(...rows.map(toSticker));
+  }
+  return out;
+}
+
 /** The claimed sticker an item was made from, if any (the prepaid record). */
 export async function findStickerOfItem(db: DB, productId: string): Promise<Sticker | undefined> {
   const row = await stickerQuery(db).where("s.productId", "=", productId).executeTakeFirst();

@@ -26,6 +26,8 @@ export type { Batch, Sticker };
  * code or id that is wrong, claimed or voided (one answer, so nobody learns which codes were
  * sold). claim.rateLimited: too many tries (params.count: minutes). org.notFound: claim mode
  * of an organisation the user is not an admin of (no difference shown from none).
+ * file.invalid: an uploaded batch file that is not one (params.max: rows).
+ * file.changed: a sticker of a confirmed batch file was claimed or voided since its preview.
  */
 export type StickerErrorCode =
   | "batch.size"
@@ -36,7 +38,9 @@ export type StickerErrorCode =
   | "claim.invalid"
   | "claim.notClaimable"
   | "claim.rateLimited"
-  | "org.notFound";
+  | "org.notFound"
+  | "file.invalid"
+  | "file.changed";
 
 export class StickerError extends ServiceError<StickerErrorCode> {}
 
@@ -157,7 +161,11 @@ export interface Claimable {
   prepaidMonths: number | null;
 }
 
-async function countAttempt(deps: Pick<Deps, "db" | "config" | "clock">, who: Claimant) {
+/**
+ * Counts one try of the claim limits, per user and per IP, before anything is looked up
+ * (decision 029); StickerError claim.rateLimited past either. `giveBack` undoes it.
+ */
+export async function countClaimAttempt(deps: Pick<Deps, "db" | "config" | "clock">, who: Claimant) {
   const limits = rateLimits(deps.config, deps.db);
   const now = deps.clock();
   const hits: [RateRule, string, RateLimitResult][] = [];
@@ -208,7 +216,7 @@ export async function checkClaimable(
   ref: StickerRef,
 ): Promise<Claimable> {
   const canonical = canonicalRef(ref);
-  const attempt = await countAttempt(deps, who);
+  const attempt = await countClaimAttempt(deps, who);
   const s = await lookUp(deps.db, canonical);
   if (!s || s.claimedAt !== null || s.voidedAt !== null) throw new StickerError("claim.notClaimable");
   await attempt.giveBack();
@@ -231,7 +239,7 @@ export async function claimSticker(
   assignTo?: string | null,
 ): Promise<string> {
   const canonical = canonicalRef(ref);
-  const attempt = await countAttempt(deps, who);
+  const attempt = await countClaimAttempt(deps, who);
   const s = await lookUp(deps.db, canonical);
   if (!s) throw new StickerError("claim.notClaimable");
   const now = deps.clock();
@@ -268,7 +276,7 @@ export async function claimableByCodes(
       found.set(s.code, { id: s.id, code: s.code, prepaidMonths: s.prepaidMonths });
     }
   }
-  for (const code of codes) if (!found.has(code)) await countAttempt(deps, who);
+  for (const code of codes) if (!found.has(code)) await countClaimAttempt(deps, who);
   return found;
 }
 
@@ -309,7 +317,7 @@ export async function moveOntoSpare(
   const item = await findManagedItem(deps.db, who.userId, itemId);
   if (!item) throw new ItemError("notFound");
   const canonical = canonicalRef({ code: typedCode });
-  const attempt = await countAttempt(deps, who);
+  const attempt = await countClaimAttempt(deps, who);
   const s = await lookUp(deps.db, canonical);
   if (!s) throw new StickerError("claim.notClaimable");
   const now = deps.clock();
