@@ -1,6 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import path from "node:path";
 import { defineConfig } from "vite";
+import { captchaPageScript } from "./scripts/lib/vite-captcha-script.ts";
 import { purgeUnusedCss } from "./scripts/lib/vite-purge-css.ts";
 
 export default defineConfig({
@@ -27,6 +28,8 @@ export default defineConfig({
   },
   plugins: [
     reactRouter(),
+    // The captcha of the lean pages, a file of the client build (decision 042).
+    captchaPageScript({ entry: path.resolve(import.meta.dirname, "app/lean/captcha-page-script.ts") }),
     // After Vite's Sass compile, before its minifier (issue #18, docs/decisions/020).
     purgeUnusedCss({
       appDir: path.resolve(import.meta.dirname, "app"),

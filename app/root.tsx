@@ -17,7 +17,7 @@ import { FindCodeForm } from "./components/FindCodeForm";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
-import { useLeanPageAssets, type LeanHandle } from "./lean/lean-page";
+import { LeanRenderContext, useLeanPageAssets, type LeanHandle } from "./lean/lean-page";
 import { pageAreas } from "./i18n/areas";
 import { DEFAULT_LANG, type Lang } from "./i18n/config";
 import { getT } from "./i18n/i18n";
@@ -183,7 +183,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             scopeMenu={data?.scopeMenu ?? null}
           />
           <main id="main" className="site-main container" tabIndex={-1}>
-            {children}
+            <LeanRenderContext value={Boolean(lean)}>{children}</LeanRenderContext>
           </main>
           <SiteFooter />
         </div>

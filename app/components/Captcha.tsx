@@ -1,12 +1,15 @@
 /**
- * The contact form's captcha. ALTCHA: the widget (a web component, ~35 KB gzip) is
- * imported only here, in an effect, so no other page pays for it. We use its "external"
- * build: styles come as a stylesheet (style-src 'self') and the proof-of-work runs in a
- * worker served from /assets (worker-src 'self'), so the strict CSP holds. reCAPTCHA:
- * Google's script is added with the page's nonce ('strict-dynamic' trusts what it loads).
+ * The captcha of the contact form, the sign-in form and a flooded finder page. ALTCHA: the
+ * widget (a web component, ~35 KB gzip) is loaded only here, in an effect
+ * (app/lean/altcha-loader.ts), so no other page pays for it. reCAPTCHA: Google's script is
+ * added with the page's nonce ('strict-dynamic' trusts what it loads). On a lean page (no
+ * React in the browser, decision 042) it renders a placeholder and the captcha page script
+ * (app/lean/captcha-page-script.ts) puts the widget in.
  */
 import type {} from "altcha/types/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { ALTCHA_CONFIGURATION, loadAltcha } from "~/lean/altcha-loader";
+import { useLeanPageAssets, useLeanRender } from "~/lean/lean-page";
 import type { CaptchaKind } from "~/lib/contact-limits";
 
 export interface CaptchaProps {
@@ -21,24 +24,14 @@ export interface CaptchaProps {
   onToken: (token: string | null) => void;
   /** Change it to clear the captcha (after a successful send). */
   resetSignal: number;
+  /**
+   * On a lean page: the form field the solution goes into (the ALTCHA widget's own hidden
+   * input; for reCAPTCHA one the page script fills). The full app passes it itself.
+   */
+  name?: string;
 }
 
 const noSubscription = () => () => {};
-
-let altchaLoaded: Promise<void> | undefined;
-function loadAltcha(): Promise<void> {
-  altchaLoaded ??= (async () => {
-    await import("altcha/altcha.css");
-    await import("altcha/external");
-    await import("altcha/i18n/sv");
-    const { default: Pbkdf2Worker } = await import("altcha/workers/pbkdf2?worker");
-    const registry = (globalThis as unknown as { $altcha: { algorithms: Map<string, () => Worker> } }).$altcha;
-    registry.algorithms.set("PBKDF2/SHA-256", () => new Pbkdf2Worker());
-  })();
-  return altchaLoaded;
-}
-
-const WIDGET_CONFIGURATION = JSON.stringify({ hideFooter: true });
 
 interface AltchaElement extends HTMLElement {
   reset: () => void;
@@ -89,7 +82,7 @@ function AltchaCaptcha({ lang, label, loadingText, onToken, resetSignal }: Captc
           challenge="/api/captcha/challenge"
           language={lang}
           name="captchaToken"
-          configuration={WIDGET_CONFIGURATION}
+          configuration={ALTCHA_CONFIGURATION}
         />
       ) : inBrowser ? (
         <p className="text-body-secondary small mb-0">{loadingText}</p>
@@ -142,6 +135,33 @@ function RecaptchaCaptcha({ lang, label, siteKey, nonce, onToken, resetSignal }:
   return <div ref={ref} role="group" aria-label={label} className="captcha mb-3" />;
 }
 
+/**
+ * On a lean page: the group the captcha page script fills, and that script (a module file,
+ * loaded only here: the captcha's own weight, decision 042). Without JavaScript it stays
+ * empty, as the full app's does; the page says why.
+ */
+function LeanCaptcha({ kind, lang, label, loadingText, siteKey, nonce, name = "captchaToken" }: CaptchaProps) {
+  const assets = useLeanPageAssets();
+  return (
+    <>
+      <div
+        role="group"
+        aria-label={label}
+        className="captcha mb-3"
+        data-captcha={kind}
+        data-name={name}
+        data-lang={lang}
+        data-loading={loadingText}
+        data-site-key={siteKey}
+        data-challenge="/api/captcha/challenge"
+      />
+      {assets ? <script type="module" src={assets.captchaScript} nonce={nonce} /> : null}
+    </>
+  );
+}
+
 export function Captcha(props: CaptchaProps) {
+  const lean = useLeanRender();
+  if (lean) return <LeanCaptcha {...props} />;
   return props.kind === "recaptcha" ? <RecaptchaCaptcha {...props} /> : <AltchaCaptcha {...props} />;
 }

@@ -94,8 +94,8 @@
       }, 400);
     });
   });
-  // A refused message: the form's alert takes the focus, as FormAlert does in the full app.
-  var alert = d.querySelector("form .alert[role=alert]");
+  // A refused form: its alert takes the focus, as FormAlert does in the full app.
+  var alert = d.querySelector("form .alert[role=alert], main .alert[role=alert][tabindex]");
   if (alert && !d.querySelector(".consent-dialog")) {
     alert.focus({ preventScroll: true });
     alert.scrollIntoView({ block: "center" });

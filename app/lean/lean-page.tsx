@@ -8,12 +8,27 @@ import { createContext, use } from "react";
 export interface LeanPageAssets {
   css: string;
   script: string;
+  /**
+   * The captcha's page script (app/lean/captcha-page-script.ts, a module file of the client
+   * build): loaded only by a lean page that shows a captcha (decision 042).
+   */
+  captchaScript: string;
 }
 
 export const LeanPageContext = createContext<LeanPageAssets | undefined>(undefined);
 
 export function useLeanPageAssets() {
   return use(LeanPageContext);
+}
+
+/**
+ * Whether the page being rendered is lean (set by the root layout). Always false in the
+ * browser: a lean page is never hydrated, so a component may render differently for it.
+ */
+export const LeanRenderContext = createContext(false);
+
+export function useLeanRender(): boolean {
+  return use(LeanRenderContext);
 }
 
 /**

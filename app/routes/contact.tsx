@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, useLeanRender, type LeanHandle } from "~/lean/lean-page";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, useActionData, useLoaderData } from "react-router";
@@ -22,8 +23,15 @@ import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/contact";
 
-/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["admin", "common", "contact", "scans", "seller"] };
+/**
+ * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020);
+ * without framework JavaScript for visitors who are not signed in (decision 042): the
+ * captcha page script sends the form as JSON then.
+ */
+export const handle: { i18n: string[] } & LeanHandle = {
+  i18n: ["admin", "common", "contact", "scans", "seller"],
+  lean: leanWhenAnonymous,
+};
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "contact");
@@ -98,6 +106,22 @@ export default function Contact() {
   const fieldErrs = result && status === "error" ? result.fieldErrors : {};
   const [token, setToken] = useState<string | null>(null);
   const [resetSignal, setResetSignal] = useState(0);
+  // A lean page (decision 042): the captcha page script sends the form, with these texts.
+  const lean = useLeanRender();
+  const leanForm = lean
+    ? {
+        "data-json-action": "/api/contact",
+        "data-texts": JSON.stringify({
+          captchaRequired: t(
+            captcha === "recaptcha" ? "contact.errors.captchaRequiredRecaptcha" : "contact.errors.captchaRequired",
+          ),
+          failed: t("contact.errors.failed"),
+          generic: t("contact.errors.generic"),
+          success: t("contact.success"),
+          sending: t("contact.sending"),
+        }),
+      }
+    : {};
 
   function change() {
     // Spec: typing resets error/success to idle.
@@ -171,7 +195,14 @@ export default function Contact() {
     <section className="py-4 contact-page" aria-labelledby="contact-title">
       <h1 id="contact-title">{t("contact.title")}</h1>
       <p className="lead">{t("contact.intro")}</p>
-      <Form method="post" onSubmit={onSubmit} noValidate className="contact-form" aria-busy={status === "loading"}>
+      <Form
+        method="post"
+        onSubmit={onSubmit}
+        noValidate
+        className="contact-form"
+        aria-busy={status === "loading"}
+        {...leanForm}
+      >
         <Field
           id="contact-name"
           name="name"
@@ -224,14 +255,20 @@ export default function Contact() {
         <noscript>
           <p className="alert alert-info">{t("contact.captcha.noscript", { email: supportEmail })}</p>
         </noscript>
-        <div aria-live="polite" className="contact-status">
+        <div aria-live="polite" className="contact-status" data-form-status="">
           {status === "success" ? (
             <p className="alert alert-success" role="status">
               {t("contact.success")}
             </p>
           ) : null}
         </div>
-        {status === "error" ? <FormAlert message={error} /> : null}
+        {status !== "error" ? null : lean ? (
+          <div data-form-error="">
+            <FormAlert message={error} />
+          </div>
+        ) : (
+          <FormAlert message={error} />
+        )}
         <button type="submit" className="btn btn-primary" disabled={status === "loading"}>
           {status === "loading" ? t("contact.sending") : t("contact.send")}
         </button>

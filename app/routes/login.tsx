@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, useLeanRender, type LeanHandle } from "~/lean/lean-page";
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
@@ -26,8 +27,11 @@ import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/login";
 
-/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["auth", "common"] };
+/**
+ * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020);
+ * without framework JavaScript for visitors who are not signed in (decision 042).
+ */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["auth", "common"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.login");
@@ -107,6 +111,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const lang = useLang();
   const nonce = useNonce();
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  // A lean page (decision 042): the captcha page script's widget fills the `captcha` field.
+  const lean = useLeanRender();
   return (
     <section className="py-5 auth-page" aria-labelledby="login-title">
       <h1 id="login-title">{t("auth.login.title")}</h1>
@@ -134,8 +140,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <PasswordField id="login-password" error={fields.password} choosing={false} />
         {result?.values.captcha ? (
           <div className="mb-3">
-            <input type="hidden" name="captcha" value={captchaToken ?? ""} />
+            {lean ? null : <input type="hidden" name="captcha" value={captchaToken ?? ""} />}
             <Captcha
+              name="captcha"
               kind={loaderData.captcha}
               lang={lang}
               label={t("auth.login.captchaLabel")}

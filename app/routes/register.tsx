@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { EmailField, PasswordField } from "~/components/form/AuthFields";
@@ -24,8 +25,11 @@ import { takeReturnTo } from "~/server/auth/return-to.server";
 import { localReturnPath } from "~/lib/redirect-target";
 import type { Route } from "./+types/register";
 
-/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["auth", "common"] };
+/**
+ * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020);
+ * without framework JavaScript for visitors who are not signed in (decision 042).
+ */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["auth", "common"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.register");

@@ -1,3 +1,4 @@
+import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { useTranslation } from "~/i18n/react";
 import { Form, Link, useNavigation } from "react-router";
 import { EmailField } from "~/components/form/AuthFields";
@@ -14,8 +15,11 @@ import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/reset-password";
 
-/** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["auth", "common"] };
+/**
+ * Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020);
+ * without framework JavaScript for visitors who are not signed in (decision 042).
+ */
+export const handle: { i18n: string[] } & LeanHandle = { i18n: ["auth", "common"], lean: leanWhenAnonymous };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "auth.reset");

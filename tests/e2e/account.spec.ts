@@ -9,7 +9,16 @@ import type { Browser, Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, signIn, type TestUser } from "../support/users";
-import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp, walkIn } from "./fixtures";
+import {
+  atPhoneAndDesk,
+  expect,
+  expectAccessible,
+  test,
+  waitForHydration,
+  waitForPageReady,
+  type WorkerApp,
+  walkIn,
+} from "./fixtures";
 
 const texts = {
   en: {
@@ -327,7 +336,7 @@ for (const lang of ["en", "sv"] as const) {
         expect((await page.request.get(`/${id}`)).status()).toBe(404);
 
         await page.goto("/login");
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await page.getByLabel(tx.email).fill(u.email);
         await page.getByLabel(tx.password, { exact: true }).fill(u.password);
         await page.getByRole("button", { name: tx.signIn, exact: true }).click();

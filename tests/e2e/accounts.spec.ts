@@ -4,7 +4,7 @@ import { startOidcProvider, type TestOidcProvider } from "../support/oidc";
 import { freePort, startServer, type TestServer } from "../support/server";
 import { createUser } from "../support/users";
 import type { Runtime } from "../../app/server/runtime.server";
-import { expect, expectAccessible, test as base, waitForHydration } from "./fixtures";
+import { expect, expectAccessible, test as base, waitForPageReady } from "./fixtures";
 
 /**
  * A second app per worker for the flows the shared one cannot show: social sign-in
@@ -128,7 +128,7 @@ for (const lang of ["en", "sv"] as const) {
       // The password rules are shown before submitting.
       await expect(page.getByText(lang === "en" ? "At least 8 characters" : "Minst 8 tecken")).toBeVisible();
       await expectAccessible(page);
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByLabel(tx.name).fill("Greta Garbo");
       await page.getByLabel(tx.email).fill(uniqueEmail("reg"));
       await page.getByLabel(tx.password, { exact: true }).fill("a long enough secret");
@@ -147,7 +147,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(page.getByRole("link", { name: tx.forgot })).toHaveAttribute("href", "/resetpassword");
         await expect(page.getByRole("link", { name: tx.register })).toHaveAttribute("href", "/user/register");
         await expectAccessible(page);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await fillLogin(page, tx, u.email, u.password);
         await page.getByLabel(tx.rememberMe).check();
         await page.getByRole("button", { name: tx.signIn, exact: true }).click();
@@ -159,7 +159,7 @@ for (const lang of ["en", "sv"] as const) {
 
         await context.clearCookies({ name: "hittad.session_token" });
         await page.goto("/login");
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await fillLogin(page, tx, u.email, u.password);
         await page.getByRole("button", { name: tx.signIn, exact: true }).click();
         await page.waitForURL("**/dashboard");
@@ -171,7 +171,7 @@ for (const lang of ["en", "sv"] as const) {
       void consent;
       const u = await createUser(app.runtime);
       await page.goto("/login");
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await fillLogin(page, tx, u.email, "not my password");
       await page.getByRole("button", { name: tx.signIn, exact: true }).click();
       await expect(page.getByRole("alert")).toHaveText(tx.wrong);
@@ -214,7 +214,7 @@ for (const lang of ["en", "sv"] as const) {
         }).observe(document, { subtree: true, childList: true, characterData: true });
       });
       await page.goto("/");
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByRole("button", { name: tx.menu }).click();
       const logoutRequest = page.waitForRequest((r) => r.method() === "POST" && r.url().includes("/logout"));
       await page.getByRole("button", { name: tx.logout }).click();
@@ -243,7 +243,7 @@ for (const lang of ["en", "sv"] as const) {
           page.waitForURL((url) => url.pathname === "/logout"),
           page.evaluate((u) => (location.href = u), `${app.server.url}/logout`),
         ]);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await expect(page.getByRole("button", { name: tx.logoutButton })).toBeVisible();
         await page.waitForTimeout(500);
         expect(posts).toEqual([]);
@@ -262,7 +262,7 @@ for (const lang of ["en", "sv"] as const) {
       await page.goto("/resetpassword");
       await expect(page.getByRole("link", { name: tx.register })).toHaveAttribute("href", "/user/register");
       await expectAccessible(page);
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByLabel(tx.email).fill(u.email);
       await page.getByRole("button", { name: tx.sendReset }).click();
       await expect(page.getByRole("alert")).toContainText(tx.resetSent);
@@ -271,13 +271,13 @@ for (const lang of ["en", "sv"] as const) {
       const link = /(http:\/\/\S+\/resetpassword\/new\?token=[\w-]+)/.exec(mail.text)![1]!;
       await page.goto(link);
       await expectAccessible(page);
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByLabel(tx.newPassword, { exact: true }).fill("my fresh new secret");
       await page.getByRole("button", { name: tx.savePassword }).click();
       await expect(page.getByRole("alert")).toContainText(tx.passwordChanged);
 
       await page.goto("/login");
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await fillLogin(page, tx, u.email, u.password);
       await page.getByRole("button", { name: tx.signIn, exact: true }).click();
       await expect(page.getByRole("alert")).toHaveText(tx.wrong);
@@ -287,7 +287,7 @@ for (const lang of ["en", "sv"] as const) {
 
       await page.context().clearCookies({ name: "hittad.session_token" });
       await page.goto(link);
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByLabel(tx.newPassword, { exact: true }).fill("trying it a second time");
       await page.getByRole("button", { name: tx.savePassword }).click();
       await expect(page.getByRole("alert")).toContainText(tx.invalidLink);
@@ -355,7 +355,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(page.getByRole("alert")).toContainText(tx.linkFirst);
         expect(await sessionCookie(context)).toBeUndefined();
         await expectAccessible(page);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await fillLogin(page, tx, u.email, u.password);
         await page.getByRole("button", { name: tx.signIn, exact: true }).click();
         // The provider still knows the user: straight back with the link made.
@@ -377,7 +377,7 @@ for (const lang of ["en", "sv"] as const) {
         await context.addCookies([{ name: "ConsentApproved", value: "true", url: socialApp.url }]);
         const u = await createUser(socialApp.runtime, { email: uniqueEmail("limit") });
         await page.goto(`${socialApp.url}/login`);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         let status = 0;
         for (let i = 0; i < 9; i++) {
           await fillLogin(page, tx, u.email, i < 8 ? "guessing a password" : u.password);
@@ -390,7 +390,7 @@ for (const lang of ["en", "sv"] as const) {
         await expect(page.getByRole("alert")).toHaveText(tx.captchaRequired);
         expect(await sessionCookie(context)).toBeUndefined();
         await expectAccessible(page);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await fillLogin(page, tx, u.email, u.password);
         await page.getByText(tx.robot, { exact: true }).click();
         await expect(page.locator('altcha-widget [data-state="verified"]')).toHaveCount(1, { timeout: 20_000 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
-import { expect, expectAccessible, test, waitForHydration, englishOnly } from "./fixtures";
+import { expect, expectAccessible, test, waitForPageReady, englishOnly } from "./fixtures";
 
 const LANGS = {
   en: {
@@ -72,7 +72,7 @@ for (const [lang, s] of Object.entries(LANGS)) {
         });
         await page.goto("/contact");
         await expect(page.getByRole("heading", { level: 1, name: s.title })).toBeVisible();
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await expect(page.getByRole("checkbox", { name: s.robot })).toBeVisible();
         await expectAccessible(page);
         await page.getByLabel(s.email).fill(email);
@@ -103,7 +103,7 @@ for (const [lang, s] of Object.entries(LANGS)) {
         void consent;
         const email = `sender-${lang}@example.test`;
         await page.goto("/contact");
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await page.getByLabel(s.name).fill("Ada Avsändare");
         await page.getByLabel(s.email).fill(email);
         await page.getByLabel(s.message).fill(`Hello from the ${lang} form <script>alert(1)</script>`);
@@ -155,7 +155,7 @@ for (const [lang, s] of Object.entries(LANGS)) {
         async ({ page, consent }) => {
           void consent;
           await page.goto("/contact");
-          await waitForHydration(page);
+          await waitForPageReady(page);
           await page.getByLabel(s.email).fill("x@example.test");
           await page.getByLabel(s.message).fill("x");
           await solveCaptcha(page, s.robot);
@@ -198,7 +198,7 @@ for (const [lang, s] of Object.entries(LANGS)) {
         const item = page.getByRole("listitem").filter({ hasText: `Asker ${lang}` });
         await expect(item.getByText(s.unread)).toBeVisible();
         await expectAccessible(page);
-        await waitForHydration(page);
+        await waitForPageReady(page);
         await item.getByRole("link").click();
         await expect(page.getByRole("heading", { level: 1, name: `Asker ${lang}` })).toBeVisible();
         await expect(page.getByText(`Where are my stickers (${lang})? <img src=x onerror=alert(1)>`)).toBeVisible();

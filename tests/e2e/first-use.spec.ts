@@ -239,7 +239,7 @@ test.describe("first use, in the browser", () => {
       void consent;
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto("/contact");
-      await waitForHydration(page);
+      await waitForPageReady(page);
       const box = page.locator("altcha-widget input[type=checkbox]");
       await expect(box).toBeVisible();
       const style = await box.evaluate((el) => {
@@ -267,7 +267,7 @@ test.describe("first use, in the browser", () => {
     const u = await createUser(app.runtime, { name: "Olle Order", language: "sv" });
     await page.goto("/order");
     await expect(page).toHaveURL(/\/login$/);
-    await waitForHydration(page);
+    await waitForPageReady(page);
     await page.getByLabel("E-post").fill(u.email);
     await page.getByLabel("Lösenord", { exact: true }).fill(u.password);
     await page.getByRole("button", { name: "Logga in", exact: true }).click();

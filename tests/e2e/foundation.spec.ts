@@ -151,8 +151,9 @@ for (const [lang, L] of Object.entries(LANGS)) {
     }) => {
       void consent;
       await page.setViewportSize({ width: 1000, height: 320 });
-      // A page of the full app (`/` and the reading pages are lean for visitors: see the next test).
-      await page.goto("/login");
+      // A page of the full app for visitors (every page they read or fill in is lean,
+      // decisions 020 and 042: see the next test); an expired reset link's page is not.
+      await page.goto("/resetpassword/new?token=not-a-token");
       await waitForHydration(page);
       await recordScrolls(page);
       const footer = page.getByRole("contentinfo");
@@ -170,7 +171,7 @@ for (const [lang, L] of Object.entries(LANGS)) {
       expect(w.scrolls).toContainEqual({ top: 0, behavior: "smooth" });
       // Same document (no reload) and same page.
       expect(w.marker).toBe(42);
-      expect(new URL(page.url()).pathname).toBe("/login");
+      expect(new URL(page.url()).pathname).toBe("/resetpassword/new");
       await expectAccessible(page);
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("lang", L.other.lang);

@@ -6,7 +6,7 @@
  */
 import { createItem } from "../../app/server/items/items.service.server";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, waitForPageScript, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForPageScript, type WorkerApp } from "./fixtures";
 import { depsOf } from "../support/deps";
 
 async function paidItem(app: WorkerApp, name: string) {
@@ -52,7 +52,7 @@ test("a finder's second visit is served from the cache, styled, and still shorte
 test.describe("the finder page's next page", () => {
   test.use({ locale: "sv-SE" });
 
-  test("the finder page loads no script file, and the page a finder goes on to is the full, translated app", async ({
+  test("the finder page loads no script file, nor does the sign-in page a finder goes on to; both translated", async ({
     page,
     app,
     consent,
@@ -66,11 +66,12 @@ test.describe("the finder page's next page", () => {
     await page.goto(`/${id}`);
     await waitForPageScript(page);
     expect(scripts).toEqual([]);
-    // Signing in is the full app (the reading pages such as /support are lean too, decision 042).
+    // The sign-in form is lean for visitors too (decision 042), its texts all on the server.
     await page.getByRole("banner").getByRole("link", { name: "Logga in" }).click();
     await expect(page).toHaveURL(/\/login/);
-    await waitForHydration(page);
+    await waitForPageScript(page);
     await expect(page.getByRole("heading", { level: 1, name: "Logga in" })).toBeVisible();
     await expect(page.locator("main")).not.toContainText("auth.");
+    expect(scripts).toEqual([]);
   });
 });

@@ -175,7 +175,7 @@ for (const lang of ["en", "sv"] as const) {
       await page.getByRole("link", { name: T.registerIt }).click();
       await expect(page).toHaveURL(/\/login$/);
       await page.getByRole("link", { name: T.registerLink, exact: true }).click();
-      await waitForHydration(page);
+      await waitForPageReady(page);
       await page.getByLabel(T.name).fill("Nora Nilsson");
       await page.getByLabel(T.email).fill(`nora-${lang}-${Date.now()}@example.test`);
       await page.getByLabel(T.password, { exact: true }).fill("a long enough secret");

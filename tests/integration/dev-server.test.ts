@@ -54,9 +54,11 @@ describe("npm run dev", () => {
     await expect
       .poll(() => (child.exitCode === null ? output : `exited: ${output}`), { timeout: 40_000, interval: 200 })
       .toMatch(/^(?!exited)[\s\S]*Hittad is listening/);
-    // A page of the full app (`/` and the reading pages are lean for visitors: no framework
-    // scripts, decisions 020 and 042; /login is not, it has a captcha).
-    const res = await fetch(`http://127.0.0.1:${port}/login`, { headers: { "Accept-Language": "sv" } });
+    // A page of the full app (every page a visitor reads or fills in is lean: no framework
+    // scripts, decisions 020 and 042; an expired reset link's page is not).
+    const res = await fetch(`http://127.0.0.1:${port}/resetpassword/new?token=not-a-token`, {
+      headers: { "Accept-Language": "sv" },
+    });
     const html = await res.text();
     expect(res.status, output).toBe(200);
     expect(html).toContain('<html lang="sv"');
@@ -64,5 +66,9 @@ describe("npm run dev", () => {
     // The browser entry is the source module served by Vite, not a file from build/.
     expect(html).toContain('href="/app/entry.client.tsx"');
     expect(html).not.toContain("/assets/");
+    // A lean page's captcha script: its source module too, which Vite serves.
+    const contact = await (await fetch(`http://127.0.0.1:${port}/contact`)).text();
+    expect(contact).toContain('src="/app/lean/captcha-page-script.ts"');
+    expect((await fetch(`http://127.0.0.1:${port}/app/lean/captcha-page-script.ts`)).status).toBe(200);
   });
 });

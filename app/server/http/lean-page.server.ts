@@ -6,8 +6,8 @@
  *
  * The inline stylesheet is the site's, less the rules no lean page can use: a rule stays
  * when every class of one of its selectors is a word of the sources that render the
- * lean pages, the finder page, the home page and the pages anonymous visitors read
- * (LEAN_SOURCES). A word too many only keeps
+ * lean pages, the finder page, the home page and the pages anonymous visitors read, the
+ * sign-in and contact forms included (LEAN_SOURCES). A word too many only keeps
  * a rule; a class built at run time must be listed in RUNTIME_CLASSES
  * (app/styles/runtime-classes.ts). The site stylesheet it starts from was purged at build
  * time already (scripts/lib/vite-purge-css.ts).
@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import type { LeanPageAssets } from "~/lean/lean-page";
 import script from "~/lean/finder-page-script.js?raw";
+import captchaScript from "virtual:hittad/captcha-script";
 import css from "~/styles/app.scss?inline";
 import { purgeCss } from "~/lean/purge-css";
 import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
@@ -22,8 +23,8 @@ import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
 const LEAN_SOURCES = import.meta.glob(
   [
     "../../root.tsx",
-    "../../routes/{product,home,terms,cookies,companies,privacy,find,not-found,support}.tsx",
-    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm,SellerDetails}.tsx",
+    "../../routes/{product,home,terms,cookies,companies,privacy,find,not-found,support,login,register,reset-password,contact}.tsx",
+    "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm,SellerDetails,SocialButtons,Captcha}.tsx",
     "../../components/form/*.tsx",
     "../../lean/*.js",
   ],
@@ -34,7 +35,11 @@ const words = new Set([...Object.values(LEAN_SOURCES).flatMap((s) => s.match(/[\
 const leanCss = purgeCss(css, words);
 
 // Its comments are for readers of the source, not for a finder's phone.
-export const leanPageAssets: LeanPageAssets = { css: leanCss, script: script.replace(/^\s*\/\/.*\n/gm, "") };
+export const leanPageAssets: LeanPageAssets = {
+  css: leanCss,
+  script: script.replace(/^\s*\/\/.*\n/gm, ""),
+  captchaScript,
+};
 
 /** The CSP source that allows the inline stylesheet. */
 export const inlineCssSource = `'sha256-${createHash("sha256").update(leanCss, "utf8").digest("base64")}'`;
