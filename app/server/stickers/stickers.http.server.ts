@@ -17,7 +17,7 @@ export const batchErrors: HttpErrorTable<Exclude<StickerErrorCode, ClaimCode>> =
 
 export const claimErrors: HttpErrorTable<ClaimCode> = {
   // Text that cannot be a code: a typing mistake, costs no try (decision 036).
-  "claim.invalid": { status: 400, key: "items.claim.errors.invalid", on: { field: "code" } },
+  "claim.invalid": { status: 400, key: "items.claim.errors.invalid" },
   // One answer for wrong, claimed and voided codes (decision 036).
   "claim.notClaimable": { status: 404, key: "items.claim.errors.notClaimable" },
   // Claim mode of an organisation the user is no admin of: the 404 page, as other admin pages.
