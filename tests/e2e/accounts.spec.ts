@@ -434,3 +434,37 @@ for (const lang of ["en", "sv"] as const) {
     );
   });
 }
+
+test.describe("the sign-in, registration and reset forms without JavaScript", () => {
+  // Lean pages for visitors (decision 042): plain forms that the server answers.
+  test.use({ javaScriptEnabled: false, locale: "en-US" });
+  const tx = texts.en;
+
+  test("a wrong password is refused with the email kept, registering signs in, a reset link is sent", async ({
+    page,
+    context,
+    app,
+    consent,
+  }) => {
+    void consent;
+    const u = await createUser(app.runtime);
+    await page.goto("/login");
+    await fillLogin(page, tx, u.email, "not my password");
+    await page.getByRole("button", { name: tx.signIn, exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText(tx.wrong);
+    await expect(page.getByLabel(tx.email)).toHaveValue(u.email);
+
+    await page.goto("/resetpassword");
+    await page.getByLabel(tx.email).fill(u.email);
+    await page.getByRole("button", { name: tx.sendReset }).click();
+    await expect(page.getByRole("alert")).toContainText(tx.resetSent);
+
+    await page.goto("/user/register");
+    await page.getByLabel(tx.name).fill("Nils Noscript");
+    await page.getByLabel(tx.email).fill(uniqueEmail("nojs"));
+    await page.getByLabel(tx.password, { exact: true }).fill("a long enough secret");
+    await page.getByRole("button", { name: tx.register, exact: true }).click();
+    await page.waitForURL("**/dashboard");
+    expect(await sessionCookie(context)).toBeTruthy();
+  });
+});
