@@ -3,10 +3,10 @@
  * query per function, the same on SQLite and PostgreSQL; rows are converted here
  * (decision 004): bigint → number, author text → the literal union.
  */
-import { sql, type Selectable } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
 import { toCurrency, type Currency } from "~/lib/currency";
 import { readBool, type DB } from "../db/db.server";
-import type { ConversationMessageTable, ConversationTable } from "../db/schema";
+import type { ConversationMessageTable, ConversationTable, Database } from "../db/schema";
 import { canManage } from "../items/item-access.repository.server";
 
 export type Author = "finder" | "owner";
@@ -225,6 +225,12 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
 }
 
 /**
+ * Above this many items in the organisations a user administers, their unread count starts
+ * from the unread messages instead of from the items (decision 042).
+ */
+const UNREAD_PER_ITEM_MAX = 2000;
+
+/**
  * Finder messages not opened yet, over the conversations of the items the user manages:
  * their personal items, every item of an organisation they administer, and the items
  * assigned to them in organisations they belong to (the rule of canManage).
@@ -232,11 +238,12 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
  * Every signed-in page shows this count, so its cost must follow the user, not the whole
  * database (decision 042). The memberships are read first (a handful of rows). The user's
  * own and assigned items are found through their indexes and each one's unread messages
- * counted through the item's conversations; only an organisation's admin pays for a second
- * count, which starts from the unread messages (a partial index, a small set) and looks up
- * each one's item, instead of walking the organisation's 50,000 items.
+ * counted through the item's conversations; so are an administered organisation's items,
+ * up to UNREAD_PER_ITEM_MAX of them. Beyond that (a 50,000-item organisation) the count
+ * starts from the unread messages (a partial index, a small set) and looks up each one's
+ * item: whichever set is smaller is walked.
  */
-export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<number> {
+export async function countUnreadOfOwner(db: DB, ownerId: string, perItemMax = UNREAD_PER_ITEM_MAX): Promise<number> {
   const memberships = await db
     .selectFrom("organisation_members")
     .select(["organisationId", "role"])
@@ -244,6 +251,25 @@ export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<numbe
     .execute();
   const adminOf = memberships.filter((m) => m.role === "admin").map((m) => m.organisationId);
   const memberOf = memberships.filter((m) => m.role !== "admin").map((m) => m.organisationId);
+  const [own, administered] = await Promise.all([
+    countUnreadPerItem(db, (eb) =>
+      eb.or([
+        eb.and([eb("p.organisationId", "is", null), eb("p.owner", "=", ownerId)]),
+        ...(memberOf.length > 0
+          ? [eb.and([eb("p.assignedTo", "=", ownerId), eb("p.organisationId", "in", memberOf)])]
+          : []),
+      ]),
+    ),
+    adminOf.length === 0 ? 0 : countUnreadInOrganisations(db, adminOf, perItemMax),
+  ]);
+  return own + administered;
+}
+
+/** A condition on the items, as `products as p`. */
+type ItemFilter = (eb: ExpressionBuilder<Database & { p: Database["products"] }, "p">) => Expression<SqlBool>;
+
+/** The unread finder messages of the items `filter` picks, item by item through the indexes. */
+async function countUnreadPerItem(db: DB, filter: ItemFilter): Promise<number> {
   const perItem = db
     .selectFrom("products as p")
     .select((eb) =>
@@ -256,38 +282,39 @@ export async function countUnreadOfOwner(db: DB, ownerId: string): Promise<numbe
         .where("m.readAt", "is", null)
         .as("n"),
     )
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("p.organisationId", "is", null), eb("p.owner", "=", ownerId)]),
-        ...(memberOf.length > 0
-          ? [eb.and([eb("p.assignedTo", "=", ownerId), eb("p.organisationId", "in", memberOf)])]
-          : []),
-      ]),
-    );
-  const [own, administered] = await Promise.all([
-    db
-      .selectFrom(perItem.as("items"))
-      .select(sql<number>`coalesce(sum(${sql.ref("items.n")}), 0)`.as("n"))
-      .executeTakeFirstOrThrow(),
-    adminOf.length === 0
-      ? { n: 0 }
-      : db
-          .selectFrom("conversation_messages as m")
-          .select(sql<number>`count(*)`.as("n"))
-          .where("m.author", "=", "finder")
-          .where("m.readAt", "is", null)
-          .where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom("conversations as c")
-                .innerJoin("products as p", "p.id", "c.itemId")
-                .select(sql.lit(1).as("one"))
-                .whereRef("c.id", "=", "m.conversationId")
-                .where("p.organisationId", "in", adminOf),
-            ),
-          )
-          .executeTakeFirstOrThrow(),
-  ]);
-  return Number(own.n) + Number(administered.n);
+    .where(filter);
+  const row = await db
+    .selectFrom(perItem.as("items"))
+    .select(sql<number>`coalesce(sum(${sql.ref("items.n")}), 0)`.as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function countUnreadInOrganisations(db: DB, organisationIds: string[], perItemMax: number): Promise<number> {
+  const items = await db
+    .selectFrom("products")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("organisationId", "in", organisationIds)
+    .executeTakeFirstOrThrow();
+  if (Number(items.n) <= perItemMax) {
+    return countUnreadPerItem(db, (eb) => eb("p.organisationId", "in", organisationIds));
+  }
+  const row = await db
+    .selectFrom("conversation_messages as m")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("m.author", "=", "finder")
+    .where("m.readAt", "is", null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("conversations as c")
+          .innerJoin("products as p", "p.id", "c.itemId")
+          .select(sql.lit(1).as("one"))
+          .whereRef("c.id", "=", "m.conversationId")
+          .where("p.organisationId", "in", organisationIds),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
