@@ -4,6 +4,7 @@ import type { Lang } from "~/i18n/config";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import type { Currency } from "~/lib/currency";
 import { formatFee } from "~/lib/fee";
+import { prepaidOfferHref } from "~/lib/prepaid";
 import type { PhotoVariantView } from "~/lib/photos";
 
 /** A paid item's subscription (orders): renews at paidUntil, or ends at endsAt once cancelled. */
@@ -36,6 +37,10 @@ export interface ItemCardData {
   /** An organisation item: whom it is assigned to, by name; null = nobody (decision 026). */
   organisationId?: string | null;
   assignee?: string | null;
+  /** Paid without an order, by a prepaid sticker (decision 036): active until then. */
+  prepaidUntil?: number | null;
+  /** The prepaid period's last 30 days: the card offers a subscription. */
+  prepaidOffer?: boolean;
   /** The first photo's 160 px variant (decision 035), loaded lazily; null: no photo. */
   thumb?: PhotoVariantView | null;
 }
@@ -104,7 +109,17 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
                 {t("dashboard.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
               </span>
             ) : null}
+            {!sub && item.prepaidUntil ? (
+              <span className="ms-2 item-prepaid">
+                {t("dashboard.card.prepaid", { date: formatDate(item.prepaidUntil, lang) })}
+              </span>
+            ) : null}
           </p>
+          {!sub && item.prepaidUntil && item.prepaidOffer ? (
+            <p className="mb-1 small item-prepaid-offer">
+              <Link to={prepaidOfferHref(item.name)}>{t("dashboard.card.subscribe")}</Link>
+            </p>
+          ) : null}
           {sub?.paymentFailed ? (
             <p className="mb-1 small fw-semibold text-danger-emphasis item-payment-failed">
               {t("dashboard.card.paymentFailed")}

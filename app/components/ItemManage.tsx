@@ -3,6 +3,7 @@ import { useTranslation } from "~/i18n/react";
 import type { Currency } from "~/lib/currency";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
+import { prepaidOfferHref } from "~/lib/prepaid";
 import { useLang } from "~/lib/use-lang";
 
 /** What the owner's view of an item shows to manage it (ItemManageView of the items service). */
@@ -30,6 +31,8 @@ export interface ItemManageData {
     } | null;
     /** Prepaid with its sticker (decision 036): active until then. */
     prepaidUntil: number | null;
+    /** The prepaid period's last 30 days: a subscription is offered. */
+    prepaidOffer: boolean;
     organisationId: string | null;
     assignee: string | null;
     lastScannedAt: number | null;
@@ -82,6 +85,14 @@ export function ItemManage({ item }: { item: ItemManageData }) {
               <dt className="col-sm-4">{t("items.manage.status")}</dt>
               <dd className="col-sm-8 item-prepaid">
                 {t("items.manage.prepaid", { date: formatDate(m.prepaidUntil, lang) })}
+                {m.prepaidOffer ? (
+                  <>
+                    {" "}
+                    <Link to={prepaidOfferHref(item.name)} className="item-prepaid-offer">
+                      {t("items.manage.subscribe")}
+                    </Link>
+                  </>
+                ) : null}
               </dd>
             </>
           ) : null}

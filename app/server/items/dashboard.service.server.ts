@@ -6,6 +6,7 @@ import type { Deps } from "../service-deps.server";
 import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
 import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "./items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
+import { prepaidOfferDue } from "~/lib/prepaid";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
 import { photosOfItems } from "../photos/photos.service.server";
@@ -18,6 +19,10 @@ export type DashboardItem = Omit<OwnedItem, "payment"> & {
   code: string;
   /** An organisation item's assigned member, by name (else email); null: the organisation's own. */
   assignee: string | null;
+  /** Paid without an order: a prepaid sticker (decision 036), active until then; else null. */
+  prepaidUntil: number | null;
+  /** Its last 30 days (decision 036): the card offers a subscription. */
+  prepaidOffer: boolean;
 };
 
 export interface Dashboard {
@@ -73,11 +78,16 @@ export async function getDashboard(
   );
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);
-    // Paid items show their subscription: renews on …, or active until … after a cancel.
+    // Paid items show their subscription: renews on …, or active until … after a cancel;
+    // paid without one, the prepaid end of the sticker it was claimed from (decision 036).
+    const subscription = card.paid ? (subscriptions[card.id] ?? null) : null;
+    const prepaidUntil = card.paid && !subscription ? row.paidUntil : null;
     return {
       ...card,
       code: row.code,
-      subscription: card.paid ? (subscriptions[card.id] ?? null) : null,
+      subscription,
+      prepaidUntil,
+      prepaidOffer: prepaidOfferDue(prepaidUntil, now),
       assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
       thumb: photos.get(row.id)?.[0]?.thumb ?? null,
     };

@@ -39,6 +39,7 @@ import { qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { PhotoView } from "~/lib/photos";
+import { prepaidOfferDue } from "~/lib/prepaid";
 
 /**
  * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
@@ -400,24 +401,34 @@ export interface ItemManageView {
   subscription: ItemSubscription | null;
   /** Paid without an order: a prepaid sticker (decision 036), active until then; else null. */
   prepaidUntil: number | null;
+  /** Its last 30 days (decision 036): the owner is offered a subscription. */
+  prepaidOffer: boolean;
   organisationId: string | null;
   /** The assigned member's name (else email); null: nobody. */
   assignee: string | null;
   lastScannedAt: number | null;
 }
 
-async function manageViewOf(db: Deps["db"], viewerId: string, row: Item, paid: boolean): Promise<ItemManageView> {
+async function manageViewOf(
+  db: Deps["db"],
+  viewerId: string,
+  row: Item,
+  paid: boolean,
+  now: number,
+): Promise<ItemManageView> {
   const [subscriptions, members] = await Promise.all([
     paid ? listItemSubscriptions({ db }, viewerId, [row.id]) : Promise.resolve({} as Record<string, ItemSubscription>),
     row.organisationId !== null && row.assignedTo !== null ? listMembers(db, row.organisationId) : Promise.resolve([]),
   ]);
   const member = members.find((m) => m.userId === row.assignedTo);
+  const prepaidUntil = paid && !subscriptions[row.id] ? row.paidUntil : null;
   return {
     contactInfo: row.contactInfo,
     approxValue: row.approxValue,
     active: row.active,
     subscription: subscriptions[row.id] ?? null,
-    prepaidUntil: paid && !subscriptions[row.id] ? row.paidUntil : null,
+    prepaidUntil,
+    prepaidOffer: prepaidOfferDue(prepaidUntil, now),
     organisationId: row.organisationId,
     assignee: member ? member.name || member.email : null,
     lastScannedAt: row.lastScannedAt,
@@ -467,7 +478,7 @@ export async function getItemPageView(
     lost: row.lostAt !== null,
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
-    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid) : null,
+    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock()) : null,
     photo: photos.find((p) => !p.private) ?? null,
     photos: isOwner ? photos : [],
   };
