@@ -302,11 +302,11 @@ export async function isRetiredStickerId(db: DB, id: string): Promise<boolean> {
 }
 
 /** The last replacement of the item created at or after `since`, if any. */
-export async function findReplacementSince(db: DB, productId: string, since: number) {
+export async function findReplacementSince(db: DB, itemId: string, since: number) {
   const row = await db
     .selectFrom("sticker_replacements")
     .select(["id", "createdAt"])
-    .where("productId", "=", productId)
+    .where("productId", "=", itemId)
     .where("createdAt", ">=", since)
     .orderBy("createdAt", "desc")
     .executeTakeFirst();
@@ -314,12 +314,12 @@ export async function findReplacementSince(db: DB, productId: string, since: num
 }
 
 /** The latest paid order that covers the item (its address is where a replacement goes). */
-export async function findLatestPaidOrderOfItem(db: DB, productId: string) {
+export async function findLatestPaidOrderOfItem(db: DB, itemId: string) {
   const row = await db
     .selectFrom("order_items")
     .innerJoin("orders", "orders.id", "order_items.orderId")
     .select(["orders.id", "orders.adress"])
-    .where("order_items.productId", "=", productId)
+    .where("order_items.productId", "=", itemId)
     .where("orders.paidAt", "is not", null)
     .orderBy("orders.paidAt", "desc")
     .executeTakeFirst();

@@ -73,8 +73,8 @@ export interface QueueShipment extends repo.ShipmentRow {
 
 async function withItems(db: Deps["db"], rows: repo.ShipmentRow[]): Promise<QueueShipment[]> {
   const orderIds = rows.filter((r) => r.kind === "order" && r.orderId).map((r) => r.orderId!);
-  const productIds = rows.filter((r) => r.kind === "replacement" && r.productId).map((r) => r.productId!);
-  const [byOrder, byId] = await Promise.all([repo.listOrderItems(db, orderIds), repo.listItemsById(db, productIds)]);
+  const itemIds = rows.filter((r) => r.kind === "replacement" && r.productId).map((r) => r.productId!);
+  const [byOrder, byId] = await Promise.all([repo.listOrderItems(db, orderIds), repo.listItemsById(db, itemIds)]);
   return rows.map((r) => ({
     ...r,
     items:

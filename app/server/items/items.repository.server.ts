@@ -238,7 +238,7 @@ export async function findItemVersions(
 
 /** Whether an item (or a retired sticker) already has this id or this code. */
 export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<boolean> {
-  const [product, retired, sticker] = await Promise.all([
+  const [item, retired, sticker] = await Promise.all([
     db
       .selectFrom("products")
       .select("id")
@@ -255,7 +255,7 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
       .where((eb) => eb.or([eb("id", "=", id), eb("code", "=", code)]))
       .executeTakeFirst(),
   ]);
-  return product !== undefined || retired !== undefined || sticker !== undefined;
+  return item !== undefined || retired !== undefined || sticker !== undefined;
 }
 
 /**

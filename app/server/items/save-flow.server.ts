@@ -15,12 +15,12 @@ import { claimSticker, prepaidRecordOfItem } from "../stickers/stickers.service.
 async function afterSave(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
-  productId: string,
+  itemId: string,
   payNow: boolean,
   organisationId: string | null = null,
 ) {
   if (!payNow) return "/dashboard";
-  await rememberBuy(deps, userId, productId);
+  await rememberBuy(deps, userId, itemId);
   return (await hasOrderAddressWithEmail(deps, userId, organisationId)) ? "/order" : "/user/register-adress";
 }
 

@@ -103,8 +103,8 @@ export async function hasOrderAddressWithEmail(
   return Boolean(address?.email.trim());
 }
 
-export async function rememberBuy(deps: Pick<Deps, "db" | "clock">, userId: string, productId: string): Promise<void> {
-  await upsertOrderDraft(deps.db, userId, { buy: productId }, deps.clock());
+export async function rememberBuy(deps: Pick<Deps, "db" | "clock">, userId: string, itemId: string): Promise<void> {
+  await upsertOrderDraft(deps.db, userId, { buy: itemId }, deps.clock());
 }
 
 export async function getBuyItemId(deps: Pick<Deps, "db">, userId: string): Promise<string | null> {

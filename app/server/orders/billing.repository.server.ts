@@ -231,16 +231,16 @@ export async function cancelPendingBefore(db: DB, before: number, now: number): 
 /** Items of this order still covered by another paid, not lapsed order after `now`. */
 export async function listItemsCoveredElsewhere(
   db: DB,
-  productIds: string[],
+  itemIds: string[],
   orderId: string,
   now: number,
 ): Promise<Set<string>> {
-  if (productIds.length === 0) return new Set();
+  if (itemIds.length === 0) return new Set();
   const rows = await db
     .selectFrom("order_items")
     .innerJoin("orders", "orders.id", "order_items.orderId")
     .select("order_items.productId")
-    .where("order_items.productId", "in", productIds)
+    .where("order_items.productId", "in", itemIds)
     .where("orders.id", "<>", orderId)
     // An invoice not yet paid covers its items too (decision 027: active on invoice).
     .where("orders.status", "in", ["paid", "invoiced"])

@@ -83,14 +83,13 @@ async function paidOrder(period: "month" | "year" = "year", items = 1, language:
 }
 
 const order = (id: string) => deps.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-const product = (id: string) =>
-  deps.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+const item = (id: string) => deps.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const mailsTo = (to: string) =>
   deps.db.selectFrom("mail_outbox").selectAll().where("to", "=", to).orderBy("createdAt").execute();
 const receiptsOf = (orderId: string) =>
   deps.db.selectFrom("receipts").selectAll().where("orderId", "=", orderId).orderBy("number").execute();
 const paidNow = async (id: string) => {
-  const p = await product(id);
+  const p = await item(id);
   return isItemPaid(
     { payed: Number(p.payed) === 1, paidUntil: p.paidUntil == null ? null : Number(p.paidUntil) },
     deps.clock(),
@@ -131,7 +130,7 @@ describe("renewals", () => {
     expect(await renewal(o, "in_2", first, addMonths(first, 1))).toBe("applied");
     expect(await renewal(o, "in_3", addMonths(first, 1), addMonths(first, 2))).toBe("applied");
     expect(Number((await order(o.id)).paidUntil)).toBe(addMonths(first, 2));
-    expect(Number((await product(ids[0]!)).paidUntil)).toBe(addMonths(first, 2));
+    expect(Number((await item(ids[0]!)).paidUntil)).toBe(addMonths(first, 2));
     const numbers = (await receiptsOf(o.id)).map((r) => Number(r.number));
     expect(numbers).toHaveLength(3);
     expect(numbers[1]).toBe(numbers[0]! + 1);
@@ -214,7 +213,7 @@ describe("failed payments and lapses", () => {
     deps.setNow(end + PAYMENT_RETRY_GRACE_MS + 2 * 60_000);
     expect(await lapseDueOrders(deps)).toBe(1);
     expect(await paidNow(ids[0]!)).toBe(false);
-    expect(Number((await product(ids[0]!)).payed)).toBe(0);
+    expect(Number((await item(ids[0]!)).payed)).toBe(0);
     expect(await lapseDueOrders(deps)).toBe(0);
     const lapsed = (await mailsTo(u.email)).filter((m) => m.subject === "Your Hittad subscription has ended");
     expect(lapsed).toHaveLength(1);

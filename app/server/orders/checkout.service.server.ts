@@ -230,9 +230,9 @@ async function testCheckoutOrder(
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
   if (order.status === "pending") {
     const ids = await listOrderItemIds(deps.db, order.id);
-    const products = await listOrderItemsForPayment(deps.db, ids);
+    const items = await listOrderItemsForPayment(deps.db, ids);
     const now = deps.clock();
-    if (products.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
+    if (items.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
   }
   return order;
 }

@@ -83,7 +83,7 @@ async function itemsOnCredit(trx: DB, organisationId: string, guard: InvoiceGuar
 export async function invoiceRefusal(
   trx: DB,
   order: { method: string; organisationId: string | null; userId: string; count: number },
-  productIds: string[],
+  itemIds: string[],
   guard: InvoiceGuard | null,
 ): Promise<InvoiceRefusal | null> {
   if (order.method !== "invoice") return null;
@@ -91,12 +91,12 @@ export async function invoiceRefusal(
   if (trx.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`select pg_advisory_xact_lock(hashtext(${`invoice:${buyer}`}))`.execute(trx);
   }
-  for (let i = 0; i < productIds.length; i += 1000) {
+  for (let i = 0; i < itemIds.length; i += 1000) {
     const open = await trx
       .selectFrom("order_items")
       .innerJoin("orders", "orders.id", "order_items.orderId")
       .select("orders.id")
-      .where("order_items.productId", "in", productIds.slice(i, i + 1000))
+      .where("order_items.productId", "in", itemIds.slice(i, i + 1000))
       .where("orders.method", "=", "invoice")
       .where("orders.status", "in", ["pending", "invoiced"])
       .where("orders.lapsedAt", "is", null)

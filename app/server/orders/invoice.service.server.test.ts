@@ -49,8 +49,8 @@ async function items(org: string, n: number, owner = admin) {
   return ids;
 }
 
-const invoice = (org: string, productIds: string[], userId = admin.id, period: "year" | "month" = "year") =>
-  startInvoice(deps, { userId, productIds, organisationId: org, period, lang: "en" });
+const invoice = (org: string, itemIds: string[], userId = admin.id, period: "year" | "month" = "year") =>
+  startInvoice(deps, { userId, productIds: itemIds, organisationId: org, period, lang: "en" });
 
 async function code(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
@@ -70,12 +70,8 @@ describe("invoice service", () => {
     const order = await deps.db.selectFrom("orders").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
     expect(order.status).toBe("invoiced");
     expect(order.method).toBe("invoice");
-    const product = await deps.db
-      .selectFrom("products")
-      .selectAll()
-      .where("id", "=", ids[0]!)
-      .executeTakeFirstOrThrow();
-    expect(Number(product.paidUntil)).toBeGreaterThan(START);
+    const item = await deps.db.selectFrom("products").selectAll().where("id", "=", ids[0]!).executeTakeFirstOrThrow();
+    expect(Number(item.paidUntil)).toBeGreaterThan(START);
   });
 
   it("only an admin may invoice: a member is told so, an outsider learns nothing, a personal order cannot", async () => {

@@ -129,11 +129,11 @@ export async function releaseInvoiceShipment(trx: DB, order: Pick<Order, "id" | 
 export async function queueFirstShipment(
   trx: DB,
   order: Pick<Order, "id" | "userId" | "address">,
-  productIds: readonly string[],
+  itemIds: readonly string[],
   now: number,
 ): Promise<void> {
   // Items claimed from printed stickers already wear theirs (decision 036): nothing to post.
-  if (await allAreClaimedStickers(trx, productIds)) return forgetPayNowItem(trx, order.userId, productIds, now);
+  if (await allAreClaimedStickers(trx, itemIds)) return forgetPayNowItem(trx, order.userId, itemIds, now);
   await insertShipment(trx, {
     id: randomUUID(),
     orderId: order.id,
@@ -141,11 +141,11 @@ export async function queueFirstShipment(
     address: order.address,
     createdAt: now,
   });
-  await forgetPayNowItem(trx, order.userId, productIds, now);
+  await forgetPayNowItem(trx, order.userId, itemIds, now);
 }
 
 /** The orderer's remembered pay-now item is forgotten once an order covers it. */
-export async function forgetPayNowItem(trx: DB, userId: string, productIds: readonly string[], now: number) {
+export async function forgetPayNowItem(trx: DB, userId: string, itemIds: readonly string[], now: number) {
   const buy = await getBuyItemId({ db: trx }, userId);
-  if (buy && productIds.includes(buy)) await upsertOrderDraft(trx, userId, { buy: null }, now);
+  if (buy && itemIds.includes(buy)) await upsertOrderDraft(trx, userId, { buy: null }, now);
 }

@@ -182,7 +182,7 @@ function toColumns(changes: OrderChanges): Updateable<OrderTable> {
 export async function insertOrder(
   db: DB,
   order: Order,
-  productIds: string[],
+  itemIds: string[],
   guard: InvoiceGuard | null = null,
 ): Promise<InvoiceRefusal | null> {
   const { address, renewing, reverseCharge, invoiceTo, ...rest } = order;
@@ -194,15 +194,15 @@ export async function insertOrder(
     invoiceTo: invoiceTo ? JSON.stringify(invoiceTo) : null,
   };
   return db.transaction().execute(async (trx): Promise<InvoiceRefusal | null> => {
-    const refused = await invoiceRefusal(trx, order, productIds, guard);
+    const refused = await invoiceRefusal(trx, order, itemIds, guard);
     if (refused) return refused;
     await trx.insertInto("orders").values(row).execute();
     // In chunks: an order of all of a company's 5,000 items stays far below the databases'
     // limits on bound parameters.
-    for (let i = 0; i < productIds.length; i += 1000)
+    for (let i = 0; i < itemIds.length; i += 1000)
       await trx
         .insertInto("order_items")
-        .values(productIds.slice(i, i + 1000).map((productId) => ({ orderId: row.id, productId })))
+        .values(itemIds.slice(i, i + 1000).map((itemId) => ({ orderId: row.id, productId: itemId })))
         .execute();
     return null;
   });
@@ -236,7 +236,7 @@ export async function listRenewingOrdersOfUser(db: DB, userId: string): Promise<
 }
 
 /** The user's paid orders covering one item whose subscription still renews (item deletion, decision 017). */
-export async function listRenewingOrdersOfItem(db: DB, userId: string, productId: string): Promise<Order[]> {
+export async function listRenewingOrdersOfItem(db: DB, userId: string, itemId: string): Promise<Order[]> {
   const rows = await db
     .selectFrom("orders")
     .selectAll()
@@ -244,7 +244,7 @@ export async function listRenewingOrdersOfItem(db: DB, userId: string, productId
     .where("status", "=", "paid")
     .where("renewing", "=", 1)
     .where("lapsedAt", "is", null)
-    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", productId))
+    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", itemId))
     .execute();
   return rows.map(toOrder);
 }
@@ -254,18 +254,13 @@ export async function listRenewingOrdersOfItem(db: DB, userId: string, productId
  * cancelled (item deletion, decision 017): paying one later must not charge for an item that
  * is gone. Returns how many.
  */
-export async function cancelPendingOrdersOfItem(
-  db: DB,
-  userId: string,
-  productId: string,
-  now: number,
-): Promise<number> {
+export async function cancelPendingOrdersOfItem(db: DB, userId: string, itemId: string, now: number): Promise<number> {
   const r = await db
     .updateTable("orders")
     .set({ status: "cancelled", updatedAt: now })
     .where("userId", "=", userId)
     .where("status", "=", "pending")
-    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", productId))
+    .where("id", "in", db.selectFrom("order_items").select("orderId").where("productId", "=", itemId))
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
@@ -309,12 +304,8 @@ export interface PaidOrderItem {
 
 /** Paid orders of a user with the items they cover (dashboard status per item). */
 /** `productIds`: only these items (one dashboard page), not all of a 5,000-item owner's. */
-export async function listPaidOrderItemsOfUser(
-  db: DB,
-  userId: string,
-  productIds?: string[],
-): Promise<PaidOrderItem[]> {
-  if (productIds && productIds.length === 0) return [];
+export async function listPaidOrderItemsOfUser(db: DB, userId: string, itemIds?: string[]): Promise<PaidOrderItem[]> {
+  if (itemIds && itemIds.length === 0) return [];
   const rows = await db
     .selectFrom("orders")
     .innerJoin("order_items", "order_items.orderId", "orders.id")
@@ -331,7 +322,7 @@ export async function listPaidOrderItemsOfUser(
     .where("orders.userId", "=", userId)
     .where("orders.status", "=", "paid")
     .where("orders.lapsedAt", "is", null)
-    .$if(productIds !== undefined, (q) => q.where("order_items.productId", "in", productIds!))
+    .$if(itemIds !== undefined, (q) => q.where("order_items.productId", "in", itemIds!))
     .execute();
   return rows.map((r) => ({
     productId: r.productId,

@@ -54,7 +54,7 @@ async function owner(opts: { verified?: boolean } = {}) {
   return { id: user.id, email };
 }
 
-const product = (id: string) =>
+const itemRow = (id: string) =>
   deps.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const order = (id: string) => deps.db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const shipments = (orderId: string) =>
@@ -104,7 +104,7 @@ describe("applyPayment", () => {
     const other = { ...payment(o, "evt_sek"), amount: { total: o.totalAmount, currency: "sek" } };
     expect(await applyPayment(deps, other)).toBe("ignored");
     expect((await order(o.id)).status).toBe("pending");
-    expect((await product(item)).payed).toBe(0);
+    expect((await itemRow(item)).payed).toBe(0);
     expect(await shipments(o.id)).toHaveLength(0);
   });
 
@@ -116,7 +116,7 @@ describe("applyPayment", () => {
     await applyPayment(deps, { ...payment(o, "evt_2"), periodEnd: addMonths(start, 2) });
     await applyPayment(deps, { ...payment(o, "evt_1"), periodEnd: addMonths(start, 1) });
     expect((await order(o.id)).paidUntil).toBe(addMonths(start, 2));
-    expect((await product(item)).paidUntil).toBe(addMonths(start, 2));
+    expect((await itemRow(item)).paidUntil).toBe(addMonths(start, 2));
   });
 
   it("a second order's payment for items already paid activates nothing again: no shipment, no receipt", async () => {
@@ -126,10 +126,10 @@ describe("applyPayment", () => {
     const first = await pendingOrder(u.id, [item]);
     const second = await pendingOrder(u.id, [item]);
     expect(await applyPayment(deps, payment(first, "evt_a"))).toBe("applied");
-    const paid = await product(item);
+    const paid = await itemRow(item);
     expect(await applyPayment(deps, payment(second, "evt_b"))).toBe("alreadyCovered");
     expect((await order(second.id)).status).toBe("duplicate");
-    expect(await product(item)).toEqual(paid);
+    expect(await itemRow(item)).toEqual(paid);
     expect(await shipments(second.id)).toHaveLength(0);
     expect(await mails()).toHaveLength(1);
     // Its later events (renewals) change nothing either.
@@ -204,7 +204,7 @@ describe("cancelRenewal", () => {
     await deps.db.updateTable("products").set({ paidUntil: later }).where("id", "=", item).execute();
     const { endsAt } = await cancelRenewal(deps, { userId: u.id, orderId: o.id });
     expect(endsAt).toBeLessThan(later);
-    expect((await product(item)).paidUntil).toBe(later);
+    expect((await itemRow(item)).paidUntil).toBe(later);
   });
 
   it("an item paid without an end keeps having no end", async () => {
@@ -214,7 +214,7 @@ describe("cancelRenewal", () => {
     await completeTestPayment(deps, { userId: u.id, orderId: o.id });
     await deps.db.updateTable("products").set({ paidUntil: null }).where("id", "=", item).execute();
     await cancelRenewal(deps, { userId: u.id, orderId: o.id });
-    expect((await product(item)).paidUntil).toBeNull();
+    expect((await itemRow(item)).paidUntil).toBeNull();
   });
 
   it("refuses another user's order and an order already cancelled", async () => {

@@ -120,13 +120,13 @@ export async function applyPayment(
     const invoiced =
       order.status === "invoiced" ||
       (order.method === "invoice" && order.status === "cancelled" && order.voidedAt != null);
-    const productIds = await listOrderItemIds(trx, order.id);
-    const products = await listOrderItemsForPayment(trx, productIds);
+    const itemIds = await listOrderItemIds(trx, order.id);
+    const items = await listOrderItemsForPayment(trx, itemIds);
     // An item of an unpaid order was deleted since its checkout started (decision 017): the
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
-    const itemsGone = first && productIds.length < order.count;
-    if (!invoiced && (itemsGone || (first && products.length > 0 && products.every((p) => isItemPaid(p, now))))) {
+    const itemsGone = first && itemIds.length < order.count;
+    if (!invoiced && (itemsGone || (first && items.length > 0 && items.every((p) => isItemPaid(p, now))))) {
       await updateOrder(trx, order.id, {
         status: "duplicate",
         subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
@@ -168,12 +168,12 @@ export async function applyPayment(
     });
     // A lapsed order's items stay unpaid unless this payment pays a period beyond it.
     const activates = order.lapsedAt == null || revived;
-    for (const p of activates ? products : []) {
+    for (const p of activates ? items : []) {
       await setItemPaid(trx, p.id, { paidUntil: laterEnd(p, paidUntil), payment: period, updatedAt: now });
       touched.push(p.id);
     }
     if (first && !invoiced) {
-      await queueFirstShipment(trx, order, productIds, now);
+      await queueFirstShipment(trx, order, itemIds, now);
     }
     // An invoice's stickers ship once it is paid (decision 028), unless staff released them.
     if (first && invoiced) await releaseInvoiceShipment(trx, order, now);

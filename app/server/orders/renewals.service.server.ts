@@ -164,14 +164,14 @@ const OTHER_ITEMS_LISTED = 20;
 export async function renewalsEndedByDeletion(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
-  productId: string,
+  itemId: string,
   /** Who reads the preview: only items they may manage are named (the others are counted). */
   viewer: string = userId,
 ): Promise<EndedByDeletion[]> {
   const now = deps.clock();
   const out: EndedByDeletion[] = [];
-  for (const order of await listRenewingOrdersOfItem(deps.db, userId, productId)) {
-    const others = (await listItemsOfOrder(deps.db, order.id)).filter((i) => i.id !== productId);
+  for (const order of await listRenewingOrdersOfItem(deps.db, userId, itemId)) {
+    const others = (await listItemsOfOrder(deps.db, order.id)).filter((i) => i.id !== itemId);
     const managed = await listManagedIds(
       deps.db,
       viewer,
@@ -197,9 +197,9 @@ export async function renewalsEndedByDeletion(
 export async function stopRenewalsOfItem(
   deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
   userId: string,
-  productId: string,
+  itemId: string,
 ): Promise<void> {
-  for (const order of await listRenewingOrdersOfItem(deps.db, userId, productId)) {
+  for (const order of await listRenewingOrdersOfItem(deps.db, userId, itemId)) {
     await cancelRenewal(deps, { userId, orderId: order.id });
   }
 }
@@ -212,9 +212,9 @@ export async function stopRenewalsOfItem(
 export async function cancelPendingCheckoutsOfItem(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
-  productId: string,
+  itemId: string,
 ): Promise<number> {
-  return cancelPendingOrdersOfItem(deps.db, userId, productId, deps.clock());
+  return cancelPendingOrdersOfItem(deps.db, userId, itemId, deps.clock());
 }
 
 /** When each renewing subscription of the user would end if cancelled now (for the delete page). */
@@ -342,10 +342,10 @@ export interface ItemSubscription {
 export async function listItemSubscriptions(
   deps: Pick<Deps, "db">,
   userId: string,
-  productIds?: string[],
+  itemIds?: string[],
 ): Promise<Record<string, ItemSubscription>> {
   const out: Record<string, ItemSubscription> = {};
-  for (const r of await listPaidOrderItemsOfUser(deps.db, userId, productIds)) {
+  for (const r of await listPaidOrderItemsOfUser(deps.db, userId, itemIds)) {
     const prev = out[r.productId];
     if (prev && (prev.paidUntil ?? 0) >= (r.paidUntil ?? 0)) continue;
     out[r.productId] = {

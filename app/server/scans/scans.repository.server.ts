@@ -136,11 +136,11 @@ export async function setLastScanned(db: DB, ids: string[], at: number): Promise
   }
 }
 
-export async function listRecentScans(db: DB, productId: string, limit: number): Promise<ScanEntry[]> {
+export async function listRecentScans(db: DB, itemId: string, limit: number): Promise<ScanEntry[]> {
   const rows = await db
     .selectFrom("item_scans")
     .select(["scannedAt", "lang", "device"])
-    .where("productId", "=", productId)
+    .where("productId", "=", itemId)
     .orderBy("scannedAt", "desc")
     .limit(limit)
     .execute();
@@ -190,7 +190,7 @@ export async function findAlertTargets(db: DB, ids: string[], paidScans: boolean
  */
 export async function claimAlert(
   db: DB,
-  productId: string,
+  itemId: string,
   column: "scanAlertedAt" | "inactiveAlertedAt",
   now: number,
   windowMs: number,
@@ -198,7 +198,7 @@ export async function claimAlert(
   const r = await db
     .updateTable("products")
     .set({ [column]: now })
-    .where("id", "=", productId)
+    .where("id", "=", itemId)
     .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;

@@ -222,8 +222,8 @@ export async function findStickersByIds(db: DB, ids: readonly string[]): Promise
 }
 
 /** The claimed sticker an item was made from, if any (the prepaid record). */
-export async function findStickerOfItem(db: DB, productId: string): Promise<Sticker | undefined> {
-  const row = await stickerQuery(db).where("s.productId", "=", productId).executeTakeFirst();
+export async function findStickerOfItem(db: DB, itemId: string): Promise<Sticker | undefined> {
+  const row = await stickerQuery(db).where("s.productId", "=", itemId).executeTakeFirst();
   return row && toSticker(row);
 }
 
@@ -277,18 +277,18 @@ export async function voidSticker(db: DB, batchId: string, id: string, now: numb
 }
 
 /** Whether every one of these items was made from a claimed sticker (no shipment needed). */
-export async function allAreClaimedStickers(db: DB, productIds: readonly string[]): Promise<boolean> {
-  if (productIds.length === 0) return false;
+export async function allAreClaimedStickers(db: DB, itemIds: readonly string[]): Promise<boolean> {
+  if (itemIds.length === 0) return false;
   let found = 0;
-  for (let i = 0; i < productIds.length; i += CHUNK) {
+  for (let i = 0; i < itemIds.length; i += CHUNK) {
     const row = await db
       .selectFrom("stickers")
       .select(sql<number>`count(*)`.as("n"))
-      .where("productId", "in", productIds.slice(i, i + CHUNK))
+      .where("productId", "in", itemIds.slice(i, i + CHUNK))
       .executeTakeFirst();
     found += Number(row?.n ?? 0);
   }
-  return found === productIds.length;
+  return found === itemIds.length;
 }
 
 /** A replaced item's sticker record follows its new id (decision 015's moveItemToNewId). */
