@@ -13,6 +13,9 @@ import { formatStickerCode } from "../../app/lib/sticker-code";
 import { decodeQrIn, pdfPages, pdfToText } from "../support/pdf";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
+import { claimBatchFile } from "../../app/server/stickers/claim-mode.service.server";
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 
 let tdb: TestDatabase;
 let rt: Runtime;
@@ -78,6 +81,50 @@ describe(`double claims (${process.env.DATABASE_URL?.startsWith("postgres") ? "P
 });
 
 describe("a batch's files for the print shop", () => {
+  it("of two admins confirming one batch file at once, one claims all of it and the other none (file.changed)", async () => {
+    const deps = depsOf(rt);
+    const [first, second] = [await user(), await user()];
+    const organisation = await createOrganisation(deps, first, {
+      name: "Race AB",
+      orgNumber: `556${String(++n).padStart(3, "0")}-${String(process.pid % 10000).padStart(4, "0")}`,
+      billingEmail: `race-${n}@company.example`,
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "903 26",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    await insertMember(rt.database.db, {
+      organisationId: organisation,
+      userId: second,
+      role: "admin",
+      createdAt: Date.now(),
+    });
+    for (let round = 0; round < 4; round++) {
+      const batchId = await createBatch(deps, first, { size: 4, prepaidMonths: null, label: `File race ${round}` });
+      const pairs = (await getBatch(deps, batchId)).stickers.map((s) => ({ id: s.id, code: s.code }));
+      const results = await Promise.allSettled(
+        [first, second].map((admin, i) =>
+          claimBatchFile(deps, { userId: admin, ip: `10.9.${round}.${i}` }, organisation, pairs, null, "en"),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled").map((r) => r.value)).toEqual([4]);
+      const refused = results.find((r) => r.status === "rejected");
+      expect(refused?.reason).toMatchObject({ code: "file.changed" });
+      const items = await rt.database.db
+        .selectFrom("products")
+        .select("id")
+        .where(
+          "id",
+          "in",
+          pairs.map((p) => p.id),
+        )
+        .execute();
+      expect(items).toHaveLength(4);
+    }
+  });
+
   it("the sheet's QR codes hold {BASE_URL}/{id} with each code printed; the CSV lists them; voided ones are left out", async () => {
     const deps = depsOf(rt);
     const batchId = await createBatch(deps, await user(), { size: 4, prepaidMonths: 6, label: "Print" });

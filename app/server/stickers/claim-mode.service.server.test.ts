@@ -136,19 +136,26 @@ describe("claim mode", () => {
     await expect(attempt(s!.code)).rejects.toMatchObject({ code: "claim.notClaimable" });
   });
 
-  it("an item is assigned only to a member of the organisation", async () => {
+  it("an item is assigned only to a member of the organisation, refused before a try is counted or the code looked up", async () => {
     const [s] = await stickers(1);
     const outsider = await signUpOwner(deps, { prefix: "claim-outsider" });
+    const ip = "192.0.2.91";
+    // An unclaimed code and a wrong one get the same answer: the refusal tells nothing of the code.
+    for (const code of [s!.code, "ZZZ-ZZZ-ZZZ"]) {
+      await expect(
+        claimIntoOrganisation(deps, who(admin.id, ip), organisation, { code, assignTo: outsider.id, name: "" }, "en"),
+      ).rejects.toMatchObject({ code: "assigneeNotMember" });
+    }
     await expect(
-      claimIntoOrganisation(
-        deps,
-        who(admin.id),
-        organisation,
-        { code: s!.code, assignTo: outsider.id, name: "" },
-        "en",
-      ),
+      claimBatchFile(deps, who(admin.id, ip), organisation, [{ id: s!.id, code: s!.code }], outsider.id, "en"),
     ).rejects.toMatchObject({ code: "assigneeNotMember" });
     expect((await unclaimedStickerState(deps, s!.id))?.state).toBe("unclaimed");
+    const counted = await deps.db
+      .selectFrom("app_rate_limits")
+      .select("key")
+      .where("key", "in", [`sticker-claim:ip:${ip}`, `sticker-claim:user:${admin.id}`])
+      .execute();
+    expect(counted).toEqual([]);
   });
 });
 

@@ -20,7 +20,7 @@ import { NAME_MAX } from "~/lib/product-form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
-import { createItem, type ItemInput } from "../items/items.service.server";
+import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
 import { findStickersByIds, listOrganisationItemsByIds } from "./stickers.repository.server";
 import {
   BATCH_MAX,
@@ -92,6 +92,15 @@ export async function getClaimMode(
   return { organisation, members, claimed };
 }
 
+/**
+ * A chosen member must belong to the organisation, checked before a try is counted and the
+ * sticker looked up: refused after the look-up, the answer would differ for an unclaimed
+ * code and tell it apart from a claimed one (decision 036).
+ */
+async function requireAssignee(db: Deps["db"], organisationId: string, assignTo: string | null) {
+  if (assignTo && !(await findMembership(db, organisationId, assignTo))) throw new ItemError("assigneeNotMember");
+}
+
 /** Whether `userId` may use claim mode of the organisation (StickerError org.notFound if not). */
 export async function checkClaimModeAdmin(deps: Pick<Deps, "db">, userId: string, organisationId: string) {
   await requireAdmin(deps.db, userId, organisationId);
@@ -113,6 +122,7 @@ export async function claimIntoOrganisation(
   lang: Lang,
 ): Promise<{ id: string; code: string }> {
   const organisation = await requireAdmin(deps.db, who.userId, organisationId);
+  await requireAssignee(deps.db, organisationId, input.assignTo);
   // A code that cannot be one is refused by claimSticker (no try counted) before the name matters.
   const code = normalizeStickerCode(input.code) ?? "";
   const name =
@@ -234,6 +244,7 @@ export async function claimBatchFile(
 ): Promise<number> {
   const organisation = await requireAdmin(deps.db, who.userId, organisationId);
   if (pairs.length === 0 || pairs.length > BATCH_MAX) throw new StickerError("file.invalid", { max: BATCH_MAX });
+  await requireAssignee(deps.db, organisationId, assignTo);
   const attempt = await countClaimAttempt(deps, who);
   const sorted = await sortBatchRows(
     deps.db,
