@@ -6,7 +6,7 @@
 import { Form } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import type { BatchFilePreview } from "~/lib/claim-mode";
+import { confirmationLines, type BatchFilePreview } from "~/lib/claim-mode";
 import type { FormMessage } from "~/lib/form";
 
 interface Props {
@@ -100,11 +100,7 @@ export function ClaimFileForm({ action, members, assignedTo, preview, error, cla
           {preview.claimable.length > 0 ? (
             <Form method="post" action={action} className="mb-4" style={{ maxWidth: "28rem" }}>
               <input type="hidden" name="intent" value="fileClaim" />
-              <input
-                type="hidden"
-                name="stickers"
-                value={preview.claimable.map((s) => `${s.id} ${s.code}`).join("\n")}
-              />
+              <input type="hidden" name="stickers" value={confirmationLines(preview.claimable)} />
               <AssignSelect id="claim-file-confirm-assignedTo" members={members} value={assignedTo} />
               <button type="submit" className="btn btn-primary">
                 {t("organisations.claimMode.file.confirm", { count: preview.claimable.length })}

@@ -42,3 +42,17 @@ export interface BatchFilePreview {
   /** The first refused rows: spreadsheet row, the code as written, why. */
   refused: { row: number; code: string; reason: RefusedReason }[];
 }
+
+/** The confirmation's hidden field: the preview's claimable stickers, one `id code` a line. */
+export function confirmationLines(stickers: { id: string; code: string }[]): string {
+  return stickers.map((s) => `${s.id} ${s.code}`).join("\n");
+}
+
+/** The stickers a confirmation posts back (confirmationLines read); the service checks each again. */
+export function parseConfirmationLines(text: string): { id: string; code: string }[] {
+  return text
+    .split(/\r\n|\n/)
+    .map((line) => line.trim().split(" "))
+    .filter((p) => p.length === 2)
+    .map(([id, code]) => ({ id: id!, code: code! }));
+}

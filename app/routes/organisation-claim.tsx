@@ -9,7 +9,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { claimModeSchema, type ClaimModeValues } from "~/lib/claim-mode";
+import { claimModeSchema, parseConfirmationLines, type ClaimModeValues } from "~/lib/claim-mode";
 import { parseForm, type ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { formatStickerCode } from "~/lib/sticker-code";
@@ -116,7 +116,7 @@ async function previewFile({ form, values, userId, organisationId, ip }: Submiss
 
 /** The confirmed preview: every sticker it listed, claimed in one transaction. */
 async function claimFile({ form, values, userId, organisationId, ip, lang }: Submission) {
-  const pairs = pairsOf(String(form.get("stickers") ?? ""));
+  const pairs = parseConfirmationLines(String(form.get("stickers") ?? ""));
   const assignedTo = values.assignedTo === "" ? null : values.assignedTo;
   try {
     const deps = await getDeps();
@@ -126,15 +126,6 @@ async function claimFile({ form, values, userId, organisationId, ip, lang }: Sub
   } catch (err) {
     return claimError("fileClaim", err, values);
   }
-}
-
-/** The confirmation's `id code` lines (what the preview listed). */
-function pairsOf(text: string): { id: string; code: string }[] {
-  return text
-    .split(/\r\n|\n/)
-    .map((line) => line.trim().split(" "))
-    .filter((p) => p.length === 2)
-    .map(([id, code]) => ({ id: id!, code: code! }));
 }
 
 const INTENTS: Record<Intent, (s: Submission) => Promise<Response | ReturnType<typeof answer>>> = {
