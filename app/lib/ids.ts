@@ -4,7 +4,7 @@
  * (crypto randomness, no modulo bias) and must never spell a top-level route name.
  */
 export const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-export const PRODUCT_ID_LENGTH = 10;
+export const ITEM_ID_LENGTH = 10;
 
 /**
  * First path segments the app (or the HTTP layer) owns. React Router matches paths
@@ -63,12 +63,12 @@ export function randomId(length: number, fill: RandomFill = cryptoFill): string 
 }
 
 export function newItemId(): string {
-  return randomId(PRODUCT_ID_LENGTH);
+  return randomId(ITEM_ID_LENGTH);
 }
 
-const PRODUCT_ID_RE = new RegExp(`^[A-Za-z0-9]{${PRODUCT_ID_LENGTH}}$`);
+const ITEM_ID_RE = new RegExp(`^[A-Za-z0-9]{${ITEM_ID_LENGTH}}$`);
 
-/** Whether `value` has the shape of a product id (the short route only answers these). */
+/** Whether `value` has the shape of an item id (the short route only answers these). */
 export function isItemId(value: unknown): value is string {
-  return typeof value === "string" && PRODUCT_ID_RE.test(value) && !RESERVED_ROUTE_NAMES.has(value.toLowerCase());
+  return typeof value === "string" && ITEM_ID_RE.test(value) && !RESERVED_ROUTE_NAMES.has(value.toLowerCase());
 }

@@ -40,7 +40,7 @@ async function user() {
   return { id: user.id, email };
 }
 
-async function products(owner: string) {
+async function itemsOf(owner: string) {
   return deps.db.selectFrom("products").selectAll().where("owner", "=", owner).orderBy("name").execute();
 }
 
@@ -80,7 +80,7 @@ describe("import", () => {
     const err = await importError(importFile(u.id, PERSONAL, text, "070-1", "sv"));
     expect(err.code).toBe("invalidRows");
     expect(importErrors[err.code].status).toBe(422);
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
     const preview = await previewImport(deps, who("previewer"), PERSONAL, text, "sv");
     expect(preview).toMatchObject({ total: 3, errorCount: 2, rows: [] });
     expect(preview.errors.map((e) => [e.row, e.column])).toEqual([
@@ -100,7 +100,7 @@ describe("import", () => {
     );
     expect(count).toBe(2);
     expect(batch).toBe(deps.clock());
-    const rows = await products(u.id);
+    const rows = await itemsOf(u.id);
     expect(rows.map((r) => [r.name, r.prodType, Number(r.findFee), r.contactVisibility, r.currency])).toEqual([
       ["Nycklar", "other", 0, "public", "SEK"],
       ["Telefon", "mobile", 200, "private", "SEK"],
@@ -124,7 +124,7 @@ describe("submitImport", () => {
     const bytes = new TextEncoder().encode(text);
     const outcome = await submitImport(deps, who(u.id), PERSONAL, { intent: "preview", bytes }, "070-1", "en");
     expect(outcome).toMatchObject({ kind: "preview", csv: text, preview: { total: 1, errorCount: 0 } });
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
     expect(
       (await importError(submitImport(deps, who(u.id), PERSONAL, { intent: "preview", bytes: null }, "", "en"))).code,
     ).toBe("noFile");
@@ -136,7 +136,7 @@ describe("submitImport", () => {
       kind: "preview",
       csv: text,
     });
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
   });
 
   it("a confirmation with a wrong row answers every row error and no text to confirm", async () => {
@@ -144,7 +144,7 @@ describe("submitImport", () => {
     const bad = { ...confirm, text: "name,type,fee\nA,mobile,x\n" };
     const outcome = await submitImport(deps, who(u.id), PERSONAL, bad, "070-1", "en");
     expect(outcome).toMatchObject({ kind: "preview", csv: "", preview: { errorCount: 1 } });
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
   });
 
   it("a valid confirmation imports and names its batch", async () => {
@@ -169,12 +169,12 @@ describe("limits", () => {
     const err = await importError(importFile(u.id, PERSONAL, text, "R", "en"));
     expect(err).toMatchObject({ code: "rateLimited", params: { count: 60 } });
     expect(importErrors[err.code].status).toBe(429);
-    expect(await products(u.id)).toHaveLength(IMPORT_RATE_RULE.limit);
+    expect(await itemsOf(u.id)).toHaveLength(IMPORT_RATE_RULE.limit);
     // Another user is not affected, and the user may import again an hour later.
     await importFile((await user()).id, PERSONAL, text, "R", "en");
     deps.setNow(deps.clock() + IMPORT_RATE_RULE.windowMs);
     await importFile(u.id, PERSONAL, text, "R", "en");
-    expect(await products(u.id)).toHaveLength(IMPORT_RATE_RULE.limit + 1);
+    expect(await itemsOf(u.id)).toHaveLength(IMPORT_RATE_RULE.limit + 1);
   });
 
   it("a confirmation previewed in another scope than the active one saves nothing", async () => {
@@ -184,7 +184,7 @@ describe("limits", () => {
     expect(
       (await importError(previewImport(deps, who("previewer"), PERSONAL, input.text, "en", "orgElsewhere"))).code,
     ).toBe("scopeChanged");
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
   });
 });
 
@@ -233,7 +233,7 @@ describe("organisations", () => {
       "Reception",
       "en",
     );
-    expect((await products(admin.id)).map((r) => [r.name, r.organisationId, r.assignedTo])).toEqual([
+    expect((await itemsOf(admin.id)).map((r) => [r.name, r.organisationId, r.assignedTo])).toEqual([
       ["A", ORG, member.id],
       ["B", ORG, null],
     ]);
@@ -304,7 +304,7 @@ describe("sticker codes (decision 036)", () => {
       "R",
       "en",
     );
-    const rows = await products(u.id);
+    const rows = await itemsOf(u.id);
     expect(rows.find((r) => r.name === "Laptop")).toMatchObject({ id: s!.id, code: s!.code, paidUntil: null });
     expect(rows.find((r) => r.name === "Keys")!.id).not.toBe(s!.id);
     const [after] = (await getBatch(deps, s!.batchId)).stickers;
@@ -316,7 +316,7 @@ describe("sticker codes (decision 036)", () => {
     const u = await user();
     const [s] = await batch(1, 12);
     await importFile(u.id, PERSONAL, `namn;typ;hittelön;klistermärkeskod\nDator;dator;100;${s!.code}\n`, "R", "sv");
-    const [row] = await products(u.id);
+    const [row] = await itemsOf(u.id);
     expect(row).toMatchObject({ id: s!.id, payed: 1 });
     expect(Number(row!.paidUntil)).toBe(addMonths(deps.clock(), 12));
   });
@@ -349,7 +349,7 @@ describe("sticker codes (decision 036)", () => {
       { row: 5, column: "stickerCode", message: "csv.errors.stickerNotClaimable", value: "not a code" },
     ]);
     expect(preview.total).toBe(5);
-    expect((await products(u.id)).map((r) => r.name)).toEqual(["First"]);
+    expect((await itemsOf(u.id)).map((r) => r.name)).toEqual(["First"]);
     expect((await getBatch(deps, free!.batchId)).stickers.find((s) => s.id === free!.id)!.claimedAt).toBeNull();
   });
 
@@ -368,7 +368,7 @@ describe("sticker codes (decision 036)", () => {
       },
     ]);
     expect((await importError(importFile(u.id, PERSONAL, text, "R", "en"))).code).toBe("invalidRows");
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
   });
 
   it("all or nothing: a sticker claimed between the check and the insert saves no item and claims no sticker", async () => {
@@ -401,7 +401,7 @@ describe("sticker codes (decision 036)", () => {
       importItems(raceDeps, who(u.id), PERSONAL, { text, contactInfo: "R", previewedScope: scopeKey(PERSONAL) }, "en"),
     );
     expect(err.code).toBe("invalidRows");
-    expect(await products(u.id)).toEqual([]);
+    expect(await itemsOf(u.id)).toEqual([]);
     expect((await getBatch(deps, a!.batchId)).stickers.find((s) => s.id === a!.id)!.claimedAt).toBeNull();
   });
 
@@ -411,7 +411,7 @@ describe("sticker codes (decision 036)", () => {
     const exported = await csvText(exportItems(deps, u.id, PERSONAL, "en"));
     const copy = await user();
     await importFile(copy.id, PERSONAL, exported, "R", "en");
-    const [mine, theirs] = [(await products(u.id))[0]!, (await products(copy.id))[0]!];
+    const [mine, theirs] = [(await itemsOf(u.id))[0]!, (await itemsOf(copy.id))[0]!];
     expect(theirs.name).toBe("Lamp");
     expect(theirs.code).not.toBe(mine.code);
   });

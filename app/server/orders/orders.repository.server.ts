@@ -303,7 +303,7 @@ export interface PaidOrderItem {
 }
 
 /** Paid orders of a user with the items they cover (dashboard status per item). */
-/** `productIds`: only these items (one dashboard page), not all of a 5,000-item owner's. */
+/** `itemIds`: only these items (one dashboard page), not all of a 5,000-item owner's. */
 export async function listPaidOrderItemsOfUser(db: DB, userId: string, itemIds?: string[]): Promise<PaidOrderItem[]> {
   if (itemIds && itemIds.length === 0) return [];
   const rows = await db

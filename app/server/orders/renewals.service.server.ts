@@ -338,7 +338,7 @@ export interface ItemSubscription {
   paymentFailed: boolean;
 }
 
-/** Per item, the paid order that covers it longest; `productIds`: only these (a dashboard page). */
+/** Per item, the paid order that covers it longest; `itemIds`: only these (a dashboard page). */
 export async function listItemSubscriptions(
   deps: Pick<Deps, "db">,
   userId: string,

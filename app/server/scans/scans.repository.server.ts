@@ -108,7 +108,7 @@ async function insertScansPostgres(db: DB, rows: ScanRow[]): Promise<void> {
 }
 
 /** Ids among `ids` that still exist (an item may have been deleted since it was scanned). */
-export async function existingProductIds(db: DB, ids: string[]): Promise<Set<string>> {
+export async function existingItemIds(db: DB, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const part of chunks(ids)) {
     for (const r of await db.selectFrom("products").select("id").where("id", "in", part).execute()) out.add(r.id);

@@ -85,7 +85,7 @@ export async function writeScanEvents(
   const now = deps.clock();
   const ids = [...new Set(events.map((e) => e.itemId))];
   // An item deleted since its page was shown has nothing left to log.
-  const existing = await repo.existingProductIds(db, ids);
+  const existing = await repo.existingItemIds(db, ids);
   const seen = events.filter((e) => e.paid && existing.has(e.itemId));
   // A batch retried after a failure (ScanLog keeps it) may have some rows in already.
   const loggable = seen.filter((e) => !e.logged);

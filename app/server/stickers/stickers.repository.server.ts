@@ -39,7 +39,7 @@ export async function stickerIdOrCodeTaken(db: DB, id: string, code: string): Pr
   return row !== undefined;
 }
 
-/** Of `ids` and `codes`, those any product, retired sticker or sticker already holds. */
+/** Of `ids` and `codes`, those any item, retired sticker or sticker already holds. */
 export async function takenIdsAndCodes(db: DB, ids: string[], codes: string[]): Promise<Set<string>> {
   const taken = new Set<string>();
   for (let i = 0; i < ids.length; i += CHUNK) {
