@@ -122,7 +122,7 @@ export function isInviteToken(value: unknown): value is string {
   return typeof value === "string" && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
-/** Organisation ids are 10 alphanumerics (like product ids). */
+/** Organisation ids are 10 alphanumerics (like item ids). */
 export function isOrganisationId(value: unknown): value is string {
   return typeof value === "string" && /^[A-Za-z0-9]{10}$/.test(value);
 }

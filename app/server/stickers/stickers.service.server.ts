@@ -47,7 +47,7 @@ export class StickerError extends ServiceError<StickerErrorCode> {}
 export { BATCH_LABEL_MAX, BATCH_MAX };
 export const PREPAID_MONTHS = [6, 12] as const;
 export type PrepaidMonths = (typeof PREPAID_MONTHS)[number];
-/** A sticker's id as printed in its QR (the shape of a product id). */
+/** A sticker's id as printed in its QR (the shape of an item id). */
 const STICKER_ID = /^[A-Za-z0-9]{10}$/;
 /** Batches the staff list shows. */
 export const BATCH_LIST_LIMIT = 200;
