@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const input = {
       userId: user.ref,
-      productIds: parsed.data.items,
+      itemIds: parsed.data.items,
       // The form posts to /order?{filter}: "all unpaid" means those the page's filter
       // matches, in the active scope (decision 022).
       allUnpaid: parsed.data.scope === "allUnpaid" ? parseItemQuery(new URL(request.url).searchParams) : undefined,

@@ -65,7 +65,7 @@ async function seed(app: WorkerApp, lang: "en" | "sv"): Promise<Seeded> {
     );
   const paid = await item("A laptop with a rather long name that must wrap on a phone");
   const unpaid = await item("Black phone");
-  const paidOrder = await createOrder(deps, { userId: owner.id, productIds: [paid], period: "month", lang });
+  const paidOrder = await createOrder(deps, { userId: owner.id, itemIds: [paid], period: "month", lang });
   // Paid through the test checkout over HTTP: the server sends the receipt in its language.
   const pay = await fetch(`${app.server.url}/order/checkout/${paidOrder.id}`, {
     method: "POST",
@@ -74,7 +74,7 @@ async function seed(app: WorkerApp, lang: "en" | "sv"): Promise<Seeded> {
     redirect: "manual",
   });
   expect(pay.status).toBe(302);
-  const pendingOrder = await createOrder(deps, { userId: owner.id, productIds: [unpaid], period: "year", lang });
+  const pendingOrder = await createOrder(deps, { userId: owner.id, itemIds: [unpaid], period: "year", lang });
   await grantAdmin(app.runtime.database.db, owner.email);
   const message = `first-use-${lang}-${Date.now()}`;
   await app.runtime.database.db

@@ -90,7 +90,7 @@ test.describe("translations per page", () => {
       );
     const paid = await item("Laptop");
     const unpaid = await item("Svart telefon");
-    const paidOrder = await createOrder(deps, { userId: owner.id, productIds: [paid], period: "month", lang: "sv" });
+    const paidOrder = await createOrder(deps, { userId: owner.id, itemIds: [paid], period: "month", lang: "sv" });
     const pay = await fetch(`${app.server.url}/order/checkout/${paidOrder.id}`, {
       method: "POST",
       headers: { cookie: owner.cookie, origin: app.server.url, "content-type": "application/x-www-form-urlencoded" },
@@ -100,7 +100,7 @@ test.describe("translations per page", () => {
     expect(pay.status).toBe(302);
     const pendingOrder = await createOrder(deps, {
       userId: owner.id,
-      productIds: [unpaid],
+      itemIds: [unpaid],
       period: "year",
       lang: "sv",
     });

@@ -459,7 +459,7 @@ describe(`subscriptions with the test provider on ${label}`, () => {
   it("staff simulate a renewal and a failed renewal; owners and others cannot", async () => {
     const u = await owner(rt);
     const id = await item(rt, u, "Keys");
-    const o = await createOrder(depsOf(rt), { userId: u.id, productIds: [id], period: "month", lang: "en" });
+    const o = await createOrder(depsOf(rt), { userId: u.id, itemIds: [id], period: "month", lang: "en" });
     await completeTestPayment(depsOf(rt), { userId: u.id, orderId: o.id });
     const first = Number((await orderRow(rt, o.id)).paidUntil);
     const staff = await createUser(rt, { name: "Staff", email: ADMIN });

@@ -129,10 +129,10 @@ beforeAll(async () => {
     false,
   );
   fillers.order = (
-    await createOrder(deps, { userId: users.owner.id, productIds: [orderItem], period: "year", lang: "en" })
+    await createOrder(deps, { userId: users.owner.id, itemIds: [orderItem], period: "year", lang: "en" })
   ).id;
   fillers.paidOrder = (
-    await createOrder(deps, { userId: users.owner.id, productIds: [paidItem], period: "year", lang: "en" })
+    await createOrder(deps, { userId: users.owner.id, itemIds: [paidItem], period: "year", lang: "en" })
   ).id;
   await completeTestPayment(deps, { userId: users.owner.id, orderId: fillers.paidOrder });
   const sent = await sendFinderMessage(

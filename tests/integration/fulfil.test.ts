@@ -80,7 +80,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
         ),
       );
     }
-    const order = await createOrder(depsOf(rt), { userId: owner.id, productIds: items, period: "year", lang });
+    const order = await createOrder(depsOf(rt), { userId: owner.id, itemIds: items, period: "year", lang });
     await completeTestPayment(depsOf(rt), { userId: owner.id, orderId: order.id });
     const shipment = await rt.database.db
       .selectFrom("sticker_shipments")
@@ -154,7 +154,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
       },
       "en",
     );
-    await createOrder(depsOf(rt), { userId: unpaidOwner.id, productIds: [unpaidItem], period: "year", lang: "en" });
+    await createOrder(depsOf(rt), { userId: unpaidOwner.id, itemIds: [unpaidItem], period: "year", lang: "en" });
 
     const html = await (await get("/admin/shipments", { cookie: admin.cookie })).text();
     const a = html.indexOf("Queue Owner One");

@@ -237,7 +237,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
       await expect(
         createOrder(deps, {
           userId: both.id,
-          productIds: [ofA, other],
+          itemIds: [ofA, other],
           organisationId: orgA,
           period: "year",
           lang: "en",
@@ -247,7 +247,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     await expect(
       createOrder(deps, {
         userId: both.id,
-        productIds: [ofA, personal],
+        itemIds: [ofA, personal],
         organisationId: null,
         period: "year",
         lang: "en",
@@ -279,7 +279,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     const more = await orgItem(rt, admin, org, "Pending laptop");
     const input = {
       userId: admin.id,
-      productIds: [more],
+      itemIds: [more],
       organisationId: org,
       period: "year" as const,
       lang: "en" as const,
@@ -459,7 +459,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     const item = await orgItem(rt, payer, org, "Pia's laptop");
     const card = await createOrder(deps, {
       userId: payer.id,
-      productIds: [item],
+      itemIds: [item],
       organisationId: org,
       period: "year",
       lang: "en",
@@ -523,7 +523,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     const deps = depsOf(rt);
     const card = await createOrder(deps, {
       userId: admin.id,
-      productIds: [item],
+      itemIds: [item],
       organisationId: org,
       period: "month",
       lang: "en",

@@ -89,7 +89,7 @@ async function payFor(userId: string, email: string, ids: string[], organisation
     },
     false,
   );
-  const order = await createOrder(deps, { userId, productIds: ids, organisationId, period: "year", lang: "en" });
+  const order = await createOrder(deps, { userId, itemIds: ids, organisationId, period: "year", lang: "en" });
   await completeTestPayment(deps, { userId, orderId: order.id });
   return order.id;
 }

@@ -137,7 +137,7 @@ beforeAll(async () => {
   order = (
     await createOrder(depsOf(rt), {
       userId: users.owner.id,
-      productIds: [orderItem],
+      itemIds: [orderItem],
       period: "year",
       lang: "en",
     })
@@ -152,7 +152,7 @@ beforeAll(async () => {
   paidOrder = (
     await createOrder(depsOf(rt), {
       userId: users.owner.id,
-      productIds: [paidItem],
+      itemIds: [paidItem],
       period: "year",
       lang: "en",
     })
@@ -168,7 +168,7 @@ beforeAll(async () => {
   withdrawOrder = (
     await createOrder(depsOf(rt), {
       userId: users.owner.id,
-      productIds: [withdrawItem],
+      itemIds: [withdrawItem],
       period: "year",
       lang: "en",
       immediateStart: true,
@@ -231,7 +231,7 @@ beforeAll(async () => {
   invoiceOrder = (
     await startInvoice(depsOf(rt), {
       userId: users.owner.id,
-      productIds: [orgItem],
+      itemIds: [orgItem],
       organisationId: organisation,
       period: "year",
       lang: "en",
@@ -271,7 +271,7 @@ beforeAll(async () => {
   membersOrder = (
     await createOrder(depsOf(rt), {
       userId: users.removedMember.id,
-      productIds: [membersItem],
+      itemIds: [membersItem],
       organisationId: organisation,
       period: "month",
       lang: "en",

@@ -82,7 +82,7 @@ beforeAll(async () => {
     { name: "Reminded camera", findFee: 50, prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
     "en",
   );
-  const order = await createOrder(deps, { userId: reminded.id, productIds: [item], period: "year", lang: "en" });
+  const order = await createOrder(deps, { userId: reminded.id, itemIds: [item], period: "year", lang: "en" });
   await completeTestPayment(deps, { userId: reminded.id, orderId: order.id });
   await rt.database.db
     .updateTable("orders")

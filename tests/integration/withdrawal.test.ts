@@ -65,7 +65,7 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
     );
     const order = await createOrder(deps, {
       userId: u.id,
-      productIds: [item],
+      itemIds: [item],
       period: "year",
       lang: "en",
       immediateStart: true,

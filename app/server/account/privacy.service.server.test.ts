@@ -109,7 +109,7 @@ describe("privacy service", () => {
 
   it("erasure deletes personal records but keeps orders and receipts with the person stripped", async () => {
     const id = await createItem(deps, anna.id, { ...ITEM, name: "Paid backpack" }, "en");
-    const order = await createOrder(deps, { userId: anna.id, productIds: [id], period: "year", lang: "en" });
+    const order = await createOrder(deps, { userId: anna.id, itemIds: [id], period: "year", lang: "en" });
     await completeTestPayment(deps, { userId: anna.id, orderId: order.id });
     await contactMessage(anna.email, anna.id);
     const before = await deps.db

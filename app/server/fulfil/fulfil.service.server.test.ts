@@ -39,7 +39,7 @@ async function paidItem() {
   await deps.db.updateTable("user").set({ emailVerified: 1 }).where("id", "=", user.id).execute();
   await keepOrderAddress(deps, user.id, ADDRESS, false);
   const id = await createItem(deps, user.id, ITEM, "en");
-  const order = await createOrder(deps, { userId: user.id, productIds: [id], period: "year", lang: "en" });
+  const order = await createOrder(deps, { userId: user.id, itemIds: [id], period: "year", lang: "en" });
   await completeTestPayment(deps, { userId: user.id, orderId: order.id });
   return { userId: user.id, email, id, orderId: order.id };
 }

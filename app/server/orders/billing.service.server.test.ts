@@ -77,7 +77,7 @@ async function paidOrder(period: "month" | "year" = "year", items = 1, language:
   const u = await owner(language);
   const ids: string[] = [];
   for (let i = 0; i < items; i++) ids.push(await createItem(deps, u.id, { ...ITEM, name: `Item ${i}` }, language));
-  const o = await createOrder(deps, { userId: u.id, productIds: ids, period, lang: language });
+  const o = await createOrder(deps, { userId: u.id, itemIds: ids, period, lang: language });
   await completeTestPayment(deps, { userId: u.id, orderId: o.id });
   return { u, ids, o };
 }
@@ -262,7 +262,7 @@ describe("failed payments and lapses", () => {
     await cancelRenewal(deps, { userId: u.id, orderId: o.id });
     // The owner let it run out and ordered again later; the old order's lapse is processed late.
     deps.setNow(Number((await order(o.id)).endsAt) + 1000);
-    const again = await createOrder(deps, { userId: u.id, productIds: ids, period: "year", lang: "en" });
+    const again = await createOrder(deps, { userId: u.id, itemIds: ids, period: "year", lang: "en" });
     await completeTestPayment(deps, { userId: u.id, orderId: again.id });
     expect(end).toBeLessThan(deps.clock());
     await lapseDueOrders(deps);
@@ -305,15 +305,15 @@ describe("reminders and abandoned orders", () => {
   it("pending orders older than 24 hours are cancelled; younger ones and paid ones are kept", async () => {
     const u = await owner();
     const id = await createItem(deps, u.id, ITEM, "en");
-    const old = await createOrder(deps, { userId: u.id, productIds: [id], period: "year", lang: "en" });
+    const old = await createOrder(deps, { userId: u.id, itemIds: [id], period: "year", lang: "en" });
     deps.setNow(START + 12 * 60 * 60_000);
-    const young = await createOrder(deps, { userId: u.id, productIds: [id], period: "year", lang: "en" });
+    const young = await createOrder(deps, { userId: u.id, itemIds: [id], period: "year", lang: "en" });
     deps.setNow(START + DAY_MS + 1000);
     expect(await cancelAbandonedOrders(deps)).toBe(1);
     expect((await order(old.id)).status).toBe("cancelled");
     expect((await order(young.id)).status).toBe("pending");
     // The item can be ordered again.
-    await createOrder(deps, { userId: u.id, productIds: [id], period: "month", lang: "en" });
+    await createOrder(deps, { userId: u.id, itemIds: [id], period: "month", lang: "en" });
   });
 
   it("the billing jobs run together on SQLite and report what they did", async () => {

@@ -40,7 +40,7 @@ export const ORDER_RATE_RULE: RateRule = { name: "orders:user", limit: 10, windo
 export interface OrderInput {
   userId: string;
   /** The items ticked (ignored with allUnpaid). */
-  productIds: string[];
+  itemIds: string[];
   /** Instead of ticked ids: every unpaid item of the owner that this filter matches. */
   allUnpaid?: ItemFilter;
   /** The active organisation whose items "all unpaid" means (decision 022); null: personal items. */
@@ -112,7 +112,7 @@ export async function createOrder(
           deps.clock(),
         )
       : []
-    : [...new Set(input.productIds)];
+    : [...new Set(input.itemIds)];
   if (ids.length === 0) throw new OrderError("nothingSelected");
   if (ids.length > ORDER_MAX_ALL_UNPAID) throw new OrderError("tooManyItems", { max: ORDER_MAX_ALL_UNPAID });
   const now = deps.clock();

@@ -50,7 +50,7 @@ async function items(org: string, n: number, owner = admin) {
 }
 
 const invoice = (org: string, itemIds: string[], userId = admin.id, period: "year" | "month" = "year") =>
-  startInvoice(deps, { userId, productIds: itemIds, organisationId: org, period, lang: "en" });
+  startInvoice(deps, { userId, itemIds: itemIds, organisationId: org, period, lang: "en" });
 
 async function code(p: Promise<unknown>): Promise<string> {
   const err = await p.then(
@@ -82,7 +82,7 @@ describe("invoice service", () => {
     expect(await code(invoice(org, ids, member.id))).toBe("invoiceAdminOnly");
     const other = await createTestOrganisation(deps, member);
     expect(await code(invoice(other, ids))).toBe("notFound");
-    expect(await code(startInvoice(deps, { userId: admin.id, productIds: ids, period: "year", lang: "en" }))).toBe(
+    expect(await code(startInvoice(deps, { userId: admin.id, itemIds: ids, period: "year", lang: "en" }))).toBe(
       "invoiceOrganisationOnly",
     );
     expect(await getInvoiceOffer(deps, member.id, org)).toBeNull();

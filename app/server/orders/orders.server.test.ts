@@ -62,7 +62,7 @@ const shipments = (orderId: string) =>
 const mails = () => deps.db.selectFrom("mail_outbox").selectAll().execute();
 
 async function pendingOrder(userId: string, items: string[], period: "month" | "year" = "year") {
-  return createOrder(deps, { userId, productIds: items, period, lang: "en" });
+  return createOrder(deps, { userId, itemIds: items, period, lang: "en" });
 }
 
 function payment(o: { id: string; totalAmount: number; currency: string }, eventId: string, paidAt = deps.clock()) {

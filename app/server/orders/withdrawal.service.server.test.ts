@@ -51,7 +51,7 @@ async function paidOrder(opts: { period?: "month" | "year"; immediateStart?: boo
   const item = await createItem(deps, u.id, ITEM, language);
   const o = await createOrder(deps, {
     userId: u.id,
-    productIds: [item],
+    itemIds: [item],
     period: opts.period ?? "year",
     lang: language,
     immediateStart: opts.immediateStart ?? true,
@@ -83,7 +83,7 @@ describe("checkout: the request to start at once", () => {
     const u = await owner();
     const item = await createItem(deps, u.id, ITEM, "en");
     await expect(
-      startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en" }),
+      startCheckout(deps, { userId: u.id, itemIds: [item], period: "year", lang: "en" }),
     ).rejects.toMatchObject({ code: "immediateStartRequired" });
     const orders = await deps.db.selectFrom("orders").select("id").where("userId", "=", u.id).execute();
     expect(orders).toHaveLength(0);
@@ -92,7 +92,7 @@ describe("checkout: the request to start at once", () => {
   it("the ticked box is stored on the order with its time", async () => {
     const u = await owner();
     const item = await createItem(deps, u.id, ITEM, "en");
-    await startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en", immediateStart: true });
+    await startCheckout(deps, { userId: u.id, itemIds: [item], period: "year", lang: "en", immediateStart: true });
     const row = await deps.db.selectFrom("orders").selectAll().where("userId", "=", u.id).executeTakeFirstOrThrow();
     expect(Number(row.immediateStartAt)).toBe(START);
   });
@@ -111,7 +111,7 @@ describe("checkout: the request to start at once", () => {
       deskContact: "Reception",
     });
     const item = await createItem(deps, u.id, ITEM, "en", org);
-    await startCheckout(deps, { userId: u.id, productIds: [item], period: "year", lang: "en", organisationId: org });
+    await startCheckout(deps, { userId: u.id, itemIds: [item], period: "year", lang: "en", organisationId: org });
     const row = await deps.db.selectFrom("orders").selectAll().where("userId", "=", u.id).executeTakeFirstOrThrow();
     expect(row.immediateStartAt).toBeNull();
   });
@@ -247,7 +247,7 @@ describe("withdrawal", () => {
     const item = await createItem(deps, u.id, ITEM, "en", org);
     const o = await createOrder(deps, {
       userId: u.id,
-      productIds: [item],
+      itemIds: [item],
       period: "year",
       lang: "en",
       organisationId: org,
@@ -336,7 +336,7 @@ describe("withdrawal with Stripe (the local stand-in speaking Stripe's protocol)
     const item = await createItem(deps, u.id, ITEM, "en");
     const o = await createOrder(deps, {
       userId: u.id,
-      productIds: [item],
+      itemIds: [item],
       period: "year",
       lang: "en",
       immediateStart: true,

@@ -248,7 +248,7 @@ describe("claiming a sticker", () => {
     const s = (await batch(1)).stickers[0]!;
     await claimSticker(deps, who(owner), { id: s.id }, ITEM, "en");
     const pay = async (items: string[]) => {
-      const o = await createOrder(deps, { userId: owner, productIds: items, period: "year", lang: "en" });
+      const o = await createOrder(deps, { userId: owner, itemIds: items, period: "year", lang: "en" });
       await applyPayment(deps, {
         eventId: `evt_${o.id}`,
         eventType: "invoice.paid",
