@@ -144,7 +144,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
     loaderData;
   // More items than one page: a filter, page links and "all unpaid" (decision 021).
   const large = total > ORDER_PAGE_SIZE || isFiltered(filter);
-  const payable = new Set(items.filter((i) => !i.paid).map((i) => i.id));
+  const payable = new Set(items.filter((i) => !i.paid || i.ahead).map((i) => i.id));
   const initial = actionData?.values;
   // Uncontrolled ticks and radios: what is chosen before the page's script runs stays
   // (decision 032); the summary reads them from the DOM.
@@ -250,7 +250,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                 <li key={item.id} className="card mb-2 order-item" data-item={item.id}>
                   <div className="card-body d-flex flex-wrap align-items-center gap-3">
                     <div className="form-check m-0">
-                      {item.paid ? (
+                      {item.paid && !item.ahead ? (
                         <span className="badge text-bg-success">
                           {item.paidUntil
                             ? t("orders.itemActiveUntil", { date: formatDate(item.paidUntil, lang) })
@@ -281,6 +281,11 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                     />
                     <div className="min-w-0 flex-grow-1">
                       <h2 className="h5 text-break mb-1">{item.name}</h2>
+                      {item.ahead && item.paidUntil ? (
+                        <p className="mb-1 small order-ahead">
+                          {t("orders.prepaidAhead", { date: formatDate(item.paidUntil, lang) })}
+                        </p>
+                      ) : null}
                       <p className="mb-1">
                         {t("orders.type")}: {t(`itemTypes.${item.prodType}`, { defaultValue: item.prodType })}
                         {" · "}

@@ -7,6 +7,7 @@ import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals
 import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "./items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
 import { prepaidOfferDue } from "~/lib/prepaid";
+import { orderAheadSupported, prepaidEnds } from "../orders/order-ahead.server";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
 import { photosOfItems } from "../photos/photos.service.server";
@@ -76,18 +77,20 @@ export async function getDashboard(
     rows.map((r) => r.id),
     false,
   );
+  const prepaid = await prepaidEnds(db, rows, now);
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);
     // Paid items show their subscription: renews on …, or active until … after a cancel;
     // paid without one, the prepaid end of the sticker it was claimed from (decision 036).
     const subscription = card.paid ? (subscriptions[card.id] ?? null) : null;
-    const prepaidUntil = card.paid && !subscription ? row.paidUntil : null;
+    const prepaidUntil = prepaid.get(row.id) ?? null;
     return {
       ...card,
       code: row.code,
       subscription,
       prepaidUntil,
-      prepaidOffer: prepaidOfferDue(prepaidUntil, now),
+      // Offered only where /order can take it ahead (decision 036: not with Stripe yet).
+      prepaidOffer: orderAheadSupported(deps.config) && prepaidOfferDue(prepaidUntil, now),
       assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
       thumb: photos.get(row.id)?.[0]?.thumb ?? null,
     };

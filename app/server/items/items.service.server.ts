@@ -40,6 +40,7 @@ import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { PhotoView } from "~/lib/photos";
 import { prepaidOfferDue } from "~/lib/prepaid";
+import { orderAheadSupported, prepaidEnds } from "../orders/order-ahead.server";
 
 /**
  * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
@@ -415,20 +416,22 @@ async function manageViewOf(
   row: Item,
   paid: boolean,
   now: number,
+  config: Deps["config"],
 ): Promise<ItemManageView> {
   const [subscriptions, members] = await Promise.all([
     paid ? listItemSubscriptions({ db }, viewerId, [row.id]) : Promise.resolve({} as Record<string, ItemSubscription>),
     row.organisationId !== null && row.assignedTo !== null ? listMembers(db, row.organisationId) : Promise.resolve([]),
   ]);
   const member = members.find((m) => m.userId === row.assignedTo);
-  const prepaidUntil = paid && !subscriptions[row.id] ? row.paidUntil : null;
+  const prepaidUntil = (await prepaidEnds(db, [row], now)).get(row.id) ?? null;
   return {
     contactInfo: row.contactInfo,
     approxValue: row.approxValue,
     active: row.active,
     subscription: subscriptions[row.id] ?? null,
     prepaidUntil,
-    prepaidOffer: prepaidOfferDue(prepaidUntil, now),
+    // Offered only where /order can take it ahead (decision 036: not with Stripe yet).
+    prepaidOffer: orderAheadSupported(config) && prepaidOfferDue(prepaidUntil, now),
     organisationId: row.organisationId,
     assignee: member ? member.name || member.email : null,
     lastScannedAt: row.lastScannedAt,
@@ -437,7 +440,7 @@ async function manageViewOf(
 
 /** ItemError notFound when there is no such item. */
 export async function getItemPageView(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "config">,
   id: string,
   viewerId: string | null,
 ): Promise<ItemPageView> {
@@ -478,7 +481,7 @@ export async function getItemPageView(
     lost: row.lostAt !== null,
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
-    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock()) : null,
+    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock(), deps.config) : null,
     photo: photos.find((p) => !p.private) ?? null,
     photos: isOwner ? photos : [],
   };

@@ -17,7 +17,7 @@ export type StickerAddressView =
   ItemPageView | { kind: "replaced" } | { kind: "sticker"; state: "unclaimed" | "voided"; code: string };
 
 export async function getStickerAddressView(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "config">,
   id: string,
   viewerId: string | null,
 ): Promise<StickerAddressView> {

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { isCompletePostalAddress } from "~/lib/address";
-import { isItemPaid } from "~/lib/paid";
+import { orderAheadStart } from "./order-ahead.server";
 import { vatOfGross } from "~/lib/vat";
 import { orderTotals, type Period } from "~/lib/pricing";
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
@@ -122,7 +122,8 @@ export async function createOrder(
   // admins see the order, for its own items only; a personal order holds personal items.
   const rows = await listItemsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
-  if (rows.some((r) => isItemPaid(r, now))) throw new OrderError("alreadyPaid");
+  // A prepaid sticker's item may be ordered ahead (decision 036); any other paid one not.
+  await orderAheadStart(deps, rows, now, invoice !== null);
   const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
   // Stickers need somewhere to go (decision 018): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
@@ -232,7 +233,7 @@ async function testCheckoutOrder(
     const ids = await listOrderItemIds(deps.db, order.id);
     const items = await listOrderItemsForPayment(deps.db, ids);
     const now = deps.clock();
-    if (items.some((p) => isItemPaid(p, now))) throw new OrderError("alreadyPaid");
+    await orderAheadStart(deps, items, now, false);
   }
   return order;
 }

@@ -5,6 +5,8 @@ export type OrderErrorCode =
   | "nothingSelected"
   | "unknownItems"
   | "alreadyPaid"
+  /** Decision 036: prepaid items ordered ahead only together, ending within a month. */
+  | "prepaidMixed"
   | "noAddress"
   | "checkoutFailed"
   | "notFound"

@@ -19,6 +19,7 @@ import {
   type PageInfo,
 } from "~/lib/item-filter";
 import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
+import { orderAheadSupported, prepaidEnds } from "./order-ahead.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 
@@ -32,6 +33,8 @@ export interface OrderPageItem {
   paid: boolean;
   /** Paid items: until when (null = no end recorded). */
   paidUntil: number | null;
+  /** Paid by a prepaid sticker, no order (decision 036): may be ordered ahead. */
+  ahead: boolean;
 }
 
 export interface OrderPage {
@@ -84,6 +87,7 @@ export async function getOrderPage(
     limit: ORDER_PAGE_SIZE,
     offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
   });
+  const ahead = orderAheadSupported(deps.config) ? await prepaidEnds(db, rows, now) : new Map<string, number>();
   const items = rows.map((r) => {
     const paid = isItemPaid(r, now);
     return {
@@ -94,6 +98,7 @@ export async function getOrderPage(
       currency: r.currency,
       paid,
       paidUntil: paid ? r.paidUntil : null,
+      ahead: ahead.has(r.id),
     };
   });
   const unpaid = items.filter((i) => !i.paid).map((i) => i.id);

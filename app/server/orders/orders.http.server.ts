@@ -7,6 +7,7 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   unknownItems: { status: 400, key: "orderErrors.unknownItems" },
   alreadyInvoiced: { status: 409, key: "orderErrors.alreadyInvoiced" },
   alreadyPaid: { status: 400, key: "orderErrors.alreadyPaid" },
+  prepaidMixed: { status: 400, key: "orderErrors.prepaidMixed" },
   // The address form then marks each missing field.
   noAddress: { status: 400, key: "orderErrors.noAddress", on: { redirect: "/user/register-adress?missing=1" } },
   checkoutFailed: { status: 502, key: "orderErrors.checkoutFailed" },

@@ -5,6 +5,7 @@
  */
 import { isItemPaid } from "~/lib/paid";
 import { minimumTermEnd, periodEnd } from "~/lib/pricing";
+import { prepaidEnds } from "./order-ahead.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import {
@@ -126,7 +127,11 @@ export async function applyPayment(
     // payment covers an item that is gone, so nothing is activated and the subscription
     // is cancelled, as for a duplicate payment; staff decide on the refund.
     const itemsGone = first && itemIds.length < order.count;
-    if (!invoiced && (itemsGone || (first && items.length > 0 && items.every((p) => isItemPaid(p, now))))) {
+    // Items prepaid with their sticker and ordered ahead (decision 036) are paid by no
+    // order: not a duplicate, and the first period starts at their prepaid end.
+    const ahead = first && !invoiced ? await prepaidEnds(trx, items, now, order.id) : new Map<string, number>();
+    const coveredByOrders = items.every((p) => isItemPaid(p, now) && !ahead.has(p.id));
+    if (!invoiced && (itemsGone || (first && items.length > 0 && coveredByOrders))) {
       await updateOrder(trx, order.id, {
         status: "duplicate",
         subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
@@ -144,10 +149,11 @@ export async function applyPayment(
     }
     const period = order.period;
     const paidAt = order.paidAt ?? input.paidAt;
+    const start = Math.max(input.paidAt, ...ahead.values());
     // An invoice covers the period from its issue, set then.
     const covers = invoiced
       ? (order.paidUntil ?? periodEnd(order.createdAt, period))
-      : (input.periodEnd ?? periodEnd(input.paidAt, period));
+      : (input.periodEnd ?? periodEnd(start, period));
     const paidUntil = Math.max(order.paidUntil ?? 0, covers);
     // A payment that moves paidUntil on settles an earlier failed one (and revives a lapse);
     // so does paying an invoice (its items were deactivated when it was long overdue).
@@ -157,7 +163,7 @@ export async function applyPayment(
       status: "paid",
       paidAt,
       paidUntil,
-      minimumUntil: order.minimumUntil ?? minimumTermEnd(paidAt),
+      minimumUntil: order.minimumUntil ?? minimumTermEnd(ahead.size > 0 ? start : paidAt),
       // A subscription that already ended (events out of order) does not renew; an invoice never does.
       renewing: order.method === "invoice" ? false : first || revived ? order.endsAt == null : order.renewing,
       ...(extends_ ? { paymentFailedAt: null } : {}),
@@ -184,7 +190,9 @@ export async function applyPayment(
       periodStart: invoiced
         ? order.createdAt
         : firstPayment
-          ? paidAt
+          ? ahead.size > 0
+            ? start
+            : paidAt
           : (input.periodStart ?? order.paidUntil ?? input.paidAt),
       periodEnd: covers,
     });

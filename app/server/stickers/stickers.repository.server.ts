@@ -227,6 +227,22 @@ export async function findStickerOfItem(db: DB, itemId: string): Promise<Sticker
   return row && toSticker(row);
 }
 
+/** Which of these items were claimed from a prepaid sticker (decision 036). */
+export async function listPrepaidClaimedItems(db: DB, productIds: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < productIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom("stickers as s")
+      .innerJoin("sticker_batches as b", "b.id", "s.batchId")
+      .select("s.productId")
+      .where("s.productId", "in", productIds.slice(i, i + 1000))
+      .where("b.prepaidMonths", "is not", null)
+      .execute();
+    for (const r of rows) if (r.productId !== null) out.add(r.productId);
+  }
+  return out;
+}
+
 /**
  * Marks a sticker claimed if nobody has and it is not voided: the one conditional update
  * two concurrent claims race on (decision 036). True when this call claimed it.
