@@ -47,7 +47,7 @@ async function prepaidItem() {
   return { id, until: addMonths(deps.clock(), 6) };
 }
 
-const order = (ids: string[]) => createOrder(deps, { userId: owner, productIds: ids, period: "year", lang: "en" });
+const order = (ids: string[]) => createOrder(deps, { userId: owner, itemIds: ids, period: "year", lang: "en" });
 
 describe("ordering ahead for a prepaid sticker's item (decision 036)", () => {
   it("a prepaid item can be ordered, and once paid it is active until the prepaid end plus the period", async () => {
