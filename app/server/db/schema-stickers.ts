@@ -26,3 +26,11 @@ export interface StickerTable {
   /** The item it became (no foreign key: a deleted item leaves this behind). */
   productId: string | null;
 }
+
+/** A reminder sent before a prepaid sticker's months end (migration 0044): once per item and lead. */
+export interface PrepaidReminderTable {
+  productId: string;
+  /** 30 or 7: how many days before the prepaid end. */
+  leadDays: number;
+  sentAt: number;
+}

@@ -17,7 +17,7 @@ import type {
   CounterTable,
 } from "./schema-orders";
 import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
-import type { StickerBatchTable, StickerTable } from "./schema-stickers";
+import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 
 // better-auth's tables live in schema-auth.ts, the order and billing tables in schema-orders.ts (a file under 500 lines, decision 039).
 export type {
@@ -32,7 +32,7 @@ export type {
   CounterTable,
 } from "./schema-orders";
 export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
-export type { StickerBatchTable, StickerTable } from "./schema-stickers";
+export type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 
 export interface ProductTable {
   /** 10 random alphanumerics; also the sticker's short URL /{id}. */
@@ -464,4 +464,5 @@ export interface Database {
   dpa_acceptances: DpaAcceptanceTable;
   sticker_batches: StickerBatchTable;
   stickers: StickerTable;
+  prepaid_reminders: PrepaidReminderTable;
 }

@@ -26,6 +26,7 @@ import {
   type Receipt,
 } from "./billing.repository.server";
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
+import { sendPrepaidReminders } from "../stickers/prepaid-reminders.service.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
@@ -142,6 +143,8 @@ export async function simulateFailedRenewal(
 export interface BillingJobsResult {
   lapsed: number;
   reminders: number;
+  /** Mails before a prepaid sticker's months end (decision 036). */
+  prepaidReminders: number;
   abandoned: number;
 }
 
@@ -157,6 +160,7 @@ export async function runBillingJobs(
   return withBillingLock(deps.db, dialect, async () => ({
     lapsed: await lapseDueOrders(deps),
     reminders: await sendRenewalReminders(deps),
+    prepaidReminders: await sendPrepaidReminders(deps),
     abandoned: await cancelAbandonedOrders(deps),
   }));
 }

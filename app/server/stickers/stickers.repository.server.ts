@@ -326,3 +326,72 @@ export async function listOrganisationItemsByIds(
     .where("id", "in", [...ids])
     .execute();
 }
+
+/** An item whose prepaid months end soon, for its reminder (decision 036). */
+export interface PrepaidEnding {
+  id: string;
+  name: string;
+  owner: string;
+  paidUntil: number;
+}
+
+/**
+ * Items claimed from a prepaid sticker whose paid period ends in (from, to], still active,
+ * covered by no paid, invoiced or running order, and not yet reminded for this lead.
+ */
+export async function listPrepaidEnding(
+  db: DB,
+  window: { from: number; to: number; now: number },
+  leadDays: number,
+): Promise<PrepaidEnding[]> {
+  const rows = await db
+    .selectFrom("products as p")
+    .innerJoin("stickers as s", "s.productId", "p.id")
+    .innerJoin("sticker_batches as b", "b.id", "s.batchId")
+    .select(["p.id", "p.name", "p.owner", "p.paidUntil"])
+    .where("b.prepaidMonths", "is not", null)
+    .where("p.payed", "=", 1)
+    .where("p.paidUntil", ">", window.from)
+    .where("p.paidUntil", "<=", window.to)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("order_items as oi")
+            .innerJoin("orders as o", "o.id", "oi.orderId")
+            .select("oi.productId")
+            .whereRef("oi.productId", "=", "p.id")
+            .where("o.status", "in", ["paid", "invoiced"])
+            .where("o.lapsedAt", "is", null)
+            .where("o.paidUntil", ">", window.now),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("prepaid_reminders as r")
+            .select("r.productId")
+            .whereRef("r.productId", "=", "p.id")
+            .where("r.leadDays", "=", leadDays),
+        ),
+      ),
+    )
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, owner: r.owner, paidUntil: Number(r.paidUntil) }));
+}
+
+/** Records this item's reminder for this lead; false when another run already did. */
+export async function claimPrepaidReminder(
+  trx: DB,
+  productId: string,
+  leadDays: number,
+  now: number,
+): Promise<boolean> {
+  const r = await trx
+    .insertInto("prepaid_reminders")
+    .values({ productId, leadDays, sentAt: now })
+    .onConflict((oc) => oc.columns(["productId", "leadDays"]).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}

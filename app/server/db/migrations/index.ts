@@ -30,6 +30,7 @@ import * as m0039 from "./0039-stickers";
 import * as m0041 from "./0041-dashboard-counts-index";
 import * as m0042 from "./0042-trusted-contact-codes";
 import * as m0043 from "./0043-desk-contacts";
+import * as m0044 from "./0044-prepaid-reminders";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   "0041-dashboard-counts-index": m0041,
   "0042-trusted-contact-codes": m0042,
   "0043-desk-contacts": m0043,
+  "0044-prepaid-reminders": m0044,
 };
