@@ -117,7 +117,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           </p>
           {!sub && item.prepaidUntil && item.prepaidOffer ? (
             <p className="mb-1 small item-prepaid-offer">
-              <Link to={prepaidOfferHref(item.name)}>{t("dashboard.card.subscribe")}</Link>
+              <Link to={prepaidOfferHref()}>{t("dashboard.card.subscribe")}</Link>
             </p>
           ) : null}
           {sub?.paymentFailed ? (

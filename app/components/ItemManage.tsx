@@ -88,7 +88,7 @@ export function ItemManage({ item }: { item: ItemManageData }) {
                 {m.prepaidOffer ? (
                   <>
                     {" "}
-                    <Link to={prepaidOfferHref(item.name)} className="item-prepaid-offer">
+                    <Link to={prepaidOfferHref()} className="item-prepaid-offer">
                       {t("items.manage.subscribe")}
                     </Link>
                   </>

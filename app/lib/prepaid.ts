@@ -10,7 +10,10 @@ export function prepaidOfferDue(prepaidUntil: number | null, now: number): boole
   return prepaidUntil !== null && prepaidUntil > now && prepaidUntil - now <= PREPAID_OFFER_LEAD_MS;
 }
 
-/** Where the offer leads: the order page, filtered to the item by its name. */
-export function prepaidOfferHref(name: string): string {
-  return `/order?${new URLSearchParams({ q: name }).toString()}`;
+/**
+ * Where the offer leads: the order page itself. Not filtered to the item: a filter turns
+ * the page's choice to "all unpaid items that match", which leaves a prepaid item out.
+ */
+export function prepaidOfferHref(): string {
+  return "/order";
 }

@@ -34,7 +34,7 @@ export async function sendPrepaidReminders(deps: Pick<Deps, "db" | "config" | "c
         const lang = isLang(user.language) ? user.language : DEFAULT_LANG;
         const t = getT(lang);
         const date = formatDate(item.paidUntil, lang);
-        const url = `${deps.config.baseUrl.origin}${prepaidOfferHref(item.name)}`;
+        const url = `${deps.config.baseUrl.origin}${prepaidOfferHref()}`;
         const text = [
           t("billing.mail.greeting", { name: user.name.trim().split(/\s+/)[0] || user.email }),
           t("billing.mail.prepaid.intro", { name: item.name, date }),
