@@ -8,7 +8,7 @@ import type { ProductInput } from "~/lib/product-form";
 import { addMonths, periodEnd } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { ADDRESS, signUpOwner } from "../../../tests/support/service-fixtures";
-import { createItem } from "../items/items.service.server";
+import { createItem, getItemPageView } from "../items/items.service.server";
 import { findItemById } from "../items/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { claimSticker, createBatch, getBatch } from "../stickers/stickers.service.server";
@@ -78,6 +78,18 @@ describe("ordering ahead for a prepaid sticker's item (decision 036)", () => {
     const { id } = await prepaidItem();
     const unpaid = await createItem(deps, owner, ITEM, "en");
     await expect(order([id, unpaid])).rejects.toMatchObject({ code: "prepaidMixed" });
+  });
+
+  it("with Stripe (no later first period yet) a prepaid item is neither offered nor taken ahead", async () => {
+    const { id, until } = await prepaidItem();
+    deps.setNow(until - 10 * 24 * 60 * 60_000);
+    const stripe = { ...deps, config: { ...deps.config, payments: "stripe" as const } };
+    await expect(
+      createOrder(stripe, { userId: owner, itemIds: [id], period: "year", lang: "en" }),
+    ).rejects.toMatchObject({ code: "alreadyPaid" });
+    expect((await getOrderPage(stripe, owner)).items.find((i) => i.id === id)?.ahead).toBe(false);
+    const page = await getItemPageView(stripe, id, owner);
+    expect(page.kind === "item" && page.manage).toMatchObject({ prepaidUntil: until, prepaidOffer: false });
   });
 
   it("a second checkout for a prepaid item is a duplicate once the first is paid", async () => {
