@@ -14,7 +14,7 @@ import { claimErrors } from "~/server/stickers/stickers.http.server";
 import { stickerParam, stickerToClaim } from "~/server/stickers/claim.http.server";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
-import { getAssignmentChoice } from "~/server/items/items.service.server";
+import { getAssignmentChoice } from "~/server/items/edit-page.service.server";
 import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
 import { isTripleForm, tripleResponse, wantsTriple } from "~/server/items/triple.http.server";

@@ -1,13 +1,14 @@
 /**
  * The owner's edit page of an item (spec section 4): the form's values as the item holds
- * them, who it may be assigned to, its photos (decision 039: the route only parses, guards,
+ * them, who it may be assigned to (also on the register page), its photos (decision 039: the route only parses, guards,
  * calls and maps errors).
  */
 import { isItemId } from "~/lib/ids";
 import type { ProductFormValues } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
 import { countItemPhotos, listManagedPhotos, preparePhotos, type PreparedPhoto } from "../photos/photos.service.server";
-import { getAssignmentChoice, getOwnedItem, ItemError } from "./items.service.server";
+import { findMembership, listMembers } from "../organisations/organisations.repository.server";
+import { getOwnedItem, ItemError } from "./items.service.server";
 
 /** The edit form of one of the user's items; ItemError notFound for anyone else's or no item. */
 export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: string, id: string) {
@@ -40,4 +41,27 @@ export async function prepareEditPhotos(
   files: Uint8Array[],
 ): Promise<PreparedPhoto[]> {
   return files.length ? preparePhotos(deps, userId, files, await countItemPhotos(deps, itemId)) : [];
+}
+
+/** The product form's assignment field (decision 026): shown to an organisation's admins only. */
+export interface AssignmentChoice {
+  /** The members, by name (else email), as the select lists them. */
+  members: { id: string; label: string }[];
+  assignedTo: string | null;
+}
+
+/**
+ * What the product form offers for assigning: null in the personal scope, for a personal
+ * item and for anyone but the organisation's admins (they cannot assign).
+ */
+export async function getAssignmentChoice(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  organisationId: string | null,
+  assignedTo: string | null = null,
+): Promise<AssignmentChoice | null> {
+  if (organisationId === null) return null;
+  if ((await findMembership(deps.db, organisationId, userId))?.role !== "admin") return null;
+  const members = await listMembers(deps.db, organisationId);
+  return { members: members.map((m) => ({ id: m.userId, label: m.name || m.email })), assignedTo };
 }

@@ -486,26 +486,3 @@ export async function getItemPageView(
     photos: isOwner ? photos : [],
   };
 }
-
-/** The product form's assignment field (decision 026): shown to an organisation's admins only. */
-export interface AssignmentChoice {
-  /** The members, by name (else email), as the select lists them. */
-  members: { id: string; label: string }[];
-  assignedTo: string | null;
-}
-
-/**
- * What the product form offers for assigning: null in the personal scope, for a personal
- * item and for anyone but the organisation's admins (they cannot assign).
- */
-export async function getAssignmentChoice(
-  deps: Pick<Deps, "db">,
-  userId: string,
-  organisationId: string | null,
-  assignedTo: string | null = null,
-): Promise<AssignmentChoice | null> {
-  if (organisationId === null) return null;
-  if ((await findMembership(deps.db, organisationId, userId))?.role !== "admin") return null;
-  const members = await listMembers(deps.db, organisationId);
-  return { members: members.map((m) => ({ id: m.userId, label: m.name || m.email })), assignedTo };
-}
