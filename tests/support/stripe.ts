@@ -41,6 +41,23 @@ export interface StandInInvoice {
   lines: { object: "list"; data: Array<{ id: string; amount: number; description: string; currency: string }> };
 }
 
+/** A subscription made by a completed Checkout Session. */
+export interface StandInSubscription {
+  id: string;
+  object: "subscription";
+  status: "trialing" | "active" | "canceled";
+  customer: string;
+  trial_end: number | null;
+  latest_invoice: string;
+  metadata: Record<string, string>;
+  /** What each period charges (minor units), its currency and interval. */
+  amount: number;
+  currency: string;
+  interval: "month" | "year";
+  /** Invoices with the amount actually paid (a trial's first one: 0). */
+  paid: Map<string, number>;
+}
+
 export interface StripeStandIn {
   url: string;
   requests: StripeRequest[];
@@ -54,6 +71,28 @@ export interface StripeStandIn {
   failOn(route: RegExp, status: number): void;
   /** Tax Stripe adds to each invoice it makes (as automatic tax would): its total then differs from the lines. */
   setInvoiceTax(amount: number): void;
+  /** Stripe's "now" for the 48 hours a Checkout trial must last (default: the real time). */
+  setNow(ms: number | null): void;
+  /**
+   * The customer pays (or, with `subscription_data[trial_end]`, only confirms) a Checkout
+   * Session made through the API: the stand-in makes its subscription (`trialing` until the
+   * trial end, no charge, a zero first invoice) and answers the signed webhook events Stripe
+   * would send, `checkout.session.completed` and the first invoice's `invoice.paid`.
+   */
+  completeCheckout(sessionId: string): {
+    subscriptionId: string;
+    session: Record<string, unknown>;
+    completed: { payload: string; signature: string };
+    firstInvoicePaid: { payload: string; signature: string };
+  };
+  /**
+   * The trial of a subscription ends (decision 036): Stripe charges its first real invoice
+   * for the period from the trial end and the subscription turns `active`. Answers the
+   * signed `invoice.paid`.
+   */
+  endTrial(subscriptionId: string): { invoiceId: string; invoicePaid: { payload: string; signature: string } };
+  /** Subscriptions made by completeCheckout, by id. */
+  subscriptions: Map<string, StandInSubscription>;
   /** Forget failures still pending from failNext (so one test's leftovers cannot fail the next). */
   clearFailures(): void;
   close(): Promise<void>;
@@ -71,6 +110,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   let routeFailure: { route: RegExp; status: number } | null = null;
   let invoiceTax = 0;
   let n = 0;
+  let standInNow: number | null = null;
+  const nowSeconds = () => Math.floor((standInNow ?? Date.now()) / 1000);
+  /** Checkout Sessions made through the API, by id (for completeCheckout). */
+  const sessions = new Map<string, Record<string, unknown>>();
+  const subscriptions = new Map<string, StandInSubscription>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -99,18 +143,43 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             .filter(([k]) => /^metadata\[[^\]]+\]$/.test(k))
             .map(([k, v]) => [k.slice("metadata[".length, -1), v]),
         );
-        return send(200, {
+        const trialEnd = form["subscription_data[trial_end]"] ? Number(form["subscription_data[trial_end]"]) : null;
+        // As Stripe: a Checkout trial must end at least 48 hours after the session is made.
+        if (trialEnd != null && trialEnd < nowSeconds() + 48 * 3600) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              param: "subscription_data[trial_end]",
+              message: "`subscription_data[trial_end]` must be at least 48 hours in the future.",
+            },
+          });
+        }
+        const unitAmount = Number(form["line_items[0][price_data][unit_amount]"]);
+        const session = {
           id,
           object: "checkout.session",
           mode: form.mode,
           url: `${standInUrl}/c/pay/${id}`,
           client_reference_id: form.client_reference_id ?? null,
           currency: form["line_items[0][price_data][currency]"],
-          amount_total: Number(form["line_items[0][price_data][unit_amount]"]),
+          // What is due today: nothing during a trial.
+          amount_total: trialEnd == null ? unitAmount : 0,
           metadata,
           status: "open",
           payment_status: "unpaid",
+        };
+        sessions.set(id, {
+          ...session,
+          trialEnd,
+          unitAmount,
+          interval: form["line_items[0][price_data][recurring][interval]"] === "month" ? "month" : "year",
+          subscriptionMetadata: Object.fromEntries(
+            Object.entries(form)
+              .filter(([k]) => /^subscription_data\[metadata\]\[[^\]]+\]$/.test(k))
+              .map(([k, v]) => [k.slice("subscription_data[metadata][".length, -1), v]),
+          ),
         });
+        return send(200, session);
       }
       // The hosted checkout page the session's url points to (browser tests land here).
       if (req.method === "GET" && path === "/favicon.ico") {
@@ -250,6 +319,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       // A withdrawal's refund (decision 041): the subscription's latest invoice, its paid
       // payment's PaymentIntent, and the refund (one per idempotency key, as Stripe answers a retry).
       if (sub && req.method === "GET") {
+        const made = subscriptions.get(sub[1]!);
+        if (made) {
+          const { paid: _paid, amount: _amount, interval: _interval, ...body } = made;
+          return send(200, body);
+        }
         return send(200, {
           id: sub[1],
           object: "subscription",
@@ -260,6 +334,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (req.method === "GET" && path === "/v1/invoice_payments") {
         const invoice = new URL(req.url ?? "/", standInUrl).searchParams.get("invoice") ?? "";
+        // A trial's zero invoice has no payment to refund.
+        const ofTrial = [...subscriptions.values()].some((s) => s.paid.get(invoice) === 0);
+        if (ofTrial) return send(200, { object: "list", url: "/v1/invoice_payments", has_more: false, data: [] });
         return send(200, {
           object: "list",
           url: "/v1/invoice_payments",
@@ -314,6 +391,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           });
         }
         cancelled.add(sub[1]!);
+        const made = subscriptions.get(sub[1]!);
+        if (made) made.status = "canceled";
         return send(200, { id: sub[1], object: "subscription", status: "canceled", metadata: {} });
       }
       send(404, { error: { type: "invalid_request_error", message: `No such route: ${req.method} ${path}` } });
@@ -335,11 +414,140 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     setInvoiceTax(amount) {
       invoiceTax = amount;
     },
+    setNow(ms) {
+      standInNow = ms;
+    },
+    subscriptions,
+    completeCheckout(sessionId) {
+      const made = sessions.get(sessionId);
+      if (!made) throw new Error(`no such checkout session: ${sessionId}`);
+      const trialEnd = made.trialEnd as number | null;
+      const amount = made.unitAmount as number;
+      const subscriptionId = `sub_test_${++n}`;
+      const customer = `cus_test_${++n}`;
+      const invoiceId = `in_test_${++n}`;
+      const first = trialEnd == null ? amount : 0;
+      const metadata = made.subscriptionMetadata as Record<string, string>;
+      subscriptions.set(subscriptionId, {
+        id: subscriptionId,
+        object: "subscription",
+        status: trialEnd == null ? "active" : "trialing",
+        customer,
+        trial_end: trialEnd,
+        latest_invoice: invoiceId,
+        metadata,
+        amount,
+        currency: String(made.currency),
+        interval: made.interval as "month" | "year",
+        paid: new Map([[invoiceId, first]]),
+      });
+      const now = nowSeconds();
+      const { trialEnd: _t, unitAmount: _u, interval: _i, subscriptionMetadata: _m, ...body } = made;
+      const session = {
+        ...body,
+        status: "complete",
+        // Stripe's answer for a checkout that charged nothing (a trial).
+        payment_status: trialEnd == null ? "paid" : "no_payment_required",
+        subscription: subscriptionId,
+        customer,
+      };
+      const start = now;
+      const end = trialEnd ?? addInterval(now, made.interval as "month" | "year");
+      return {
+        subscriptionId,
+        session,
+        completed: signedEvent({
+          id: `evt_cs_${++n}`,
+          type: "checkout.session.completed",
+          created: now,
+          data: { object: session },
+        }),
+        firstInvoicePaid: signedEvent({
+          id: `evt_in_${++n}`,
+          type: "invoice.paid",
+          created: now,
+          data: {
+            object: subscriptionInvoice(invoiceId, subscriptionId, customer, metadata, {
+              amount: first,
+              currency: String(made.currency),
+              billingReason: "subscription_create",
+              start,
+              end,
+              paidAt: now,
+            }),
+          },
+        }),
+      };
+    },
+    endTrial(subscriptionId) {
+      const made = subscriptions.get(subscriptionId);
+      if (!made || made.trial_end == null) throw new Error(`no subscription on trial: ${subscriptionId}`);
+      if (made.status === "canceled")
+        throw new Error(`subscription ${subscriptionId} was cancelled: nothing is charged`);
+      const invoiceId = `in_test_${++n}`;
+      made.status = "active";
+      made.latest_invoice = invoiceId;
+      made.paid.set(invoiceId, made.amount);
+      const start = made.trial_end;
+      return {
+        invoiceId,
+        invoicePaid: signedEvent({
+          id: `evt_in_${++n}`,
+          type: "invoice.paid",
+          created: start,
+          data: {
+            object: subscriptionInvoice(invoiceId, subscriptionId, made.customer, made.metadata, {
+              amount: made.amount,
+              currency: made.currency,
+              billingReason: "subscription_cycle",
+              start,
+              end: addInterval(start, made.interval),
+              paidAt: start,
+            }),
+          },
+        }),
+      };
+    },
     clearFailures() {
       failures = null;
       routeFailure = null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** One period after `seconds` (calendar months in UTC, as Stripe bills). */
+function addInterval(seconds: number, interval: "month" | "year"): number {
+  const d = new Date(seconds * 1000);
+  d.setUTCMonth(d.getUTCMonth() + (interval === "year" ? 12 : 1));
+  return Math.floor(d.getTime() / 1000);
+}
+
+/** A subscription's invoice as Stripe sends it (API 2025+: parent.subscription_details). */
+function subscriptionInvoice(
+  id: string,
+  subscription: string,
+  customer: string,
+  metadata: Record<string, string>,
+  p: { amount: number; currency: string; billingReason: string; start: number; end: number; paidAt: number },
+): Record<string, unknown> {
+  return {
+    id,
+    object: "invoice",
+    customer,
+    status: "paid",
+    currency: p.currency,
+    total: p.amount,
+    amount_due: p.amount,
+    amount_paid: p.amount,
+    billing_reason: p.billingReason,
+    status_transitions: { paid_at: p.paidAt },
+    parent: { type: "subscription_details", subscription_details: { subscription, metadata } },
+    lines: {
+      object: "list",
+      data: [{ id: `il_${id}`, amount: p.amount, currency: p.currency, period: { start: p.start, end: p.end } }],
+    },
+    metadata: {},
   };
 }
 

@@ -83,6 +83,8 @@ export interface OrderTable {
   refundAmount: ColumnType<number | null, number | null | undefined, number | null>;
   refundedAt: ColumnType<number | null, number | null | undefined, number | null>;
   refundId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0045 (decision 036): an order placed ahead starts its first period then (null: at payment). */
+  startsAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderItemTable {

@@ -7,7 +7,7 @@ import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals
 import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "./items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
 import { prepaidOfferDue } from "~/lib/prepaid";
-import { orderAheadSupported, prepaidEnds } from "../orders/order-ahead.server";
+import { prepaidEnds } from "../orders/order-ahead.server";
 import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
 
 import { photosOfItems } from "../photos/photos.service.server";
@@ -89,8 +89,7 @@ export async function getDashboard(
       code: row.code,
       subscription,
       prepaidUntil,
-      // Offered only where /order can take it ahead (decision 036: not with Stripe yet).
-      prepaidOffer: orderAheadSupported(deps.config) && prepaidOfferDue(prepaidUntil, now),
+      prepaidOffer: prepaidOfferDue(prepaidUntil, now),
       assignee: row.assignedTo === null ? null : (names.get(row.assignedTo) ?? null),
       thumb: photos.get(row.id)?.[0]?.thumb ?? null,
     };

@@ -40,7 +40,7 @@ import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { PhotoView } from "~/lib/photos";
 import { prepaidOfferDue } from "~/lib/prepaid";
-import { orderAheadSupported, prepaidEnds } from "../orders/order-ahead.server";
+import { prepaidEnds } from "../orders/order-ahead.server";
 
 /**
  * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
@@ -416,7 +416,6 @@ async function manageViewOf(
   row: Item,
   paid: boolean,
   now: number,
-  config: Deps["config"],
 ): Promise<ItemManageView> {
   const [subscriptions, members] = await Promise.all([
     paid ? listItemSubscriptions({ db }, viewerId, [row.id]) : Promise.resolve({} as Record<string, ItemSubscription>),
@@ -430,8 +429,7 @@ async function manageViewOf(
     active: row.active,
     subscription: subscriptions[row.id] ?? null,
     prepaidUntil,
-    // Offered only where /order can take it ahead (decision 036: not with Stripe yet).
-    prepaidOffer: orderAheadSupported(config) && prepaidOfferDue(prepaidUntil, now),
+    prepaidOffer: prepaidOfferDue(prepaidUntil, now),
     organisationId: row.organisationId,
     assignee: member ? member.name || member.email : null,
     lastScannedAt: row.lastScannedAt,
@@ -481,7 +479,7 @@ export async function getItemPageView(
     lost: row.lostAt !== null,
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
-    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock(), deps.config) : null,
+    manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock()) : null,
     photo: photos.find((p) => !p.private) ?? null,
     photos: isOwner ? photos : [],
   };

@@ -123,7 +123,7 @@ export async function createOrder(
   const rows = await listItemsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
   // A prepaid sticker's item may be ordered ahead (decision 036); any other paid one not.
-  await orderAheadStart(deps, rows, now, invoice !== null);
+  const startsAt = await orderAheadStart(deps, rows, now, invoice !== null);
   const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
   // Stickers need somewhere to go (decision 018): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
@@ -174,6 +174,7 @@ export async function createOrder(
     refundAmount: null,
     refundedAt: null,
     refundId: null,
+    startsAt,
   };
   const guard = invoice
     ? { orgNumber: invoice.buyer.orgNumber, creditItems: deps.config.invoiceCreditItems, now }
@@ -204,9 +205,14 @@ export async function startCheckout(
   try {
     // createOrder refused an order without an address email.
     const email = order.address?.email.trim() ?? "";
-    const start = await deps.payments.startCheckout({ order, email, lang: input.lang });
-    if (start.checkoutId)
-      await updateOrder(deps.db, order.id, { checkoutId: start.checkoutId, updatedAt: deps.clock() });
+    const start = await deps.payments.startCheckout({ order, email, lang: input.lang, now: deps.clock() });
+    // Stripe's trial end for an order placed ahead (decision 036): its first period starts then.
+    if (start.checkoutId || start.startsAt !== undefined)
+      await updateOrder(deps.db, order.id, {
+        ...(start.checkoutId ? { checkoutId: start.checkoutId } : {}),
+        ...(start.startsAt !== undefined ? { startsAt: start.startsAt } : {}),
+        updatedAt: deps.clock(),
+      });
     return { url: start.url };
   } catch (err) {
     logger.error({ err, order: order.id }, "starting the checkout failed");

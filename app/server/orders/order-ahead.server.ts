@@ -16,11 +16,18 @@ export const AHEAD_SPREAD_MS = 31 * 24 * 60 * 60_000;
 type PaidRow = { id: string; payed: boolean; paidUntil: number | null };
 
 /**
- * Only the test provider starts a later first period today: Stripe needs the checkout's
- * `trial_end` and its zero-amount first invoice handled (decision 036, not built yet).
+ * Stripe refuses a Checkout trial ending less than 48 hours after the session is made; the
+ * margin covers the time until Stripe checks it (decision 036).
  */
-export function orderAheadSupported(config: Pick<Deps["config"], "payments">): boolean {
-  return config.payments === "test";
+export const STRIPE_TRIAL_MIN_MS = 48 * 60 * 60_000 + 10 * 60_000;
+
+/**
+ * When Stripe first charges an order placed ahead (its trial end): the prepaid end, or, in
+ * the prepaid months' last 48 hours, 48 hours from now (decision 036: the owner gets up to
+ * two days free rather than paying any day twice or being refused).
+ */
+export function stripeFirstChargeAt(startsAt: number, now: number): number {
+  return Math.max(startsAt, now + STRIPE_TRIAL_MIN_MS);
 }
 
 /**
@@ -53,7 +60,7 @@ export async function orderAheadStart(
 ): Promise<number | null> {
   const paid = rows.filter((r) => isItemPaid(r, now));
   if (paid.length === 0) return null;
-  if (invoice || !orderAheadSupported(deps.config)) throw new OrderError("alreadyPaid");
+  if (invoice) throw new OrderError("alreadyPaid");
   const ends = await prepaidEnds(deps.db, paid, now);
   if (ends.size < paid.length) throw new OrderError("alreadyPaid");
   if (paid.length < rows.length) throw new OrderError("prepaidMixed");

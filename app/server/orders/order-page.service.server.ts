@@ -19,7 +19,7 @@ import {
   type PageInfo,
 } from "~/lib/item-filter";
 import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
-import { orderAheadSupported, prepaidEnds } from "./order-ahead.server";
+import { prepaidEnds } from "./order-ahead.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 
@@ -87,7 +87,7 @@ export async function getOrderPage(
     limit: ORDER_PAGE_SIZE,
     offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
   });
-  const ahead = orderAheadSupported(deps.config) ? await prepaidEnds(db, rows, now) : new Map<string, number>();
+  const ahead = await prepaidEnds(db, rows, now);
   const items = rows.map((r) => {
     const paid = isItemPaid(r, now);
     return {

@@ -76,6 +76,11 @@ export interface Order {
   refundAmount: number | null;
   refundedAt: number | null;
   refundId: string | null;
+  /**
+   * Decision 036: an order placed ahead for prepaid items starts its first period then
+   * (with Stripe: the subscription's trial end, the first charge); null: at payment.
+   */
+  startsAt: number | null;
 }
 
 /** An organisation as its invoice names it, copied when the invoice is made. */
@@ -152,6 +157,7 @@ export function toOrder(row: Selectable<OrderTable>): Order {
     refundAmount: num(row.refundAmount ?? null),
     refundedAt: num(row.refundedAt ?? null),
     refundId: row.refundId ?? null,
+    startsAt: num(row.startsAt ?? null),
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
   };

@@ -214,6 +214,96 @@ export async function applyPayment(
   return result;
 }
 
+/**
+ * Stripe's checkout for an order placed ahead completed without a payment (decision 036:
+ * `no_payment_required`, the subscription on trial until `order.startsAt`). The order is
+ * paid up to its start, so the abandoned-order job leaves it and no other order takes its
+ * items; the items stay active (prepaid) until then; the owner's mail says when the first
+ * charge is. Stripe's first real invoice at the trial end is then an ordinary renewal of
+ * applyPayment: it extends paidUntil by the period. No receipt: nothing was paid.
+ */
+export async function startOrderAhead(
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">,
+  input: {
+    eventId: string;
+    eventType: string;
+    orderId: string | null;
+    subscriptionId: string | null;
+    customerId: string | null;
+  },
+): Promise<PaymentResult> {
+  const touched: string[] = [];
+  let duplicateOf: Order | null = null;
+  const now = deps.clock();
+  const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
+    const { order, fresh } = await claimEvent(trx, input, now);
+    if (!fresh) return "duplicate";
+    if (!order) return "unknownOrder";
+    if (order.status !== "pending" || order.withdrawnAt != null) return "ignored";
+    const startsAt = order.startsAt;
+    if (startsAt == null) {
+      logger.error(
+        { event: input.eventId, order: order.id },
+        "a checkout without payment for an order not placed ahead",
+      );
+      return "ignored";
+    }
+    const itemIds = await listOrderItemIds(trx, order.id);
+    const items = await listOrderItemsForPayment(trx, itemIds);
+    const subscriptionId = order.subscriptionId ?? input.subscriptionId;
+    // Another order took these items meanwhile (two checkouts): as a duplicate payment, its
+    // subscription is cancelled before its trial ends, so nothing is ever charged.
+    const ahead = await prepaidEnds(trx, items, now, order.id);
+    if (itemIds.length < order.count || ahead.size < items.length) {
+      await updateOrder(trx, order.id, {
+        status: "duplicate",
+        subscriptionId,
+        customerId: order.customerId ?? input.customerId,
+        updatedAt: now,
+      });
+      duplicateOf = { ...order, subscriptionId };
+      return "alreadyCovered";
+    }
+    const paidOrder: Order = {
+      ...order,
+      status: "paid",
+      // The contract: the 14 days of withdrawal run from it (decision 041).
+      paidAt: now,
+      paidUntil: startsAt,
+      subscriptionId,
+      customerId: order.customerId ?? input.customerId,
+    };
+    await updateOrder(trx, order.id, {
+      status: "paid",
+      paidAt: now,
+      paidUntil: startsAt,
+      minimumUntil: minimumTermEnd(startsAt),
+      renewing: order.endsAt == null,
+      subscriptionId,
+      customerId: paidOrder.customerId,
+      updatedAt: now,
+    });
+    // Active until the first charge (at most two days past the prepaid end, stripeFirstChargeAt).
+    for (const p of items) {
+      await setItemPaid(trx, p.id, { paidUntil: laterEnd(p, startsAt), payment: order.period, updatedAt: now });
+      touched.push(p.id);
+    }
+    await queueFirstShipment(trx, order, itemIds, now);
+    await enqueueReceiptMail(trx, deps.config, paidOrder, null);
+    return "applied";
+  });
+  for (const id of touched) deps.pageCache.forget(id);
+  const dup = duplicateOf as Order | null;
+  if (dup) {
+    try {
+      await deps.payments.cancelDuplicate(dup);
+    } catch (err) {
+      logger.error({ err, order: dup.id }, "cancelling the duplicate subscription failed: cancel it by hand");
+    }
+  }
+  return result;
+}
+
 /** An item's new end: never earlier than it was; paid with no end (set by hand) stays without end. */
 export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until: number): number | null {
   if (p.payed && p.paidUntil == null) return null;

@@ -11,6 +11,7 @@ import { getT } from "~/i18n/i18n";
 import { formatPrice, minimumTermCommitment } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import { logger } from "../logger.server";
+import { stripeFirstChargeAt } from "./order-ahead.server";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
 
 export interface CheckoutStart {
@@ -18,6 +19,8 @@ export interface CheckoutStart {
   url: string;
   /** The provider's checkout id (Stripe: cs_…), or null. */
   checkoutId: string | null;
+  /** An order placed ahead (decision 036): when its first period starts, if not the order's startsAt. */
+  startsAt?: number;
 }
 
 /** An invoice as the provider made and sent it (decision 027). */
@@ -61,7 +64,11 @@ export interface PaymentProvider {
    * the invoice at the provider so nobody is asked to pay it. Never throws (logged).
    */
   voidInvoice(order: Pick<Order, "id" | "invoiceId">): Promise<void>;
-  startCheckout(input: { order: Order; email: string; lang: Lang }): Promise<CheckoutStart>;
+  /**
+   * An order placed ahead (`order.startsAt`, decision 036) charges nothing now: Stripe's
+   * subscription is on trial until its first period starts.
+   */
+  startCheckout(input: { order: Order; email: string; lang: Lang; now: number }): Promise<CheckoutStart>;
   /** `immediately`: the subscription ends now (a withdrawal, decision 041), not at a later date. */
   cancelRenewal(order: Order, plan: { endsAt: number; atPeriodEnd: boolean; immediately?: boolean }): Promise<void>;
   /** Undo a cancelled renewal before the subscription ends (decision 016). */
@@ -205,8 +212,10 @@ function stripeProvider(config: Config): PaymentProvider {
     async voidInvoice(order) {
       if (order.invoiceId) await voidStripeInvoice(config, order, order.invoiceId);
     },
-    async startCheckout({ order, email, lang }) {
+    async startCheckout({ order, email, lang, now }) {
       const t = getT(lang);
+      // Ordered ahead (decision 036): nothing is charged before the prepaid end.
+      const trialEnd = order.startsAt == null ? null : stripeFirstChargeAt(order.startsAt, now);
       const origin = config.baseUrl.origin;
       const interval = order.period;
       const session = await stripeClient(config).checkout.sessions.create(
@@ -261,14 +270,21 @@ function stripeProvider(config: Config): PaymentProvider {
             },
           },
           // Copied by Stripe onto invoices, so renewals find their order.
-          subscription_data: { metadata: { orderId: order.id } },
+          subscription_data: {
+            metadata: { orderId: order.id },
+            ...(trialEnd == null ? {} : { trial_end: Math.floor(trialEnd / 1000) }),
+          },
           success_url: `${origin}/order/complete/${order.id}`,
           cancel_url: `${origin}/order`,
         },
         { idempotencyKey: `checkout-${order.id}` },
       );
       if (!session.url) throw new Error("Stripe returned a checkout session without a url");
-      return { url: session.url, checkoutId: session.id };
+      return {
+        url: session.url,
+        checkoutId: session.id,
+        ...(trialEnd == null ? {} : { startsAt: Math.floor(trialEnd / 1000) * 1000 }),
+      };
     },
     async cancelRenewal(order, plan) {
       if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);

@@ -43,9 +43,12 @@ export async function enqueueReceiptMail(
   const priceLang = order.currency === "SEK" ? "sv" : "en";
   const money = (minor: number) => formatPrice(minor / 100, priceLang);
   const period = order.period;
+  // Placed ahead with Stripe (decision 036): an order confirmation, nothing paid yet.
+  const firstCharge = receipt ? null : order.startsAt;
+  const ahead = firstCharge != null;
   const lines = [
     t("orders.receipt.greeting", { name: firstName(user.name, to) }),
-    t("orders.receipt.intro"),
+    t(ahead ? "orders.receipt.introAhead" : "orders.receipt.intro"),
     items.map((i) => `- ${i.name}: ${origin}/${i.id}`).join("\n"),
     [
       t("orders.receipt.order", { id: order.id }),
@@ -54,6 +57,9 @@ export async function enqueueReceiptMail(
       t("orders.receipt.discount", { amount: money(order.discountAmount) }),
       t(`orders.receipt.total.${period}`, { amount: money(order.totalAmount) }),
       order.paidUntil ? t("orders.receipt.paidUntil", { date: formatDate(order.paidUntil, lang) }) : "",
+      firstCharge != null
+        ? t("orders.receipt.firstCharge", { date: formatDate(firstCharge, lang), amount: money(order.totalAmount) })
+        : "",
     ]
       .filter(Boolean)
       .join("\n"),
@@ -70,5 +76,9 @@ export async function enqueueReceiptMail(
     ...(order.organisationId == null && order.method === "card" ? withdrawalSection(t, lang, config, order) : []),
     t("orders.receipt.signature"),
   ].filter(Boolean);
-  await enqueueMail(db, { to, subject: t("orders.receipt.subject"), text: lines.join("\n\n") });
+  await enqueueMail(db, {
+    to,
+    subject: t(ahead ? "orders.receipt.subjectAhead" : "orders.receipt.subject"),
+    text: lines.join("\n\n"),
+  });
 }

@@ -8,7 +8,7 @@ import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { markPaymentFailed } from "./billing.service.server";
 import { applyInvoiceEvent } from "./invoice.service.server";
-import { applyPayment, endSubscription, type PaymentResult } from "./payment-events.service.server";
+import { applyPayment, endSubscription, startOrderAhead, type PaymentResult } from "./payment-events.service.server";
 import { stripeClient } from "./payments.server";
 
 export class WebhookSignatureError extends Error {
@@ -71,7 +71,17 @@ export async function handleStripeEvent(
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
-      if (session.mode !== "subscription" || session.payment_status !== "paid") return "ignored";
+      if (session.mode !== "subscription") return "ignored";
+      // An order placed ahead (decision 036): the subscription is on trial, nothing was charged.
+      if (session.payment_status === "no_payment_required") {
+        return startOrderAhead(deps, {
+          ...base,
+          orderId: metadataOrderId(session.metadata) ?? session.client_reference_id ?? null,
+          subscriptionId: idOf(session.subscription),
+          customerId: idOf(session.customer),
+        });
+      }
+      if (session.payment_status !== "paid") return "ignored";
       return applyPayment(deps, {
         ...base,
         orderId: metadataOrderId(session.metadata) ?? session.client_reference_id ?? null,
@@ -91,6 +101,8 @@ export async function handleStripeEvent(
       // An invoice order's invoice carries the order id itself (decision 027).
       const orderId = sub.orderId ?? invoiceOrderId(invoice);
       if (!subscriptionId && !orderId) return "ignored";
+      // A trial's zero invoice (an order placed ahead, decision 036) pays no period.
+      if (subscriptionId && invoice.amount_paid === 0) return "ignored";
       const periods = (invoice.lines?.data ?? []).map((l) => l.period).filter((p) => p && p.end > 0);
       const paidAtSeconds = invoice.status_transitions?.paid_at ?? event.created;
       return applyPayment(deps, {

@@ -11,7 +11,6 @@ import { prepaidOfferHref } from "~/lib/prepaid";
 import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { findUserForReceipt } from "../orders/orders.repository.server";
-import { orderAheadSupported } from "../orders/order-ahead.server";
 import { claimPrepaidReminder, listPrepaidEnding } from "./stickers.repository.server";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -38,11 +37,7 @@ export async function sendPrepaidReminders(deps: Pick<Deps, "db" | "config" | "c
         const text = [
           t("billing.mail.greeting", { name: user.name.trim().split(/\s+/)[0] || user.email }),
           t("billing.mail.prepaid.intro", { name: item.name, date }),
-          // Ordering ahead is not built for Stripe yet (decision 036): there the owner orders once it ended.
-          t(orderAheadSupported(deps.config) ? "billing.mail.prepaid.offer" : "billing.mail.prepaid.offerAfter", {
-            url,
-            date,
-          }),
+          t("billing.mail.prepaid.offer", { url, date }),
           t("billing.mail.signature"),
         ].join("\n\n");
         await enqueueMail(trx, { to: user.email, subject: t("billing.mail.prepaid.subject", { date }), text });

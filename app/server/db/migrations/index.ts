@@ -31,6 +31,7 @@ import * as m0041 from "./0041-dashboard-counts-index";
 import * as m0042 from "./0042-trusted-contact-codes";
 import * as m0043 from "./0043-desk-contacts";
 import * as m0044 from "./0044-prepaid-reminders";
+import * as m0045 from "./0045-order-starts-at";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   "0042-trusted-contact-codes": m0042,
   "0043-desk-contacts": m0043,
   "0044-prepaid-reminders": m0044,
+  "0045-order-starts-at": m0045,
 };
