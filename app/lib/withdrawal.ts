@@ -19,17 +19,19 @@ export interface WithdrawalRefund {
   refund: number;
   /** What the consumer pays for the days used (minor units). */
   kept: number;
-  /** Whole days since the payment (a day begun is not counted). */
+  /** Whole days since the service started (a day begun is not counted). */
   daysUsed: number;
   /** Days of the first period (28–31 for a month, 365–366 for a year). */
   periodDays: number;
 }
 
 /**
- * The refund, in minor units (öre, cents). Without the consumer's request to start at once
- * everything goes back. With it, the days used are paid for: whole days since the payment
- * (a day begun is free), as a share of the first period's days, rounded down to the öre.
- * Both roundings favour the consumer, and kept + refund is always exactly the total.
+ * The refund, in minor units (öre, cents), of `total`, what was paid. Without the
+ * consumer's request to start at once everything goes back. With it, the days used are
+ * paid for: whole days since the service started (a day begun is free), as a share of the
+ * first period's days, rounded down to the öre. Both roundings favour the consumer, and
+ * kept + refund is always exactly the total. An order placed ahead for prepaid items
+ * (decision 036) starts at `startsAt`: withdrawn before it, no day was used.
  */
 export function withdrawalRefund(input: {
   total: number;
@@ -37,10 +39,14 @@ export function withdrawalRefund(input: {
   paidAt: number;
   immediateStartAt: number | null;
   now: number;
+  startsAt?: number | null;
 }): WithdrawalRefund {
-  const periodDays = Math.max(1, Math.round((periodEnd(input.paidAt, input.period) - input.paidAt) / DAY_MS));
-  if (input.immediateStartAt == null) return { refund: input.total, kept: 0, daysUsed: 0, periodDays };
-  const daysUsed = Math.min(periodDays, Math.max(0, Math.floor((input.now - input.paidAt) / DAY_MS)));
+  const start = Math.max(input.paidAt, input.startsAt ?? 0);
+  const periodDays = Math.max(1, Math.round((periodEnd(start, input.period) - start) / DAY_MS));
+  if (input.immediateStartAt == null || input.now < start) {
+    return { refund: input.total, kept: 0, daysUsed: 0, periodDays };
+  }
+  const daysUsed = Math.min(periodDays, Math.max(0, Math.floor((input.now - start) / DAY_MS)));
   const kept = Math.floor((input.total * daysUsed) / periodDays);
   return { refund: input.total - kept, kept, daysUsed, periodDays };
 }

@@ -92,29 +92,41 @@ export default function OrderWithdraw({ loaderData, actionData }: Route.Componen
       <h1 id="withdraw-title">{t("orders.withdrawal.page.title")}</h1>
       <FormAlert message={formError} />
       <p className="lead">
-        {t("orders.withdrawal.page.intro", {
+        {t(preview.paid === 0 ? "orders.withdrawal.page.introAhead" : "orders.withdrawal.page.intro", {
           date: formatDate(preview.paidAt, lang),
           deadline: formatDate(preview.deadline, lang),
         })}
       </p>
       <h2 className="h5">{t("orders.withdrawal.page.happens")}</h2>
-      <p>{t("orders.withdrawal.page.ends", { count: preview.items.length })}</p>
+      <p>
+        {preview.startsAt == null
+          ? t("orders.withdrawal.page.ends", { count: preview.items.length })
+          : t("orders.withdrawal.page.endsAhead", { date: formatDate(preview.startsAt, lang) })}
+      </p>
       <ul className="text-break withdraw-items">
         {preview.items.map((i) => (
           <li key={i.id}>{i.name}</li>
         ))}
       </ul>
       <p className="fw-semibold withdraw-refund" data-refund={preview.refund}>
-        {t("orders.withdrawal.page.refund", { refund: money(preview.refund), total: money(preview.total) })}
+        {preview.paid === 0
+          ? t("orders.withdrawal.page.nothingPaid")
+          : t("orders.withdrawal.page.refund", { refund: money(preview.refund), total: money(preview.paid) })}
       </p>
-      <p>
+      <p hidden={preview.paid === 0}>
         {preview.kept > 0
           ? t("orders.withdrawal.proRata", {
               count: preview.daysUsed,
               periodDays: preview.periodDays,
               kept: money(preview.kept),
             })
-          : t(preview.immediateStartAt == null ? "orders.withdrawal.fullNoRequest" : "orders.withdrawal.fullNoDays")}
+          : t(
+              preview.startsAt != null
+                ? "orders.withdrawal.fullNotStarted"
+                : preview.immediateStartAt == null
+                  ? "orders.withdrawal.fullNoRequest"
+                  : "orders.withdrawal.fullNoDays",
+            )}
       </p>
       <p className="withdraw-shipment">
         {preview.shipment?.status === "shipped"
@@ -125,7 +137,9 @@ export default function OrderWithdraw({ loaderData, actionData }: Route.Componen
       </p>
       <Form method="post" className="d-flex flex-wrap gap-2">
         <button type="submit" className="btn btn-danger" disabled={navigation.state === "submitting"}>
-          {t("orders.withdrawal.page.confirm", { refund: money(preview.refund) })}
+          {preview.paid === 0
+            ? t("orders.withdrawal.page.confirmNothing")
+            : t("orders.withdrawal.page.confirm", { refund: money(preview.refund) })}
         </button>
         {back}
       </Form>

@@ -56,6 +56,10 @@ export function enqueueWithdrawalMail(
   config: Config,
   order: Order,
   done: WithdrawalRefund & {
+    /** What was paid (0: a Stripe order placed ahead, still on trial). */
+    paid: number;
+    /** An order placed ahead withdrawn before its start (decision 036): its items stay prepaid until then. */
+    startsAt: number | null;
     withdrawnAt: number;
     shipment: { status: "pending" | "shipped"; shippedAt: number | null } | null;
   },
@@ -64,19 +68,29 @@ export function enqueueWithdrawalMail(
     subject: c.t("orders.withdrawal.done.subject"),
     body: [
       c.t("orders.withdrawal.done.intro", { id: order.id, date: c.date(done.withdrawnAt) }),
-      c.t("orders.withdrawal.done.ended"),
+      done.startsAt == null
+        ? c.t("orders.withdrawal.done.ended")
+        : c.t("orders.withdrawal.done.endedAhead", { date: c.date(done.startsAt) }),
       c.items.map((i) => `- ${i.name}`).join("\n"),
-      [
-        c.t("orders.withdrawal.done.refund", { refund: c.money(done.refund), total: c.money(order.totalAmount) }),
-        done.kept > 0
-          ? c.t("orders.withdrawal.proRata", {
-              count: done.daysUsed,
-              periodDays: done.periodDays,
-              kept: c.money(done.kept),
-            })
-          : c.t(order.immediateStartAt == null ? "orders.withdrawal.fullNoRequest" : "orders.withdrawal.fullNoDays"),
-        c.t(order.provider === "test" ? "orders.withdrawal.done.test" : "orders.withdrawal.done.card"),
-      ].join("\n"),
+      done.paid === 0
+        ? c.t("orders.withdrawal.done.nothingPaid", { date: c.date(order.startsAt ?? done.withdrawnAt) })
+        : [
+            c.t("orders.withdrawal.done.refund", { refund: c.money(done.refund), total: c.money(done.paid) }),
+            done.kept > 0
+              ? c.t("orders.withdrawal.proRata", {
+                  count: done.daysUsed,
+                  periodDays: done.periodDays,
+                  kept: c.money(done.kept),
+                })
+              : c.t(
+                  done.startsAt != null
+                    ? "orders.withdrawal.fullNotStarted"
+                    : order.immediateStartAt == null
+                      ? "orders.withdrawal.fullNoRequest"
+                      : "orders.withdrawal.fullNoDays",
+                ),
+            c.t(order.provider === "test" ? "orders.withdrawal.done.test" : "orders.withdrawal.done.card"),
+          ].join("\n"),
       done.shipment?.status === "shipped"
         ? `${c.t("orders.withdrawal.shipped", { date: c.date(done.shipment.shippedAt ?? done.withdrawnAt) })}\n${c.items
             .map((i) => `- ${i.name}`)

@@ -34,7 +34,8 @@ export async function releaseWithdrawal(db: DB, orderId: string, claimedAt: numb
 export async function recordRefund(
   db: DB,
   orderId: string,
-  refund: { amount: number; refundId: string; now: number },
+  /** refundId null: nothing was paid, nothing refunded (a Stripe order placed ahead, decision 036). */
+  refund: { amount: number; refundId: string | null; now: number },
 ): Promise<void> {
   await db
     .updateTable("orders")
@@ -49,6 +50,15 @@ export async function recordRefund(
     })
     .where("id", "=", orderId)
     .execute();
+}
+
+/**
+ * Items of an order placed ahead withdrawn before its start (decision 036) are still
+ * prepaid until then: active, as before the order.
+ */
+export async function setItemsPrepaidUntil(db: DB, ids: string[], until: number, now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("products").set({ payed: 1, paidUntil: until, updatedAt: now }).where("id", "in", ids).execute();
 }
 
 /** The order's sticker shipment: whether and when it was posted (null: none). */

@@ -24,9 +24,36 @@ import {
   findShipmentOfOrder,
   recordRefund,
   releaseWithdrawal,
+  setItemsPrepaidUntil,
 } from "./withdrawal.repository.server";
 
 type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
+
+/**
+ * What the order has been paid so far: a Stripe order placed ahead (decision 036) is on
+ * trial, charged nothing, until Stripe's first invoice moves its paidUntil past its start.
+ */
+function paidSoFar(order: Order): number {
+  const onTrial = order.provider === "stripe" && order.startsAt != null && (order.paidUntil ?? 0) <= order.startsAt;
+  return onTrial ? 0 : order.totalAmount;
+}
+
+/** An order placed ahead withdrawn before its start: when it would have started, else null. */
+function notStartedUntil(order: Order, now: number): number | null {
+  return order.startsAt != null && now < order.startsAt ? order.startsAt : null;
+}
+
+/** The refund of `order` withdrawn at `now` (decision 041; before an order's start all paid goes back). */
+function refundOf(order: Order, now: number): WithdrawalRefund {
+  return withdrawalRefund({
+    total: paidSoFar(order),
+    period: order.period,
+    paidAt: order.paidAt!,
+    immediateStartAt: order.immediateStartAt,
+    now,
+    startsAt: order.startsAt,
+  });
+}
 
 /** Whether an order offers withdrawal now (links on the receipt, dashboard and mail); never throws. */
 export function withdrawableUntil(
@@ -58,6 +85,10 @@ export interface WithdrawalPreview extends WithdrawalRefund {
   paidAt: number;
   deadline: number;
   total: number;
+  /** What was paid so far (0: a Stripe order placed ahead, still on trial, decision 036). */
+  paid: number;
+  /** An order placed ahead not started yet (decision 036): its start; the items stay prepaid until then. */
+  startsAt: number | null;
   currency: Currency;
   /** When the consumer asked for the service to start at once (null: not asked, all back). */
   immediateStartAt: number | null;
@@ -73,17 +104,13 @@ async function previewOf(deps: Ctx, order: Order): Promise<WithdrawalPreview> {
     paidAt,
     deadline: withdrawalDeadline(paidAt),
     total: order.totalAmount,
+    paid: paidSoFar(order),
+    startsAt: notStartedUntil(order, deps.clock()),
     currency: order.currency,
     immediateStartAt: order.immediateStartAt,
     items: await listItemsOfOrder(deps.db, order.id),
     shipment: await findShipmentOfOrder(deps.db, order.id),
-    ...withdrawalRefund({
-      total: order.totalAmount,
-      period: order.period,
-      paidAt,
-      immediateStartAt: order.immediateStartAt,
-      now: deps.clock(),
-    }),
+    ...refundOf(order, deps.clock()),
   };
 }
 
@@ -115,14 +142,9 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
   if (!(await claimWithdrawal(deps.db, order.id, now, now - (withdrawalDeadline(paidAt) - paidAt)))) {
     throw new OrderError("withdrawn");
   }
-  const amounts = withdrawalRefund({
-    total: order.totalAmount,
-    period: order.period,
-    paidAt,
-    immediateStartAt: order.immediateStartAt,
-    now,
-  });
-  let refundId: string;
+  const amounts = refundOf(order, now);
+  const startsAt = notStartedUntil(order, now);
+  let refundId: string | null = null;
   try {
     await cancelAtProvider(
       deps,
@@ -131,7 +153,8 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
       { mail: false, coverTestMinimumTerm: false },
     );
     try {
-      ({ refundId } = await deps.payments.refund(order, amounts.refund));
+      // Nothing paid (a Stripe trial, decision 036): cancelling it was all there was to do.
+      if (amounts.refund > 0) ({ refundId } = await deps.payments.refund(order, amounts.refund));
     } catch (err) {
       logger.error({ err, order: order.id }, "the withdrawal's refund at the payment provider failed");
       throw new OrderError("refundFailed");
@@ -150,11 +173,15 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     const ids = await listOrderItemIds(trx, order.id);
     const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
     const ended = ids.filter((id) => !covered.has(id));
-    await setItemsUnpaid(trx, ended, now, now);
+    // Before an order placed ahead started, its items are prepaid until then (decision 036).
+    if (startsAt != null) await setItemsPrepaidUntil(trx, ended, startsAt, now);
+    else await setItemsUnpaid(trx, ended, now, now);
     // Not posted yet: never posted (the mail says so); posted: the mail names them.
     const dropped = await dropPendingShipment(trx, order.id);
     await enqueueWithdrawalMail(trx, deps.config, order, {
       ...amounts,
+      paid: paidSoFar(order),
+      startsAt,
       withdrawnAt: now,
       shipment: dropped ? { status: "pending", shippedAt: null } : await findShipmentOfOrder(trx, order.id),
     });
