@@ -74,12 +74,16 @@ export function receiptUrl(origin: string, receipt: Pick<Receipt, "orderId" | "n
   return `${origin}/order/${receipt.orderId}/receipt?number=${receipt.number}`;
 }
 
-/** A renewal was paid: its receipt. */
+/** A renewal was paid: its receipt (the first charge of an order placed ahead says it started, decision 036). */
 export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, receipt: Receipt) {
   return enqueueOwnerMail(db, config, order, "renewal", (c) => ({
     subject: c.t("billing.mail.renewal.subject", { number: receipt.number }),
     body: [
-      c.t("billing.mail.renewal.intro"),
+      c.t(
+        order.startsAt != null && receipt.periodStart === order.startsAt
+          ? "billing.mail.renewal.introStarted"
+          : "billing.mail.renewal.intro",
+      ),
       itemList(c),
       [
         c.t("billing.mail.renewal.number", { number: receipt.number }),

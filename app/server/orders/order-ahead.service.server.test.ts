@@ -191,6 +191,12 @@ describe("ordering ahead with Stripe: a trial until the prepaid end (decision 03
     const row = await orderRow(o.id);
     expect(Number(row.paidUntil)).toBe(periodEnd(until, "year"));
     expect((await findItemById(deps.db, id))?.paidUntil).toBe(periodEnd(until, "year"));
+    const mail = await deps.db
+      .selectFrom("mail_outbox")
+      .selectAll()
+      .orderBy("createdAt", "desc")
+      .executeTakeFirstOrThrow();
+    expect(mail.text).toContain("your subscription has started now that the prepaid period has ended");
     const paid = [...stripe.subscriptions.get(done.subscriptionId)!.paid.values()];
     expect(paid).toEqual([0, o.totalAmount]);
     const receipts = await deps.db.selectFrom("receipts").selectAll().where("orderId", "=", o.id).execute();
