@@ -15,7 +15,7 @@ import { claimSticker, createBatch, getBatch } from "../stickers/stickers.servic
 import { completeTestPayment, createOrder } from "./checkout.service.server";
 import { getOrderPage } from "./order-page.service.server";
 import { cancelAbandonedOrders, lapseDueOrders } from "./billing.service.server";
-import { STRIPE_TRIAL_MIN_MS } from "./order-ahead.server";
+import { STRIPE_TRIAL_MIN_MS } from "~/lib/stripe-trial";
 import { startCheckout } from "./checkout.service.server";
 import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";

@@ -11,7 +11,7 @@ import { getT } from "~/i18n/i18n";
 import { formatPrice, minimumTermCommitment } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import { logger } from "../logger.server";
-import { stripeFirstChargeAt } from "./order-ahead.server";
+import { stripeFirstChargeAt } from "~/lib/stripe-trial";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
 
 export interface CheckoutStart {
