@@ -9,6 +9,9 @@ import { createOrganisation } from "../../app/server/organisations/organisations
 import { DPA_VERSION } from "../../app/lib/dpa";
 import { acceptDpa } from "../../app/server/organisations/organisations.service.server";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
+import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
+import { addMonths } from "../../app/lib/pricing";
+import type { ProductInput } from "../../app/lib/product-form";
 import type { ServiceTestDeps } from "./service-db";
 
 export const ADDRESS = {
@@ -88,4 +91,45 @@ export async function joinOrganisation(
   role: "admin" | "member",
 ): Promise<void> {
   await insertMember(deps.db, { organisationId, userId: user.id, role, createdAt: deps.clock() });
+}
+
+/** The item the sticker tests register: a public "Red bike" with a 100 kr hittelön. */
+export const RED_BIKE: ProductInput = {
+  contactVisibility: "public",
+  name: "Red bike",
+  findFee: 100,
+  prodType: "other",
+  contactInfo: "Call 070-123",
+  payment: "year",
+  intent: "payLater",
+};
+
+/**
+ * A sticker of a one-sticker batch prepaid for `months` (null: not prepaid; the batch made
+ * by a staff user of its own), claimed by `ownerId` as the red bike (decision 036). Returns
+ * the item's id and, for a prepaid sticker, the end of its months from the clock's now.
+ */
+export async function claimPackSticker(
+  deps: ServiceTestDeps,
+  ownerId: string,
+  months?: 6 | 12,
+): Promise<{ id: string; until: number }>;
+export async function claimPackSticker(
+  deps: ServiceTestDeps,
+  ownerId: string,
+  months: null,
+): Promise<{ id: string; until: null }>;
+export async function claimPackSticker(
+  deps: ServiceTestDeps,
+  ownerId: string,
+  months: 6 | 12 | null = 6,
+): Promise<{ id: string; until: number | null }> {
+  const staff = await signUpOwner(deps, { verified: false, address: false, prefix: "pack-staff" });
+  const batch = await getBatch(
+    deps,
+    await createBatch(deps, staff.id, { size: 1, prepaidMonths: months, label: "Pack" }),
+  );
+  const id = batch.stickers[0]!.id;
+  await claimSticker(deps, { userId: ownerId, ip: "10.0.0.1" }, { id }, RED_BIKE, "en");
+  return { id, until: months === null ? null : addMonths(deps.clock(), months) };
 }

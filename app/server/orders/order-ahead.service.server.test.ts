@@ -4,14 +4,12 @@
  * no day is paid twice; an item an order covers is still refused.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
-import { addMonths, periodEnd } from "~/lib/pricing";
+import { periodEnd } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { ADDRESS, signUpOwner } from "../../../tests/support/service-fixtures";
+import { ADDRESS, claimPackSticker, RED_BIKE, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem, getItemPageView } from "../items/items.service.server";
 import { findItemById } from "../items/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
-import { claimSticker, createBatch, getBatch } from "../stickers/stickers.service.server";
 import { completeTestPayment, createOrder } from "./checkout.service.server";
 import { getOrderPage } from "./order-page.service.server";
 import { cancelAbandonedOrders, lapseDueOrders } from "./billing.service.server";
@@ -21,16 +19,6 @@ import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
 
 vi.setConfig({ testTimeout: 30_000 });
-
-const ITEM: ProductInput = {
-  contactVisibility: "public",
-  name: "Red bike",
-  findFee: 100,
-  prodType: "other",
-  contactInfo: "Call 070-123",
-  payment: "year",
-  intent: "payLater",
-};
 
 let deps: ServiceTestDeps;
 let owner: string;
@@ -44,13 +32,7 @@ afterEach(async () => {
 });
 
 /** An item of the owner claimed from a sticker prepaid for 6 months; its prepaid end. */
-async function prepaidItem() {
-  const staff = (await signUpOwner(deps, { verified: false, address: false, prefix: "ahead-staff" })).id;
-  const batch = await getBatch(deps, await createBatch(deps, staff, { size: 1, prepaidMonths: 6, label: "Pack" }));
-  const id = batch.stickers[0]!.id;
-  await claimSticker(deps, { userId: owner, ip: "10.0.0.1" }, { id }, ITEM, "en");
-  return { id, until: addMonths(deps.clock(), 6) };
-}
+const prepaidItem = () => claimPackSticker(deps, owner);
 
 const order = (ids: string[]) => createOrder(deps, { userId: owner, itemIds: ids, period: "year", lang: "en" });
 
@@ -68,7 +50,7 @@ describe("ordering ahead for a prepaid sticker's item (decision 036)", () => {
   });
 
   it("an item covered by a paid subscription is still refused, also once ordered ahead", async () => {
-    const item = await createItem(deps, owner, ITEM, "en");
+    const item = await createItem(deps, owner, RED_BIKE, "en");
     const first = await order([item]);
     await completeTestPayment(deps, { userId: owner, orderId: first.id });
     await expect(order([item])).rejects.toMatchObject({ code: "alreadyPaid" });
@@ -81,7 +63,7 @@ describe("ordering ahead for a prepaid sticker's item (decision 036)", () => {
 
   it("a prepaid item is not ordered together with an unpaid one", async () => {
     const { id } = await prepaidItem();
-    const unpaid = await createItem(deps, owner, ITEM, "en");
+    const unpaid = await createItem(deps, owner, RED_BIKE, "en");
     await expect(order([id, unpaid])).rejects.toMatchObject({ code: "prepaidMixed" });
   });
 

@@ -8,12 +8,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
 import { isItemPaid } from "~/lib/paid";
-import { addMonths } from "~/lib/pricing";
-import type { ProductInput } from "~/lib/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { signUpOwner } from "../../../tests/support/service-fixtures";
+import { claimPackSticker, signUpOwner } from "../../../tests/support/service-fixtures";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
-import { claimSticker, createBatch, getBatch } from "../stickers/stickers.service.server";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
 import { DAY_MS } from "./lifecycle.server";
 import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
@@ -21,15 +18,6 @@ import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const ITEM: ProductInput = {
-  name: "Red bike",
-  findFee: 100,
-  prodType: "other",
-  contactInfo: "Call 070-123",
-  contactVisibility: "public",
-  payment: "year",
-  intent: "payLater",
-};
 const START = Date.UTC(2026, 10, 23, 12);
 
 let deps: ServiceTestDeps;
@@ -40,11 +28,7 @@ afterEach(async () => {
 /** A verified owner of an item claimed from a sticker prepaid for 6 months, 10 days before its end. */
 async function prepaidOwner() {
   const u = await signUpOwner(deps, { prefix: "withdraw-ahead" });
-  const staff = await signUpOwner(deps, { verified: false, address: false, prefix: "withdraw-ahead-staff" });
-  const batch = await getBatch(deps, await createBatch(deps, staff.id, { size: 1, prepaidMonths: 6, label: "Pack" }));
-  const id = batch.stickers[0]!.id;
-  await claimSticker(deps, { userId: u.id, ip: "10.0.0.1" }, { id }, ITEM, "en");
-  const until = addMonths(START, 6);
+  const { id, until } = await claimPackSticker(deps, u.id);
   return { u, id, until };
 }
 

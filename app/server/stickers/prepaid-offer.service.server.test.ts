@@ -4,26 +4,14 @@
  * /order only in their last 30 days, nothing once they ended.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
 import { addMonths } from "~/lib/pricing";
 import { PREPAID_OFFER_LEAD_MS } from "~/lib/prepaid";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { signUpOwner } from "../../../tests/support/service-fixtures";
+import { claimPackSticker, signUpOwner } from "../../../tests/support/service-fixtures";
 import { getDashboard } from "../items/dashboard.service.server";
 import { getItemPageView } from "../items/items.service.server";
-import { claimSticker, createBatch, getBatch } from "./stickers.service.server";
 
 vi.setConfig({ testTimeout: 30_000 });
-
-const ITEM: ProductInput = {
-  contactVisibility: "public",
-  name: "Red bike",
-  findFee: 100,
-  prodType: "other",
-  contactInfo: "Call 070-123",
-  payment: "year",
-  intent: "payLater",
-};
 
 let deps: ServiceTestDeps;
 beforeEach(async () => {
@@ -40,10 +28,9 @@ async function user() {
 /** An owner's item claimed from a sticker of a batch prepaid for `months` (null: not prepaid). */
 async function claimed(months: 6 | null) {
   const owner = await user();
-  const id = await createBatch(deps, await user(), { size: 1, prepaidMonths: months, label: "Pack" });
-  const sticker = (await getBatch(deps, id)).stickers[0]!;
-  await claimSticker(deps, { userId: owner, ip: "10.0.0.1" }, { id: sticker.id }, ITEM, "en");
-  return { owner, id: sticker.id };
+  const { id } =
+    months === null ? await claimPackSticker(deps, owner, null) : await claimPackSticker(deps, owner, months);
+  return { owner, id };
 }
 
 async function seen(owner: string, id: string) {

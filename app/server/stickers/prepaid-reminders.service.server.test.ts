@@ -4,26 +4,14 @@
  * language, and not for an item a subscription already covers.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
-import { addMonths } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
+import { claimPackSticker, signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
 import { completeTestPayment, createOrder } from "../orders/checkout.service.server";
 import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
-import { claimSticker, createBatch, getBatch } from "./stickers.service.server";
 
 vi.setConfig({ testTimeout: 30_000 });
 
 const DAY = 24 * 60 * 60_000;
-const ITEM: ProductInput = {
-  contactVisibility: "public",
-  name: "Red bike",
-  findFee: 100,
-  prodType: "other",
-  contactInfo: "Call 070-123",
-  payment: "year",
-  intent: "payLater",
-};
 
 let deps: ServiceTestDeps;
 beforeEach(async () => {
@@ -33,13 +21,7 @@ afterEach(async () => {
   await deps.close();
 });
 
-async function prepaidItem(owner: TestOwner) {
-  const staff = (await signUpOwner(deps, { verified: false, address: false, prefix: "reminder-staff" })).id;
-  const batch = await getBatch(deps, await createBatch(deps, staff, { size: 1, prepaidMonths: 6, label: "Pack" }));
-  const id = batch.stickers[0]!.id;
-  await claimSticker(deps, { userId: owner.id, ip: "10.0.0.1" }, { id }, ITEM, "en");
-  return { id, until: addMonths(deps.clock(), 6) };
-}
+const prepaidItem = (owner: TestOwner) => claimPackSticker(deps, owner.id);
 
 const mails = (to: string) =>
   deps.db.selectFrom("mail_outbox").select(["subject", "text"]).where("to", "=", to).orderBy("createdAt").execute();
