@@ -87,6 +87,9 @@ describe("kill -9 between the finder's message and the SMS", () => {
       { cookie: "ConsentApproved=true" },
     );
     expect(res.status).toBe(302);
+    // Killed once the failed try is recorded: a row killed mid-send is locked for a minute
+    // (the outbox's lease), which is the lease's rule, not this test's.
+    await waitForFailedTry(rt, "+46709990001");
     server.process.kill("SIGKILL");
     await server.stop();
     expect(server.process.signalCode).toBe("SIGKILL");
@@ -115,3 +118,18 @@ describe("kill -9 between the finder's message and the SMS", () => {
     expect(delivery.status).toBe("sent");
   }, 60_000);
 });
+
+async function waitForFailedTry(runtime: Runtime, to: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const row = await runtime.database.db
+      .selectFrom("mail_outbox")
+      .select(["status", "attempts"])
+      .where("channel", "=", "sms")
+      .where("to", "=", to)
+      .executeTakeFirst();
+    if (row && row.status === "pending" && Number(row.attempts) >= 1) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the SMS to ${to} was not tried and put back within 20 s`);
+}

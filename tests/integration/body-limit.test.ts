@@ -62,8 +62,12 @@ function upload(path: string, total: number, opts: { chunked: boolean; lang?: st
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers, written }));
-      res.on("error", reject);
+      // The server closes after its 413 while we may still be writing: once the status has
+      // arrived, a socket error ending the answer early still answers with what came.
+      const done = () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers, written });
+      res.on("end", done);
+      res.on("error", done);
+      res.on("close", done);
     });
     // The server closing while we still upload is expected after a 413.
     req.on("error", (err) =>
