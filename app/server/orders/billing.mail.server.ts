@@ -7,6 +7,7 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/dates";
+import { firstName } from "~/lib/first-name";
 import { formatPrice } from "~/lib/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
@@ -27,36 +28,26 @@ export interface MailContext {
   date(ms: number): string;
 }
 
-/** First name for the greeting ("Hej Anna!"), the email when the account has no name. */
-function firstName(name: string, email: string): string {
-  return name.trim().split(/\s+/)[0] || email;
-}
-
-/** One owner mail (greeting, body, signature) in the owner's language; false when not sent. */
-export async function enqueueOwnerMail(
+/**
+ * One mail to an account (greeting, body, signature) in the account's saved language, else
+ * `fallbackLang`; only to a verified address (decision 012). False when not sent. The frame
+ * of every billing mail, and of the prepaid sticker reminders (decision 036).
+ */
+export async function enqueueAccountMail(
   db: DB,
-  config: Config,
-  order: Order,
-  kind: string,
-  build: (c: MailContext) => { subject: string; body: string[] },
+  userId: string,
+  fallbackLang: Lang,
+  log: Record<string, unknown>,
+  build: (c: { t: TFn; lang: Lang; user: { name: string; email: string } }) => { subject: string; body: string[] },
 ): Promise<boolean> {
-  const user = await findUserForReceipt(db, order.userId);
+  const user = await findUserForReceipt(db, userId);
   if (!user?.emailVerified) {
-    logger.info({ order: order.id, kind }, "no billing mail: the account's email is not verified");
+    logger.info(log, "no account mail: the account's email is not verified");
     return false;
   }
-  const lang: Lang = isLang(user.language) ? user.language : order.lang;
+  const lang: Lang = isLang(user.language) ? user.language : fallbackLang;
   const t = getT(lang);
-  const priceLang = order.currency === "SEK" ? "sv" : "en";
-  const ctx: MailContext = {
-    t,
-    lang,
-    origin: config.baseUrl.origin,
-    items: await listItemsOfOrder(db, order.id),
-    money: (minor) => formatPrice(minor / 100, priceLang),
-    date: (ms) => formatDate(ms, lang),
-  };
-  const { subject, body } = build(ctx);
+  const { subject, body } = build({ t, lang, user });
   const text = [
     t("billing.mail.greeting", { name: firstName(user.name, user.email) }),
     ...body,
@@ -66,6 +57,28 @@ export async function enqueueOwnerMail(
     .join("\n\n");
   await enqueueMail(db, { to: user.email, subject, text });
   return true;
+}
+
+/** One owner mail about an order, its items and amounts in the order's currency. */
+export async function enqueueOwnerMail(
+  db: DB,
+  config: Config,
+  order: Order,
+  kind: string,
+  build: (c: MailContext) => { subject: string; body: string[] },
+): Promise<boolean> {
+  const items = await listItemsOfOrder(db, order.id);
+  const priceLang = order.currency === "SEK" ? "sv" : "en";
+  return enqueueAccountMail(db, order.userId, order.lang, { order: order.id, kind }, ({ t, lang }) =>
+    build({
+      t,
+      lang,
+      origin: config.baseUrl.origin,
+      items,
+      money: (minor) => formatPrice(minor / 100, priceLang),
+      date: (ms) => formatDate(ms, lang),
+    }),
+  );
 }
 
 const itemList = (c: MailContext) => c.items.map((i) => `- ${i.name}`).join("\n");

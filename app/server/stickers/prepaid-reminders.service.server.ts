@@ -4,16 +4,14 @@
  * billing job; each mail is claimed by a row of `prepaid_reminders` inserted in the
  * mail's transaction, so several instances on one database send it once.
  */
-import { DEFAULT_LANG, isLang } from "~/i18n/config";
-import { getT } from "~/i18n/i18n";
+import { DEFAULT_LANG } from "~/i18n/config";
 import { formatDate } from "~/lib/dates";
+import { DAY_MS } from "~/lib/retention";
 import { prepaidOfferHref } from "~/lib/prepaid";
 import type { Deps } from "../service-deps.server";
-import { enqueueMail } from "../mail/mail.server";
-import { findUserForReceipt } from "../orders/orders.repository.server";
+import { enqueueAccountMail } from "../orders/billing.mail.server";
 import { claimPrepaidReminder, listPrepaidEnding } from "./stickers.repository.server";
 
-const DAY_MS = 24 * 60 * 60_000;
 /** Days before the prepaid end; the nearer lead's window stops where the farther's starts. */
 export const PREPAID_REMINDER_LEADS = [30, 7] as const;
 
@@ -27,21 +25,17 @@ export async function sendPrepaidReminders(deps: Pick<Deps, "db" | "config" | "c
     for (const item of await listPrepaidEnding(deps.db, window, lead)) {
       const sent = await deps.db.transaction().execute(async (trx) => {
         if (!(await claimPrepaidReminder(trx, item.id, lead, now))) return false;
-        const user = await findUserForReceipt(trx, item.owner);
         // Claimed even when not mailed: an unverified address is not asked again later.
-        if (!user?.emailVerified) return false;
-        const lang = isLang(user.language) ? user.language : DEFAULT_LANG;
-        const t = getT(lang);
-        const date = formatDate(item.paidUntil, lang);
-        const url = `${deps.config.baseUrl.origin}${prepaidOfferHref()}`;
-        const text = [
-          t("billing.mail.greeting", { name: user.name.trim().split(/\s+/)[0] || user.email }),
-          t("billing.mail.prepaid.intro", { name: item.name, date }),
-          t("billing.mail.prepaid.offer", { url, date }),
-          t("billing.mail.signature"),
-        ].join("\n\n");
-        await enqueueMail(trx, { to: user.email, subject: t("billing.mail.prepaid.subject", { date }), text });
-        return true;
+        return enqueueAccountMail(trx, item.owner, DEFAULT_LANG, { item: item.id, kind: "prepaid" }, ({ t, lang }) => {
+          const date = formatDate(item.paidUntil, lang);
+          return {
+            subject: t("billing.mail.prepaid.subject", { date }),
+            body: [
+              t("billing.mail.prepaid.intro", { name: item.name, date }),
+              t("billing.mail.prepaid.offer", { url: `${deps.config.baseUrl.origin}${prepaidOfferHref()}`, date }),
+            ],
+          };
+        });
       });
       if (sent) count++;
     }
