@@ -4,7 +4,7 @@
  * on both. better-auth's own tables (user, session, account, verification, rateLimit)
  * follow better-auth's Kysely adapter, which converts their dates itself.
  */
-import type { ColumnType } from "kysely";
+import type { ColumnType, GeneratedAlways } from "kysely";
 import type {
   OrderDraftTable,
   OrderTable,
@@ -73,6 +73,8 @@ export interface ProductTable {
   organisationId: ColumnType<string | null, string | null | undefined, string | null>;
   /** The member (user id) an organisation item is assigned to; null = the organisation's. */
   assignedTo: ColumnType<string | null, string | null | undefined, string | null>;
+  /** lower(name), computed by the database (migration 0046): what the name search compares. */
+  nameFolded: GeneratedAlways<string>;
 }
 
 /** A view of a paid item page by anyone but its owner (migration 0011). */

@@ -38,6 +38,8 @@ const WORKER_SOURCE = `(async () => {
   const Database = (await import(workerData.driver)).default;
   const db = new Database(workerData.file);
   for (const pragma of workerData.pragmas) db.pragma(pragma);
+  // The same lower() as every other connection (db.server.ts): products.nameFolded is lower(name).
+  db.function("lower", { deterministic: true }, (s) => (typeof s === "string" ? s.toLowerCase() : s));
   const statements = new Map();
   parentPort.on("message", ({ id, sql, rows }) => {
     try {

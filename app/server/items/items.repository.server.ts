@@ -261,8 +261,9 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
 /**
  * The filter of the dashboard and the order page as SQL (decision 021). "Paid" is
  * app/lib/paid.ts's rule: payed and the paid period not ended (no end = no end). The name
- * search is a case-insensitive substring (lower() folds every letter on both databases:
- * db.server.ts gives SQLite JavaScript's); % and _ in the text are matched literally.
+ * search is a case-insensitive substring of `nameFolded`, lower(name) kept by the database
+ * (migration 0046; lower() folds every letter on both databases: db.server.ts gives SQLite
+ * JavaScript's); % and _ in the text are matched literally.
  */
 /**
  * Whose items a list shows: the user's personal items (organisationId null), or the items
@@ -298,7 +299,7 @@ function whereOnlyFilter(filter: ItemFilter, now: number) {
     if (filter.paid === "unpaid") parts.push(eb.not(paid));
     if (filter.q) {
       const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      parts.push(eb(sql<string>`lower(${sql.ref("name")})`, "like", sql<string>`${pattern} escape '\\'`));
+      parts.push(eb("nameFolded", "like", sql<string>`${pattern} escape '\\'`));
     }
     return eb.and(parts);
   };

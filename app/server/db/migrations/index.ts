@@ -32,6 +32,7 @@ import * as m0042 from "./0042-trusted-contact-codes";
 import * as m0043 from "./0043-desk-contacts";
 import * as m0044 from "./0044-prepaid-reminders";
 import * as m0045 from "./0045-order-starts-at";
+import * as m0046 from "./0046-folded-name";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   "0043-desk-contacts": m0043,
   "0044-prepaid-reminders": m0044,
   "0045-order-starts-at": m0045,
+  "0046-folded-name": m0046,
 };
