@@ -163,6 +163,13 @@ describe("hot queries use an index on a seeded database", () => {
           c.scans.find((s) => s.table === "products"),
           c.sql,
         ).toMatchObject({ type: "Index Only Scan", index: "products_organisation_search_idx" });
+      // A search's or a filter's page is found in the index alone; only its rows are read.
+      if (query.startsWith("q=") || query.startsWith("paid=")) {
+        const page = plans.find((p) => /as "page"/i.test(p.sql));
+        expect(page?.scans, query).toContainEqual(
+          expect.objectContaining({ type: "Index Only Scan", index: "products_organisation_search_idx" }),
+        );
+      }
     }
   });
 

@@ -4,6 +4,7 @@
  * check in tests/quality/schema-drift.test.ts asks of SQLite. Runs in the PostgreSQL leg
  * only (*.pg.test.ts); the test creates and drops its own database.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "~/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
@@ -26,5 +27,11 @@ describe("schema drift on PostgreSQL", () => {
     expect(db.dialect).toBe("postgres");
     const declared = declaredSchema();
     expect(await migratedSchema(rt.database.db, declared)).toEqual(declared);
+  });
+
+  it("a table a migration rewrote is vacuumed once it is applied, so index-only scans serve it at once", async () => {
+    const { rows } = await sql<{ last_vacuum: Date | null }>`
+      select last_vacuum from pg_stat_user_tables where relname = 'products'`.execute(rt.database.db);
+    expect(rows[0]?.last_vacuum).toBeInstanceOf(Date);
   });
 });

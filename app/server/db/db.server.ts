@@ -2,6 +2,7 @@ import SqliteDatabase from "better-sqlite3";
 import {
   CompiledQuery,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
@@ -17,7 +18,7 @@ import path from "node:path";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.server";
 import { logger } from "../logger.server";
-import { migrations } from "./migrations";
+import { migrations, vacuumAfter } from "./migrations";
 import { openSqliteWriter, SQLITE_PRAGMAS, type SqliteWriter } from "./sqlite-writer.server";
 import type { Database } from "./schema";
 
@@ -167,5 +168,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const applied = (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    for (const table of new Set(applied.flatMap((name) => vacuumAfter[name] ?? []))) {
+      await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
+      logger.info({ table }, "table vacuumed after its migration");
+    }
+  }
   return result;
 }

@@ -5,7 +5,9 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * search text for every item of the organisation, twice (the count and the page); at
  * 50,000 items lower() was two thirds of each pass. `nameFolded` is lower(name) computed
  * by the database on every write (a generated column: no write path can forget it), and
- * the organisation's covering index (0041) holds it instead of the name. PostgreSQL stores
+ * the organisation's covering index (0041) holds it instead of the name, and the page's
+ * order (createdAt, id): a page of a search is then found in the index alone and only its
+ * 50 rows are read from the table (listItemsOfOwnerPage). PostgreSQL stores
  * it; SQLite computes it when read (a column added to a table cannot be stored there) and
  * keeps it in the index. SQLite's lower() is JavaScript's (db.server.ts), so both databases
  * fold every letter the same way. Frozen once landed.
@@ -19,7 +21,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex("products_organisation_search_idx")
     .on("products")
-    .columns(["organisationId", "prodType", "payed", "paidUntil", "lostAt", "assignedTo", "nameFolded"])
+    .columns([
+      "organisationId",
+      "prodType",
+      "payed",
+      "paidUntil",
+      "lostAt",
+      "assignedTo",
+      "nameFolded",
+      "createdAt",
+      "id",
+    ])
     .execute();
 }
 

@@ -74,3 +74,13 @@ export const migrations: Record<string, Migration> = {
   "0045-order-starts-at": m0045,
   "0046-folded-name": m0046,
 };
+
+/**
+ * Tables to vacuum on PostgreSQL once a migration is applied (outside its transaction,
+ * where VACUUM must run). A migration that rewrites a table leaves its visibility map
+ * empty, and until a vacuum no index-only scan is chosen on it; autovacuum would not
+ * come soon, as a rewrite leaves no dead rows (decision 042).
+ */
+export const vacuumAfter: Record<string, string[]> = {
+  "0046-folded-name": ["products"],
+};
