@@ -51,33 +51,35 @@ export async function getDashboard(
   const { db } = deps;
   const now = deps.clock();
   const scope = { owner, organisationId };
-  const { matching, total, unpaid } = await countItemsOfOwnerBy(
+  const counts = countItemsOfOwnerBy(
     db,
     scope,
     { matching: query, total: NO_FILTER, unpaid: { ...NO_FILTER, paid: "unpaid" } },
     now,
   );
+  const pageOf = (page: number) =>
+    listItemsOfOwnerPage(db, scope, query, now, {
+      limit: DASHBOARD_PAGE_SIZE,
+      offset: (page - 1) * DASHBOARD_PAGE_SIZE,
+    });
+  // The first page needs no count to clamp it: both at once (on PostgreSQL on two
+  // connections; decision 042). A later page is clamped to the last one first.
+  const [{ matching, total, unpaid }, firstPage] = await Promise.all([
+    counts,
+    query.page <= 1 ? pageOf(1) : Promise.resolve(null),
+  ]);
   const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
-  const rows = await listItemsOfOwnerPage(db, scope, query, now, {
-    limit: DASHBOARD_PAGE_SIZE,
-    offset: (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE,
-  });
-  const subscriptions = await listItemSubscriptions(
-    deps,
-    owner,
-    rows.map((r) => r.id),
-  );
-  const names = new Map(
-    organisationId === null ? [] : (await listMembers(db, organisationId)).map((m) => [m.userId, m.name || m.email]),
-  );
-  // The first photo of each card as its thumbnail (decision 035), private ones too:
-  // the dashboard is the owner's.
-  const photos = await photosOfItems(
-    deps,
-    rows.map((r) => r.id),
-    false,
-  );
-  const prepaid = await prepaidEnds(db, rows, now);
+  const rows = firstPage ?? (await pageOf(pageInfo.page));
+  const ids = rows.map((r) => r.id);
+  const [subscriptions, members, photos, prepaid] = await Promise.all([
+    listItemSubscriptions(deps, owner, ids),
+    organisationId === null ? [] : listMembers(db, organisationId),
+    // The first photo of each card as its thumbnail (decision 035), private ones too:
+    // the dashboard is the owner's.
+    photosOfItems(deps, ids, false),
+    prepaidEnds(db, rows, now),
+  ]);
+  const names = new Map(members.map((m) => [m.userId, m.name || m.email]));
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);
     // Paid items show their subscription: renews on …, or active until … after a cancel;
