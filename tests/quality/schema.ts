@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { DatabaseIntrospector } from "kysely";
+import { SqliteAdapter, sql, type Kysely } from "kysely";
 import ts from "typescript";
 import { ROOT } from "./sizes";
 
@@ -53,11 +53,18 @@ export function declaredSchema(): Record<string, string[]> {
 }
 
 /** table → sorted columns, as the migrated database has them (Kysely's own tables left out). */
-export async function migratedSchema(db: { introspection: DatabaseIntrospector }, declared: Record<string, string[]>) {
+export async function migratedSchema(db: Kysely<any>, declared: Record<string, string[]>) {
   const migrated: Record<string, string[]> = {};
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   for (const t of await db.introspection.getTables()) {
     if (!Object.hasOwn(declared, t.name) && /^kysely_/.test(t.name)) continue;
-    migrated[t.name] = t.columns.map((c) => c.name).sort();
+    // SQLite's table_info (Kysely's introspection) leaves out generated columns; table_xinfo has them.
+    const names = sqlite
+      ? (await sql<{ name: string }>`select name from pragma_table_xinfo(${t.name})`.execute(db)).rows.map(
+          (r) => r.name,
+        )
+      : t.columns.map((c) => c.name);
+    migrated[t.name] = names.sort();
   }
   return migrated;
 }
