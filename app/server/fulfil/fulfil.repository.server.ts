@@ -379,7 +379,12 @@ export async function moveItemToNewId(
   newCode: string,
   now: number,
 ): Promise<void> {
-  const row = await trx.selectFrom("products").selectAll().where("id", "=", oldId).executeTakeFirstOrThrow();
+  // nameFolded is the database's to compute (migration 0046): never written.
+  const { nameFolded: _folded, ...row } = await trx
+    .selectFrom("products")
+    .selectAll()
+    .where("id", "=", oldId)
+    .executeTakeFirstOrThrow();
   await trx
     .insertInto("products")
     .values({ ...row, id: newId, code: `~${newId}`, updatedAt: now })
