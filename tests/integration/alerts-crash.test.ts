@@ -3,7 +3,9 @@
  * and its SMS leaves the SMS sent after the restart, once. The first server's SMS
  * provider is unreachable (a closed port), so the SMS is queued and waiting when the
  * server is killed; the restarted server (same database, the 46elks stand-in reachable)
- * sends it. SQLite here, PostgreSQL with DATABASE_URL=postgres://….
+ * sends it. SQLite here, PostgreSQL with DATABASE_URL=postgres://…. The server is killed
+ * once the failed try is recorded; a kill while a row is being sent leaves it locked for
+ * the outbox's lease, which housekeeping.test.ts covers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";

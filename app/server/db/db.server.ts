@@ -19,7 +19,7 @@ import pg from "pg";
 import type { DatabaseTarget } from "../config.server";
 import { logger } from "../logger.server";
 import { migrations, vacuumAfter } from "./migrations";
-import { openSqliteWriter, SQLITE_PRAGMAS, type SqliteWriter } from "./sqlite-writer.server";
+import { FOLD_FUNCTION, openSqliteWriter, SQLITE_PRAGMAS, type SqliteWriter } from "./sqlite-writer.server";
 import type { Database } from "./schema";
 
 export type DB = Kysely<Database>;
@@ -53,10 +53,13 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     }
     const sqlite = new SqliteDatabase(target.file);
     for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
-    // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. The same
-    // query (the dashboard's name search, decision 021) must find "Äppelklocka" from "äpp"
-    // on both, so lower() here is JavaScript's. Overriding a built-in is SQLite's rule.
-    sqlite.function("lower", { deterministic: true }, (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s));
+    // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. A query must
+    // find "Äppelklocka" from "äpp" on both (decision 021), so lower() here is JavaScript's
+    // (overriding a built-in is SQLite's rule), and so is the fold of products.nameFolded,
+    // the name search's column (FOLD_FUNCTION, migration 0046).
+    const fold = (s: unknown) => (typeof s === "string" ? s.toLowerCase() : s);
+    sqlite.function("lower", { deterministic: true }, fold);
+    sqlite.function(FOLD_FUNCTION, { deterministic: true }, fold);
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
     const writer = target.file === ":memory:" ? undefined : openSqliteWriter(target.file);
     return {
@@ -171,8 +174,14 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const applied = (result.results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
     for (const table of new Set(applied.flatMap((name) => vacuumAfter[name] ?? []))) {
-      await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
-      logger.info({ table }, "table vacuumed after its migration");
+      // The migration is recorded already: a vacuum that fails (no right to it) is said,
+      // not fatal, and is not tried again by a later start.
+      await sql`vacuum (analyze) ${sql.table(table)}`.execute(db).catch((err: unknown) =>
+        logger.warn(
+          { table, err: err instanceof Error ? err.message : String(err) },
+          `vacuum after a migration failed: run "vacuum analyze ${table}" by hand`,
+        ),
+      );
     }
   }
   return result;

@@ -31,6 +31,14 @@ export interface SqliteWriter {
   close(): Promise<void>;
 }
 
+/**
+ * SQLite's name for the fold of products.nameFolded (migration 0046): JavaScript's
+ * toLowerCase, registered on every connection the app opens. A name of the app's own,
+ * not an override of lower(): a connection without it (the sqlite3 shell) is refused with
+ * "no such function" instead of writing an index entry folded another way.
+ */
+export const FOLD_FUNCTION = "hittad_fold";
+
 // The worker's whole program (plain JavaScript: it is not built by Vite). Statements are
 // prepared once per text; an error answers the one request and keeps the thread.
 const WORKER_SOURCE = `(async () => {
@@ -38,8 +46,8 @@ const WORKER_SOURCE = `(async () => {
   const Database = (await import(workerData.driver)).default;
   const db = new Database(workerData.file);
   for (const pragma of workerData.pragmas) db.pragma(pragma);
-  // The same lower() as every other connection (db.server.ts): products.nameFolded is lower(name).
-  db.function("lower", { deterministic: true }, (s) => (typeof s === "string" ? s.toLowerCase() : s));
+  // products.nameFolded is computed by this function (db.server.ts, migration 0046).
+  db.function("${FOLD_FUNCTION}", { deterministic: true }, (s) => (typeof s === "string" ? s.toLowerCase() : s));
   const statements = new Map();
   parentPort.on("message", ({ id, sql, rows }) => {
     try {

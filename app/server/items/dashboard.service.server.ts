@@ -71,14 +71,14 @@ export async function getDashboard(
   const pageInfo = clampPage(query.page, matching, DASHBOARD_PAGE_SIZE);
   const rows = firstPage ?? (await pageOf(pageInfo.page));
   const ids = rows.map((r) => r.id);
-  const [subscriptions, members, photos, prepaid] = await Promise.all([
-    listItemSubscriptions(deps, owner, ids),
-    organisationId === null ? [] : listMembers(db, organisationId),
-    // The first photo of each card as its thumbnail (decision 035), private ones too:
-    // the dashboard is the owner's.
-    photosOfItems(deps, ids, false),
-    prepaidEnds(db, rows, now),
-  ]);
+  // The page's small reads one after another: a request holds at most two of the pool's
+  // connections at once.
+  const subscriptions = await listItemSubscriptions(deps, owner, ids);
+  const members = organisationId === null ? [] : await listMembers(db, organisationId);
+  // The first photo of each card as its thumbnail (decision 035), private ones too:
+  // the dashboard is the owner's.
+  const photos = await photosOfItems(deps, ids, false);
+  const prepaid = await prepaidEnds(db, rows, now);
   const names = new Map(members.map((m) => [m.userId, m.name || m.email]));
   const items = rows.map((row) => {
     const { payment: _payment, ...card } = toOwnedItem(row, now);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, textToHtml, withoutAddresses } from "./mail.server";
+import { createServiceDeps } from "../../../tests/support/service-db";
+import { backoffMs, enqueueSms, startMailWorker, textToHtml, withoutAddresses } from "./mail.server";
 
 describe("mail", () => {
   it("backs off exponentially from 5 seconds to at most an hour", () => {
@@ -24,5 +25,33 @@ describe("mail log lines carry no recipient addresses", () => {
     expect(withoutAddresses("Invalid recipient x.y+z@sub.example.se, retry")).toBe(
       "Invalid recipient [address], retry",
     );
+  });
+});
+
+describe("the outbox's lease (decision 033)", () => {
+  it("a row an instance claimed waits for its lease; once the lease has passed (the instance died) another sends it", async () => {
+    const deps = await createServiceDeps();
+    const live = await enqueueSms(deps.db, { to: "+46700000001", text: "claimed by a live instance" });
+    const dead = await enqueueSms(deps.db, { to: "+46700000002", text: "claimed by a killed instance" });
+    const now = Date.now();
+    const claimed = (id: string, lockedUntil: number) =>
+      deps.db
+        .updateTable("mail_outbox")
+        .set({ status: "sending", attempts: 1, lockedUntil })
+        .where("id", "=", id)
+        .execute();
+    await claimed(live, now + 60_000);
+    await claimed(dead, now - 1);
+    const sent: string[] = [];
+    const worker = startMailWorker(deps.db, deps.config, {
+      sms: { send: async (row) => void sent.push(row.to) },
+    });
+    try {
+      await worker.drain();
+      expect(sent).toEqual(["+46700000002"]);
+    } finally {
+      await worker.stop();
+      await deps.close();
+    }
   });
 });

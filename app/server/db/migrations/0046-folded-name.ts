@@ -9,13 +9,17 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * order (createdAt, id): a page of a search is then found in the index alone and only its
  * 50 rows are read from the table (listItemsOfOwnerPage). PostgreSQL stores
  * it; SQLite computes it when read (a column added to a table cannot be stored there) and
- * keeps it in the index. SQLite's lower() is JavaScript's (db.server.ts), so both databases
- * fold every letter the same way. Frozen once landed.
+ * keeps it in the index, with JavaScript's toLowerCase (hittad_fold, registered by
+ * db.server.ts), so both databases fold every letter the same way. Taking the table's lock
+ * and rewriting it on PostgreSQL takes about 10 s at a million items (decision 042). Frozen
+ * once landed.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-  await sql`alter table products add column "nameFolded" text generated always as (lower(name)) ${sql.raw(
-    pg ? "stored" : "virtual",
+  // SQLite's fold is the app's own function (FOLD_FUNCTION in sqlite-writer.server.ts,
+  // written out here: a migration is frozen); PostgreSQL's lower() folds every letter.
+  await sql`alter table products add column "nameFolded" text generated always as (${sql.raw(
+    pg ? "lower(name)) stored" : "hittad_fold(name)) virtual",
   )}`.execute(db);
   await db.schema.dropIndex("products_organisation_counts_idx").execute();
   await db.schema
