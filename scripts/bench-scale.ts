@@ -159,7 +159,21 @@ function rssMb(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-async function measure(label: string, databaseUrl: string, size: ScaleSize): Promise<Measured | null> {
+/** A database seeded and its app started, signed in as the big organisation's admin, the hot pages cached. */
+interface Prepared {
+  label: string;
+  size: ScaleSize;
+  seeded: SeedTimings | "reused";
+  rt: Awaited<ReturnType<typeof createRuntime>>;
+  env: Record<string, string>;
+  cookie: string;
+  app: ReturnType<typeof children.start>;
+  appUrl: string;
+  spread: () => string;
+  hot: () => string;
+}
+
+async function prepare(label: string, databaseUrl: string, size: ScaleSize): Promise<Prepared | null> {
   const env = baseEnv(databaseUrl);
   const now = Date.now();
   console.log(`\n[${label}] ${size.items.toLocaleString("en")} items, ${size.scans.toLocaleString("en")} scans`);
@@ -205,21 +219,12 @@ async function measure(label: string, databaseUrl: string, size: ScaleSize): Pro
     { ...env, HOST: "127.0.0.1", PORT: String(appPort), BASE_URL: appUrl },
     `app-${label}.log`,
   );
-  const barePort = await freePort();
-  const bareUrl = `http://127.0.0.1:${barePort}`;
-  const bare = children.start(["-e", bareServerSource(barePort)], {}, `bare-${label}.log`);
   await waitForUp(`${appUrl}/healthz`, app.child, app.logFile);
-  await waitForUp(bareUrl, bare.child, bare.logFile);
 
-  // ---- finder page: spread over every item, and 1,000 hot ones --------------------------
+  // ---- the finder page: 1,000 hot items (cached) and every item ---------------------------
   const spread = () => `/product/${seededItemId(1 + Math.floor(Math.random() * size.items))}`;
   const hotStep = Math.max(1, Math.floor(size.items / 1000));
   const hot = () => `/product/${seededItemId(1 + hotStep * Math.floor(Math.random() * 1000))}`;
-  const targets = [
-    { key: "bare", url: bareUrl, pathFor: spread, pid: bare.child.pid },
-    { key: "spread", url: appUrl, pathFor: spread, pid: app.child.pid },
-    { key: "hot", url: appUrl, pathFor: hot, pid: app.child.pid },
-  ] as const;
   // The hot items are in the page cache, as after each sticker's first scan (npm run bench).
   const hotIds = Array.from({ length: 1000 }, (_, i) => seededItemId(1 + hotStep * i));
   await Promise.all(
@@ -228,8 +233,30 @@ async function measure(label: string, databaseUrl: string, size: ScaleSize): Pro
         await (await fetch(`${appUrl}/product/${id}`, { headers: browserHeaders })).arrayBuffer();
     }),
   );
+  return { label, size, seeded, rt, env, cookie, app, appUrl, spread, hot };
+}
+
+/**
+ * The finder page of every prepared database against one bare node:http server, the
+ * targets taking turns in slices, each slice on a quiet machine: the small and the large
+ * database are compared under the same host speed (the host's speed drifts: a bare server
+ * measured 40,592 and 26,839 requests a second in the two halves of one run that measured
+ * them one after the other).
+ */
+async function measureFinder(sets: Prepared[]) {
+  const barePort = await freePort();
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  const bare = children.start(["-e", bareServerSource(barePort)], {}, "bare.log");
+  await waitForUp(bareUrl, bare.child, bare.logFile);
+  const targets = [
+    { key: "bare", url: bareUrl, pathFor: sets[0]!.spread, pid: bare.child.pid },
+    ...sets.flatMap((p) => [
+      { key: `${p.label}:spread`, url: p.appUrl, pathFor: p.spread, pid: p.app.child.pid },
+      { key: `${p.label}:hot`, url: p.appUrl, pathFor: p.hot, pid: p.app.child.pid },
+    ]),
+  ];
   for (const t of targets) await load(t.url, t.pathFor, 3, CONNECTIONS);
-  const slices: Record<string, Slice[]> = { bare: [], spread: [], hot: [] };
+  const slices: Record<string, Slice[]> = Object.fromEntries(targets.map((t) => [t.key, []]));
   // Each slice starts on a quiet machine: a spread slice at a million items ends with
   // fifty slow renders in flight, and without the pause their tail was the next (hot)
   // slice's, which the 2026-11-26 19:41 run counted against the cached page (decision 042).
@@ -238,15 +265,31 @@ async function measure(label: string, databaseUrl: string, size: ScaleSize): Pro
       await settle();
       slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid));
     }
-  const runs = {
-    bare: summarise("bare node:http", slices.bare!),
-    spread: summarise("finder, all items", slices.spread!),
-    hot: summarise("finder, 1,000 items", slices.hot!),
-  };
-  console.log(
-    `  finder: bare ${runs.bare.requestsPerSec}/s; all items ${runs.spread.requestsPerSec}/s p99 ${runs.spread.p99Ms} ms; 1,000 items ${runs.hot.requestsPerSec}/s p99 ${runs.hot.p99Ms} ms`,
-  );
+  bare.child.kill("SIGTERM");
+  const bareRun = summarise("bare node:http", slices.bare!);
+  const out = new Map<string, Measured["finder"]>();
+  for (const p of sets) {
+    const runs = {
+      bare: bareRun,
+      spread: summarise("finder, all items", slices[`${p.label}:spread`]!),
+      hot: summarise("finder, 1,000 items", slices[`${p.label}:hot`]!),
+    };
+    console.log(
+      `  [${p.label}] finder: bare ${runs.bare.requestsPerSec}/s; all items ${runs.spread.requestsPerSec}/s p99 ${runs.spread.p99Ms} ms; 1,000 items ${runs.hot.requestsPerSec}/s p99 ${runs.hot.p99Ms} ms`,
+    );
+    out.set(p.label, {
+      ...runs,
+      spreadRatio: runs.spread.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
+      hotRatio: runs.hot.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
+    });
+  }
+  return out;
+}
 
+/** The big organisation's dashboard, its export and housekeeping on one prepared database; stops its app. */
+async function measureRest(p: Prepared, finder: Measured["finder"]): Promise<Measured> {
+  const { label, size, seeded, rt, env, cookie, app, appUrl, hot } = p;
+  console.log(`\n[${label}] dashboard, export, housekeeping`);
   // ---- the big organisation's dashboard -------------------------------------------------
   const dashPaths = {
     first: "/dashboard",
@@ -342,17 +385,12 @@ async function measure(label: string, databaseUrl: string, size: ScaleSize): Pro
   );
 
   app.child.kill("SIGTERM");
-  bare.child.kill("SIGTERM");
   await rt.database.close();
   return {
     label,
     size,
     seeded,
-    finder: {
-      ...runs,
-      spreadRatio: runs.spread.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
-      hotRatio: runs.hot.requestsPerSec / Math.max(1, runs.bare.requestsPerSec),
-    },
+    finder,
     dashboard,
     export: exported,
     housekeeping: { deleted: hk?.scans ?? 0, seconds: Number(hkSeconds.toFixed(1)), finder: hkRun },
@@ -360,12 +398,16 @@ async function measure(label: string, databaseUrl: string, size: ScaleSize): Pro
 }
 
 if (process.env.BENCH_SEED_ONLY === "1") {
-  await measure("large", url, LARGE);
+  await prepare("large", url, LARGE);
   await admin(`drop database if exists "${smallName}" with (force)`);
   process.exit(0);
 }
-const small = (await measure("1k", smallUrl, SMALL))!;
-const large = (await measure(`${(LARGE.items / 1e6).toFixed(2)}M`, url, LARGE))!;
+const smallSet = (await prepare("1k", smallUrl, SMALL))!;
+const largeSet = (await prepare(`${(LARGE.items / 1e6).toFixed(2)}M`, url, LARGE))!;
+console.log("\n[finder] both databases and the bare server, taking turns");
+const finders = await measureFinder([smallSet, largeSet]);
+const small = await measureRest(smallSet, finders.get(smallSet.label)!);
+const large = await measureRest(largeSet, finders.get(largeSet.label)!);
 await admin(`drop database if exists "${smallName}" with (force)`);
 
 // ---- report ------------------------------------------------------------------------------------
