@@ -3,8 +3,9 @@
 // 1,000 organisations (one with 50,000 items), 10,000,000 scans, 100,000 conversations and
 // 200,000 orders in set-based statements (tests/support/scale-seed.ts), and a small one
 // with 1,000 items of the same shape, then measures on each, side by side:
-//   - the finder page's requests per second as a share of a bare node:http server in the
-//     same turns, p99 and errors, with scan logging on: 1,000 items whose pages are in the
+//   - the finder page's requests per second as a share of a bare node:http server, both
+//     databases' apps and the bare server taking turns in one rotation, p99 and errors,
+//     with scan logging on: 1,000 items whose pages are in the
 //     page cache (the bars), and items picked at random from all of them (reported: at a
 //     million stickers nearly every such request misses the 5,000-page cache and renders);
 //   - the 50,000-item organisation's dashboard (first page, a search, a filter): p50;
