@@ -176,12 +176,14 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultS
     for (const table of new Set(applied.flatMap((name) => vacuumAfter[name] ?? []))) {
       // The migration is recorded already: a vacuum that fails (no right to it) is said,
       // not fatal, and is not tried again by a later start.
-      await sql`vacuum (analyze) ${sql.table(table)}`.execute(db).catch((err: unknown) =>
-        logger.warn(
-          { table, err: err instanceof Error ? err.message : String(err) },
-          `vacuum after a migration failed: run "vacuum analyze ${table}" by hand`,
-        ),
-      );
+      await sql`vacuum (analyze) ${sql.table(table)}`
+        .execute(db)
+        .catch((err: unknown) =>
+          logger.warn(
+            { table, err: err instanceof Error ? err.message : String(err) },
+            `vacuum after a migration failed: run "vacuum analyze ${table}" by hand`,
+          ),
+        );
     }
   }
   return result;
