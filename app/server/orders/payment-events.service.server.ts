@@ -6,6 +6,7 @@
 import { isItemPaid } from "~/lib/paid";
 import { minimumTermEnd, periodEnd } from "~/lib/pricing";
 import { prepaidEnds } from "./order-ahead.server";
+import type { DB } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import {
@@ -132,13 +133,7 @@ export async function applyPayment(
     const ahead = first && !invoiced ? await prepaidEnds(trx, items, now, order.id) : new Map<string, number>();
     const coveredByOrders = items.every((p) => isItemPaid(p, now) && !ahead.has(p.id));
     if (!invoiced && (itemsGone || (first && items.length > 0 && coveredByOrders))) {
-      await updateOrder(trx, order.id, {
-        status: "duplicate",
-        subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,
-        customerId: order.customerId ?? input.customerId ?? null,
-        updatedAt: now,
-      });
-      duplicateOf = { ...order, subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null };
+      duplicateOf = await markDuplicate(trx, order, input, now);
       logger.error(
         { event: input.eventId, order: order.id },
         itemsGone
@@ -201,16 +196,7 @@ export async function applyPayment(
     else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt);
     return "applied";
   });
-  // After the commit: forgotten earlier, a finder's visit could store the old page again.
-  for (const id of touched) deps.pageCache.forget(id); // docs/decisions/009-performance.md
-  const dup = duplicateOf as Order | null;
-  if (dup) {
-    try {
-      await deps.payments.cancelDuplicate(dup);
-    } catch (err) {
-      logger.error({ err, order: dup.id }, "cancelling the duplicate subscription failed: cancel it by hand");
-    }
-  }
+  await afterPaymentCommit(deps, touched, duplicateOf);
   return result;
 }
 
@@ -255,13 +241,7 @@ export async function startOrderAhead(
     // subscription is cancelled before its trial ends, so nothing is ever charged.
     const ahead = await prepaidEnds(trx, items, now, order.id);
     if (itemIds.length < order.count || ahead.size < items.length) {
-      await updateOrder(trx, order.id, {
-        status: "duplicate",
-        subscriptionId,
-        customerId: order.customerId ?? input.customerId,
-        updatedAt: now,
-      });
-      duplicateOf = { ...order, subscriptionId };
+      duplicateOf = await markDuplicate(trx, order, input, now);
       return "alreadyCovered";
     }
     const paidOrder: Order = {
@@ -292,16 +272,48 @@ export async function startOrderAhead(
     await enqueueReceiptMail(trx, deps.config, paidOrder, null);
     return "applied";
   });
-  for (const id of touched) deps.pageCache.forget(id);
-  const dup = duplicateOf as Order | null;
-  if (dup) {
-    try {
-      await deps.payments.cancelDuplicate(dup);
-    } catch (err) {
-      logger.error({ err, order: dup.id }, "cancelling the duplicate subscription failed: cancel it by hand");
-    }
-  }
+  await afterPaymentCommit(deps, touched, duplicateOf);
   return result;
+}
+
+/**
+ * A payment for items another order already covers (or for items since deleted): the order
+ * is recorded as a duplicate; returns it as the provider knows it, so that its subscription
+ * is cancelled after the commit (afterPaymentCommit).
+ */
+async function markDuplicate(
+  trx: DB,
+  order: Order,
+  input: { subscriptionId?: string | null; customerId?: string | null },
+  now: number,
+): Promise<Order> {
+  const subscriptionId = order.subscriptionId ?? input.subscriptionId ?? null;
+  await updateOrder(trx, order.id, {
+    status: "duplicate",
+    subscriptionId,
+    customerId: order.customerId ?? input.customerId ?? null,
+    updatedAt: now,
+  });
+  return { ...order, subscriptionId };
+}
+
+/**
+ * After a payment's commit: the touched items' cached finder pages forgotten (forgotten
+ * earlier, a finder's visit could store the old page again; docs/decisions/009-performance.md),
+ * and a duplicate's subscription cancelled at the provider.
+ */
+async function afterPaymentCommit(
+  deps: Pick<Deps, "payments" | "pageCache">,
+  touched: string[],
+  duplicate: Order | null,
+): Promise<void> {
+  for (const id of touched) deps.pageCache.forget(id);
+  if (!duplicate) return;
+  try {
+    await deps.payments.cancelDuplicate(duplicate);
+  } catch (err) {
+    logger.error({ err, order: duplicate.id }, "cancelling the duplicate subscription failed: cancel it by hand");
+  }
 }
 
 /** An item's new end: never earlier than it was; paid with no end (set by hand) stays without end. */
