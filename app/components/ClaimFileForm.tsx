@@ -19,7 +19,8 @@ interface Props {
   claimedCount: number;
 }
 
-function AssignSelect({ id, members, value }: { id: string; members: Props["members"]; value: string }) {
+/** Whom the claimed items are assigned to: a member, or nobody (the organisation's). Claim mode's both forms. */
+export function AssignSelect({ id, members, value }: { id: string; members: Props["members"]; value: string }) {
   const { t } = useTranslation();
   return (
     <>

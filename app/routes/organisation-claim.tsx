@@ -29,7 +29,7 @@ import {
   type BatchFilePreview,
 } from "~/server/stickers/claim-mode.service.server";
 import type { Lang } from "~/i18n/config";
-import { ClaimFileForm } from "~/components/ClaimFileForm";
+import { AssignSelect, ClaimFileForm } from "~/components/ClaimFileForm";
 import { claimErrors } from "~/server/stickers/stickers.http.server";
 import type { Route } from "./+types/organisation-claim";
 
@@ -224,22 +224,7 @@ export default function OrganisationClaim({ loaderData, actionData, params }: Ro
         <div id="claim-mode-code-help" className="form-text mb-3">
           {t("items.claim.help")}
         </div>
-        <label htmlFor="claim-mode-assignedTo" className="form-label">
-          {t("items.assign.label")}
-        </label>
-        <select
-          id="claim-mode-assignedTo"
-          name="assignedTo"
-          className="form-select mb-3"
-          defaultValue={result?.values.assignedTo ?? assignedTo}
-        >
-          <option value="">{t("items.assign.nobody")}</option>
-          {members.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label}
-            </option>
-          ))}
-        </select>
+        <AssignSelect id="claim-mode-assignedTo" members={members} value={result?.values.assignedTo ?? assignedTo} />
         <label htmlFor="claim-mode-name" className="form-label">
           {t("organisations.claimMode.name")}
         </label>
