@@ -9,6 +9,7 @@
 import type {} from "altcha/types/react";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ALTCHA_CONFIGURATION, loadAltcha } from "~/lean/altcha-loader";
+import { renderRecaptcha } from "~/lean/recaptcha-loader";
 import { useLeanPageAssets, useLeanRender } from "~/lean/lean-page";
 import type { CaptchaKind } from "~/lib/contact-limits";
 
@@ -91,16 +92,6 @@ function AltchaCaptcha({ lang, label, loadingText, onToken, resetSignal }: Captc
   );
 }
 
-declare global {
-  interface Window {
-    grecaptcha?: {
-      render: (el: HTMLElement, opts: Record<string, unknown>) => number;
-      reset: (id?: number) => void;
-    };
-    hittadRecaptchaLoaded?: () => void;
-  }
-}
-
 function RecaptchaCaptcha({ lang, label, siteKey, nonce, onToken, resetSignal }: CaptchaProps) {
   const ref = useRef<HTMLDivElement>(null);
   const widgetId = useRef<number | undefined>(undefined);
@@ -110,22 +101,13 @@ function RecaptchaCaptcha({ lang, label, siteKey, nonce, onToken, resetSignal }:
   });
 
   useEffect(() => {
-    const render = () => {
-      if (!ref.current || widgetId.current !== undefined || !window.grecaptcha) return;
-      widgetId.current = window.grecaptcha.render(ref.current, {
-        sitekey: siteKey,
-        callback: (token: string) => onTokenRef.current(token),
-        "expired-callback": () => onTokenRef.current(null),
-        "error-callback": () => onTokenRef.current(null),
-      });
-    };
-    if (window.grecaptcha) return render();
-    window.hittadRecaptchaLoaded = render;
-    const script = document.createElement("script");
-    script.src = `https://www.google.com/recaptcha/api.js?onload=hittadRecaptchaLoaded&render=explicit&hl=${lang}`;
-    script.async = true;
-    if (nonce) script.nonce = nonce;
-    document.head.appendChild(script);
+    if (!ref.current || widgetId.current !== undefined) return;
+    renderRecaptcha(
+      ref.current,
+      { siteKey, lang, nonce },
+      (token) => onTokenRef.current(token),
+      (id) => (widgetId.current = id),
+    );
   }, [lang, siteKey, nonce]);
 
   useEffect(() => {

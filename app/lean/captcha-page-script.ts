@@ -12,6 +12,7 @@
  *    same states and texts (`data-texts`); without JavaScript it posts as a plain form.
  */
 import { ALTCHA_CONFIGURATION, loadAltcha } from "./altcha-loader";
+import { renderRecaptcha } from "./recaptcha-loader";
 
 interface CaptchaHandle {
   token(): string | null;
@@ -21,16 +22,6 @@ interface CaptchaHandle {
 
 interface AltchaElement extends HTMLElement {
   reset(): void;
-}
-
-declare global {
-  interface Window {
-    grecaptcha?: {
-      render: (el: HTMLElement, opts: Record<string, unknown>) => number;
-      reset: (id?: number) => void;
-    };
-    hittadRecaptchaLoaded?: () => void;
-  }
 }
 
 function mountCaptcha(slot: HTMLElement): CaptchaHandle {
@@ -53,18 +44,7 @@ function mountCaptcha(slot: HTMLElement): CaptchaHandle {
       input.value = value ?? "";
       set(value);
     };
-    window.hittadRecaptchaLoaded = () => {
-      id = window.grecaptcha?.render(holder, {
-        sitekey: siteKey,
-        callback: (value: string) => fill(value),
-        "expired-callback": () => fill(null),
-        "error-callback": () => fill(null),
-      });
-    };
-    const script = document.createElement("script");
-    script.src = `https://www.google.com/recaptcha/api.js?onload=hittadRecaptchaLoaded&render=explicit&hl=${lang}`;
-    script.async = true;
-    document.head.append(script);
+    renderRecaptcha(holder, { siteKey, lang }, fill, (widgetId) => (id = widgetId));
     reset = () => {
       if (id !== undefined) window.grecaptcha?.reset(id);
       fill(null);
