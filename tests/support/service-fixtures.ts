@@ -133,3 +133,13 @@ export async function claimPackSticker(
   await claimSticker(deps, { userId: ownerId, ip: "10.0.0.1" }, { id }, RED_BIKE, "en");
   return { id, until: months === null ? null : addMonths(deps.clock(), months) };
 }
+
+/** The sticker-claim rate-limit counters that a try has spent (count above 0). */
+export async function spentClaimTries(deps: ServiceTestDeps) {
+  const rows = await deps.db
+    .selectFrom("app_rate_limits")
+    .select(["key", "count"])
+    .where("key", "like", "sticker-claim%")
+    .execute();
+  return rows.filter((r) => r.count > 0);
+}

@@ -11,6 +11,7 @@ import {
   createTestOrganisation,
   joinOrganisation,
   signUpOwner,
+  spentClaimTries,
   type TestOwner,
 } from "../../../tests/support/service-fixtures";
 import { getOwnedItem } from "../items/items.service.server";
@@ -245,12 +246,7 @@ describe("claiming a batch file", () => {
         code: "file.invalid",
       });
     }
-    const counted = await deps.db
-      .selectFrom("app_rate_limits")
-      .select("count")
-      .where("key", "like", "sticker-claim%")
-      .execute();
-    expect(counted.filter((r) => r.count > 0)).toEqual([]);
+    expect(await spentClaimTries(deps)).toEqual([]);
     await expect(previewBatchFile(deps, who(member.id), organisation, file([["a", "b"]]))).rejects.toMatchObject({
       code: "org.notFound",
     });

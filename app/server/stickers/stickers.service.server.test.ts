@@ -5,11 +5,10 @@
  * tests/integration/sticker-claims.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
 import { addMonths } from "~/lib/pricing";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
-import { ADDRESS, signUpOwner } from "../../../tests/support/service-fixtures";
+import { ADDRESS, RED_BIKE, signUpOwner, spentClaimTries } from "../../../tests/support/service-fixtures";
 import { createItem, getOwnedItem } from "../items/items.service.server";
 import { idOrCodeTaken } from "../items/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
@@ -32,16 +31,6 @@ import {
 
 // Sign-ups hash passwords: seconds each on a busy 2-core machine, past Vitest's 5 s.
 vi.setConfig({ testTimeout: 30_000 });
-
-const ITEM: ProductInput = {
-  contactVisibility: "public",
-  name: "Red bike",
-  findFee: 100,
-  prodType: "other",
-  contactInfo: "Call 070-123",
-  payment: "year",
-  intent: "payLater",
-};
 
 let deps: ServiceTestDeps;
 let n = 0;
@@ -98,7 +87,7 @@ describe("sticker batches", () => {
   it("voiding a batch voids its unclaimed stickers and leaves claimed ones with their items", async () => {
     const { batch: b, stickers } = await batch(3);
     const owner = await user();
-    await claimSticker(deps, who(owner), { id: stickers[0]!.id }, ITEM, "en");
+    await claimSticker(deps, who(owner), { id: stickers[0]!.id }, RED_BIKE, "en");
     await voidBatch(deps, b.id);
     const after = await getBatch(deps, b.id);
     expect(after.batch).toMatchObject({ claimed: 1, voided: 2 });
@@ -111,7 +100,7 @@ describe("sticker batches", () => {
     await voidSticker(deps, b.id, stickers[0]!.id);
     expect((await unclaimedStickerState(deps, stickers[0]!.id))?.state).toBe("voided");
     expect((await unclaimedStickerState(deps, stickers[1]!.id))?.state).toBe("unclaimed");
-    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, ITEM, "en");
+    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, RED_BIKE, "en");
     await expect(voidSticker(deps, b.id, stickers[1]!.id)).rejects.toMatchObject({ code: "sticker.notVoidable" });
     expect(await unclaimedStickerState(deps, stickers[1]!.id)).toBeNull();
   });
@@ -125,7 +114,7 @@ describe("claiming a sticker", () => {
     // Typed as a person reads it off the sticker: lower case, spaces and dashes.
     const typed = ` ${formatStickerCode(s.code).toLowerCase().replace("-", " - ")} `;
     expect(await checkClaimable(deps, who(owner), { code: typed })).toMatchObject({ id: s.id });
-    const id = await claimSticker(deps, who(owner), { code: typed }, ITEM, "sv");
+    const id = await claimSticker(deps, who(owner), { code: typed }, RED_BIKE, "sv");
     expect(id).toBe(s.id);
     const row = await deps.db
       .selectFrom("products")
@@ -139,8 +128,8 @@ describe("claiming a sticker", () => {
     const owner = await user();
     const plain = (await batch(1)).stickers[0]!;
     const pack = (await batch(1, 6)).stickers[0]!;
-    await claimSticker(deps, who(owner), { id: plain.id }, ITEM, "en");
-    await claimSticker(deps, who(owner), { id: pack.id }, ITEM, "en");
+    await claimSticker(deps, who(owner), { id: plain.id }, RED_BIKE, "en");
+    await claimSticker(deps, who(owner), { id: pack.id }, RED_BIKE, "en");
     expect((await getOwnedItem(deps, owner, plain.id)).paid).toBe(false);
     expect(await prepaidRecordOfItem(deps, plain.id)).toBeNull();
     expect((await getOwnedItem(deps, owner, pack.id)).paid).toBe(true);
@@ -152,7 +141,7 @@ describe("claiming a sticker", () => {
 
   it("a sticker is claimed once: wrong, claimed and voided codes get the same answer", async () => {
     const { batch: b, stickers } = await batch(2);
-    await claimSticker(deps, who(await user()), { id: stickers[0]!.id }, ITEM, "en");
+    await claimSticker(deps, who(await user()), { id: stickers[0]!.id }, RED_BIKE, "en");
     await voidSticker(deps, b.id, stickers[1]!.id);
     const others: string[] = [];
     for (const ref of [
@@ -165,7 +154,7 @@ describe("claiming a sticker", () => {
       const other = await user();
       others.push(other);
       await expect(checkClaimable(deps, who(other), ref)).rejects.toMatchObject({ code: "claim.notClaimable" });
-      await expect(claimSticker(deps, who(other), ref, ITEM, "en")).rejects.toMatchObject({
+      await expect(claimSticker(deps, who(other), ref, RED_BIKE, "en")).rejects.toMatchObject({
         code: "claim.notClaimable",
       });
     }
@@ -183,7 +172,7 @@ describe("claiming a sticker", () => {
     }
     // Good ones are given back: still one try left after them.
     await checkClaimable(deps, who(owner), { id: s.id });
-    await claimSticker(deps, who(owner), { id: s.id }, ITEM, "en");
+    await claimSticker(deps, who(owner), { id: s.id }, RED_BIKE, "en");
     await expect(checkClaimable(deps, who(owner), { id: s.id })).rejects.toMatchObject({ code: "claim.notClaimable" });
     await expect(checkClaimable(deps, who(owner), { id: stickers[1]!.id })).rejects.toMatchObject({
       code: "claim.rateLimited",
@@ -201,7 +190,7 @@ describe("claiming a sticker", () => {
       await expect(checkClaimable(deps, who(owner, ip), { code: typed })).rejects.toMatchObject({
         code: "claim.invalid",
       });
-      await expect(claimSticker(deps, who(owner, ip), { code: typed }, ITEM, "en")).rejects.toMatchObject({
+      await expect(claimSticker(deps, who(owner, ip), { code: typed }, RED_BIKE, "en")).rejects.toMatchObject({
         code: "claim.invalid",
       });
     }
@@ -211,12 +200,7 @@ describe("claiming a sticker", () => {
         code: "claim.notClaimable",
       });
     }
-    const counted = await deps.db
-      .selectFrom("app_rate_limits")
-      .select("count")
-      .where("key", "like", "sticker-claim%")
-      .execute();
-    expect(counted.filter((r) => r.count > 0)).toEqual([]);
+    expect(await spentClaimTries(deps)).toEqual([]);
     // Real look-ups count, before they look: ten wrong well-formed codes spend the tries.
     for (let i = 0; i < 10; i++) {
       await expect(checkClaimable(deps, who(owner, ip), { code: "ZZZ-ZZZ-ZZZ" })).rejects.toMatchObject({
@@ -236,7 +220,9 @@ describe("claiming a sticker", () => {
         code: "claim.notClaimable",
       });
     }
-    await expect(claimSticker(deps, who(await user(), ip), { id: stickers[0]!.id }, ITEM, "en")).rejects.toMatchObject({
+    await expect(
+      claimSticker(deps, who(await user(), ip), { id: stickers[0]!.id }, RED_BIKE, "en"),
+    ).rejects.toMatchObject({
       code: "claim.rateLimited",
     });
     expect((await unclaimedStickerState(deps, stickers[0]!.id))?.state).toBe("unclaimed");
@@ -246,7 +232,7 @@ describe("claiming a sticker", () => {
     const owner = await user();
     await keepOrderAddress(deps, owner, ADDRESS, false);
     const s = (await batch(1)).stickers[0]!;
-    await claimSticker(deps, who(owner), { id: s.id }, ITEM, "en");
+    await claimSticker(deps, who(owner), { id: s.id }, RED_BIKE, "en");
     const pay = async (items: string[]) => {
       const o = await createOrder(deps, { userId: owner, itemIds: items, period: "year", lang: "en" });
       await applyPayment(deps, {
@@ -261,17 +247,17 @@ describe("claiming a sticker", () => {
     expect(await pay([s.id])).toHaveLength(0);
     expect((await getOwnedItem(deps, owner, s.id)).paid).toBe(true);
     // An item registered the usual way still gets its sticker posted.
-    expect(await pay([await createItem(deps, owner, ITEM, "en")])).toHaveLength(1);
+    expect(await pay([await createItem(deps, owner, RED_BIKE, "en")])).toHaveLength(1);
   });
 
   it("an owner moves an item onto a spare sticker: its id and code are the item's, the old ones are retired", async () => {
     const owner = await user();
-    const oldId = await createItem(deps, owner, ITEM, "en");
+    const oldId = await createItem(deps, owner, RED_BIKE, "en");
     const { batch: b, stickers } = await batch(3);
     const spare = stickers[0]!;
     // Someone else's item cannot be moved, and a claimed or voided code is no spare.
     await expect(moveOntoSpare(deps, who(await user()), oldId, spare.code)).rejects.toMatchObject({ code: "notFound" });
-    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, ITEM, "en");
+    await claimSticker(deps, who(await user()), { id: stickers[1]!.id }, RED_BIKE, "en");
     await voidSticker(deps, b.id, stickers[2]!.id);
     for (const s of [stickers[1]!, stickers[2]!]) {
       await expect(moveOntoSpare(deps, who(owner), oldId, s.code)).rejects.toMatchObject({
