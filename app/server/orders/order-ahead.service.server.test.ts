@@ -101,6 +101,9 @@ describe("ordering ahead with Stripe: a trial until the prepaid end (decision 03
     deps.setNow(ms);
     stripe.setNow(ms);
   };
+  /** The mail queued last. */
+  const latestMail = () =>
+    deps.db.selectFrom("mail_outbox").selectAll().orderBy("createdAt", "desc").executeTakeFirstOrThrow();
 
   async function checkoutAhead(id: string) {
     const { url } = await startCheckout(deps, {
@@ -139,11 +142,7 @@ describe("ordering ahead with Stripe: a trial until the prepaid end (decision 03
     expect(Number(row.paidUntil)).toBe(until);
     expect((await findItemById(deps.db, id))?.paidUntil).toBe(until);
     expect(await deps.db.selectFrom("receipts").selectAll().where("orderId", "=", o.id).execute()).toEqual([]);
-    const mail = await deps.db
-      .selectFrom("mail_outbox")
-      .selectAll()
-      .orderBy("createdAt", "desc")
-      .executeTakeFirstOrThrow();
+    const mail = await latestMail();
     expect(mail.subject).toBe("Your Hittad order confirmation");
     expect(mail.text).toContain("Nothing is charged now");
     // A day later, and up to the prepaid end: neither the abandoned-checkout job nor the lapse job touches it.
@@ -173,11 +172,7 @@ describe("ordering ahead with Stripe: a trial until the prepaid end (decision 03
     const row = await orderRow(o.id);
     expect(Number(row.paidUntil)).toBe(periodEnd(until, "year"));
     expect((await findItemById(deps.db, id))?.paidUntil).toBe(periodEnd(until, "year"));
-    const mail = await deps.db
-      .selectFrom("mail_outbox")
-      .selectAll()
-      .orderBy("createdAt", "desc")
-      .executeTakeFirstOrThrow();
+    const mail = await latestMail();
     expect(mail.text).toContain("your subscription has started now that the prepaid period has ended");
     const paid = [...stripe.subscriptions.get(done.subscriptionId)!.paid.values()];
     expect(paid).toEqual([0, o.totalAmount]);

@@ -32,6 +32,14 @@ async function prepaidOwner() {
   return { u, id, until };
 }
 
+/** A yearly order for the item placed at `at` (ahead of its prepaid end) and paid with the test provider. */
+async function paidYearAhead(userId: string, id: string, at: number) {
+  deps.setNow(at);
+  const o = await createOrder(deps, { userId, itemIds: [id], period: "year", lang: "en", immediateStart: true });
+  await completeTestPayment(deps, { userId, orderId: o.id });
+  return o;
+}
+
 const item = (id: string) => deps.db.selectFrom("products").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const active = async (id: string) => {
   const p = await item(id);
@@ -52,15 +60,7 @@ describe("withdrawal of an order placed ahead with the test provider", () => {
 
   it("before the prepaid end everything paid goes back and the item stays prepaid until then", async () => {
     const { u, id, until } = await prepaidOwner();
-    deps.setNow(until - 10 * DAY_MS);
-    const o = await createOrder(deps, {
-      userId: u.id,
-      itemIds: [id],
-      period: "year",
-      lang: "en",
-      immediateStart: true,
-    });
-    await completeTestPayment(deps, { userId: u.id, orderId: o.id });
+    const o = await paidYearAhead(u.id, id, until - 10 * DAY_MS);
     deps.setNow(until - 3 * DAY_MS);
     const preview = await getWithdrawalPreview(deps, { userId: u.id, orderId: o.id });
     expect(preview).toMatchObject({
@@ -82,15 +82,7 @@ describe("withdrawal of an order placed ahead with the test provider", () => {
 
   it("after the prepaid end the days used count from it, not from the order", async () => {
     const { u, id, until } = await prepaidOwner();
-    deps.setNow(until - 5 * DAY_MS);
-    const o = await createOrder(deps, {
-      userId: u.id,
-      itemIds: [id],
-      period: "year",
-      lang: "en",
-      immediateStart: true,
-    });
-    await completeTestPayment(deps, { userId: u.id, orderId: o.id });
+    const o = await paidYearAhead(u.id, id, until - 5 * DAY_MS);
     deps.setNow(until + 3 * DAY_MS + 1000);
     const { refund } = await withdrawOrder(deps, { userId: u.id, orderId: o.id });
     expect(refund).toBe(o.totalAmount - Math.floor((o.totalAmount * 3) / 365));
