@@ -16,6 +16,22 @@ import { createItem, setItemActive } from "./items.service.server";
 const sha = (s: string) => `'sha256-${createHash("sha256").update(s).digest("base64")}'`;
 const version = (staleAt = Number.POSITIVE_INFINITY) => ({ version: "1||5|1", staleAt, paid: true });
 
+/** A new owner's item, "Umbrella" (not paid). */
+async function umbrella(d: ServiceTestDeps) {
+  const { user } = await d.auth.api.signUpEmail({
+    body: { name: "Cache Owner", email: `cache-${Math.random()}@example.test`, password: "pw-Secret-123!" },
+  });
+  const item = {
+    name: "Umbrella",
+    findFee: 100,
+    prodType: "other",
+    contactInfo: "Call me",
+    payment: "year",
+    intent: "payLater",
+  } as const;
+  return { userId: user.id, id: await createItem(d, user.id, item, "en") };
+}
+
 describe("finder page cache", () => {
   it("only the finder page's two URLs with a product id are cacheable", () => {
     expect(itemIdOfPath("/product/AbCdEfGh12")).toBe("AbCdEfGh12");
@@ -101,22 +117,7 @@ describe("finder page cache: the background version check (decision 021)", () =>
   });
 
   async function paidItem(d: ServiceTestDeps) {
-    const { user } = await d.auth.api.signUpEmail({
-      body: { name: "Cache Owner", email: `cache-${Math.random()}@example.test`, password: "pw-Secret-123!" },
-    });
-    const id = await createItem(
-      d,
-      user.id,
-      {
-        name: "Umbrella",
-        findFee: 100,
-        prodType: "other",
-        contactInfo: "Call me",
-        payment: "year",
-        intent: "payLater",
-      },
-      "en",
-    );
+    const { id } = await umbrella(d);
     await d.db.updateTable("products").set({ payed: 1, paidUntil: null }).where("id", "=", id).execute();
     return id;
   }
@@ -167,22 +168,7 @@ describe("each runtime has its own finder-page cache, and services forget in the
     const [a, b] = [await createServiceDeps(), await createServiceDeps()];
     runtimes.push(a, b);
     expect(a.pageCache).not.toBe(b.pageCache);
-    const { user } = await a.auth.api.signUpEmail({
-      body: { name: "Cache Owner", email: "cache-owner@example.test", password: "pw-Secret-123!" },
-    });
-    const id = await createItem(
-      a,
-      user.id,
-      {
-        name: "Umbrella",
-        findFee: 100,
-        prodType: "other",
-        contactInfo: "Call me",
-        payment: "year",
-        intent: "payLater",
-      },
-      "en",
-    );
+    const { userId, id } = await umbrella(a);
     const now = a.clock();
     const v = (await itemPageVersion(a.db, id, now))!;
     const key = a.pageCache.key(`/${id}`, "en", false);
@@ -190,7 +176,7 @@ describe("each runtime has its own finder-page cache, and services forget in the
     b.pageCache.markServed(id);
 
     a.setNow(now + 1000);
-    await setItemActive(a, user.id, id, false);
+    await setItemActive(a, userId, id, false);
 
     expect(a.pageCache.get(key, now)).toBeUndefined();
     expect(b.pageCache.get(key, now)?.itemId).toBe(id);
