@@ -16,6 +16,7 @@ import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, walkIn } from "./fixtures";
 import { mergeAreas, registerResources } from "../../app/i18n/i18n";
+import { ADDRESS } from "../support/service-fixtures";
 
 // The simulated payments below write their mails in this process: its translations, read
 // from the locale files (Playwright has no import.meta.glob), the server-only texts (mails,
@@ -95,23 +96,7 @@ for (const lang of ["en", "sv"] as const) {
         void consent;
         const owner = await createUser(app.runtime, { name: "Anna Svensson", language: lang });
         const deps = depsOf(app.runtime);
-        await keepOrderAddress(
-          deps,
-          owner.id,
-          {
-            firstname: "Anna",
-            lastname: "Svensson",
-            email: owner.email,
-            co: "",
-            address: "Storgatan 1",
-            address2: "",
-            city: "Uppsala",
-            state: "",
-            zip: "753 20",
-            country: "Sweden",
-          },
-          false,
-        );
+        await keepOrderAddress(deps, owner.id, { ...ADDRESS, email: owner.email }, false);
         const names = ["Black phone", "Red keys"];
         for (const name of names) {
           await createItem(

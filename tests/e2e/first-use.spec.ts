@@ -16,6 +16,7 @@ import { createOrder } from "../../app/server/orders/checkout.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, waitForPageReady, type WorkerApp } from "./fixtures";
+import { ADDRESS } from "../support/service-fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -32,23 +33,7 @@ interface Seeded {
 async function seed(app: WorkerApp, lang: "en" | "sv"): Promise<Seeded> {
   const deps = depsOf(app.runtime);
   const owner = await createUser(app.runtime, { name: "Anna Svensson", language: lang });
-  await keepOrderAddress(
-    deps,
-    owner.id,
-    {
-      firstname: "Anna",
-      lastname: "Svensson",
-      email: owner.email,
-      co: "",
-      address: "Storgatan 1",
-      address2: "",
-      city: "Uppsala",
-      state: "",
-      zip: "753 20",
-      country: "Sverige",
-    },
-    false,
-  );
+  await keepOrderAddress(deps, owner.id, { ...ADDRESS, email: owner.email, country: "Sverige" }, false);
   const item = (name: string) =>
     createItem(
       deps,

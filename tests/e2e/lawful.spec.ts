@@ -14,6 +14,7 @@ import { createOrganisation } from "../../app/server/organisations/organisations
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { ADDRESS } from "../support/service-fixtures";
 
 const TEXTS = {
   en: {
@@ -155,18 +156,7 @@ for (const lang of ["en", "sv"] as const) {
       await keepOrderAddress(
         deps,
         owner.id,
-        {
-          firstname: "Wilma",
-          lastname: "Withdraw",
-          email: owner.email,
-          co: "",
-          address: "Storgatan 1",
-          address2: "",
-          city: "Uppsala",
-          state: "",
-          zip: "753 20",
-          country: "Sweden",
-        },
+        { ...ADDRESS, firstname: "Wilma", lastname: "Withdraw", email: owner.email },
         false,
       );
       const itemId = await createItem(

@@ -18,6 +18,7 @@ import {
 import { createUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly, walkIn } from "./fixtures";
 import { depsOf } from "../support/deps";
+import { ADDRESS } from "../support/service-fixtures";
 
 const TEXT = {
   en: {
@@ -72,23 +73,7 @@ async function ownerWithItems(app: Pick<WorkerApp, "runtime">, lang: "en" | "sv"
   const owner = await createUser(app.runtime, { language: lang });
   // createUser verifies the email: receipts go only to the account's verified email (decision 012).
   const email = `orders-${lang}-${owner.id.slice(0, 6).toLowerCase()}@example.test`;
-  await keepOrderAddress(
-    depsOf(app.runtime),
-    owner.id,
-    {
-      firstname: "Anna",
-      lastname: "Svensson",
-      email,
-      co: "",
-      address: "Storgatan 1",
-      address2: "",
-      city: "Uppsala",
-      state: "",
-      zip: "753 20",
-      country: "Sweden",
-    },
-    false,
-  );
+  await keepOrderAddress(depsOf(app.runtime), owner.id, { ...ADDRESS, email }, false);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(

@@ -13,6 +13,7 @@ import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/s
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test } from "./fixtures";
+import { ADDRESS } from "../support/service-fixtures";
 
 const TEXT = {
   en: {
@@ -74,18 +75,7 @@ for (const lang of ["en", "sv"] as const) {
       await keepOrderAddress(
         deps,
         owner.id,
-        {
-          firstname: "Alva",
-          lastname: "Ahead",
-          email: owner.email,
-          co: "",
-          address: "Storgatan 1",
-          address2: "",
-          city: "Uppsala",
-          state: "",
-          zip: "753 20",
-          country: "Sweden",
-        },
+        { ...ADDRESS, firstname: "Alva", lastname: "Ahead", email: owner.email },
         false,
       );
       const order = await createOrder(deps, {
