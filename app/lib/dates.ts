@@ -5,6 +5,9 @@
  */
 import type { Lang } from "~/i18n/config";
 
+/** A day in milliseconds (a calendar day in UTC; Stockholm's days are formatDate's). */
+export const DAY_MS = 24 * 60 * 60_000;
+
 const MONTHS: Record<Lang, string[]> = {
   en: "January February March April May June July August September October November December".split(" "),
   sv: "januari februari mars april maj juni juli augusti september oktober november december".split(" "),

@@ -7,7 +7,7 @@
  *
  * Browser-safe: numbers only.
  */
-export const DAY_MS = 24 * 60 * 60_000;
+import { DAY_MS } from "./dates";
 
 export const RETENTION_MS = {
   /** Rate-limit counters (keyed by IP address or account): longer than any window (60 min). */

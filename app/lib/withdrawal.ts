@@ -4,10 +4,10 @@
  * days used (lagen (2005:59) om distansavtal och avtal utanför affärslokaler, 2 kap. 12
  * och 15 §§). Browser-safe: numbers only.
  */
+import { DAY_MS } from "./dates";
 import { periodEnd, type Period } from "./pricing";
 
 export const WITHDRAWAL_DAYS = 14;
-const DAY_MS = 24 * 60 * 60_000;
 
 /** The last moment the consumer may withdraw: 14 days after the payment made the contract. */
 export function withdrawalDeadline(paidAt: number): number {

@@ -13,6 +13,7 @@
  * account address (decision 012); SMS only to a verified number, through the cost guard;
  * push to each device the recipient subscribed (decision 040: the same outbox).
  */
+import { DAY_MS } from "~/lib/dates";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AlertEvent } from "~/lib/alerts";
 import { maskEmail, maskPhone } from "~/lib/phone";
@@ -40,10 +41,9 @@ import {
 
 export type { AlertFacts };
 
-const DAY = 24 * 60 * 60_000;
 /** The cost guard's account window: 30 days. */
-export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY;
-export const SMS_ITEM_WINDOW_MS = DAY;
+export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY_MS;
+export const SMS_ITEM_WINDOW_MS = DAY_MS;
 
 export interface FanOutResult {
   /** Deliveries queued per channel. */

@@ -27,7 +27,8 @@ import {
   simulateFailedRenewal,
   simulateRenewal,
 } from "./billing.service.server";
-import { PAYMENT_RETRY_GRACE_MS, DAY_MS } from "./lifecycle.server";
+import { DAY_MS } from "~/lib/dates";
+import { PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import { applyPayment, endSubscription } from "./payment-events.service.server";
 import { cancelRenewal, getCancelPreview, paymentPortalUrl, resumeRenewal } from "./renewals.service.server";
 import { completeTestPayment, createOrder } from "./checkout.service.server";

@@ -28,7 +28,8 @@ import {
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
 import { sendPrepaidReminders } from "../stickers/prepaid-reminders.service.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
-import { DAY_MS, lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
+import { DAY_MS } from "~/lib/dates";
+import { lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
   findOrder,
   findUserForReceipt,

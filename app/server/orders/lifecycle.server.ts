@@ -19,9 +19,8 @@ import { enqueueLapsedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
+import { DAY_MS } from "~/lib/dates";
 import { insertShipment, listOrderItemIds, listItemsOfOrder, type Order } from "./orders.repository.server";
-
-export const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * How long items stay active after a renewal payment failed (decision 016): Stripe's Smart

@@ -12,7 +12,7 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { claimPackSticker, signUpOwner } from "../../../tests/support/service-fixtures";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
-import { DAY_MS } from "./lifecycle.server";
+import { DAY_MS } from "~/lib/dates";
 import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
 

@@ -18,7 +18,7 @@ import { textToHtml } from "../mail/mail.server";
 import { createOrganisation } from "../organisations/organisations.service.server";
 import { getBillingOverview, getReceipt, simulateRenewal } from "./billing.service.server";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
-import { DAY_MS } from "./lifecycle.server";
+import { DAY_MS } from "~/lib/dates";
 import { applyPayment } from "./payment-events.service.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";

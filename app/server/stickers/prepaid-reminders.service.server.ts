@@ -5,8 +5,7 @@
  * mail's transaction, so several instances on one database send it once.
  */
 import { DEFAULT_LANG } from "~/i18n/config";
-import { formatDate } from "~/lib/dates";
-import { DAY_MS } from "~/lib/retention";
+import { DAY_MS, formatDate } from "~/lib/dates";
 import { prepaidOfferHref } from "~/lib/prepaid";
 import type { Deps } from "../service-deps.server";
 import { enqueueAccountMail } from "../orders/billing.mail.server";
