@@ -7,9 +7,11 @@
  */
 // writeScanEvents writes mails through getT: the server's translations, as at start-up.
 import "../../app/i18n/resources.server";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
+import { insertScans, insertScansOnWriter } from "../../app/server/scans/scans.repository.server";
 import { writeScanEvents } from "../../app/server/scans/scans.service.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
@@ -28,6 +30,7 @@ let rt: Runtime;
 let owner: TestUser;
 let other: TestUser;
 const http = () => httpClient(server.url);
+const dialect = () => (usingPostgres() ? "postgres" : "sqlite");
 
 beforeAll(async () => {
   db = await createTestDatabase("scans");
@@ -191,6 +194,79 @@ describe("scan log", () => {
       events.map((e) => key({ productId: e.itemId, scannedAt: e.at, lang: e.lang, device: e.device })).sort(),
     );
   });
+});
+
+describe("the scan log without a foreign key (migration 0047, decision 042 point 18)", () => {
+  const scan = (productId: string, at: number) => ({ productId, scannedAt: at, lang: "sv", device: "phone" });
+  const countOf = async (ids: string[]) =>
+    (await rt.database.db.selectFrom("item_scans").select("productId").where("productId", "in", ids).execute()).length;
+
+  it("deleting items, by any statement, deletes their scans with them and no other item's", async () => {
+    const [a, b, kept] = [await item(), await item(), await item()];
+    const now = Date.now();
+    await insertScans(rt.database.db, [scan(a, now), scan(a, now + 1), scan(b, now), scan(kept, now)], dialect());
+    expect(await countOf([a, b, kept])).toBe(4);
+    await rt.database.db.deleteFrom("products").where("id", "in", [a, b]).execute();
+    expect(await countOf([a, b])).toBe(0);
+    expect(await countOf([kept])).toBe(1);
+  });
+
+  it("a flush's scans of an item deleted after the flush looked it up are not written", async () => {
+    const [gone, kept] = [await item(), await item()];
+    await rt.database.db.deleteFrom("products").where("id", "=", gone).execute();
+    const now = Date.now();
+    await insertScans(rt.database.db, [scan(gone, now), scan(kept, now), scan(gone, now + 1)], dialect());
+    if (rt.database.writer) await insertScansOnWriter(rt.database.writer, [scan(gone, now + 2), scan(kept, now + 2)]);
+    expect(await countOf([gone])).toBe(0);
+    expect(await countOf([kept])).toBe(rt.database.writer ? 2 : 1);
+  });
+
+  it.runIf(usingPostgres())(
+    "PostgreSQL: a scan insert and the deletion of its item, racing, never leave a scan behind",
+    async () => {
+      const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+      try {
+        // The insert first: the deletion waits for it, then its trigger sees the new rows.
+        const first = await item();
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let inserted!: () => void;
+        const didInsert = new Promise<void>((resolve) => (inserted = resolve));
+        const inserting = rt.database.db.transaction().execute(async (trx) => {
+          await insertScans(trx, [scan(first, Date.now())], "postgres");
+          inserted();
+          await held;
+        });
+        await didInsert;
+        let deletedEarly = false;
+        const deleting = pool.query("delete from products where id = $1", [first]).then(() => (deletedEarly = true));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(deletedEarly).toBe(false);
+        release();
+        await inserting;
+        await deleting;
+        expect(await countOf([first])).toBe(0);
+
+        // The deletion first: the insert waits for it, then finds no item and writes nothing.
+        const second = await item();
+        const deleter = await pool.connect();
+        await deleter.query("begin");
+        await deleter.query("delete from products where id = $1", [second]);
+        let writtenEarly = false;
+        const written = insertScans(rt.database.db, [scan(second, Date.now())], "postgres").then(
+          () => (writtenEarly = true),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(writtenEarly).toBe(false);
+        await deleter.query("commit");
+        deleter.release();
+        await written;
+        expect(await countOf([second])).toBe(0);
+      } finally {
+        await pool.end();
+      }
+    },
+  );
 });
 
 describe("scan alerts", () => {

@@ -182,9 +182,10 @@ export async function writeItemActive(db: DB, userId: string, id: string, active
 }
 
 /**
- * Deletes the owner's item (decision 017). Its scans, finder conversations and their
- * messages, replacement stickers, retired sticker codes and order lines go with it
- * (ON DELETE CASCADE, migrations 0006–0011); the order itself keeps its count and totals.
+ * Deletes the owner's item (decision 017). Its finder conversations and their messages,
+ * replacement stickers, retired sticker codes and order lines go with it (ON DELETE
+ * CASCADE, migrations 0006–0010), its scans by the trigger of migration 0047; the order
+ * itself keeps its count and totals.
  * False when the user may not manage it (nothing deleted).
  */
 export async function deleteManagedItem(db: DB, userId: string, id: string): Promise<boolean> {

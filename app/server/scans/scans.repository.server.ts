@@ -34,15 +34,22 @@ function chunks<T>(list: T[]): T[][] {
   return out;
 }
 
+/** The insert of `count` scans, each written only while its item exists (decision 042 point 18). */
+function insertOfExistingItems(count: number): string {
+  const rows = Array.from({ length: count }, () => "(?, ?, ?, ?)").join(", ");
+  return (
+    'insert into "item_scans" ("productId", "scannedAt", "lang", "device") ' +
+    `select * from (values ${rows}) where exists (select 1 from "products" where "id" = "column1")`
+  );
+}
+
 /**
  * The scans of a flush on the app's connection (SQLite in a file writes them with
  * insertScansOnWriter instead). PostgreSQL: insertScansPostgres below. SQLite in memory
  * (the service tests): multi-row inserts of WRITE_CHUNK rows (a turn of the event loop
- * between them). Kysely builds the statement once per row count
- * of a flush; the other chunks reuse its text with their own parameters (decision 021:
- * building a 100-row insert from objects was a fifth of the insert's cost under the bench;
- * SQLite's prepared statement is reused too, db.server.ts). The first build's parameters
- * must be ours in the same order: a change in how Kysely orders columns fails loudly.
+ * between them), the statement's text built once per row count (decision 021; SQLite's
+ * prepared statement is reused too, db.server.ts). The scan log has no foreign key
+ * (migration 0047): a row of an item deleted since the flush checked is skipped here.
  */
 export async function insertScans(db: DB, rows: ScanRow[], dialect: Dialect): Promise<void> {
   if (dialect === "postgres") return insertScansPostgres(db, rows);
@@ -50,24 +57,18 @@ export async function insertScans(db: DB, rows: ScanRow[], dialect: Dialect): Pr
   for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
     if (i > 0) await yieldToRequests();
     const part = rows.slice(i, i + WRITE_CHUNK);
-    const parameters = part.flatMap((r) => [r.productId, r.scannedAt, r.lang, r.device]);
-    const text = texts.get(part.length);
-    if (text !== undefined) {
-      await db.executeQuery(CompiledQuery.raw(text, parameters));
-      continue;
-    }
-    const built = db
-      .insertInto("item_scans")
-      .values(part.map((r) => ({ productId: r.productId, scannedAt: r.scannedAt, lang: r.lang, device: r.device })))
-      .compile();
-    if (built.parameters.length !== parameters.length || built.parameters.some((p, k) => p !== parameters[k]))
-      throw new Error("insertScans: the statement's parameters are not in the expected column order");
-    texts.set(part.length, built.sql);
-    await db.executeQuery(built);
+    let text = texts.get(part.length);
+    if (text === undefined) texts.set(part.length, (text = insertOfExistingItems(part.length)));
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        part.flatMap((r) => [r.productId, r.scannedAt, r.lang, r.device]),
+      ),
+    );
   }
 }
 
-/** One scan, written only while its item exists (it may have been deleted since the flush checked). */
+/** One scan, written only while its item exists (it may have been deleted since the flush checked; migration 0047). */
 const INSERT_SCAN_OF_EXISTING_ITEM =
   'insert into "item_scans" ("productId", "scannedAt", "lang", "device") ' +
   'select ?, ?, ?, ? where exists (select 1 from "products" where "id" = ?)';
@@ -91,19 +92,29 @@ const PG_WRITE_CHUNK = 5000;
  * PostgreSQL: the rows as four arrays (one parameter per column) and `unnest`: one short
  * statement for thousands of rows, instead of parsing and planning a 400-parameter insert
  * per 100 rows in the database (decision 021). The same rows as insertScans on SQLite.
+ *
+ * The scan log has no foreign key (migration 0047, decision 042 point 18): checked once
+ * per row against a million items, it was most of the flush's cost. The statement checks
+ * the batch's distinct items once instead, and takes the key-share lock the foreign key
+ * took: an item being deleted makes the insert wait and then skip its rows, and an item
+ * the insert locked is deleted only after the insert commits, when the deletion's trigger
+ * sees the new rows and deletes them too. No scan outlives its item.
  */
 async function insertScansPostgres(db: DB, rows: ScanRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += PG_WRITE_CHUNK) {
     if (i > 0) await yieldToRequests();
     const part = rows.slice(i, i + PG_WRITE_CHUNK);
+    const items = [...new Set(part.map((r) => r.productId))];
     await sql`
+      with live as (select id from products where id = any(${items}::text[]) for key share)
       insert into item_scans ("productId", "scannedAt", "lang", "device")
-      select * from unnest(
+      select u.* from unnest(
         ${part.map((r) => r.productId)}::text[],
         ${part.map((r) => r.scannedAt)}::bigint[],
         ${part.map((r) => r.lang)}::text[],
         ${part.map((r) => r.device)}::text[]
-      )`.execute(db);
+      ) as u("productId", "scannedAt", "lang", "device")
+      where u."productId" in (select id from live)`.execute(db);
   }
 }
 

@@ -33,6 +33,7 @@ import * as m0043 from "./0043-desk-contacts";
 import * as m0044 from "./0044-prepaid-reminders";
 import * as m0045 from "./0045-order-starts-at";
 import * as m0046 from "./0046-folded-name";
+import * as m0047 from "./0047-scans-without-foreign-key";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   "0044-prepaid-reminders": m0044,
   "0045-order-starts-at": m0045,
   "0046-folded-name": m0046,
+  "0047-scans-without-foreign-key": m0047,
 };
 
 /**
