@@ -291,10 +291,16 @@ async function countUnreadPerItem(db: DB, filter: ItemFilter): Promise<number> {
 }
 
 async function countUnreadInOrganisations(db: DB, organisationIds: string[], perItemMax: number): Promise<number> {
-  const items = await db
+  // Whether there are more than perItemMax items, without counting all of them: a
+  // 50,000-item organisation's count was 20 ms of every signed-in page its admins open.
+  const upTo = db
     .selectFrom("products")
-    .select(sql<number>`count(*)`.as("n"))
+    .select("id")
     .where("organisationId", "in", organisationIds)
+    .limit(perItemMax + 1);
+  const items = await db
+    .selectFrom(upTo.as("items"))
+    .select(sql<number>`count(*)`.as("n"))
     .executeTakeFirstOrThrow();
   if (Number(items.n) <= perItemMax) {
     return countUnreadPerItem(db, (eb) => eb("p.organisationId", "in", organisationIds));
