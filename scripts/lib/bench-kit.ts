@@ -221,6 +221,20 @@ export function summarise(name: string, list: Slice[]): Run {
   };
 }
 
+/**
+ * The share of `base` a target served, from slices taken in turns (slice i of each in the
+ * same rotation): the median of the rotations' own shares. A pair measured a few seconds
+ * apart shares the host's speed of the moment, and the median leaves out a rotation a
+ * hiccup of the host spoiled (decision 042 point 19); the totals' share moved by ten
+ * points between runs of the same code.
+ */
+export function pairedShare(target: Slice[], base: Slice[]): number {
+  const rate = (s: Slice) => s.requests / Math.max(1e-9, s.seconds);
+  const shares = target.map((s, i) => rate(s) / Math.max(1e-9, rate(base[i]!))).sort((a, b) => a - b);
+  const mid = Math.floor(shares.length / 2);
+  return shares.length % 2 ? shares[mid]! : (shares[mid - 1]! + shares[mid]!) / 2;
+}
+
 /** A signed-in session cookie for a new user (better-auth's own sign-up and sign-in). */
 export async function signedInUser(auth: Runtime["auth"], email: string, password: string, name: string) {
   await auth.api.signUpEmail({ body: { name, email, password, language: "en" } });
