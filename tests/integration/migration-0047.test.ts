@@ -1,0 +1,101 @@
+/**
+ * Migration 0047 (decision 042 point 18) on a database that already holds scans: SQLite
+ * rebuilds `item_scans` without its foreign key and PostgreSQL drops the key; either way
+ * every scan is kept, the indexes are back, and deleting an item deletes its scans.
+ */
+import { sql, type Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
+import { afterAll, expect, it } from "vitest";
+import { parseDatabaseConfig } from "../../app/server/config.server";
+import { migrateToLatest, openDatabase } from "../../app/server/db/db.server";
+import { migrations } from "../../app/server/db/migrations";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+let db: TestDatabase | undefined;
+afterAll(async () => {
+  await db?.drop();
+});
+
+const BEFORE = "0046-folded-name";
+
+/** The columns a row of `table` must be given (not null, no default, not generated). */
+async function requiredColumns(k: Kysely<any>, dialect: string, table: string) {
+  if (dialect === "postgres") {
+    const r = await sql<{ name: string; type: string }>`
+      select column_name as name, data_type as type from information_schema.columns
+      where table_name = ${table} and is_nullable = 'NO' and column_default is null
+        and is_generated = 'NEVER'`.execute(k);
+    return r.rows;
+  }
+  const r = await sql<{ name: string; type: string; notnull: number; dflt_value: unknown }>`
+    select name, type, "notnull", dflt_value from pragma_table_info(${table})`.execute(k);
+  return r.rows.filter((c) => c.notnull === 1 && c.dflt_value === null);
+}
+
+/** A row of `table` with `given` and a placeholder in every other required column. */
+async function rowOf(k: Kysely<any>, dialect: string, table: string, given: Record<string, unknown>) {
+  const row: Record<string, unknown> = {};
+  for (const c of await requiredColumns(k, dialect, table)) {
+    const type = c.type.toLowerCase();
+    row[c.name] = type.includes("bool") ? false : /int|numeric|real|double/.test(type) ? 0 : "x";
+  }
+  return { ...row, ...given };
+}
+
+it("0047 keeps every scan of a database that has them, and deleting an item then deletes its scans", async () => {
+  db = await createTestDatabase("m0047");
+  const handle = openDatabase(parseDatabaseConfig({ DATABASE_URL: db.url }));
+  const k = handle.db as Kysely<any>;
+  try {
+    const migrator = new Migrator({
+      db: k,
+      provider: { getMigrations: async () => migrations },
+      migrationTableName: "kysely_migration",
+      migrationLockTableName: "kysely_migration_lock",
+      allowUnorderedMigrations: true,
+    });
+    const upTo = await migrator.migrateTo(BEFORE);
+    expect(upTo.error).toBeUndefined();
+
+    await k
+      .insertInto("user")
+      .values(await rowOf(k, db.dialect, "user", { id: "u1", email: "m@example.test" }))
+      .execute();
+    for (const id of ["ItemA0001", "ItemB0001"]) {
+      await k
+        .insertInto("products")
+        .values(await rowOf(k, db.dialect, "products", { id, code: `~${id}`, owner: "u1", name: id }))
+        .execute();
+    }
+    const scans = [
+      { productId: "ItemA0001", scannedAt: 1_000, lang: "sv", device: "phone" },
+      { productId: "ItemA0001", scannedAt: 2_000, lang: "en", device: "desktop" },
+      { productId: "ItemB0001", scannedAt: 3_000, lang: "sv", device: "tablet" },
+    ];
+    await k.insertInto("item_scans").values(scans).execute();
+
+    await migrateToLatest(k);
+
+    const kept = await k
+      .selectFrom("item_scans")
+      .select(["productId", "scannedAt", "lang", "device"])
+      .orderBy("scannedAt")
+      .execute();
+    expect(kept.map((r) => ({ ...r, scannedAt: Number(r.scannedAt) }))).toEqual(scans);
+    const indexes =
+      db.dialect === "postgres"
+        ? (
+            await sql<{
+              name: string;
+            }>`select indexname as name from pg_indexes where tablename = 'item_scans'`.execute(k)
+          ).rows
+        : (await sql<{ name: string }>`select name from pragma_index_list('item_scans')`.execute(k)).rows;
+    expect(indexes.map((i) => i.name).sort()).toEqual(["item_scans_product_idx", "item_scans_time_idx"]);
+
+    await k.deleteFrom("products").where("id", "=", "ItemA0001").execute();
+    const left = await k.selectFrom("item_scans").select("productId").execute();
+    expect(left).toEqual([{ productId: "ItemB0001" }]);
+  } finally {
+    await handle.close();
+  }
+});
