@@ -92,6 +92,25 @@ it("0047 keeps every scan of a database that has them, and deleting an item then
         : (await sql<{ name: string }>`select name from pragma_index_list('item_scans')`.execute(k)).rows;
     expect(indexes.map((i) => i.name).sort()).toEqual(["item_scans_product_idx", "item_scans_time_idx"]);
 
+    // The key is gone and the trigger is there (else the checks here would pass on 0046 too).
+    const keys =
+      db.dialect === "postgres"
+        ? (
+            await sql<{ n: number }>`select count(*) as n from pg_constraint
+              where conrelid = 'item_scans'::regclass and contype = 'f'`.execute(k)
+          ).rows[0]!.n
+        : (await sql<{ n: number }>`select count(*) as n from pragma_foreign_key_list('item_scans')`.execute(k))
+            .rows[0]!.n;
+    expect(Number(keys)).toBe(0);
+    const triggers =
+      db.dialect === "postgres"
+        ? (
+            await sql<{ name: string }>`select tgname as name from pg_trigger where tgrelid = 'products'::regclass
+            and not tgisinternal`.execute(k)
+          ).rows
+        : (await sql<{ name: string }>`select name from sqlite_master where type = 'trigger'`.execute(k)).rows;
+    expect(triggers.map((t) => t.name)).toContain("products_delete_scans");
+
     await k.deleteFrom("products").where("id", "=", "ItemA0001").execute();
     const left = await k.selectFrom("item_scans").select("productId").execute();
     expect(left).toEqual([{ productId: "ItemB0001" }]);

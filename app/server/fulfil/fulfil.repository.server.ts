@@ -370,7 +370,9 @@ export async function lockItem(trx: DB, id: string): Promise<boolean> {
  * id, every reference moved to it, the old id and code kept as a retired sticker, the old
  * row deleted. Insert-then-delete rather than updating the primary key, because the
  * references have no ON UPDATE CASCADE. A table that references products.id must be
- * moved here too (docs/decisions/015-sticker-fulfilment.md).
+ * moved here too (docs/decisions/015-sticker-fulfilment.md), and so must `item_scans`,
+ * whose rows name an item without a foreign key (migration 0047): the old row's deletion
+ * would delete the scans not moved.
  */
 export async function moveItemToNewId(
   trx: DB,

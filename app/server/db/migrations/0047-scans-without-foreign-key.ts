@@ -10,7 +10,9 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * replacement sticker's move), so erasure cannot forget them.
  *
  * - PostgreSQL: the constraint is dropped; a statement-level trigger deletes the scans of
- *   every deleted item at once (its transition table), not once per item.
+ *   every deleted item at once (its transition table), not once per item. It relies on
+ *   READ COMMITTED, PostgreSQL's default and the app's: its delete sees the scans an
+ *   insert committed while the deletion waited for the insert's lock.
  * - SQLite: a foreign key cannot be dropped, so the table is rebuilt without it (the same
  *   columns and indexes); a row-level trigger deletes a deleted item's scans.
  *
@@ -24,10 +26,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     for (const { conname } of keys.rows) {
       await sql`alter table item_scans drop constraint ${sql.id(conname)}`.execute(db);
     }
+    // EXECUTE: planned for each statement's own deleted rows. A static statement's plan
+    // is kept for the connection, and one made for an organisation's 50,000 items would
+    // then read all the scans for every single item deleted after it.
     await sql`
       create function hittad_delete_scans_of_items() returns trigger language plpgsql as $$
       begin
-        delete from item_scans where "productId" in (select id from gone);
+        execute 'delete from item_scans where "productId" in (select id from gone)';
         return null;
       end $$`.execute(db);
     await sql`
@@ -36,6 +41,21 @@ export async function up(db: Kysely<any>): Promise<void> {
       execute function hittad_delete_scans_of_items()`.execute(db);
     return;
   }
+  // Kysely runs SQLite's migrations outside a transaction: the rebuild is one savepoint,
+  // so a crash half-way leaves the old table as it was.
+  await sql`savepoint m0047`.execute(db);
+  try {
+    await rebuildSqlite(db);
+    await sql`release m0047`.execute(db);
+  } catch (err) {
+    await sql`rollback to m0047`.execute(db);
+    await sql`release m0047`.execute(db);
+    throw err;
+  }
+}
+
+async function rebuildSqlite(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists item_scans_rebuilt`.execute(db);
   await db.schema
     .createTable("item_scans_rebuilt")
     .addColumn("productId", "text", (c) => c.notNull())
