@@ -259,8 +259,11 @@ async function rotate(targets: Target[]): Promise<Record<string, Slice[]>> {
   // Each slice starts on a quiet machine: a spread slice at a million items ends with
   // fifty slow renders in flight, and without the pause their tail was the next slice's,
   // which the 2026-11-26 19:41 run counted against the cached page (decision 042).
+  // The order moves by one each rotation, so every target takes every place in turn: in
+  // a fixed order the last target always ran furthest from its bare slice (review of
+  // point 19).
   for (let i = 0; i < SLICES; i++)
-    for (const t of targets) {
+    for (const t of targets.map((_, j) => targets[(i + j) % targets.length]!)) {
       await settle();
       slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid));
     }
@@ -313,6 +316,10 @@ async function measureFinder(sets: Prepared[]) {
 async function measureRest(p: Prepared, finder: Measured["finder"]): Promise<Measured> {
   const { label, size, seeded, rt, env, cookie, app, appUrl, hot } = p;
   console.log(`\n[${label}] dashboard, export, housekeeping`);
+  // On a quiet machine: the finder's last rotation ends with a million-item database's
+  // renders still in flight, and without the pause their tail was the small database's
+  // dashboard (44 ms instead of 28, 2026-11-27 00:53 run).
+  await settle();
   // ---- the big organisation's dashboard -------------------------------------------------
   const dashPaths = {
     first: "/dashboard",
