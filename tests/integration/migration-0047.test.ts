@@ -1,7 +1,8 @@
 /**
  * Migration 0047 (decision 042 point 18) on a database that already holds scans: SQLite
  * rebuilds `item_scans` without its foreign key and PostgreSQL drops the key; either way
- * every scan is kept, the indexes are back, and deleting an item deletes its scans.
+ * every scan is kept, the indexes are back, and deleting an item deletes its scans; its
+ * down puts the key back, keeping the rows.
  */
 import { sql, type Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
@@ -42,7 +43,26 @@ async function rowOf(k: Kysely<any>, dialect: string, table: string, given: Reco
   return { ...row, ...given };
 }
 
-it("0047 keeps every scan of a database that has them, and deleting an item then deletes its scans", async () => {
+/** How many foreign keys `item_scans` has. */
+async function scanForeignKeys(k: Kysely<any>, dialect: string): Promise<number> {
+  const r =
+    dialect === "postgres"
+      ? await sql<{ n: number }>`select count(*) as n from pg_constraint
+          where conrelid = 'item_scans'::regclass and contype = 'f'`.execute(k)
+      : await sql<{ n: number }>`select count(*) as n from pragma_foreign_key_list('item_scans')`.execute(k);
+  return Number(r.rows[0]!.n);
+}
+
+/** The names of `item_scans`' indexes, sorted. */
+async function scanIndexes(k: Kysely<any>, dialect: string): Promise<string[]> {
+  const r =
+    dialect === "postgres"
+      ? await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'item_scans'`.execute(k)
+      : await sql<{ name: string }>`select name from pragma_index_list('item_scans')`.execute(k);
+  return r.rows.map((i) => i.name).sort();
+}
+
+it("0047 keeps every scan of a database that has them, and deleting an item then deletes its scans; down puts the key back", async () => {
   db = await createTestDatabase("m0047");
   const handle = openDatabase(parseDatabaseConfig({ DATABASE_URL: db.url }));
   const k = handle.db as Kysely<any>;
@@ -82,26 +102,10 @@ it("0047 keeps every scan of a database that has them, and deleting an item then
       .orderBy("scannedAt")
       .execute();
     expect(kept.map((r) => ({ ...r, scannedAt: Number(r.scannedAt) }))).toEqual(scans);
-    const indexes =
-      db.dialect === "postgres"
-        ? (
-            await sql<{
-              name: string;
-            }>`select indexname as name from pg_indexes where tablename = 'item_scans'`.execute(k)
-          ).rows
-        : (await sql<{ name: string }>`select name from pragma_index_list('item_scans')`.execute(k)).rows;
-    expect(indexes.map((i) => i.name).sort()).toEqual(["item_scans_product_idx", "item_scans_time_idx"]);
+    expect(await scanIndexes(k, db.dialect)).toEqual(["item_scans_product_idx", "item_scans_time_idx"]);
 
     // The key is gone and the trigger is there (else the checks here would pass on 0046 too).
-    const keys =
-      db.dialect === "postgres"
-        ? (
-            await sql<{ n: number }>`select count(*) as n from pg_constraint
-              where conrelid = 'item_scans'::regclass and contype = 'f'`.execute(k)
-          ).rows[0]!.n
-        : (await sql<{ n: number }>`select count(*) as n from pragma_foreign_key_list('item_scans')`.execute(k))
-            .rows[0]!.n;
-    expect(Number(keys)).toBe(0);
+    expect(await scanForeignKeys(k, db.dialect)).toBe(0);
     const triggers =
       db.dialect === "postgres"
         ? (
@@ -114,6 +118,12 @@ it("0047 keeps every scan of a database that has them, and deleting an item then
     await k.deleteFrom("products").where("id", "=", "ItemA0001").execute();
     const left = await k.selectFrom("item_scans").select("productId").execute();
     expect(left).toEqual([{ productId: "ItemB0001" }]);
+
+    // And back down: 0011's key again, the rows and indexes kept.
+    expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();
+    expect(await scanForeignKeys(k, db.dialect)).toBe(1);
+    expect(await scanIndexes(k, db.dialect)).toEqual(["item_scans_product_idx", "item_scans_time_idx"]);
+    expect(await k.selectFrom("item_scans").select("productId").execute()).toEqual([{ productId: "ItemB0001" }]);
   } finally {
     await handle.close();
   }

@@ -41,39 +41,14 @@ export async function up(db: Kysely<any>): Promise<void> {
       execute function hittad_delete_scans_of_items()`.execute(db);
     return;
   }
-  // Kysely runs SQLite's migrations outside a transaction: the rebuild is one savepoint,
-  // so a crash half-way leaves the old table as it was.
-  await sql`savepoint m0047`.execute(db);
-  try {
-    await rebuildSqlite(db);
-    await sql`release m0047`.execute(db);
-  } catch (err) {
-    await sql`rollback to m0047`.execute(db);
-    await sql`release m0047`.execute(db);
-    throw err;
-  }
-}
-
-async function rebuildSqlite(db: Kysely<any>): Promise<void> {
-  await sql`drop table if exists item_scans_rebuilt`.execute(db);
-  await db.schema
-    .createTable("item_scans_rebuilt")
-    .addColumn("productId", "text", (c) => c.notNull())
-    .addColumn("scannedAt", "bigint", (c) => c.notNull())
-    .addColumn("lang", "text", (c) => c.notNull())
-    .addColumn("device", "text", (c) => c.notNull())
-    .execute();
-  await sql`insert into item_scans_rebuilt ("productId", "scannedAt", "lang", "device")
-    select "productId", "scannedAt", "lang", "device" from item_scans`.execute(db);
-  await db.schema.dropTable("item_scans").execute();
-  await sql`alter table item_scans_rebuilt rename to item_scans`.execute(db);
-  await db.schema.createIndex("item_scans_product_idx").on("item_scans").columns(["productId", "scannedAt"]).execute();
-  await db.schema.createIndex("item_scans_time_idx").on("item_scans").column("scannedAt").execute();
-  await sql`
-    create trigger products_delete_scans after delete on products for each row
-    begin
-      delete from item_scans where "productId" = old.id;
-    end`.execute(db);
+  await inSavepoint(db, async () => {
+    await rebuildScans(db, false);
+    await sql`
+      create trigger products_delete_scans after delete on products for each row
+      begin
+        delete from item_scans where "productId" = old.id;
+      end`.execute(db);
+  });
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -86,17 +61,47 @@ export async function down(db: Kysely<any>): Promise<void> {
     );
     return;
   }
-  await sql`drop trigger products_delete_scans`.execute(db);
+  await inSavepoint(db, async () => {
+    await sql`drop trigger products_delete_scans`.execute(db);
+    await rebuildScans(db, true);
+  });
+}
+
+/**
+ * Kysely runs SQLite's migrations outside a transaction: a rebuild is one savepoint, so a
+ * crash half-way leaves the old table as it was.
+ */
+async function inSavepoint(db: Kysely<any>, work: () => Promise<void>): Promise<void> {
+  await sql`savepoint m0047`.execute(db);
+  try {
+    await work();
+    await sql`release m0047`.execute(db);
+  } catch (err) {
+    await sql`rollback to m0047`.execute(db);
+    await sql`release m0047`.execute(db);
+    throw err;
+  }
+}
+
+/**
+ * SQLite: `item_scans` rebuilt with or without 0011's foreign key (SQLite can neither add
+ * nor drop one): the same columns and indexes and every row; with the key, only the rows
+ * of items that still exist, which the key requires.
+ */
+async function rebuildScans(db: Kysely<any>, withKey: boolean): Promise<void> {
+  await sql`drop table if exists item_scans_rebuilt`.execute(db);
   await db.schema
     .createTable("item_scans_rebuilt")
-    .addColumn("productId", "text", (c) => c.notNull().references("products.id").onDelete("cascade"))
+    .addColumn("productId", "text", (c) =>
+      withKey ? c.notNull().references("products.id").onDelete("cascade") : c.notNull(),
+    )
     .addColumn("scannedAt", "bigint", (c) => c.notNull())
     .addColumn("lang", "text", (c) => c.notNull())
     .addColumn("device", "text", (c) => c.notNull())
     .execute();
   await sql`insert into item_scans_rebuilt ("productId", "scannedAt", "lang", "device")
     select "productId", "scannedAt", "lang", "device" from item_scans
-    where exists (select 1 from products where id = "productId")`.execute(db);
+    ${withKey ? sql`where exists (select 1 from products where id = "productId")` : sql``}`.execute(db);
   await db.schema.dropTable("item_scans").execute();
   await sql`alter table item_scans_rebuilt rename to item_scans`.execute(db);
   await db.schema.createIndex("item_scans_product_idx").on("item_scans").columns(["productId", "scannedAt"]).execute();
