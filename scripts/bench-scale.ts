@@ -283,15 +283,13 @@ async function measureFinder(sets: Prepared[]) {
   const bareUrl = `http://127.0.0.1:${barePort}`;
   const bare = children.start(["-e", bareServerSource(barePort)], {}, "bare.log");
   await waitForUp(bareUrl, bare.child, bare.logFile);
-  const bareTarget: Target = { key: "bare", url: bareUrl, pathFor: sets[0]!.spread, pid: bare.child.pid };
-  const hot = await rotate([
-    bareTarget,
-    ...sets.map((p) => ({ key: p.label, url: p.appUrl, pathFor: p.hot, pid: p.app.child.pid })),
-  ]);
-  const spread = await rotate([
-    bareTarget,
-    ...sets.map((p) => ({ key: p.label, url: p.appUrl, pathFor: p.spread, pid: p.app.child.pid })),
-  ]);
+  /** The bare server and every database's app, each asked for the paths `pathsOf` picks. */
+  const withBare = (pathsOf: (p: Prepared) => () => string): Target[] => [
+    { key: "bare", url: bareUrl, pathFor: sets[0]!.spread, pid: bare.child.pid },
+    ...sets.map((p) => ({ key: p.label, url: p.appUrl, pathFor: pathsOf(p), pid: p.app.child.pid })),
+  ];
+  const hot = await rotate(withBare((p) => p.hot));
+  const spread = await rotate(withBare((p) => p.spread));
   bare.child.kill("SIGTERM");
   const out = new Map<string, Measured["finder"]>();
   for (const p of sets) {
