@@ -155,8 +155,9 @@ describe("every mail", () => {
     await enqueueMail(rt.database.db, { to: "owner@example.test", subject: "Hello", text: "Body text" });
     const dir = env.MAIL_OUTBOX_DIR!;
     let eml = "";
+    // The worker puts each file in place whole (writeOutboxFile); wait for it.
     for (let i = 0; i < 100 && !eml; i++) {
-      const files = await fs.readdir(dir).catch(() => []);
+      const files = (await fs.readdir(dir).catch(() => [])).filter((f) => f.endsWith(".eml"));
       if (files.length) eml = await fs.readFile(path.join(dir, files[0]!), "utf8");
       else await new Promise((r) => setTimeout(r, 50));
     }

@@ -8,14 +8,13 @@
  * alert delivery (`deliveryId`) updates the delivery's record as it goes.
  */
 import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repository.server";
 import type { OutboxRow, ChannelSender } from "../alerts/channel.server";
+import { writeOutboxFile } from "../alerts/outbox-file.server";
 import { createSmsSender } from "../sms/elks.server";
 
 export interface MailMessage {
@@ -231,10 +230,7 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
         ...withFooter(row, config),
         messageId: `<${row.id}@${config.baseUrl.hostname}>`,
       });
-      // The files hold addresses and one-time links (password resets): owner-only.
-      await fs.mkdir(config.mailOutboxDir, { recursive: true, mode: 0o700 });
-      const file = path.join(config.mailOutboxDir, `${Date.now()}-${row.id}.eml`);
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      const file = await writeOutboxFile(config.mailOutboxDir, `${Date.now()}-${row.id}.eml`, info.message as Buffer);
       // No recipient or subject in the logs (a subject can carry a name): the id finds the row.
       logger.info({ mailId: row.id, file }, "mail written to outbox folder (no SMTP_URL)");
     },

@@ -5,10 +5,9 @@
  * credentials each SMS becomes a text file in SMS_OUTBOX_DIR, so a fresh checkout runs
  * and shows what it would send. Called by the outbox worker (mail/mail.server.ts).
  */
-import fs from "node:fs/promises";
-import path from "node:path";
 import type { Config } from "../config.server";
 import { PermanentError, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
+import { writeOutboxFile } from "../alerts/outbox-file.server";
 import { logger } from "../logger.server";
 
 /** A provider that does not answer in this time is retried later. */
@@ -63,9 +62,6 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
   }
   return {
     async send(row) {
-      // The files hold numbers and texts: owner-only, like the mail outbox.
-      await fs.mkdir(sms.outboxDir, { recursive: true, mode: 0o700 });
-      const file = path.join(sms.outboxDir, `${Date.now()}-${row.id}.txt`);
       const report = reportUrlOf(row);
       const lines = [
         `From: ${sms.from}`,
@@ -74,7 +70,7 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
         "",
         row.text,
       ];
-      await fs.writeFile(file, lines.join("\n") + "\n", { mode: 0o600 });
+      const file = await writeOutboxFile(sms.outboxDir, `${Date.now()}-${row.id}.txt`, lines.join("\n") + "\n");
       logger.info({ smsId: row.id, file }, "SMS written to outbox folder (no 46elks credentials)");
       return { providerId: null };
     },

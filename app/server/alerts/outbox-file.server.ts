@@ -1,0 +1,26 @@
+/**
+ * The mail and SMS outbox folders (no SMTP_URL, no 46elks credentials): each message is one
+ * file, written under a temporary name and renamed into place, so that whoever watches the
+ * folder (a developer, a test) sees either no file or the whole message, never a file
+ * still being written. The files hold addresses, numbers, texts and one-time links:
+ * owner-only, in an owner-only folder.
+ */
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/** Writes `body` as `dir/name` at once; returns the file's path. */
+export async function writeOutboxFile(dir: string, name: string, body: string | Buffer): Promise<string> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, name);
+  // A name no reader looks for (they match .eml / .txt), removed if the write fails.
+  const partial = path.join(dir, `.${name}.${randomUUID()}.part`);
+  try {
+    await fs.writeFile(partial, body, { mode: 0o600 });
+    await fs.rename(partial, file);
+  } catch (error) {
+    await fs.rm(partial, { force: true });
+    throw error;
+  }
+  return file;
+}
