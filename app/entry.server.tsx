@@ -1,7 +1,5 @@
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
 import { PassThrough } from "node:stream";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "./components/nonce";
@@ -40,10 +38,7 @@ export default function handleRequest(
   const i18n = serverI18n(createI18n(lang, { [lang]: allResources[lang] }));
 
   return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    const renderErrors: unknown[] = [];
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
@@ -56,8 +51,11 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
+        // Every page is sent whole, not streamed (onAllReady, not onShellReady): the browser
+        // hydrates with Preact (decision 044), which would race React's script that puts
+        // streamed parts in place.
+        onAllReady() {
+          for (const err of renderErrors) logger.error({ err }, "render error inside a Suspense boundary");
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);
@@ -71,11 +69,14 @@ export default function handleRequest(
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
+          // React Router answers with the error page and logs it (handleError).
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error }, "streaming render error");
+          // An error inside a Suspense boundary still lets the page complete: logged here.
+          // One outside rejects through onShellError above (React calls onError first).
+          renderErrors.push(error);
         },
       },
     );

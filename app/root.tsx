@@ -34,10 +34,9 @@ import { resolveScopeMenu, type ScopeMenu } from "./server/organisations/scope.s
 import { scopeCookieOf } from "./server/organisations/scope.http.server";
 import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesHref },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+// Only stylesheets: they must be the head's first links, the ones the browser's hydration
+// keeps (decision 044, app/preact/before-hydration.ts). The icon is in the Layout.
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
 
 /** Default title; pages override it, and error screens get theirs here. */
 export const meta: Route.MetaFunction = ({ error, loaderData }) => {
@@ -149,14 +148,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Stylesheets need no nonce (style-src 'self'); an empty one keeps the server's
             nonce off <link>s, where browsers do not hide it and hydration would differ. */}
         {lean ? (
-          <>
-            {/* Allowed by its hash in style-src: no second round trip before the first paint. */}
-            <style dangerouslySetInnerHTML={{ __html: lean.css }} />
-            <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-          </>
+          // Allowed by its hash in style-src: no second round trip before the first paint.
+          <style dangerouslySetInnerHTML={{ __html: lean.css }} />
         ) : (
           <Links nonce="" />
         )}
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Installable for signed-in owners (web push on iPhones needs the home-screen app,
             decision 033): anonymous pages stay without the extra request. */}
         {data?.user && !lean ? (

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect } from "react-router";
 import { BillingSection } from "~/components/BillingSection";
@@ -37,9 +37,12 @@ import type { Route } from "./+types/dashboard";
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 /**
  * Offered only right after an item is saved (decision 033): loaded then, not with every
- * dashboard (the signed-in pages' weight budget, decision 042).
+ * dashboard (the signed-in pages' weight budget, decision 042). Rendered only once the page
+ * has hydrated: a part that suspends while Preact hydrates would take the place of the
+ * elements after it (decision 044), and the server renders nothing for it anyway.
  */
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
+const noSubscription = () => () => {};
 
 export const handle = {
   i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
@@ -153,6 +156,11 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const unactivated = loaderData.unpaid;
   const from = (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE + 1;
   const unreadMessages = useRootData()?.unreadMessages ?? 0;
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
@@ -200,7 +208,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           {t(flash)}
         </div>
       ) : null}
-      {pushKey ? (
+      {pushKey && hydrated ? (
         <Suspense fallback={null}>
           <PushToggle publicKey={pushKey} compact />
         </Suspense>

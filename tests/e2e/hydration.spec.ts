@@ -1,0 +1,125 @@
+/**
+ * The browser hydrates React's server HTML with Preact's React compatibility layer
+ * (decision 044). Preact pairs each element of its tree with the next server element of the
+ * same kind and keeps it, leftovers removed, so a difference between the two renderers
+ * shows as server elements removed and new ones made: a page drawn twice, a stylesheet
+ * dropped, a part that suspends taking the place of the elements after it (each seen while
+ * building it). On each kind of page that hydrates, from the end of parsing until the page
+ * has settled, no server element of the body is removed but the inline scripts that carried
+ * the server's data (run already) and what the page itself removes once it runs (named per
+ * page); no id or landmark is there twice; and the head keeps the server's stylesheets.
+ */
+import type { BrowserContext, Page } from "@playwright/test";
+import { insertMember } from "../../app/server/organisations/organisations.repository.server";
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { depsOf } from "../support/deps";
+import { createUser } from "../support/users";
+import { expect, test, waitForHydration } from "./fixtures";
+
+/** Body elements removed from the end of parsing on, as `tag#id.class` lines. */
+async function recordRemovals(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const removed: string[] = [];
+    (window as unknown as { __removed: string[] }).__removed = removed;
+    const name = (e: Element) =>
+      `${e.localName}${e.id ? `#${e.id}` : ""}${typeof e.className === "string" && e.className ? `.${e.className.split(" ")[0]}` : ""}`;
+    const observer = new MutationObserver((records) => {
+      for (const r of records) for (const n of r.removedNodes) if (n instanceof Element) removed.push(name(n));
+    });
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState === "interactive") observer.observe(document.body, { childList: true, subtree: true });
+    });
+  });
+}
+
+async function expectHydratedInPlace(page: Page, path: string, removedByThePage: string[] = []) {
+  const response = await page.goto(path);
+  const html = await response!.text();
+  const serverHead = html.slice(0, html.indexOf("</head>"));
+  const stylesheets = [...serverHead.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+  expect(stylesheets.length, `${path}: the server's stylesheets`).toBeGreaterThan(0);
+  await waitForHydration(page);
+  await page.waitForLoadState("networkidle");
+  const removed = await page.evaluate(() => (window as unknown as { __removed: string[] }).__removed);
+  expect(
+    removed.filter((r) => !/^script\b/.test(r)),
+    `${path}: server elements removed`,
+  ).toEqual(removedByThePage);
+  const ids = await page.evaluate(() => [...document.querySelectorAll("[id]")].map((e) => e.id));
+  expect(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    `${path}: ids there twice`,
+  ).toEqual([]);
+  for (const landmark of ["html", "head", "body", "header", "main", "footer"]) {
+    await expect(page.locator(landmark), `${path}: one ${landmark}`).toHaveCount(1);
+  }
+  const hrefs = await page.evaluate(() =>
+    [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => l.getAttribute("href")),
+  );
+  expect(hrefs, `${path}: the server's stylesheets, once each`).toEqual(stylesheets);
+}
+
+for (const lang of ["en", "sv"] as const) {
+  test.describe(`hydration (${lang})`, () => {
+    test.use({ locale: lang === "en" ? "en-GB" : "sv-SE" });
+
+    test("Preact hydrates the server's HTML in place: nothing drawn twice, dropped or taken by its neighbour", async ({
+      page,
+      context,
+      app,
+      user,
+      consent,
+    }) => {
+      void consent;
+      const deps = depsOf(app.runtime);
+      const input = { findFee: 120, prodType: "laptop", contactInfo: "Call 070-111 22 33", payment: "year" };
+      const ids: string[] = [];
+      for (const name of ["Grey laptop", "Blue bag"]) {
+        ids.push(await createItem(deps, user.id, { ...input, name, intent: "payLater" } as never, lang));
+      }
+      await app.runtime.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", ids[0]!).execute();
+      const org = await createOrganisation(deps, user.id, {
+        name: `Hydration AB ${lang}`,
+        orgNumber: "556036-0793",
+        billingEmail: `billing-hydration-${lang}@example.test`,
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "903 26",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      const member = await createUser(app.runtime, { name: "Max Member", language: lang });
+      await insertMember(deps.db, { organisationId: org, userId: member.id, role: "member", createdAt: Date.now() });
+      await recordRemovals(context);
+
+      const pages: Array<[string, string[]?]> = [
+        ["/dashboard"],
+        ["/dashboard?q=laptop&paid=no"],
+        ["/dashboard/import"],
+        ["/account"],
+        ["/account/alerts"],
+        [`/product/${ids[0]}`],
+        [`/product/edit/${ids[1]}`],
+        [`/product/${ids[0]}/photos`],
+        ["/messages"],
+        // Its "recompute" button is for browsers without JavaScript.
+        ["/order", ["div.mb-3"]],
+        [`/organisations/${org}`],
+        ["/organisations/new"],
+        ["/no/such/page"],
+      ];
+      for (const [path, removedByThePage] of pages) await expectHydratedInPlace(page, path, removedByThePage);
+
+      // Right after saving an item: the saved message, then the push offer, which loads late.
+      await context.addCookies([{ name: "flash", value: "saved", url: app.server.url }]);
+      await expectHydratedInPlace(page, "/dashboard");
+      await expect(page.locator(".alert-success").first()).toBeVisible();
+
+      // Before the cookie choice: the page is inert under the consent dialog.
+      await context.clearCookies({ name: "ConsentApproved" });
+      await expectHydratedInPlace(page, "/account");
+    });
+  });
+}
