@@ -55,7 +55,8 @@ export default function handleRequest(
         // hydrates with Preact (decision 044), which would race React's script that puts
         // streamed parts in place.
         onAllReady() {
-          for (const err of renderErrors) logger.error({ err }, "render error inside a Suspense boundary");
+          const url = redactUrl(new URL(request.url).pathname);
+          for (const err of renderErrors) logger.error({ err, url }, "render error inside a Suspense boundary");
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);

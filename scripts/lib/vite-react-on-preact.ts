@@ -29,8 +29,9 @@ export function reactOnPreact({ appDir }: { appDir: string }): Plugin {
       const to = TO_PREACT[id];
       return to ? this.resolve(to, importer, { ...options, skipSelf: true }) : null;
     },
-    hotUpdate({ file }) {
-      if (/\.s?css$/.test(file)) return;
+    hotUpdate({ file, modules }) {
+      // Only a module the browser has loaded; not the database, the outboxes, server code.
+      if (modules.length === 0 || /\.s?css$/.test(file)) return;
       this.environment.hot.send({ type: "full-reload" });
       return [];
     },

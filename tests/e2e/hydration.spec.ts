@@ -5,9 +5,9 @@
  * shows as server elements removed and new ones made: a page drawn twice, a stylesheet
  * dropped, a part that suspends taking the place of the elements after it (each seen while
  * building it). On each kind of page that hydrates, from the end of parsing until the page
- * has settled, no server element of the body is removed but the inline scripts that carried
- * the server's data (run already) and what the page itself removes once it runs (named per
- * page); no id or landmark is there twice; and the head keeps the server's stylesheets.
+ * has settled, no server element of the body is removed but scripts (the inline ones that
+ * carried the server's data have run) and what the page itself removes once it runs (named
+ * per page); no id or landmark is there twice; and the head keeps the server's stylesheets.
  */
 import type { BrowserContext, Page } from "@playwright/test";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
@@ -91,6 +91,14 @@ for (const lang of ["en", "sv"] as const) {
         deskContact: "Reception",
       });
       const member = await createUser(app.runtime, { name: "Max Member", language: lang });
+      // Someone else's item: a signed-in visitor gets the full finder page (copy button, message form).
+      const theirs = await createItem(
+        deps,
+        member.id,
+        { ...input, name: "Red scarf", intent: "payLater" } as never,
+        lang,
+      );
+      await app.runtime.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", theirs).execute();
       await insertMember(deps.db, { organisationId: org, userId: member.id, role: "member", createdAt: Date.now() });
       await recordRemovals(context);
 
@@ -102,6 +110,10 @@ for (const lang of ["en", "sv"] as const) {
         ["/account/alerts"],
         [`/product/${ids[0]}`],
         [`/product/edit/${ids[1]}`],
+        ["/product/register"],
+        // The note for browsers without JavaScript, and the lean page's template, give way
+        // to the "share my location" box.
+        [`/product/${theirs}`, ["p#relay-location-noscript.form-text", "template#relay-location-template"]],
         [`/product/${ids[0]}/photos`],
         ["/messages"],
         // Its "recompute" button is for browsers without JavaScript.
