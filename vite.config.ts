@@ -25,10 +25,10 @@ export default defineConfig({
     // The browser's React is Preact (decision 044). React Router is served as it is, not
     // pre-bundled, so that its `react` imports reach the plugin below like the app's.
     include: ["preact", "preact/compat", "preact/compat/client", "preact/hooks", "preact/jsx-dev-runtime", "zod"],
-    // Server-only packages the dev scanner finds in route modules' loaders. Never sent
-    // to the browser; pre-bundling them late made the first dev page load reload.
     exclude: [
       ...["react-router", "react-router/dom", "react", "react-dom", "react-dom/client"],
+      // Server-only packages the dev scanner finds in route modules' loaders. Never sent
+      // to the browser; pre-bundling them late made the first dev page load reload.
       ...["better-auth", "better-sqlite3", "kysely", "pg", "pino", "nodemailer", "pdfkit", "qrcode"],
     ],
   },

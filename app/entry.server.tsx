@@ -55,8 +55,10 @@ export default function handleRequest(
         // hydrates with Preact (decision 044), which would race React's script that puts
         // streamed parts in place.
         onAllReady() {
-          const url = redactUrl(new URL(request.url).pathname);
-          for (const err of renderErrors) logger.error({ err, url }, "render error inside a Suspense boundary");
+          for (const err of renderErrors) {
+            const url = redactUrl(new URL(request.url).pathname);
+            logger.error({ err, url }, "render error inside a Suspense boundary");
+          }
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);

@@ -7,11 +7,12 @@
  * (app/lean/captcha-page-script.ts) puts the widget in.
  */
 import type {} from "altcha/types/react";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ALTCHA_CONFIGURATION, loadAltcha } from "~/lean/altcha-loader";
 import { renderRecaptcha } from "~/lean/recaptcha-loader";
 import { useLeanPageAssets, useLeanRender } from "~/lean/lean-page";
 import type { CaptchaKind } from "~/lib/contact-limits";
+import { useHydrated } from "~/lib/use-hydrated";
 
 export interface CaptchaProps {
   kind: CaptchaKind;
@@ -32,19 +33,13 @@ export interface CaptchaProps {
   name?: string;
 }
 
-const noSubscription = () => () => {};
-
 interface AltchaElement extends HTMLElement {
   reset: () => void;
 }
 
 function AltchaCaptcha({ lang, label, loadingText, onToken, resetSignal }: CaptchaProps) {
   // Nothing on the server and without JavaScript: the page's <noscript> explains.
-  const inBrowser = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const inBrowser = useHydrated();
   const [ready, setReady] = useState(false);
   const ref = useRef<AltchaElement>(null);
   const onTokenRef = useRef(onToken);

@@ -7,7 +7,7 @@
  * (decision 029) every sender needs the captcha: it is shown at once, and without JavaScript the
  * form says so and how to hand the item in instead.
  */
-import { useState, useSyncExternalStore } from "react";
+import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Form, useNavigation } from "react-router";
 import type { ActionResult } from "~/lib/form";
@@ -23,8 +23,8 @@ import { useLang } from "~/lib/use-lang";
 import { Captcha } from "./Captcha";
 import { Field, TextareaField } from "./form/Field";
 import { FormAlert } from "./form/FormAlert";
+import { useHydrated } from "~/lib/use-hydrated";
 
-const noSubscription = () => () => {};
 type LocationState = "off" | "locating" | "located" | "failed";
 
 export function FinderMessageForm({
@@ -56,11 +56,7 @@ export function FinderMessageForm({
   const navigation = useNavigation();
   const sending = navigation.state === "submitting";
   // False in the server's HTML and without JavaScript: the script-only parts stay out.
-  const scripted = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const scripted = useHydrated();
   const [engaged, setEngaged] = useState(false);
   const [location, setLocation] = useState<LocationState>("off");
   const [coords, setCoords] = useState<Coordinates | null>(null);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect } from "react-router";
 import { BillingSection } from "~/components/BillingSection";
@@ -33,6 +33,7 @@ import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing
 import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
 import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 /**
@@ -42,7 +43,6 @@ import type { Route } from "./+types/dashboard";
  * elements after it (decision 044), and the server renders nothing for it anyway.
  */
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
-const noSubscription = () => () => {};
 
 export const handle = {
   i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
@@ -156,11 +156,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const unactivated = loaderData.unpaid;
   const from = (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE + 1;
   const unreadMessages = useRootData()?.unreadMessages ?? 0;
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">

@@ -1,4 +1,3 @@
-import { useSyncExternalStore } from "react";
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { CheckoutTerms } from "~/components/CheckoutTerms";
@@ -33,6 +32,7 @@ import { getOrderPage } from "~/server/orders/order-page.service.server";
 import { startCheckout } from "~/server/orders/checkout.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
@@ -93,8 +93,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { headers: privatePageHeaders(flash) },
   );
 }
-
-const noSubscription = () => () => {};
 
 /** The page again with what was posted, its summary recomputed (the form without JavaScript). */
 const recalculated = (values: OrderFormValues) =>
@@ -157,11 +155,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   // Without the scope radios (one page of items) this stays the initial scope.
   const scope = useCheckedValue("scope", initialScope) as OrderScope;
   // Without JavaScript the summary cannot follow the checkboxes: offer a recompute button.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
 
   // "All unpaid": the server's count of them (the action counts again when the order is made).
   const count = scope === "allUnpaid" ? unpaidMatching : selected.filter((id) => payable.has(id)).length;

@@ -3,8 +3,8 @@
  * in the client environment, `react` resolves to a module made here (`preact/compat` and
  * app/preact/react.ts, which adds what compat lacks), `react-dom` and `react-dom/client` to
  * Preact's, the JSX runtime to Preact's. The server (SSR environment) keeps React 19.
- * In `npm run dev` React's fast refresh does not reach Preact, so a changed module reloads
- * the page (a stylesheet still updates in place).
+ * In `npm run dev` React's fast refresh does not reach Preact, so a changed module the
+ * browser loaded reloads the page (a changed stylesheet is left to Vite as before).
  */
 import path from "node:path";
 import type { Plugin } from "vite";

@@ -10,10 +10,9 @@
  * per page); no id or landmark is there twice; and the head keeps the server's stylesheets.
  */
 import type { BrowserContext, Page } from "@playwright/test";
-import { insertMember } from "../../app/server/organisations/organisations.repository.server";
-import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
+import { createTestOrganisation, joinOrganisation } from "../support/service-fixtures";
 import { createUser } from "../support/users";
 import { expect, test, waitForHydration } from "./fixtures";
 
@@ -73,33 +72,25 @@ for (const lang of ["en", "sv"] as const) {
     }) => {
       void consent;
       const deps = depsOf(app.runtime);
-      const input = { findFee: 120, prodType: "laptop", contactInfo: "Call 070-111 22 33", payment: "year" };
+      const input = {
+        findFee: 120,
+        prodType: "laptop",
+        contactInfo: "Call 070-111 22 33",
+        payment: "year",
+        intent: "payLater",
+      } as const;
       const ids: string[] = [];
       for (const name of ["Grey laptop", "Blue bag"]) {
-        ids.push(await createItem(deps, user.id, { ...input, name, intent: "payLater" } as never, lang));
+        ids.push(await createItem(deps, user.id, { ...input, name }, lang));
       }
       await app.runtime.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", ids[0]!).execute();
-      const org = await createOrganisation(deps, user.id, {
-        name: `Hydration AB ${lang}`,
-        orgNumber: "556036-0793",
-        billingEmail: `billing-hydration-${lang}@example.test`,
-        invoiceStreet: "Storgatan 1",
-        invoicePostcode: "903 26",
-        invoiceCity: "Umeå",
-        invoiceCountry: "SE",
-        vatNumber: null,
-        deskContact: "Reception",
-      });
+      // The user is the organisation's admin; a member joins.
+      const org = await createTestOrganisation(deps, user);
       const member = await createUser(app.runtime, { name: "Max Member", language: lang });
+      await joinOrganisation(deps, org, member, "member");
       // Someone else's item: a signed-in visitor gets the full finder page (copy button, message form).
-      const theirs = await createItem(
-        deps,
-        member.id,
-        { ...input, name: "Red scarf", intent: "payLater" } as never,
-        lang,
-      );
+      const theirs = await createItem(deps, member.id, { ...input, name: "Red scarf" }, lang);
       await app.runtime.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", theirs).execute();
-      await insertMember(deps.db, { organisationId: org, userId: member.id, role: "member", createdAt: Date.now() });
       await recordRemovals(context);
 
       const pages: Array<[string, string[]?]> = [

@@ -12,6 +12,7 @@ import { insertMember } from "../../app/server/organisations/organisations.repos
 import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
 import { addMonths } from "../../app/lib/pricing";
 import type { ProductInput } from "../../app/lib/product-form";
+import type { Deps } from "../../app/server/service-deps.server";
 import type { ServiceTestDeps } from "./service-db";
 
 export const ADDRESS = {
@@ -55,8 +56,8 @@ export async function signUpOwner(
 
 /** An organisation `admin` created; billing email confirmed and the DPA accepted unless told otherwise. */
 export async function createTestOrganisation(
-  deps: ServiceTestDeps,
-  admin: TestOwner,
+  deps: Deps,
+  admin: Pick<TestOwner, "id" | "name" | "email">,
   opts: { billingConfirmed?: boolean; dpa?: boolean; orgNumber?: string } = {},
 ): Promise<string> {
   const n = ++seq;
@@ -85,9 +86,9 @@ export async function createTestOrganisation(
 
 /** `user` joins the organisation with `role`, as an accepted invite leaves them. */
 export async function joinOrganisation(
-  deps: ServiceTestDeps,
+  deps: Deps,
   organisationId: string,
-  user: TestOwner,
+  user: Pick<TestOwner, "id">,
   role: "admin" | "member",
 ): Promise<void> {
   await insertMember(deps.db, { organisationId, userId: user.id, role, createdAt: deps.clock() });
