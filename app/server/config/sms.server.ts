@@ -1,0 +1,54 @@
+/** SMS settings (decision 033): 46elks, or the outbox folder without credentials. */
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError, emptyToUndefined, optionalString } from "./env.server";
+
+export const smsEnv = {
+  /** 46elks (decision 033): without both credentials SMS are written to SMS_OUTBOX_DIR. */
+  ELKS_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default("https://api.46elks.com")),
+  ELKS_API_USERNAME: optionalString,
+  ELKS_API_PASSWORD: optionalString,
+  /** The sender shown on the phone: E.164, or up to 11 letters and digits. */
+  SMS_FROM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(\+[1-9]\d{6,14}|[A-Za-z][A-Za-z0-9]{1,10})$/, "must be E.164 or 2–11 letters and digits")
+      .default("Hittad"),
+  ),
+  SMS_OUTBOX_DIR: z.preprocess(emptyToUndefined, z.string().default("./data/sms-outbox")),
+  /** The SMS cost guard: per item per day, per account per 30 days. */
+  SMS_LIMIT_PER_ITEM_DAY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).default(10)),
+  SMS_LIMIT_PER_ACCOUNT_MONTH: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(1_000_000).default(100),
+  ),
+};
+
+type SmsEnv = z.infer<z.ZodObject<typeof smsEnv>>;
+
+/** SMS by 46elks (credentials set) or into the outbox folder (decision 033). */
+export interface SmsConfig {
+  apiUrl: string;
+  username?: string;
+  password?: string;
+  from: string;
+  outboxDir: string;
+  limitPerItemDay: number;
+  limitPerAccountMonth: number;
+}
+
+export function smsConfig(e: SmsEnv, cwd: string): SmsConfig {
+  if (!e.ELKS_API_USERNAME !== !e.ELKS_API_PASSWORD) {
+    throw new ConfigError("Invalid configuration:\n  ELKS_API_USERNAME and ELKS_API_PASSWORD must be set together");
+  }
+  return {
+    apiUrl: e.ELKS_API_URL.replace(/\/+$/, ""),
+    username: e.ELKS_API_USERNAME,
+    password: e.ELKS_API_PASSWORD,
+    from: e.SMS_FROM,
+    outboxDir: path.resolve(cwd, e.SMS_OUTBOX_DIR),
+    limitPerItemDay: e.SMS_LIMIT_PER_ITEM_DAY,
+    limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
+  };
+}
