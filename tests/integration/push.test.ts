@@ -290,6 +290,26 @@ describe("sending", () => {
     expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
   });
 
+  it("a notice still waiting an hour after it was queued fails without a request", async () => {
+    const late = await createUser(rt);
+    const sub = push.subscribe();
+    await subscribeDevice(deps(), late.id, sub.toJSON(), { userAgent: null });
+    const [device] = await listDevices(deps(), late.id);
+    const id = await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("stale") });
+    await rt.database.db
+      .updateTable("mail_outbox")
+      .set({ createdAt: Date.now() - 61 * 60_000 })
+      .where("id", "=", id)
+      .execute();
+    // Started once the row is an hour old (a running worker would have sent it at once).
+    const worker = outboxWorker();
+    await worker.drain();
+    expect(await outboxOf(device!.id)).toMatchObject([
+      { status: "failed", lastError: "expired before it could be sent" },
+    ]);
+    expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
+  });
+
   it("two instances' outbox workers draining at once send each notice once", async () => {
     const [a, b] = [outboxWorker(rt), outboxWorker(rt2)];
     const many = await createUser(rt);

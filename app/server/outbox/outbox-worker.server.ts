@@ -90,8 +90,9 @@ function withDeadline<T>(send: Promise<T>, ms: number): Promise<T> {
 export function startOutboxWorker(
   db: DB,
   senders: Partial<Record<LaneName, ChannelSender>>,
-  opts: { pollMs: number },
+  opts: { pollMs: number; deadlineMs?: number },
 ): OutboxWorker {
+  const deadlineMs = opts.deadlineMs ?? SEND_DEADLINE_MS;
   const lanes: Lane[] = LANE_NAMES.flatMap((name) => {
     const sender = senders[name];
     if (!sender) return [];
@@ -186,7 +187,7 @@ export function startOutboxWorker(
       if (maxAgeMs !== undefined && Date.now() - Number(row.createdAt) > maxAgeMs) {
         throw new PermanentError("expired before it could be sent");
       }
-      providerId = (await withDeadline(lane.sender.send(row), SEND_DEADLINE_MS))?.providerId ?? null;
+      providerId = (await withDeadline(lane.sender.send(row), deadlineMs))?.providerId ?? null;
     } catch (err) {
       await recordFailure(lane, row, err).catch((e: unknown) =>
         logger.warn({ mailId: row.id, err: e instanceof Error ? e.message : String(e) }, "outbox: cannot record"),
