@@ -21,7 +21,7 @@ import { parseEndpoint } from "../push/endpoint.server";
 import { findSubscription } from "../push/push.repository.server";
 import { createSmsSender } from "../sms/elks.server";
 
-export { backoffMs, MAX_ATTEMPTS, wakeOutbox, withoutAddresses } from "../outbox/outbox-worker.server";
+export { wakeOutbox };
 
 export interface MailMessage {
   to: string;
@@ -31,10 +31,8 @@ export interface MailMessage {
   /** Optional HTML part; without it one is made from the text (escaped, links kept). */
   html?: string;
   replyTo?: string;
-  /** The alert delivery this mail carries (alerts/fanout.service.server.ts). */
+  /** The alert delivery this mail carries (alerts/fanout.service.server.ts); its recipient's account shares the lane. */
   deliveryId?: string;
-  /** The account the mail is sent for (its share of the lane); an alert's recipient by default. */
-  account?: string;
 }
 
 /** An SMS for the outbox: E.164 number, one part (lib/sms-text.ts), the report URL. */
@@ -44,7 +42,6 @@ export interface SmsMessage {
   deliveryId?: string;
   /** 46elks' `whendelivered`: where the delivery report is posted. */
   reportUrl?: string;
-  account?: string;
 }
 
 /** A push notice for the outbox: the device (push_subscriptions.id) and what it shows. */
@@ -53,7 +50,6 @@ export interface PushMessage {
   /** JSON of push-sender.server.ts' PushPayload. */
   payload: string;
   deliveryId?: string;
-  account?: string;
 }
 
 /** Store a mail for delivery. Returns its outbox id. */
@@ -72,7 +68,6 @@ export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
       meta: null,
       target: msg.to.trim().toLowerCase(),
       deliveryId: msg.deliveryId,
-      account: msg.account,
     },
     Date.now(),
   );
@@ -96,7 +91,6 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
       meta: msg.reportUrl ? JSON.stringify({ whendelivered: msg.reportUrl }) : null,
       target: msg.to,
       deliveryId: msg.deliveryId,
-      account: msg.account,
     },
     Date.now(),
   );
@@ -127,7 +121,6 @@ export async function enqueuePush(db: DB, msg: PushMessage): Promise<string> {
       // A device removed meanwhile fails at once without a request: its own id will do.
       target: endpoint && typeof endpoint !== "string" ? endpoint.hostPort : msg.subscriptionId,
       deliveryId: msg.deliveryId,
-      account: msg.account,
     },
     Date.now(),
   );

@@ -19,7 +19,8 @@ import { PermanentError, TargetDown, type ChannelSender, type OutboxRow } from "
 import { LANE_NAMES, LANES, SEND_DEADLINE_MS, type LaneName, type LaneSpec } from "./lanes.server";
 import * as repo from "./outbox.repository.server";
 
-export const MAX_ATTEMPTS = 8;
+/** Tries before a row fails for good, unless its sender says otherwise (ChannelSender.maxAttempts). */
+const MAX_ATTEMPTS = 8;
 /** A claim's lease: a row claimed by an instance that died is due again after it. */
 export const LOCK_MS = 60_000;
 const BACKOFF_BASE_MS = 5_000;
