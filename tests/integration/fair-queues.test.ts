@@ -134,7 +134,6 @@ describe("a push host that never answers holds up no one's mail", () => {
     expect(res.status).toBe(302);
     const mail = await smtp.waitForMail((m) => m.to.includes(email), 5_000);
     expect(mail.at - signedUpAt).toBeLessThanOrEqual(5_000);
-    console.info(`verification mail after ${mail.at - signedUpAt} ms`);
     // The silent host was given no more than its share of the push lane.
     expect(silent.peak).toBeLessThanOrEqual(LANES.push.share);
     // The attacker's own finder mails went too: their lane is not the push lane.
