@@ -22,7 +22,7 @@ import * as repo from "./outbox.repository.server";
 /** Tries before a row fails for good, unless its sender says otherwise (ChannelSender.maxAttempts). */
 const MAX_ATTEMPTS = 8;
 /** A claim's lease: a row claimed by an instance that died is due again after it. */
-export const LOCK_MS = 60_000;
+const LOCK_MS = 60_000;
 const BACKOFF_BASE_MS = 5_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
 
