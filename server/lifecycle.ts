@@ -5,7 +5,8 @@
  */
 import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger } from "../app/server/logger.server";
-import { mailQueueStats, startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
+import { outboxQueueStats } from "../app/server/outbox/outbox-worker.server";
 import { createPushSender } from "../app/server/push/push-channel.server";
 import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
 import { closeRuntime, depsOfRuntime, getRuntime } from "../app/server/runtime.server";
@@ -29,7 +30,7 @@ export const serverBuild = () => import("virtual:react-router/server-build");
 export async function start() {
   const rt = await getRuntime();
   const deps = depsOfRuntime(rt);
-  // Mail, SMS and push notices: one outbox, one worker (decisions 033 and 040).
+  // Mail, SMS and push notices: one outbox, one worker, a lane per channel (decisions 033, 040, 049).
   mailWorker = startMailWorker(rt.database.db, rt.config, {
     push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
   });
@@ -48,7 +49,7 @@ export async function start() {
   if (rt.config.metrics.token) {
     routes = routeTree((await serverBuild()).routes);
     enableMetrics({
-      queues: async () => [await mailQueueStats(rt.database.db, Date.now())],
+      queues: () => outboxQueueStats(rt.database.db, Date.now()),
       pool: rt.database.poolStats,
       scanLogPending: () => scanLog.size,
     });

@@ -1,7 +1,7 @@
 /**
  * Tables that only grew (decision 012): the housekeeping job deletes expired rate-limit
- * counters, sent mail older than 30 days and payment events older than 7 years, keeps
- * everything younger, and two instances running it at once are safe. Runs on SQLite and,
+ * counters, sent mail older than 30 days, payment events older than 7 years and delivery
+ * targets' pauses that ended a day ago (decision 049), keeps everything younger, and two instances running it at once are safe. Runs on SQLite and,
  * with DATABASE_URL=postgres://…, on PostgreSQL (where one run holds an advisory lock).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,10 +68,18 @@ async function seed(rt: Runtime) {
       { id: "evt_kept", type: "checkout.session.completed", orderId: null, receivedAt: NOW - 6 * 365 * DAY },
     ])
     .execute();
+  // A push host's pause that ended two days ago (never cleared: no one sent to it since), and one running.
+  await db
+    .insertInto("outbox_backoffs")
+    .values([
+      { lane: "push", target: "gone.example:443", strikes: 3, resumeAt: NOW - 2 * DAY },
+      { lane: "push", target: "push.example:443", strikes: 1, resumeAt: NOW + 30_000 },
+    ])
+    .execute();
 }
 
 describe("housekeeping: tables that only grew are pruned", () => {
-  it("deletes expired counters, sent mail after 30 days and payment events after 7 years, and nothing else", async () => {
+  it("deletes expired counters, sent mail after 30 days, payment events after 7 years and ended pauses, and nothing else", async () => {
     await seed(a);
     const result = await runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect);
     expect(result).toEqual({
@@ -83,6 +91,7 @@ describe("housekeeping: tables that only grew are pruned", () => {
       lookups: 0,
       trustedContactInvites: 0,
       orders: 0,
+      outboxBackoffs: 1,
     });
     const db = a.database.db;
     expect((await db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key)).toEqual([
@@ -93,12 +102,16 @@ describe("housekeeping: tables that only grew are pruned", () => {
       "sent-new",
     ]);
     expect((await db.selectFrom("payment_events").select("id").execute()).map((r) => r.id)).toEqual(["evt_kept"]);
+    expect((await db.selectFrom("outbox_backoffs").select("target").execute()).map((r) => r.target)).toEqual([
+      "push.example:443",
+    ]);
   });
 
   it("two instances running it at the same moment both finish; nothing is deleted twice or left behind", async () => {
     await a.database.db.deleteFrom("app_rate_limits").execute();
     await a.database.db.deleteFrom("mail_outbox").execute();
     await a.database.db.deleteFrom("payment_events").execute();
+    await a.database.db.deleteFrom("outbox_backoffs").execute();
     await seed(a);
     const runs = await Promise.all([
       runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect),

@@ -231,15 +231,19 @@ describe("sending", () => {
     }
   });
 
-  it("a 5xx or no answer in time is retried later with back-off, then delivered once", async () => {
+  it("a 5xx or no answer in time is retried later with back-off (no answer pauses the host), then delivered once", async () => {
     const worker = outboxWorker(rt, 500);
     const other = await createUser(rt);
     const sub = push.subscribe();
     await subscribeDevice(deps(), other.id, sub.toJSON(), { userAgent: null });
     const [device] = await listDevices(deps(), other.id);
     push.respond(sub.id, 503, "hang");
-    const due = () =>
-      rt.database.db.updateTable("mail_outbox").set({ nextAttemptAt: 0 }).where("to", "=", device!.id).execute();
+    // Time passes: the row's back-off, and the pause of the host after a time-out (decision 049).
+    const due = async () => {
+      await rt.database.db.updateTable("mail_outbox").set({ nextAttemptAt: 0 }).where("to", "=", device!.id).execute();
+      await rt.database.db.updateTable("outbox_backoffs").set({ resumeAt: 0 }).execute();
+    };
+    const pauses = () => rt.database.db.selectFrom("outbox_backoffs").selectAll().execute();
 
     const before = Date.now();
     await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("retry") });
@@ -247,6 +251,7 @@ describe("sending", () => {
     let [row] = await outboxOf(device!.id);
     expect(row).toMatchObject({ status: "pending", attempts: 1 });
     expect(row!.lastError).toMatch(/^503/);
+    expect(await pauses()).toEqual([]);
     expect(Number(row!.nextAttemptAt)).toBeGreaterThanOrEqual(before + 5_000);
     // Not due yet: nothing more is sent.
     await worker.drain();
@@ -257,11 +262,15 @@ describe("sending", () => {
     [row] = await outboxOf(device!.id);
     expect(row).toMatchObject({ status: "pending", attempts: 2 });
     expect(row!.lastError).toMatch(/no answer within 500 ms/);
+    // No answer sets the host aside (a 503 did not).
+    expect(await pauses()).toMatchObject([{ lane: "push", target: push.hostPort, strikes: 1 }]);
 
     await due();
     await worker.drain();
     [row] = await outboxOf(device!.id);
     expect(row).toMatchObject({ status: "sent", attempts: 3 });
+    // It answered: its strikes are forgotten.
+    expect(await pauses()).toEqual([]);
     const delivered = push.received.filter((p) => p.subscriptionId === sub.id && p.status === 201);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.payload.title).toBe("Notice retry");
@@ -278,6 +287,26 @@ describe("sending", () => {
     await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("removed") });
     await worker.drain();
     expect(await outboxOf(device!.id)).toMatchObject([{ status: "failed", lastError: "device removed" }]);
+    expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
+  });
+
+  it("a notice still waiting an hour after it was queued fails without a request", async () => {
+    const late = await createUser(rt);
+    const sub = push.subscribe();
+    await subscribeDevice(deps(), late.id, sub.toJSON(), { userAgent: null });
+    const [device] = await listDevices(deps(), late.id);
+    const id = await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("stale") });
+    await rt.database.db
+      .updateTable("mail_outbox")
+      .set({ createdAt: Date.now() - 61 * 60_000 })
+      .where("id", "=", id)
+      .execute();
+    // Started once the row is an hour old (a running worker would have sent it at once).
+    const worker = outboxWorker();
+    await worker.drain();
+    expect(await outboxOf(device!.id)).toMatchObject([
+      { status: "failed", lastError: "expired before it could be sent" },
+    ]);
     expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
   });
 

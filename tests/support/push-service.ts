@@ -6,11 +6,16 @@
  * verified here) and encrypted with aes128gcm (RFC 8291: decrypted here with the test
  * subscription's private key and auth secret, using only node:crypto). Answers 201 unless
  * a test tells a subscription to answer otherwise (404, 410, 500…) or to hang.
+ *
+ * `startSilentPushHost` is the other kind of push host: one that accepts connections and
+ * never answers, not even the TLS handshake (decision 049: ten devices on such a host held up
+ * every user's mail). It counts the connections it holds, so a test can see how many
+ * delivery slots the host was given.
  */
 import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, randomUUID, verify } from "node:crypto";
 import fs from "node:fs";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import path from "node:path";
 
 const TLS_DIR = path.join(import.meta.dirname, "push-service-tls");
@@ -63,6 +68,20 @@ interface Keys {
   ecdh: ReturnType<typeof createECDH>;
   publicKey: Buffer;
   auth: Buffer;
+}
+
+/** A browser's subscription (a fresh P-256 key pair and auth secret) on the host at `origin`. */
+function newSubscription(origin: string): { subscription: TestSubscription; keys: Keys } {
+  const id = randomUUID();
+  const ecdh = createECDH("prime256v1");
+  const publicKey = ecdh.generateKeys();
+  const auth = randomBytes(16);
+  const endpoint = `${origin}/push/${id}`;
+  const keys = { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") };
+  return {
+    subscription: { id, endpoint, keys, toJSON: () => ({ endpoint, expirationTime: null, keys }) },
+    keys: { ecdh, publicKey, auth },
+  };
 }
 
 /** RFC 8291 section 3.4 and RFC 8188: one aes128gcm record, decrypted. */
@@ -175,14 +194,9 @@ export async function startPushService(): Promise<PushStandIn> {
     received,
     rejected,
     subscribe() {
-      const id = randomUUID();
-      const ecdh = createECDH("prime256v1");
-      const publicKey = ecdh.generateKeys();
-      const auth = randomBytes(16);
-      subscriptions.set(id, { ecdh, publicKey, auth });
-      const endpoint = `${origin}/push/${id}`;
-      const keys = { p256dh: publicKey.toString("base64url"), auth: auth.toString("base64url") };
-      return { id, endpoint, keys, toJSON: () => ({ endpoint, expirationTime: null, keys }) };
+      const { subscription, keys } = newSubscription(origin);
+      subscriptions.set(subscription.id, keys);
+      return subscription;
     },
     respond(subscriptionId, ...list) {
       behaviours.set(subscriptionId, [...(behaviours.get(subscriptionId) ?? []), ...list]);
@@ -207,6 +221,62 @@ export async function startPushService(): Promise<PushStandIn> {
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface SilentPushHost {
+  origin: string;
+  /** host:port, as PUSH_ALLOW_HOSTS lists it. */
+  hostPort: string;
+  /** A browser subscription whose endpoint is on this host (valid keys; nothing ever arrives). */
+  subscribe(): TestSubscription;
+  /** Connections held right now. */
+  readonly open: number;
+  /** The most connections held at once since the start or the last resetPeak(). */
+  readonly peak: number;
+  /** Connections accepted in all. */
+  readonly accepted: number;
+  resetPeak(): void;
+  close(): Promise<void>;
+}
+
+/** A host that accepts every connection and never sends a byte (see the top of this file). */
+export async function startSilentPushHost(): Promise<SilentPushHost> {
+  const sockets = new Set<net.Socket>();
+  let peak = 0;
+  let accepted = 0;
+  const server = net.createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    peak = Math.max(peak, sockets.size);
+    // Whatever the client sends (a TLS ClientHello) is read and ignored.
+    socket.on("data", () => {});
+    socket.on("error", () => {});
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const origin = `https://127.0.0.1:${port}`;
+  return {
+    origin,
+    hostPort: `127.0.0.1:${port}`,
+    subscribe: () => newSubscription(origin).subscription,
+    get open() {
+      return sockets.size;
+    },
+    get peak() {
+      return peak;
+    },
+    get accepted() {
+      return accepted;
+    },
+    resetPeak() {
+      peak = sockets.size;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

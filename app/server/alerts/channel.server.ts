@@ -3,7 +3,9 @@
  * (sms/elks.server.ts) and push (push/push-channel.server.ts) plug in the same way.
  * `send` resolves when the provider accepted the message, and throws to have it retried
  * with back-off (a RetryLater may ask for a longer wait); a PermanentError fails it at
- * once (a number the provider refuses, a push endpoint that is gone).
+ * once (a number the provider refuses, a push endpoint that is gone); a TargetDown says
+ * the destination itself did not answer, and its lane sets every row for it aside for a
+ * while (decision 049).
  */
 import type { Selectable } from "kysely";
 import type { MailOutboxTable } from "../db/schema";
@@ -29,4 +31,13 @@ export class RetryLater extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The destination did not answer in time or refused the connection (a push service's
+ * host, later a webhook's): not this row's fault, so a lane with back-off pauses all
+ * rows for the target instead of trying them one slot-time after another (decision 049).
+ */
+export class TargetDown extends RetryLater {
+  readonly targetDown = true;
 }

@@ -114,6 +114,25 @@ export interface MailOutboxTable {
   deliveryId: ColumnType<string | null, string | null | undefined, string | null>;
   /** Channel-specific JSON (an SMS's delivery-report URL), or null. */
   meta: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * What the row is sent to, for the lane's share and back-off (decision 049): the address
+   * (lower case), the number, the push service's host:port; null on rows from before 0050.
+   */
+  target: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account the row is sent for (an alert's recipient), or null: its share of the lane. */
+  account: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A delivery target set aside after time-outs (decision 049, migration 0050). */
+export interface OutboxBackoffTable {
+  /** The lane (mail_outbox.channel). */
+  lane: string;
+  /** mail_outbox.target. */
+  target: string;
+  /** Time-outs in a row. */
+  strikes: number;
+  /** Rows for the target are not claimed before this time. */
+  resumeAt: number;
 }
 
 export interface ContactMessageTable {
@@ -431,6 +450,7 @@ export interface Database {
   item_scans: ItemScanTable;
   app_rate_limits: AppRateLimitTable;
   mail_outbox: MailOutboxTable;
+  outbox_backoffs: OutboxBackoffTable;
   contact_messages: ContactMessageTable;
   contact_replies: ContactReplyTable;
   captcha_solutions: CaptchaSolutionTable;

@@ -5,6 +5,7 @@
  * 180 days after their last message (decision 013). The periods are app/lib/retention.ts, which
  * the privacy notice prints.
  */
+import { DAY_MS } from "~/lib/dates";
 import { bookkeepingCutoff, RETENTION_MS } from "~/lib/retention";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
@@ -14,6 +15,7 @@ import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
 import { deleteExpiredConversations } from "../relay/relay.service.server";
 import { deleteLookupsBefore } from "../lookup/lookup.repository.server";
 import { deleteUnconfirmedBefore } from "../contacts/contacts.repository.server";
+import { deleteBackoffsBefore } from "../outbox/outbox.repository.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -36,6 +38,8 @@ export interface HousekeepingResult {
   trustedContactInvites: number;
   /** Orders and receipts 7 years after the end of their financial year (decision 041). */
   orders: number;
+  /** Delivery targets' pauses that ended a day ago and were never cleared (decision 049). */
+  outboxBackoffs: number;
 }
 
 /**
@@ -56,5 +60,6 @@ export async function runHousekeeping(
     lookups: await deleteLookupsBefore(db, now - RETENTION_MS.lookups),
     trustedContactInvites: await deleteUnconfirmedBefore(db, now - RETENTION_MS.trustedContactInvites),
     orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
+    outboxBackoffs: await deleteBackoffsBefore(db, now - DAY_MS),
   }));
 }

@@ -1,21 +1,27 @@
 /**
  * Outgoing mail — and, since decision 034, every other channel an alert goes by (SMS, push:
- * decisions 033 and 040): one durable outbox (`mail_outbox.channel`). Callers enqueue (one INSERT, in their own
- * request or transaction); a worker delivers with retries and exponential backoff.
+ * decisions 033 and 040): one durable outbox (`mail_outbox.channel`). Callers enqueue (one
+ * INSERT, in their own request or transaction); the outbox worker (outbox/outbox-worker.server.ts)
+ * delivers each channel in a lane of its own, with retries and exponential backoff, and no
+ * recipient, account or push host taking more than its share of a lane (decision 049).
  * Without SMTP_URL each mail becomes an .eml file in MAIL_OUTBOX_DIR (SMS: see
- * sms/elks.server.ts). Several app instances may run workers: a row is claimed with a
- * conditional UPDATE, so each message is sent by one of them. A row that carries an
- * alert delivery (`deliveryId`) updates the delivery's record as it goes.
+ * sms/elks.server.ts). A row that carries an alert delivery (`deliveryId`) updates the
+ * delivery's record as it goes.
  */
 import { randomUUID } from "node:crypto";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
-import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repository.server";
 import type { OutboxRow, ChannelSender } from "../alerts/channel.server";
 import { writeOutboxFile } from "../alerts/outbox-file.server";
+import { insertOutboxRow } from "../outbox/outbox.repository.server";
+import { startOutboxWorker, wakeOutbox, type OutboxWorker } from "../outbox/outbox-worker.server";
+import { parseEndpoint } from "../push/endpoint.server";
+import { findSubscription } from "../push/push.repository.server";
 import { createSmsSender } from "../sms/elks.server";
+
+export { wakeOutbox };
 
 export interface MailMessage {
   to: string;
@@ -25,7 +31,7 @@ export interface MailMessage {
   /** Optional HTML part; without it one is made from the text (escaped, links kept). */
   html?: string;
   replyTo?: string;
-  /** The alert delivery this mail carries (alerts/fanout.service.server.ts). */
+  /** The alert delivery this mail carries (alerts/fanout.service.server.ts); its recipient's account shares the lane. */
   deliveryId?: string;
 }
 
@@ -46,109 +52,79 @@ export interface PushMessage {
   deliveryId?: string;
 }
 
-export const MAX_ATTEMPTS = 8;
-/** Rows sent at once by one worker: a provider that hangs until its deadline holds up one lane. */
-const LANES = 4;
-const LOCK_MS = 60_000;
-const BACKOFF_BASE_MS = 5_000;
-const BACKOFF_MAX_MS = 60 * 60_000;
-
-/** Delay before retry number `attempts` (1-based): 5 s, 10 s, 20 s, … capped at 1 h. */
-export function backoffMs(attempts: number): number {
-  return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
-}
-
-const wakers = new Set<() => void>();
-
-/** Wake this process's worker at once (after a transaction that queued rows committed). */
-export function wakeOutbox(): void {
-  for (const wake of wakers) wake();
-}
-
 /** Store a mail for delivery. Returns its outbox id. */
 export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
   const id = randomUUID();
-  const now = Date.now();
-  await db
-    .insertInto("mail_outbox")
-    .values({
+  await insertOutboxRow(
+    db,
+    {
       id,
+      channel: "email",
       to: msg.to,
       replyTo: msg.replyTo ?? null,
       subject: msg.subject,
       text: msg.text,
       html: msg.html ?? null,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      lockedUntil: null,
-      lastError: null,
-      createdAt: now,
-      sentAt: null,
-      channel: "email",
-      deliveryId: msg.deliveryId ?? null,
       meta: null,
-    })
-    .execute();
-  wakeOutbox();
+      target: msg.to.trim().toLowerCase(),
+      deliveryId: msg.deliveryId,
+    },
+    Date.now(),
+  );
+  wakeOutbox("email");
   return id;
 }
 
 /** Store an SMS for delivery (the same outbox, retries and claims as mail). Returns its outbox id. */
 export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
   const id = randomUUID();
-  const now = Date.now();
-  await db
-    .insertInto("mail_outbox")
-    .values({
+  await insertOutboxRow(
+    db,
+    {
       id,
+      channel: "sms",
       to: msg.to,
       replyTo: null,
       subject: "",
       text: msg.text,
       html: null,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      lockedUntil: null,
-      lastError: null,
-      createdAt: now,
-      sentAt: null,
-      channel: "sms",
-      deliveryId: msg.deliveryId ?? null,
       meta: msg.reportUrl ? JSON.stringify({ whendelivered: msg.reportUrl }) : null,
-    })
-    .execute();
-  wakeOutbox();
+      target: msg.to,
+      deliveryId: msg.deliveryId,
+    },
+    Date.now(),
+  );
+  wakeOutbox("sms");
   return id;
 }
 
-/** Store a push notice for delivery (the same outbox, retries and claims as mail). Returns its outbox id. */
+/**
+ * Store a push notice for delivery (the same outbox, retries and claims as mail). Its
+ * target is the push service's host:port, so one host's share of the lane is bounded.
+ * Returns its outbox id.
+ */
 export async function enqueuePush(db: DB, msg: PushMessage): Promise<string> {
   const id = randomUUID();
-  const now = Date.now();
-  await db
-    .insertInto("mail_outbox")
-    .values({
+  const sub = await findSubscription(db, msg.subscriptionId);
+  const endpoint = sub ? parseEndpoint(sub.endpoint) : undefined;
+  await insertOutboxRow(
+    db,
+    {
       id,
+      channel: "push",
       to: msg.subscriptionId,
       replyTo: null,
       subject: "",
       text: msg.payload,
       html: null,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      lockedUntil: null,
-      lastError: null,
-      createdAt: now,
-      sentAt: null,
-      channel: "push",
-      deliveryId: msg.deliveryId ?? null,
       meta: null,
-    })
-    .execute();
-  wakeOutbox();
+      // A device removed meanwhile fails at once without a request: its own id will do.
+      target: endpoint && typeof endpoint !== "string" ? endpoint.hostPort : msg.subscriptionId,
+      deliveryId: msg.deliveryId,
+    },
+    Date.now(),
+  );
+  wakeOutbox("push");
   return id;
 }
 
@@ -157,11 +133,6 @@ function escapeHtml(s: string) {
 }
 
 /** A simple HTML part from plain text: escaped, paragraphs kept, http(s) links clickable. */
-/** A text with e-mail addresses replaced, for log lines. */
-export function withoutAddresses(text: string): string {
-  return text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]");
-}
-
 export function textToHtml(text: string): string {
   const body = text
     .split(/\n{2,}/)
@@ -204,7 +175,14 @@ type Deliver = (row: Pick<OutboxRow, "id" | "to" | "replyTo" | "subject" | "text
 
 function createDeliver(config: Config): { deliver: Deliver; close(): void } {
   if (config.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
+    // nodemailer waits minutes by default; a hung mail server must free the lane's slot well
+    // inside the worker's deadline (SEND_DEADLINE_MS). Settings in SMTP_URL's query win.
+    const transport: Transporter = nodemailer.createTransport({
+      url: config.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     return {
       deliver: async (row) => {
         await transport.sendMail({
@@ -238,74 +216,13 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
   };
 }
 
-/** Claim one due mail for this worker, or undefined. Safe with concurrent workers. */
-async function claimNext(db: DB) {
-  const now = Date.now();
-  const due = await db
-    .selectFrom("mail_outbox")
-    .select(["id", "attempts"])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb("status", "=", "pending"), eb("nextAttemptAt", "<=", now)]),
-        eb.and([eb("status", "=", "sending"), eb("lockedUntil", "<", now)]),
-      ]),
-    )
-    .orderBy("nextAttemptAt")
-    .limit(5)
-    .execute();
-  for (const candidate of due) {
-    const res = await db
-      .updateTable("mail_outbox")
-      .set({ status: "sending", lockedUntil: now + LOCK_MS, attempts: candidate.attempts + 1 })
-      .where("id", "=", candidate.id)
-      .where("attempts", "=", candidate.attempts)
-      .where((eb) =>
-        eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "sending"), eb("lockedUntil", "<", now)])]),
-      )
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) {
-      return db.selectFrom("mail_outbox").selectAll().where("id", "=", candidate.id).executeTakeFirstOrThrow();
-    }
-  }
-  return undefined;
-}
-
-/** The outbox at a glance, for the metrics: waiting or sending, failed, and the oldest waiting. */
-export async function mailQueueStats(db: DB, now: number) {
-  const rows = await db
-    .selectFrom("mail_outbox")
-    .select((eb) => ["status", eb.fn.countAll<number | string>().as("n"), eb.fn.min("createdAt").as("oldest")])
-    .where("status", "in", ["pending", "sending", "failed"])
-    .groupBy("status")
-    .execute();
-  let depth = 0;
-  let failed = 0;
-  let oldest: number | null = null;
-  for (const r of rows) {
-    const n = Number(r.n);
-    if (r.status === "failed") {
-      failed += n;
-      continue;
-    }
-    depth += n;
-    const at = r.oldest === null ? null : Number(r.oldest);
-    if (at !== null && (oldest === null || at < oldest)) oldest = at;
-  }
-  return { queue: "mail", depth, failed, oldestAgeSeconds: oldest === null ? 0 : Math.max(0, (now - oldest) / 1000) };
-}
-
-export interface MailWorker {
-  /** Deliver everything that is due now; resolves when nothing is left. */
-  drain(): Promise<void>;
-  stop(): Promise<void>;
-}
+export type MailWorker = OutboxWorker;
 
 /**
- * The outbox worker. `channels`: senders for the other channels (SMS defaults to 46elks
- * or the SMS outbox folder; push is push/push-channel.server.ts, given by server/app.ts:
- * importing it here would close an import cycle through Deps). A row whose channel has
- * no sender waits and is retried like a failed one.
- * LANES rows are sent at once, each claimed first.
+ * The outbox worker with every channel's sender. `channels`: SMS defaults to 46elks or the
+ * SMS outbox folder; push is push/push-channel.server.ts, given by server/lifecycle.ts
+ * (importing it here would close an import cycle through Deps). A channel without a sender
+ * has no lane here: its rows wait.
  */
 export function startMailWorker(
   db: DB,
@@ -313,97 +230,13 @@ export function startMailWorker(
   channels: Partial<Record<"sms" | "push", ChannelSender>> = {},
 ): MailWorker {
   const { deliver, close } = createDeliver(config);
-  const senders: Record<string, ChannelSender | undefined> = {
-    email: { send: async (row) => void (await deliver(row)) },
-    sms: channels.sms ?? createSmsSender(config),
-    push: channels.push,
-  };
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  async function runOnce() {
-    for (;;) {
-      if (stopped) return;
-      let row;
-      try {
-        row = await claimNext(db);
-      } catch (err) {
-        logger.warn({ err }, "mail worker could not read the outbox");
-        return;
-      }
-      if (!row) return;
-      const sender = senders[row.channel];
-      try {
-        if (!sender) throw new Error(`no sender for channel ${row.channel}`);
-        const result = await sender.send(row);
-        const sentAt = Date.now();
-        await db
-          .updateTable("mail_outbox")
-          .set({ status: "sent", sentAt, lockedUntil: null, lastError: null })
-          .where("id", "=", row.id)
-          .execute();
-        if (row.deliveryId)
-          await markDeliverySent(db, row.deliveryId, sentAt, row.attempts, result?.providerId ?? null);
-      } catch (err) {
-        // A refusal no retry can change (an invalid number, a gone push endpoint): failed now.
-        const failed =
-          row.attempts >= (sender?.maxAttempts ?? MAX_ATTEMPTS) || (err as { permanent?: boolean }).permanent === true;
-        const wait = Math.max(backoffMs(row.attempts), (err as { retryAfterMs?: number }).retryAfterMs ?? 0);
-        const message = err instanceof Error ? err.message : String(err);
-        if (row.deliveryId) {
-          await markDeliveryFailed(db, row.deliveryId, withoutAddresses(message), row.attempts, failed).catch(() => {});
-        }
-        logger.warn(
-          // SMTP errors quote the recipient ("550 <a@b.se>: no such user"): not in the logs.
-          { mailId: row.id, channel: row.channel, attempts: row.attempts, err: withoutAddresses(message) },
-          failed ? "mail failed for good" : "mail delivery failed; will retry",
-        );
-        await db
-          .updateTable("mail_outbox")
-          .set({
-            status: failed ? "failed" : "pending",
-            nextAttemptAt: Date.now() + wait,
-            lockedUntil: null,
-            lastError: message.slice(0, 1000),
-          })
-          .where("id", "=", row.id)
-          .execute()
-          .catch(() => {});
-      }
-    }
-  }
-
-  function kick(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await Promise.all(Array.from({ length: LANES }, runOnce));
-      } while (again && !stopped);
-    })().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
-
-  const wake = () => void kick();
-  wakers.add(wake);
-  const timer = setInterval(wake, config.mailPollMs);
-  timer.unref();
-  void kick();
-
-  return {
-    drain: kick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      wakers.delete(wake);
-      await running;
-      close();
+  return startOutboxWorker(
+    db,
+    {
+      email: { send: async (row) => void (await deliver(row)), close },
+      sms: channels.sms ?? createSmsSender(config),
+      push: channels.push,
     },
-  };
+    { pollMs: config.mailPollMs },
+  );
 }

@@ -15,7 +15,7 @@ export function metricsEnabled(): boolean {
   return enabled;
 }
 
-/** A durable queue's state at scrape time (mail today; SMS and push as they are added). */
+/** A durable queue's state at scrape time: one per lane of the outbox (mail, sms, push; decision 049). */
 export interface QueueStats {
   queue: string;
   /** Waiting or being sent. */

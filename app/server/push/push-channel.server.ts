@@ -4,11 +4,13 @@
  * `text` is the payload (JSON); the outbox worker claims it like any row and calls this
  * sender. A subscription removed meanwhile, or one the push service calls gone (404/410,
  * then forgotten here), fails the row at once; 5xx, 429, time-outs are retried with the
- * outbox's back-off, at most PUSH_MAX_ATTEMPTS times (a notice an hour late is noise).
+ * outbox's back-off, at most PUSH_MAX_ATTEMPTS times (a notice an hour late is noise). A
+ * push service that does not answer or cannot be reached is TargetDown: the push lane
+ * sets its host aside for a while (decision 049) rather than let it hold slot after slot.
  */
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
-import { PermanentError, RetryLater, type ChannelSender } from "../alerts/channel.server";
+import { PermanentError, RetryLater, TargetDown, type ChannelSender } from "../alerts/channel.server";
 import { sendPushNotification, type PushPayload } from "./push-sender.server";
 import * as repo from "./push.repository.server";
 
@@ -38,6 +40,8 @@ export function createPushSender(deps: Pick<Deps, "db" | "config" | "clock" | "p
           await repo.deleteSubscription(deps.db, sub.id);
           throw new PermanentError(`${outcome.status} gone: device removed`);
         case "retry":
+          // No HTTP status: the host timed out or refused the connection.
+          if (outcome.status === undefined) throw new TargetDown(outcome.error);
           throw new RetryLater(outcome.error, outcome.retryAfterMs);
         case "failed":
           throw new PermanentError(outcome.error);

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
+import { enqueueSms } from "../mail/mail.server";
+import { backoffMs, startOutboxWorker, withoutAddresses } from "./outbox-worker.server";
+import { targetBackoffMs } from "./lanes.server";
+
+let deps: ServiceTestDeps | undefined;
+afterEach(async () => {
+  await deps?.close();
+  deps = undefined;
+});
+
+describe("back-off", () => {
+  it("a row backs off exponentially from 5 seconds to at most an hour", () => {
+    expect(backoffMs(1)).toBe(5_000);
+    expect(backoffMs(2)).toBe(10_000);
+    expect(backoffMs(4)).toBe(40_000);
+    expect(backoffMs(30)).toBe(3_600_000);
+  });
+  it("a silent target pauses 30 seconds, doubling with each strike in a row, at most an hour (decision 049)", () => {
+    expect([1, 2, 3, 8, 30].map(targetBackoffMs)).toEqual([30_000, 60_000, 120_000, 3_600_000, 3_600_000]);
+  });
+});
+
+describe("mail log lines carry no recipient addresses", () => {
+  it("replaces addresses in SMTP error messages", () => {
+    expect(withoutAddresses("550 5.1.1 <anna@example.test>: Recipient address rejected")).toBe(
+      "550 5.1.1 <[address]>: Recipient address rejected",
+    );
+    expect(withoutAddresses("Invalid recipient x.y+z@sub.example.se, retry")).toBe(
+      "Invalid recipient [address], retry",
+    );
+  });
+});
+
+describe("the outbox worker's deadline (decision 049)", () => {
+  it("a send that never settles gives its slot back at the deadline, and the row waits for another try", async () => {
+    deps = await createServiceDeps();
+    const id = await enqueueSms(deps.db, { to: "+46700000009", text: "to a provider that never answers" });
+    // A sender without a deadline of its own (every real sender has one): the worker's is the last resort.
+    const worker = startOutboxWorker(
+      deps.db,
+      { sms: { send: () => new Promise(() => {}) } },
+      {
+        pollMs: 60_000,
+        deadlineMs: 100,
+      },
+    );
+    const started = Date.now();
+    await worker.drain();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const row = await deps.db.selectFrom("mail_outbox").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "pending", attempts: 1, lastError: "no answer within 100 ms" });
+    await worker.stop();
+  });
+});
