@@ -34,6 +34,7 @@ import * as m0044 from "./0044-prepaid-reminders";
 import * as m0045 from "./0045-order-starts-at";
 import * as m0046 from "./0046-folded-name";
 import * as m0047 from "./0047-scans-without-foreign-key";
+import * as m0053 from "./0053-backups";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   "0045-order-starts-at": m0045,
   "0046-folded-name": m0046,
   "0047-scans-without-foreign-key": m0047,
+  "0053-backups": m0053,
 };
 
 /**
