@@ -56,9 +56,14 @@ async function tablesWithRows(url: string) {
   }
 }
 
-/** Restoring must refuse with a message matching `why`, and leave the target without tables. */
+let refusing: Promise<{ db: TestDatabase; target: RestoreTarget }> | undefined;
+
+/**
+ * Restoring must refuse with a message matching `why`, and leave the target without tables
+ * (one empty target for every refusal: none may write to it).
+ */
 async function expectRefusedAndUntouched(dir: string, why: RegExp, passphrase?: string) {
-  const { db, target } = await freshTarget("refused");
+  const { db, target } = await (refusing ??= freshTarget("refused"));
   const err = await restoreBackup(target, dir, { force: false, passphrase }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(BackupRefused);
   expect((err as Error).message).toMatch(why);
