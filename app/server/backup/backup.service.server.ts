@@ -57,10 +57,10 @@ export async function makeBackup(
 ): Promise<BackupResult> {
   const startedAt = opts.clock();
   let name = backupName(startedAt);
-  fs.mkdirSync(source.backups.dir, { recursive: true, mode: 0o700 });
   for (let n = 2; fs.existsSync(path.join(source.backups.dir, name)); n++) name = `${backupName(startedAt)}-${n}`;
   const work = path.join(source.backups.dir, `${name}${PARTIAL}`);
   try {
+    fs.mkdirSync(source.backups.dir, { recursive: true, mode: 0o700 });
     fs.rmSync(work, { recursive: true, force: true });
     fs.mkdirSync(work, { mode: 0o700 });
     const manifest = await writeBackup(source, work, startedAt);

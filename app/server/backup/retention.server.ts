@@ -1,8 +1,9 @@
 /**
- * Which backups to keep (decision 048): the newest of each of the last 7 days that have a
- * backup, and the newest of each of the last 4 weeks (ISO weeks, Monday first, UTC) —
- * restic's `--keep-daily 7 --keep-weekly 4`. Everything else in BACKUP_DIR named like a
- * backup goes, and so does a `.partial` folder a day old (a backup cut short by a crash).
+ * Which backups to keep (decision 048): every one of the last 24 hours (BACKUP_EVERY=6h
+ * keeps its four), the newest of each of the last 7 days that have a backup, and the newest
+ * of each of the last 4 weeks (ISO weeks, Monday first, UTC), as restic's
+ * `--keep-within 24h --keep-daily 7 --keep-weekly 4`. Everything else in BACKUP_DIR named
+ * like a backup goes, and so does a `.partial` folder a day old (a backup cut short by a crash).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -33,6 +34,7 @@ export function backupsToDelete(names: readonly string[], now: number): string[]
       keep.add(b.name);
     }
   };
+  for (const b of backups) if (now - b.at < DAY) keep.add(b.name);
   newestPer(dayOf, KEEP_DAILY);
   newestPer(weekOf, KEEP_WEEKLY);
   const stale = names.filter((n) => {
