@@ -34,7 +34,7 @@ function megabytes(bytes: number, lang: string) {
 export default function AdminBackups({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { everyHours, encrypted, lastGood, latest } = loaderData;
+  const { every, encrypted, lastGood, latest } = loaderData;
   const last = latest[0];
   return (
     <section className="py-4" aria-labelledby="backups-title">
@@ -57,7 +57,7 @@ export default function AdminBackups({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       <p className="mb-1">
-        {everyHours === null ? t("backups.schedule.off") : t("backups.schedule.every", { hours: everyHours })}
+        {every === null ? t("backups.schedule.off") : t(`backups.schedule.${every.unit}`, { count: every.count })}
       </p>
       <p>{t(encrypted ? "backups.encrypted.yes" : "backups.encrypted.no")}</p>
       <h2 className="h4 mt-4">{t("backups.history.title")}</h2>
