@@ -194,6 +194,31 @@ export async function registerUser(base: string, name: string) {
   return { email, password, cookie: `${cookie}; ConsentApproved=true` };
 }
 
+/**
+ * Clicks the verification link mailed to `email` (mail goes to `outboxDir` as .eml files
+ * without SMTP): only a confirmed address gets mail from Hittad.
+ */
+export async function verifyEmail(base: string, outboxDir: string, email: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const f of fs.existsSync(outboxDir) ? fs.readdirSync(outboxDir) : []) {
+      // Quoted-printable soft breaks (=\r\n) and =3D undone, enough for the link.
+      const text = fs
+        .readFileSync(path.join(outboxDir, f), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "=");
+      if (!text.includes(email)) continue;
+      const link = /\/user\/verify-email\?token=[^\s"<>]+/.exec(text);
+      if (!link) continue;
+      const res = await fetch(`${base}${link[0]}`, { redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status < 400) return;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no verification mail for ${email}`);
+}
+
 /** POSTs a form through `base` the way a browser of ours does; answers status and Location. */
 export async function postForm(base: string, pathname: string, fields: Record<string, string>, cookie?: string) {
   const res = await fetch(`${base}${pathname}`, {
