@@ -132,21 +132,30 @@ describe("backup and restore", () => {
     await expectRefusedAndUntouched(tmp("empty"), /manifest\.json is missing/);
   });
 
-  it("an encrypted backup restores with its passphrase and is refused without it or with another", async () => {
-    const passphrase = "correct horse battery staple";
-    const sealed = await backupOf(source.url, { BACKUP_PASSPHRASE: passphrase });
-    expect(sealed.manifest.encrypted).toBe(true);
-    // No readable table or photo in the folder: every file but the checksum is age-encrypted.
-    const names = fs.readdirSync(sealed.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-    expect(names.filter((e) => !e.name.endsWith(".age") && e.name !== "manifest.json.sha256")).toEqual([]);
-    await expectRefusedAndUntouched(sealed.dir, /encrypted: set BACKUP_PASSPHRASE/);
-    await expectRefusedAndUntouched(sealed.dir, /not the passphrase this backup was made with/, "another passphrase!");
-    const { target } = await freshTarget("sealed");
-    const report = await restoreBackup(target, sealed.dir, { force: false, passphrase });
-    expect(report.rows).toBe(Object.values(sealed.manifest.tables).reduce((n, t) => n + t.rows, 0));
-  });
+  // age's scrypt (2^18) runs three times here: seconds each on a busy machine.
+  it(
+    "an encrypted backup restores with its passphrase and is refused without it or with another",
+    { timeout: 90_000 },
+    async () => {
+      const passphrase = "correct horse battery staple";
+      const sealed = await backupOf(source.url, { BACKUP_PASSPHRASE: passphrase });
+      expect(sealed.manifest.encrypted).toBe(true);
+      // No readable table or photo in the folder: every file but the checksum is age-encrypted.
+      const names = fs.readdirSync(sealed.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      expect(names.filter((e) => !e.name.endsWith(".age") && e.name !== "manifest.json.sha256")).toEqual([]);
+      await expectRefusedAndUntouched(sealed.dir, /encrypted: set BACKUP_PASSPHRASE/);
+      await expectRefusedAndUntouched(
+        sealed.dir,
+        /not the passphrase this backup was made with/,
+        "another passphrase!",
+      );
+      const { target } = await freshTarget("sealed");
+      const report = await restoreBackup(target, sealed.dir, { force: false, passphrase });
+      expect(report.rows).toBe(Object.values(sealed.manifest.tables).reduce((n, t) => n + t.rows, 0));
+    },
+  );
 
-  it("a target with data is refused unless --force, which replaces it", async () => {
+  it("a target with data is refused unless --force, which replaces it", { timeout: 60_000 }, async () => {
     const err = await restoreBackup(parseBackupToolConfig({ DATABASE_URL: source.url }, tmp("data")), plain.dir, {
       force: false,
     }).catch((e: unknown) => e);
