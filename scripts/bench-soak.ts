@@ -317,5 +317,7 @@ console.log(`\n${ok ? "PASS" : "FAIL"}: report in ${out}`);
 for (const i of instances) await stopInstance(i);
 await balancer.close();
 await database.drop();
-fs.rmSync(work, { recursive: true, force: true });
+// The instances' logs stay for a failed run, to find out why.
+if (ok) fs.rmSync(work, { recursive: true, force: true });
+else console.log(`instance logs: ${work}`);
 process.exit(ok ? 0 : 1);

@@ -15,7 +15,7 @@ import { logger } from "../logger.server";
 import { objectKey } from "../photos/photo-store.server";
 import { S3Client } from "../photos/s3.server";
 import type { Clock } from "../service-deps.server";
-import { recordBackup } from "./backups.repository.server";
+import { recordBackup, type BackupRecord } from "./backups.repository.server";
 import {
   AUTH_SECRET_FILE,
   BACKUP_FORMAT,
@@ -82,16 +82,7 @@ export async function makeBackup(
 
 async function log(
   db: DB | undefined,
-  r: {
-    name: string;
-    trigger: "manual" | "scheduled";
-    startedAt: number;
-    finishedAt: number;
-    result: "ok" | "failed";
-  } & {
-    sizeBytes?: number;
-    error?: string;
-  },
+  r: Omit<BackupRecord, "sizeBytes" | "error"> & { sizeBytes?: number; error?: string },
 ) {
   if (!db) return;
   // A database too old for the log (no `backups` table yet) still gets its backup.
@@ -156,10 +147,7 @@ async function writeBackup(source: BackupSource, work: string, startedAt: number
     gzip: false,
     sealer,
   });
-  fs.writeFileSync(
-    path.join(work, MANIFEST_SUM),
-    manifestSumLine(entry.sha256).replace(MANIFEST, storedName(MANIFEST, !!sealer)),
-  );
+  fs.writeFileSync(path.join(work, MANIFEST_SUM), manifestSumLine(entry.sha256, storedName(MANIFEST, !!sealer)));
   return manifest;
 }
 

@@ -96,20 +96,11 @@ export async function countRows(db: Kysely<any>, table: string): Promise<number>
 }
 
 /**
- * Empties the database: every table, and on PostgreSQL every function, sequence and type of
- * the schema (a migration that made them runs again). For a restore's target only.
+ * Empties a PostgreSQL database: every table, view and sequence of the schema, and every
+ * function and type (a migration that made them runs again). For a restore's target only;
+ * a SQLite target is a file, removed instead.
  */
-export async function dropEverything(db: Kysely<any>, dialect: Dialect): Promise<void> {
-  if (dialect === "sqlite") {
-    const all = await sql<{ name: string; type: string }>`
-      select name, type from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%'`.execute(db);
-    await sql`pragma foreign_keys = off`.execute(db);
-    for (const t of all.rows) {
-      await sql`drop ${sql.raw(t.type)} if exists ${sql.table(t.name)}`.execute(db);
-    }
-    await sql`pragma foreign_keys = on`.execute(db);
-    return;
-  }
+export async function dropEverything(db: Kysely<any>): Promise<void> {
   const rels = await sql<{ name: string; kind: string }>`
     select relname as name, relkind as kind from pg_class
     where relnamespace = current_schema()::regnamespace and relkind in ('r', 'v', 'm', 'S', 'p')`.execute(db);

@@ -65,7 +65,8 @@ export async function sha256OfFile(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-export const manifestSumLine = (sha256: string) => `${sha256}  ${MANIFEST}\n`;
+/** A `sha256sum` line for the manifest as stored (manifest.json, or manifest.json.age). */
+export const manifestSumLine = (sha256: string, stored: string) => `${sha256}  ${stored}\n`;
 
 /** Total bytes of the files of a backup folder. */
 export function sizeOfBackup(dir: string): number {

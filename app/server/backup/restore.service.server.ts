@@ -50,7 +50,7 @@ export async function restoreBackup(
   if (target.database.kind === "sqlite") removeSqliteFiles(target.database.file);
   const handle = openDatabase(target.database);
   try {
-    if (handle.dialect === "postgres") await dropEverything(handle.db, "postgres");
+    if (handle.dialect === "postgres") await dropEverything(handle.db);
     await migrateToLatest(handle.db, backup.manifest.migrations);
     const loaded = await loadTables(handle, backup, !target.photos.s3);
     if (handle.dialect === "postgres") await resetSequences(handle.db);
@@ -65,7 +65,7 @@ export async function restoreBackup(
       authSecretFile: await writeAuthSecret(target, backup),
     };
   } catch (err) {
-    if (handle.dialect === "postgres") await dropEverything(handle.db, "postgres").catch(() => undefined);
+    if (handle.dialect === "postgres") await dropEverything(handle.db).catch(() => undefined);
     await handle.close().catch(() => undefined);
     if (target.database.kind === "sqlite") removeSqliteFiles(target.database.file);
     const why = err instanceof Error ? err.message : String(err);
@@ -181,7 +181,7 @@ async function loadTable(
       continue;
     }
     const row = parseRow(line).map((v, i) => decodeValue(v, kinds[i]!.kind, dialect));
-    if (inlinePhotos && (await inlinePhoto(row, header, backup))) photos++;
+    if (inlinePhotos && (await inlinePhoto(row, photoColumns(header), backup))) photos++;
     batch.push(row);
     rows++;
     if (batch.length >= perBatch) await flush();
@@ -204,10 +204,17 @@ function matchColumns(table: TableInfo, header: TableHeader): TableInfo["columns
   return dumped.map((name) => byName.get(name)!);
 }
 
+const photoColumns = (header: TableHeader) => ({
+  hash: header.columns.findIndex((c) => c.name === "hash"),
+  data: header.columns.findIndex((c) => c.name === "data"),
+});
+
 /** A photo whose bytes were in S3 goes into its row when the target keeps photos in the database. */
-async function inlinePhoto(row: unknown[], header: TableHeader, backup: OpenedBackup): Promise<boolean> {
-  const at = (name: string) => header.columns.findIndex((c) => c.name === name);
-  const [hash, data] = [at("hash"), at("data")];
+async function inlinePhoto(
+  row: unknown[],
+  { hash, data }: ReturnType<typeof photoColumns>,
+  backup: OpenedBackup,
+): Promise<boolean> {
   if (row[data] !== null) return false;
   const bytes = await photoBytes(backup, String(row[hash]));
   if (!bytes) return false;

@@ -10,7 +10,7 @@ import { emptyToUndefined, optionalString } from "./env.server";
 const DURATION = /^(\d+)(m|h|d)$/;
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-export function parseDuration(text: string): number | undefined {
+function parseDuration(text: string): number | undefined {
   const m = DURATION.exec(text.trim());
   return m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : undefined;
 }
