@@ -195,8 +195,11 @@ describe("restore drill", () => {
       }),
     );
 
-    // Load for a while, then back up beside it, then a little more load.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Load until every kind of write was acknowledged at least once (seconds on a busy
+    // machine), then back up beside it, then a little more load.
+    const everyKind = () => new Set(acks.map((a) => a.kind)).size === 4;
+    for (let waited = 0; !everyKind() && waited < 60_000; waited += 250) await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1000));
     const began = Date.now();
     const backup = await npm(["backup"], { DATABASE_URL: sourceDb.url, BACKUP_DIR: backupDir, ...bucketA.env });
     await new Promise((r) => setTimeout(r, 500));
