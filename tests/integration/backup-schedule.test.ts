@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestBackups } from "../../app/server/backup/backups.repository.server";
+import { latestBackups, recordBackup } from "../../app/server/backup/backups.repository.server";
 import { backupName } from "../../app/server/backup/manifest.server";
 import { runDueBackup } from "../../app/server/backup/schedule.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -59,7 +59,19 @@ describe("scheduled backups", () => {
     // Backups (empty folders: only their names count) every day for the 60 days before.
     for (let d = 1; d <= 60; d++) fs.mkdirSync(path.join(dir, backupName(now - d * 24 * HOUR)));
     fs.writeFileSync(path.join(dir, "README.txt"), "not a backup");
+    const ancient = now - 100 * 24 * HOUR;
+    await recordBackup(rt.database.db, {
+      name: backupName(ancient),
+      trigger: "scheduled",
+      startedAt: ancient,
+      finishedAt: ancient,
+      result: "ok",
+      sizeBytes: 1,
+      error: null,
+    });
     await look(rt, now);
+    // The log forgets attempts after 90 days.
+    expect((await latestBackups(rt.database.db, 100)).map((b) => b.name)).not.toContain(backupName(ancient));
     const left = fs.readdirSync(dir).filter((n) => n.startsWith("hittad-"));
     // The new one and 6 more days; of the 4 weeks, the one or two the days do not reach.
     expect(left.length).toBeGreaterThanOrEqual(7 + 2);

@@ -53,3 +53,9 @@ export async function lastBackupWith(db: DB, result: "ok" | "failed"): Promise<B
     .executeTakeFirst();
   return row ? toRecord(row) : null;
 }
+
+/** Forgets attempts that finished before `before` (the log would only grow). */
+export async function deleteBackupsLoggedBefore(db: DB, before: number): Promise<number> {
+  const r = await db.deleteFrom("backups").where("finishedAt", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

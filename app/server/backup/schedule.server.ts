@@ -2,7 +2,7 @@
  * Scheduled backups (decision 048): with BACKUP_EVERY every instance looks every few
  * minutes whether one is due — the last good backup, made by any instance, is older than
  * the interval — and the one that holds the backup job's lock makes it, then applies the
- * retention rule to BACKUP_DIR. A failed attempt is tried again after a quarter of an hour.
+ * retention rule to BACKUP_DIR and forgets log rows older than 90 days. A failed attempt is tried again after a quarter of an hour.
  */
 import type { Config } from "../config.server";
 import type { Dialect } from "../db/db.server";
@@ -11,7 +11,7 @@ import { logger } from "../logger.server";
 import { measureJob } from "../metrics/metrics.server";
 import type { Deps } from "../service-deps.server";
 import { makeBackup, type BackupResult, type BackupSource } from "./backup.service.server";
-import { lastBackupWith } from "./backups.repository.server";
+import { deleteBackupsLoggedBefore, lastBackupWith } from "./backups.repository.server";
 import { pruneBackups } from "./retention.server";
 
 /** Our advisory-lock key for scheduled backups ("hittad-backup", any stable bigint). */
@@ -19,6 +19,8 @@ const BACKUP_LOCK = 7_428_115_002;
 /** How often each instance looks whether a backup is due. */
 export const CHECK_MS = 5 * 60_000;
 const RETRY_AFTER_FAILURE_MS = 15 * 60_000;
+/** How long the log of attempts is kept (longer than any backup the retention keeps). */
+export const LOG_RETENTION_MS = 90 * 86_400_000;
 
 export const backupSourceOf = (config: Config): BackupSource => ({
   database: config.database,
@@ -46,6 +48,7 @@ export async function runDueBackup(deps: Pick<Deps, "db" | "config" | "clock">, 
       makeBackup(backupSourceOf(deps.config), { clock: deps.clock, trigger: "scheduled", log: db }),
     );
     const pruned = pruneBackups(deps.config.operations.backups.dir, deps.clock());
+    await deleteBackupsLoggedBefore(db, deps.clock() - LOG_RETENTION_MS);
     logger.info({ job: "backup", backup: made.name, bytes: made.sizeBytes, pruned: pruned.length }, "backup made");
     return made;
   });
