@@ -77,6 +77,9 @@ web.set("trust proxy", config.trustProxy ? 1 : false);
 // (docs/decisions/009-performance.md); everything else goes through Express.
 const serveCached = DEV ? null : appModule.serveCachedItemPage;
 const server = http.createServer((req, res) => {
+  // Draining: every answer closes its connection, so a keep-alive client reconnects
+  // through the load balancer to an instance that stays.
+  if (stopping) res.setHeader("Connection", "close");
   const served = serveCached ? serveCached(req, res) : false;
   if (served === true) return;
   if (served === false) return web(req, res);
@@ -99,12 +102,21 @@ const metricsServer = !DEV && config.metrics.port ? http.createServer(express().
 metricsServer?.listen(config.metrics.port, config.host);
 
 let stopping = false;
+/**
+ * SIGTERM drains (decision 048): /readyz answers 503 at once and every answer closes its
+ * connection; for SHUTDOWN_DELAY_MS requests are still served while the load balancer
+ * takes this instance out; then the listener closes, in-flight requests finish, and the
+ * background work stops (the last second's scans are written). 10 s after that it exits anyway.
+ */
 async function stop(signal) {
   if (stopping) return;
   stopping = true;
-  appModule.logger.info({ signal }, "shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
+  const delay = config.operations.shutdownDelayMs;
+  appModule.logger.info({ signal, drainMs: delay }, "shutting down");
+  appModule.startDraining();
+  const force = setTimeout(() => process.exit(1), delay + 10_000);
   force.unref();
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
   // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
   metricsServer?.close();
   server.close(async () => {

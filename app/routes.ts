@@ -23,6 +23,7 @@ export default [
   route("admin/messages", "routes/admin.messages.tsx"),
   route("admin/messages/:id", "routes/admin.message.tsx"),
   route("admin/lookup", "routes/admin.lookup.tsx"),
+  route("admin/backups", "routes/admin.backups.tsx"),
   route("admin/shipments", "routes/admin.shipments.tsx"),
   route("admin/shipments/stickers.pdf", "routes/admin.shipments.stickers-pdf.ts"),
   route("admin/shipments/labels.pdf", "routes/admin.shipments.labels-pdf.ts"),

@@ -13,6 +13,7 @@ import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
 import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { bodyLimit, wasBodyTooLarge } from "../app/server/http/body-limit.server";
+import { isDraining } from "../app/server/http/draining.server";
 import { serveCachedItemPage, storeItemPage } from "../app/server/http/item-page-cache.http.server";
 import { metricsEndpoint, requestMetrics } from "../app/server/http/metrics.http.server";
 import { requestIdOf } from "../app/server/http/request-id.server";
@@ -29,6 +30,7 @@ import { drainUnreadBody, refuseNulInUrl } from "../app/server/http/request-hygi
 import { metricsRoutes, serverBuild } from "./lifecycle";
 
 export { logger, serveCachedItemPage };
+export { startDraining } from "../app/server/http/draining.server";
 export { shutdown, start } from "./lifecycle";
 
 export const app = express.Router();
@@ -70,6 +72,10 @@ app.get("/healthz", (_req, res) => {
 });
 
 app.get("/readyz", async (_req, res) => {
+  if (isDraining()) {
+    res.status(503).type("text/plain").send("draining");
+    return;
+  }
   try {
     const rt = await getRuntime();
     await rt.database.ping();

@@ -3,6 +3,8 @@
  * metrics, the finder-page refresh) and its start-up warnings. server.js calls them
  * through server/app.ts.
  */
+import { lastBackupWith } from "../app/server/backup/backups.repository.server";
+import { startScheduledBackups, type ScheduledBackups } from "../app/server/backup/schedule.server";
 import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
@@ -18,6 +20,7 @@ import { routeTree } from "../app/server/http/metrics.http.server";
 
 let mailWorker: MailWorker | undefined;
 let jobs: Jobs | undefined;
+let backups: ScheduledBackups | undefined;
 let stopItemPageRefresh: (() => void) | undefined;
 let routes: ReturnType<typeof routeTree> | undefined;
 /** The route tree the request metrics label answers with (set only with METRICS_TOKEN). */
@@ -35,6 +38,8 @@ export async function start() {
     push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
   });
   jobs = startJobs(rt.database, { ...deps, clock: systemClock });
+  // BACKUP_EVERY: the instance holding the backup lock makes them (decision 048).
+  backups = startScheduledBackups({ ...deps, clock: systemClock }, rt.database.dialect);
   // The scan log's buffer is written at least every second (decision 014).
   scanLog.start(async (events) => {
     const end = scanLogFlushDuration.startTimer();
@@ -52,6 +57,7 @@ export async function start() {
       queues: () => outboxQueueStats(rt.database.db, Date.now()),
       pool: rt.database.poolStats,
       scanLogPending: () => scanLog.size,
+      lastGoodBackup: () => lastBackupWith(rt.database.db, "ok"),
     });
   }
   // The cached finder pages in demand are checked against the database in the background.
@@ -80,6 +86,7 @@ export async function shutdown() {
   await scanLog.stop();
   stopItemPageRefresh?.();
   stopItemPageRefresh = undefined;
+  backups?.stop();
   await jobs?.stop();
   await mailWorker?.stop();
   await closeRuntime();

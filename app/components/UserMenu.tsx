@@ -145,6 +145,9 @@ export function UserMenu({
             <Link className="dropdown-item" to="/admin/lookup">
               {t("layout.menu.lookup")}
             </Link>
+            <Link className="dropdown-item" to="/admin/backups">
+              {t("layout.menu.backups")}
+            </Link>
           </>
         ) : null}
         <hr className="dropdown-divider" />

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ConfigError, emailList, emptyToUndefined, optionalString } from "./config/env.server";
+import { backupSettings, operationsConfig, operationsEnv, type OperationsConfig } from "./config/operations.server";
 import { photosConfig, photosEnv, type PhotosConfig } from "./config/photos.server";
 import { pushConfig, pushEnv, type PushConfig } from "./config/push.server";
 import { sellerConfig, sellerEnv, type Seller } from "./config/seller.server";
@@ -78,6 +79,7 @@ const schema = z.object({
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   ...photosEnv,
+  ...operationsEnv,
 });
 
 /** Every variable the schema reads (README and .env.example must document each). */
@@ -130,6 +132,8 @@ export interface Config {
   jobsFirstRunMs: number;
   /** Metrics on (GET /metrics with this bearer token), or off (404). */
   metrics: { token?: string; port?: number };
+  /** Backups and shutdown (decision 048). */
+  operations: OperationsConfig;
 }
 
 function pair(id: string | undefined, secret: string | undefined, name: string) {
@@ -149,10 +153,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
   const baseUrl = new URL(e.BASE_URL ?? `http://localhost:${e.PORT}`);
 
   const database = databaseTarget(e.DATABASE_URL, cwd);
-  const dataDir =
-    database.kind === "sqlite" && database.file !== ":memory:"
-      ? path.dirname(database.file)
-      : path.resolve(cwd, "data");
+  const dataDir = dataDirOf(database, cwd);
 
   let authSecret = e.AUTH_SECRET;
   let authSecretGenerated = false;
@@ -242,7 +243,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     photos,
     jobsFirstRunMs: e.JOBS_FIRST_RUN_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },
+    operations: operationsConfig(e, cwd),
   };
+}
+
+/** The data folder: beside the SQLite file, else ./data (the generated auth secret lives there). */
+function dataDirOf(database: DatabaseTarget, cwd: string): string {
+  return database.kind === "sqlite" && database.file !== ":memory:"
+    ? path.dirname(database.file)
+    : path.resolve(cwd, "data");
 }
 
 function databaseTarget(url: string, cwd: string): DatabaseTarget {
@@ -264,6 +273,43 @@ export function parseDatabaseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd())
     throw new ConfigError(`Invalid configuration:\n  DATABASE_URL: ${parsed.error.issues[0]?.message}`);
   }
   return databaseTarget(parsed.data, cwd);
+}
+
+/** What `npm run backup` and `npm run restore` need (decision 048). */
+export interface BackupToolConfig {
+  database: DatabaseTarget;
+  dataDir: string;
+  backups: OperationsConfig["backups"];
+  photos: PhotosConfig;
+}
+
+/**
+ * Only the database, the backup settings and the photo storage, for the backup and restore
+ * scripts: neither needs AUTH_SECRET, and a restore into an empty data folder must not
+ * generate a new auth secret before it puts the backed-up one back.
+ */
+export function parseBackupToolConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): BackupToolConfig {
+  const tool = schema.pick({
+    DATABASE_URL: true,
+    BACKUP_DIR: true,
+    BACKUP_PASSPHRASE: true,
+    BACKUP_EVERY: true,
+    PHOTO_STORAGE_MB: true,
+    S3_ENDPOINT: true,
+    S3_BUCKET: true,
+    S3_REGION: true,
+    S3_ACCESS_KEY_ID: true,
+    S3_SECRET_ACCESS_KEY: true,
+    S3_PREFIX: true,
+  });
+  const parsed = tool.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const database = databaseTarget(e.DATABASE_URL, cwd);
+  return { database, dataDir: dataDirOf(database, cwd), backups: backupSettings(e, cwd), photos: photosConfig(e) };
 }
 
 /**

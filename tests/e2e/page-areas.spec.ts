@@ -158,6 +158,7 @@ test.describe("translations per page", () => {
       "/admin/messages",
       "/admin/shipments",
       "/admin/orders",
+      "/admin/backups",
     ];
     const keys = translationKeys();
     for (const [paths, session] of [

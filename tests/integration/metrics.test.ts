@@ -7,6 +7,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
+import { recordBackup } from "../../app/server/backup/backups.repository.server";
 import { enqueueMail } from "../../app/server/mail/mail.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
@@ -178,6 +179,38 @@ describe("metrics endpoint", () => {
     const later = await (await scrape()).text();
     expect(sample(later, 'hittad_queue_oldest_age_seconds{queue="mail"}')).toBeGreaterThanOrEqual(1);
     expect(sample(later, depth) - before).toBe(2);
+  });
+
+  it("shows the age and size of the last good backup: +Inf before the first, then the newest good one's", async () => {
+    const age = "hittad_backup_last_good_age_seconds";
+    const size = "hittad_backup_last_good_size_bytes";
+    const none = await (await scrape()).text();
+    expect(none).toContain(`${age} +Inf`);
+    expect(sample(none, size)).toBe(0);
+    const at = Date.now() - 3_600_000;
+    // As makeBackup logs them (decision 048): a good one an hour old, a failed one since.
+    await recordBackup(rt.database.db, {
+      name: "hittad-good",
+      trigger: "scheduled",
+      startedAt: at,
+      finishedAt: at + 5000,
+      result: "ok",
+      sizeBytes: 123_456,
+      error: null,
+    });
+    await recordBackup(rt.database.db, {
+      name: "hittad-failed",
+      trigger: "scheduled",
+      startedAt: Date.now() - 60_000,
+      finishedAt: Date.now() - 50_000,
+      result: "failed",
+      sizeBytes: null,
+      error: "disk full",
+    });
+    const text = await (await scrape()).text();
+    expect(sample(text, age)).toBeGreaterThanOrEqual(3600);
+    expect(sample(text, age)).toBeLessThan(3700);
+    expect(sample(text, size)).toBe(123_456);
   });
 
   it("METRICS_PORT serves the same metrics with the same token, and nothing else", async () => {

@@ -258,6 +258,8 @@ export const ROUTE_TABLE: RouteRow[] = [
     },
     body: { q: "{item}" },
   },
+  // Backups (decision 048): staff see the last attempts; nothing is posted here.
+  { route: "admin/backups", url: "/admin/backups", get: adminOnly(200), post: noAction },
   {
     route: "admin/messages/:id",
     url: "/admin/messages/{message}",

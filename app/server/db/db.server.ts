@@ -158,10 +158,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+/**
+ * Applies every migration not yet applied; with `only`, just those named (a restore builds
+ * the schema a backup was made at, then loads it, then migrates forward; decision 048).
+ */
+export async function migrateToLatest(db: Kysely<any>, only?: readonly string[]): Promise<MigrationResultSet> {
+  const chosen = only ? Object.fromEntries(only.map((name) => [name, migrations[name]!])) : migrations;
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => chosen },
     migrationTableName: "kysely_migration",
     migrationLockTableName: "kysely_migration_lock",
     // Work lands from parallel branches: a migration numbered below one a database already

@@ -18,6 +18,7 @@ import type {
 } from "./schema-orders";
 import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
+import type { BackupTable } from "./schema-operations";
 
 // better-auth's tables live in schema-auth.ts, the order and billing tables in schema-orders.ts (a file under 500 lines, decision 039).
 export type {
@@ -487,4 +488,5 @@ export interface Database {
   sticker_batches: StickerBatchTable;
   stickers: StickerTable;
   prepaid_reminders: PrepaidReminderTable;
+  backups: BackupTable;
 }

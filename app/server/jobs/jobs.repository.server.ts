@@ -57,13 +57,22 @@ export async function deleteBookkeepingBefore(db: DB, before: number): Promise<n
 
 /**
  * Run `work` while holding the housekeeping lock, or return null at once if another
- * instance holds it. PostgreSQL: a session advisory lock on one pooled connection (released
- * when the work is done, or when a crashed instance's connection drops). SQLite is one server on one file; its
- * write lock already serialises the deletes.
+ * instance holds it.
  */
-export async function withHousekeepingLock<T>(
+export function withHousekeepingLock<T>(db: DB, dialect: Dialect, work: (db: DB) => Promise<T>): Promise<T | null> {
+  return withJobLock(db, dialect, HOUSEKEEPING_LOCK, work);
+}
+
+/**
+ * Run `work` while holding the job lock `key`, or return null at once if another instance
+ * holds it. PostgreSQL: a session advisory lock on one pooled connection (released when the
+ * work is done, or when a crashed instance's connection drops). SQLite is one server on one
+ * file; its write lock already serialises the deletes.
+ */
+export async function withJobLock<T>(
   db: DB,
   dialect: Dialect,
+  key: number,
   work: (db: DB) => Promise<T>,
 ): Promise<T | null> {
   if (dialect === "sqlite") return work(db);
@@ -73,12 +82,12 @@ export async function withHousekeepingLock<T>(
   return db.connection().execute(async (conn) => {
     const { rows } = await sql<{
       locked: boolean;
-    }>`select pg_try_advisory_lock(${HOUSEKEEPING_LOCK}) as locked`.execute(conn);
+    }>`select pg_try_advisory_lock(${key}) as locked`.execute(conn);
     if (!rows[0]?.locked) return null;
     try {
       return await work(conn);
     } finally {
-      await sql`select pg_advisory_unlock(${HOUSEKEEPING_LOCK})`.execute(conn);
+      await sql`select pg_advisory_unlock(${key})`.execute(conn);
     }
   });
 }

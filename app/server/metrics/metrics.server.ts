@@ -37,6 +37,8 @@ export interface MetricSources {
   /** PostgreSQL's connection pool; undefined on SQLite (one connection, no pool). */
   pool?(): PoolStats;
   scanLogPending(): number;
+  /** The newest good backup (decision 048): when its snapshot was taken, and its size. */
+  lastGoodBackup?(): Promise<{ startedAt: number; sizeBytes: number | null } | null>;
 }
 
 let sources: MetricSources | undefined;
@@ -139,6 +141,33 @@ new client.Gauge({
   },
 });
 
+/** The last good backup as read for this scrape (one read shared by its two gauges). */
+let backupRead: Promise<{ startedAt: number; sizeBytes: number | null } | null | undefined> | undefined;
+function readLastBackup() {
+  backupRead ??= sources?.lastGoodBackup ? sources.lastGoodBackup().catch(() => undefined) : Promise.resolve(undefined);
+  return backupRead;
+}
+
+new client.Gauge({
+  name: "hittad_backup_last_good_age_seconds",
+  help: "Age of the newest good backup's snapshot; +Inf when there is none.",
+  registers: [registry],
+  async collect() {
+    const b = await readLastBackup();
+    if (b !== undefined) this.set(b ? Math.max(0, (Date.now() - b.startedAt) / 1000) : Infinity);
+  },
+});
+
+new client.Gauge({
+  name: "hittad_backup_last_good_size_bytes",
+  help: "Size on disk of the newest good backup; 0 when there is none.",
+  registers: [registry],
+  async collect() {
+    const b = await readLastBackup();
+    if (b !== undefined) this.set(b?.sizeBytes ?? 0);
+  },
+});
+
 export const jobRuns = new client.Counter({
   name: "hittad_job_runs_total",
   help: "Periodic job runs by job and result (ok, failed).",
@@ -179,6 +208,7 @@ export function observeRequest(route: string, method: string, status: number, se
 
 export function metricsText(): Promise<string> {
   queueRead = undefined;
+  backupRead = undefined;
   return registry.metrics();
 }
 

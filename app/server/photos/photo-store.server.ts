@@ -34,7 +34,8 @@ function s3Of(config: Config): S3Client | undefined {
   return client;
 }
 
-const objectKey = (hash: string) => `photos/${hash}.webp`;
+/** Where a photo's bytes live in the bucket (backups copy them; decision 048). */
+export const objectKey = (hash: string) => `photos/${hash}.webp`;
 
 export function photoStoreOf(config: Config): PhotoStore {
   const s3 = s3Of(config);

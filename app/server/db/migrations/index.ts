@@ -35,6 +35,7 @@ import * as m0045 from "./0045-order-starts-at";
 import * as m0046 from "./0046-folded-name";
 import * as m0047 from "./0047-scans-without-foreign-key";
 import * as m0050 from "./0050-delivery-lanes";
+import * as m0053 from "./0053-backups";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -77,6 +78,7 @@ export const migrations: Record<string, Migration> = {
   "0046-folded-name": m0046,
   "0047-scans-without-foreign-key": m0047,
   "0050-delivery-lanes": m0050,
+  "0053-backups": m0053,
 };
 
 /**
