@@ -24,17 +24,15 @@ import {
   requestPhoneCode,
 } from "../../app/server/alerts/alerts.service.server";
 import { replyToken } from "../../app/server/contacts/contact-links.server";
+import { listContacts } from "../../app/server/contacts/contacts.service.server";
 import {
-  addContact,
   confirmContact,
   CONTACT_CODE_RULE,
-  CONTACT_REPLY_RULE,
   CONTACT_VERIFY_RULE,
-  INVITE_RULE as TRUSTED_INVITE_RULE,
-  listContacts,
-  replyAsContact,
   resendConfirmCode,
-} from "../../app/server/contacts/contacts.service.server";
+} from "../../app/server/contacts/confirm.service.server";
+import { addContact, INVITE_RULE as TRUSTED_INVITE_RULE } from "../../app/server/contacts/invite.service.server";
+import { CONTACT_REPLY_RULE, replyAsContact } from "../../app/server/contacts/reply.service.server";
 import { PHOTO_UPLOAD_LIMIT, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { PUSH_SUBSCRIBE_RULE, subscribeDevice } from "../../app/server/push/push.service.server";
 import { ServiceError } from "../../app/server/service-error.server";
@@ -48,11 +46,8 @@ import { IMPORT_RATE_RULE } from "../../app/server/items/import.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { ORDER_RATE_RULE } from "../../app/server/orders/checkout.service.server";
-import {
-  BILLING_CONFIRM_RULE,
-  INVITE_RECIPIENT_RULE,
-  INVITE_RULE,
-} from "../../app/server/organisations/organisations.service.server";
+import { INVITE_RULE } from "../../app/server/organisations/organisations.service.server";
+import { RECIPIENT_DAY_LIMIT } from "../../app/server/recipients/recipients.service.server";
 import {
   RELAY_IP_RULE,
   RELAY_ITEM_CEILING,
@@ -502,7 +497,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(mails).toHaveLength(INVITE_RULE.limit);
     });
 
-    it(`${INVITE_RECIPIENT_RULE.name}: invites of one address from many organisations, ${INVITE_RECIPIENT_RULE.limit} a day`, async () => {
+    it(`consent requests per recipient (decision 046): invites of one address from many organisations, ${RECIPIENT_DAY_LIMIT} a day`, async () => {
       const invitee = unique("wanted");
       // One admin of 50 organisations (its own limit, 30, is higher than the address's).
       const admin = await createUser(rt);
@@ -519,8 +514,8 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         .select("id")
         .where("email", "=", invitee)
         .execute();
-      expect(invites).toHaveLength(INVITE_RECIPIENT_RULE.limit);
-      expect(await mailsTo(invitee)).toBe(INVITE_RECIPIENT_RULE.limit);
+      expect(invites).toHaveLength(RECIPIENT_DAY_LIMIT);
+      expect(await mailsTo(invitee)).toBe(RECIPIENT_DAY_LIMIT);
     });
 
     it("one open invite per address and organisation: the same invite sent 50 times at once makes one", async () => {
@@ -554,15 +549,15 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(rows).toHaveLength(1);
     });
 
-    it(`${BILLING_CONFIRM_RULE.name}: billing-email confirmation links to one address, ${BILLING_CONFIRM_RULE.limit} a day`, async () => {
+    it(`consent requests per recipient (decision 046): billing-email confirmation links to one address, ${RECIPIENT_DAY_LIMIT} a day`, async () => {
       const admin = await createUser(rt);
       const billingEmail = unique("billing");
       const org = await createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, billingEmail });
       const statuses = await burst(() =>
         http.post(`/organisations/${org}`, { intent: "confirmBilling" }, withCookie(admin)),
       );
-      expect(count(statuses, 302)).toBe(BILLING_CONFIRM_RULE.limit);
-      expect(await mailsTo(billingEmail)).toBe(BILLING_CONFIRM_RULE.limit);
+      expect(count(statuses, 302)).toBe(RECIPIENT_DAY_LIMIT);
+      expect(await mailsTo(billingEmail)).toBe(RECIPIENT_DAY_LIMIT);
     });
 
     it(`invoice credit (INVOICE_CREDIT_ITEMS): invoices of one organisation number at once, no more than ${CREDIT_ITEMS} items on credit`, async () => {

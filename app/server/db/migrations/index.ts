@@ -34,6 +34,8 @@ import * as m0044 from "./0044-prepaid-reminders";
 import * as m0045 from "./0045-order-starts-at";
 import * as m0046 from "./0046-folded-name";
 import * as m0047 from "./0047-scans-without-foreign-key";
+import * as m0048 from "./0048-contact-channel-consent";
+import * as m0049 from "./0049-suppressions";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -75,6 +77,8 @@ export const migrations: Record<string, Migration> = {
   "0045-order-starts-at": m0045,
   "0046-folded-name": m0046,
   "0047-scans-without-foreign-key": m0047,
+  "0048-contact-channel-consent": m0048,
+  "0049-suppressions": m0049,
 };
 
 /**
