@@ -329,7 +329,9 @@ describe("invites", () => {
     const invitee = await createUser(rt, { name: "Ivar Invited", language: "sv" });
     expect((await invite(admin, org, invitee.email.toUpperCase(), "admin")).status).toBe(302);
     const { token, mail } = await inviteTokenFor(invitee.email);
-    expect(mail.subject).toBe("Inbjudan till Acme AB på Hittad");
+    // A consent request (decision 046): the organisation is named on the invite page, not in the mail.
+    expect(mail.subject).toBe("Du är inbjuden till en organisation på Hittad");
+    expect(mail.text).not.toContain("Acme AB");
     const row = await rt.database.db
       .selectFrom("organisation_invites")
       .selectAll()

@@ -47,7 +47,8 @@ import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { ORDER_RATE_RULE } from "../../app/server/orders/checkout.service.server";
 import { INVITE_RULE } from "../../app/server/organisations/organisations.service.server";
-import { RECIPIENT_DAY_LIMIT } from "../../app/server/recipients/recipients.service.server";
+import { admitConsentRequest, RECIPIENT_DAY_LIMIT } from "../../app/server/recipients/recipients.service.server";
+import { admitSms, smsBudgetToday } from "../../app/server/sms/sms-guard.server";
 import {
   RELAY_IP_RULE,
   RELAY_ITEM_CEILING,
@@ -668,12 +669,48 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(mails).toHaveLength(TRUSTED_CONTACTS_MAX);
     });
 
-    it(`${CONTACT_CODE_RULE.name}: new codes asked for one contact, ${CONTACT_CODE_RULE.limit} SMS sent`, async () => {
+    it(`${CONTACT_CODE_RULE.name}: new codes asked for one contact, ${CONTACT_CODE_RULE.limit} considered, the number's day limit sent`, async () => {
       const { phone, token } = await contactInvitedBySms();
       const codes = await calls(() => resendConfirmCode(depsOf(rt), token));
       expect(count(codes, "rateLimited")).toBe(N - CONTACT_CODE_RULE.limit);
-      // The invitation's SMS, and the new codes the limit allowed.
-      expect(await smsTo(phone)).toHaveLength(1 + CONTACT_CODE_RULE.limit);
+      // Of the three the contact's limit let through, the number takes one more request today
+      // (the invitation was the first, decision 046).
+      expect(count(codes, "ok")).toBe(RECIPIENT_DAY_LIMIT - 1);
+      expect(count(codes, "recipient.busyToday")).toBe(CONTACT_CODE_RULE.limit - (RECIPIENT_DAY_LIMIT - 1));
+      expect(await smsTo(phone)).toHaveLength(RECIPIENT_DAY_LIMIT);
+    });
+
+    it(`consent requests per recipient (decision 046): one number asked by ${N} accounts at once, ${RECIPIENT_DAY_LIMIT} admitted`, async () => {
+      const phone = aNumber();
+      const codes = await calls((i) =>
+        rt.database.db
+          .transaction()
+          .execute((trx) =>
+            admitConsentRequest(
+              trx,
+              rt.config,
+              { channel: "sms", to: phone.e164, accountKey: `account:burst-${i}` },
+              Date.now(),
+            ),
+          ),
+      );
+      expect(count(codes, "ok")).toBe(RECIPIENT_DAY_LIMIT);
+      expect(count(codes, "recipient.busyToday")).toBe(N - RECIPIENT_DAY_LIMIT);
+    });
+
+    it("SMS_DAILY_BUDGET (decision 046): SMS of 50 accounts at once, no more admitted than the day's budget", async () => {
+      const { used } = await smsBudgetToday(rt.database.db, rt.config, Date.now());
+      const config = { ...rt.config, sms: { ...rt.config.sms, dailyBudget: used + 3 } };
+      const admitted = await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          rt.database.db
+            .transaction()
+            .execute((trx) => admitSms(trx, config, { accountKey: `account:budget-${i}-${n}` }, Date.now())),
+        ),
+      );
+      expect(admitted.filter((a) => a.ok)).toHaveLength(3);
+      expect(admitted.filter((a) => !a.ok && a.why === "budget")).toHaveLength(N - 3);
+      expect((await smsBudgetToday(rt.database.db, config, Date.now())).used).toBe(used + 3);
     });
 
     it(`${CONTACT_VERIFY_RULE.name}: wrong codes for one contact, no more checked than the ${CONTACT_VERIFY_RULE.limit} allowed`, async () => {
