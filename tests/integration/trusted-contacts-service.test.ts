@@ -145,7 +145,9 @@ const finderWrites = (itemId: string, message: string) =>
 describe("confirming a contact reached only by SMS", () => {
   it("the SMS carries a six-digit code and the page's link, in one part; the link alone confirms nothing", async () => {
     const { token, sms } = await invitedBySms();
-    expect(sms).toMatch(/Code \d{6}\. Confirm, or decline for good: https:\/\/hittad\.example\/t\/c\/[A-Za-z0-9_-]{12}$/);
+    expect(sms).toMatch(
+      /Code \d{6}\. Confirm, or decline for good: https:\/\/hittad\.example\/t\/c\/[A-Za-z0-9_-]{12}$/,
+    );
     expect(isGsm(sms) && gsmLength(sms)).toBeLessThanOrEqual(160);
     expect((await readConfirmation(deps, token)).step).toBe("code");
     expect(await errorCode(confirmContact(deps, token))).toMatchObject({ code: "code.invalid" });

@@ -10,11 +10,7 @@ import { formatPhone, normalizePhone } from "~/lib/phone";
 import type { Deps } from "../service-deps.server";
 import { enqueueSms } from "../mail/mail.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
-import {
-  admitConsentRequest,
-  requireSmsCountry,
-  requireVerifiedSender,
-} from "../recipients/recipients.service.server";
+import { admitConsentRequest, requireSmsCountry, requireVerifiedSender } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./alerts.repository.server";
 import { reportTokenHash } from "./fanout.service.server";

@@ -20,11 +20,7 @@ import type { Deps } from "../service-deps.server";
 import { newPhoneCode, PHONE_CODE_TTL_MS } from "../alerts/phone-code.server";
 import { enqueueMail, enqueueSms } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
-import {
-  admitConsentRequest,
-  requireSmsCountry,
-  requireVerifiedSender,
-} from "../recipients/recipients.service.server";
+import { admitConsentRequest, requireSmsCountry, requireVerifiedSender } from "../recipients/recipients.service.server";
 import { confirmUrl } from "./contact-links.server";
 import { contactCodeHash } from "./confirm.service.server";
 import { ContactsError, deskDpaAccepted, requireDeskAdmin } from "./contacts.service.server";

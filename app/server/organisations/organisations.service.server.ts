@@ -258,7 +258,6 @@ export async function inviteMember(
   });
 }
 
-
 /**
  * Mails the billing email a confirmation link (decision 028): invoices
  * go there, so an admin proves the address reaches the organisation before the first
