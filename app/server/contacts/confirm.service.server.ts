@@ -100,8 +100,8 @@ export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: 
     step: stepOf(c, now),
     /** The invited address or number said "never contact me again". */
     declined: !(await mayMessage(deps.db, invited.channel, invited.to)),
-    /** The number a code goes to, masked ("+46 70…"). */
-    phone: c.phone ? maskPhone(c.phone) : null,
+    /** The number a code goes to, masked but recognisable to its holder ("+46 70… 67"). */
+    phone: c.phone ? `${maskPhone(c.phone)} ${c.phone.slice(-2)}` : null,
     contact: c,
   };
 }
