@@ -100,8 +100,8 @@ export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: 
     step: stepOf(c, now),
     /** The invited address or number said "never contact me again". */
     declined: !(await mayMessage(deps.db, invited.channel, invited.to)),
-    /** The number a code goes to, masked but recognisable to its holder ("+46 70… 67"). */
-    phone: c.phone ? `${maskPhone(c.phone)} ${c.phone.slice(-2)}` : null,
+    /** The number a code goes to, masked but recognisable to its holder ("+46 70… 67"), on one line. */
+    phone: c.phone ? `${maskPhone(c.phone)}\u00a0${c.phone.slice(-2)}`.replace(" ", "\u00a0") : null,
     contact: c,
   };
 }
