@@ -47,6 +47,7 @@ export default [
   route("t/c/:token", "routes/trusted-confirm.tsx"),
   route("t/s/:token", "routes/trusted-stop.tsx"),
   route("t/r/:token", "routes/trusted-reply.tsx"),
+  route("t/n/:token", "routes/never.tsx"),
   route("claim", "routes/claim.tsx"),
   route("product/register", "routes/product-register.tsx"),
   route("product/edit/:id", "routes/product-edit.tsx"),

@@ -17,6 +17,7 @@ import { scanLog } from "../app/server/scans/scan-log.server";
 import { writeScanEvents } from "../app/server/scans/scans.service.server";
 import { systemClock } from "../app/server/service-deps.server";
 import { routeTree } from "../app/server/http/metrics.http.server";
+import { smsBudgetToday } from "../app/server/sms/sms-guard.server";
 
 let mailWorker: MailWorker | undefined;
 let jobs: Jobs | undefined;
@@ -58,6 +59,7 @@ export async function start() {
       pool: rt.database.poolStats,
       scanLogPending: () => scanLog.size,
       lastGoodBackup: () => lastBackupWith(rt.database.db, "ok"),
+      smsBudget: () => smsBudgetToday(rt.database.db, rt.config, Date.now()),
     });
   }
   // The cached finder pages in demand are checked against the database in the background.

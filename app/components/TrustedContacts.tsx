@@ -4,6 +4,7 @@
  * /account/alerts and an organisation desk's /organisations/{id}/contacts; every form
  * posts to the page it is on (intents addContact, removeContact, itemContacts).
  */
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { CardSection } from "~/components/CardSection";
 import { Field } from "~/components/form/Field";
@@ -13,8 +14,18 @@ import type { FormMessage } from "~/lib/form";
 import { PHONE_INPUT_MAX } from "~/lib/phone";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
 
+type ChannelState = "pending" | "confirmed" | "declined" | null;
+
 export interface TrustedContactsProps {
-  contacts: { id: string; name: string; email: string | null; phone: string | null; status: string }[];
+  contacts: {
+    id: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    emailState: ChannelState;
+    phoneState: ChannelState;
+    status: string;
+  }[];
   items: { id: string; name: string; excluded: string[] }[];
   /** The add form's answer when it was refused. */
   errorFor: (intent: string) => FormMessage | null | undefined;
@@ -23,6 +34,8 @@ export interface TrustedContactsProps {
   /** The section's introduction and the list's heading (an account's or a desk's). */
   intro: string;
   listTitle: string;
+  /** Shown instead of the add form when naming a contact is not possible yet (and why). */
+  addBlocked?: ReactNode;
 }
 
 export function TrustedContacts({
@@ -33,6 +46,7 @@ export function TrustedContacts({
   valueOf,
   intro,
   listTitle,
+  addBlocked,
 }: TrustedContactsProps) {
   const { t } = useTranslation();
   return (
@@ -48,11 +62,21 @@ export function TrustedContacts({
               <li key={c.id} className="d-flex flex-wrap align-items-center gap-2 mb-2 trusted-contact">
                 <span className="text-break">
                   <strong>{c.name}</strong>
-                  {[c.email, c.phone].filter(Boolean).length > 0
-                    ? ` · ${[c.email, c.phone].filter(Boolean).join(" · ")}`
-                    : ""}
                   <br />
                   <span className={`small trusted-status-${c.status}`}>{t(`trusted.status.${c.status}`)}</span>
+                  {/* Each address and number confirms on its own (decision 046). */}
+                  {(
+                    [
+                      [c.email, c.emailState],
+                      [c.phone, c.phoneState],
+                    ] as const
+                  ).map(([reach, state]) =>
+                    reach && state ? (
+                      <span key={reach} className={`d-block small trusted-channel-${state}`}>
+                        {reach} – {t(`trusted.channel.${state}`)}
+                      </span>
+                    ) : null,
+                  )}
                 </span>
                 <Form method="post" className="ms-auto">
                   <input type="hidden" name="intent" value="removeContact" />
@@ -72,6 +96,8 @@ export function TrustedContacts({
         <FormAlert message={errorFor("addContact")} />
         {contacts.length >= TRUSTED_CONTACTS_MAX ? (
           <p>{t("trusted.full", { count: TRUSTED_CONTACTS_MAX })}</p>
+        ) : addBlocked ? (
+          addBlocked
         ) : (
           // Keyed by the list: a contact added empties the form (with JavaScript the page is
           // not reloaded, and the fields would keep the name just saved); a refusal keeps it.

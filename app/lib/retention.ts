@@ -25,6 +25,16 @@ export const RETENTION_MS = {
   lookups: 365 * DAY_MS,
   /** A trusted contact who never confirmed (decision 033): forgotten 30 days after being named. */
   trustedContactInvites: 30 * DAY_MS,
+  /**
+   * Counters of messages (decision 046): SMS per item and account, consent requests per
+   * address or number (a fingerprint): longer than their longest window (30 days).
+   */
+  messageCounters: 31 * DAY_MS,
+  /**
+   * "Never contact me again" links (a fingerprint of the address they were sent to), a
+   * year after the last message that carried one; kept while that address is suppressed.
+   */
+  neverLinks: 365 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
   /**

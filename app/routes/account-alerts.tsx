@@ -2,6 +2,8 @@
  * /account/alerts (decision 033): how Hittad reaches the owner — the verified mobile number
  * (a code by SMS), the alert settings (event × email / SMS / push) and the trusted
  * contacts (point 1: up to three, each confirms; per item which of them get its alerts).
+ * A code or an invitation reaches someone who has not confirmed yet, so an account whose
+ * email is not verified is told why those forms are not offered (decision 046).
  * Linked from /account. Every form works without JavaScript and answers with a redirect (PRG) or the
  * form again with its message and what was typed.
  */
@@ -10,6 +12,7 @@ import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { CardSection } from "~/components/CardSection";
 import { TrustedContacts } from "~/components/TrustedContacts";
+import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { useTranslation } from "~/i18n/react";
 import { ALERT_CHANNELS, ALERT_EVENTS, alertSettingsFromForm } from "~/lib/alerts";
 import type { ActionResult } from "~/lib/form";
@@ -26,15 +29,14 @@ import {
   saveAlertSettings,
 } from "~/server/alerts/alerts.service.server";
 import { requireUser } from "~/server/auth/session.server";
-import { contactsErrors } from "~/server/contacts/contacts.http.server";
+import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
 import {
-  addContact,
-  ContactsError,
   listContacts,
   listItemContactChoices,
   removeContact,
   saveItemContactChoices,
 } from "~/server/contacts/contacts.service.server";
+import { addContact } from "~/server/contacts/invite.service.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
@@ -42,7 +44,7 @@ import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-alerts";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["alerts", "common", "trusted"] };
+export const handle = { i18n: ["alerts", "common", "recipients", "trusted"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "alerts");
@@ -154,12 +156,12 @@ function itemContactsOf(
   return [chosen, items.split(",").filter(Boolean).slice(0, 200)];
 }
 
-/** A service's refusal on the form it came from; a phone or code refusal beside its field. */
+/**
+ * A service's refusal on the form it came from; a phone or code refusal beside its field.
+ * The who-may-be-messaged refusals (decision 046) are in both tables; anything else is
+ * thrown on by serviceErrorResponse.
+ */
 function failed(intent: string, err: unknown, values: Values) {
-  if (err instanceof ContactsError) {
-    const res = serviceErrorResponse(contactsErrors, err, values);
-    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-  }
   if (err instanceof AlertsError) {
     const field = err.code.startsWith("phone.") ? "phone" : "code";
     // The message with its count (tries left, minutes) is the form's; the field gets a mark
@@ -168,12 +170,14 @@ function failed(intent: string, err: unknown, values: Values) {
     const res = serviceErrorResponse(alertsErrors, err, values, { [field]: mark });
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);
   }
-  throw err;
+  const res = serviceErrorResponse(contactsSendErrors, err, values);
+  return data<Result>({ ...res.data, intent }, res.init ?? undefined);
 }
 
 export default function AccountAlerts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { phone, settings, contacts, items, done, addedName } = loaderData;
+  const verified = useSenderVerified();
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldFor = (intent: string, field: string) =>
@@ -228,25 +232,29 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
           </>
         ) : null}
         <FormAlert message={errorFor("phone")} />
-        <Form method="post" noValidate>
-          <input type="hidden" name="intent" value="phone" />
-          <Field
-            id="alerts-phone-number"
-            name="phone"
-            type="tel"
-            label={phone.verified ? t("alerts.phone.changeLabel") : t("alerts.phone.label")}
-            autoComplete="tel"
-            inputMode="tel"
-            required
-            maxLength={PHONE_INPUT_MAX}
-            defaultValue={valueOf("phone", "phone")}
-            error={fieldFor("phone", "phone")}
-            help={t("alerts.phone.help")}
-          />
-          <button type="submit" className="btn btn-primary">
-            {t("alerts.phone.send")}
-          </button>
-        </Form>
+        {verified ? (
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="phone" />
+            <Field
+              id="alerts-phone-number"
+              name="phone"
+              type="tel"
+              label={phone.verified ? t("alerts.phone.changeLabel") : t("alerts.phone.label")}
+              autoComplete="tel"
+              inputMode="tel"
+              required
+              maxLength={PHONE_INPUT_MAX}
+              defaultValue={valueOf("phone", "phone")}
+              error={fieldFor("phone", "phone")}
+              help={t("alerts.phone.help")}
+            />
+            <button type="submit" className="btn btn-primary">
+              {t("alerts.phone.send")}
+            </button>
+          </Form>
+        ) : (
+          <UnverifiedSenderNotice />
+        )}
       </CardSection>
 
       <CardSection id="alerts-settings" title={t("alerts.settings.title")}>
@@ -304,6 +312,7 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
         valueOf={valueOf}
         intro={t("trusted.intro")}
         listTitle={t("trusted.list")}
+        addBlocked={verified ? undefined : <UnverifiedSenderNotice />}
       />
     </div>
   );

@@ -2,29 +2,28 @@
  * /organisations/{id}/contacts (decision 040): the trusted contacts of
  * an organisation's lost-and-found desk — up to three people who get the finder messages
  * and lost-mode alerts of its items assigned to nobody, each confirming first and able to
- * stop, chosen per item. Admins only (anyone else: "Page not found"). Linked from the
- * organisation's page. Every form answers a redirect back (PRG) or the form with its message.
+ * stop, chosen per item. Current admins only (anyone else: "Page not found"), and none is
+ * named before the organisation accepted the data processing agreement (decision 046: the
+ * page says so and links to where it is accepted). Linked from the organisation's page.
+ * Every form answers a redirect back (PRG) or the form with its message.
  */
 import { data, Link, redirect } from "react-router";
 import { TrustedContacts } from "~/components/TrustedContacts";
+import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { requireUser } from "~/server/auth/session.server";
-import { contactsErrors } from "~/server/contacts/contacts.http.server";
-import {
-  addDeskContact,
-  getDeskContacts,
-  removeDeskContact,
-  saveDeskItemChoices,
-} from "~/server/contacts/contacts.service.server";
+import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
+import { getDeskContacts, removeDeskContact, saveDeskItemChoices } from "~/server/contacts/contacts.service.server";
+import { addDeskContact } from "~/server/contacts/invite.service.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/organisation-contacts";
 
-export const handle = { i18n: ["alerts", "common", "trusted"] };
+export const handle = { i18n: ["alerts", "common", "recipients", "trusted"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "trusted.desk");
@@ -41,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
     return data({ ...page, message, addedName }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
-    return serviceErrorResponse(contactsErrors, err);
+    return serviceErrorResponse(contactsSendErrors, err);
   }
 }
 
@@ -81,14 +80,15 @@ export async function action({ request, params }: Route.ActionArgs) {
     const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
     return data<Result>({ ...res.data, intent }, { status: 400 });
   } catch (err) {
-    const res = serviceErrorResponse(contactsErrors, err, values);
+    const res = serviceErrorResponse(contactsSendErrors, err, values);
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);
   }
 }
 
 export default function OrganisationContacts({ loaderData, actionData, params }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { organisation, contacts, items, message, addedName } = loaderData;
+  const { organisation, dpaAccepted, contacts, items, message, addedName } = loaderData;
+  const verified = useSenderVerified();
   const result = actionData as Result | undefined;
   return (
     <div className="py-4 account-page">
@@ -110,6 +110,16 @@ export default function OrganisationContacts({ loaderData, actionData, params }:
         valueOf={(intent, field) => (result?.intent === intent ? (result.values[field] ?? "") : "")}
         intro={t("trusted.desk.intro", { organisation })}
         listTitle={t("trusted.desk.list")}
+        addBlocked={
+          !dpaAccepted ? (
+            <div className="alert alert-warning" role="note">
+              <p className="mb-2">{t("trusted.desk.dpaNotice")}</p>
+              <Link to={`/organisations/${params.id}#dpa`}>{t("trusted.desk.dpaLink")}</Link>
+            </div>
+          ) : !verified ? (
+            <UnverifiedSenderNotice />
+          ) : undefined
+        }
       />
     </div>
   );

@@ -29,7 +29,7 @@ import { requestContext } from "~/server/context";
 import { getDeps, type RouteDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
-import { organisationErrors } from "~/server/organisations/organisations.http.server";
+import { organisationFormErrors } from "~/server/organisations/organisations.http.server";
 import {
   acceptDpa,
   changeRole,
@@ -50,7 +50,7 @@ import { listOrganisationBilling } from "~/server/orders/invoice.service.server"
 import type { Route } from "./+types/organisation";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["common", "invoices", "organisations"] };
+export const handle = { i18n: ["common", "invoices", "organisations", "recipients"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "organisations.page");
@@ -165,7 +165,12 @@ const FORMS: Record<string, (s: Submission) => Promise<Response | ReturnType<typ
     return back(id, "removed");
   },
   async confirmBilling({ user, id, lang, deps }) {
-    await sendBillingEmailConfirmation(deps, { id: user.ref, emailVerified: user.emailVerified }, id, lang);
+    await sendBillingEmailConfirmation(
+      deps,
+      { id: user.ref, name: user.name, emailVerified: user.emailVerified },
+      id,
+      lang,
+    );
     return back(id, "billingLinkSent");
   },
   async leave({ values, user, id, deps }) {
@@ -187,7 +192,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { lang } = context.get(requestContext);
     return await handle({ form, values, user, id: params.id, lang, deps: await getDeps() });
   } catch (err) {
-    const res = serviceErrorResponse(organisationErrors, err, values);
+    const res = serviceErrorResponse(organisationFormErrors, err, values);
     return data<Result>({ ...res.data, intent }, res.init ?? undefined);
   }
 }

@@ -23,7 +23,7 @@ const GROUPS = {
   finders: ["message", "contact", "location", "language", "link"],
   members: ["data", "processor"],
   staff: ["data"],
-  visitors: ["contact", "limits", "cookies"],
+  visitors: ["contact", "limits", "cookies", "never"],
 } as const;
 
 const PURPOSES = [
@@ -149,7 +149,7 @@ export default function Privacy() {
                   </tr>
                 );
               })}
-              {(["account", "support"] as const).map((kind) => (
+              {(["account", "support", "never"] as const).map((kind) => (
                 <tr key={kind}>
                   <td>{t(`privacy.retention.fixed.${kind}`)}</td>
                   <td>{t(`privacy.retention.fixed.${kind}Period`)}</td>

@@ -16,7 +16,7 @@ import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
-import { openContactReply, REPLY_MAX, replyAsContact } from "~/server/contacts/contacts.service.server";
+import { openContactReply, REPLY_MAX, replyAsContact } from "~/server/contacts/reply.service.server";
 import type { Route } from "./+types/trusted-reply";
 
 export const handle = { i18n: ["common", "trusted"] };

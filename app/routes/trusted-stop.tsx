@@ -1,14 +1,17 @@
 /**
- * /t/s/{token}: a trusted contact stops getting messages (decision 033). The link is
+ * /t/s/{token}: a trusted contact stops getting messages (decisions 040, 046). The link is
  * in every message to them; the button (a POST) stops, so a link scanner stops nothing.
+ * The stop holds for the address or number the link came by (and every one they
+ * confirmed), whoever names them again; the same link lets them allow requests again.
  */
 import { data, Form } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
-import { readStop, stopContact } from "~/server/contacts/contacts.service.server";
+import { allowAfterStop, readStop, stopContact } from "~/server/contacts/confirm.service.server";
 import type { Route } from "./+types/trusted-stop";
 
 export const handle = { i18n: ["common", "trusted"] };
@@ -25,19 +28,32 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   return headers;
 }
 
+/** What the page shows: never the contact row itself. */
+const pageOf = (s: Awaited<ReturnType<typeof readStop>>, done: "" | "stopped" | "allowed") => ({
+  name: s.name,
+  owner: s.owner,
+  stopped: s.stopped,
+  suppressed: s.suppressed,
+  channel: s.channel,
+  done,
+});
+
 export async function loader({ params }: Route.LoaderArgs) {
   try {
-    const { name, owner, stopped } = await readStop(await getDeps(), params.token);
-    return data({ name, owner, stopped, done: false }, { headers: PRIVATE_HEADERS });
+    return data(pageOf(await readStop(await getDeps(), params.token), ""), { headers: PRIVATE_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err);
   }
 }
 
-export async function action({ params }: Route.ActionArgs) {
+export async function action({ request, params }: Route.ActionArgs) {
+  const allow = (await readForm(request)).get("intent") === "allow";
   try {
-    const { name, owner } = await stopContact(await getDeps(), params.token);
-    return data({ name, owner, stopped: true, done: true }, { headers: PRIVATE_HEADERS });
+    const deps = await getDeps();
+    const page = allow
+      ? pageOf(await allowAfterStop(deps, params.token), "allowed")
+      : pageOf(await stopContact(deps, params.token), "stopped");
+    return data(page, { headers: PRIVATE_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err);
   }
@@ -45,19 +61,37 @@ export async function action({ params }: Route.ActionArgs) {
 
 export default function TrustedStop({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { name, owner, stopped, done } = actionData ?? loaderData;
+  const { name, owner, stopped, suppressed, channel, done } = actionData ?? loaderData;
+  const where = t(channel === "sms" ? "trusted.stop.whereSms" : "trusted.stop.whereEmail");
   return (
     <section className="py-4 trusted-page" aria-labelledby="trusted-title">
       <h1 id="trusted-title" className="h3 text-break">
-        {t("trusted.stop.title", { owner })}
+        {t("trusted.stop.title")}
       </h1>
-      {done || stopped ? (
+      {done === "allowed" ? (
         <div className="alert alert-success" role="status">
-          {t(done ? "trusted.stop.done" : "trusted.stop.already", { owner })}
+          {t("trusted.stop.allowed")}
         </div>
+      ) : stopped || suppressed ? (
+        <>
+          <div className="alert alert-success" role="status">
+            {done === "stopped" || suppressed
+              ? t("trusted.stop.done", { where })
+              : t("trusted.stop.already", { owner })}
+          </div>
+          {suppressed ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="allow" />
+              <p className="mb-2">{t("trusted.stop.allowText")}</p>
+              <button type="submit" className="btn btn-outline-secondary">
+                {t("trusted.stop.allow")}
+              </button>
+            </Form>
+          ) : null}
+        </>
       ) : (
         <Form method="post">
-          <p className="text-break">{t("trusted.stop.text", { name, owner })}</p>
+          <p className="text-break">{t("trusted.stop.text", { name, owner, where })}</p>
           <button type="submit" className="btn btn-primary">
             {t("trusted.stop.button")}
           </button>

@@ -27,6 +27,16 @@ describe("configuration", () => {
     expect(c.captcha).toBe("altcha");
   });
 
+  it("SMS go to Sweden, Norway, Denmark and Finland within a day's budget unless the operator says otherwise (decision 046)", () => {
+    expect(parseConfig(demo, tmp()).sms).toMatchObject({ countries: ["+46", "+47", "+45", "+358"], dailyBudget: 1000 });
+    const c = parseConfig({ ...demo, SMS_COUNTRIES: "+46, +49,+46", SMS_DAILY_BUDGET: "50" }, tmp());
+    expect(c.sms).toMatchObject({ countries: ["+46", "+49"], dailyBudget: 50 });
+    for (const bad of ["46", "+0", "+4612", "+46,,+47", "sweden"]) {
+      expect(() => parseConfig({ ...demo, SMS_COUNTRIES: bad }, tmp()), bad).toThrow(/SMS_COUNTRIES/);
+    }
+    expect(() => parseConfig({ ...demo, SMS_DAILY_BUDGET: "-1" }, tmp())).toThrow(/SMS_DAILY_BUDGET/);
+  });
+
   it("selects PostgreSQL from a postgres:// URL and then requires AUTH_SECRET", () => {
     expect(() => parseConfig({ DATABASE_URL: "postgres://u@h/db" }, tmp())).toThrow(/AUTH_SECRET/);
     const c = parseConfig({ ...demo, DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, tmp());

@@ -23,6 +23,7 @@ export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/t/c/:token", what: "a trusted contact's confirmation link (decision 040; only its hash is stored)" },
   { route: "/t/s/:token", what: "a trusted contact's stop link (decision 040; an HMAC)" },
   { route: "/t/r/:token", what: "a trusted contact's private reply link (decision 040; an HMAC)" },
+  { route: "/t/n/:token", what: "a 'never contact me again' link (decision 046; only its hash is stored)" },
   { route: "/api/sms/report/:token", what: "an SMS's delivery-report secret (46elks' whendelivered, decision 033)" },
   {
     route: "/organisations/billing-email/:token",

@@ -21,6 +21,7 @@ import { startElks, type ElksStandIn } from "../support/elks";
 import { PUSH_CA_FILE, startPushService, type PushStandIn } from "../support/push-service";
 import { startServer } from "../support/server";
 import { startSmtpServer } from "../support/smtp";
+import { acceptCurrentDpa } from "../support/dpa";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test as base, waitForHydration, type WorkerApp } from "./fixtures";
 
@@ -78,7 +79,7 @@ const L = {
     add: "Add trusted contact",
     contactCode: "Code from the SMS",
     confirm: "Confirm",
-    confirmed: /You are now .*'s trusted contact/,
+    confirmed: /You are now a trusted contact/,
     confirmedStatus: "Confirmed",
     message: "Your message",
     send: "Send message",
@@ -91,6 +92,10 @@ const L = {
     deskTitle: "Trusted contacts of Acme en's desk",
     email: "Email",
     pending: "Waiting for confirmation",
+    dpaNotice: /an admin must accept the data processing agreement/,
+    phoneOffer: "Send a code by SMS",
+    never: "Never contact me again",
+    neverDone: /Hittad will not contact this email address again/,
     delivered: /Delivered by SMS to \+46 70/,
     byEmail: /Sent by Email to/,
     byPush: /Sent by Push to/,
@@ -108,7 +113,7 @@ const L = {
     add: "Lägg till betrodd kontakt",
     contactCode: "Kod från sms:et",
     confirm: "Bekräfta",
-    confirmed: /Nu är du betrodd kontakt åt/,
+    confirmed: /Nu är du betrodd kontakt/,
     confirmedStatus: "Bekräftad",
     message: "Ditt meddelande",
     send: "Skicka meddelande",
@@ -121,6 +126,10 @@ const L = {
     deskTitle: "Betrodda kontakter för Acme svs hittegodsdisk",
     email: "E-post",
     pending: "Väntar på bekräftelse",
+    dpaNotice: /måste en administratör godkänna personuppgiftsbiträdesavtalet/,
+    phoneOffer: "Skicka en kod med sms",
+    never: "Kontakta mig aldrig igen",
+    neverDone: /Hittad kontaktar inte den här e-postadressen igen/,
     delivered: /Levererat som Sms till \+46 70/,
     byEmail: /Skickat som Mejl till/,
     byPush: /Skickat som Push till/,
@@ -188,7 +197,9 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await kim.getByRole("button", { name: s.confirm, exact: true }).click();
       await expect(kim.getByRole("status")).toHaveText(s.confirmed);
       await page.reload();
-      await expect(page.getByRole("region", { name: s.trusted }).getByText(s.confirmedStatus)).toBeVisible();
+      await expect(
+        page.getByRole("region", { name: s.trusted }).getByText(s.confirmedStatus, { exact: true }),
+      ).toBeVisible();
       await atPhoneAndDesk(page, `reach-alerts-${lang}`);
 
       // 3. This device gets notifications (the stand-in's subscription; see the file's comment).
@@ -268,11 +279,13 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await atPhoneAndDesk(page, `reach-conversation-${lang}`);
     });
 
-    test(`the desk's trusted contacts (${lang}): an admin reaches them from the organisation page and names one`, async ({
+    test(`the desk's trusted contacts (${lang}): an admin reaches them from the organisation page, accepts the agreement, names one; the contact confirms the address, is offered a code for the number, or says never`, async ({
       page,
+      browser,
       app,
     }) => {
-      const admin = await createUser(app.runtime, { language: lang });
+      test.setTimeout(60_000);
+      const admin = await createUser(app.runtime, { name: `Ada Admin-${lang}`, language: lang });
       const org = await createOrganisation(depsOf(app.runtime), admin.id, {
         name: `Acme ${lang}`,
         orgNumber: "556036-0793",
@@ -291,18 +304,48 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await page.goto(`/organisations/${org}`);
       await page.getByRole("link", { name: s.deskLink }).click();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(s.deskTitle);
-      await waitForHydration(page);
+      // No agreement yet: the page says why there is no form, and where to accept it.
       const trusted = page.getByRole("region", { name: s.trusted });
+      await expect(trusted.getByText(s.dpaNotice)).toBeVisible();
+      await expect(trusted.getByLabel(s.name)).toHaveCount(0);
+      await atPhoneAndDesk(page, `reach-desk-contacts-dpa-${lang}`);
+      await acceptCurrentDpa(depsOf(app.runtime), admin.id, org);
+      await page.reload();
+      await waitForHydration(page);
+      const rita = `rita-${lang}@example.test`;
       await trusted.getByLabel(s.name).fill("Rita");
-      await trusted.getByLabel(s.email).fill(`rita-${lang}@example.test`);
+      await trusted.getByLabel(s.email).fill(rita);
+      await trusted.getByRole("textbox", { name: s.phoneLabel }).fill(`073-555 13 0${lang === "en" ? 1 : 2}`);
       await trusted.getByRole("button", { name: s.add }).click();
       await expect(page.getByRole("region", { name: s.trusted }).getByText(s.pending)).toBeVisible();
       // Saved: the form is empty again for the next contact, nothing left to send twice.
       await expect(trusted.getByLabel(s.name)).toHaveValue("");
       await expect(trusted.getByLabel(s.email)).toHaveValue("");
-      await app.smtp.waitForMail((m) => m.to.includes(`rita-${lang}@example.test`) && m.text.includes(`Acme ${lang}`));
+      // The consent request names the admin by first name, never the organisation.
+      const invite = await app.smtp.waitForMail((m) => m.to.includes(rita));
+      expect(invite.text).toContain(`Ada,`);
+      expect(`${invite.subject} ${invite.text}`).not.toContain("Acme");
       await expectAccessible(page);
       await atPhoneAndDesk(page, `reach-desk-contacts-${lang}`);
+
+      const ritaContext = await context(browser, app, s.locale);
+      const ritaPage = await ritaContext.newPage();
+      await ritaPage.goto(new URL(/https?:\/\/\S+\/t\/c\/\S+/.exec(invite.text)![0]).pathname);
+      await waitForHydration(ritaPage);
+      await expectAccessible(ritaPage);
+      await atPhoneAndDesk(ritaPage, `reach-contact-email-${lang}`);
+      await ritaPage.getByRole("button", { name: s.confirm, exact: true }).click();
+      await expect(ritaPage.getByRole("button", { name: s.phoneOffer })).toBeVisible();
+      await atPhoneAndDesk(ritaPage, `reach-contact-phone-offer-${lang}`);
+      // The mail's "never contact me again" link: a page, and a button that does it.
+      await ritaPage.goto(new URL(/https?:\/\/\S+\/t\/n\/\S+/.exec(invite.text)![0]).pathname);
+      await waitForHydration(ritaPage);
+      await expectAccessible(ritaPage);
+      await atPhoneAndDesk(ritaPage, `reach-never-${lang}`);
+      await ritaPage.getByRole("button", { name: s.never }).click();
+      await expect(ritaPage.getByRole("status")).toHaveText(s.neverDone);
+      await atPhoneAndDesk(ritaPage, `reach-never-done-${lang}`);
+      await ritaContext.close();
     });
   });
 }

@@ -19,6 +19,7 @@ const TEXT = {
     password: "Password",
     submit: "Register",
     verifyFirst: "Verify your email address first",
+    askFirst: /^Confirm your email address to add a mobile number or trusted contacts/,
   },
   sv: {
     locale: "sv-SE",
@@ -28,6 +29,7 @@ const TEXT = {
     password: "Lösenord",
     submit: "Registrera dig",
     verifyFirst: "Bekräfta din e-postadress först",
+    askFirst: /^Bekräfta din e-postadress för att lägga till ett mobilnummer eller betrodda kontakter/,
   },
 } as const;
 
@@ -51,16 +53,21 @@ for (const lang of ["en", "sv"] as const) {
       test.setTimeout(60_000);
       const user = await createUser(app.runtime, { language: lang, verified: false });
       await context.addCookies([{ ...user.sessionCookie, url: app.server.url }]);
-      // The pages only an unverified user sees something on: the notice, and the page it posts to.
-      for (const path of ["/dashboard", "/user/verify-email"]) {
+      // The pages only an unverified user sees something on: the notice, the page it posts to,
+      // and the alerts page, which says why it offers no code and no contacts (decision 046).
+      for (const path of ["/dashboard", "/user/verify-email", "/account/alerts"]) {
         await page.goto(path);
         await waitForHydration(page);
         if (path === "/dashboard") await expect(page.getByRole("button", { name: T.resend })).toBeVisible();
+        if (path === "/account/alerts") await expect(page.getByText(T.askFirst)).toHaveCount(2);
         for (const [width, height] of WIDTHS) {
           await page.setViewportSize({ width, height });
           await expectAccessible(page, { soft: true, label: `${path} at ${width} px` });
-          if (process.env.SCREENSHOTS && path === "/dashboard")
-            await page.screenshot({ path: `test-results/screens/unverified-dashboard-${lang}-${width}.png` });
+          if (process.env.SCREENSHOTS && path !== "/user/verify-email")
+            await page.screenshot({
+              path: `test-results/screens/unverified-${path.slice(1).replace("/", "-")}-${lang}-${width}.png`,
+              fullPage: true,
+            });
         }
       }
     });

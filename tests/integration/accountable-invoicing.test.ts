@@ -177,7 +177,8 @@ describe(`accountable invoicing on ${label}`, () => {
       .select(["subject", "text"])
       .where("to", "=", billingEmail)
       .executeTakeFirstOrThrow();
-    expect(mail.subject).toContain("Bekräfta faktura-e-posten");
+    // A consent request (decision 046): no organisation name before the link is opened.
+    expect(mail.subject).toBe("Bekräfta en faktura-e-post på Hittad");
     const link = /https?:\/\/\S+\/organisations\/billing-email\/[A-Za-z0-9_-]+/.exec(mail.text)![0];
     const path = new URL(link).pathname;
     // The token is the key: no sign-in needed (a shared billing mailbox).

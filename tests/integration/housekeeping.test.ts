@@ -76,6 +76,29 @@ async function seed(rt: Runtime) {
       { lane: "push", target: "push.example:443", strikes: 1, resumeAt: NOW + 30_000 },
     ])
     .execute();
+  // Decision 046: message counters a month after their window; never links a year after
+  // their last message, unless their address is suppressed (the link undoes that).
+  await db
+    .insertInto("sms_quotas")
+    .values([
+      { key: "to-month:old", windowStart: NOW - 32 * DAY, count: 5, noticeAt: null },
+      { key: "to-month:fresh", windowStart: NOW - 29 * DAY, count: 5, noticeAt: null },
+    ])
+    .execute();
+  const link = (codeHash: string, addressHash: string, lastSentAt: number) =>
+    ({ codeHash, addressHash, channel: "email", lastSentAt }) as const;
+  await db
+    .insertInto("never_links")
+    .values([
+      link("old", "a-old", NOW - 366 * DAY),
+      link("suppressed", "a-sup", NOW - 400 * DAY),
+      link("new", "a-new", NOW - DAY),
+    ])
+    .execute();
+  await db
+    .insertInto("recipient_suppressions")
+    .values({ addressHash: "a-sup", channel: "email", createdAt: NOW })
+    .execute();
 }
 
 describe("housekeeping: tables that only grew are pruned", () => {
@@ -90,10 +113,15 @@ describe("housekeeping: tables that only grew are pruned", () => {
       conversations: 0,
       lookups: 0,
       trustedContactInvites: 0,
+      messageCounters: 1,
+      neverLinks: 1,
       orders: 0,
       outboxBackoffs: 1,
     });
     const db = a.database.db;
+    expect((await db.selectFrom("sms_quotas").select("key").execute()).map((r) => r.key)).toEqual(["to-month:fresh"]);
+    const links = await db.selectFrom("never_links").select("codeHash").orderBy("codeHash").execute();
+    expect(links.map((r) => r.codeHash)).toEqual(["new", "suppressed"]);
     expect((await db.selectFrom("app_rate_limits").select("key").execute()).map((r) => r.key)).toEqual([
       "signin:ip:fresh",
     ]);
@@ -112,6 +140,9 @@ describe("housekeeping: tables that only grew are pruned", () => {
     await a.database.db.deleteFrom("mail_outbox").execute();
     await a.database.db.deleteFrom("payment_events").execute();
     await a.database.db.deleteFrom("outbox_backoffs").execute();
+    for (const table of ["sms_quotas", "never_links", "recipient_suppressions"] as const) {
+      await a.database.db.deleteFrom(table).execute();
+    }
     await seed(a);
     const runs = await Promise.all([
       runHousekeeping({ db: a.database.db, clock: () => NOW }, a.database.dialect),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
 import { recordBackup } from "../../app/server/backup/backups.repository.server";
 import { enqueueMail } from "../../app/server/mail/mail.server";
+import { admitSms } from "../../app/server/sms/sms-guard.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
@@ -211,6 +212,17 @@ describe("metrics endpoint", () => {
     expect(sample(text, age)).toBeGreaterThanOrEqual(3600);
     expect(sample(text, age)).toBeLessThan(3700);
     expect(sample(text, size)).toBe(123_456);
+  });
+
+  it("the SMS budget gauges show the SMS counted today and SMS_DAILY_BUDGET (decision 046)", async () => {
+    const used = "hittad_sms_budget_used";
+    const before = await (await scrape()).text();
+    expect(before).toContain(`# TYPE ${used} gauge`);
+    expect(sample(before, "hittad_sms_budget_limit")).toBe(rt.config.sms.dailyBudget);
+    await rt.database.db
+      .transaction()
+      .execute((trx) => admitSms(trx, rt.config, { accountKey: "account:metrics-test" }, Date.now()));
+    expect(sample(await (await scrape()).text(), used) - sample(before, used)).toBe(1);
   });
 
   it("METRICS_PORT serves the same metrics with the same token, and nothing else", async () => {

@@ -11,6 +11,7 @@ import { parseDatabaseConfig } from "../../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../../app/server/db/db.server";
 import { migrations } from "../../app/server/db/migrations";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { rowOf } from "../support/migration-rows";
 
 let db: TestDatabase | undefined;
 afterAll(async () => {
@@ -18,30 +19,6 @@ afterAll(async () => {
 });
 
 const BEFORE = "0046-folded-name";
-
-/** The columns a row of `table` must be given (not null, no default, not generated). */
-async function requiredColumns(k: Kysely<any>, dialect: string, table: string) {
-  if (dialect === "postgres") {
-    const r = await sql<{ name: string; type: string }>`
-      select column_name as name, data_type as type from information_schema.columns
-      where table_name = ${table} and is_nullable = 'NO' and column_default is null
-        and is_generated = 'NEVER'`.execute(k);
-    return r.rows;
-  }
-  const r = await sql<{ name: string; type: string; notnull: number; dflt_value: unknown }>`
-    select name, type, "notnull", dflt_value from pragma_table_info(${table})`.execute(k);
-  return r.rows.filter((c) => c.notnull === 1 && c.dflt_value === null);
-}
-
-/** A row of `table` with `given` and a placeholder in every other required column. */
-async function rowOf(k: Kysely<any>, dialect: string, table: string, given: Record<string, unknown>) {
-  const row: Record<string, unknown> = {};
-  for (const c of await requiredColumns(k, dialect, table)) {
-    const type = c.type.toLowerCase();
-    row[c.name] = type.includes("bool") ? false : /int|numeric|real|double/.test(type) ? 0 : "x";
-  }
-  return { ...row, ...given };
-}
 
 /** How many foreign keys `item_scans` has. */
 async function scanForeignKeys(k: Kysely<any>, dialect: string): Promise<number> {

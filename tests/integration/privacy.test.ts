@@ -35,6 +35,8 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   conversations: CONVERSATION_RETENTION_MS,
   lookups: RETENTION_MS.lookups,
   trustedContactInvites: 30 * 24 * 60 * 60_000,
+  messageCounters: 31 * DAY,
+  neverLinks: 365 * DAY,
   orders: RETENTION_MS.orders,
 };
 

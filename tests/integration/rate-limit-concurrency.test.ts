@@ -24,17 +24,15 @@ import {
   requestPhoneCode,
 } from "../../app/server/alerts/alerts.service.server";
 import { replyToken } from "../../app/server/contacts/contact-links.server";
+import { listContacts } from "../../app/server/contacts/contacts.service.server";
 import {
-  addContact,
   confirmContact,
   CONTACT_CODE_RULE,
-  CONTACT_REPLY_RULE,
   CONTACT_VERIFY_RULE,
-  INVITE_RULE as TRUSTED_INVITE_RULE,
-  listContacts,
-  replyAsContact,
   resendConfirmCode,
-} from "../../app/server/contacts/contacts.service.server";
+} from "../../app/server/contacts/confirm.service.server";
+import { addContact, INVITE_RULE as TRUSTED_INVITE_RULE } from "../../app/server/contacts/invite.service.server";
+import { CONTACT_REPLY_RULE, replyAsContact } from "../../app/server/contacts/reply.service.server";
 import { PHOTO_UPLOAD_LIMIT, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { PUSH_SUBSCRIBE_RULE, subscribeDevice } from "../../app/server/push/push.service.server";
 import { ServiceError } from "../../app/server/service-error.server";
@@ -48,11 +46,9 @@ import { IMPORT_RATE_RULE } from "../../app/server/items/import.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { ORDER_RATE_RULE } from "../../app/server/orders/checkout.service.server";
-import {
-  BILLING_CONFIRM_RULE,
-  INVITE_RECIPIENT_RULE,
-  INVITE_RULE,
-} from "../../app/server/organisations/organisations.service.server";
+import { INVITE_RULE } from "../../app/server/organisations/organisations.service.server";
+import { admitConsentRequest, RECIPIENT_DAY_LIMIT } from "../../app/server/recipients/recipients.service.server";
+import { admitSms, smsBudgetToday } from "../../app/server/sms/sms-guard.server";
 import {
   RELAY_IP_RULE,
   RELAY_ITEM_CEILING,
@@ -502,7 +498,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(mails).toHaveLength(INVITE_RULE.limit);
     });
 
-    it(`${INVITE_RECIPIENT_RULE.name}: invites of one address from many organisations, ${INVITE_RECIPIENT_RULE.limit} a day`, async () => {
+    it(`consent requests per recipient (decision 046): invites of one address from many organisations, ${RECIPIENT_DAY_LIMIT} a day`, async () => {
       const invitee = unique("wanted");
       // One admin of 50 organisations (its own limit, 30, is higher than the address's).
       const admin = await createUser(rt);
@@ -519,8 +515,8 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
         .select("id")
         .where("email", "=", invitee)
         .execute();
-      expect(invites).toHaveLength(INVITE_RECIPIENT_RULE.limit);
-      expect(await mailsTo(invitee)).toBe(INVITE_RECIPIENT_RULE.limit);
+      expect(invites).toHaveLength(RECIPIENT_DAY_LIMIT);
+      expect(await mailsTo(invitee)).toBe(RECIPIENT_DAY_LIMIT);
     });
 
     it("one open invite per address and organisation: the same invite sent 50 times at once makes one", async () => {
@@ -554,15 +550,15 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(rows).toHaveLength(1);
     });
 
-    it(`${BILLING_CONFIRM_RULE.name}: billing-email confirmation links to one address, ${BILLING_CONFIRM_RULE.limit} a day`, async () => {
+    it(`consent requests per recipient (decision 046): billing-email confirmation links to one address, ${RECIPIENT_DAY_LIMIT} a day`, async () => {
       const admin = await createUser(rt);
       const billingEmail = unique("billing");
       const org = await createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, billingEmail });
       const statuses = await burst(() =>
         http.post(`/organisations/${org}`, { intent: "confirmBilling" }, withCookie(admin)),
       );
-      expect(count(statuses, 302)).toBe(BILLING_CONFIRM_RULE.limit);
-      expect(await mailsTo(billingEmail)).toBe(BILLING_CONFIRM_RULE.limit);
+      expect(count(statuses, 302)).toBe(RECIPIENT_DAY_LIMIT);
+      expect(await mailsTo(billingEmail)).toBe(RECIPIENT_DAY_LIMIT);
     });
 
     it(`invoice credit (INVOICE_CREDIT_ITEMS): invoices of one organisation number at once, no more than ${CREDIT_ITEMS} items on credit`, async () => {
@@ -636,12 +632,14 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
   });
 
   describe("phones, trusted contacts, devices and photos (50 calls of the service at once)", () => {
-    it(`${PHONE_CODE_RULE.name}: codes asked for by one user, ${PHONE_CODE_RULE.limit} SMS sent`, async () => {
+    it(`${PHONE_CODE_RULE.name}: codes asked for by one user, ${PHONE_CODE_RULE.limit} considered, the number's day limit sent`, async () => {
       const u = await createUser(rt);
       const phone = aNumber();
       const codes = await calls(() => requestPhoneCode(depsOf(rt), u.id, "en", phone.typed));
       expect(count(codes, "phone.rateLimited")).toBe(N - PHONE_CODE_RULE.limit);
-      expect(await smsTo(phone.e164)).toHaveLength(PHONE_CODE_RULE.limit);
+      // Of the three the user's limit let through, one number takes two requests a day (decision 046).
+      expect(count(codes, "recipient.busyToday")).toBe(PHONE_CODE_RULE.limit - RECIPIENT_DAY_LIMIT);
+      expect(await smsTo(phone.e164)).toHaveLength(RECIPIENT_DAY_LIMIT);
     });
 
     it(`${PHONE_VERIFY_RULE.name}: wrong codes from one user, no more checked than the ${PHONE_VERIFY_RULE.limit} allowed`, async () => {
@@ -673,12 +671,48 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
       expect(mails).toHaveLength(TRUSTED_CONTACTS_MAX);
     });
 
-    it(`${CONTACT_CODE_RULE.name}: new codes asked for one contact, ${CONTACT_CODE_RULE.limit} SMS sent`, async () => {
+    it(`${CONTACT_CODE_RULE.name}: new codes asked for one contact, ${CONTACT_CODE_RULE.limit} considered, the number's day limit sent`, async () => {
       const { phone, token } = await contactInvitedBySms();
       const codes = await calls(() => resendConfirmCode(depsOf(rt), token));
       expect(count(codes, "rateLimited")).toBe(N - CONTACT_CODE_RULE.limit);
-      // The invitation's SMS, and the new codes the limit allowed.
-      expect(await smsTo(phone)).toHaveLength(1 + CONTACT_CODE_RULE.limit);
+      // Of the three the contact's limit let through, the number takes one more request today
+      // (the invitation was the first, decision 046).
+      expect(count(codes, "ok")).toBe(RECIPIENT_DAY_LIMIT - 1);
+      expect(count(codes, "recipient.busyToday")).toBe(CONTACT_CODE_RULE.limit - (RECIPIENT_DAY_LIMIT - 1));
+      expect(await smsTo(phone)).toHaveLength(RECIPIENT_DAY_LIMIT);
+    });
+
+    it(`consent requests per recipient (decision 046): one number asked by ${N} accounts at once, ${RECIPIENT_DAY_LIMIT} admitted`, async () => {
+      const phone = aNumber();
+      const codes = await calls((i) =>
+        rt.database.db
+          .transaction()
+          .execute((trx) =>
+            admitConsentRequest(
+              trx,
+              rt.config,
+              { channel: "sms", to: phone.e164, accountKey: `account:burst-${i}` },
+              Date.now(),
+            ),
+          ),
+      );
+      expect(count(codes, "ok")).toBe(RECIPIENT_DAY_LIMIT);
+      expect(count(codes, "recipient.busyToday")).toBe(N - RECIPIENT_DAY_LIMIT);
+    });
+
+    it("SMS_DAILY_BUDGET (decision 046): SMS of 50 accounts at once, no more admitted than the day's budget", async () => {
+      const { used } = await smsBudgetToday(rt.database.db, rt.config, Date.now());
+      const config = { ...rt.config, sms: { ...rt.config.sms, dailyBudget: used + 3 } };
+      const admitted = await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          rt.database.db
+            .transaction()
+            .execute((trx) => admitSms(trx, config, { accountKey: `account:budget-${i}-${n}` }, Date.now())),
+        ),
+      );
+      expect(admitted.filter((a) => a.ok)).toHaveLength(3);
+      expect(admitted.filter((a) => !a.ok && a.why === "budget")).toHaveLength(N - 3);
+      expect((await smsBudgetToday(rt.database.db, config, Date.now())).used).toBe(used + 3);
     });
 
     it(`${CONTACT_VERIFY_RULE.name}: wrong codes for one contact, no more checked than the ${CONTACT_VERIFY_RULE.limit} allowed`, async () => {

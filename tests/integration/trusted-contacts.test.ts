@@ -114,7 +114,11 @@ describe("a trusted contact by email", () => {
     const added = await addContact(owner, { name: "Kim Partner", email: kim });
     expect(added.status).toBe(302);
     const invite = await smtp.waitForMail((m) => m.to.includes(kim));
-    expect(invite.subject).toBe("Olle Owner asks you to be a trusted contact on Hittad");
+    // The one consent request (decision 046): no name in the subject, the first name in the text.
+    expect(invite.subject).toBe("Will you be a trusted contact on Hittad?");
+    expect(invite.text).toContain("Olle uses Hittad");
+    expect(invite.text).not.toContain("Owner");
+    expect(invite.text).toMatch(/\/t\/n\/[A-Za-z0-9_-]{12}/);
     const confirmPath = pathOf(invite.text, "/t/c/");
 
     // Not confirmed yet: the owner is reached, the contact is not.
@@ -129,12 +133,13 @@ describe("a trusted contact by email", () => {
     const show = await http.get(confirmPath);
     expect(show.status).toBe(200);
     const shown = await show.text();
-    expect(shown).toContain("Olle Owner");
+    expect(shown).toContain("Olle asks you");
+    expect(shown).not.toContain("Olle Owner");
     expect(shown).toContain(">Confirm</button>");
     const confirmed = await http.post(confirmPath, {});
     expect(confirmed.status).toBe(200);
-    expect(await confirmed.text()).toContain("You are now Olle Owner");
-    expect(await (await http.get(confirmPath)).text()).toContain("You are now Olle Owner");
+    expect(await confirmed.text()).toContain("You are now a trusted contact");
+    expect(await (await http.get(confirmPath)).text()).toContain("You are now a trusted contact");
 
     const found = await finderWrites(item, "I have your red phone, call me");
     const mail = await smtp.waitForMail((m) => m.to.includes(kim) && m.text.includes("I have your red phone"));
@@ -185,7 +190,7 @@ describe("a trusted contact by SMS", () => {
     expect((await addContact(owner, { name: "Bo", phone: "070-555 12 34" })).status).toBe(302);
     const invite = await elks.waitFor((m) => m.to === "+46705551234");
     const confirmPath = pathOf(invite.message, "/t/c/");
-    const code = /kod (\d{6})/.exec(invite.message)![1]!;
+    const code = /Kod (\d{6})/.exec(invite.message)![1]!;
     const form = await (await http.get(confirmPath, { lang: "sv" })).text();
     expect(form).toContain("Kod från sms:et");
     // The link alone confirms nothing; a wrong code is a translated 400 with what was typed.
@@ -278,5 +283,51 @@ describe("the owner's choices", () => {
       { cookie: (await createUser(rt, { language: "sv" })).cookie, lang: "sv" },
     );
     expect(await sv.text()).toContain("Skriv en e-postadress som namn@exempel.se.");
+  });
+});
+
+describe("only accountable accounts ask anyone anything (decision 046)", () => {
+  it("an account whose email is not verified gets a translated 403 for a contact or a code, nothing is queued, and the page says why", async () => {
+    const fresh = await createUser(rt, { verified: false, language: "sv" });
+    const stranger = `stranger-${randomBytes(3).toString("hex")}@example.test`;
+    const invite = await http.post(
+      "/account/alerts",
+      { intent: "addContact", name: "Stranger", email: stranger, phone: "070-555 98 76" },
+      { cookie: fresh.cookie, lang: "sv" },
+    );
+    expect(invite.status).toBe(403);
+    const html = await invite.text();
+    expect(html).toContain("Bekräfta din e-postadress först");
+    // What was typed is kept.
+    expect(html).toContain(stranger);
+    const code = await http.post(
+      "/account/alerts",
+      { intent: "phone", phone: "070-555 98 77" },
+      { cookie: fresh.cookie, lang: "sv" },
+    );
+    expect(code.status).toBe(403);
+    const queued = await rt.database.db
+      .selectFrom("mail_outbox")
+      .select("id")
+      .where("to", "in", [stranger, "+46705559876", "+46705559877"])
+      .execute();
+    expect(queued).toEqual([]);
+    const page = await (await http.get("/account/alerts", { cookie: fresh.cookie, lang: "sv" })).text();
+    expect(page).toContain("Bekräfta din e-postadress för att lägga till ett mobilnummer eller betrodda kontakter");
+    expect(page).not.toContain('name="intent" value="addContact"');
+  });
+
+  it("a number outside SMS_COUNTRIES is refused when typed, with the allowed codes named", async () => {
+    const owner = await createUser(rt);
+    const res = await addContact(owner, { name: "Hans", phone: "+49 151 23456789" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("We can only send SMS to numbers that start with +46, +47, +45, +358.");
+    const own = await http.post(
+      "/account/alerts",
+      { intent: "phone", phone: "+49 151 23456789" },
+      { cookie: owner.cookie },
+    );
+    expect(own.status).toBe(400);
+    expect(await own.text()).toContain("+46, +47, +45, +358");
   });
 });

@@ -523,6 +523,8 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: all(404),
     body: { message: "I can bring it to the station tomorrow." },
   },
+  // "Never contact me again" (decision 046): a code never sent suppresses nothing, for anyone.
+  { route: "t/n/:token", url: "/t/n/forged-token", get: all(404), post: all(404) },
   {
     // The invite link: the token shows the invite; only the verified invited address may accept.
     route: "invite/:token",

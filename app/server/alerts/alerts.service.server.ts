@@ -10,6 +10,7 @@ import { formatPhone, normalizePhone } from "~/lib/phone";
 import type { Deps } from "../service-deps.server";
 import { enqueueSms } from "../mail/mail.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
+import { admitConsentRequest, requireSmsCountry, requireVerifiedSender } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./alerts.repository.server";
 import { reportTokenHash } from "./fanout.service.server";
@@ -60,7 +61,13 @@ export async function getPhoneState(deps: Pick<Deps, "db" | "clock">, userId: st
   };
 }
 
-/** Sends a six-digit code to the typed number (any format lib/phone.ts reads). */
+/**
+ * Sends a six-digit code to the typed number (any format lib/phone.ts reads). The number
+ * is not proven yet, so the code is a consent request (decision 046): a verified account
+ * only, an allowed country, not a number that asked never to be contacted, the
+ * per-recipient limits, the account's SMS quota and the day's budget; the SMS carries the
+ * "never contact me again" link.
+ */
 export async function requestPhoneCode(
   deps: Pick<Deps, "db" | "config" | "clock">,
   userId: string,
@@ -70,18 +77,26 @@ export async function requestPhoneCode(
   const { db, config } = deps;
   const phone = normalizePhone(typed);
   if (!phone) throw new AlertsError("phone.invalid");
+  await requireVerifiedSender(db, userId);
+  requireSmsCountry(config, phone);
   const now = deps.clock();
   const hit = await hitRateLimit(db, PHONE_CODE_RULE, userId, now);
   if (!hit.ok) throw new AlertsError("phone.rateLimited", { count: hit.retryAfterMinutes });
   const code = newPhoneCode();
   const t = getT(lang);
   await db.transaction().execute(async (trx) => {
+    const { neverUrl } = await admitConsentRequest(
+      trx,
+      config,
+      { channel: "sms", to: phone, accountKey: `account:${userId}` },
+      now,
+    );
     await repo.setPendingPhone(trx, userId, {
       phone,
       codeHash: codeHash(config.authSecret, userId, phone, code),
       expiresAt: now + PHONE_CODE_TTL_MS,
     });
-    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });
+    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code, never: neverUrl }) });
   });
 }
 

@@ -10,10 +10,11 @@
  * sent on its own, so a channel that fails never holds up another.
  *
  * Recipients: everyone who manages the item (decision 026). Email only to a verified
- * account address (decision 012); SMS only to a verified number, through the cost guard;
- * push to each device the recipient subscribed (decision 040: the same outbox).
+ * account address (decision 012); SMS only to a verified number, through the cost guard
+ * and the day's budget (sms/sms-guard.server.ts); push to each device the recipient
+ * subscribed (decision 040: the same outbox). A trusted contact only on the addresses and
+ * numbers that confirmed themselves and are not on the suppression list (decision 046).
  */
-import { DAY_MS } from "~/lib/dates";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AlertEvent } from "~/lib/alerts";
 import { maskEmail, maskPhone } from "~/lib/phone";
@@ -26,6 +27,8 @@ import { listActiveContactsForItem, rememberLink, type ContactRow } from "../con
 import { findItemById } from "../items/items.repository.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
+import { mayMessage } from "../recipients/recipients.service.server";
+import { admitSms } from "../sms/sms-guard.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
 import {
@@ -41,10 +44,6 @@ import {
 
 export type { AlertFacts };
 
-/** The cost guard's account window: 30 days. */
-export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY_MS;
-export const SMS_ITEM_WINDOW_MS = DAY_MS;
-
 export interface FanOutResult {
   /** Deliveries queued per channel. */
   email: number;
@@ -55,30 +54,6 @@ export interface FanOutResult {
 }
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-
-/**
- * The SMS cost guard (decision 033): at most SMS_LIMIT_PER_ITEM_DAY per item a day and
- * SMS_LIMIT_PER_ACCOUNT_MONTH per account in 30 days, counted atomically before anything
- * is queued (the counters are upserts, as the rate limiter's).
- */
-async function admitSms(
-  db: DB,
-  config: Deps["config"],
-  itemId: string,
-  accountKey: string,
-  now: number,
-): Promise<{ ok: true } | { ok: false; key: string; windowStart: number; why: "item" | "account" }> {
-  const itemKey = `item:${itemId}`;
-  const byItem = await repo.hitSmsQuota(db, itemKey, config.sms.limitPerItemDay, SMS_ITEM_WINDOW_MS, now);
-  if (!byItem.ok) return { ok: false, key: itemKey, windowStart: byItem.windowStart, why: "item" };
-  const byAccount = await repo.hitSmsQuota(db, accountKey, config.sms.limitPerAccountMonth, SMS_ACCOUNT_WINDOW_MS, now);
-  if (!byAccount.ok) {
-    // Not sent: the item's counter gives it back.
-    await repo.undoSmsQuota(db, itemKey);
-    return { ok: false, key: accountKey, windowStart: byAccount.windowStart, why: "account" };
-  }
-  return { ok: true };
-}
 
 /**
  * The short stop link (and reply link, for a conversation) of a contact's SMS, remembered
@@ -154,12 +129,17 @@ export async function fanOutAlert(
     if (want.sms) {
       const phone = await repo.verifiedPhoneOf(db, userId);
       if (phone) {
-        const admitted = await admitSms(db, config, facts.itemId, `account:${userId}`, now);
+        const admitted = await admitSms(db, config, { itemId: facts.itemId, accountKey: `account:${userId}` }, now);
         if (!admitted.ok) {
           await delivery("sms", maskPhone(phone), "blocked");
           out.blocked++;
-          // The owner hears of it once per window, by email (never by another SMS).
-          if (user.emailVerified && (await repo.claimQuotaNotice(db, admitted.key, admitted.windowStart, now))) {
+          // The owner hears of their own limits once per window, by email (never by another
+          // SMS); Hittad's day budget is the operator's to watch (/metrics).
+          if (
+            admitted.why !== "budget" &&
+            user.emailVerified &&
+            (await repo.claimQuotaNotice(db, admitted.key, admitted.windowStart, now))
+          ) {
             await enqueueMail(db, { to: user.email, ...renderGuardNotice(config, user, facts, admitted.why) });
           }
         } else {
@@ -240,7 +220,11 @@ type RecordDelivery = (
   contactId?: string,
 ) => Promise<string>;
 
-/** Queues a finder message or lost-mode alert to each contact, by mail and/or SMS as they gave. */
+/**
+ * Queues a finder message or lost-mode alert to each contact: by mail if their address
+ * confirmed itself, by SMS if their number did (decision 046: an address confirming says
+ * nothing about a number given beside it), neither to one on the suppression list.
+ */
 async function deliverToContacts(
   db: DB,
   config: Deps["config"],
@@ -252,14 +236,14 @@ async function deliverToContacts(
 ): Promise<void> {
   for (const c of contacts) {
     const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
-    if (c.email) {
+    if (c.email && c.emailConfirmedAt !== null && (await mayMessage(db, "email", c.email))) {
       const deliveryId = await sink.record("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
       await enqueueMail(db, { to: c.email, ...renderContactEmail(config, contact, sink.owner, facts), deliveryId });
       out.email++;
     }
-    if (c.phone) {
+    if (c.phone && c.phoneConfirmedAt !== null && (await mayMessage(db, "sms", c.phone))) {
       const label = `${c.name} (${maskPhone(c.phone)})`;
-      const admitted = await admitSms(db, config, facts.itemId, sink.accountKey, now);
+      const admitted = await admitSms(db, config, { itemId: facts.itemId, accountKey: sink.accountKey }, now);
       if (!admitted.ok) {
         await sink.record("sms", label, "blocked", undefined, c.id);
         out.blocked++;

@@ -1,4 +1,7 @@
-/** SMS settings (decision 033): 46elks, or the outbox folder without credentials. */
+/**
+ * SMS settings (decisions 033, 046): 46elks, or the outbox folder without credentials; the
+ * cost guard's limits, the operator's daily budget and the countries SMS may go to.
+ */
 import path from "node:path";
 import { z } from "zod";
 import { ConfigError, emptyToUndefined, optionalString } from "./env.server";
@@ -23,6 +26,17 @@ export const smsEnv = {
     emptyToUndefined,
     z.coerce.number().int().min(0).max(1_000_000).default(100),
   ),
+  /** Decision 046: SMS of every kind (codes, invitations, alerts) all accounts together may send in a UTC day. */
+  SMS_DAILY_BUDGET: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000_000).default(1000)),
+  /** Decision 046: the country calling codes SMS may go to, e.g. "+46,+47". */
+  SMS_COUNTRIES: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("+46,+47,+45,+358")
+      .transform((v) => v.split(",").map((c) => c.trim()))
+      .pipe(z.array(z.string().regex(/^\+[1-9]\d{0,2}$/, "must be country calling codes like +46,+47")).min(1)),
+  ),
 };
 
 type SmsEnv = z.infer<z.ZodObject<typeof smsEnv>>;
@@ -36,6 +50,10 @@ export interface SmsConfig {
   outboxDir: string;
   limitPerItemDay: number;
   limitPerAccountMonth: number;
+  /** SMS_DAILY_BUDGET: all SMS in a UTC day, every account together. */
+  dailyBudget: number;
+  /** SMS_COUNTRIES: calling codes ("+46") a number must start with. */
+  countries: string[];
 }
 
 export function smsConfig(e: SmsEnv, cwd: string): SmsConfig {
@@ -50,5 +68,7 @@ export function smsConfig(e: SmsEnv, cwd: string): SmsConfig {
     outboxDir: path.resolve(cwd, e.SMS_OUTBOX_DIR),
     limitPerItemDay: e.SMS_LIMIT_PER_ITEM_DAY,
     limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
+    dailyBudget: e.SMS_DAILY_BUDGET,
+    countries: [...new Set(e.SMS_COUNTRIES)],
   };
 }

@@ -1,5 +1,7 @@
-/** Trusted-contact errors as HTTP (decision 011): /account/alerts' forms and the contacts' pages. */
+/** Trusted-contact errors as HTTP (decision 011): /account/alerts' forms, the desk's page and the contacts' pages. */
 import type { HttpErrorTable } from "../http/errors.server";
+import { recipientsErrors } from "../recipients/recipients.http.server";
+import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
 import type { ContactsErrorCode } from "./contacts.service.server";
 
 export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
@@ -15,9 +17,16 @@ export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
   },
   // A link that is wrong, altered, expired, or no longer the contact's: "Page not found".
   notFound: { status: 404, key: "trusted.errors.notFound", on: "page" },
+  dpaRequired: { status: 409, key: "trusted.errors.dpaRequired" },
   "reply.invalid": { status: 400, key: "trusted.errors.reply", on: { field: "message" } },
   // On the form (codeWrong says how many tries are left); the page marks the code field.
   "code.invalid": { status: 400, key: "trusted.errors.codeInvalid" },
   "code.wrong": { status: 400, key: "trusted.errors.codeWrong" },
   "code.expired": { status: 400, key: "trusted.errors.codeExpired" },
+};
+
+/** The forms that send a consent request (naming a contact, a code): with the who-may-be-messaged refusals (decision 046). */
+export const contactsSendErrors: HttpErrorTable<ContactsErrorCode | RecipientsErrorCode> = {
+  ...recipientsErrors,
+  ...contactsErrors,
 };

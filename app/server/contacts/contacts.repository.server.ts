@@ -14,6 +14,8 @@ const row = (r: ContactRow): ContactRow => ({
   createdAt: Number(r.createdAt),
   confirmCodeExpiresAt: num(r.confirmCodeExpiresAt),
   confirmCodeAttempts: Number(r.confirmCodeAttempts),
+  emailConfirmedAt: num(r.emailConfirmedAt),
+  phoneConfirmedAt: num(r.phoneConfirmedAt),
 });
 
 /**
@@ -65,22 +67,33 @@ export async function insertContact(db: DB, c: ContactRow): Promise<void> {
   await db.insertInto("trusted_contacts").values(c).execute();
 }
 
+/** An account's own contact; a desk contact it named is the organisation's (removeDeskContact). */
 export async function deleteContact(db: DB, userId: string, id: string): Promise<boolean> {
   const res = await db
     .deleteFrom("trusted_contacts")
     .where("id", "=", id)
     .where("userId", "=", userId)
+    .where("organisationId", "is", null)
     .executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
-/** Confirmed (once; the link keeps showing "confirmed" until it expires). */
-export async function markConfirmed(db: DB, id: string, at: number): Promise<void> {
+/**
+ * One channel confirmed (decision 046): the mailed link's button (email) or the code sent
+ * to the number (phone). `confirmedAt` keeps the first. Once; the link keeps showing
+ * "confirmed" until it expires.
+ */
+export async function markConfirmed(db: DB, id: string, channel: "email" | "phone", at: number): Promise<void> {
+  const column = channel === "email" ? "emailConfirmedAt" : "phoneConfirmedAt";
   await db
     .updateTable("trusted_contacts")
-    .set({ confirmedAt: at, confirmCodeHash: null, confirmCodeExpiresAt: null })
+    .set((eb) => ({
+      [column]: at,
+      confirmedAt: eb.fn.coalesce("confirmedAt", eb.val(at)),
+      ...(channel === "phone" ? { confirmCodeHash: null, confirmCodeExpiresAt: null } : {}),
+    }))
     .where("id", "=", id)
-    .where("confirmedAt", "is", null)
+    .where(column, "is", null)
     .execute();
 }
 
@@ -219,7 +232,7 @@ export async function setConfirmCode(db: DB, id: string, codeHash: string, expir
     .updateTable("trusted_contacts")
     .set({ confirmCodeHash: codeHash, confirmCodeExpiresAt: expiresAt, confirmCodeAttempts: 0 })
     .where("id", "=", id)
-    .where("confirmedAt", "is", null)
+    .where("phoneConfirmedAt", "is", null)
     .execute();
 }
 
@@ -232,7 +245,7 @@ export async function countConfirmCodeAttempt(db: DB, id: string, maxAttempts: n
     .updateTable("trusted_contacts")
     .set({ confirmCodeAttempts: sql<number>`"confirmCodeAttempts" + 1` })
     .where("id", "=", id)
-    .where("confirmedAt", "is", null)
+    .where("phoneConfirmedAt", "is", null)
     .where("confirmCodeHash", "is not", null)
     .where("confirmCodeExpiresAt", ">", now)
     .where("confirmCodeAttempts", "<", maxAttempts)

@@ -236,6 +236,25 @@ export interface TrustedContactTable {
   confirmCodeAttempts: ColumnType<number, number | undefined, number>;
   /** Set: a contact of that organisation's desk, named by the admin `userId` (migration 0043). */
   organisationId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Each channel confirms on its own (migration 0048, decision 046): the mailed link's button, the code sent to the number. */
+  emailConfirmedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  phoneConfirmedAt: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** An address or number that asked never to be contacted (migration 0049, decision 046): its fingerprint only. */
+export interface RecipientSuppressionTable {
+  /** SHA-256 of "email:<address>" or "sms:<E.164>". */
+  addressHash: string;
+  channel: "email" | "sms";
+  createdAt: number;
+}
+
+/** A "never contact me again" link (/t/n/{code}) as sent in a consent request (migration 0049). */
+export interface NeverLinkTable {
+  codeHash: string;
+  addressHash: string;
+  channel: "email" | "sms";
+  lastSentAt: number;
 }
 
 /** A short stop or reply link of a trusted contact (migration 0042): the SHA-256 of its derived code. */
@@ -481,6 +500,8 @@ export interface Database {
   trusted_contacts: TrustedContactTable;
   trusted_contact_exclusions: TrustedContactExclusionTable;
   trusted_contact_links: TrustedContactLinkTable;
+  recipient_suppressions: RecipientSuppressionTable;
+  never_links: NeverLinkTable;
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
   admin_lookups: AdminLookupTable;

@@ -16,6 +16,8 @@ import { deleteExpiredConversations } from "../relay/relay.service.server";
 import { deleteLookupsBefore } from "../lookup/lookup.repository.server";
 import { deleteUnconfirmedBefore } from "../contacts/contacts.repository.server";
 import { deleteBackoffsBefore } from "../outbox/outbox.repository.server";
+import { deleteOldSmsQuotas } from "../alerts/alerts.repository.server";
+import { deleteStaleNeverLinks } from "../recipients/recipients.service.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -36,6 +38,10 @@ export interface HousekeepingResult {
   lookups: number;
   /** Trusted contacts who never confirmed, 30 days after being named (decision 040). */
   trustedContactInvites: number;
+  /** SMS and per-recipient counters whose window ended (decision 046). */
+  messageCounters: number;
+  /** Never links not sent for a year, unless their address is suppressed (decision 046). */
+  neverLinks: number;
   /** Orders and receipts 7 years after the end of their financial year (decision 041). */
   orders: number;
   /** Delivery targets' pauses that ended a day ago and were never cleared (decision 049). */
@@ -59,6 +65,8 @@ export async function runHousekeeping(
     conversations: await deleteExpiredConversations(db, now),
     lookups: await deleteLookupsBefore(db, now - RETENTION_MS.lookups),
     trustedContactInvites: await deleteUnconfirmedBefore(db, now - RETENTION_MS.trustedContactInvites),
+    messageCounters: await deleteOldSmsQuotas(db, now - RETENTION_MS.messageCounters),
+    neverLinks: await deleteStaleNeverLinks(db, now - RETENTION_MS.neverLinks),
     orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
     outboxBackoffs: await deleteBackoffsBefore(db, now - DAY_MS),
   }));

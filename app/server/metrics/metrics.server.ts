@@ -39,6 +39,8 @@ export interface MetricSources {
   scanLogPending(): number;
   /** The newest good backup (decision 048): when its snapshot was taken, and its size. */
   lastGoodBackup?(): Promise<{ startedAt: number; sizeBytes: number | null } | null>;
+  /** SMS counted today against SMS_DAILY_BUDGET, and the budget (decision 046). */
+  smsBudget?(): Promise<{ used: number; limit: number }>;
 }
 
 let sources: MetricSources | undefined;
@@ -127,6 +129,34 @@ queueGauge(
   (s) => s.oldestAgeSeconds,
 );
 
+/** The day's SMS budget as read for this scrape: the two gauges share one database read. */
+let budgetRead: Promise<{ used: number; limit: number } | undefined> | undefined;
+function readBudget() {
+  budgetRead ??= sources?.smsBudget ? sources.smsBudget().catch(() => undefined) : Promise.resolve(undefined);
+  return budgetRead;
+}
+function budgetGauge(name: string, help: string, value: (b: { used: number; limit: number }) => number) {
+  return new client.Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const budget = await readBudget();
+      if (budget) this.set(value(budget));
+    },
+  });
+}
+budgetGauge(
+  "hittad_sms_budget_used",
+  "SMS counted today (UTC) against SMS_DAILY_BUDGET, all accounts together.",
+  (b) => b.used,
+);
+budgetGauge(
+  "hittad_sms_budget_limit",
+  "SMS_DAILY_BUDGET: SMS all accounts together may send in a UTC day.",
+  (b) => b.limit,
+);
+
 new client.Gauge({
   name: "hittad_db_pool_connections",
   help: "PostgreSQL pool connections by state (total, idle, waiting requests).",
@@ -209,6 +239,7 @@ export function observeRequest(route: string, method: string, status: number, se
 export function metricsText(): Promise<string> {
   queueRead = undefined;
   backupRead = undefined;
+  budgetRead = undefined;
   return registry.metrics();
 }
 

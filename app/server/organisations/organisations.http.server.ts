@@ -1,5 +1,7 @@
 /** Organisation errors as HTTP (decision 011): one table for /organisations/* and /invite/{token}. */
 import type { HttpErrorTable } from "../http/errors.server";
+import { recipientsErrors } from "../recipients/recipients.http.server";
+import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
 import type { OrganisationErrorCode } from "./organisations.service.server";
 
 export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
@@ -18,19 +20,15 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   dpaOutdated: { status: 409, key: "organisations.errors.dpaOutdated" },
   billingLinkInvalid: { status: 410, key: "organisations.errors.billingLinkInvalid" },
   billingSenderNotVerified: { status: 403, key: "organisations.errors.billingSenderNotVerified" },
-  billingRateLimited: {
-    status: 429,
-    key: "organisations.errors.billingRateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
-  },
-  recipientRateLimited: {
-    status: 429,
-    key: "organisations.errors.recipientRateLimited",
-    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
-  },
   rateLimited: {
     status: 429,
     key: "organisations.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
+};
+
+/** The organisation page's forms: invites and billing-email links are consent requests too (decision 046). */
+export const organisationFormErrors: HttpErrorTable<OrganisationErrorCode | RecipientsErrorCode> = {
+  ...recipientsErrors,
+  ...organisationErrors,
 };

@@ -10,6 +10,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/dates";
+import { firstName } from "~/lib/first-name";
 import { randomId } from "~/lib/ids";
 import {
   INVITE_TTL_MS,
@@ -23,6 +24,7 @@ import {
 import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
+import { admitConsentRequest } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
 import { DPA_VERSION } from "~/lib/dpa";
@@ -43,11 +45,9 @@ export type OrganisationErrorCode =
   | "inviterNotVerified"
   | "alreadyInvited"
   | "rateLimited"
-  | "recipientRateLimited"
   /** The billing-email confirmation link is unknown, used, expired, or for an address changed since. */
   | "billingLinkInvalid"
   | "billingSenderNotVerified"
-  | "billingRateLimited"
   /** Decision 030: the current data processing agreement is not accepted yet. */
   | "dpaRequired"
   /** The agreement posted is not the current version (the page was older than the text). */
@@ -60,17 +60,6 @@ export const ORGANISATION_ID_LENGTH = 10;
 /** Invite mails per admin: a team's worth in an hour, not a mailer for a stolen session. */
 export const INVITE_RULE: RateRule = { name: "org:invite", limit: 30, windowMs: 60 * 60_000 };
 
-/**
- * Invite mails per recipient address, across all organisations: a few a day, so invites
- * cannot be used to flood someone's mailbox.
- */
-export const INVITE_RECIPIENT_RULE: RateRule = { name: "org:invite-to", limit: 3, windowMs: 24 * 60 * 60_000 };
-
-/**
- * Billing-email confirmation links per address (decision 028): a few a
- * day, so the link cannot be used to flood someone's mailbox.
- */
-export const BILLING_CONFIRM_RULE: RateRule = { name: "org:billing-confirm", limit: 3, windowMs: 24 * 60 * 60_000 };
 /** A billing-email confirmation link works for 7 days. */
 export const BILLING_CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 
@@ -203,7 +192,10 @@ export async function updateOrganisation(deps: Ctx, userId: string, organisation
 /**
  * Mails an invite to `email` with a link that works once, for 7 days. The token is only in
  * the mail; the database keeps its SHA-256. The mail is in the invitee's language when
- * they already have an account, else in the inviting admin's.
+ * they already have an account, else in the inviting admin's. It is a consent request
+ * (decision 046): it names the inviting admin by their first name only and the
+ * organisation not at all (the invite page does, once opened), carries the "never contact
+ * me again" link, and passes the suppression list and the per-recipient limits.
  */
 export async function inviteMember(
   deps: Pick<Deps, "db" | "clock" | "config">,
@@ -231,8 +223,12 @@ export async function inviteMember(
     const limiter = rateLimits(deps.config, db);
     const hit = await limiter.hit(INVITE_RULE, actor.id, now);
     if (!hit.ok) throw new OrganisationError("rateLimited", { count: hit.retryAfterMinutes });
-    const toHit = await limiter.hit(INVITE_RECIPIENT_RULE, input.email, now);
-    if (!toHit.ok) throw new OrganisationError("recipientRateLimited", { count: toHit.retryAfterMinutes });
+    const { neverUrl } = await admitConsentRequest(
+      db,
+      deps.config,
+      { channel: "email", to: input.email, accountKey: `account:${actor.id}` },
+      now,
+    );
     const invite: inviteRepo.Invite = {
       id: randomUUID(),
       organisationId,
@@ -250,29 +246,29 @@ export async function inviteMember(
     const t = getT(mailLang);
     await enqueueMail(db, {
       to: input.email,
-      subject: t("organisations.mail.invite.subject", { organisation: oneLine(organisation.name) }),
+      subject: t("organisations.mail.invite.subject"),
       text: t("organisations.mail.invite.text", {
-        inviter: oneLine(actor.name),
-        organisation: oneLine(organisation.name),
+        who: firstName(actor.name, t("organisations.mail.someone")),
         role: t(`organisations.roles.${input.role}`),
         url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
         date: formatDate(invite.expiresAt, mailLang),
+        never: neverUrl,
       }),
     });
   });
 }
 
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-
 /**
  * Mails the billing email a confirmation link (decision 028): invoices
  * go there, so an admin proves the address reaches the organisation before the first
- * invoice. A verified admin only (mail in Hittad's name, decision 012); counted per
- * address before anything is written. A new link replaces the previous one.
+ * invoice. A verified admin only (mail in Hittad's name, decision 012). A consent request
+ * like an invite (decision 046): no organisation name in it until the link is opened, the
+ * never link, the suppression list and the per-recipient limits, counted before anything
+ * is written. A new link replaces the previous one.
  */
 export async function sendBillingEmailConfirmation(
   deps: Pick<Deps, "db" | "clock" | "config">,
-  actor: { id: string; emailVerified: boolean },
+  actor: { id: string; name: string; emailVerified: boolean },
   organisationId: string,
   lang: Lang,
 ): Promise<void> {
@@ -284,8 +280,12 @@ export async function sendBillingEmailConfirmation(
     const organisation = await repo.findOrganisation(db, organisationId);
     if (!organisation) throw new OrganisationError("notFound");
     const email = organisation.billingEmail.toLowerCase();
-    const hit = await rateLimits(deps.config, db).hit(BILLING_CONFIRM_RULE, email, now);
-    if (!hit.ok) throw new OrganisationError("billingRateLimited", { minutes: hit.retryAfterMinutes });
+    const { neverUrl } = await admitConsentRequest(
+      db,
+      deps.config,
+      { channel: "email", to: email, accountKey: `account:${actor.id}` },
+      now,
+    );
     await repo.setBillingConfirmLink(db, organisationId, {
       tokenHash: hashInviteToken(token),
       email,
@@ -294,11 +294,12 @@ export async function sendBillingEmailConfirmation(
     const t = getT(lang);
     await enqueueMail(db, {
       to: email,
-      subject: t("organisations.mail.billingConfirm.subject", { organisation: oneLine(organisation.name) }),
+      subject: t("organisations.mail.billingConfirm.subject"),
       text: t("organisations.mail.billingConfirm.text", {
-        organisation: oneLine(organisation.name),
+        who: firstName(actor.name, t("organisations.mail.someone")),
         url: new URL(`/organisations/billing-email/${token}`, deps.config.baseUrl).toString(),
         date: formatDate(now + BILLING_CONFIRM_TTL_MS, lang),
+        never: neverUrl,
       }),
     });
   });

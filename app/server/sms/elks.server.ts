@@ -9,6 +9,7 @@ import type { Config } from "../config.server";
 import { PermanentError, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
 import { writeOutboxFile } from "../alerts/outbox-file.server";
 import { logger } from "../logger.server";
+import { smsCountryAllowed } from "./sms-guard.server";
 
 /** A provider that does not answer in this time is retried later. */
 export const ELKS_TIMEOUT_MS = 10_000;
@@ -23,6 +24,14 @@ function reportUrlOf(row: OutboxRow): string | undefined {
   }
 }
 
+/**
+ * Decision 046: checked again at sending time, so a number queued before the operator
+ * narrowed SMS_COUNTRIES (or by any path that forgot to ask) never costs an SMS.
+ */
+function refuseOtherCountries(config: Pick<Config, "sms">, row: OutboxRow): void {
+  if (!smsCountryAllowed(config, row.to)) throw new PermanentError("number outside SMS_COUNTRIES");
+}
+
 export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
   const { sms } = config;
   if (sms.username && sms.password) {
@@ -30,6 +39,7 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
     const url = `${sms.apiUrl}/a1/sms`;
     return {
       async send(row) {
+        refuseOtherCountries(config, row);
         const body = new URLSearchParams({ from: sms.from, to: row.to, message: row.text });
         const report = reportUrlOf(row);
         if (report) body.set("whendelivered", report);
@@ -62,6 +72,7 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
   }
   return {
     async send(row) {
+      refuseOtherCountries(config, row);
       const report = reportUrlOf(row);
       const lines = [
         `From: ${sms.from}`,

@@ -34,6 +34,8 @@ import * as m0044 from "./0044-prepaid-reminders";
 import * as m0045 from "./0045-order-starts-at";
 import * as m0046 from "./0046-folded-name";
 import * as m0047 from "./0047-scans-without-foreign-key";
+import * as m0048 from "./0048-contact-channel-consent";
+import * as m0049 from "./0049-suppressions";
 import * as m0050 from "./0050-delivery-lanes";
 import * as m0053 from "./0053-backups";
 
@@ -77,6 +79,8 @@ export const migrations: Record<string, Migration> = {
   "0045-order-starts-at": m0045,
   "0046-folded-name": m0046,
   "0047-scans-without-foreign-key": m0047,
+  "0048-contact-channel-consent": m0048,
+  "0049-suppressions": m0049,
   "0050-delivery-lanes": m0050,
   "0053-backups": m0053,
 };

@@ -1,0 +1,27 @@
+/**
+ * Who-may-be-messaged errors as HTTP (decisions 011, 046). Spread into the tables of the
+ * features that send consent requests (contacts, alerts, organisations), so their routes
+ * map these codes with the same one line.
+ */
+import type { HttpErrorTable } from "../http/errors.server";
+import type { RecipientsErrorCode } from "./recipients.service.server";
+
+export const recipientsErrors: HttpErrorTable<RecipientsErrorCode> = {
+  "sender.unverified": { status: 403, key: "recipients.errors.unverified" },
+  "recipient.suppressed": { status: 409, key: "recipients.errors.suppressed" },
+  "recipient.busyToday": {
+    status: 429,
+    key: "recipients.errors.busyToday",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 3600) }),
+  },
+  "recipient.busyMonth": {
+    status: 429,
+    key: "recipients.errors.busyMonth",
+    headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 86_400) }),
+  },
+  "sms.country": { status: 400, key: "recipients.errors.country" },
+  "sms.quota": { status: 429, key: "recipients.errors.quota" },
+  "sms.budget": { status: 429, key: "recipients.errors.budget", headers: () => ({ "Retry-After": "3600" }) },
+  // A never link that is wrong or altered: "Page not found".
+  "never.notFound": { status: 404, key: "recipients.errors.notFound", on: "page" },
+};
