@@ -14,6 +14,7 @@ import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { bodyLimit, wasBodyTooLarge } from "../app/server/http/body-limit.server";
 import { isDraining } from "../app/server/http/draining.server";
+import { photoUploadIntake, photoUploadOf } from "../app/server/http/photo-upload.server";
 import { serveCachedItemPage, storeItemPage } from "../app/server/http/item-page-cache.http.server";
 import { metricsEndpoint, requestMetrics } from "../app/server/http/metrics.http.server";
 import { requestIdOf } from "../app/server/http/request-id.server";
@@ -114,6 +115,9 @@ app.use(async (req, res, next) => {
   next();
 });
 
+// The photo forms' bodies: admitted, counted and streamed to disk, never into memory.
+app.use(photoUploadIntake);
+
 /**
  * Only the OAuth redirect endpoints of better-auth are public. Sign-in, sign-up, reset
  * and sign-out go through our form actions (app/routes), which apply the rate limits
@@ -142,6 +146,7 @@ const handler = createRequestHandler({
       consent: cookies[CONSENT_COOKIE] !== undefined,
       ip: req.ip ?? req.socket.remoteAddress ?? "unknown",
       bodyTooLarge: wasBodyTooLarge(req),
+      photoUpload: photoUploadOf(req),
     });
     return context;
   },

@@ -12,13 +12,3 @@ export interface PaidState {
 export function isItemPaid(item: PaidState, now: number): boolean {
   return item.payed && (item.paidUntil == null || item.paidUntil > now);
 }
-
-/**
- * Whether the item was paid at some time (decision 019). `paidUntil` is written only by
- * payments and kept when a subscription lapses (the items then read payed = 0 with the end
- * of their paid period), so an item never paid has neither. The services also ask the
- * order history (items.repository hasPaidOrder).
- */
-export function wasEverPaid(item: PaidState): boolean {
-  return item.payed || item.paidUntil != null;
-}

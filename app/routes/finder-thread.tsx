@@ -20,6 +20,7 @@ import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { continueFinderConversation, openFinderThread } from "~/server/relay/relay.service.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/finder-thread";
 
 export const handle = { i18n: ["common", "relay"] };
@@ -27,9 +28,6 @@ export const handle = { i18n: ["common", "relay"] };
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "relay.finder"), { name: "robots", content: "noindex" }];
 }
-
-/** The token is a secret: never cached, never sent on as a Referer. */
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   const headers = new Headers(loaderHeaders);
@@ -43,7 +41,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   try {
     const thread = await openFinderThread(deps, params.token);
     const captcha = deps.site.captcha;
-    return data({ thread, captcha }, { headers: PRIVATE_HEADERS });
+    return data({ thread, captcha }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(relayErrors, err);
   }
@@ -57,7 +55,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
   try {
     await continueFinderConversation(await getDeps(), params.token, parsed.data, { ip, lang });
-    return redirect(`/m/${params.token}?sent=1`, { headers: PRIVATE_HEADERS });
+    return redirect(`/m/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(relayErrors, err, parsed.values);
   }

@@ -11,6 +11,7 @@ import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import { recipientsErrors } from "~/server/recipients/recipients.http.server";
 import { allowContactAgain, neverContactAgain, readNeverLink } from "~/server/recipients/recipients.service.server";
 import type { Route } from "./+types/never";
@@ -21,8 +22,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "recipients.never"), { name: "robots", content: "noindex" }];
 }
 
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
-
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   const headers = new Headers(loaderHeaders);
   actionHeaders.forEach((value, name) => headers.set(name, value));
@@ -32,7 +31,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ params }: Route.LoaderArgs) {
   try {
     const link = await readNeverLink(await getDeps(), params.token);
-    return data({ ...link, done: "" }, { headers: PRIVATE_HEADERS });
+    return data({ ...link, done: "" }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(recipientsErrors, err);
   }
@@ -45,7 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const page = allow
       ? { ...(await allowContactAgain(deps, params.token)), suppressed: false, done: "allowed" }
       : { ...(await neverContactAgain(deps, params.token)), suppressed: true, done: "never" };
-    return data(page, { headers: PRIVATE_HEADERS });
+    return data(page, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(recipientsErrors, err);
   }

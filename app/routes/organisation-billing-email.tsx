@@ -13,6 +13,7 @@ import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { confirmBillingEmail, OrganisationError } from "~/server/organisations/organisations.service.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/organisation-billing-email";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -26,16 +27,14 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const noStore = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
-
 export async function loader({ params }: Route.LoaderArgs) {
   try {
     const { organisation } = await confirmBillingEmail(await getDeps(), params.token);
-    return data({ organisation, error: null }, { headers: noStore });
+    return data({ organisation, error: null }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     if (!(err instanceof OrganisationError)) throw err;
     const { status, message } = httpErrorOf(organisationErrors, err);
-    return data({ organisation: null, error: message }, { status, headers: noStore });
+    return data({ organisation: null, error: message }, { status, headers: PRIVATE_LINK_HEADERS });
   }
 }
 

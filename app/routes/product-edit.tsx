@@ -7,14 +7,13 @@ import { formValues, isSuggestIntent, parseProductForm } from "~/lib/product-for
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
-import { getItemEditPage, prepareEditPhotos } from "~/server/items/edit-page.service.server";
+import { getItemEditPage } from "~/server/items/edit-page.service.server";
 import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
 import { saveItem } from "~/server/items/save-flow.server";
 import { requestContext } from "~/server/context";
-import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
-import { PhotoError, type PreparedPhoto } from "~/server/photos/photos.service.server";
+import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
+import { PhotoError, preparePhotos, type PreparedPhoto } from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-edit";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -50,12 +49,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { ...page, tooLarge: null as typeof BODY_TOO_LARGE_MESSAGE | null };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   // A forged POST for someone else's (or no) item: refused, nothing changed; 404 so the
   // answer does not tell whether the id exists.
   if (!isItemId(params.id)) throw data(null, { status: 404 });
-  const form = await readForm(request);
+  const { form, refusal } = await readPhotoForm(request, context.get(requestContext).photoUpload);
+  if (refusal) return serviceErrorResponse(photoErrors, refusal, formValues(form));
   // "Suggest fee" (decision 019): nothing saved; still only on the owner's own item.
   if (isSuggestIntent(form)) {
     try {
@@ -73,7 +73,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // everything typed (decision 035). The count is checked again when they are stored.
   let photos: PreparedPhoto[];
   try {
-    photos = await prepareEditPhotos(deps, user.ref, params.id, await photoFilesOf(form));
+    photos = await preparePhotos(deps, user.ref, photoFilesOf(form), { itemId: params.id });
   } catch (err) {
     return serviceErrorResponse(photoErrors, err, formValues(form));
   }

@@ -10,8 +10,7 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
+import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
 import {
   addPhotos,
   changePhoto,
@@ -61,7 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (context.get(requestContext).bodyTooLarge) {
     message = BODY_TOO_LARGE_MESSAGE;
     status = 413;
-  } else if (code === "tooMany" || code === "storageFull") {
+  } else if (code === "tooMany" || code === "storageFull" || code === "organisationStorageFull") {
     message = httpErrorOf(photoErrors, new PhotoError(code)).message;
   }
   return data({ id, name, photos, message }, { status });
@@ -79,15 +78,17 @@ function changeOf(intent: Exclude<z.infer<typeof changeSchema>["intent"], "uploa
   return { kind: "move", by: intent === "up" ? -1 : 1 };
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, deps, id } = await pageOf(request, params.id);
-  const form = await readForm(request);
-  const parsed = parseForm(changeSchema, form);
-  if (!parsed.ok) throw data(null, { status: 400 });
-  const { intent, photoId } = parsed.data;
+  const { form, refusal } = await readPhotoForm(request, context.get(requestContext).photoUpload);
   try {
+    // Refused as it arrived (the upload limit, or uploads in flight): said like any refusal.
+    if (refusal) throw refusal;
+    const parsed = parseForm(changeSchema, form);
+    if (!parsed.ok) throw data(null, { status: 400 });
+    const { intent, photoId } = parsed.data;
     if (intent === "upload") {
-      await addPhotos(deps, user.ref, id, await photoFilesOf(form), { private: parsed.data.private === "on" });
+      await addPhotos(deps, user.ref, id, photoFilesOf(form), { private: parsed.data.private === "on" });
     } else {
       await changePhoto(deps, user.ref, id, photoId ?? "", changeOf(intent));
     }

@@ -15,14 +15,13 @@ import { stickerParam, stickerToClaim } from "~/server/stickers/claim.http.serve
 import { formatStickerCode } from "~/lib/sticker-code";
 import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice } from "~/server/items/edit-page.service.server";
-import { readForm } from "~/server/http/form.server";
 import { registerItem } from "~/server/items/save-flow.server";
 import { isTripleForm, tripleResponse, wantsTriple } from "~/server/items/triple.http.server";
 import { TripleItemsForm } from "~/components/TripleItemsForm";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { chosenPackage } from "~/server/order-draft/package-choice.server";
-import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf } from "~/server/photos/photos.http.server";
+import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
 import { preparePhotos, type PreparedPhoto } from "~/server/photos/photos.service.server";
 import type { Route } from "./+types/product-register";
 
@@ -63,8 +62,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
-  const { lang } = context.get(requestContext);
-  const form = await readForm(request);
+  const { lang, photoUpload } = context.get(requestContext);
+  const { form, refusal } = await readPhotoForm(request, photoUpload);
+  if (refusal) return serviceErrorResponse(photoErrors, refusal, formValues(form));
   // "Suggest fee" (decision 019): the form comes back with the fee filled in; nothing saved.
   if (isSuggestIntent(form)) return suggestionResponse(form);
   if (isTripleForm(form)) return tripleResponse(request, user.ref, lang, form);
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // everything else the owner typed (decision 035).
   let photos: PreparedPhoto[];
   try {
-    photos = await preparePhotos(deps, user.ref, await photoFilesOf(form));
+    photos = await preparePhotos(deps, user.ref, photoFilesOf(form), { newItem: { organisationId } });
   } catch (err) {
     return serviceErrorResponse(photoErrors, err, formValues(form));
   }

@@ -25,6 +25,7 @@ import {
   readConfirmation,
   resendConfirmCode,
 } from "~/server/contacts/confirm.service.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-confirm";
 
 export const handle = { i18n: ["common", "recipients", "trusted"] };
@@ -32,8 +33,6 @@ export const handle = { i18n: ["common", "recipients", "trusted"] };
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
-
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   const headers = new Headers(loaderHeaders);
@@ -60,7 +59,7 @@ type Intent = keyof typeof INTENTS;
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {
-    return data(pageOf(await readConfirmation(await getDeps(), params.token)), { headers: PRIVATE_HEADERS });
+    return data(pageOf(await readConfirmation(await getDeps(), params.token)), { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsSendErrors, err);
   }
@@ -76,13 +75,13 @@ export async function action({ request, params }: Route.ActionArgs) {
     const intent = String(form.get("intent") ?? "");
     const act = Object.hasOwn(INTENTS, intent) ? INTENTS[intent as Intent] : null;
     const page = pageOf(act ? await act(deps, params.token) : await confirmContact(deps, params.token, values.code));
-    return data({ page, sent: intent === "sendCode", result: null }, { headers: PRIVATE_HEADERS });
+    return data({ page, sent: intent === "sendCode", result: null }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     const marks = { code: "trusted.errors.codeField" };
     const res = serviceErrorResponse(contactsSendErrors, err, values, marks);
     return data(
       { page: null, sent: false, result: res.data as ActionResult<Values> },
-      { ...res.init, headers: PRIVATE_HEADERS },
+      { ...res.init, headers: PRIVATE_LINK_HEADERS },
     );
   }
 }

@@ -17,6 +17,7 @@ import { serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
 import { openContactReply, REPLY_MAX, replyAsContact } from "~/server/contacts/reply.service.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-reply";
 
 export const handle = { i18n: ["common", "trusted"] };
@@ -24,8 +25,6 @@ export const handle = { i18n: ["common", "trusted"] };
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
-
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   const headers = new Headers(loaderHeaders);
@@ -36,7 +35,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ params }: Route.LoaderArgs) {
   try {
     const thread = await openContactReply(await getDeps(), params.token);
-    return data({ thread, maxLength: REPLY_MAX }, { headers: PRIVATE_HEADERS });
+    return data({ thread, maxLength: REPLY_MAX }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err);
   }
@@ -50,7 +49,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const values: Values = { message: message.slice(0, REPLY_MAX + 100) };
   try {
     await replyAsContact(await getDeps(), params.token, message);
-    return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_HEADERS });
+    return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err, values);
   }

@@ -12,6 +12,7 @@ import { serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
 import { allowAfterStop, readStop, stopContact } from "~/server/contacts/confirm.service.server";
+import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-stop";
 
 export const handle = { i18n: ["common", "trusted"] };
@@ -19,8 +20,6 @@ export const handle = { i18n: ["common", "trusted"] };
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
-
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
 
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   const headers = new Headers(loaderHeaders);
@@ -40,7 +39,7 @@ const pageOf = (s: Awaited<ReturnType<typeof readStop>>, done: "" | "stopped" | 
 
 export async function loader({ params }: Route.LoaderArgs) {
   try {
-    return data(pageOf(await readStop(await getDeps(), params.token), ""), { headers: PRIVATE_HEADERS });
+    return data(pageOf(await readStop(await getDeps(), params.token), ""), { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err);
   }
@@ -53,7 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     const page = allow
       ? pageOf(await allowAfterStop(deps, params.token), "allowed")
       : pageOf(await stopContact(deps, params.token), "stopped");
-    return data(page, { headers: PRIVATE_HEADERS });
+    return data(page, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
     return serviceErrorResponse(contactsErrors, err);
   }

@@ -295,6 +295,7 @@ export function parseBackupToolConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(
     BACKUP_PASSPHRASE: true,
     BACKUP_EVERY: true,
     PHOTO_STORAGE_MB: true,
+    PHOTO_STORAGE_ORGANISATION_MB: true,
     S3_ENDPOINT: true,
     S3_BUCKET: true,
     S3_REGION: true,

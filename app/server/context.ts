@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { Lang } from "~/i18n/config";
+import type { PhotoUpload } from "./http/photo-upload.server";
 
 /** Per-request facts decided by the HTTP layer (server/app.ts) before any loader runs. */
 export interface RequestInfo {
@@ -16,6 +17,8 @@ export interface RequestInfo {
    * GET and its loader answers 413 with the message (app/server/http/body-limit.server.ts).
    */
   bodyTooLarge?: boolean;
+  /** A photo form's POST as the upload intake received it (decision 050; photos.http.server.ts readPhotoForm). */
+  photoUpload?: PhotoUpload;
 }
 
 export const requestContext = createContext<RequestInfo>();

@@ -141,7 +141,12 @@ export async function startQualityServer(): Promise<QualityServer> {
     const config = parseConfig({ ...process.env, ...env });
     // This process stores no finder pages: the server's own cache follows by version.
     const deps = { db: handle.db, config, clock: () => Date.now(), pageCache: new ItemPageCache() };
-    await attachPhotos(deps, user.id, photoItemId, await preparePhotos(deps, user.id, [await phonePhotoWithGps()]));
+    await attachPhotos(
+      deps,
+      user.id,
+      photoItemId,
+      await preparePhotos(deps, user.id, [await phonePhotoWithGps()], { itemId: photoItemId }),
+    );
     const batchId = await createBatch(deps, user.id, { size: 1, prepaidMonths: 12, label: "Bench" });
     const stickerId = (await getBatch(deps, batchId)).stickers[0]!.id;
     await handle.close();

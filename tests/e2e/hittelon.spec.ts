@@ -9,7 +9,9 @@
  */
 import type { Browser, BrowserContext } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
+import { DAY_MS } from "../../app/lib/dates";
 import { depsOf } from "../support/deps";
+import { insertKeptPayment } from "../support/service-fixtures";
 import { createUser, type TestUser } from "../support/users";
 import { expect, expectAccessible, test, waitForHydration, waitForPageReady, type WorkerApp, walkIn } from "./fixtures";
 
@@ -71,6 +73,8 @@ async function item(app: WorkerApp, owner: TestUser, name: string, lang: "en" | 
     lang,
   );
   await app.runtime.database.db.updateTable("products").set({ payed: 1, paidUntil }).where("id", "=", id).execute();
+  // A period paid for, ended: the lapsed relay is earned (decision 050).
+  if (paidUntil !== null) await insertKeptPayment(app.runtime.database.db, owner.id, id, paidUntil - 365 * DAY_MS);
   return id;
 }
 

@@ -12,7 +12,9 @@ import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { DAY_MS } from "../../app/lib/dates";
 import { depsOf } from "../support/deps";
+import { insertKeptPayment } from "../support/service-fixtures";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp";
@@ -52,6 +54,8 @@ async function item(name: string, paid: { payed: 0 | 1; paidUntil: number | null
     "sv",
   );
   if (paid) await rt.database.db.updateTable("products").set(paid).where("id", "=", id).execute();
+  // A period paid for, ended: the lapsed relay is earned (decision 050).
+  if (paid?.paidUntil != null) await insertKeptPayment(rt.database.db, owner.id, id, paid.paidUntil - 365 * DAY_MS);
   return id;
 }
 

@@ -35,7 +35,9 @@ beforeAll(async () => {
   rt = await createTestRuntime({ ...env, BASE_URL: server.url });
   owner = await createUser(rt, { name: "Photo Owner" });
   stranger = await createUser(rt, { name: "Photo Stranger" });
-  prepared = (await preparePhotos(depsOf(rt), owner.id, [await phonePhotoWithGps()]))[0]!;
+  prepared = (
+    await preparePhotos(depsOf(rt), owner.id, [await phonePhotoWithGps()], { newItem: { organisationId: null } })
+  )[0]!;
 });
 afterAll(async () => {
   await server?.stop();

@@ -171,7 +171,7 @@ describe("finder messages without JavaScript", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toContain("no-store");
     // Browsers apply the last policy they know of a list: helmet's default, then ours.
-    expect(page.headers.get("referrer-policy")?.split(",").at(-1)?.trim()).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")?.split(",").at(-1)?.trim()).toBe("same-origin");
     const html = await page.text();
     expect(html).toContain("Your message has been sent to the owner.");
     expect(html).toContain("Found it &lt;b&gt;by the station&lt;/b&gt;");

@@ -116,7 +116,11 @@ describe("restore drill", () => {
       const owner = await createUser(rt, { name: `Drill Owner ${w}` });
       await keepOrderAddress(depsOf(rt), owner.id, { ...ADDRESS, email: owner.email }, false);
       // One photo made once (sharp is slow on a loaded machine), attached by every owner.
-      const photo = workers[0]?.photo ?? (await preparePhotos(depsOf(rt), owner.id, [await phonePhotoWithGps()]))[0]!;
+      const photo =
+        workers[0]?.photo ??
+        (
+          await preparePhotos(depsOf(rt), owner.id, [await phonePhotoWithGps()], { newItem: { organisationId: null } })
+        )[0]!;
       workers.push({
         owner,
         photo,

@@ -491,13 +491,15 @@ describe("Content-Security-Policy", () => {
 describe("foreign origins", () => {
   const posts = ROUTE_TABLE.filter((r) => r.route !== undefined && !r.noOriginCheck);
 
-  it("every POST with a foreign Origin, a null Origin or a cross-site fetch without one is refused with 403", async () => {
+  it("every POST with a foreign Origin, a null Origin (unless the browser says same-origin) or a cross-site fetch without one is refused with 403", async () => {
     const problems: string[] = [];
     for (const row of posts) {
       for (const role of ROLES) {
         const variants: Record<string, string>[] = [
           { Origin: "http://evil.example" },
           { Origin: "null" },
+          { Origin: "null", "Sec-Fetch-Site": "cross-site" },
+          { Origin: "null", "Sec-Fetch-Site": "same-site" },
           { Origin: server.url.replace("localhost", "127.0.0.1") },
           { "Sec-Fetch-Site": "cross-site" },
         ];
@@ -520,6 +522,19 @@ describe("foreign origins", () => {
       .where("id", "=", MESSAGE_ID)
       .executeTakeFirstOrThrow();
     expect(msg.message).toBe(SECRET_MESSAGE);
+  });
+
+  it("a form on a page that hides its address (Origin: null, Sec-Fetch-Site: same-origin) is our own: accepted", async () => {
+    // What a browser sends for the cookie banner of /m/{token} under `Referrer-Policy: no-referrer` (decision 050).
+    const res = await fetch(`${server.url}/consent`, {
+      method: "POST",
+      headers: { Origin: "null", "Sec-Fetch-Site": "same-origin" },
+      body: new URLSearchParams({ redirectTo: "/m/abc" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/m/abc");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("ConsentApproved="))).toBe(true);
   });
 });
 

@@ -224,7 +224,7 @@ describe("three instances on one PostgreSQL", () => {
     const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2a6" } })
       .png()
       .toBuffer();
-    await attachPhotos(deps, user.id, id, await preparePhotos(deps, user.id, [png]));
+    await attachPhotos(deps, user.id, id, await preparePhotos(deps, user.id, [png], { itemId: id }));
     const [photo] = await listManagedPhotos(deps, user.id, id);
     for (const server of servers) {
       const res = await fetch(`${server.url}${photo!.small.url}`);

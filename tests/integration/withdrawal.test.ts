@@ -37,7 +37,7 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
     await db?.drop();
   });
 
-  async function paid(): Promise<{ u: TestUser; orderId: string }> {
+  async function paid(): Promise<{ u: TestUser; orderId: string; item: string }> {
     const u = await createUser(rt, { name: "Wilma Withdraw" });
     const deps = depsOf(rt);
     await keepOrderAddress(
@@ -71,8 +71,22 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
       immediateStart: true,
     });
     await completeTestPayment(deps, { userId: u.id, orderId: order.id });
-    return { u, orderId: order.id };
+    return { u, orderId: order.id, item };
   }
+
+  it("a withdrawn order's item is as never paid for finders at once, its cached finder page too (issue #43)", async () => {
+    const { u, orderId, item } = await paid();
+    const anon = { cookie: "ConsentApproved=true" };
+    // Twice: the second answer is the finder-page cache's.
+    for (let i = 0; i < 2; i++) expect(await (await get(`/${item}`, anon)).text()).toContain('name="message"');
+    expect((await post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie })).status).toBe(302);
+    for (let i = 0; i < 2; i++) {
+      const html = await (await get(`/${item}`, anon)).text();
+      expect(html).toContain("This item is not paid.");
+      expect(html).not.toContain('name="message"');
+    }
+    expect((await post(`/${item}`, { message: "Hittade den" }, { ...anon, ip: "198.51.100.43" })).status).toBe(404);
+  });
 
   it("two confirmations at once withdraw and refund once; the other is told it is withdrawn (409)", async () => {
     const { u, orderId } = await paid();

@@ -41,7 +41,7 @@ export async function seedEverything(rt: Runtime, name = "Red bike"): Promise<Se
     { name, findFee: 200, prodType: "other", contactInfo: "070-123 45 67", payment: "year", intent: "payLater" },
     "en",
   );
-  const [prepared] = await preparePhotos(deps, owner.id, [await phonePhotoWithGps()]);
+  const [prepared] = await preparePhotos(deps, owner.id, [await phonePhotoWithGps()], { itemId });
   await attachPhotos(deps, owner.id, itemId, [prepared!]);
   const [photo] = await listManagedPhotos(deps, owner.id, itemId);
   const order = await createOrder(deps, { userId: owner.id, itemIds: [itemId], period: "year", lang: "en" });

@@ -94,6 +94,38 @@ export async function joinOrganisation(
   await insertMember(deps.db, { organisationId, userId: user.id, role, createdAt: deps.clock() });
 }
 
+/**
+ * A year's payment for the item, kept (a paid order, never withdrawn): what earns an item
+ * the lapsed relay once it is not paid any more (decision 050). For tests that make the
+ * lapse itself by setting the item's own paid state.
+ */
+export async function insertKeptPayment(db: Deps["db"], userId: string, itemId: string, paidAt: number) {
+  const id = `kept-${itemId}`;
+  await db
+    .insertInto("orders")
+    .values({
+      id,
+      userId,
+      status: "paid",
+      provider: "test",
+      period: "year",
+      lang: "en",
+      currency: "SEK",
+      count: 1,
+      unitAmount: 300,
+      packageAmount: 300,
+      discountAmount: 0,
+      totalAmount: 300,
+      adress: "{}",
+      paidAt,
+      paidUntil: paidAt + 365 * 24 * 60 * 60_000,
+      createdAt: paidAt,
+      updatedAt: paidAt,
+    })
+    .execute();
+  await db.insertInto("order_items").values({ orderId: id, productId: itemId }).execute();
+}
+
 /** The item the sticker tests register: a public "Red bike" with a 100 kr hittelön. */
 export const RED_BIKE: ProductInput = {
   contactVisibility: "public",

@@ -92,16 +92,29 @@ export async function readSessions(db: DB, userId: string) {
 }
 
 /**
- * The user's personal items. An organisation's items, those the user registered included,
- * are the organisation's data: its CSV export has them, and its admins may have taken them
- * away from the user (decision 028).
+ * The one rule for which items' data is the account's (decision 050): its personal items.
+ * An organisation's items, those the user registered included, are the organisation's
+ * data: its CSV export has them, and its admins may have taken them away from the user
+ * (decision 028). The items, their scans, conversations and photos all follow it.
  */
+export const personalItemsOf = (db: DB, userId: string) =>
+  db
+    .selectFrom("products")
+    .select("products.id")
+    .where("products.owner", "=", userId)
+    .where("products.organisationId", "is", null);
+
+/** The ids of the account's items (personalItemsOf), oldest first: whose photos the export carries. */
+export async function listPersonalItemIds(db: DB, userId: string): Promise<string[]> {
+  const rows = await personalItemsOf(db, userId).orderBy("products.createdAt").orderBy("products.id").execute();
+  return rows.map((r) => r.id);
+}
+
 export async function readItems(db: DB, userId: string) {
   const rows = await db
     .selectFrom("products")
     .selectAll()
-    .where("owner", "=", userId)
-    .where("organisationId", "is", null)
+    .where("id", "in", personalItemsOf(db, userId))
     .orderBy("createdAt")
     .execute();
   return rows.map((r) => ({
@@ -128,13 +141,9 @@ export async function readItems(db: DB, userId: string) {
 }
 
 /**
- * A conversation about one of the user's personal items (not an organisation's: those are
- * the organisation's data, handed over when the member leaves).
+ * Finder conversations about the user's personal items, with every message (decision 013,
+ * the relay). An organisation's are its data, handed over when the member leaves.
  */
-const aboutPersonalItem = (db: DB) =>
-  db.selectFrom("products").select("products.id").where("products.organisationId", "is", null);
-
-/** Finder conversations about the user's personal items, with every message (decision 013, the relay). */
 export async function readConversations(db: DB, userId: string) {
   const convs = await db
     .selectFrom("conversations")
@@ -149,8 +158,7 @@ export async function readConversations(db: DB, userId: string) {
       "returnedFee",
       "returnedCurrency",
     ])
-    .where("ownerId", "=", userId)
-    .where("itemId", "in", aboutPersonalItem(db))
+    .where("itemId", "in", personalItemsOf(db, userId))
     .orderBy("createdAt")
     .execute();
   const out = [];
@@ -188,35 +196,24 @@ export async function readConversations(db: DB, userId: string) {
 
 /** Conversations go with the user (the finder's link then answers 404). */
 export async function deleteConversations(db: DB, userId: string) {
-  const ids = db
-    .selectFrom("conversations")
-    .select("id")
-    .where("ownerId", "=", userId)
-    .where("itemId", "in", aboutPersonalItem(db));
+  const ids = db.selectFrom("conversations").select("id").where("itemId", "in", personalItemsOf(db, userId));
   await db.deleteFrom("conversation_messages").where("conversationId", "in", ids).execute();
-  await db
-    .deleteFrom("conversations")
-    .where("ownerId", "=", userId)
-    .where("itemId", "in", aboutPersonalItem(db))
-    .execute();
+  await db.deleteFrom("conversations").where("itemId", "in", personalItemsOf(db, userId)).execute();
 }
 
 /** Scans of the user's items (decision 014): time, language, device class. */
 export async function readScans(db: DB, userId: string) {
   const rows = await db
     .selectFrom("item_scans")
-    .innerJoin("products", "products.id", "item_scans.productId")
-    .select(["item_scans.productId", "item_scans.scannedAt", "item_scans.lang", "item_scans.device"])
-    .where("products.owner", "=", userId)
-    .where("products.organisationId", "is", null)
-    .orderBy("item_scans.scannedAt")
+    .select(["productId", "scannedAt", "lang", "device"])
+    .where("productId", "in", personalItemsOf(db, userId))
+    .orderBy("scannedAt")
     .execute();
   return rows.map((r) => ({ itemId: r.productId, at: iso(r.scannedAt), language: r.lang, device: r.device }));
 }
 
 export async function deleteScans(db: DB, userId: string) {
-  const items = db.selectFrom("products").select("id").where("owner", "=", userId).where("organisationId", "is", null);
-  await db.deleteFrom("item_scans").where("productId", "in", items).execute();
+  await db.deleteFrom("item_scans").where("productId", "in", personalItemsOf(db, userId)).execute();
 }
 
 /** Replacement stickers the user ordered (decision 015). */

@@ -218,7 +218,8 @@ export async function exportUserData(
     const value = await kind.export(deps.db, user);
     if (value !== undefined) out[kind.key] = value;
   }
-  const photos = await photosForExport(deps, user.id);
+  // The photos of the items above, by the same rule (decision 050).
+  const photos = await photosForExport(deps, await repo.listPersonalItemIds(deps.db, user.id));
   const files: Zippable = {};
   if (photos.length) {
     out.photos = photos.map((p) => {

@@ -5,6 +5,8 @@ import { ConfigError, emptyToUndefined, optionalString } from "./env.server";
 export const photosEnv = {
   /** Item photos (decision 035): the most photo bytes one account may store, in MB. */
   PHOTO_STORAGE_MB: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(100_000).default(50)),
+  /** The most photo bytes one organisation's items may store, in MB (decision 050), whoever uploads them. */
+  PHOTO_STORAGE_ORGANISATION_MB: z.preprocess(emptyToUndefined, z.coerce.number().min(1).max(1_000_000).default(1000)),
   /** S3-compatible object storage for photos; without S3_ENDPOINT they live in the database. */
   S3_ENDPOINT: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   S3_BUCKET: optionalString,
@@ -19,7 +21,10 @@ type PhotosEnv = z.infer<z.ZodObject<typeof photosEnv>>;
 
 /** Item photos (decision 035): per-account bound, and S3 settings (absent: in the database). */
 export interface PhotosConfig {
+  /** A person's bound, over the photos of their personal items. */
   storageBytes: number;
+  /** An organisation's bound, over the photos of its items. */
+  organisationStorageBytes: number;
   s3?: {
     endpoint: string;
     bucket: string;
@@ -48,5 +53,9 @@ export function photosConfig(e: PhotosEnv): PhotosConfig {
       prefix,
     };
   }
-  return { storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024), s3 };
+  return {
+    storageBytes: Math.round(e.PHOTO_STORAGE_MB * 1024 * 1024),
+    organisationStorageBytes: Math.round(e.PHOTO_STORAGE_ORGANISATION_MB * 1024 * 1024),
+    s3,
+  };
 }

@@ -28,8 +28,8 @@ export const PUSH_BODY_LIMIT = 8 * 1024;
  * a client still sending a few megabytes finishes and reads the 413 instead of seeing a
  * reset connection; past it, or after the time, the socket is closed.
  */
-const DISCARD_GRACE_BYTES = 16 * 1024 * 1024;
-const DISCARD_GRACE_MS = 5000;
+export const DISCARD_GRACE_BYTES = 16 * 1024 * 1024;
+export const DISCARD_GRACE_MS = 5000;
 
 /**
  * The CSV import (decision 023): the file, and on confirmation its text posted back,

@@ -22,6 +22,11 @@ export async function readForm(request: Request): Promise<FormData> {
   } catch {
     badRequest();
   }
+  return checkedForm(form);
+}
+
+/** The form, unless a name or value holds a NUL character (400). */
+export function checkedForm(form: FormData): FormData {
   for (const [key, value] of form.entries()) {
     if (key.includes("\0") || (typeof value === "string" && value.includes("\0"))) badRequest();
   }

@@ -3,6 +3,7 @@
  * mounts them).
  */
 import type { NextFunction, Request, Response } from "express";
+import { DISCARD_GRACE_BYTES, DISCARD_GRACE_MS } from "./body-limit.server";
 
 /**
  * A NUL character in the path or query is never meaningful here, and PostgreSQL refuses
@@ -23,14 +24,25 @@ export function refuseNulInUrl(req: Request, res: Response, next: NextFunction) 
  * attaches a 'data' listener at once and pauses the stream when its buffer fills, so Node
  * does not drain it by itself, and the next request on that keep-alive connection hung
  * forever (found by tests/integration/bad-input.test.ts). This is what Node's own
- * IncomingMessage._dump() does for bodies nobody listened to.
+ * IncomingMessage._dump() does for bodies nobody listened to. As after a 413 (body-limit),
+ * only so much is read and dropped: a photo upload refused unread (decision 050) does not
+ * cost the server the rest of its 45 MB; past the grace the connection is closed.
  */
 export function drainUnreadBody(req: Request, res: Response, next: NextFunction) {
   res.on("finish", () => {
-    if (!req.complete) {
-      req.removeAllListeners("data");
-      req.resume();
-    }
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    let dropped = 0;
+    const close = () => req.socket.destroy();
+    req.on("data", (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > DISCARD_GRACE_BYTES) close();
+    });
+    const timer = setTimeout(close, DISCARD_GRACE_MS);
+    timer.unref();
+    req.once("end", () => clearTimeout(timer));
+    req.socket.once("close", () => clearTimeout(timer));
+    req.resume();
   });
   next();
 }

@@ -26,6 +26,13 @@ describe("a state-changing request from another site is refused (CSRF)", () => {
     expect(isCrossSiteWrite(post({ fetchSite: "same-site" }), own)).toBe(false);
     expect(isCrossSiteWrite(post(), own)).toBe(false);
   });
+  it("lets a form of our own page that hides its address (Origin: null) through, by Sec-Fetch-Site: same-origin only", () => {
+    expect(isCrossSiteWrite(post({ path: "/consent", origin: "null", fetchSite: "same-origin" }), own)).toBe(false);
+    expect(isCrossSiteWrite(post({ path: "/consent", origin: "null", fetchSite: "cross-site" }), own)).toBe(true);
+    expect(isCrossSiteWrite(post({ path: "/consent", origin: "null", fetchSite: "same-site" }), own)).toBe(true);
+    expect(isCrossSiteWrite(post({ path: "/consent", origin: "null", fetchSite: "none" }), own)).toBe(true);
+    expect(isCrossSiteWrite(post({ path: "/consent", origin: "null" }), own)).toBe(true);
+  });
   it("never refuses reads, and lets the signed Stripe webhook through", () => {
     for (const method of ["GET", "HEAD", "OPTIONS"]) {
       expect(isCrossSiteWrite(post({ method, origin: "https://evil.example" }), own)).toBe(false);

@@ -21,6 +21,11 @@ export function isCrossSiteWrite(req: OriginFacts, ownOrigin: string): boolean {
   if (NOT_FROM_BROWSERS.has(req.path)) return false;
   // 46elks' delivery reports (decision 033): proven by the secret in the path.
   if (req.path.startsWith("/api/sms/report/")) return false;
+  // A page served with `Referrer-Policy: no-referrer` (a user's browser setting can force it
+  // too) makes the browser post its forms with `Origin: null`; Sec-Fetch-Site, which no page
+  // can set, still says the form was our own. Without it, or with any other value, null
+  // stays refused: a sandboxed frame or a data: URL elsewhere also posts `Origin: null`.
+  if (req.origin === "null") return req.fetchSite !== "same-origin";
   if (req.origin !== undefined) return req.origin !== ownOrigin;
   // Browsers that send no Origin still say where the request came from.
   return req.fetchSite === "cross-site";

@@ -6,7 +6,7 @@
 import { isItemId } from "~/lib/ids";
 import type { ProductFormValues } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
-import { countItemPhotos, listManagedPhotos, preparePhotos, type PreparedPhoto } from "../photos/photos.service.server";
+import { listManagedPhotos } from "../photos/photos.service.server";
 import { findMembership, listMembers } from "../organisations/organisations.repository.server";
 import { getOwnedItem, ItemError } from "./items.service.server";
 
@@ -28,19 +28,6 @@ export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: 
   const assignment = await getAssignmentChoice(deps, userId, item.organisationId, item.assignedTo);
   const photos = await listManagedPhotos(deps, userId, item.id);
   return { id: item.id, values, paid: item.paid, currency: item.currency, assignment, photos };
-}
-
-/**
- * The photos posted with an edit, checked and processed before anything is saved, counted
- * with those the item has (checked again when they are stored). PhotoError when refused.
- */
-export async function prepareEditPhotos(
-  deps: Parameters<typeof preparePhotos>[0],
-  userId: string,
-  itemId: string,
-  files: Uint8Array[],
-): Promise<PreparedPhoto[]> {
-  return files.length ? preparePhotos(deps, userId, files, await countItemPhotos(deps, itemId)) : [];
 }
 
 /** The product form's assignment field (decision 026): shown to an organisation's admins only. */

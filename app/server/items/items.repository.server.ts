@@ -398,20 +398,3 @@ export async function listFilteredItemIds(
     .execute();
   return rows.map((r) => r.id);
 }
-
-/**
- * Whether an order that covers the item was ever paid (decision 019: a sticker once paid keeps
- * its relay after the subscription lapses). The payment history, beside the item's own
- * payed/paidUntil (app/lib/paid.ts wasEverPaid).
- */
-export async function hasPaidOrder(db: DB, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("order_items")
-    .innerJoin("orders", "orders.id", "order_items.orderId")
-    .select("order_items.productId")
-    .where("order_items.productId", "=", id)
-    .where("orders.paidAt", "is not", null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -6,7 +6,7 @@ import type { Lang } from "~/i18n/config";
 import { currencyForLang, type Currency } from "~/lib/currency";
 import { newItemId } from "~/lib/ids";
 import { newStickerCode } from "~/lib/sticker-code";
-import { isItemPaid, wasEverPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import type { ItemType, ProductInput } from "~/lib/product-form";
 import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
@@ -25,13 +25,13 @@ import {
   deleteManagedItem,
   findItemById,
   findManagedItem,
-  hasPaidOrder,
   idOrCodeTaken,
   insertItem,
   writeItemActive,
   updateManagedItem,
   type Item,
 } from "./items.repository.server";
+import { hasEarnedLapsedRelay } from "./lapsed-relay.repository.server";
 import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
@@ -451,8 +451,8 @@ export async function getItemPageView(
   // A deactivated sticker shows finders nothing of the item (no contact info, no relay).
   if (!row.active && !isOwner) return { kind: "inactive" };
   if (!paid && !isOwner) {
-    const lapsed = wasEverPaid(row) || (await hasPaidOrder(deps.db, row.id));
-    return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage: lapsed };
+    const canMessage = await hasEarnedLapsedRelay(deps.db, row.id);
+    return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage };
   }
   const visible = row.contactVisibility === "public" || isOwner;
   const photos = (await photosOfItems(deps, [row.id], !isOwner)).get(row.id) ?? [];

@@ -3,6 +3,9 @@
  * upright and small; every bad input of the issue is refused with its own problem, the
  * decompression bomb before any pixel is decoded.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -71,6 +74,30 @@ describe("photo processing", () => {
       .toBuffer();
     const out = await processPhoto(small);
     expect(out.variants.map((v) => v.width)).toEqual([160, 200, 200, 200]);
+  });
+
+  it("reads a photo from the file the upload intake left, as from memory; refuses by the file's content and size alike", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "image-test-"));
+    try {
+      const onDisk = (name: string, bytes: Uint8Array) => {
+        fs.writeFileSync(path.join(dir, name), bytes);
+        return { path: path.join(dir, name), size: bytes.length };
+      };
+      const small = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#345" } })
+        .jpeg()
+        .toBuffer();
+      const fromFile = await processPhoto(onDisk("1", small));
+      const fromMemory = await processPhoto(small);
+      expect(fromFile.variants.map((v) => [v.width, v.height])).toEqual(
+        fromMemory.variants.map((v) => [v.width, v.height]),
+      );
+      await expect(processPhoto(onDisk("2", pdfBytes()))).rejects.toMatchObject({ problem: "unsupportedType" });
+      await expect(processPhoto({ ...onDisk("3", small), size: 15 * 1024 * 1024 + 1 })).rejects.toMatchObject({
+        problem: "tooLarge",
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("checks the content, not the name: a PDF is refused as an unsupported type", async () => {

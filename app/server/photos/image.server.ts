@@ -13,6 +13,7 @@
  * - On sharp's (libuv) thread pool, never the event loop, and at most PROCESSING_SLOTS
  *   photos at once per instance; each with one libvips thread (two cores, decision 024).
  */
+import fs from "node:fs";
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 
 // A shared libvips operation cache would keep decoded pixels of past uploads in memory.
@@ -64,17 +65,40 @@ export interface ProcessedPhoto {
   variants: PhotoVariant[];
 }
 
+/**
+ * A photo in memory, or in a file as the upload intake left it (decision 050): libvips
+ * then reads it from disk as it decodes, and no copy of the file is held in memory.
+ */
+export type PhotoSource = Uint8Array | { path: string; size: number };
+
+/** Enough of the start of the file to tell its type. */
+async function headOf(input: PhotoSource): Promise<Uint8Array> {
+  if (input instanceof Uint8Array) return input;
+  const head = new Uint8Array(16);
+  const file = await fs.promises.open(input.path, "r");
+  try {
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+/** What sharp reads: the bytes, or the file by its path. */
+const sharpInput = (input: PhotoSource) => (input instanceof Uint8Array ? input : input.path);
+
 /** Checks that need no decoding: size, type, header dimensions, frames. */
-export async function checkPhoto(input: Uint8Array): Promise<void> {
-  if (input.length === 0) throw new PhotoInputError("empty");
-  if (input.length > PHOTO_MAX_BYTES) throw new PhotoInputError("tooLarge");
-  const type = sniffType(input);
+export async function checkPhoto(input: PhotoSource): Promise<void> {
+  const size = input instanceof Uint8Array ? input.length : input.size;
+  if (size === 0) throw new PhotoInputError("empty");
+  if (size > PHOTO_MAX_BYTES) throw new PhotoInputError("tooLarge");
+  const type = sniffType(await headOf(input));
   if (type === "heic") throw new PhotoInputError("heic");
   if (type === null) throw new PhotoInputError("unsupportedType");
   let meta: Metadata;
   try {
     // Reads the header only.
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
+    meta = await sharp(sharpInput(input), { limitInputPixels: false }).metadata();
   } catch {
     throw new PhotoInputError("damaged");
   }
@@ -106,12 +130,12 @@ export function processingNow(): number {
 }
 
 /** Checks the file, then decodes it and encodes the variants (PhotoInputError when refused). */
-export async function processPhoto(input: Uint8Array): Promise<ProcessedPhoto> {
+export async function processPhoto(input: PhotoSource): Promise<ProcessedPhoto> {
   await checkPhoto(input);
   return inProcessingSlot(async () => {
     let pixels: { data: Buffer; info: OutputInfo };
     try {
-      pixels = await sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: "error", pages: 1 })
+      pixels = await sharp(sharpInput(input), { limitInputPixels: PHOTO_MAX_PIXELS, failOn: "error", pages: 1 })
         .rotate() // EXIF orientation applied, the tag itself dropped
         .resize({ width: 1280, height: MAX_HEIGHT, fit: "inside", withoutEnlargement: true })
         .toColourspace("srgb")

@@ -87,11 +87,6 @@ export async function lockManagedItem(db: DB, userId: string, itemId: string, no
 }
 
 /** The item's creator, whose storage its photos count against (the account bound). */
-export async function findItemOwner(db: DB, itemId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("products").select("owner").where("id", "=", itemId).executeTakeFirst();
-  return row?.owner;
-}
-
 export async function countPhotosOfItem(db: DB, itemId: string): Promise<number> {
   const row = await db
     .selectFrom("item_photos")
@@ -101,14 +96,48 @@ export async function countPhotosOfItem(db: DB, itemId: string): Promise<number>
   return Number(row.n);
 }
 
-/** Bytes of every variant of every photo on items the user created. */
-export async function storageUsedBy(db: DB, ownerId: string): Promise<number> {
+/**
+ * Whose photo storage an item's photos count against (decision 050): an organisation
+ * item's, the organisation's (whichever member or admin uploads); a personal item's, its owner's.
+ */
+export type StorageScope = { organisationId: string } | { ownerId: string };
+
+export function storageScopeOf(item: { owner: string; organisationId: string | null }): StorageScope {
+  return item.organisationId !== null ? { organisationId: item.organisationId } : { ownerId: item.owner };
+}
+
+/** The storage scope of an item the user may manage; undefined for anything else. */
+export async function findManagedItemScope(db: DB, userId: string, itemId: string): Promise<StorageScope | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .select(["owner", "organisationId"])
+    .where("id", "=", itemId)
+    .where(canManage(userId))
+    .executeTakeFirst();
+  return row && storageScopeOf(row);
+}
+
+export async function findItemScope(db: DB, itemId: string): Promise<StorageScope | undefined> {
+  const row = await db
+    .selectFrom("products")
+    .select(["owner", "organisationId"])
+    .where("id", "=", itemId)
+    .executeTakeFirst();
+  return row && storageScopeOf(row);
+}
+
+/** Bytes of every variant of every photo on the scope's items. */
+export async function storageUsedIn(db: DB, scope: StorageScope): Promise<number> {
   const row = await db
     .selectFrom("photo_variants as v")
     .innerJoin("item_photos as p", "p.id", "v.photoId")
     .innerJoin("products as i", "i.id", "p.itemId")
     .select(sql<number>`coalesce(sum(${sql.ref("v.size")}), 0)`.as("bytes"))
-    .where("i.owner", "=", ownerId)
+    .where((eb) =>
+      "organisationId" in scope
+        ? eb("i.organisationId", "=", scope.organisationId)
+        : eb.and([eb("i.owner", "=", scope.ownerId), eb("i.organisationId", "is", null)]),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.bytes);
 }
@@ -290,12 +319,6 @@ export async function countPhotosByItem(db: DB, itemIds: string[]): Promise<Map<
     for (const r of rows) out.set(r.itemId, Number(r.n));
   }
   return out;
-}
-
-/** The items the user created (whose photos their data export carries, like the items). */
-export async function listItemIdsOfOwner(db: DB, ownerId: string): Promise<string[]> {
-  const rows = await db.selectFrom("products").select("id").where("owner", "=", ownerId).orderBy("createdAt").execute();
-  return rows.map((r) => r.id);
 }
 
 /** The name of an item the user may manage; undefined for anything else. */

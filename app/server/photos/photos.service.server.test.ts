@@ -14,6 +14,7 @@ import { createItem, deleteOwnedItem } from "../items/items.service.server";
 import {
   attachPhotos,
   changePhoto,
+  countPhotoUpload,
   listManagedPhotos,
   photosOfItems,
   PhotoError,
@@ -41,7 +42,7 @@ let n = 0;
 beforeAll(async () => {
   s3 = await startS3StandIn();
   const d = await createServiceDeps();
-  prepared = (await preparePhotos(d, "nobody", [await phonePhotoWithGps()]))[0]!;
+  prepared = (await preparePhotos(d, "nobody", [await phonePhotoWithGps()], { newItem: { organisationId: null } }))[0]!;
   await d.close();
 }, 30_000);
 afterAll(async () => {
@@ -115,7 +116,7 @@ describe("item photos (database storage)", () => {
     await attachPhotos(deps, owner, item, [prepared, prepared]);
     expect(await codeOf(attachPhotos(deps, owner, item, [prepared, prepared]))).toBe("tooMany");
     await attachPhotos(deps, owner, item, [prepared]);
-    expect(await codeOf(preparePhotos(deps, owner, [new Uint8Array(1)], 3))).toBe("tooMany");
+    expect(await codeOf(preparePhotos(deps, owner, [new Uint8Array(1)], { itemId: item }))).toBe("tooMany");
     expect(await listManagedPhotos(deps, owner, item)).toHaveLength(3);
   });
 
@@ -146,11 +147,13 @@ describe("item photos (database storage)", () => {
     await attachPhotos(deps, other, await createItem(deps, other, ITEM, "en"), [prepared]);
   });
 
-  it("counts every upload against the per-user limit before any work (30 an hour)", async () => {
+  it("counts every photo as it arrives against the per-user limit (30 an hour)", async () => {
     deps = await createServiceDeps({ RATE_LIMIT_DISABLED: "0" });
     const owner = await user();
-    for (let i = 0; i < 30; i++) expect(await codeOf(preparePhotos(deps, owner, [new Uint8Array(0)]))).toBe("empty");
-    expect(await codeOf(preparePhotos(deps, owner, [new Uint8Array(0)]))).toBe("rateLimited");
+    for (let i = 0; i < 30; i++) expect(await countPhotoUpload(deps, owner)).toBeNull();
+    expect(await countPhotoUpload(deps, owner)).toMatchObject({ code: "rateLimited", params: { minutes: 60 } });
+    // Another user's count is their own.
+    expect(await countPhotoUpload(deps, await user())).toBeNull();
   });
 
   it("reorders and deletes; the bytes go once no photo uses them", async () => {
@@ -158,14 +161,19 @@ describe("item photos (database storage)", () => {
     const owner = await user();
     const item = await createItem(deps, owner, ITEM, "en");
     await attachPhotos(deps, owner, item, [prepared]);
-    const small = await preparePhotos(deps, owner, [
-      await (
-        await import("sharp")
-      )
-        .default({ create: { width: 300, height: 200, channels: 3, background: "#123" } })
-        .png()
-        .toBuffer(),
-    ]);
+    const small = await preparePhotos(
+      deps,
+      owner,
+      [
+        await (
+          await import("sharp")
+        )
+          .default({ create: { width: 300, height: 200, channels: 3, background: "#123" } })
+          .png()
+          .toBuffer(),
+      ],
+      { itemId: item },
+    );
     await attachPhotos(deps, owner, item, small);
     const [a, b] = await listManagedPhotos(deps, owner, item);
     await changePhoto(deps, owner, item, b!.id, { kind: "move", by: -1 });

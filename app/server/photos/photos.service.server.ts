@@ -2,9 +2,10 @@
  * Rules of item photos (decision 035). No HTTP here (decision 011).
  *
  * Upload is two steps so that a refused photo costs the owner nothing they typed: the
- * route first calls `preparePhotos` (rate limit, content checks, processing; nothing
- * stored), saves the item, then `attachPhotos` (stores, under the item's lock, with the
- * per-item count and the per-account storage bound checked again).
+ * route first calls `preparePhotos` (content checks, processing; nothing stored), saves the
+ * item, then `attachPhotos` (stores, under the item's lock, with the per-item count and the
+ * storage bound of the item's scope checked again). Each file was counted against the
+ * upload limit as it arrived (`countPhotoUpload`, from the upload intake, decision 050).
  */
 import { randomId } from "~/lib/ids";
 import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/photos";
@@ -12,15 +13,30 @@ import type { Deps } from "../service-deps.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
-import { PhotoInputError, processPhoto, type PhotoProblem, type ProcessedPhoto } from "./image.server";
+import {
+  PhotoInputError,
+  processPhoto,
+  type PhotoProblem,
+  type PhotoSource,
+  type ProcessedPhoto,
+} from "./image.server";
 import { photoStoreOf } from "./photo-store.server";
 import * as repo from "./photos.repository.server";
 import { sha256Hex } from "./sigv4.server";
 
-export type PhotoErrorCode = PhotoProblem | "noFile" | "tooMany" | "storageFull" | "rateLimited" | "notFound";
+export type PhotoErrorCode =
+  | PhotoProblem
+  | "noFile"
+  | "tooMany"
+  | "storageFull"
+  | "organisationStorageFull"
+  | "rateLimited"
+  /** The account's (or the instance's) uploads are in flight: refused before anything was read. */
+  | "busy"
+  | "notFound";
 export class PhotoError extends ServiceError<PhotoErrorCode> {}
 
-/** Uploads per user: each file is decoded and encoded four times, so a bound on CPU. */
+/** Uploads per user: each file is decoded and encoded four times, so a bound on CPU (and disk). */
 export const PHOTO_UPLOAD_LIMIT: RateRule = { name: "photo:user", limit: 30, windowMs: 60 * 60_000 };
 /** Unused bytes younger than this may belong to an upload in flight: the sweep leaves them. */
 export const ORPHAN_GRACE_MS = 15 * 60_000;
@@ -36,24 +52,56 @@ function mb(bytes: number) {
   return Math.round(bytes / (1024 * 1024));
 }
 
+/** Where photos being prepared go: a new item (in an organisation's scope or not), or an item the user manages. */
+export type PhotoTarget = { newItem: { organisationId: string | null } } | { itemId: string };
+
 /**
- * Checks and processes the files the owner sent (nothing stored). Every file counts
- * against the upload limit before any work is done. `existing`: the item's photos so far
- * (0 for a new item); `ownerId`: whose storage they count against.
+ * Refuses photos that would take the scope past its bound: an organisation's
+ * (PHOTO_STORAGE_ORGANISATION_MB) or a person's (PHOTO_STORAGE_MB), decision 050.
+ */
+async function checkStorage(deps: PhotoDeps, db: PhotoDeps["db"], scope: repo.StorageScope, adding: number) {
+  const organisation = "organisationId" in scope;
+  const bound = organisation ? deps.config.photos.organisationStorageBytes : deps.config.photos.storageBytes;
+  if ((await repo.storageUsedIn(db, scope)) + adding > bound) {
+    throw new PhotoError(organisation ? "organisationStorageFull" : "storageFull", { mb: mb(bound) });
+  }
+}
+
+/**
+ * One photo arriving, counted against the upload limit before any of it is read (decision
+ * 050: the upload intake asks as each file begins). The refusal, or null.
+ */
+export async function countPhotoUpload(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+): Promise<PhotoError | null> {
+  const hit = await rateLimits(deps.config, deps.db).hit(PHOTO_UPLOAD_LIMIT, userId, deps.clock());
+  return hit.ok ? null : new PhotoError("rateLimited", { minutes: hit.retryAfterMinutes });
+}
+
+/**
+ * Checks and processes the files the owner sent (nothing stored); each was counted against
+ * the upload limit as it arrived (countPhotoUpload). PhotoError notFound when the target
+ * item is not one the user manages; the storage checked is the target's scope.
  */
 export async function preparePhotos(
   deps: PhotoDeps,
   userId: string,
-  files: Uint8Array[],
-  existing = 0,
+  files: PhotoSource[],
+  target: PhotoTarget,
 ): Promise<PreparedPhoto[]> {
   if (files.length === 0) return [];
-  if (existing + files.length > MAX_PHOTOS_PER_ITEM) throw new PhotoError("tooMany", { max: MAX_PHOTOS_PER_ITEM });
-  const limits = rateLimits(deps.config, deps.db);
-  for (let i = 0; i < files.length; i++) {
-    const hit = await limits.hit(PHOTO_UPLOAD_LIMIT, userId, deps.clock());
-    if (!hit.ok) throw new PhotoError("rateLimited", { minutes: hit.retryAfterMinutes });
+  let scope: repo.StorageScope;
+  let existing = 0;
+  if ("itemId" in target) {
+    const found = await repo.findManagedItemScope(deps.db, userId, target.itemId);
+    if (!found) throw new PhotoError("notFound");
+    scope = found;
+    existing = await repo.countPhotosOfItem(deps.db, target.itemId);
+  } else {
+    scope = repo.storageScopeOf({ owner: userId, organisationId: target.newItem.organisationId });
   }
+  if (existing + files.length > MAX_PHOTOS_PER_ITEM) throw new PhotoError("tooMany", { max: MAX_PHOTOS_PER_ITEM });
   const out: PreparedPhoto[] = [];
   for (const file of files) {
     let processed: ProcessedPhoto;
@@ -66,16 +114,18 @@ export async function preparePhotos(
     const variants = processed.variants.map((v) => ({ ...v, hash: sha256Hex(v.bytes) }));
     out.push({ variants, size: variants.reduce((n, v) => n + v.bytes.length, 0) });
   }
-  const used = await repo.storageUsedBy(deps.db, userId);
-  if (used + out.reduce((n, p) => n + p.size, 0) > deps.config.photos.storageBytes) {
-    throw new PhotoError("storageFull", { mb: mb(deps.config.photos.storageBytes) });
-  }
+  await checkStorage(
+    deps,
+    deps.db,
+    scope,
+    out.reduce((n, p) => n + p.size, 0),
+  );
   return out;
 }
 
 /**
  * Stores prepared photos on an item the user manages, after the ones it has. PhotoError
- * notFound (not theirs), tooMany, storageFull; nothing is kept then.
+ * notFound (not theirs), tooMany, storageFull or organisationStorageFull; nothing is kept then.
  */
 export async function attachPhotos(
   deps: PhotoDeps,
@@ -96,11 +146,13 @@ export async function attachPhotos(
       if (!(await repo.lockManagedItem(trx, userId, itemId, now))) throw new PhotoError("notFound");
       const count = await repo.countPhotosOfItem(trx, itemId);
       if (count + photos.length > MAX_PHOTOS_PER_ITEM) throw new PhotoError("tooMany", { max: MAX_PHOTOS_PER_ITEM });
-      const owner = (await repo.findItemOwner(trx, itemId))!;
-      const used = await repo.storageUsedBy(trx, owner);
-      if (used + photos.reduce((n, p) => n + p.size, 0) > deps.config.photos.storageBytes) {
-        throw new PhotoError("storageFull", { mb: mb(deps.config.photos.storageBytes) });
-      }
+      const scope = (await repo.findItemScope(trx, itemId))!;
+      await checkStorage(
+        deps,
+        trx,
+        scope,
+        photos.reduce((n, p) => n + p.size, 0),
+      );
       let position = await repo.nextPosition(trx, itemId);
       for (const p of photos) {
         await repo.insertPhoto(
@@ -171,23 +223,18 @@ export async function addPhotos(
   deps: PhotoDeps,
   userId: string,
   itemId: string,
-  files: Uint8Array[],
+  files: PhotoSource[],
   options: { private?: boolean } = {},
 ): Promise<void> {
   if (!(await mayManageItem(deps.db, userId, itemId))) throw new PhotoError("notFound");
   if (files.length === 0) throw new PhotoError("noFile");
-  const prepared = await preparePhotos(deps, userId, files, await repo.countPhotosOfItem(deps.db, itemId));
+  const prepared = await preparePhotos(deps, userId, files, { itemId });
   await attachPhotos(deps, userId, itemId, prepared, options);
 }
 
 /** Photos per item (the CSV export's column, decision 035); items without are absent. */
 export async function countPhotosOfItems(deps: Pick<Deps, "db">, itemIds: string[]): Promise<Map<string, number>> {
   return repo.countPhotosByItem(deps.db, itemIds);
-}
-
-/** The number of photos an item has (the owner's form shows how many more it can take). */
-export async function countItemPhotos(deps: Pick<Deps, "db">, itemId: string): Promise<number> {
-  return repo.countPhotosOfItem(deps.db, itemId);
 }
 
 /**
@@ -265,12 +312,14 @@ export async function sweepOrphanPhotos(deps: PhotoDeps): Promise<number> {
   return hashes.length;
 }
 
-/** The bytes of the photos of the user's items, for "Download my data" (largest variant). */
+/**
+ * The bytes of the photos of these items (largest variant), for "Download my data": the
+ * account's items, chosen by the privacy service's one rule.
+ */
 export async function photosForExport(
   deps: PhotoDeps,
-  userId: string,
+  itemIds: string[],
 ): Promise<Array<{ itemId: string; position: number; private: boolean; bytes: Buffer }>> {
-  const itemIds = await repo.listItemIdsOfOwner(deps.db, userId);
   const rows = await repo.listPhotosOfItems(deps.db, itemIds, false);
   const store = photoStoreOf(deps.config);
   const out = [];

@@ -9,7 +9,12 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { runHousekeeping } from "../jobs/jobs.service.server";
 import { createItem, getItemPageView, getOwnedItem, updateOwnedItem } from "../items/items.service.server";
 import { changeRole } from "../organisations/organisations.service.server";
-import { createTestOrganisation, joinOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
+import {
+  createTestOrganisation,
+  insertKeptPayment,
+  joinOrganisation,
+  signUpOwner,
+} from "../../../tests/support/service-fixtures";
 import { relayErrors } from "./relay.http.server";
 import { countUnreadOfOwner } from "./relay.repository.server";
 import {
@@ -347,6 +352,7 @@ describe("a sticker that never stops helping a finder (issue #21 point 4)", () =
   it("a lapsed item still relays a finder's message; the owner's mail says the sticker is inactive and links to /order", async () => {
     const owner = await user("sv");
     const item = await paidItem(owner.id, "public");
+    await insertKeptPayment(deps.db, owner.id, item, deps.clock() - 400 * 24 * 60 * 60_000);
     // Both shapes of "lapsed": payed with paidUntil passed, and what a lapsed subscription writes (payed 0).
     for (const payed of [1, 0] as const) {
       await lapse(item, { payed });

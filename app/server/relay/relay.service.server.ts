@@ -9,12 +9,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { isItemPaid, wasEverPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
-import { findItemById, hasPaidOrder, type Item } from "../items/items.repository.server";
+import { findItemById, type Item } from "../items/items.repository.server";
+import { hasEarnedLapsedRelay } from "../items/lapsed-relay.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { writeItemLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
@@ -41,9 +42,9 @@ export class RelayError extends ServiceError<RelayErrorCode> {}
 
 /**
  * Whether finders can write about the item (decision 019): an active sticker that is
- * paid now, or was paid at least once (a lapsed subscription keeps the relay; a sticker
- * never paid keeps the spec's 'not paid' page only). `paidNow` says which: the owner's
- * mail then asks them to reactivate.
+ * paid now, or has earned the lapsed relay (a payment kept, decision 050; a sticker never
+ * paid, withdrawn or invoiced and never paid keeps the spec's 'not paid' page only).
+ * `paidNow` says which: the owner's mail then asks them to reactivate.
  */
 async function relayState(
   db: Deps["db"],
@@ -52,7 +53,7 @@ async function relayState(
 ): Promise<{ open: false } | { open: true; paidNow: boolean }> {
   if (!item || !item.active) return { open: false };
   if (isItemPaid(item, now)) return { open: true, paidNow: true };
-  if (wasEverPaid(item) || (await hasPaidOrder(db, item.id))) return { open: true, paidNow: false };
+  if (await hasEarnedLapsedRelay(db, item.id)) return { open: true, paidNow: false };
   return { open: false };
 }
 
