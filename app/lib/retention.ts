@@ -35,6 +35,11 @@ export const RETENTION_MS = {
    * year after the last message that carried one; kept while that address is suppressed.
    */
   neverLinks: 365 * DAY_MS,
+  /**
+   * A pause of a delivery target that timed out (decision 049): the address, number or push
+   * service's host it names, kept a day after the pause ended.
+   */
+  outboxBackoffs: DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
   /**

@@ -5,7 +5,6 @@
  * 180 days after their last message (decision 013). The periods are app/lib/retention.ts, which
  * the privacy notice prints.
  */
-import { DAY_MS } from "~/lib/dates";
 import { bookkeepingCutoff, RETENTION_MS } from "~/lib/retention";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
@@ -68,6 +67,6 @@ export async function runHousekeeping(
     messageCounters: await deleteOldSmsQuotas(db, now - RETENTION_MS.messageCounters),
     neverLinks: await deleteStaleNeverLinks(db, now - RETENTION_MS.neverLinks),
     orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
-    outboxBackoffs: await deleteBackoffsBefore(db, now - DAY_MS),
+    outboxBackoffs: await deleteBackoffsBefore(db, now - RETENTION_MS.outboxBackoffs),
   }));
 }
