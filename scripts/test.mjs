@@ -6,6 +6,13 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const dbOnly = process.argv.includes("--db-only");
+/** The service tests of the money paths: orders, payments, renewals, withdrawal, alert fan-out, trusted contacts. */
+const MONEY_SERVICE_TESTS = [
+  "app/server/orders/",
+  "app/server/alerts/",
+  "app/server/contacts/",
+  "app/server/recipients/",
+];
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 function run(name, cmd, args, env = {}) {
@@ -52,7 +59,16 @@ if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js")))
 // What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
+// The money paths' service specs (issue #45 point 5) on PostgreSQL too: the SQLite leg ran them with the unit tests.
+if (dbOnly && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) {
+  steps.push([
+    "money service tests on PostgreSQL",
+    "npx",
+    ["vitest", "run", ...MONEY_SERVICE_TESTS, "--testTimeout", "30000", "--hookTimeout", "60000"],
+    { SERVICE_TESTS_ON_POSTGRES: "1" },
+  ]);
+}
 if (!dbOnly) steps.push(["end-to-end tests", "npx", ["playwright", "test"]]);
 
-for (const [name, cmd, args] of steps) run(name, cmd, args);
+for (const [name, cmd, args, env] of steps) run(name, cmd, args, env);
 console.log(`\nsteps: ${steps.length} passed, 0 failed`);

@@ -1,6 +1,8 @@
 /**
  * Service tests (decision 011): the real migrations on an in-memory SQLite, and the Deps a
- * service takes, with a clock the test controls. No server, no HTTP.
+ * service takes, with a clock the test controls. No server, no HTTP. The money paths' specs
+ * also run on PostgreSQL in the database leg (`npm test -- --db-only`, which sets
+ * SERVICE_TESTS_ON_POSTGRES=1 beside DATABASE_URL): each call then makes its own database.
  */
 // Services write mails through getT: the server's translations, as at start-up.
 import "../../app/i18n/resources.server";
@@ -8,7 +10,7 @@ import { parseConfig, type Config } from "../../app/server/config.server";
 import type { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { createRuntime, depsOfRuntime } from "../../app/server/runtime.server";
-import { TEST_AUTH_SECRET } from "./database";
+import { createTestDatabase, TEST_AUTH_SECRET, usingPostgres } from "./database";
 
 export interface ServiceTestDeps extends Deps {
   /** The runtime's own finder-page cache, as the server has it (a test may store pages in it). */
@@ -22,9 +24,11 @@ export async function createServiceDeps(
   env: Record<string, string> = {},
   start = Date.UTC(2026, 10, 23, 12),
 ): Promise<ServiceTestDeps> {
+  const database =
+    process.env.SERVICE_TESTS_ON_POSTGRES === "1" && usingPostgres() ? await createTestDatabase("svc") : null;
   const config: Config = parseConfig({
     NODE_ENV: "test",
-    DATABASE_URL: "file::memory:",
+    DATABASE_URL: database?.url ?? "file::memory:",
     AUTH_SECRET: TEST_AUTH_SECRET,
     BASE_URL: "http://localhost:3000",
     LOG_LEVEL: "warn",
@@ -39,6 +43,9 @@ export async function createServiceDeps(
     setNow: (ms) => {
       now = ms;
     },
-    close: () => rt.database.close(),
+    close: async () => {
+      await rt.database.close();
+      await database?.drop();
+    },
   };
 }
