@@ -130,9 +130,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // A lean page (the anonymous finder page, docs/decisions/020) ships no React Router
   // JavaScript: inline stylesheet, its one small script, no hydration data. Only the
   // server has the assets, so a client-side navigation always renders the full layout.
+  // So is 'Page not found' (and a replaced sticker's page) for an anonymous visitor, whichever
+  // route's loader answered it: a mistyped short URL is as likely as a mistyped path.
   const leanAssets = useLeanPageAssets();
+  const error = useRouteError();
+  const leanError = isRouteErrorResponse(error) && (error.status === 404 || error.status === 410) && !data?.user;
   const lean =
-    leanAssets && last && handle?.lean?.(last.loaderData, { signedIn: Boolean(data?.user) }) ? leanAssets : null;
+    leanAssets && (leanError || (last && handle?.lean?.(last.loaderData, { signedIn: Boolean(data?.user) })))
+      ? leanAssets
+      : null;
 
   useEffect(() => {
     // Lets end-to-end tests wait until clicks are handled by React.

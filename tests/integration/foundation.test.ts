@@ -73,6 +73,19 @@ describe(`foundation on ${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     expect(sv).toContain("Sidan hittades inte");
   });
 
+  it("'Page not found' ships no framework to an anonymous visitor, whichever route answered it", async () => {
+    // A mistyped short URL (/{id}), an unknown item id and an unknown path: the lean page's
+    // one inline script, no script file, no module preload (decision 042).
+    for (const path of ["/no/such/page", "/nosuchcode", "/product/nosuch"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { "Accept-Language": "en" } });
+      expect(res.status, path).toBe(404);
+      const html = await res.text();
+      expect(html, path).toContain("Page not found");
+      expect(html.match(/<script\b[^>]*>/g) ?? [], path).toHaveLength(1);
+      expect(html, path).not.toMatch(/<script[^>]+src=|modulepreload/);
+    }
+  });
+
   it("POST /consent sets ConsentApproved for a year (SameSite=Lax, Path=/) and goes back", async () => {
     const res = await fetch(`${server.url}/consent`, {
       method: "POST",
