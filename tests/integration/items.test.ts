@@ -293,12 +293,13 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
     it("pay now without an address remembers the item and goes to the address form", async () => {
       const u = await createUser(rt, { name: "Carl Carlsson" });
       const res = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/user/register-adress");
       const row = await rt.database.db
         .selectFrom("products")
         .select("id")
         .where("owner", "=", u.id)
         .executeTakeFirstOrThrow();
+      // The address form carries the item on to /order (decision 051).
+      expect(res.headers.get("location")).toBe(`/user/register-adress?item=${row.id}`);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
@@ -315,7 +316,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         .where("id", "=", u.id)
         .execute();
       const res = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/order");
+      expect(res.headers.get("location")).toMatch(/^\/order\?item=[A-Za-z0-9]+$/);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
@@ -449,7 +450,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       const u = await createUser(rt, { name: "Eva Ek" });
       const id = await newItem(u);
       const res = await post(`/product/edit/${id}`, { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/user/register-adress");
+      expect(res.headers.get("location")).toBe(`/user/register-adress?item=${id}`);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
