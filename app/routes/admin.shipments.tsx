@@ -110,38 +110,36 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
         <>
           {status === "dropped" ? <p>{t("fulfil.admin.droppedIntro")}</p> : null}
           {/* Rows' checkboxes belong to this form through their `form` attribute. */}
-          <Form
-            method="post"
-            id="bulk"
-            className="d-flex flex-wrap gap-2 align-items-center mb-3"
-            hidden={status === "dropped"}
-          >
-            <p className="w-100 mb-1 small text-body-secondary">{t("fulfil.admin.bulkHint")}</p>
-            <input type="hidden" name="intent" value="ship" />
-            <button
-              type="submit"
-              className="btn btn-outline-primary"
-              formAction="/admin/shipments/stickers.pdf"
-              formMethod="get"
-              formTarget="_blank"
-            >
-              {t("fulfil.admin.stickers")}
-            </button>
-            <button
-              type="submit"
-              className="btn btn-outline-primary"
-              formAction="/admin/shipments/labels.pdf"
-              formMethod="get"
-              formTarget="_blank"
-            >
-              {t("fulfil.admin.labels")}
-            </button>
-            {pending ? (
-              <button type="submit" className="btn btn-primary" disabled={busy}>
-                {t("fulfil.admin.markSelected")}
+          {/* Nothing to print or post for dropped shipments (decision 051). */}
+          {status !== "dropped" ? (
+            <Form method="post" id="bulk" className="d-flex flex-wrap gap-2 align-items-center mb-3">
+              <p className="w-100 mb-1 small text-body-secondary">{t("fulfil.admin.bulkHint")}</p>
+              <input type="hidden" name="intent" value="ship" />
+              <button
+                type="submit"
+                className="btn btn-outline-primary"
+                formAction="/admin/shipments/stickers.pdf"
+                formMethod="get"
+                formTarget="_blank"
+              >
+                {t("fulfil.admin.stickers")}
               </button>
-            ) : null}
-          </Form>
+              <button
+                type="submit"
+                className="btn btn-outline-primary"
+                formAction="/admin/shipments/labels.pdf"
+                formMethod="get"
+                formTarget="_blank"
+              >
+                {t("fulfil.admin.labels")}
+              </button>
+              {pending ? (
+                <button type="submit" className="btn btn-primary" disabled={busy}>
+                  {t("fulfil.admin.markSelected")}
+                </button>
+              ) : null}
+            </Form>
+          ) : null}
           <ul className="list-group shipment-list">
             {shipments.map((s) => {
               const created = formatDate(s.createdAt, lang);
@@ -157,6 +155,7 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
                         name="shipments"
                         value={s.id}
                         form="bulk"
+                        disabled={s.droppedAt !== null}
                       />
                       <label className="form-check-label fw-semibold text-break" htmlFor={checkboxId}>
                         <span className="visually-hidden">

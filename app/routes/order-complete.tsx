@@ -134,7 +134,9 @@ export default function OrderComplete({ loaderData }: Route.ComponentProps) {
       {order.receiptWaitsFor ? (
         <div className="alert alert-warning order-receipt-waits" role="note">
           <p className="mb-2">{t("orders.complete.receiptWaits", { email: order.receiptWaitsFor })}</p>
-          <Link to="/user/verify-email">{t("orders.complete.verify")}</Link>
+          <Link to="/user/verify-email" className="alert-link">
+            {t("orders.complete.verify")}
+          </Link>
         </div>
       ) : null}
       {order.receiptNumber != null ? (

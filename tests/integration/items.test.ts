@@ -719,8 +719,23 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       // The kept address prefills the form next time, and pay-now now goes to /order.
       const html = await (await get("/user/register-adress", { cookie: u.cookie })).text();
       expect(html).toMatch(/id="address-city"[^>]*value="Umeå"/);
-      const pay = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(pay.headers.get("location")).toBe("/order");
+      const pay = await post(
+        "/product/register",
+        { ...valid, payment: "month", intent: "payNow" },
+        { cookie: u.cookie },
+      );
+      expect(pay.headers.get("location")).toMatch(/^\/order\?item=[A-Za-z0-9]+$/);
+      // The address form posted with the item carries it on to /order (decision 051).
+      const item = new URL(pay.headers.get("location")!, "http://x").searchParams.get("item")!;
+      const again = await post(`/user/register-adress?item=${item}`, address, { cookie: u.cookie });
+      expect(again.headers.get("location")).toBe(`/order?item=${item}`);
+      // The order page ticks that item alone, monthly as the form chose.
+      const order = await (await get(`/order?item=${item}`, { cookie: u.cookie })).text();
+      expect(order.match(/<input[^>]*name="items"[^>]*checked[^>]*>/g) ?? []).toHaveLength(1);
+      const input = (value: string) => order.match(new RegExp(`<input[^>]*value="${value}"[^>]*>`))?.[0] ?? "";
+      expect(input(item)).toContain("checked");
+      expect(input("month")).toContain("checked");
+      expect(input("year")).not.toContain("checked");
     });
 
     it("with save ticked the address is also stored on the profile", async () => {
