@@ -74,6 +74,7 @@ export default [
   route("order/:id/payment", "routes/order-payment.tsx"),
   route("order/:id/receipt", "routes/order-receipt.tsx"),
   route("order/:id/receipt.pdf", "routes/order-receipt-pdf.ts"),
+  route("order/:id/credit-note.pdf", "routes/order-credit-note-pdf.ts"),
   route("order/:id/invoice", "routes/order-invoice.tsx"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   route("api/sms/report/:token", "routes/api.sms.report.ts"),

@@ -55,6 +55,9 @@ export const deleteSchema = z.object({
   intent: z.literal("delete"),
   password: z.string().max(PASSWORD_MAX, "auth.password.tooLong").optional(),
   confirm: z.literal("on", { error: "account.errors.confirmDelete" }),
+  // Decision 051: the ticks that give up a refund and delete organisations knowingly.
+  forfeitRefunds: z.literal("on").optional().catch(undefined),
+  deleteOrganisations: z.literal("on").optional().catch(undefined),
 });
 
 export type DeviceClass = "phone" | "tablet" | "computer" | "unknown";

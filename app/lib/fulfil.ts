@@ -5,11 +5,13 @@
  */
 import { z } from "zod";
 
-export const SHIPMENT_FILTERS = ["pending", "shipped"] as const;
+/** "dropped": never to be posted, the account was deleted (decision 051). */
+export const SHIPMENT_FILTERS = ["pending", "shipped", "dropped"] as const;
 export type ShipmentFilter = (typeof SHIPMENT_FILTERS)[number];
 
 export function parseShipmentFilter(params: URLSearchParams): ShipmentFilter {
-  return params.get("status") === "shipped" ? "shipped" : "pending";
+  const v = params.get("status");
+  return v === "shipped" || v === "dropped" ? v : "pending";
 }
 
 /** Ids are UUIDs (shipments) or our random ids (orders): letters, digits, dashes. */

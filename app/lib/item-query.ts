@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { PAID_FILTERS, SEARCH_MAX, type ItemQuery } from "./item-filter";
 import { ITEM_TYPES } from "./item-types";
+import { isItemId } from "./ids";
 
 const schema = z.object({
   q: z
@@ -33,4 +34,12 @@ export function parseItemQuery(params: URLSearchParams): ItemQuery {
     lost: params.get("lost"),
     page: params.get("page") ?? 1,
   });
+}
+
+/**
+ * `/order?item=` (decision 051): the item "Save and pay now" came from, when the value
+ * is an item id at all; the order page's service decides whether it may be paid for.
+ */
+export function parseFocusItem(params: URLSearchParams): string | null {
+  return z.string().refine(isItemId).nullable().catch(null).parse(params.get("item"));
 }

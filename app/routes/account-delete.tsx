@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect } from "react-router";
+import { DeletionPreview } from "~/components/DeletionPreview";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { deleteSchema, providerSchema } from "~/lib/account";
@@ -11,6 +12,7 @@ import { isSocialProvider } from "~/lib/social";
 import { useLang } from "~/lib/use-lang";
 import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
 import { deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";
+import { getDeletionPreview } from "~/server/account/deletion.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
@@ -29,8 +31,13 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  const page = await getAccountPage(await getDeps(), request.headers);
+  const user = await requireUser(request);
+  const deps = await getDeps();
+  const [page, preview] = await Promise.all([
+    getAccountPage(deps, request.headers),
+    // What would be lost (decision 051): open withdrawals, organisations alone administered.
+    getDeletionPreview(deps, user.ref),
+  ]);
   return data(
     {
       email: page.email,
@@ -38,12 +45,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       freshSignIn: page.freshSignIn,
       social: page.methods.map((m) => m.provider).filter(isSocialProvider),
       renewals: page.renewals,
+      ...preview,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-type Values = { confirm?: string };
+type Values = { confirm?: string; forfeitRefunds?: string; deleteOrganisations?: string };
 
 /**
  * Deleting the account (decision 017): with the password, or after a fresh social sign-in
@@ -52,7 +60,11 @@ type Values = { confirm?: string };
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request);
   const form = Object.fromEntries(await readForm(request));
-  const values: Values = typeof form.confirm === "string" ? { confirm: form.confirm } : {};
+  const values: Values = Object.fromEntries(
+    (["confirm", "forfeitRefunds", "deleteOrganisations"] as const).flatMap((k) =>
+      typeof form[k] === "string" ? [[k, form[k]]] : [],
+    ),
+  );
   const deps = await getDeps();
   try {
     if (form.intent === "reauth") {
@@ -70,7 +82,11 @@ export async function action({ request }: Route.ActionArgs) {
       }
       return invalidForm<Values>(values, errors, { key: Object.values(errors)[0]! });
     }
-    const cookies = await deleteAccount(deps, request.headers, { password: p.data.password });
+    const cookies = await deleteAccount(deps, request.headers, {
+      password: p.data.password,
+      forfeitRefunds: p.data.forfeitRefunds === "on",
+      deleteOrganisations: p.data.deleteOrganisations === "on",
+    });
     cookies.append("Set-Cookie", deps.cookies.flash("accountDeleted"));
     return redirect("/", { headers: cookies });
   } catch (err) {
@@ -81,13 +97,18 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AccountDelete({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const { email, hasPassword, freshSignIn, social, renewals } = loaderData;
+  const { email, hasPassword, freshSignIn, social, renewals, withdrawals, organisations } = loaderData;
   const result = actionData as ActionResult<Values> | undefined;
   const providerName = (p: string) => (isSocialProvider(p) ? t(`account.methods.${p}`) : p);
-  const canSubmit = hasPassword || freshSignIn;
+  // Decision 051: an organisation with members waits for another admin; nothing to submit until then.
+  const waits = organisations.some((o) => o.fate === "handOver");
+  const canSubmit = (hasPassword || freshSignIn) && !waits;
+  const deleted = organisations.filter((o) => o.fate === "deleted");
+  const refunds = withdrawals.filter((w) => w.refund > 0);
   return (
     <section className="py-4 account-page" aria-labelledby="delete-title">
       <h1 id="delete-title">{t("account.delete.pageTitle")}</h1>
+      <DeletionPreview withdrawals={withdrawals} organisations={organisations} />
       <h2 className="h5 mt-4">{t("account.delete.what")}</h2>
       <ul>
         <li>{t("account.delete.items")}</li>
@@ -148,6 +169,23 @@ export default function AccountDelete({ loaderData, actionData }: Route.Componen
               error={result?.fieldErrors.password}
             />
           ) : null}
+          {refunds.length > 0 ? (
+            <Tick
+              name="forfeitRefunds"
+              label={t("account.delete.forfeit", { count: refunds.length })}
+              error={result?.fieldErrors.forfeitRefunds}
+            />
+          ) : null}
+          {deleted.length > 0 ? (
+            <Tick
+              name="deleteOrganisations"
+              label={t("account.delete.organisations.confirm", {
+                count: deleted.length,
+                names: deleted.map((o) => o.name).join(", "),
+              })}
+              error={result?.fieldErrors.deleteOrganisations}
+            />
+          ) : null}
           <div className="form-check mb-3">
             <input
               className={`form-check-input${result?.fieldErrors.confirm ? " is-invalid" : ""}`}
@@ -177,10 +215,39 @@ export default function AccountDelete({ loaderData, actionData }: Route.Componen
           </div>
         </Form>
       ) : (
-        <Link to="/account" className="btn btn-outline-secondary">
-          {t("account.delete.cancel")}
-        </Link>
+        <>
+          {waits ? <p className="fw-semibold">{t("account.delete.organisations.waits")}</p> : null}
+          <Link to="/account" className="btn btn-outline-secondary">
+            {t("account.delete.cancel")}
+          </Link>
+        </>
       )}
     </section>
+  );
+}
+
+/** A required-when-shown tick of the delete form, its error beside it (decision 051). */
+function Tick({ name, label, error }: { name: string; label: string; error: string | undefined }) {
+  const { t } = useTranslation();
+  const id = `delete-${name}`;
+  return (
+    <div className="form-check mb-3">
+      <input
+        className={`form-check-input${error ? " is-invalid" : ""}`}
+        type="checkbox"
+        name={name}
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      <label className="form-check-label text-break" htmlFor={id}>
+        {label}
+      </label>
+      {error ? (
+        <div id={`${id}-error`} className="invalid-feedback d-block">
+          {t(error)}
+        </div>
+      ) : null}
+    </div>
   );
 }

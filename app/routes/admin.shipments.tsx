@@ -3,7 +3,7 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { ActionResult } from "~/lib/form";
-import { parseSelection, parseShipmentFilter, shipFormSchema } from "~/lib/fulfil";
+import { parseSelection, parseShipmentFilter, SHIPMENT_FILTERS, shipFormSchema } from "~/lib/fulfil";
 import { pageMeta } from "~/lib/meta";
 import { addressLines } from "~/lib/order-form";
 import { formatStickerCode } from "~/lib/sticker-code";
@@ -51,6 +51,17 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+const FILTER_LABELS = {
+  pending: "fulfil.admin.filterPending",
+  shipped: "fulfil.admin.filterShipped",
+  dropped: "fulfil.admin.filterDropped",
+} as const;
+const EMPTY = {
+  pending: "fulfil.admin.empty",
+  shipped: "fulfil.admin.emptyShipped",
+  dropped: "fulfil.admin.emptyDropped",
+} as const;
+
 function pdfHref(kind: "stickers" | "labels", ids: string[]) {
   return `/admin/shipments/${kind}.pdf?shipments=${ids.map(encodeURIComponent).join(",")}`;
 }
@@ -68,18 +79,19 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
       <h1 id="shipments-title">{t("fulfil.admin.title")}</h1>
       <p>
         {t("fulfil.admin.countPending", { count: counts.pending })},{" "}
-        {t("fulfil.admin.countShipped", { count: counts.shipped })}
+        {t("fulfil.admin.countShipped", { count: counts.shipped })},{" "}
+        {t("fulfil.admin.countDropped", { count: counts.dropped })}
       </p>
       <nav aria-label={t("fulfil.admin.filter")} className="mb-3">
         <ul className="nav nav-pills">
-          {(["pending", "shipped"] as const).map((f) => (
+          {SHIPMENT_FILTERS.map((f) => (
             <li key={f} className="nav-item">
               <Link
                 className={`nav-link${status === f ? " active" : ""}`}
                 aria-current={status === f ? "page" : undefined}
                 to={`?status=${f}`}
               >
-                {t(f === "pending" ? "fulfil.admin.filterPending" : "fulfil.admin.filterShipped")}
+                {t(FILTER_LABELS[f])}
               </Link>
             </li>
           ))}
@@ -93,37 +105,41 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
       ) : null}
 
       {shipments.length === 0 ? (
-        <p>{pending ? t("fulfil.admin.empty") : t("fulfil.admin.emptyShipped")}</p>
+        <p>{t(EMPTY[status])}</p>
       ) : (
         <>
+          {status === "dropped" ? <p>{t("fulfil.admin.droppedIntro")}</p> : null}
           {/* Rows' checkboxes belong to this form through their `form` attribute. */}
-          <Form method="post" id="bulk" className="d-flex flex-wrap gap-2 align-items-center mb-3">
-            <p className="w-100 mb-1 small text-body-secondary">{t("fulfil.admin.bulkHint")}</p>
-            <input type="hidden" name="intent" value="ship" />
-            <button
-              type="submit"
-              className="btn btn-outline-primary"
-              formAction="/admin/shipments/stickers.pdf"
-              formMethod="get"
-              formTarget="_blank"
-            >
-              {t("fulfil.admin.stickers")}
-            </button>
-            <button
-              type="submit"
-              className="btn btn-outline-primary"
-              formAction="/admin/shipments/labels.pdf"
-              formMethod="get"
-              formTarget="_blank"
-            >
-              {t("fulfil.admin.labels")}
-            </button>
-            {pending ? (
-              <button type="submit" className="btn btn-primary" disabled={busy}>
-                {t("fulfil.admin.markSelected")}
+          {/* Nothing to print or post for dropped shipments (decision 051). */}
+          {status !== "dropped" ? (
+            <Form method="post" id="bulk" className="d-flex flex-wrap gap-2 align-items-center mb-3">
+              <p className="w-100 mb-1 small text-body-secondary">{t("fulfil.admin.bulkHint")}</p>
+              <input type="hidden" name="intent" value="ship" />
+              <button
+                type="submit"
+                className="btn btn-outline-primary"
+                formAction="/admin/shipments/stickers.pdf"
+                formMethod="get"
+                formTarget="_blank"
+              >
+                {t("fulfil.admin.stickers")}
               </button>
-            ) : null}
-          </Form>
+              <button
+                type="submit"
+                className="btn btn-outline-primary"
+                formAction="/admin/shipments/labels.pdf"
+                formMethod="get"
+                formTarget="_blank"
+              >
+                {t("fulfil.admin.labels")}
+              </button>
+              {pending ? (
+                <button type="submit" className="btn btn-primary" disabled={busy}>
+                  {t("fulfil.admin.markSelected")}
+                </button>
+              ) : null}
+            </Form>
+          ) : null}
           <ul className="list-group shipment-list">
             {shipments.map((s) => {
               const created = formatDate(s.createdAt, lang);
@@ -139,6 +155,7 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
                         name="shipments"
                         value={s.id}
                         form="bulk"
+                        disabled={s.droppedAt !== null}
                       />
                       <label className="form-check-label fw-semibold text-break" htmlFor={checkboxId}>
                         <span className="visually-hidden">
@@ -187,11 +204,21 @@ export default function AdminShipments({ loaderData, actionData }: Route.Compone
                         </dd>
                       </>
                     ) : null}
+                    {s.droppedAt !== null ? (
+                      <>
+                        <dt className="col-sm-3">{t("fulfil.admin.note")}</dt>
+                        <dd className="col-sm-9 shipment-note">
+                          {t("fulfil.admin.dropped.accountDeleted", { date: formatDate(s.droppedAt, lang) })}
+                        </dd>
+                      </>
+                    ) : null}
                   </dl>
-                  <p className="d-flex flex-wrap gap-3 mb-2 small">
-                    <a href={pdfHref("stickers", [s.id])}>{t("fulfil.admin.stickersOne")}</a>
-                    <a href={pdfHref("labels", [s.id])}>{t("fulfil.admin.labelsOne")}</a>
-                  </p>
+                  {s.droppedAt === null ? (
+                    <p className="d-flex flex-wrap gap-3 mb-2 small">
+                      <a href={pdfHref("stickers", [s.id])}>{t("fulfil.admin.stickersOne")}</a>
+                      <a href={pdfHref("labels", [s.id])}>{t("fulfil.admin.labelsOne")}</a>
+                    </p>
+                  ) : null}
                   {pending ? (
                     <Form method="post" className="d-flex flex-wrap gap-2 align-items-end">
                       <input type="hidden" name="intent" value="ship" />

@@ -131,6 +131,21 @@ export default function OrderComplete({ loaderData }: Route.ComponentProps) {
         {order.paidUntil ? ` ${t("orders.complete.paidUntil", { date: formatDate(order.paidUntil, lang) })}` : ""}
       </p>
       {order.receiptTo ? <p>{t("orders.complete.receipt", { email: order.receiptTo })}</p> : null}
+      {order.receiptWaitsFor ? (
+        <div className="alert alert-warning order-receipt-waits" role="note">
+          <p className="mb-2">{t("orders.complete.receiptWaits", { email: order.receiptWaitsFor })}</p>
+          <Link to="/user/verify-email" className="alert-link">
+            {t("orders.complete.verify")}
+          </Link>
+        </div>
+      ) : null}
+      {order.receiptNumber != null ? (
+        <p>
+          <a href={`/order/${order.id}/receipt.pdf?number=${order.receiptNumber}`} download>
+            {t("orders.complete.receiptPdf", { number: order.receiptNumber })}
+          </a>
+        </p>
+      ) : null}
       <OrderSummary order={order} />
       {address.length > 0 ? (
         <div className="mt-3">

@@ -12,7 +12,8 @@ import { httpErrorOf } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/order-error.server";
-import { getWithdrawalPreview, withdrawOrder } from "~/server/orders/withdrawal.service.server";
+import { getWithdrawalPage, withdrawOrder } from "~/server/orders/withdrawal.service.server";
+import { WithdrawnOrder } from "~/components/WithdrawnOrder";
 import type { Route } from "./+types/order-withdraw";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -46,11 +47,14 @@ function refusal(err: unknown) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   try {
-    const preview = await getWithdrawalPreview(await getDeps(), { userId: user.ref, orderId: params.id });
-    return data({ preview, formError: null as FormMessage | null }, { headers: noStore });
+    // Withdrawn already: what happened, without an error (decision 051).
+    const page = await getWithdrawalPage(await getDeps(), { userId: user.ref, orderId: params.id });
+    const preview = page.kind === "open" ? page.preview : null;
+    const withdrawn = page.kind === "withdrawn" ? page.withdrawn : null;
+    return data({ preview, withdrawn, formError: null as FormMessage | null }, { headers: noStore });
   } catch (err) {
     const { status, message } = refusal(err);
-    return data({ preview: null, formError: message }, { status, headers: noStore });
+    return data({ preview: null, withdrawn: null, formError: message }, { status, headers: noStore });
   }
 }
 
@@ -70,7 +74,9 @@ export default function OrderWithdraw({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const lang = useLang();
   const navigation = useNavigation();
-  const { preview } = loaderData;
+  const { preview, withdrawn } = loaderData;
+  // A second confirmation (another tab) finds it withdrawn: the page says what happened.
+  if (withdrawn) return <WithdrawnOrder withdrawn={withdrawn} />;
   const formError = actionData?.formError ?? loaderData.formError;
   const back = (
     <Link to="/dashboard" className="btn btn-outline-secondary">
@@ -111,7 +117,9 @@ export default function OrderWithdraw({ loaderData, actionData }: Route.Componen
       <p className="fw-semibold withdraw-refund" data-refund={preview.refund}>
         {preview.paid === 0
           ? t("orders.withdrawal.page.nothingPaid")
-          : t("orders.withdrawal.page.refund", { refund: money(preview.refund), total: money(preview.paid) })}
+          : preview.refund === preview.paid
+            ? t("orders.withdrawal.page.refundAll", { refund: money(preview.refund) })
+            : t("orders.withdrawal.page.refund", { refund: money(preview.refund), total: money(preview.paid) })}
       </p>
       <p hidden={preview.paid === 0}>
         {preview.kept > 0

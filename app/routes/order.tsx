@@ -14,8 +14,7 @@ import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
 import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
 import { parseItemQuery } from "~/lib/item-query";
-import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
-import { missingPostalFields } from "~/lib/address";
+import { parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
 import { DEFAULT_PERIOD, formatPrice, nextItemIsFree, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
 // Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
 import { vatOfGross } from "~/lib/vat";
@@ -23,12 +22,11 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
-import { flashIsSuccess, privatePageHeaders, takeFlash } from "~/server/flash.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { getInvoiceOffer, startInvoice } from "~/server/orders/invoice.service.server";
-import { getOrderPage } from "~/server/orders/order-page.service.server";
+import { startInvoice } from "~/server/orders/invoice.service.server";
+import { loadOrderPage } from "~/server/orders/order-page.http.server";
 import { startCheckout } from "~/server/orders/checkout.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
@@ -65,33 +63,7 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec: users without a name go to /login.
   const user = await requireNamedUser(request, "/login");
-  // Filter and page from the GET form and page links (decision 021); bad values are ignored.
-  const query = parseItemQuery(new URL(request.url).searchParams);
-  const deps = await getDeps();
-  // The active scope's items, as on the dashboard (decision 022).
-  const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
-  const [page, invoice] = await Promise.all([
-    getOrderPage(deps, user.ref, query, { chosenPackage: chosenPackage(request), organisationId }),
-    // "Pay by invoice" for the admins of the active organisation (decision 027).
-    getInvoiceOffer(deps, user.ref, organisationId),
-  ]);
-  const flash = takeFlash(request);
-  const { buy: _buy, address, ...shown } = page;
-  return data(
-    {
-      ...shown,
-      address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : null,
-      // Fields the stickers' address still lacks (decision 018); payment is refused until none.
-      missing: address ? missingPostalFields(address) : null,
-      saved: flashIsSuccess(flash.message),
-      filter: { q: query.q, type: query.type, paid: query.paid, lost: query.lost },
-      invoice,
-      seller: deps.site.seller,
-      // A consumer's order (personal scope) has the right of withdrawal (decision 041).
-      consumer: organisationId === null,
-    },
-    { headers: privatePageHeaders(flash) },
-  );
+  return loadOrderPage(await getDeps(), request, user.ref, context.get(requestContext).lang);
 }
 
 /** The page again with what was posted, its summary recomputed (the form without JavaScript). */
@@ -148,10 +120,12 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   // (decision 032); the summary reads them from the DOM.
   const initialSelected = (initial ? initial.items : loaderData.preselected).filter((id) => payable.has(id));
   const selected = useCheckedList("items", initialSelected);
-  const initialPeriod: Period = initial?.payment ?? DEFAULT_PERIOD;
+  const initialPeriod: Period = initial?.payment ?? loaderData.focus?.period ?? DEFAULT_PERIOD;
   const period = useCheckedValue("payment", initialPeriod) as Period;
   // A package chosen on the home page means "these few items", not "all unpaid".
-  const initialScope: OrderScope = initial?.scope ?? (large && !loaderData.chosenPackage ? "allUnpaid" : "selected");
+  // So does the item "Save and pay now" came from.
+  const initialScope: OrderScope =
+    initial?.scope ?? (large && !loaderData.chosenPackage && !loaderData.focus ? "allUnpaid" : "selected");
   // Without the scope radios (one page of items) this stays the initial scope.
   const scope = useCheckedValue("scope", initialScope) as OrderScope;
   // Without JavaScript the summary cannot follow the checkboxes: offer a recompute button.

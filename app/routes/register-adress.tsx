@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { parseFocusItem } from "~/lib/item-query";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import {
@@ -67,8 +68,9 @@ export async function action({ request }: Route.ActionArgs) {
   const scope = await activeScopeOf(deps, request, user.ref);
   const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
   await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
-  // Confirmed on /order ("Saved", decision 018).
-  throw redirect("/order", { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
+  // Confirmed on /order ("Saved", decision 018), on the item "Save and pay now" came from.
+  const item = parseFocusItem(new URL(request.url).searchParams);
+  throw redirect(item ? `/order?item=${item}` : "/order", { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
 }
 
 const AUTOCOMPLETE: Record<AddressField, string> = {

@@ -5,6 +5,7 @@
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
 import { eraseUserData } from "./account/privacy.service.server";
+import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
@@ -44,6 +45,13 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const pageCache = new ItemPageCache();
   const auth = createAuth(config, database, {
     beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache }, user),
+    // Paid before verifying: the receipt and order confirmation go out now (decision 051).
+    // A failure is logged, never the user's: the verification itself has happened.
+    afterVerifiedUserUpdate: (userId) =>
+      sendPendingConfirmations({ db: database.db, config }, userId).then(
+        () => undefined,
+        (err: unknown) => logger.error({ err, user: userId }, "the receipts that waited could not be queued"),
+      ),
   });
   return {
     config,

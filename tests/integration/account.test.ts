@@ -605,14 +605,27 @@ describe(`account self-service on ${label}`, () => {
 
     const page = await (await get("/account/delete", { cookie: u.cookie, lang: "sv" })).text();
     expect(page).toContain("bokföringslagen");
-    // The real end per order: a year paid up front ends with its paid year.
+    // The real end per order: a year paid up front, its paid time lost with the items.
     expect(page).toContain("Årsprenumeration för 2 saker: betald till den");
+    expect(page).toContain("den betalda tiden fram till dess går förlorad");
     expect(page).not.toContain("minsta bindningstid");
+    // Paid today: the withdrawal and its refund are offered first (decision 051).
+    expect(page).toContain(`href="/order/${order.id}/withdraw"`);
+    expect(page).toContain("Ångra köpet och få tillbaka");
 
     const before = stripe.requests.length;
-    const res = await post(
+    // Without giving up the refund, nothing is deleted.
+    const refused = await post(
       "/account/delete",
       { intent: "delete", password: u.password, confirm: "on" },
+      { cookie: u.cookie, lang: "sv" },
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("kryssa i att du avstår från återbetalningen");
+    expect(await userRow(u.id)).toBeDefined();
+    const res = await post(
+      "/account/delete",
+      { intent: "delete", password: u.password, confirm: "on", forfeitRefunds: "on" },
       { cookie: u.cookie, lang: "sv" },
     );
     if (res.status !== 302) console.log(server.logs());
@@ -692,7 +705,7 @@ describe(`account self-service on ${label}`, () => {
     stripe.failNext(400, 3);
     const res = await post(
       "/account/delete",
-      { intent: "delete", password: u.password, confirm: "on" },
+      { intent: "delete", password: u.password, confirm: "on", forfeitRefunds: "on" },
       { cookie: u.cookie },
     );
     expect(res.status).toBe(502);

@@ -293,12 +293,13 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
     it("pay now without an address remembers the item and goes to the address form", async () => {
       const u = await createUser(rt, { name: "Carl Carlsson" });
       const res = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/user/register-adress");
       const row = await rt.database.db
         .selectFrom("products")
         .select("id")
         .where("owner", "=", u.id)
         .executeTakeFirstOrThrow();
+      // The address form carries the item on to /order (decision 051).
+      expect(res.headers.get("location")).toBe(`/user/register-adress?item=${row.id}`);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
@@ -315,7 +316,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
         .where("id", "=", u.id)
         .execute();
       const res = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/order");
+      expect(res.headers.get("location")).toMatch(/^\/order\?item=[A-Za-z0-9]+$/);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
@@ -449,7 +450,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       const u = await createUser(rt, { name: "Eva Ek" });
       const id = await newItem(u);
       const res = await post(`/product/edit/${id}`, { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(res.headers.get("location")).toBe("/user/register-adress");
+      expect(res.headers.get("location")).toBe(`/user/register-adress?item=${id}`);
       const draft = await rt.database.db
         .selectFrom("order_drafts")
         .selectAll()
@@ -718,8 +719,23 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       // The kept address prefills the form next time, and pay-now now goes to /order.
       const html = await (await get("/user/register-adress", { cookie: u.cookie })).text();
       expect(html).toMatch(/id="address-city"[^>]*value="Umeå"/);
-      const pay = await post("/product/register", { ...valid, intent: "payNow" }, { cookie: u.cookie });
-      expect(pay.headers.get("location")).toBe("/order");
+      const pay = await post(
+        "/product/register",
+        { ...valid, payment: "month", intent: "payNow" },
+        { cookie: u.cookie },
+      );
+      expect(pay.headers.get("location")).toMatch(/^\/order\?item=[A-Za-z0-9]+$/);
+      // The address form posted with the item carries it on to /order (decision 051).
+      const item = new URL(pay.headers.get("location")!, "http://x").searchParams.get("item")!;
+      const again = await post(`/user/register-adress?item=${item}`, address, { cookie: u.cookie });
+      expect(again.headers.get("location")).toBe(`/order?item=${item}`);
+      // The order page ticks that item alone, monthly as the form chose.
+      const order = await (await get(`/order?item=${item}`, { cookie: u.cookie })).text();
+      expect(order.match(/<input[^>]*name="items"[^>]*checked[^>]*>/g) ?? []).toHaveLength(1);
+      const input = (value: string) => order.match(new RegExp(`<input[^>]*value="${value}"[^>]*>`))?.[0] ?? "";
+      expect(input(item)).toContain("checked");
+      expect(input("month")).toContain("checked");
+      expect(input("year")).not.toContain("checked");
     });
 
     it("with save ticked the address is also stored on the profile", async () => {

@@ -592,8 +592,13 @@ describe("items in an organisation's scope", () => {
 
 describe("the account and organisations", () => {
   const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  // Organisations the user is the only member of go knowingly (decision 051).
   const deleteAccount = (u: TestUser) =>
-    http.post("/account/delete", { intent: "delete", password: u.password, confirm: "on" }, as(u));
+    http.post(
+      "/account/delete",
+      { intent: "delete", password: u.password, confirm: "on", deleteOrganisations: "on" },
+      as(u),
+    );
   const exists = async (table: "organisations" | "user", id: string) =>
     !!(await rt.database.db.selectFrom(table).select("id").where("id", "=", id).executeTakeFirst());
 
@@ -768,9 +773,20 @@ describe("review fixes (issue #20)", () => {
     const id = await newOrg(solo, "Last AB");
     const mine = await itemOf(solo, id, "Last member's laptop");
     const theirs = await itemOf(stranger, id, "Other owner's laptop");
-    const res = await http.post(
+    // The delete page names the organisation and its stickers; it goes only when ticked (decision 051).
+    const page = await (await http.get("/account/delete", as(solo))).text();
+    expect(page).toContain("You are the only member of Last AB, so it is deleted with your account");
+    expect(page).toContain("Last member&#x27;s laptop (sticker ");
+    const unticked = await http.post(
       "/account/delete",
       { intent: "delete", password: solo.password, confirm: "on" },
+      as(solo),
+    );
+    expect(unticked.status).toBe(409);
+    expect(await product(mine)).toBeDefined();
+    const res = await http.post(
+      "/account/delete",
+      { intent: "delete", password: solo.password, confirm: "on", deleteOrganisations: "on" },
       as(solo),
     );
     expect(res.status).toBe(302);

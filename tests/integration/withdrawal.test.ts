@@ -95,8 +95,11 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
       post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie }),
     ]);
     expect([a.status, b.status].sort()).toEqual([302, 409]);
+    // The other tab's page shows what happened (decision 051), not an error to act on.
     const refused = a.status === 409 ? a : b;
-    expect(await refused.text()).toContain("You have already withdrawn from this order");
+    const html = await refused.text();
+    expect(html).toContain("You have withdrawn from this purchase");
+    expect(html).not.toContain("Keep my subscription");
     const mails = await rt.database.db
       .selectFrom("mail_outbox")
       .select("subject")
@@ -110,6 +113,27 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
       .where("id", "=", orderId)
       .executeTakeFirstOrThrow();
     expect(Number(row.refundAmount)).toBe(Number(row.totalAmount));
+  });
+
+  it("revisiting the withdraw page shows the withdrawn state with the credit note, in both languages (decision 051)", async () => {
+    const { u, orderId } = await paid();
+    expect((await post(`/order/${orderId}/withdraw`, {}, { cookie: u.cookie })).status).toBe(302);
+    const en = await get(`/order/${orderId}/withdraw`, { cookie: u.cookie });
+    expect(en.status).toBe(200);
+    const html = await en.text();
+    expect(html).toContain("You have withdrawn from this purchase");
+    expect(html).toContain("Everything you paid,");
+    expect(html).toMatch(/Download credit note no\. \d+ \(PDF\)/);
+    expect(html).not.toContain("Keep my subscription");
+    expect(html).not.toContain('role="alert"');
+    const sv = await (await get(`/order/${orderId}/withdraw`, { cookie: u.cookie, lang: "sv" })).text();
+    expect(sv).toContain("Du har ångrat det här köpet");
+    expect(sv).toMatch(/Ladda ner kreditfaktura nr \d+ \(PDF\)/);
+    const pdf = await get(`/order/${orderId}/credit-note.pdf`, { cookie: u.cookie });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const stranger = await createUser(rt, { name: "Stranger" });
+    expect((await get(`/order/${orderId}/credit-note.pdf`, { cookie: stranger.cookie })).status).toBe(404);
   });
 
   it("after 14 days the page and the confirmation answer with the reason, in both languages", async () => {

@@ -630,6 +630,14 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: noAction,
   },
   {
+    // Decision 051: only a withdrawn order has one; {paidOrder} is not withdrawn (the
+    // document itself: tests/integration/withdrawal.test.ts).
+    route: "order/:id/credit-note.pdf",
+    url: "/order/{paidOrder}/credit-note.pdf",
+    get: { anonymous: to("/login"), owner: 404, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
     route: "admin/orders",
     url: "/admin/orders",
     get: adminOnly(200),

@@ -21,6 +21,12 @@ export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
   providerNotConfigured: { status: 400, key: "auth.errors.providerNotConfigured" },
   cancelFailed: { status: 502, key: "account.errors.cancelFailed" },
   lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
+  organisationsNotConfirmed: {
+    status: 409,
+    key: "account.errors.organisationsNotConfirmed",
+    on: { field: "deleteOrganisations" },
+  },
+  refundsNotForfeited: { status: 409, key: "account.errors.refundsNotForfeited", on: { field: "forfeitRefunds" } },
   signedOut: { status: 401, key: "account.errors.signedOut", on: { redirect: "/login" } },
 };
 

@@ -19,7 +19,7 @@ import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { sendAccountDeletedMail } from "./account.mail.server";
 import { PrivacyError } from "./privacy.service.server";
-import { listSoleAdminshipsWithOthers } from "../organisations/organisations.repository.server";
+import { deletionRefusal, getDeletionPreview } from "./deletion.service.server";
 
 export type AccountPageErrorCode =
   | "rateLimited"
@@ -35,6 +35,8 @@ export type AccountPageErrorCode =
   | "providerNotConfigured"
   | "cancelFailed"
   | "lastOrganisationAdmin"
+  | "organisationsNotConfirmed"
+  | "refundsNotForfeited"
   | "signedOut";
 
 export class AccountPageError extends ServiceError<AccountPageErrorCode> {}
@@ -303,14 +305,19 @@ export async function startReauth(
 export async function deleteAccount(
   deps: Pick<Deps, "db" | "config" | "auth" | "clock">,
   headers: Headers,
-  input: { password?: string | undefined },
+  input: { password?: string | undefined; forfeitRefunds?: boolean; deleteOrganisations?: boolean },
 ): Promise<Headers> {
   const { user } = await currentSession(deps, headers);
   const u = user as typeof user & { language?: string | null };
-  // An organisation with members must keep an admin (decision 022): hand it over first.
-  const sole = await listSoleAdminshipsWithOthers(deps.db, user.id);
-  if (sole.length > 0) {
-    throw new AccountPageError("lastOrganisationAdmin", { organisations: sole.map((o) => o.name).join(", ") });
+  // Nothing lost by surprise (decision 051): an organisation with members keeps an admin
+  // (decision 022); one with none goes only when ticked; a refund still open is given up
+  // only when ticked.
+  const refusal = deletionRefusal(await getDeletionPreview(deps, user.id), {
+    forfeitRefunds: input.forfeitRefunds === true,
+    deleteOrganisations: input.deleteOrganisations === true,
+  });
+  if (refusal) {
+    throw new AccountPageError(refusal.code, refusal.organisations ? { organisations: refusal.organisations } : {});
   }
   const withPassword = await hasPassword(deps.db, user.id);
   if (withPassword && !input.password) throw new AccountPageError("passwordRequired");

@@ -269,6 +269,29 @@ export async function anonymiseReceipts(db: DB, userId: string) {
     .execute();
 }
 
+/** Credit notes of the user's withdrawals (decision 051): bookkeeping, like receipts. */
+export async function readCreditNotes(db: DB, userId: string) {
+  const rows = await db.selectFrom("credit_notes").selectAll().where("userId", "=", userId).orderBy("number").execute();
+  return rows.map((r) => ({
+    number: Number(r.number),
+    orderId: r.orderId,
+    receiptNumber: r.receiptNumber == null ? null : Number(r.receiptNumber),
+    items: json(r.items),
+    currency: r.currency,
+    totalAmount: Number(r.totalAmount),
+    vatAmount: Number(r.vatAmount),
+    createdAt: iso(r.createdAt),
+  }));
+}
+
+export async function anonymiseCreditNotes(db: DB, userId: string) {
+  await db
+    .updateTable("credit_notes")
+    .set({ userId: ANONYMOUS_USER_ID, items: "[]" })
+    .where("userId", "=", userId)
+    .execute();
+}
+
 /** Deletes the user's items; answers their ids (their finder pages are forgotten). */
 export async function deleteItems(db: DB, userId: string): Promise<string[]> {
   const rows = await db.selectFrom("products").select("id").where("owner", "=", userId).execute();
@@ -337,7 +360,17 @@ export async function readShipments(db: DB, userId: string) {
 }
 
 /** Shipments stay as records of what was sent, without the address. */
-export async function anonymiseShipments(db: DB, userId: string) {
+/**
+ * The user's shipments lose the person (the order stays for the books); one not posted yet
+ * never will be (no one to post it to): it leaves the staff queue with a note (decision 051).
+ */
+export async function anonymiseShipments(db: DB, userId: string, now: number) {
+  await db
+    .updateTable("sticker_shipments")
+    .set({ status: "dropped", droppedAt: now, note: "accountDeleted" })
+    .where("userId", "=", userId)
+    .where("status", "=", "pending")
+    .execute();
   await db
     .updateTable("sticker_shipments")
     .set({ userId: ANONYMOUS_USER, adress: ANONYMOUS_ADDRESS })

@@ -18,6 +18,24 @@ import { listLookupsByStaff } from "../lookup/lookup.repository.server";
 import { eraseDevices, exportDevices } from "../push/push.service.server";
 import { zipSync, strToU8, type Zippable } from "fflate";
 import { forgetPhotoBytes, photoHashesOfOwner, photosForExport } from "../photos/photos.service.server";
+import { tellAdminsOfDeparture } from "../organisations/departure.mail.server";
+import type { Config } from "../config.server";
+
+/** The organisations a departing user leaves with members in them, and who inherits their items. */
+async function departuresOf(db: DB, userId: string) {
+  const out: Array<{ organisationId: string; organisationName: string; heirName: string }> = [];
+  for (const organisationId of await orgRepo.listOrganisationIdsOfUser(db, userId)) {
+    const heir = await orgRepo.heirOf(db, organisationId, userId);
+    if (!heir) continue;
+    const [organisation, heirProfile] = await Promise.all([
+      orgRepo.findOrganisation(db, organisationId),
+      repo.readProfile(db, heir),
+    ]);
+    if (organisation)
+      out.push({ organisationId, organisationName: organisation.name, heirName: heirProfile?.name ?? "" });
+  }
+  return out;
+}
 
 /** lastOrganisationAdmin: the deletion found the user the only admin of organisations with other members. */
 export type PrivacyErrorCode = "rateLimited" | "lastOrganisationAdmin";
@@ -40,6 +58,7 @@ export interface DataSubject {
 
 interface ErasureContext {
   db: DB;
+  config: Config;
   now: number;
   /** Item ids deleted, whose finder pages must be forgotten. */
   forgottenItems: string[];
@@ -86,7 +105,11 @@ export const USER_DATA: UserDataKind[] = [
       if (sole.length > 0) {
         throw new PrivacyError("lastOrganisationAdmin", { organisations: sole.map((o) => o.name).join(", ") });
       }
+      // Organisations the user leaves behind (others remain): their admins are told (decision 051).
+      const left = await departuresOf(ctx.db, u.id);
       ctx.forgottenItems.push(...(await orgRepo.eraseUserFromOrganisations(ctx.db, u.id, ctx.now)));
+      const member = { id: u.id, name: (await repo.readProfile(ctx.db, u.id))?.name ?? "", email: u.email };
+      for (const d of left) await tellAdminsOfDeparture(ctx.db, ctx.config, { ...d, member, now: ctx.now });
     },
   },
   {
@@ -125,9 +148,15 @@ export const USER_DATA: UserDataKind[] = [
     erase: (ctx, u) => repo.anonymiseReceipts(ctx.db, u.id),
   },
   {
+    key: "creditNotes",
+    export: (db, u) => repo.readCreditNotes(db, u.id),
+    // Kept for the books like the receipts they correct (decision 051).
+    erase: (ctx, u) => repo.anonymiseCreditNotes(ctx.db, u.id),
+  },
+  {
     key: "stickerShipments",
     export: (db, u) => repo.readShipments(db, u.id),
-    erase: (ctx, u) => repo.anonymiseShipments(ctx.db, u.id),
+    erase: (ctx, u) => repo.anonymiseShipments(ctx.db, u.id, ctx.now),
   },
   {
     key: "supportMessages",
@@ -256,7 +285,7 @@ export async function eraseUserData(
   // bytes once no photo uses them (decision 035).
   const photoHashes = await photoHashesOfOwner(deps, user.id);
   await deps.db.transaction().execute(async (trx) => {
-    const ctx: ErasureContext = { db: trx, now: deps.clock(), forgottenItems };
+    const ctx: ErasureContext = { db: trx, config: deps.config, now: deps.clock(), forgottenItems };
     for (const kind of USER_DATA) if (kind.erase) await kind.erase(ctx, user);
   });
   for (const id of forgottenItems) deps.pageCache.forget(id);

@@ -74,6 +74,12 @@ export interface AuthHooks {
    * The runtime wires it to eraseUserData: start-up code imports no feature (decision 031).
    */
   beforeDeleteUser: (user: DeletedUser) => Promise<void>;
+  /**
+   * Runs after any change of a user whose email is verified (the verification link, an
+   * email change, a linked provider): the runtime wires it to the receipts that waited for
+   * a verified address (decision 051). It must be cheap when there is nothing to do.
+   */
+  afterVerifiedUserUpdate: (userId: string) => Promise<void>;
 }
 
 /**
@@ -217,6 +223,11 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
               headers?.get("accept-language"),
             );
             return { data: { ...user, language: lang } };
+          },
+        },
+        update: {
+          after: async (user) => {
+            if (user.emailVerified === true) await hooks.afterVerifiedUserUpdate(String(user.id));
           },
         },
       },

@@ -85,6 +85,8 @@ export interface OrderTable {
   refundId: ColumnType<string | null, string | null | undefined, string | null>;
   /** Migration 0045 (decision 036): an order placed ahead starts its first period then (null: at payment). */
   startsAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0055 (decision 051): paid while the account's email was unverified; receipt and confirmation wait for it. */
+  confirmationPendingAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderItemTable {
@@ -114,6 +116,10 @@ export interface StickerShipmentTable {
   /** Id of the admin who marked it shipped. */
   shippedBy: ColumnType<string | null, string | null | undefined, string | null>;
   trackingNumber: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Migration 0055 (decision 051): never to be posted (the account was deleted), out of the queue. */
+  droppedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Why it was dropped, for staff (a translation key's code: "accountDeleted"). */
+  note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A replacement sticker for one item (decision 015): a shipment of its own. */
@@ -167,6 +173,24 @@ export interface ReceiptTable {
   paidAt: number;
   /** 0 | 1 (migration 0016): the reverse-charge note. */
   reverseCharge: ColumnType<number, number | undefined, number>;
+}
+
+/** A credit note (kreditfaktura) for a refund on withdrawal (migration 0056, decision 051). */
+export interface CreditNoteTable {
+  id: string;
+  number: number;
+  orderId: string;
+  /** The receipt it corrects (null: the order had none). */
+  receiptNumber: number | null;
+  userId: string;
+  currency: string;
+  /** What went back, VAT included (minor units, positive). */
+  totalAmount: number;
+  vatAmount: number;
+  reverseCharge: ColumnType<number, number | undefined, number>;
+  /** JSON: [{ name }] as on the receipt. */
+  items: string;
+  createdAt: number;
 }
 
 /** Named counters (receipt numbers). */

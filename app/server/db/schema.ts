@@ -14,6 +14,7 @@ import type {
   StickerReplacementTable,
   RetiredStickerTable,
   ReceiptTable,
+  CreditNoteTable,
   CounterTable,
 } from "./schema-orders";
 import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
@@ -42,6 +43,7 @@ export type {
   StickerReplacementTable,
   RetiredStickerTable,
   ReceiptTable,
+  CreditNoteTable,
   CounterTable,
 } from "./schema-orders";
 export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
@@ -386,6 +388,7 @@ export interface Database {
   sticker_replacements: StickerReplacementTable;
   retired_stickers: RetiredStickerTable;
   receipts: ReceiptTable;
+  credit_notes: CreditNoteTable;
   counters: CounterTable;
   conversations: ConversationTable;
   conversation_messages: ConversationMessageTable;

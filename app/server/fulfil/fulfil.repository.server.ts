@@ -10,12 +10,13 @@ import { parseStoredAddress, type Address } from "~/lib/address";
 import { readBool, type DB } from "../db/db.server";
 import { moveStickerOfItem } from "../stickers/stickers.repository.server";
 
-export type ShipmentStatus = "pending" | "shipped";
+/** dropped: an order shipment never to be posted, its account deleted (decision 051). */
+export type ShipmentStatus = "pending" | "shipped" | "dropped";
 export type ShipmentKind = "order" | "replacement";
 export type ReplacementMode = "reprint" | "newCode";
 
 export function toShipmentStatus(v: string): ShipmentStatus {
-  return v === "shipped" ? "shipped" : "pending";
+  return v === "shipped" || v === "dropped" ? v : "pending";
 }
 
 export function toReplacementMode(v: string): ReplacementMode {
@@ -43,6 +44,9 @@ export interface ShipmentRow {
   shippedAt: number | null;
   shippedBy: string | null;
   trackingNumber: string | null;
+  /** Dropped from the queue (decision 051): when, and why ("accountDeleted"). */
+  droppedAt: number | null;
+  note: string | null;
 }
 
 const num = (v: unknown) => (v == null ? null : Number(v));
@@ -64,6 +68,8 @@ function orderShipments(db: DB) {
       "s.shippedAt",
       "s.shippedBy",
       "s.trackingNumber",
+      "s.droppedAt",
+      "s.note",
       "o.count",
       "o.lang as orderLang",
       "u.name as ownerName",
@@ -120,6 +126,8 @@ function fromOrderShipment(r: OrderShipmentSelect): ShipmentRow {
     shippedAt: num(r.shippedAt),
     shippedBy: r.shippedBy,
     trackingNumber: r.trackingNumber,
+    droppedAt: num(r.droppedAt),
+    note: r.note,
   };
 }
 
@@ -142,6 +150,9 @@ function fromReplacement(r: ReplacementSelect): ShipmentRow {
     shippedAt: num(r.shippedAt),
     shippedBy: r.shippedBy,
     trackingNumber: r.trackingNumber,
+    // A replacement goes with the deleted account's own records (deleteReplacements).
+    droppedAt: null,
+    note: null,
   };
 }
 
@@ -154,7 +165,7 @@ export async function listShipmentsByStatus(db: DB, status: ShipmentStatus, limi
   const [orders, replacements] = await Promise.all([
     orderShipments(db)
       .where("s.status", "=", status)
-      .orderBy(pending ? "s.createdAt" : "s.shippedAt", pending ? "asc" : "desc")
+      .orderBy(pending ? "s.createdAt" : status === "dropped" ? "s.droppedAt" : "s.shippedAt", pending ? "asc" : "desc")
       .orderBy("s.id")
       .limit(limit)
       .execute(),
@@ -166,10 +177,9 @@ export async function listShipmentsByStatus(db: DB, status: ShipmentStatus, limi
       .execute(),
   ]);
   const rows = [...orders.map(fromOrderShipment), ...replacements.map(fromReplacement)];
+  const latest = (r: ShipmentRow) => r.droppedAt ?? r.shippedAt ?? 0;
   rows.sort((a, b) =>
-    pending
-      ? a.createdAt - b.createdAt || a.id.localeCompare(b.id)
-      : (b.shippedAt ?? 0) - (a.shippedAt ?? 0) || a.id.localeCompare(b.id),
+    pending ? a.createdAt - b.createdAt || a.id.localeCompare(b.id) : latest(b) - latest(a) || a.id.localeCompare(b.id),
   );
   return rows.slice(0, limit);
 }

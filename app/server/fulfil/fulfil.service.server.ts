@@ -86,12 +86,13 @@ async function withItems(db: Deps["db"], rows: repo.ShipmentRow[]): Promise<Queu
 
 /** The staff queue: pending (oldest first) or shipped (latest first), with counts. */
 export async function shipmentQueue({ db }: Pick<Deps, "db">, status: repo.ShipmentStatus) {
-  const [rows, pending, shipped] = await Promise.all([
+  const [rows, pending, shipped, dropped] = await Promise.all([
     repo.listShipmentsByStatus(db, status, QUEUE_LIMIT),
     repo.countShipmentsByStatus(db, "pending"),
     repo.countShipmentsByStatus(db, "shipped"),
+    repo.countShipmentsByStatus(db, "dropped"),
   ]);
-  return { status, shipments: await withItems(db, rows), counts: { pending, shipped } };
+  return { status, shipments: await withItems(db, rows), counts: { pending, shipped, dropped } };
 }
 
 export interface Selection {
@@ -158,7 +159,7 @@ export async function markShipped(
 export interface OwnerShipment {
   id: string;
   kind: repo.ShipmentKind;
-  status: repo.ShipmentStatus;
+  status: Exclude<repo.ShipmentStatus, "dropped">;
   createdAt: number;
   shippedAt: number | null;
   trackingNumber: string | null;
@@ -168,15 +169,18 @@ export interface OwnerShipment {
 /** The owner's sticker shipments for the dashboard (ordered / shipped on …, tracking). */
 export async function ownerShipments({ db }: Pick<Deps, "db">, userId: string): Promise<OwnerShipment[]> {
   const rows = await withItems(db, await repo.listShipmentsOfUser(db, userId, 50));
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    status: r.status,
-    createdAt: r.createdAt,
-    shippedAt: r.shippedAt,
-    trackingNumber: r.trackingNumber,
-    items: r.items.map((i) => ({ id: i.id, name: i.name })),
-  }));
+  // A dropped shipment belongs to a deleted account (decision 051): no owner sees it.
+  return rows
+    .flatMap((r) => (r.status === "dropped" ? [] : [{ ...r, status: r.status }]))
+    .map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      status: r.status,
+      createdAt: r.createdAt,
+      shippedAt: r.shippedAt,
+      trackingNumber: r.trackingNumber,
+      items: r.items.map((i) => ({ id: i.id, name: i.name })),
+    }));
 }
 
 export interface ReplacementView {

@@ -12,16 +12,24 @@ import { createItem, updateOwnedItem } from "./items.service.server";
 import { createItems, type CreateItemsResult } from "./create-items.service.server";
 import { claimSticker, prepaidRecordOfItem } from "../stickers/stickers.service.server";
 
+/**
+ * `focus`: the order page opens on this one item, with the period chosen on its form
+ * (decision 051: /order had ticked every unpaid item at the yearly price). The
+ * Triple's three items are chosen by the remembered package instead.
+ */
 async function afterSave(
   deps: Pick<Deps, "db" | "clock">,
   userId: string,
   itemId: string,
   payNow: boolean,
   organisationId: string | null = null,
+  focus = true,
 ) {
   if (!payNow) return "/dashboard";
   await rememberBuy(deps, userId, itemId);
-  return (await hasOrderAddressWithEmail(deps, userId, organisationId)) ? "/order" : "/user/register-adress";
+  const query = focus ? `?item=${encodeURIComponent(itemId)}` : "";
+  const page = (await hasOrderAddressWithEmail(deps, userId, organisationId)) ? "/order" : "/user/register-adress";
+  return `${page}${query}`;
 }
 
 /** Registers a new item; returns where the owner goes next. */
@@ -79,7 +87,7 @@ export async function registerItems(
 ): Promise<{ ok: true; next: string } | Extract<CreateItemsResult, { ok: false }>> {
   const created = await createItems(deps, input.userId, input.blocks, input.lang, input.organisationId);
   if (!created.ok) return created;
-  return { ok: true, next: await afterSave(deps, input.userId, created.ids[0]!, true, input.organisationId) };
+  return { ok: true, next: await afterSave(deps, input.userId, created.ids[0]!, true, input.organisationId, false) };
 }
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */

@@ -25,13 +25,15 @@ export async function deletePaymentEventsBefore(db: DB, before: number): Promise
 const HOUSEKEEPING_LOCK = 7_428_115_001;
 
 /**
- * Bookkeeping records past their 7 years (decision 041): receipts paid before `before`, then
+ * Bookkeeping records past their 7 years (decision 041): receipts paid and credit notes issued before `before`, then
  * orders with nothing dated after it (made, paid until, refunded) and no receipt left, with
  * their lines and shipments. In batches of 500 orders. Answers how many records went.
  */
 export async function deleteBookkeepingBefore(db: DB, before: number): Promise<number> {
   const receipts = await db.deleteFrom("receipts").where("paidAt", "<", before).executeTakeFirst();
-  let deleted = Number(receipts.numDeletedRows);
+  // Credit notes (decision 051) are bookkeeping records of the same kind, dated when issued.
+  const notes = await db.deleteFrom("credit_notes").where("createdAt", "<", before).executeTakeFirst();
+  let deleted = Number(receipts.numDeletedRows) + Number(notes.numDeletedRows);
   for (;;) {
     const ids = (
       await db

@@ -106,11 +106,19 @@ export async function listReceiptsOfUser(db: DB, userId: string): Promise<Receip
   return rows.map(toReceipt);
 }
 
-/** An order's receipt: a given number, else the latest (the caller checks who may see it). */
-export async function findReceiptOfOrder(db: DB, orderId: string, number: number | null): Promise<Receipt | undefined> {
+/**
+ * An order's receipt: a given number, else the latest (or with `which` "first", the first
+ * payment's). The caller checks who may see it.
+ */
+export async function findReceiptOfOrder(
+  db: DB,
+  orderId: string,
+  number: number | null,
+  which: "latest" | "first" = "latest",
+): Promise<Receipt | undefined> {
   let q = db.selectFrom("receipts").selectAll().where("orderId", "=", orderId);
   if (number != null) q = q.where("number", "=", number);
-  const row = await q.orderBy("number", "desc").executeTakeFirst();
+  const row = await q.orderBy("number", which === "first" ? "asc" : "desc").executeTakeFirst();
   return row && toReceipt(row);
 }
 

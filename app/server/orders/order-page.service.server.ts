@@ -9,7 +9,12 @@ import { isItemPaid } from "~/lib/paid";
 import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/pricing";
 import type { ItemType } from "~/lib/product-form";
 import type { Deps } from "../service-deps.server";
-import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "../items/items.repository.server";
+import {
+  countItemsOfOwnerBy,
+  findManagedItem,
+  listItemsOfOwnerPage,
+  type Item,
+} from "../items/items.repository.server";
 import {
   clampPage,
   NO_FILTER,
@@ -19,6 +24,7 @@ import {
   type PageInfo,
 } from "~/lib/item-filter";
 import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
+import { findReceiptOfOrder } from "./billing.repository.server";
 import { prepaidEnds } from "./order-ahead.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { requireOrderViewer } from "./order-access.server";
@@ -49,6 +55,12 @@ export interface OrderPage {
   preselected: string[];
   /** The package chosen on the home page, if any. */
   chosenPackage: PackageName | null;
+  /**
+   * Opened by "Save and pay now" (`?item=`, decision 051): that item alone is ticked,
+   * listed first on whatever page, and the period starts as the item form's choice
+   * (stored with the item). Null otherwise.
+   */
+  focus: { id: string; period: Period } | null;
   /** The remembered pay-now item, if it is still unpaid. */
   buy: string | null;
   address: Address | null;
@@ -68,25 +80,28 @@ export async function getOrderPage(
   deps: Pick<Deps, "db" | "config" | "clock">,
   userId: string,
   query: ItemQuery = { ...NO_FILTER, page: 1 },
-  opts: { chosenPackage?: PackageName | null; organisationId?: string | null } = {},
+  opts: { chosenPackage?: PackageName | null; organisationId?: string | null; focus?: string | null } = {},
 ): Promise<OrderPage> {
   const { db } = deps;
   const now = deps.clock();
   // The same items as the dashboard of the active scope (decision 022).
   const scope = { owner: userId, organisationId: opts.organisationId ?? null };
   const unpaidFilter = unpaidOf(query);
-  const [counts, buy, address] = await Promise.all([
+  const [counts, buy, address, focused] = await Promise.all([
     countItemsOfOwnerBy(db, scope, { matching: query, total: NO_FILTER, unpaidMatching: unpaidFilter ?? query }, now),
     getBuyItemId(deps, userId),
     getOrderAddress(deps, userId, opts.organisationId ?? null),
+    focusedItem(deps, userId, scope.organisationId, opts.focus ?? null),
   ]);
   const { matching, total } = counts;
   const unpaidMatching = unpaidFilter ? counts.unpaidMatching : 0;
   const pageInfo = clampPage(query.page, matching, ORDER_PAGE_SIZE);
-  const rows = await listItemsOfOwnerPage(db, scope, query, now, {
+  const listed = await listItemsOfOwnerPage(db, scope, query, now, {
     limit: ORDER_PAGE_SIZE,
     offset: (pageInfo.page - 1) * ORDER_PAGE_SIZE,
   });
+  // The item just saved is shown first, whatever the filter or page would have listed.
+  const rows = focused ? [focused, ...listed.filter((r) => r.id !== focused.id)] : listed;
   const ahead = await prepaidEnds(db, rows, now);
   const items = rows.map((r) => {
     const paid = isItemPaid(r, now);
@@ -104,18 +119,36 @@ export async function getOrderPage(
   const unpaid = items.filter((i) => !i.paid).map((i) => i.id);
   const chosenPackage = opts.chosenPackage ?? null;
   const first = buy && unpaid.includes(buy) ? [buy, ...unpaid.filter((id) => id !== buy)] : unpaid;
-  const preselected = chosenPackage ? first.slice(0, PACKAGE_CODES[chosenPackage]) : unpaid;
+  const preselected = focused ? [focused.id] : chosenPackage ? first.slice(0, PACKAGE_CODES[chosenPackage]) : unpaid;
   return {
     origin: deps.config.baseUrl.origin,
     items,
     preselected,
     chosenPackage,
+    focus: focused ? { id: focused.id, period: focused.payment } : null,
     buy: buy && preselected.includes(buy) ? buy : null,
     address,
     pageInfo,
     total,
     unpaidMatching,
   };
+}
+
+/**
+ * The item "Save and pay now" came from, when it may still be paid for here: one the user
+ * manages, in the active scope, not paid now. Anything else (another's id, a paid item, an
+ * item of another scope, a made-up id) is ignored and the page opens as from the menu.
+ */
+async function focusedItem(
+  deps: Pick<Deps, "db" | "clock">,
+  userId: string,
+  organisationId: string | null,
+  id: string | null,
+): Promise<Item | null> {
+  if (!id) return null;
+  const item = await findManagedItem(deps.db, userId, id);
+  if (!item || item.organisationId !== organisationId || isItemPaid(item, deps.clock())) return null;
+  return item;
 }
 
 /** The unpaid items among those a filter matches; null when it asks for paid ones only. */
@@ -137,16 +170,24 @@ export interface OrderView {
   discount: number;
   total: number;
   paidUntil: number | null;
-  /** Where the receipt goes: the account's email when verified, else none is sent. */
+  /** Where the receipt goes: the account's email when verified, else none is sent yet. */
   receiptTo: string | null;
+  /**
+   * Paid while the account's email is unverified: the address the receipt and order
+   * confirmation will go to once it is verified (decision 051); null otherwise.
+   */
+  receiptWaitsFor: string | null;
+  /** The first payment's receipt, to download at once (null: none yet). */
+  receiptNumber: number | null;
   address: Address | null;
   items: Array<{ id: string; name: string }>;
 }
 
 export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> {
-  const [items, user] = await Promise.all([
+  const [items, user, receipt] = await Promise.all([
     listItemsOfOrder(deps.db, order.id),
     findUserForReceipt(deps.db, order.userId),
+    findReceiptOfOrder(deps.db, order.id, null, "first"),
   ]);
   return {
     id: order.id,
@@ -161,6 +202,8 @@ export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<Orde
     total: order.totalAmount / 100,
     paidUntil: order.paidUntil,
     receiptTo: user?.emailVerified ? user.email : null,
+    receiptWaitsFor: user && !user.emailVerified && order.status === "paid" ? user.email : null,
+    receiptNumber: receipt?.number ?? null,
     address: order.address,
     items,
   };

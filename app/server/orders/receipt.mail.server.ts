@@ -4,7 +4,10 @@
  * so a paid order always has its receipt and a rolled-back one never does.
  *
  * The receipt goes only to the account's verified email (decision 012): the order's address
- * email is typed by whoever orders, and must not make the receipt a mail relay.
+ * email is typed by whoever orders, and must not make the receipt a mail relay. Paid before
+ * the address was verified, the order is marked (`confirmationPendingAt`) and the mail goes
+ * out when it is (sendPendingConfirmations, decision 051): a distance sale's confirmation
+ * must reach the consumer on a durable medium.
  */
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
@@ -30,7 +33,12 @@ export async function enqueueReceiptMail(
   const user = await findUserForReceipt(db, order.userId);
   if (!user) return;
   if (!user.emailVerified) {
-    logger.info({ order: order.id }, "no receipt: the account's email is not verified");
+    logger.info({ order: order.id }, "receipt waits: the account's email is not verified");
+    await db
+      .updateTable("orders")
+      .set({ confirmationPendingAt: order.paidAt ?? order.updatedAt })
+      .where("id", "=", order.id)
+      .execute();
     return;
   }
   const lang: Lang = isLang(user.language) ? user.language : isLang(order.lang) ? order.lang : "en";
@@ -51,7 +59,6 @@ export async function enqueueReceiptMail(
     t(ahead ? "orders.receipt.introAhead" : "orders.receipt.intro"),
     items.map((i) => `- ${i.name}: ${origin}/${i.id}`).join("\n"),
     [
-      t("orders.receipt.order", { id: order.id }),
       t(`orders.receipt.period.${period}`),
       t("orders.receipt.package", { count: order.count, amount: money(order.packageAmount) }),
       t("orders.receipt.discount", { amount: money(order.discountAmount) }),
@@ -63,6 +70,7 @@ export async function enqueueReceiptMail(
     ]
       .filter(Boolean)
       .join("\n"),
+    // The order is named by its receipt number, never its raw id (decision 051).
     receipt
       ? t("billing.mail.firstReceipt", {
           number: receipt.number,

@@ -62,12 +62,17 @@ export function enqueueWithdrawalMail(
     startsAt: number | null;
     withdrawnAt: number;
     shipment: { status: "pending" | "shipped"; shippedAt: number | null } | null;
+    /** How the owner knows the order (decision 051: never its raw id). */
+    receiptNumber: number | null;
+    creditNoteNumber: number | null;
   },
 ) {
   return enqueueOwnerMail(db, config, order, "withdrawn", (c) => ({
     subject: c.t("orders.withdrawal.done.subject"),
     body: [
-      c.t("orders.withdrawal.done.intro", { id: order.id, date: c.date(done.withdrawnAt) }),
+      done.receiptNumber != null
+        ? c.t("orders.withdrawal.done.intro", { number: done.receiptNumber, date: c.date(done.withdrawnAt) })
+        : c.t("orders.withdrawal.done.introNoReceipt", { date: c.date(done.withdrawnAt) }),
       done.startsAt == null
         ? c.t("orders.withdrawal.done.ended")
         : c.t("orders.withdrawal.done.endedAhead", { date: c.date(done.startsAt) }),
@@ -75,7 +80,9 @@ export function enqueueWithdrawalMail(
       done.paid === 0
         ? c.t("orders.withdrawal.done.nothingPaid", { date: c.date(order.startsAt ?? done.withdrawnAt) })
         : [
-            c.t("orders.withdrawal.done.refund", { refund: c.money(done.refund), total: c.money(done.paid) }),
+            done.refund === done.paid
+              ? c.t("orders.withdrawal.done.refundAll", { refund: c.money(done.refund) })
+              : c.t("orders.withdrawal.done.refund", { refund: c.money(done.refund), total: c.money(done.paid) }),
             done.kept > 0
               ? c.t("orders.withdrawal.proRata", {
                   count: done.daysUsed,
@@ -90,7 +97,15 @@ export function enqueueWithdrawalMail(
                       : "orders.withdrawal.fullNoDays",
                 ),
             c.t(order.provider === "test" ? "orders.withdrawal.done.test" : "orders.withdrawal.done.card"),
-          ].join("\n"),
+            done.creditNoteNumber != null
+              ? c.t("orders.withdrawal.done.creditNote", {
+                  number: done.creditNoteNumber,
+                  url: `${c.origin}/order/${order.id}/credit-note.pdf`,
+                })
+              : "",
+          ]
+            .filter(Boolean)
+            .join("\n"),
       done.shipment?.status === "shipped"
         ? `${c.t("orders.withdrawal.shipped", { date: c.date(done.shipment.shippedAt ?? done.withdrawnAt) })}\n${c.items
             .map((i) => `- ${i.name}`)

@@ -1,6 +1,6 @@
 /** SQL of the consumer's withdrawal (decision 041). One query per function. */
 import type { DB } from "../db/db.server";
-import { num } from "./orders.repository.server";
+import { num, toOrder, type Order } from "./orders.repository.server";
 
 /**
  * Claims the withdrawal: one conditional update, so a double submit, a second tab or two
@@ -86,4 +86,23 @@ export async function dropPendingShipment(db: DB, orderId: string): Promise<bool
     .where("status", "=", "pending")
     .executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
+}
+
+/**
+ * The user's consumer orders still inside their 14 days (decision 051: the delete page
+ * offers their withdrawal first): personal card orders, paid after `paidAfter`, not withdrawn.
+ */
+export async function listWithdrawableOrdersOfUser(db: DB, userId: string, paidAfter: number): Promise<Order[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("organisationId", "is", null)
+    .where("method", "=", "card")
+    .where("status", "=", "paid")
+    .where("withdrawnAt", "is", null)
+    .where("paidAt", ">", paidAfter)
+    .orderBy("paidAt")
+    .execute();
+  return rows.map(toOrder);
 }

@@ -12,16 +12,18 @@ import { withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/l
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { wakeOutbox } from "../mail/mail.server";
-import { claimLapse, listItemsCoveredElsewhere, setItemsUnpaid } from "./billing.repository.server";
+import { claimLapse, findReceiptOfOrder, listItemsCoveredElsewhere, setItemsUnpaid } from "./billing.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
 import { listOrderItemIds, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { cancelAtProvider } from "./renewals.service.server";
 import { enqueueWithdrawalMail } from "./withdrawal.mail.server";
+import { findCreditNoteOfOrder, issueCreditNote } from "./credit-notes.server";
 import {
   claimWithdrawal,
   dropPendingShipment,
   findShipmentOfOrder,
+  listWithdrawableOrdersOfUser,
   recordRefund,
   releaseWithdrawal,
   setItemsPrepaidUntil,
@@ -122,6 +124,96 @@ export async function getWithdrawalPreview(
   return previewOf(deps, await withdrawableOrder(deps, input.userId, input.orderId));
 }
 
+/** An order already withdrawn, as its withdraw page shows it on a later visit (decision 051). */
+export interface WithdrawnView {
+  orderId: string;
+  withdrawnAt: number;
+  /** When the refund was recorded (null: the provider's refund is still being made). */
+  refundedAt: number | null;
+  refund: number;
+  paid: number;
+  currency: Currency;
+  receiptNumber: number | null;
+  creditNoteNumber: number | null;
+  items: Array<{ id: string; name: string }>;
+}
+
+/**
+ * The withdraw page: the preview while the order may be withdrawn from, or, once it has
+ * been, what happened (no error, nothing left to confirm). The payer only, as before;
+ * other refusals (business, unpaid, past the 14 days) are thrown as by the preview.
+ */
+export async function getWithdrawalPage(
+  deps: Ctx,
+  input: { userId: string; orderId: string },
+): Promise<{ kind: "open"; preview: WithdrawalPreview } | { kind: "withdrawn"; withdrawn: WithdrawnView }> {
+  const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
+  if (order.withdrawnAt == null || order.organisationId != null || order.method !== "card") {
+    return { kind: "open", preview: await getWithdrawalPreview(deps, input) };
+  }
+  const [receipt, creditNote, items] = await Promise.all([
+    findReceiptOfOrder(deps.db, order.id, null, "first"),
+    findCreditNoteOfOrder(deps.db, order.id),
+    listItemsOfOrder(deps.db, order.id),
+  ]);
+  return {
+    kind: "withdrawn",
+    withdrawn: {
+      orderId: order.id,
+      withdrawnAt: order.withdrawnAt,
+      refundedAt: order.refundedAt,
+      refund: order.refundAmount ?? 0,
+      paid: paidSoFar(order),
+      currency: order.currency,
+      receiptNumber: receipt?.number ?? null,
+      creditNoteNumber: creditNote?.number ?? null,
+      items,
+    },
+  };
+}
+
+/** A purchase the delete page offers to withdraw from before the account goes (decision 051). */
+export interface OpenWithdrawal {
+  orderId: string;
+  /** The first payment's receipt number (how the owner knows the order), null if none yet. */
+  receiptNumber: number | null;
+  paidAt: number;
+  deadline: number;
+  currency: Currency;
+  /** What was paid and what withdrawing now gives back (minor units). */
+  paid: number;
+  refund: number;
+  /** Until when the paid period runs: what deleting without withdrawing gives up. */
+  paidUntil: number | null;
+  count: number;
+}
+
+/**
+ * The user's purchases that may still be withdrawn from now, with the refund each would
+ * give: deleting the account without withdrawing gives all of it up (the items go at once).
+ */
+export async function listOpenWithdrawals(deps: Pick<Deps, "db" | "clock">, userId: string): Promise<OpenWithdrawal[]> {
+  const now = deps.clock();
+  const orders = await listWithdrawableOrdersOfUser(deps.db, userId, now - (withdrawalDeadline(now) - now));
+  const out: OpenWithdrawal[] = [];
+  for (const order of orders) {
+    if (withdrawableUntil(order, now) == null) continue;
+    const receipt = await findReceiptOfOrder(deps.db, order.id, null, "first");
+    out.push({
+      orderId: order.id,
+      receiptNumber: receipt?.number ?? null,
+      paidAt: order.paidAt!,
+      deadline: withdrawalDeadline(order.paidAt!),
+      currency: order.currency,
+      paid: paidSoFar(order),
+      refund: refundOf(order, now).refund,
+      paidUntil: order.paidUntil,
+      count: order.count,
+    });
+  }
+  return out;
+}
+
 export interface WithdrawalResult {
   refund: number;
   currency: Currency;
@@ -168,6 +260,8 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
   logger.info({ order: order.id, refundId, refund: amounts.refund }, "withdrawal refunded at the payment provider");
   const unpaid = await deps.db.transaction().execute(async (trx) => {
     await recordRefund(trx, order.id, { amount: amounts.refund, refundId, now });
+    // The refund's own bookkeeping document, correcting the receipt (decision 051).
+    const creditNote = await issueCreditNote(trx, order, amounts.refund, now);
     // Lapsed now: the lapse job and its "your subscription ended" mail leave it alone.
     await claimLapse(trx, order.id, now);
     const ids = await listOrderItemIds(trx, order.id);
@@ -184,6 +278,8 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
       startsAt,
       withdrawnAt: now,
       shipment: dropped ? { status: "pending", shippedAt: null } : await findShipmentOfOrder(trx, order.id),
+      receiptNumber: (await findReceiptOfOrder(trx, order.id, null, "first"))?.number ?? null,
+      creditNoteNumber: creditNote?.number ?? null,
     });
     return ended;
   });

@@ -38,6 +38,8 @@ import * as m0048 from "./0048-contact-channel-consent";
 import * as m0049 from "./0049-suppressions";
 import * as m0050 from "./0050-delivery-lanes";
 import * as m0053 from "./0053-backups";
+import * as m0055 from "./0055-confirmation-pending-shipment-notes";
+import * as m0056 from "./0056-credit-notes";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -83,6 +85,8 @@ export const migrations: Record<string, Migration> = {
   "0049-suppressions": m0049,
   "0050-delivery-lanes": m0050,
   "0053-backups": m0053,
+  "0055-confirmation-pending-shipment-notes": m0055,
+  "0056-credit-notes": m0056,
 };
 
 /**

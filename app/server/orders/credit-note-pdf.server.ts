@@ -1,0 +1,78 @@
+/**
+ * A credit note (kreditfaktura, decision 051) as a one-page PDF, beside the receipt it
+ * corrects and written the same way (receipt-pdf.server.ts: placed text, escaped, no
+ * dependency). Amounts are shown as credited: negative, VAT included and apart.
+ */
+import type { Currency } from "~/lib/currency";
+import type { SellerView } from "~/lib/seller";
+import { renderPdf, type PdfLine } from "./receipt-pdf.server";
+
+export interface CreditNoteView {
+  orderId: string;
+  number: number;
+  receiptNumber: number | null;
+  createdAt: number;
+  currency: Currency;
+  /** Minor units, positive: what went back. */
+  totalAmount: number;
+  vatAmount: number;
+  reverseCharge: boolean;
+  items: string[];
+  seller: SellerView;
+  buyer: { name: string; lines: string[] };
+}
+
+export function creditNotePdf(
+  view: CreditNoteView,
+  t: (key: string, params?: Record<string, unknown>) => string,
+  format: { money(minor: number): string; date(ms: number): string },
+): Buffer {
+  const lines: PdfLine[] = [];
+  let y = 60;
+  const title = t("orders.withdrawal.creditNote.title", { number: view.number });
+  lines.push({ text: title, x: 56, y, size: 18, bold: true });
+  y += 34;
+  const top = y;
+  lines.push({ text: t("billing.receipt.seller"), x: 56, y, bold: true });
+  for (const l of [
+    view.seller.name,
+    ...view.seller.address,
+    `${t("seller.orgNr")} ${view.seller.orgNr}`,
+    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.email")} ${view.seller.email}`,
+    view.seller.example ? t("seller.exampleShort") : "",
+  ].filter(Boolean)) {
+    y += 14;
+    lines.push({ text: l, x: 56, y });
+  }
+  let y2 = top;
+  lines.push({ text: t("billing.receipt.buyer"), x: 320, y: y2, bold: true });
+  for (const l of [view.buyer.name, ...view.buyer.lines].filter(Boolean)) {
+    y2 += 14;
+    lines.push({ text: l.slice(0, 60), x: 320, y: y2 });
+  }
+  y = Math.max(y, y2) + 30;
+  const row = (label: string, value: string, bold = false) => {
+    lines.push({ text: label, x: 56, y, bold });
+    lines.push({ text: value, x: 320, y, bold });
+    y += 16;
+  };
+  row(t("orders.withdrawal.creditNote.number"), String(view.number));
+  row(t("orders.withdrawal.creditNote.date"), format.date(view.createdAt));
+  if (view.receiptNumber != null) row(t("orders.withdrawal.creditNote.corrects"), String(view.receiptNumber));
+  y += 12;
+  row(t("orders.withdrawal.creditNote.reason"), "", true);
+  for (const name of view.items) {
+    lines.push({ text: `• ${name.slice(0, 80)}`, x: 68, y });
+    y += 14;
+  }
+  y += 6;
+  row(t("orders.withdrawal.creditNote.net"), format.money(-(view.totalAmount - view.vatAmount)));
+  row(
+    t(view.reverseCharge ? "invoices.vatNone" : "orders.withdrawal.creditNote.vat"),
+    format.money(view.vatAmount === 0 ? 0 : -view.vatAmount),
+  );
+  row(t("orders.withdrawal.creditNote.total"), format.money(-view.totalAmount), true);
+  if (view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
+  return renderPdf(lines, { title });
+}
