@@ -62,7 +62,7 @@ const pages: PageSpec[] = [
   { name: "/find", path: "/find", signedIn: false, content: 'name="code"', budget: LEAN },
   { name: "/support", path: "/support", signedIn: false, content: "<h1", budget: LEAN },
   { name: "404 page", path: "/no/such/page", status: 404, signedIn: false, content: "<h1", budget: LEAN },
-  // A mistyped sticker address: the short URL route's own 404 (issue #46 point 14).
+  // A mistyped sticker address: the short URL route's own 404 (decision 042).
   { name: "404 short URL", path: "/nosuchcode", status: 404, signedIn: false, content: "<h1", budget: LEAN },
   // The sign-in, registration, reset and contact forms (decision 042; 139–174 KB as the
   // full app). The sign-in form shows its captcha only after failures.

@@ -59,7 +59,7 @@ if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js")))
 // What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
-// The money paths' service specs (issue #45 point 5) on PostgreSQL too: the SQLite leg ran them with the unit tests.
+// The money paths' service specs on PostgreSQL too: the SQLite leg ran them with the unit tests.
 if (dbOnly && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) {
   steps.push([
     "money service tests on PostgreSQL",
