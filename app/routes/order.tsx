@@ -15,7 +15,7 @@ import { Pager } from "~/components/Pager";
 import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
 import { parseItemQuery } from "~/lib/item-query";
 import { addressLines, parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
-import { missingPostalFields } from "~/lib/address";
+import { missingPostalFields } from "~/lib/address-fields";
 import { DEFAULT_PERIOD, formatPrice, nextItemIsFree, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
 // Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
 import { vatOfGross } from "~/lib/vat";
