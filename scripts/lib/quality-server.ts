@@ -145,6 +145,24 @@ export async function startQualityServer(): Promise<QualityServer> {
       createdAt: now,
       updatedAt: now,
     });
+    // Two items not paid yet: /order lists them with a tick each (bench:weight, bench:interaction).
+    for (const name of ["Red umbrella", "Black wallet"]) {
+      await insertItem(handle.db, {
+        id: newItemId(),
+        code: newStickerCode(),
+        owner: user.id,
+        name,
+        findFee: 100,
+        currency: "SEK",
+        prodType: "other",
+        contactInfo: "Call +46 70 123 45 67",
+        payment: "year",
+        payed: false,
+        paidUntil: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
     const config = parseConfig({ ...process.env, ...env });
     // This process stores no finder pages: the server's own cache follows by version.
     const deps = { db: handle.db, config, clock: () => Date.now(), pageCache: new ItemPageCache() };

@@ -152,7 +152,11 @@ test.describe("nodes inserted by extensions before hydration", () => {
     // /account: the password manager's span next to the password field; the name saves.
     await openWithForeignNodes(page, "/account", "#account-current-password");
     await page.locator("#account-name").fill("Karin Extension");
-    await page.locator("form", { has: page.locator("#account-name") }).getByRole("button").first().click();
+    await page
+      .locator("form", { has: page.locator("#account-name") })
+      .getByRole("button")
+      .first()
+      .click();
     await expect(page.locator("#account-name")).toHaveValue("Karin Extension");
     await expect
       .poll(async () => {
