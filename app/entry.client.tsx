@@ -5,7 +5,6 @@ import { NonceContext } from "./components/nonce";
 import { isLang, DEFAULT_LANG } from "./i18n/config";
 import { createBrowserI18n, I18nProvider } from "./i18n/react";
 import { loadLanguage, setClientI18n } from "./i18n/load.client";
-import { keepOnlyWhatPreactMatches, untilRouterDataDecoded } from "./preact/before-hydration";
 
 // Start in the language the server rendered, or hydration would not match.
 const htmlLang = document.documentElement.lang;
@@ -17,15 +16,11 @@ const translation = await loadLanguage(lang, areas?.length ? areas : undefined);
 const i18n = createBrowserI18n(lang, { [lang]: translation });
 setClientI18n(i18n);
 
-// The browser runs Preact's React compatibility layer on React's server HTML (decision 044).
-await untilRouterDataDecoded(HydratedRouter);
-keepOnlyWhatPreactMatches(document.head);
-
 startTransition(() => {
   hydrateRoot(
     document,
     // Browsers blank nonce attributes after load (nonce=""); rendering the same empty
-    // value keeps the tree the same as the page on every script tag.
+    // value keeps React from reporting a hydration mismatch on every script tag.
     <NonceContext value="">
       <I18nProvider i18n={i18n}>
         <StrictMode>

@@ -1,6 +1,7 @@
 import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
 import { PassThrough } from "node:stream";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { NonceContext } from "./components/nonce";
 import { LeanPageContext } from "./lean/lean-page";
@@ -38,7 +39,17 @@ export default function handleRequest(
   const i18n = serverI18n(createI18n(lang, { [lang]: allResources[lang] }));
 
   return new Promise((resolve, reject) => {
-    const renderErrors: unknown[] = [];
+    let shellRendered = false;
+    const logRenderError = (err: unknown) =>
+      logger.error({ err, url: redactUrl(new URL(request.url).pathname) }, "render error inside a Suspense boundary");
+    /** Errors before the page was sent: inside a boundary if the shell completes (logged then). */
+    const earlyErrors: unknown[] = [];
+    // Browsers get the shell as soon as it is ready and the rest streamed after it; bots,
+    // which do not run the script that puts streamed parts in place, the whole page
+    // (decision 045). A page without a Suspense boundary is all shell: the same bytes.
+    const userAgent = request.headers.get("user-agent");
+    const readyOption: keyof RenderToPipeableStreamOptions =
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
@@ -51,14 +62,9 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
-        // Every page is sent whole, not streamed (onAllReady, not onShellReady): the browser
-        // hydrates with Preact (decision 044), which would race React's script that puts
-        // streamed parts in place.
-        onAllReady() {
-          for (const err of renderErrors) {
-            const url = redactUrl(new URL(request.url).pathname);
-            logger.error({ err, url }, "render error inside a Suspense boundary");
-          }
+        [readyOption]() {
+          shellRendered = true;
+          earlyErrors.forEach(logRenderError);
           const body = new PassThrough({
             final(callback) {
               clearTimeout(timeoutId);
@@ -77,9 +83,11 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // An error inside a Suspense boundary still lets the page complete: logged here.
-          // One outside rejects through onShellError above (React calls onError first).
-          renderErrors.push(error);
+          // An error inside a Suspense boundary lets the page complete (the browser retries
+          // that part): logged once the page is sent. One in the shell rejects through
+          // onShellError above (React calls onError first), and React Router logs it.
+          if (shellRendered) logRenderError(error);
+          else earlyErrors.push(error);
         },
       },
     );

@@ -34,8 +34,7 @@ import { resolveScopeMenu, type ScopeMenu } from "./server/organisations/scope.s
 import { scopeCookieOf } from "./server/organisations/scope.http.server";
 import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 
-// Only stylesheets: they must be the head's first links, the ones the browser's hydration
-// keeps (decision 044, app/preact/before-hydration.ts). The icon is in the Layout.
+// The stylesheet; the icon is in the Layout, which lean pages share.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
 
 /** Default title; pages override it, and error screens get theirs here. */

@@ -6,7 +6,7 @@
 import { Form } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import { confirmationLines, type BatchFilePreview } from "~/lib/claim-mode";
+import { confirmationLines, type BatchFilePreview } from "~/lib/claim-batch-file";
 import type { FormMessage } from "~/lib/form";
 
 interface Props {

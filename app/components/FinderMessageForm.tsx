@@ -24,6 +24,7 @@ import { Captcha } from "./Captcha";
 import { Field, TextareaField } from "./form/Field";
 import { FormAlert } from "./form/FormAlert";
 import { useHydrated } from "~/lib/use-hydrated";
+import { useLeanRender } from "~/lean/lean-page";
 
 type LocationState = "off" | "locating" | "located" | "failed";
 
@@ -57,6 +58,10 @@ export function FinderMessageForm({
   const sending = navigation.state === "submitting";
   // False in the server's HTML and without JavaScript: the script-only parts stay out.
   const scripted = useHydrated();
+  // The template is for the lean page's own script only: React cannot hydrate a
+  // <template>'s children (they live in its content, not in the page), decision 045.
+  const leanRender = useLeanRender();
+  const leanScript = pageScript && leanRender;
   const [engaged, setEngaged] = useState(false);
   const [location, setLocation] = useState<LocationState>("off");
   const [coords, setCoords] = useState<Coordinates | null>(null);
@@ -188,7 +193,7 @@ export function FinderMessageForm({
             <p className="form-text" id={`${idPrefix}-location-noscript`}>
               {t("relay.form.locationNoScript")}
             </p>
-            {pageScript ? (
+            {leanScript ? (
               // The finder page's script (app/lean/finder-page-script.js) puts this in place of
               // the note above; without JavaScript it stays inert. No "js" field: the captcha
               // belongs to the full app, and the server asks for it only when "js" is sent.

@@ -2,7 +2,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import { Field, TextareaField } from "~/components/form/Field";
-import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisations";
+import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisation-fields";
 
 type Values = Partial<Record<string, string>>;
 

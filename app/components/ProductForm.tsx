@@ -7,7 +7,7 @@ import { formatPrice, orderTotals, type Period } from "~/lib/pricing";
 import { useLang } from "~/lib/use-lang";
 import type { Currency } from "~/lib/currency";
 import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFee } from "~/lib/fee";
-import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/product-form";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/product-fields";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
 import { ItemTypeSelect } from "./form/ItemTypeSelect";

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { PASSWORD_MAX } from "./password";
 import { isSocialProvider } from "./social";
 
-export const NAME_MAX = 200;
+import { NAME_MAX } from "./account-fields";
+
+export { NAME_MAX };
 
 export const profileSchema = z.object({
   intent: z.literal("profile"),

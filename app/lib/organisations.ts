@@ -4,14 +4,9 @@
  */
 import { z } from "zod";
 import { isCountryCode, isEuCountry, isEuVatNumberOf, normaliseVatNumber } from "./eu-vat";
-import { ORG_ROLES } from "./organisation-roles";
+import { DESK_CONTACT_MAX, EMAIL_MAX, ORG_NAME_MAX, ORG_ROLES, ORG_TEXT_MAX } from "./organisation-fields";
 
-export * from "./organisation-roles";
-
-export const ORG_NAME_MAX = 200;
-export const ORG_TEXT_MAX = 200;
-export const DESK_CONTACT_MAX = 500;
-export const EMAIL_MAX = 254;
+export * from "./organisation-fields";
 
 /**
  * A Swedish organisationsnummer: ten digits, the last a Luhn check digit over the first
@@ -92,18 +87,6 @@ export const organisationSchema = organisationFields.superRefine((v, ctx) => {
 });
 
 export type OrganisationInput = z.output<typeof organisationSchema>;
-
-export const ORGANISATION_FIELDS = [
-  "name",
-  "orgNumber",
-  "billingEmail",
-  "invoiceStreet",
-  "invoicePostcode",
-  "invoiceCity",
-  "invoiceCountry",
-  "vatNumber",
-  "deskContact",
-] as const;
 
 const role = z
   .enum(ORG_ROLES as [string, ...string[]], "organisations.errors.roleInvalid")

@@ -9,12 +9,15 @@ import { APPROX_VALUE_MAX, suggestFee } from "./fee";
 import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "./relay";
 
 import { ITEM_TYPES } from "./item-types";
+import {
+  CONTACT_INFO_MAX,
+  FIND_FEE_MAX,
+  NAME_MAX,
+  type ProductFormErrors,
+  type ProductFormValues,
+} from "./product-fields";
 
-export { ITEM_TYPES, toItemType, type ItemType } from "./item-types";
-
-export const NAME_MAX = 80;
-export const CONTACT_INFO_MAX = 500;
-export const FIND_FEE_MAX = 100_000;
+export * from "./product-fields";
 
 /**
  * Which submit button was pressed. `payNow` and `package` are never stored (spec section 3).
@@ -64,11 +67,6 @@ export type ProductInput = Omit<z.output<typeof productFormSchema>, "scanAlerts"
   scanAlerts?: boolean;
   approxValue?: number | null;
 };
-export type ProductFormValues = Record<
-  "name" | "findFee" | "approxValue" | "prodType" | "contactInfo" | "contactVisibility" | "payment" | "scanAlerts",
-  string
->;
-export type ProductFormErrors = Partial<Record<keyof ProductFormValues, string>>;
 
 const FIELDS = [
   "name",

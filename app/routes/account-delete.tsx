@@ -8,7 +8,7 @@ import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX } from "~/lib/password";
-import { isSocialProvider } from "~/lib/social";
+import { isSocialProvider } from "~/lib/social-providers";
 import { useLang } from "~/lib/use-lang";
 import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
 import { deleteAccount, getAccountPage, startReauth } from "~/server/account/account.service.server";

@@ -5,7 +5,6 @@ import { FormAlert } from "~/components/form/FormAlert";
 import type { Lang } from "~/i18n/config";
 import {
   emailSchema,
-  NAME_MAX,
   passwordSchema,
   profileSchema,
   providerSchema,
@@ -13,11 +12,12 @@ import {
   signOutOthersSchema,
   unlinkSchema,
 } from "~/lib/account";
+import { NAME_MAX } from "~/lib/account-fields";
 import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password";
-import { isSocialProvider } from "~/lib/social";
+import { isSocialProvider } from "~/lib/social-providers";
 import { useLang } from "~/lib/use-lang";
 import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
 import {

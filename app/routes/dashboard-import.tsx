@@ -13,7 +13,7 @@ import type { ActionResult } from "~/lib/form";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/item-csv";
 import { importFormSchema, type ImportFormValues } from "~/lib/item-csv-form";
 import { pageMeta } from "~/lib/meta";
-import { CONTACT_INFO_MAX } from "~/lib/product-form";
+import { CONTACT_INFO_MAX } from "~/lib/product-fields";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { httpErrorOf } from "~/server/http/errors.server";

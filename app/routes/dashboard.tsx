@@ -39,8 +39,8 @@ import { useHydrated } from "~/lib/use-hydrated";
 /**
  * Offered only right after an item is saved (decision 033): loaded then, not with every
  * dashboard (the signed-in pages' weight budget, decision 042). Rendered only once the page
- * has hydrated: a part that suspends while Preact hydrates would take the place of the
- * elements after it (decision 044), and the server renders nothing for it anyway.
+ * has hydrated: it needs the browser's push subscription, so the server renders nothing
+ * for it, and its module is not fetched before the page is interactive.
  */
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
 

@@ -12,15 +12,8 @@ import { OrganisationForm } from "~/components/OrganisationForm";
 import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import {
-  inviteSchema,
-  memberSchema,
-  ORG_ROLES,
-  ORGANISATION_FIELDS,
-  organisationSchema,
-  revokeSchema,
-  roleSchema,
-} from "~/lib/organisations";
+import { inviteSchema, memberSchema, organisationSchema, revokeSchema, roleSchema } from "~/lib/organisations";
+import { ORG_ROLES, ORGANISATION_FIELDS } from "~/lib/organisation-fields";
 import { useLang } from "~/lib/use-lang";
 import type { Lang } from "~/i18n/config";
 import type { SessionUser } from "~/lib/session-user";

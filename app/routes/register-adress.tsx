@@ -3,14 +3,8 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { parseFocusItem } from "~/lib/item-query";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
-import {
-  ADDRESS_FIELD_MAX,
-  missingPostalFields,
-  POSTAL_FIELDS,
-  parseAddressForm,
-  type AddressField,
-  type AddressFormValues,
-} from "~/lib/address";
+import { parseAddressForm, type AddressFormValues } from "~/lib/address";
+import { ADDRESS_FIELD_MAX, missingPostalFields, POSTAL_FIELDS, type AddressField } from "~/lib/address-fields";
 import { countryCodeOf, countryOptions, HOME_COUNTRY, POSTAL_EXAMPLES, usesRegion } from "~/lib/countries";
 import { pageMeta } from "~/lib/meta";
 import { useFieldValue } from "~/lib/use-field-value";

@@ -8,7 +8,8 @@ import { SocialButtons } from "~/components/SocialButtons";
 import { registerSchema } from "~/lib/auth-forms";
 import { fieldErrors, type ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { parseSocialQuery, PASSWORD_LINK_REQUIRED, socialStartSchema } from "~/lib/social";
+import { parseSocialQuery, socialStartSchema } from "~/lib/social";
+import { PASSWORD_LINK_REQUIRED } from "~/lib/social-providers";
 import { accountFormError } from "~/server/auth/accounts.http.server";
 import {
   AccountError,

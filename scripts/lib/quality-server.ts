@@ -16,6 +16,9 @@ import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
 import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
 import { ItemPageCache } from "../../app/server/items/item-page-cache.server";
+import { grantAdmin } from "../../app/server/admin/admin.repository.server";
+import { acceptDpa, createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import { DPA_VERSION } from "../../app/lib/dpa";
 
 export interface QualityServer {
   url: string;
@@ -27,6 +30,10 @@ export interface QualityServer {
   photoItemId: string;
   /** A printed sticker nobody registered yet (decision 036): its /{id} is a finder page too. */
   stickerId: string;
+  /** The sticker batch it belongs to (a staff page). */
+  batchId: string;
+  /** An organisation the user is the admin of (decision 022). */
+  organisationId: string;
   stop(): Promise<void>;
 }
 
@@ -138,6 +145,24 @@ export async function startQualityServer(): Promise<QualityServer> {
       createdAt: now,
       updatedAt: now,
     });
+    // Two items not paid yet: /order lists them with a tick each (bench:weight, bench:interaction).
+    for (const name of ["Red umbrella", "Black wallet"]) {
+      await insertItem(handle.db, {
+        id: newItemId(),
+        code: newStickerCode(),
+        owner: user.id,
+        name,
+        findFee: 100,
+        currency: "SEK",
+        prodType: "other",
+        contactInfo: "Call +46 70 123 45 67",
+        payment: "year",
+        payed: false,
+        paidUntil: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
     const config = parseConfig({ ...process.env, ...env });
     // This process stores no finder pages: the server's own cache follows by version.
     const deps = { db: handle.db, config, clock: () => Date.now(), pageCache: new ItemPageCache() };
@@ -149,6 +174,27 @@ export async function startQualityServer(): Promise<QualityServer> {
     );
     const batchId = await createBatch(deps, user.id, { size: 1, prepaidMonths: 12, label: "Bench" });
     const stickerId = (await getBatch(deps, batchId)).stickers[0]!.id;
+    // The same user is also an organisation's admin and staff (verified, granted), so that
+    // bench:weight reaches every signed-in page an owner, an organisation admin and staff have.
+    await handle.db.updateTable("user").set({ emailVerified: 1 }).where("id", "=", user.id).execute();
+    await grantAdmin(handle.db, email);
+    const organisationId = await createOrganisation(deps, user.id, {
+      name: "Quality Company AB",
+      orgNumber: "556036-0793",
+      billingEmail: email,
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "903 26",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    await handle.db
+      .updateTable("organisations")
+      .set({ billingEmailConfirmed: email })
+      .where("id", "=", organisationId)
+      .execute();
+    await acceptDpa(deps, { id: user.id, name: "Quality Check", email }, organisationId, DPA_VERSION);
     await handle.close();
     return {
       url,
@@ -157,6 +203,8 @@ export async function startQualityServer(): Promise<QualityServer> {
       itemName,
       photoItemId,
       stickerId,
+      batchId,
+      organisationId,
       stop,
     };
   } catch (err) {

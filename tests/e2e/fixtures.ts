@@ -29,7 +29,8 @@ interface TestFixtures {
   failOnConsoleErrors: void;
   /**
    * Console errors a test provokes on purpose, matched against "<text> (<url>)", e.g. the
-   * browser's own log line for an API call the test makes fail. Set with test.use().
+   * browser's own log line for an API call the test makes fail, and page errors, matched
+   * against "page error: <message>". Set with test.use().
    */
   expectedConsoleErrors: RegExp[];
 }
@@ -71,7 +72,10 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
         if (expectedConsoleErrors.some((re) => re.test(`${msg.text()} (${loc})`))) return;
         problems.push(`console.error: ${msg.text()} (${loc})`);
       });
-      page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+      page.on("pageerror", (err) => {
+        if (expectedConsoleErrors.some((re) => re.test(`page error: ${err.message}`))) return;
+        problems.push(`page error: ${err.message}`);
+      });
       await use();
       expect(problems, "browser console errors").toEqual([]);
     },

@@ -377,12 +377,8 @@ for (const lang of ["en", "sv"] as const) {
         await page.clock.install({ time: start });
         await page.clock.pauseAt(new Date(start.getTime() + 1000));
         await page.goto(`/product/${id}`);
-        // Preact runs effects after the next frame (decision 044): time moves in small steps
-        // until the page has hydrated, and the 400 ms count from its effects.
-        const hydrated = page.locator("html[data-hydrated]");
-        for (let i = 0; i < 200 && (await hydrated.count()) === 0; i++) await page.clock.runFor(20);
         await waitForHydration(page);
-        await page.clock.runFor(330);
+        await page.clock.runFor(350);
         expect(new URL(page.url()).pathname).toBe(`/product/${id}`);
         await page.clock.runFor(100);
         await expect(page).toHaveURL(new RegExp(`/${id}$`));
