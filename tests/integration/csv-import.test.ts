@@ -88,6 +88,8 @@ describe("CSV import", () => {
     expect(html).toContain("<td>4</td>");
     expect(html).toContain("The finder&#x27;s fee must be a whole number of 0 or more.");
     expect(html).toContain("Nothing was saved");
+    // The refused value, quoted the way each language quotes (issue #46 point 20).
+    expect(html).toContain("“12.5”");
     // Confirming the same text anyway (a forged form) is checked again: nothing saved.
     const forced = await confirm(user, BAD);
     expect(forced.status).toBe(422);
@@ -97,7 +99,10 @@ describe("CSV import", () => {
       lang: "sv",
     });
     expect(sv.status).toBe(422);
-    expect(await sv.text()).toContain("Hittelönen måste vara ett heltal, 0 eller mer.");
+    const svHtml = await sv.text();
+    expect(svHtml).toContain("Hittelönen måste vara ett heltal, 0 eller mer.");
+    expect(svHtml).toContain("”12.5”");
+    expect(svHtml).not.toContain("“");
   });
 
   it("the fixed file imports all its rows, each as the product form creates an item", async () => {
