@@ -221,9 +221,12 @@ describe("CSV import", () => {
   it("the page says that an imported export makes new items, in both languages", async () => {
     const user = await createUser(rt, { name: "Re Import" });
     const en = await (await http.get("/dashboard/import", opts(user))).text();
-    expect(en).toContain("its id and sticker code columns are ignored, and items you already have are not changed.");
+    expect(en).toContain("its ids and sticker codes are not read, since they belong to the exported items");
+    // The column list agrees: a sticker code is read, except in a file with an id column.
+    expect(en).toContain("Not read in a file that has an id column (an export).");
     const sv = await (await http.get("/dashboard/import", opts(user, { lang: "sv" }))).text();
-    expect(sv).toContain("kolumnerna id och klistermärkeskod läses inte, och de saker du redan har ändras inte.");
+    expect(sv).toContain("dess id och klistermärkeskoder läses inte, eftersom de hör till de exporterade sakerna");
+    expect(sv).toContain("Läses inte i en fil som har kolumnen id (en export).");
   });
 
   it("10,000 rows import within a few seconds", async () => {
