@@ -315,7 +315,7 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await page.getByLabel(f.street, { exact: true }).fill(s.address.street);
         await page.getByLabel(f.postcode, { exact: true }).fill(s.address.postcode);
         await page.getByLabel(f.city, { exact: true }).fill(s.address.city);
-        await page.getByLabel(f.country, { exact: true }).fill(s.address.country);
+        await page.getByLabel(f.country, { exact: true }).selectOption(s.address.country);
         await page.getByLabel(f.vat, { exact: true }).fill(s.address.vat);
         await page.getByLabel(f.desk, { exact: true }).fill(desk);
         await page.getByRole("button", { name: s.createSubmit }).click();
