@@ -32,7 +32,7 @@ export function CheckoutTerms({
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
         {/* Each sentence apart, its figures untranslatable: the terms follow the period and
-            total after a page translator too (issue #46 point 12). */}
+            total after a page translator too (decision 057). */}
         <LiveText text={`${t(`common.checkoutTerms.renews.${period}`)} `} values={[]} />
         <LiveText text={t(`common.checkoutTerms.total.${period}`, { total: amount })} values={[amount, amount]} />
         {/* The minimum term binds only a monthly plan: say what it commits to. */}

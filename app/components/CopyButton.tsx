@@ -6,8 +6,8 @@ import { useTranslation } from "~/i18n/react";
  * script runs: without JavaScript there is no clipboard to write to, and a button that
  * does nothing would mislead. The result is announced in a polite live region of its own,
  * present (empty) from the start so screen readers hear the change, but not a
- * `role="status"`: a page's status is its own announcement (the finder's "sent", issue #46
- * point 13), and an empty second status beside it is two live regions for one thing.
+ * `role="status"`: a page's status is its own announcement (the finder's "sent", decision 057), and an
+ * empty second status beside it is two live regions for one thing.
  */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const { t } = useTranslation();

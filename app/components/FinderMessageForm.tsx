@@ -52,7 +52,7 @@ export function FinderMessageForm({
   /** The sticker code, for handing the item in (shown while flooded without JavaScript). */
   code?: string;
   /**
-   * Writing again at the private link (issue #46 point 15): the finder is already at the link
+   * Writing again at the private link (decision 057): the finder is already at the link
    * the intro promises, and the conversation keeps the contact given first (the server
    * ignores a new one), so neither is said or asked again.
    */

@@ -81,7 +81,7 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           <h2 id={`item-${item.id}-name`} className="h5 card-title text-break">
             {item.name}
           </h2>
-          {/* The item's states as a wrapping row (issue #46 point 16): flex gaps rather than a
+          {/* The item's states as a wrapping row (decision 057): flex gaps rather than a
               margin on each badge, so a badge that wraps starts at the card's edge, and a
               space between them, so read as text they are words, not "AktivKontakt…". */}
           <p className="mb-1 d-flex flex-wrap align-items-center item-states">

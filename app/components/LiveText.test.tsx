@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { LiveText } from "./LiveText";
 
-describe("LiveText (issue #46 point 12)", () => {
+describe("LiveText (decision 057)", () => {
   it("puts each value in an element of its own that translators leave alone", () => {
     expect(renderToStaticMarkup(<LiveText text="Total: 1 200 kr per år" values={["1 200 kr"]} />)).toBe(
       '<span>Total: </span><span translate="no" class="live-value">1 200 kr</span><span> per år</span>',

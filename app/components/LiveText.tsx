@@ -1,7 +1,7 @@
 /**
  * A sentence that changes while the page is open (a character counter, a total that follows
- * the ticks), written so that it stays live after a page translator has run (issue #46
- * point 12). Chrome's translate replaces each text node with `<font>` elements holding the
+ * the ticks), written so that it stays live after a page translator has run (decision 057).
+ * Chrome's translate replaces each text node with `<font>` elements holding the
  * translation; a renderer that then updates or removes its own text node changes a node that
  * is no longer in the page, and the figure freezes while checkout charges another amount.
  *

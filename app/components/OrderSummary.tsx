@@ -63,7 +63,7 @@ export function OrderAmounts(props: OrderAmountsProps) {
   const { lang } = props;
   return (
     // Figures in elements translators leave alone, words keyed by their text: the order
-    // page's total follows the ticks after a page translator too (issue #46 point 12).
+    // page's total follows the ticks after a page translator too (decision 057).
     <dl className="row mb-0" aria-live={props.live ? "polite" : undefined}>
       <dt className="col-8 fw-normal" id="order-package-label">
         <LiveText

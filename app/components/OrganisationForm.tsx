@@ -64,7 +64,7 @@ export function OrganisationForm({
             })}
           />
         </div>
-        {/* The same country select as the personal address (issue #46 point 17). */}
+        {/* The same country select as the personal address (decision 057). */}
         <div className="mb-3">
           <label htmlFor="org-invoiceCountry" className="form-label">
             {t("organisations.fields.invoiceCountry")}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { organisationSchema } from "./organisations";
 
-// Issue #46 point 17: a Swedish number has its check digit; a foreign company gives its own.
+// Decision 057: a Swedish number has its check digit; a foreign company gives its own.
 const form = (orgNumber: string, invoiceCountry: string) => ({
   name: "Acme",
   orgNumber,

@@ -47,7 +47,7 @@ const email = z
 const organisationFields = z.object({
   name: required("organisations.errors.nameRequired", ORG_NAME_MAX),
   // Checked against the invoice country below: a Swedish number has its check digit, a
-  // foreign company's number is taken as its registry writes it (issue #46 point 17).
+  // foreign company's number is taken as its registry writes it (decision 057).
   orgNumber: z
     .string({ error: "organisations.errors.orgNumberRequired" })
     .trim()

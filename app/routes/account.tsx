@@ -425,7 +425,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           {page.sessions.map((s) => (
             <li key={s.id} className="list-group-item">
               <strong>
-                {/* "Phone: Safari on iOS", from the session's User-Agent (issue #46 point 20). */}
+                {/* "Phone: Safari on iOS", from the session's User-Agent (decision 057). */}
                 {s.browser && s.system
                   ? t("account.sessions.named", {
                       device: t(`account.sessions.device.${s.device}`),

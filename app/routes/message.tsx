@@ -184,7 +184,7 @@ function Deliveries({
           return (
             <li key={d.id} className={`delivery delivery-${d.status}`}>
               {t(`alerts.deliveries.${d.status}`, {
-                // Mid-sentence: "Skickat som sms", not "som Sms" (issue #46 point 20).
+                // Mid-sentence: "Skickat som sms", not "som Sms" (decision 057).
                 channel: t(`alerts.channelsInSentence.${d.channel}`),
                 to: d.recipientLabel || t("push.unknownDevice"),
                 time: at ? formatDateTime(at, lang) : "",

@@ -245,7 +245,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                   <div className="card-body d-flex flex-wrap align-items-center gap-3">
                     {/* The tick's column has one width on every row, so the QR codes line up
                         whether a row has a tick or is paid already (its badge goes with the
-                        name, issue #46 point 16). */}
+                        name, decision 057). */}
                     <div className="form-check m-0 order-pick">
                       {item.paid && !item.ahead ? null : (
                         <input

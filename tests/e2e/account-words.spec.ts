@@ -1,5 +1,5 @@
 /**
- * The account page's words (issue #46 point 20), in both languages at 390 and 1280 px: a
+ * The account page's words (decision 057), in both languages at 390 and 1280 px: a
  * session signed in through the form is named by its browser and system (Chrome on Windows
  * here, as Playwright's desktop Chrome announces itself), not "Unknown device", and "Download my data" says what it sends in each case (a
  * JSON file, or a ZIP with the photos).

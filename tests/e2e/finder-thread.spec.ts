@@ -1,5 +1,5 @@
 /**
- * The finder's private link after sending (issue #46 points 13 and 15), in both languages at
+ * The finder's private link after sending (decision 057), in both languages at
  * 390 and 1280 px: one status announces "sent" (the link's copy result has a live region of
  * its own, not a second status), and "Write again" neither promises the private link the
  * finder is reading nor asks for contact details the conversation already has.

@@ -1,5 +1,5 @@
 /**
- * Item cards line up (issue #46 point 16), in both languages at 390 and 1280 px: a dashboard
+ * Item cards line up (decision 057), in both languages at 390 and 1280 px: a dashboard
  * card's badges and renewal date read as separate words and a wrapped one starts at the
  * card's edge, not indented; on /order a paid item's badge leaves its QR code in line with
  * the unpaid items' codes.

@@ -1,5 +1,5 @@
 /**
- * The organisation form (issue #46 point 17), in both languages at 390 and 1280 px: the
+ * The organisation form (decision 057), in both languages at 390 and 1280 px: the
  * invoice country is the same select as the personal address, and a UK company gives its
  * own company number (no Swedish check digit); a Swedish one still needs a valid number.
  */

@@ -1,5 +1,5 @@
 /**
- * Live values stay live after a page translator has run (issue #46 point 12), in both
+ * Live values stay live after a page translator has run (decision 057), in both
  * languages at 390 and 1280 px. Chrome's translate replaces every text node with `<font>`
  * elements holding the translation; `translateThePage` does the same (keeping the words, so
  * the figures can be read back). Then the item form's character counter and total and the

@@ -88,7 +88,7 @@ describe("CSV import", () => {
     expect(html).toContain("<td>4</td>");
     expect(html).toContain("The finder&#x27;s fee must be a whole number of 0 or more.");
     expect(html).toContain("Nothing was saved");
-    // The refused value, quoted the way each language quotes (issue #46 point 20).
+    // The refused value, quoted the way each language quotes (decision 057).
     expect(html).toContain("“12.5”");
     // Confirming the same text anyway (a forged form) is checked again: nothing saved.
     const forced = await confirm(user, BAD);

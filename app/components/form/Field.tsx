@@ -62,7 +62,7 @@ function FieldShell({
       })}
       {counter ? (
         <div id={`${id}-counter`} className={`form-text field-counter${left < 0 ? " text-danger fw-bold" : ""}`}>
-          {/* Live after a page translator too (issue #46 point 12). */}
+          {/* Live after a page translator too (decision 057). */}
           <LiveText
             text={left < 0 ? t("common.counterOver", { count: -left }) : t("common.counter", { count: left })}
             values={[new Intl.NumberFormat(lang).format(Math.abs(left))]}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sessionDeviceOf } from "./session-device.server";
 
-// Issue #46 point 20: every session was "Unknown device"; the list names browser and system.
+// Decision 057: every session was "Unknown device"; the list names browser and system.
 describe("sessionDeviceOf: a session is named by its browser and system", () => {
   it.each([
     [

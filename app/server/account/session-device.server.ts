@@ -1,5 +1,5 @@
 /**
- * What the sessions list on /account calls a signed-in device (issue #46 point 20): the
+ * What the sessions list on /account calls a signed-in device (decision 057): the
  * browser and the system, "Safari on iOS", read from the session's User-Agent by bowser, a
  * kept parser (the hand-written patterns before it knew five browsers and no system, and
  * every session showed as "Unknown device"). The header itself never reaches the page.

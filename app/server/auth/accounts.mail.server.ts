@@ -93,7 +93,7 @@ export async function sendEmailChangeMails(
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
-  // Greeted by the first name, as every other mail (issue #46 point 20).
+  // Greeted by the first name, as every other mail (decision 057).
   const name = firstName(input.name, input.oldEmail);
   await enqueueMail(db, {
     to: input.newEmail,

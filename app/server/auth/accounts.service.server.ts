@@ -64,7 +64,7 @@ export interface SignedIn {
 
 /**
  * The request headers better-auth reads when it creates a session: only the User-Agent (the
- * sessions list names the browser and system by it, issue #46 point 20). Without it every
+ * sessions list names the browser and system by it, decision 057). Without it every
  * password session was stored without one and listed as "Unknown device".
  */
 function browserHeaders(userAgent: string | null | undefined): Headers {

@@ -313,7 +313,7 @@ describe("sticker codes (decision 036)", () => {
   });
 
   it("in a file with an id column (an export) the sticker codes are not read, even one that could be claimed", async () => {
-    // What the import help says (issue #46 point 18): id never read; sticker codes read
+    // What the import help says (decision 057): id never read; sticker codes read
     // unless the file has an id column.
     const u = await user();
     const [s] = await batch(1, null);

@@ -1,6 +1,6 @@
 /**
- * Every mail to an account greets its holder by the first name (decision 018, issue #46
- * point 20): "Hej Anna!", never the full name "Anna Maria Lind". The mails that used the full
+ * Every mail to an account greets its holder by the first name (decision 018, decision 057):
+ * "Hej Anna!", never the full name "Anna Maria Lind". The mails that used the full
  * name: the e-mail change (both mails), the account deleted and the stickers shipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

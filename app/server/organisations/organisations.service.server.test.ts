@@ -81,7 +81,7 @@ describe("organisations service", () => {
     expect(await tokenMailedTo("new-1@example.test")).toMatch(/^[A-Za-z0-9_-]{20,}$/);
   });
 
-  it('the invite mail names the role as a sentence does: "as a member" (issue #46 point 20)', async () => {
+  it('the invite mail names the role as a sentence does: "as a member" (decision 057)', async () => {
     const org = await createTestOrganisation(deps, admin);
     await invite(org, "new-role@example.test");
     const mail = await deps.db
