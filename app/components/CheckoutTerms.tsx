@@ -2,6 +2,7 @@ import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import { formatPrice, minimumTermCommitment, type Period } from "~/lib/pricing";
 import type { SellerView } from "~/lib/seller";
+import { LiveText } from "./LiveText";
 import { SellerDetails } from "./SellerDetails";
 
 /**
@@ -30,10 +31,16 @@ export function CheckoutTerms({
         {t("common.checkoutTerms.title")}
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
-        {t(`common.checkoutTerms.renews.${period}`)} {t(`common.checkoutTerms.total.${period}`, { total: amount })}
+        {/* Each sentence apart, its figures untranslatable: the terms follow the period and
+            total after a page translator too (decision 057). */}
+        <LiveText text={`${t(`common.checkoutTerms.renews.${period}`)} `} values={[]} />
+        <LiveText text={t(`common.checkoutTerms.total.${period}`, { total: amount })} values={[amount, amount]} />
         {/* The minimum term binds only a monthly plan: say what it commits to. */}
         {committed === null ? null : (
-          <> {t("common.checkoutTerms.minimumMonth", { total: amount, committed: formatPrice(committed, lang) })}</>
+          <LiveText
+            text={` ${t("common.checkoutTerms.minimumMonth", { total: amount, committed: formatPrice(committed, lang) })}`}
+            values={[amount, formatPrice(committed, lang)]}
+          />
         )}
       </p>
       <p className="mb-0">

@@ -38,6 +38,7 @@ export function FinderMessageForm({
   pageScript = false,
   flooded = false,
   code,
+  followUp = false,
 }: {
   result: ActionResult<FinderMessageValues> | undefined;
   captcha: CaptchaKind;
@@ -51,6 +52,12 @@ export function FinderMessageForm({
   flooded?: boolean;
   /** The sticker code, for handing the item in (shown while flooded without JavaScript). */
   code?: string;
+  /**
+   * Writing again at the private link (decision 057): the finder is already at the link
+   * the intro promises, and the conversation keeps the contact given first (the server
+   * ignores a new one), so neither is said or asked again.
+   */
+  followUp?: boolean;
 }) {
   const { t } = useTranslation();
   const lang = useLang();
@@ -104,7 +111,7 @@ export function FinderMessageForm({
         {heading}
       </h2>
       <p>
-        {t("relay.form.intro")}{" "}
+        {t(followUp ? "relay.finder.writeMoreIntro" : "relay.form.intro")}{" "}
         <a href="/privacy#finders" className="finder-privacy">
           {t("relay.form.privacy")}
         </a>
@@ -136,16 +143,18 @@ export function FinderMessageForm({
           maxLength={RELAY_MESSAGE_MAX}
           required
         />
-        <Field
-          id={`${idPrefix}-contact`}
-          name="contact"
-          label={t("relay.form.contact")}
-          help={t("relay.form.contactHelp")}
-          error={errors.contact}
-          defaultValue={result?.values.contact ?? ""}
-          maxLength={FINDER_CONTACT_MAX}
-          autoComplete="email"
-        />
+        {followUp ? null : (
+          <Field
+            id={`${idPrefix}-contact`}
+            name="contact"
+            label={t("relay.form.contact")}
+            help={t("relay.form.contactHelp")}
+            error={errors.contact}
+            defaultValue={result?.values.contact ?? ""}
+            maxLength={FINDER_CONTACT_MAX}
+            autoComplete="email"
+          />
+        )}
         {/* People never see or reach this field; bots that fill every input do. */}
         <div className="visually-hidden" aria-hidden="true">
           <label htmlFor={`${idPrefix}-${HONEYPOT_FIELD}`}>{t("relay.form.honeypot")}</label>

@@ -81,36 +81,49 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           <h2 id={`item-${item.id}-name`} className="h5 card-title text-break">
             {item.name}
           </h2>
-          <p className="mb-1">
+          {/* The item's states as a wrapping row (decision 057): flex gaps rather than a
+              margin on each badge, so a badge that wraps starts at the card's edge, and a
+              space between them, so read as text they are words, not "AktivKontakt…". */}
+          <p className="mb-1 d-flex flex-wrap align-items-center item-states">
             <span className={`badge ${item.paid ? "text-bg-success" : "text-bg-warning"}`}>
               {t(item.paid ? "dashboard.page.status.active" : "dashboard.page.status.notActivated")}
-            </span>
+            </span>{" "}
             {item.active === false ? (
-              <span className="badge text-bg-secondary ms-2">{t("dashboard.items.inactive")}</span>
+              <>
+                <span className="badge text-bg-secondary">{t("dashboard.items.inactive")}</span>{" "}
+              </>
             ) : null}
-            {item.lost ? <span className="badge text-bg-danger ms-2">{t("dashboard.scans.lostBadge")}</span> : null}
+            {item.lost ? (
+              <>
+                <span className="badge text-bg-danger">{t("dashboard.scans.lostBadge")}</span>{" "}
+              </>
+            ) : null}
             {item.contactVisibility ? (
-              <span
-                className={`badge ms-2 ${item.contactVisibility === "private" ? "text-bg-secondary" : "text-bg-light border"}`}
-              >
-                {t(
-                  item.contactVisibility === "private" ? "dashboard.relay.badgePrivate" : "dashboard.relay.badgePublic",
-                )}
-              </span>
+              <>
+                <span
+                  className={`badge ${item.contactVisibility === "private" ? "text-bg-secondary" : "text-bg-light border"}`}
+                >
+                  {t(
+                    item.contactVisibility === "private"
+                      ? "dashboard.relay.badgePrivate"
+                      : "dashboard.relay.badgePublic",
+                  )}
+                </span>{" "}
+              </>
             ) : null}
             {sub?.renewing && sub.paidUntil ? (
-              <span className="ms-2 item-renewal">
+              <span className="item-renewal">
                 {t("dashboard.orderStatus.renews", { date: formatDate(sub.paidUntil, lang) })}
               </span>
             ) : null}
             {sub && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
               // Said once: the badge already says "Active" (decision 016).
-              <span className="ms-2 item-renewal">
+              <span className="item-renewal">
                 {t("dashboard.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
               </span>
             ) : null}
             {!sub && item.prepaidUntil ? (
-              <span className="ms-2 item-prepaid">
+              <span className="item-prepaid">
                 {t("dashboard.card.prepaid", { date: formatDate(item.prepaidUntil, lang) })}
               </span>
             ) : null}

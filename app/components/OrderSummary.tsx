@@ -2,6 +2,7 @@ import { useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
 import type { Currency } from "~/lib/currency";
 import { formatPrice, type Period } from "~/lib/pricing";
+import { LiveText } from "./LiveText";
 
 export interface OrderSummaryData {
   period: Period;
@@ -61,21 +62,29 @@ export function OrderAmounts(props: OrderAmountsProps) {
   const { t } = useTranslation();
   const { lang } = props;
   return (
+    // Figures in elements translators leave alone, words keyed by their text: the order
+    // page's total follows the ticks after a page translator too (decision 057).
     <dl className="row mb-0" aria-live={props.live ? "polite" : undefined}>
       <dt className="col-8 fw-normal" id="order-package-label">
-        {t("orders.summary.package", { count: props.count, price: formatPrice(props.unitPrice, lang) })}
+        <LiveText
+          text={t("orders.summary.package", { count: props.count, price: formatPrice(props.unitPrice, lang) })}
+          values={[String(props.count), formatPrice(props.unitPrice, lang)]}
+        />
       </dt>
-      <dd className="col-4 text-end mb-1" id="order-package">
+      <dd className="col-4 text-end mb-1" id="order-package" translate="no">
         {formatPrice(props.packagePrice, lang)}
       </dd>
       <dt className="col-8 fw-normal">{t("orders.summary.discount")}</dt>
-      <dd className="col-4 text-end mb-1" id="order-discount">
+      <dd className="col-4 text-end mb-1" id="order-discount" translate="no">
         {formatPrice(-props.discount, lang)}
       </dd>
       <dt className="col-8">
-        {t(props.period === "month" ? "orders.summary.totalMonth" : "orders.summary.totalYear")}
+        <LiveText
+          text={t(props.period === "month" ? "orders.summary.totalMonth" : "orders.summary.totalYear")}
+          values={[]}
+        />
       </dt>
-      <dd className="col-4 text-end fw-bold mb-0" id="order-total">
+      <dd className="col-4 text-end fw-bold mb-0" id="order-total" translate="no">
         {formatPrice(props.total, lang)}
       </dd>
     </dl>

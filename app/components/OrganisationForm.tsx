@@ -2,7 +2,9 @@
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import { Field, TextareaField } from "~/components/form/Field";
+import { countryOptions, HOME_COUNTRY } from "~/lib/countries";
 import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisation-fields";
+import { useLang } from "~/lib/use-lang";
 
 type Values = Partial<Record<string, string>>;
 
@@ -18,6 +20,7 @@ export function OrganisationForm({
   intent?: string;
 }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const field = (name: string, extra: Record<string, unknown> = {}) => ({
     id: `org-${name}`,
     name,
@@ -34,7 +37,6 @@ export function OrganisationForm({
         {...field("orgNumber", {
           required: true,
           maxLength: 20,
-          inputMode: "numeric",
           help: t("organisations.help.orgNumber"),
         })}
       />
@@ -62,14 +64,33 @@ export function OrganisationForm({
             })}
           />
         </div>
-        <Field
-          {...field("invoiceCountry", {
-            required: true,
-            maxLength: 2,
-            autoComplete: "country",
-            help: t("organisations.help.invoiceCountry"),
-          })}
-        />
+        {/* The same country select as the personal address (decision 057). */}
+        <div className="mb-3">
+          <label htmlFor="org-invoiceCountry" className="form-label">
+            {t("organisations.fields.invoiceCountry")}
+          </label>
+          <select
+            id="org-invoiceCountry"
+            name="invoiceCountry"
+            className={`form-select${errors.invoiceCountry ? " is-invalid" : ""}`}
+            defaultValue={(values.invoiceCountry ?? "").toUpperCase() || HOME_COUNTRY}
+            autoComplete="country"
+            aria-invalid={errors.invoiceCountry ? true : undefined}
+            aria-describedby={errors.invoiceCountry ? "org-invoiceCountry-error" : undefined}
+            required
+          >
+            {countryOptions(lang).map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {errors.invoiceCountry ? (
+            <div id="org-invoiceCountry-error" className="invalid-feedback d-block">
+              {t(errors.invoiceCountry)}
+            </div>
+          ) : null}
+        </div>
       </fieldset>
       <Field {...field("vatNumber", { maxLength: 20, help: t("organisations.help.vatNumber") })} />
       <TextareaField

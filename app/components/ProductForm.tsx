@@ -12,6 +12,7 @@ import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
 import { Field, TextareaField } from "./form/Field";
 import { ItemTypeSelect } from "./form/ItemTypeSelect";
 import { FormAlert } from "./form/FormAlert";
+import { LiveText } from "./LiveText";
 import { PhotoPicker } from "./PhotoPicker";
 import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
 
@@ -78,6 +79,7 @@ export function ProductForm({
   const approxNumber = /^\d+$/.test(approx.trim()) ? Number(approx.trim()) : null;
   const liveSuggestion = approxNumber !== null && approxNumber <= APPROX_VALUE_MAX ? suggestFee(approxNumber) : null;
   const suggestedShown = (result?.suggested || suggestedHere) && !errors.approxValue;
+  const shownFee = /^\d+$/.test(fee) ? formatFee(Number(fee), currency) : fee;
 
   return (
     // multipart: the photos (decision 035); without JavaScript a plain multipart POST.
@@ -162,11 +164,14 @@ export function ProductForm({
           {t("items.form.suggestFee")}
         </button>
         <p className="form-text mb-0" role="status" aria-live="polite">
-          {suggestedShown
-            ? t("items.form.suggested", { fee: /^\d+$/.test(fee) ? formatFee(Number(fee), currency) : fee })
-            : liveSuggestion !== null && liveSuggestion > 0
-              ? t("items.form.suggestionPreview", { fee: formatFee(liveSuggestion, currency) })
-              : ""}
+          {suggestedShown ? (
+            <LiveText text={t("items.form.suggested", { fee: shownFee })} values={[shownFee]} />
+          ) : liveSuggestion !== null && liveSuggestion > 0 ? (
+            <LiveText
+              text={t("items.form.suggestionPreview", { fee: formatFee(liveSuggestion, currency) })}
+              values={[formatFee(liveSuggestion, currency)]}
+            />
+          ) : null}
         </p>
       </div>
       <ItemTypeSelect id="product-prodType" name="prodType" defaultValue={values.prodType} error={errors.prodType} />
@@ -309,8 +314,11 @@ export function ProductForm({
             ))}
             <div className="form-text">{t("items.form.minimumTerm")}</div>
           </fieldset>
-          <p className="fs-5" aria-live="polite">
-            {t("items.form.total", { price: formatPrice(totals.total, lang) })}
+          <p className="fs-5 item-form-total" aria-live="polite">
+            <LiveText
+              text={t("items.form.total", { price: formatPrice(totals.total, lang) })}
+              values={[formatPrice(totals.total, lang)]}
+            />
           </p>
           <div className="d-flex flex-wrap gap-2">
             <button type="submit" name="intent" value="payNow" className="btn btn-primary" disabled={submitting}>

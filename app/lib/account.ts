@@ -62,24 +62,5 @@ export const deleteSchema = z.object({
   deleteOrganisations: z.literal("on").optional().catch(undefined),
 });
 
+/** What kind of device a session is on (app/server/account/session-device.server.ts). */
 export type DeviceClass = "phone" | "tablet" | "computer" | "unknown";
-
-/** A rough device class from a User-Agent header, for the sessions list. */
-export function deviceClassOf(userAgent: string | null | undefined): DeviceClass {
-  if (!userAgent) return "unknown";
-  if (/iPad|Tablet|PlayBook|Silk|Android(?!.*Mobile)/i.test(userAgent)) return "tablet";
-  if (/Mobi|iPhone|iPod|Android|Windows Phone/i.test(userAgent)) return "phone";
-  if (/Windows|Macintosh|Mac OS X|Linux|CrOS|X11/i.test(userAgent)) return "computer";
-  return "unknown";
-}
-
-/** The browser's name from a User-Agent header, or null. */
-export function browserOf(userAgent: string | null | undefined): string | null {
-  if (!userAgent) return null;
-  if (/Edg\//.test(userAgent)) return "Edge";
-  if (/OPR\/|Opera/.test(userAgent)) return "Opera";
-  if (/Firefox\//.test(userAgent)) return "Firefox";
-  if (/Chrome\/|Chromium\/|CriOS\//.test(userAgent)) return "Chrome";
-  if (/Safari\//.test(userAgent)) return "Safari";
-  return null;
-}

@@ -41,19 +41,13 @@ const email = z
 
 const organisationFields = z.object({
   name: required("organisations.errors.nameRequired", ORG_NAME_MAX),
+  // Checked against the invoice country below: a Swedish number has its check digit, a
+  // foreign company's number is taken as its registry writes it (decision 057).
   orgNumber: z
     .string({ error: "organisations.errors.orgNumberRequired" })
     .trim()
     .min(1, "organisations.errors.orgNumberRequired")
-    .max(20, "organisations.errors.orgNumberInvalid")
-    .transform((v, ctx) => {
-      const canonical = canonicalOrgNumber(v);
-      if (!canonical) {
-        ctx.addIssue({ code: "custom", message: "organisations.errors.orgNumberInvalid" });
-        return z.NEVER;
-      }
-      return canonical;
-    }),
+    .max(20, "organisations.errors.orgNumberInvalid"),
   billingEmail: email,
   invoiceStreet: required("organisations.errors.streetRequired", ORG_TEXT_MAX),
   invoicePostcode: required("organisations.errors.postcodeRequired", 20),
@@ -80,11 +74,33 @@ const organisationFields = z.object({
  * prefix and format (decision 027: the reverse charge rests on it); elsewhere any
  * two letters and digits, as before.
  */
-export const organisationSchema = organisationFields.superRefine((v, ctx) => {
-  if (v.vatNumber && isEuCountry(v.invoiceCountry) && !isEuVatNumberOf(v.vatNumber, v.invoiceCountry)) {
-    ctx.addIssue({ code: "custom", path: ["vatNumber"], message: "organisations.errors.vatFormat" });
-  }
-});
+export const organisationSchema = organisationFields
+  .superRefine((v, ctx) => {
+    if (v.vatNumber && isEuCountry(v.invoiceCountry) && !isEuVatNumberOf(v.vatNumber, v.invoiceCountry)) {
+      ctx.addIssue({ code: "custom", path: ["vatNumber"], message: "organisations.errors.vatFormat" });
+    }
+    if (orgNumberFor(v.orgNumber, v.invoiceCountry) === null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["orgNumber"],
+        message:
+          v.invoiceCountry === "SE" ? "organisations.errors.orgNumberInvalid" : "organisations.errors.orgNumberForeign",
+      });
+    }
+  })
+  .transform((v) => ({ ...v, orgNumber: orgNumberFor(v.orgNumber, v.invoiceCountry)! }));
+
+/**
+ * The organisation number as stored: in Sweden the canonical NNNNNN-NNNN (its check digit
+ * checked); elsewhere letters and digits as the company's registry writes them (a UK
+ * company number "01234567", a German "HRB 12345"), upper case, single spaces; null when
+ * it is not a number at all.
+ */
+export function orgNumberFor(input: string, country: string): string | null {
+  if (country === "SE") return canonicalOrgNumber(input);
+  const v = input.trim().replace(/\s+/g, " ").toUpperCase();
+  return /^[A-Z0-9][A-Z0-9 ./-]{1,18}[A-Z0-9]$/.test(v) && /\d/.test(v) ? v : null;
+}
 
 export type OrganisationInput = z.output<typeof organisationSchema>;
 

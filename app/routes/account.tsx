@@ -425,12 +425,19 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           {page.sessions.map((s) => (
             <li key={s.id} className="list-group-item">
               <strong>
-                {s.browser
-                  ? t("account.sessions.browser", {
+                {/* "Phone: Safari on iOS", from the session's User-Agent (decision 057). */}
+                {s.browser && s.system
+                  ? t("account.sessions.named", {
                       device: t(`account.sessions.device.${s.device}`),
                       browser: s.browser,
+                      system: s.system,
                     })
-                  : t(`account.sessions.device.${s.device}`)}
+                  : s.browser || s.system
+                    ? t("account.sessions.browser", {
+                        device: t(`account.sessions.device.${s.device}`),
+                        browser: s.browser || s.system,
+                      })
+                    : t(`account.sessions.device.${s.device}`)}
               </strong>
               {s.current ? <span className="badge text-bg-success ms-2">{t("account.sessions.this")}</span> : null}
               <span className="d-block small text-body-secondary">

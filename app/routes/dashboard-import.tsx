@@ -188,7 +188,11 @@ export default function DashboardImport({ loaderData, actionData }: Route.Compon
                         <td>{e.row}</td>
                         <td>{e.column ? t(`csv.columns.${e.column}`) : "–"}</td>
                         <td className="text-break csv-value">
-                          {e.value === undefined ? "–" : e.value === "" ? t("csv.preview.empty") : `“${e.value}”`}
+                          {e.value === undefined
+                            ? "–"
+                            : e.value === ""
+                              ? t("csv.preview.empty")
+                              : t("csv.preview.quoted", { value: e.value })}
                         </td>
                         <td>{String(t(e.message, e.params ?? {}))}</td>
                       </tr>

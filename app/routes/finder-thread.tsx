@@ -134,6 +134,7 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
           heading={t("relay.finder.writeMore")}
           flooded={thread.flooded}
           code={thread.code}
+          followUp
         />
       ) : (
         <p className="alert alert-info">{t("relay.finder.closed")}</p>

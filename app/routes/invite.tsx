@@ -92,7 +92,7 @@ export default function Invite({ loaderData, actionData }: Route.ComponentProps)
           <p className="lead text-break">
             {t("organisations.accept.lead", {
               organisation: invite.organisationName,
-              role: t(`organisations.roles.${invite.role}`),
+              role: t(`organisations.rolesInSentence.${invite.role}`),
             })}
           </p>
           <p className="text-break">

@@ -89,6 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       ip: context.get(requestContext).ip,
       captcha: parsed.data.captcha || undefined,
       linkProvider: parsed.data.linkProvider,
+      userAgent: request.headers.get("user-agent"),
     });
     // Back to the protected page that sent the visitor here, else the order page for a
     // package chosen on the home page, else the dashboard (decision 018).

@@ -184,7 +184,8 @@ function Deliveries({
           return (
             <li key={d.id} className={`delivery delivery-${d.status}`}>
               {t(`alerts.deliveries.${d.status}`, {
-                channel: t(`alerts.channels.${d.channel}`),
+                // Mid-sentence: "Skickat som sms", not "som Sms" (decision 057).
+                channel: t(`alerts.channelsInSentence.${d.channel}`),
                 to: d.recipientLabel || t("push.unknownDevice"),
                 time: at ? formatDateTime(at, lang) : "",
               })}

@@ -217,14 +217,11 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
               return (
                 <li key={item.id} className="card mb-2 order-item" data-item={item.id}>
                   <div className="card-body d-flex flex-wrap align-items-center gap-3">
-                    <div className="form-check m-0">
-                      {item.paid && !item.ahead ? (
-                        <span className="badge text-bg-success">
-                          {item.paidUntil
-                            ? t("orders.itemActiveUntil", { date: formatDate(item.paidUntil, lang) })
-                            : t("orders.itemActive")}
-                        </span>
-                      ) : (
+                    {/* The tick's column has one width on every row, so the QR codes line up
+                        whether a row has a tick or is paid already (its badge goes with the
+                        name, decision 057). */}
+                    <div className="form-check m-0 order-pick">
+                      {item.paid && !item.ahead ? null : (
                         <input
                           id={`order-item-${item.id}`}
                           type="checkbox"
@@ -249,6 +246,15 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                     />
                     <div className="min-w-0 flex-grow-1">
                       <h2 className="h5 text-break mb-1">{item.name}</h2>
+                      {item.paid && !item.ahead ? (
+                        <p className="mb-1">
+                          <span className="badge text-bg-success text-wrap">
+                            {item.paidUntil
+                              ? t("orders.itemActiveUntil", { date: formatDate(item.paidUntil, lang) })
+                              : t("orders.itemActive")}
+                          </span>
+                        </p>
+                      ) : null}
                       {item.ahead && item.paidUntil ? (
                         <p className="mb-1 small order-ahead">
                           {t("orders.prepaidAhead", { date: formatDate(item.paidUntil, lang) })}

@@ -208,7 +208,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
     <div className="py-4 organisation-page">
       <h1 className="mb-1 text-break">{org.name}</h1>
       <p className="text-body-secondary mb-4">
-        {t("organisations.page.yourRole", { role: t(`organisations.roles.${page.role}`) })} ·{" "}
+        {t("organisations.page.yourRole", { role: t(`organisations.rolesInSentence.${page.role}`) })} ·{" "}
         {t("organisations.page.orgNumber", { number: org.orgNumber })}
       </p>
       {done ? (

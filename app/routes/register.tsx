@@ -91,6 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       language: info.lang,
       ip: info.ip,
       returnTo: next ?? (back.clear ? back.to : null),
+      userAgent: request.headers.get("user-agent"),
     });
     if (back.clear) res.headers.append("Set-Cookie", back.clear);
     throw redirect(to, { headers: res.headers });

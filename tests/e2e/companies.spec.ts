@@ -62,10 +62,11 @@ const L = {
     invited: "The invite is sent. The link works for 7 days.",
     // A consent request (decision 046): the organisation is named on the invite page, not in the mail.
     inviteSubject: "You are invited to an organisation on Hittad",
-    acceptLead: (org: string) => `You are invited to join ${org} on Hittad as member.`,
+    acceptLead: (org: string) => `You are invited to join ${org} on Hittad as a member.`,
     accept: "Accept the invite",
     joined: "Welcome! You are now a member of the organisation.",
-    youAreMember: "You are member",
+    youAreMember: "You are a member",
+    quoted: (value: string) => `“${value}”`,
     importInto: (org: string) => `Items are imported into the organisation ${org}.`,
     importLink: "Import from CSV",
     exportLink: "Export as CSV",
@@ -153,6 +154,7 @@ const L = {
     accept: "Tacka ja till inbjudan",
     joined: "Välkommen! Du är nu medlem i organisationen.",
     youAreMember: "Du är medlem",
+    quoted: (value: string) => `”${value}”`,
     importInto: (org: string) => `Sakerna importeras till organisationen ${org}.`,
     importLink: "Importera från CSV",
     exportLink: "Exportera som CSV",
@@ -171,7 +173,7 @@ const L = {
     range1: `Visar 1–24 av ${ROWS} saker.`,
     range3: `Visar 49–${ROWS} av ${ROWS} saker.`,
     page3: "Sida 3",
-    deskTitle: (org: string) => `Kontakta hittegodsmottagningen hos ${org}`,
+    deskTitle: (org: string) => `Kontakta hittegodsdisken hos ${org}`,
     assignLabel: "Tilldelad",
     contactInfo: "Kontaktuppgifter",
     payLater: "Spara och betala senare",
@@ -313,7 +315,7 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await page.getByLabel(f.street, { exact: true }).fill(s.address.street);
         await page.getByLabel(f.postcode, { exact: true }).fill(s.address.postcode);
         await page.getByLabel(f.city, { exact: true }).fill(s.address.city);
-        await page.getByLabel(f.country, { exact: true }).fill(s.address.country);
+        await page.getByLabel(f.country, { exact: true }).selectOption(s.address.country);
         await page.getByLabel(f.vat, { exact: true }).fill(s.address.vat);
         await page.getByLabel(f.desk, { exact: true }).fill(desk);
         await page.getByRole("button", { name: s.createSubmit }).click();
@@ -385,7 +387,7 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await expect(row.locator("td")).toHaveText([
           String(BAD_ROW + 1),
           s.typeColumn,
-          `“${s.csv.badType}”`,
+          s.quoted(s.csv.badType),
           s.typeInvalid,
         ]);
         await expect(page.getByRole("button", { name: s.confirm })).toHaveCount(0);

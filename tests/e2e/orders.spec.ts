@@ -23,7 +23,8 @@ import { ADDRESS } from "../support/service-fixtures";
 const TEXT = {
   en: {
     locale: "en-US",
-    title: "Activate items",
+    // The spec's menu label ('Activate products'), which the page it opens follows (decision 057).
+    title: "Activate products",
     four: ["€120", "−€40", "€80"],
     three: ["€90", "−€30", "€60"],
     // The advertised Triple price is charged monthly too (decision 018).

@@ -97,8 +97,8 @@ const L = {
     never: "Never contact me again",
     neverDone: /Hittad will not contact this email address again/,
     delivered: /Delivered by SMS to \+46 70/,
-    byEmail: /Sent by Email to/,
-    byPush: /Sent by Push to/,
+    byEmail: /Sent by email to/,
+    byPush: /Sent by push to/,
     toContact: /by SMS to Kim \(\+46 73/,
   },
   sv: {
@@ -130,10 +130,10 @@ const L = {
     phoneOffer: "Skicka en kod med sms",
     never: "Kontakta mig aldrig igen",
     neverDone: /Hittad kontaktar inte den här e-postadressen igen/,
-    delivered: /Levererat som Sms till \+46 70/,
-    byEmail: /Skickat som Mejl till/,
-    byPush: /Skickat som Push till/,
-    toContact: /som Sms till Kim \(\+46 73/,
+    delivered: /Levererat som sms till \+46 70/,
+    byEmail: /Skickat som mejl till/,
+    byPush: /Skickat som push till/,
+    toContact: /som sms till Kim \(\+46 73/,
   },
 } as const;
 

@@ -215,7 +215,7 @@ describe("one finder message reaches the owner by every channel set up", () => {
 
     // The owner sees it in the conversation; the finder's page says nothing of channels.
     const page = await (await http.get(`/messages/${conversationId}`, { cookie: owner.cookie, lang: "sv" })).text();
-    expect(page).toContain("Levererat som Sms till +46 70…");
+    expect(page).toContain("Levererat som sms till +46 70…");
   });
 
   it("a provider answering 503 is retried; the mail goes out meanwhile", async () => {

@@ -88,6 +88,8 @@ describe("CSV import", () => {
     expect(html).toContain("<td>4</td>");
     expect(html).toContain("The finder&#x27;s fee must be a whole number of 0 or more.");
     expect(html).toContain("Nothing was saved");
+    // The refused value, quoted the way each language quotes (decision 057).
+    expect(html).toContain("“12.5”");
     // Confirming the same text anyway (a forged form) is checked again: nothing saved.
     const forced = await confirm(user, BAD);
     expect(forced.status).toBe(422);
@@ -97,7 +99,10 @@ describe("CSV import", () => {
       lang: "sv",
     });
     expect(sv.status).toBe(422);
-    expect(await sv.text()).toContain("Hittelönen måste vara ett heltal, 0 eller mer.");
+    const svHtml = await sv.text();
+    expect(svHtml).toContain("Hittelönen måste vara ett heltal, 0 eller mer.");
+    expect(svHtml).toContain("”12.5”");
+    expect(svHtml).not.toContain("“");
   });
 
   it("the fixed file imports all its rows, each as the product form creates an item", async () => {
@@ -216,9 +221,12 @@ describe("CSV import", () => {
   it("the page says that an imported export makes new items, in both languages", async () => {
     const user = await createUser(rt, { name: "Re Import" });
     const en = await (await http.get("/dashboard/import", opts(user))).text();
-    expect(en).toContain("its id and sticker code columns are ignored, and items you already have are not changed.");
+    expect(en).toContain("its ids and sticker codes are not read, since they belong to the exported items");
+    // The column list agrees: a sticker code is read, except in a file with an id column.
+    expect(en).toContain("Not read in a file that has an id column (an export).");
     const sv = await (await http.get("/dashboard/import", opts(user, { lang: "sv" }))).text();
-    expect(sv).toContain("kolumnerna id och klistermärkeskod läses inte, och de saker du redan har ändras inte.");
+    expect(sv).toContain("dess id och klistermärkeskoder läses inte, eftersom de hör till de exporterade sakerna");
+    expect(sv).toContain("Läses inte i en fil som har kolumnen id (en export).");
   });
 
   it("10,000 rows import within a few seconds", async () => {

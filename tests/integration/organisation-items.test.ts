@@ -373,7 +373,7 @@ describe("the lost-and-found desk", () => {
     for (const lang of ["en", "sv"] as const) {
       const html = await (await http.get(`/product/${deskItem}`, { lang, cookie: "ConsentApproved=true" })).text();
       expect(html).toContain(
-        lang === "en" ? "Contact the lost-and-found desk of Acme AB" : "Kontakta hittegodsmottagningen hos Acme AB",
+        lang === "en" ? "Contact the lost-and-found desk of Acme AB" : "Kontakta hittegodsdisken hos Acme AB",
       );
       expect(html).toContain("reception floor 1");
       expect(html).not.toContain(SECRET_ORG_ITEM_CONTACT);

@@ -480,7 +480,7 @@ describe("over HTTP, against the production server", () => {
       ["Safari, iPhone", "sent", 1],
     ]);
     const page = await (await http.get(`/messages/${conversationId}`, { cookie: owner.cookie, lang: "sv" })).text();
-    expect(page).toContain("Skickat som Push till Safari, iPhone");
+    expect(page).toContain("Skickat som push till Safari, iPhone");
   });
 
   it("no push when the owner turned it off for finder messages; a gone device is removed", async () => {

@@ -165,7 +165,7 @@ describe("a trusted contact by email", () => {
     expect(told.text).toContain("Kim Partner");
     const conversation = await (await http.get(`/messages/${found.id}`, { cookie: owner.cookie })).text();
     expect(conversation).toContain("Kim Partner, your trusted contact");
-    expect(conversation).toContain("by Email to Kim Partner (k…@example.test)");
+    expect(conversation).toContain("by email to Kim Partner (k…@example.test)");
   });
 
   it("a wrong or altered reply token is 404 and changes nothing", async () => {

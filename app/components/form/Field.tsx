@@ -6,6 +6,8 @@
 import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n/react";
 import { useFieldValue } from "~/lib/use-field-value";
+import { useLang } from "~/lib/use-lang";
+import { LiveText } from "../LiveText";
 
 interface Common {
   /** The input's id; the error's id is `${id}-error`, the help text's `${id}-help`. */
@@ -38,6 +40,7 @@ function FieldShell({
   control,
 }: Common & { initialValue?: string; valueLength?: number; control: (wiring: ControlWiring) => ReactNode }) {
   const { t } = useTranslation();
+  const lang = useLang();
   // What the field holds, typed before hydration included (decision 032).
   const length = useFieldValue(id, initialValue).length;
   const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
@@ -59,7 +62,11 @@ function FieldShell({
       })}
       {counter ? (
         <div id={`${id}-counter`} className={`form-text field-counter${left < 0 ? " text-danger fw-bold" : ""}`}>
-          {left < 0 ? t("common.counterOver", { count: -left }) : t("common.counter", { count: left })}
+          {/* Live after a page translator too (decision 057). */}
+          <LiveText
+            text={left < 0 ? t("common.counterOver", { count: -left }) : t("common.counter", { count: left })}
+            values={[new Intl.NumberFormat(lang).format(Math.abs(left))]}
+          />
         </div>
       ) : null}
       {help ? (

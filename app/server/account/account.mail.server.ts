@@ -1,5 +1,6 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
+import { firstName } from "~/lib/first-name";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -16,7 +17,7 @@ export async function sendAccountDeletedMail(
     to: input.email,
     subject: t("account.mail.deleted.subject"),
     text: [
-      t("account.mail.deleted.greeting", { name: input.name || input.email }),
+      t("account.mail.deleted.greeting", { name: firstName(input.name, input.email) }),
       t("account.mail.deleted.intro"),
       t("account.mail.deleted.kept"),
       t("account.mail.deleted.questions", { email: config.supportEmail }),

@@ -7,7 +7,7 @@
  */
 import { APIError } from "better-auth/api";
 import { isLang, type Lang } from "~/i18n/config";
-import { browserOf, deviceClassOf, type DeviceClass } from "~/lib/account";
+import type { DeviceClass } from "~/lib/account";
 import { passwordProblem, type PasswordProblem } from "~/lib/password";
 import type { SocialProvider } from "~/lib/social";
 import { hasPassword } from "../auth/accounts.repository.server";
@@ -20,6 +20,7 @@ import { ServiceError } from "../service-error.server";
 import { sendAccountDeletedMail } from "./account.mail.server";
 import { PrivacyError } from "./privacy.service.server";
 import { deletionRefusal, getDeletionPreview } from "./deletion.service.server";
+import { sessionDeviceOf } from "./session-device.server";
 
 export type AccountPageErrorCode =
   | "rateLimited"
@@ -77,6 +78,7 @@ export interface AccountSession {
   current: boolean;
   device: DeviceClass;
   browser: string | null;
+  system: string | null;
   createdAt: number;
   lastActiveAt: number;
 }
@@ -114,8 +116,7 @@ export async function getAccountPage(deps: Deps, headers: Headers): Promise<Acco
     .map((s) => ({
       id: s.id,
       current: s.id === session.id,
-      device: deviceClassOf(s.userAgent),
-      browser: browserOf(s.userAgent),
+      ...sessionDeviceOf(s.userAgent),
       createdAt: new Date(s.createdAt).getTime(),
       lastActiveAt: new Date(s.updatedAt).getTime(),
     }))

@@ -93,7 +93,8 @@ export async function sendEmailChangeMails(
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
-  const name = input.name || input.oldEmail;
+  // Greeted by the first name, as every other mail (decision 057).
+  const name = firstName(input.name, input.oldEmail);
   await enqueueMail(db, {
     to: input.newEmail,
     subject: t("account.mail.changeEmail.subject"),

@@ -89,6 +89,36 @@ describe("accounts service", { timeout: 30_000 }, () => {
     ).toBe("invalidCredentials");
   });
 
+  it("a password session keeps the browser's User-Agent, so /account can name the device", async () => {
+    const IPHONE =
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+    const LINUX =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+    const address = email();
+    await registerWithPassword(deps, {
+      name: "Ua User",
+      email: address,
+      password: "a fine long secret",
+      language: "en",
+      ip: IP,
+      userAgent: IPHONE,
+    });
+    await signInWithPassword(deps, {
+      email: address,
+      password: "a fine long secret",
+      rememberMe: false,
+      ip: IP,
+      userAgent: LINUX,
+    });
+    const agents = await deps.db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select("session.userAgent")
+      .where("user.email", "=", address)
+      .execute();
+    expect(agents.map((a) => a.userAgent).sort()).toEqual([IPHONE, LINUX].sort());
+  });
+
   it("sign-ups are limited per IP address, with the minutes to wait", async () => {
     for (let i = 0; i < 10; i++) await register();
     const err = await register().catch((e: unknown) => e);

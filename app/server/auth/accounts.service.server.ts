@@ -62,6 +62,15 @@ export interface SignedIn {
   redirectTo?: string;
 }
 
+/**
+ * The request headers better-auth reads when it creates a session: only the User-Agent (the
+ * sessions list names the browser and system by it, decision 057). Without it every
+ * password session was stored without one and listed as "Unknown device".
+ */
+function browserHeaders(userAgent: string | null | undefined): Headers {
+  return new Headers(userAgent ? { "user-agent": userAgent.slice(0, 512) } : {});
+}
+
 /** Only the Set-Cookie headers of a better-auth response. */
 function cookiesOf(...sources: Array<Headers | undefined>): Headers {
   const out = new Headers();
@@ -126,6 +135,8 @@ export async function signInWithPassword(
     captcha?: string | undefined;
     /** A social provider to link once the password is proven (spec's error catalogue). */
     linkProvider?: SocialProvider | undefined;
+    /** The browser's User-Agent: the new session keeps it, to name the device on /account. */
+    userAgent?: string | null | undefined;
   },
 ): Promise<SignedIn> {
   const email = normalEmail(input.email);
@@ -154,6 +165,7 @@ export async function signInWithPassword(
   try {
     res = await deps.auth.api.signInEmail({
       body: { email, password: input.password, rememberMe: input.rememberMe },
+      headers: browserHeaders(input.userAgent),
       returnHeaders: true,
     });
   } catch (err) {
@@ -185,6 +197,8 @@ export async function registerWithPassword(
     ip: string;
     /** The page to come back to from the verification link (a local path, checked here). */
     returnTo?: string | null;
+    /** The browser's User-Agent, kept with the new session (as at sign-in). */
+    userAgent?: string | null | undefined;
   },
 ): Promise<SignedIn> {
   checkPassword(input.password);
@@ -194,6 +208,7 @@ export async function registerWithPassword(
   try {
     res = await deps.auth.api.signUpEmail({
       body: { name: input.name.trim(), email, password: input.password, language: input.language },
+      headers: browserHeaders(input.userAgent),
       returnHeaders: true,
     });
   } catch (err) {

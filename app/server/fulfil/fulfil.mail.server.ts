@@ -4,6 +4,7 @@
  * (decision 012) it goes only to the account's verified email.
  */
 import { getT } from "~/i18n/i18n";
+import { firstName } from "~/lib/first-name";
 import { addressLines } from "~/lib/order-form";
 import { formatDate } from "~/lib/dates";
 import { formatStickerCode } from "~/lib/sticker-code";
@@ -26,7 +27,7 @@ export async function enqueueShippedMail(
   const t = getT(shipment.lang);
   const origin = config.baseUrl.origin;
   const lines = [
-    t("fulfil.mail.greeting", { name: shipment.ownerName || shipment.ownerEmail }),
+    t("fulfil.mail.greeting", { name: firstName(shipment.ownerName, shipment.ownerEmail) }),
     t(shipment.kind === "replacement" ? "fulfil.mail.introReplacement" : "fulfil.mail.intro", {
       date: formatDate(shipment.shippedAt, shipment.lang),
     }),

@@ -312,6 +312,20 @@ describe("sticker codes (decision 036)", () => {
     expect(after!.claimedAt).toBe(deps.clock());
   });
 
+  it("in a file with an id column (an export) the sticker codes are not read, even one that could be claimed", async () => {
+    // What the import help says (decision 057): id never read; sticker codes read
+    // unless the file has an id column.
+    const u = await user();
+    const [s] = await batch(1, null);
+    await importFile(u.id, PERSONAL, `id,name,type,fee,sticker code\nX1,Laptop,laptop,100,${s!.code}\n`, "R", "en");
+    const [row] = await itemsOf(u.id);
+    expect(row!.name).toBe("Laptop");
+    expect(row!.id).not.toBe(s!.id);
+    expect(row!.id).not.toBe("X1");
+    expect(row!.code).not.toBe(s!.code);
+    expect((await getBatch(deps, s!.batchId)).stickers[0]!.claimedAt).toBeNull();
+  });
+
   it("a prepaid sticker's item is active for its months from the import", async () => {
     const u = await user();
     const [s] = await batch(1, 12);

@@ -81,6 +81,17 @@ describe("organisations service", () => {
     expect(await tokenMailedTo("new-1@example.test")).toMatch(/^[A-Za-z0-9_-]{20,}$/);
   });
 
+  it('the invite mail names the role as a sentence does: "as a member" (decision 057)', async () => {
+    const org = await createTestOrganisation(deps, admin);
+    await invite(org, "new-role@example.test");
+    const mail = await deps.db
+      .selectFrom("mail_outbox")
+      .select("text")
+      .where("to", "=", "new-role@example.test")
+      .executeTakeFirstOrThrow();
+    expect(mail.text).toContain("to join it as a member.");
+  });
+
   it("only a verified admin sends invites", async () => {
     const org = await createTestOrganisation(deps, admin);
     expect(await code(invite(org, "new-2@example.test", { ...admin, emailVerified: false }))).toBe(

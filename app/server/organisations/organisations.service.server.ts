@@ -249,7 +249,7 @@ export async function inviteMember(
       subject: t("organisations.mail.invite.subject"),
       text: t("organisations.mail.invite.text", {
         who: firstName(actor.name, t("organisations.mail.someone")),
-        role: t(`organisations.roles.${input.role}`),
+        role: t(`organisations.rolesInSentence.${input.role}`),
         url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
         date: formatDate(invite.expiresAt, mailLang),
         never: neverUrl,
