@@ -1,5 +1,6 @@
 /**
- * CSV import and export of items (decision 023). Rules: every row is
+ * CSV import { stockholmIsoDay } from "~/lib/dates";
+import and export of items (decision 023). Rules: every row is
  * checked and every problem reported; nothing is saved unless the whole file is valid;
  * then all items are created in one transaction, each exactly as the product form creates
  * one. No HTTP here (decision 011).
@@ -360,7 +361,7 @@ export function exportItems(
       if (items.length < EXPORT_PAGE) return;
     }
   }
-  const day = new Date(now).toISOString().slice(0, 10);
+  const day = stockholmIsoDay(now);
   return { chunks: chunks(), filename: `hittad-${lang === "sv" ? "saker" : "items"}-${day}.csv` };
 }
 
