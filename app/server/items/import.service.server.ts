@@ -1,11 +1,11 @@
 /**
- * CSV import { stockholmIsoDay } from "~/lib/dates";
-import and export of items (decision 023). Rules: every row is
+ * CSV import and export of items (decision 023). Rules: every row is
  * checked and every problem reported; nothing is saved unless the whole file is valid;
  * then all items are created in one transaction, each exactly as the product form creates
  * one. No HTTP here (decision 011).
  */
 import type { Lang } from "~/i18n/config";
+import { stockholmIsoDay } from "~/lib/dates";
 import { countPhotosOfItems } from "../photos/photos.service.server";
 import { currencyForLang } from "~/lib/currency";
 import { DPA_VERSION } from "~/lib/dpa";
