@@ -5,7 +5,6 @@
  * page's script, and the browser prints it like any page.
  */
 import { useTranslation } from "~/i18n/react";
-import { formatStickerCode } from "~/lib/sticker-code";
 
 export function ItemQr({ id, code, origin }: { id: string; code: string; origin: string }) {
   const { t } = useTranslation();
@@ -29,7 +28,7 @@ export function ItemQr({ id, code, origin }: { id: string; code: string; origin:
           />
           <figcaption>
             <span className="d-block text-break item-qr-url">{printed}</span>
-            <span className="d-block fw-bold sticker-code item-qr-code">{formatStickerCode(code)}</span>
+            <span className="d-block fw-bold sticker-code item-qr-code">{code}</span>
           </figcaption>
         </figure>
         <div className="d-flex flex-wrap gap-2 d-print-none">

@@ -6,6 +6,7 @@
  * `?download` saves it as a file named after the sticker code.
  */
 import { isItemId } from "~/lib/ids";
+import { formatStickerCode } from "~/lib/sticker-code";
 import { getSessionUser } from "../auth/session.server";
 import { getDeps } from "../deps.server";
 import { getItemQr, ItemError } from "./items.service.server";
@@ -32,7 +33,7 @@ export async function qrResponse(request: Request, id: string | undefined, forma
     "X-QR-Value": qr.target,
   };
   if (new URL(request.url).searchParams.has("download")) {
-    headers["Content-Disposition"] = `attachment; filename="hittad-qr-${qr.code}.${format}"`;
+    headers["Content-Disposition"] = `attachment; filename="hittad-qr-${formatStickerCode(qr.code)}.${format}"`;
   }
   return new Response(typeof qr.body === "string" ? qr.body : new Uint8Array(qr.body), { headers });
 }
