@@ -1,5 +1,5 @@
 /**
- * Issue #46 points 9 and 11 (decision 052), in both languages at 390 and 1280 px: the
+ * The printable QR and claims of a registered code (decision 052), in both languages at 390 and 1280 px: the
  * owner's item page has a printable QR of the sticker's short URL with the URL and the
  * typeable code under it and SVG/PNG downloads; /claim with a code already registered
  * tells its owner it is theirs (with a link) and anyone else the wrong-code answer with a
