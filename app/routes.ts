@@ -53,6 +53,7 @@ export default [
   route("product/edit/:id", "routes/product-edit.tsx"),
   route("product/:id", "routes/product.tsx"),
   route("product/:id/qr.svg", "routes/product-qr.ts"),
+  route("product/:id/qr.png", "routes/product-qr-png.ts"),
   route("product/:id/photo/:file", "routes/product-photo.ts"),
   route("product/:id/photos", "routes/product-photos.tsx"),
   route("product/:id/replacement", "routes/product-replacement.tsx"),

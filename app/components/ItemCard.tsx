@@ -46,13 +46,14 @@ export interface ItemCardData {
 }
 
 /**
- * One dashboard card: the QR code of {origin}/product/{id} (an SVG drawn by qrcode.react
- * on the server, see routes/product-qr.ts) and the item's facts.
+ * One dashboard card: the QR code of the short {origin}/{id} printed on the stickers (an
+ * SVG drawn by qrcode.react on the server, see routes/product-qr.ts; decision 052) and the
+ * item's facts.
  */
 export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: string; lang: Lang }) {
   const { t } = useTranslation();
   const sub = item.subscription;
-  const url = `${origin}/product/${item.id}`;
+  const url = `${origin}/${item.id}`;
   return (
     <article className="card h-100 item-card" aria-labelledby={`item-${item.id}-name`}>
       <div className="card-body d-flex gap-3">

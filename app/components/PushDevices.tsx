@@ -6,6 +6,7 @@
 import { useEffect, useState } from "react";
 import { Form, useRevalidator } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { pushCapability, pushProblemOf, withTimeout, type PushProblem, type PushStep } from "~/lib/push-subscribe";
 
 export interface PushDevice {
   id: string;
@@ -13,7 +14,7 @@ export interface PushDevice {
   createdAt: number;
 }
 
-type State = "loading" | "unsupported" | "denied" | "dismissed" | "off" | "busy" | "on" | "failed";
+type State = "loading" | "unsupported" | "dismissed" | "off" | "busy" | "on" | PushProblem;
 
 const API = "/api/push/subscriptions";
 
@@ -25,8 +26,38 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-function pushSupported() {
-  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+function capability() {
+  return pushCapability({
+    hasServiceWorker: "serviceWorker" in navigator && navigator.serviceWorker != null,
+    hasPushManager: "PushManager" in window,
+    hasNotification: "Notification" in window,
+  });
+}
+
+/** What the status line says in each state (failed may carry the server's message instead). */
+const STATUS_KEYS = {
+  unsupported: "push.unsupported",
+  cannotKeep: "push.cannotKeep",
+  denied: "push.denied",
+  dismissed: "push.dismissed",
+  unreachable: "push.unreachable",
+  failed: "push.failed",
+  on: "push.enabled",
+  busy: "push.enabling",
+} as const satisfies Record<Exclude<State, "loading" | "off">, string>;
+
+/** One step of turning notifications on, with its time limit; a failure names its step. */
+class StepFailed extends Error {
+  constructor(readonly problem: PushProblem) {
+    super(problem);
+  }
+}
+async function step<T>(name: PushStep, run: () => Promise<T>): Promise<T> {
+  try {
+    return await withTimeout(run(), name);
+  } catch (err) {
+    throw new StepFailed(pushProblemOf(name, err));
+  }
 }
 
 /** iPhone or iPad Safari outside the home-screen app: web push needs the app first. */
@@ -41,7 +72,8 @@ function needsHomeScreen() {
 /** What this browser can do now: no Push API, blocked, or whether it is subscribed. */
 async function detect(): Promise<{ state: State; iphone: boolean }> {
   const iphone = needsHomeScreen();
-  if (!pushSupported()) return { state: "unsupported", iphone };
+  const can = capability();
+  if (can !== "ok") return { state: can, iphone };
   if (Notification.permission === "denied") return { state: "denied", iphone };
   const sub = await currentSubscription().catch(() => null);
   return { state: sub ? "on" : "off", iphone };
@@ -78,16 +110,23 @@ export function PushToggle({ publicKey, compact = false }: { publicKey: string; 
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") return setState(permission === "denied" ? "denied" : "dismissed");
-      const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-      await navigator.serviceWorker.ready;
-      // A subscription made with another key (a new VAPID pair) cannot be reused.
-      await (await reg.pushManager.getSubscription())?.unsubscribe();
-      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-      const res = await fetch(API, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(sub.toJSON()),
+      const reg = await step("worker", async () => {
+        const r = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+        await navigator.serviceWorker.ready;
+        return r;
       });
+      const sub = await step("subscribe", async () => {
+        // A subscription made with another key (a new VAPID pair) cannot be reused.
+        await (await reg.pushManager.getSubscription())?.unsubscribe();
+        return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      });
+      const res = await step("save", () =>
+        fetch(API, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(sub.toJSON()),
+        }),
+      );
       if (!res.ok) {
         const body = (await res.json().catch(() => ({}))) as { message?: string };
         await sub.unsubscribe().catch(() => false);
@@ -96,8 +135,8 @@ export function PushToggle({ publicKey, compact = false }: { publicKey: string; 
       }
       setState("on");
       void revalidator.revalidate();
-    } catch {
-      setState("failed");
+    } catch (err) {
+      setState(err instanceof StepFailed ? err.problem : "failed");
     }
   }
 
@@ -121,29 +160,28 @@ export function PushToggle({ publicKey, compact = false }: { publicKey: string; 
   }
 
   const status =
-    state === "unsupported"
-      ? t("push.unsupported")
-      : state === "denied"
-        ? t("push.denied")
-        : state === "dismissed"
-          ? t("push.dismissed")
-          : state === "failed"
-            ? (message ?? t("push.failed"))
-            : state === "on"
-              ? t("push.enabled")
-              : state === "busy"
-                ? t("push.enabling")
-                : null;
+    state === "failed"
+      ? (message ?? t("push.failed"))
+      : state === "loading" || state === "off"
+        ? null
+        : t(STATUS_KEYS[state]);
 
   const toggle = (
     <div className="push-toggle">
       <noscript>
         <p>{t("push.noJs")}</p>
       </noscript>
-      <p role="status" className={state === "failed" || state === "denied" ? "text-danger" : undefined}>
+      <p
+        role="status"
+        className={
+          state === "failed" || state === "denied" || state === "unreachable" || state === "cannotKeep"
+            ? "text-danger"
+            : undefined
+        }
+      >
         {status}
       </p>
-      {state === "off" || state === "dismissed" || state === "failed" || state === "busy" ? (
+      {state === "off" || state === "dismissed" || state === "failed" || state === "unreachable" || state === "busy" ? (
         <button type="button" className="btn btn-primary" onClick={enable} disabled={state === "busy"}>
           {t("push.enable")}
         </button>
@@ -160,7 +198,8 @@ export function PushToggle({ publicKey, compact = false }: { publicKey: string; 
   );
   if (!compact) return toggle;
   // The offer after saving an item stays out of the way when there is nothing to do.
-  if (state === "on" || state === "loading" || (state === "unsupported" && !iphone)) return null;
+  if (state === "on" || state === "loading" || ((state === "unsupported" || state === "cannotKeep") && !iphone))
+    return null;
   return (
     <section className="card mb-3" aria-labelledby="push-offer-title">
       <div className="card-body">

@@ -4,14 +4,19 @@
  * days used (lagen (2005:59) om distansavtal och avtal utanför affärslokaler, 2 kap. 12
  * och 15 §§). Browser-safe: numbers only.
  */
-import { DAY_MS } from "./dates";
+import { DAY_MS, stockholmDayStart } from "./dates";
 import { periodEnd, type Period } from "./pricing";
 
 export const WITHDRAWAL_DAYS = 14;
 
-/** The last moment the consumer may withdraw: 14 days after the payment made the contract. */
+/**
+ * The last moment the consumer may withdraw: the end of the 14th Swedish day after the day
+ * the payment made the contract (the day of the contract is not counted; decision 052). A
+ * purchase at 00:57 in Stockholm on 28 November may be withdrawn until 12 December 23:59:59.999
+ * Swedish time, whatever the UTC date of the payment was.
+ */
 export function withdrawalDeadline(paidAt: number): number {
-  return paidAt + WITHDRAWAL_DAYS * DAY_MS;
+  return stockholmDayStart(paidAt, WITHDRAWAL_DAYS + 1) - 1;
 }
 
 export interface WithdrawalRefund {

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
 import type { FormMessage } from "~/lib/form";
@@ -29,7 +29,9 @@ const NO_STORE = { "Cache-Control": "private, no-store" };
  * sticker by its typed code (any case, spaces, dashes, as /find) or its QR; a claimable one
  * goes on to the product form (/product/register?sticker={id}), which claims it on save.
  * Signed-out visitors sign in or register first and come back here. Wrong, claimed and
- * voided codes get one answer (404) and count against the claim limit (429).
+ * voided codes get one answer (404), with a way to reach support, and count against the
+ * claim limit (429); the owner's own registered code says so, with a link to the item
+ * (409, decision 052), and costs nothing.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
@@ -54,12 +56,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Claim({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { code, error } = loaderData;
+  const { code } = loaderData;
+  const yours = loaderData.error?.key === "items.claim.errors.alreadyYours" ? loaderData.error : null;
+  const error = yours ? null : loaderData.error;
   return (
     <section className="py-4 col-lg-8" aria-labelledby="claim-title">
       <h1 id="claim-title">{t("items.claim.pageTitle")}</h1>
       <p>{t("items.claim.intro")}</p>
-      <FormAlert message={error} />
+      <FormAlert message={yours ?? error} variant={yours ? "info" : "danger"} />
+      {yours ? (
+        // The code is already an item of this owner (decision 052).
+        <p className="claim-yours">
+          <Link to={`/product/${String(yours.params?.id ?? "")}`}>{t("items.claim.openItem")}</Link>
+        </p>
+      ) : null}
+      {error?.key === "items.claim.errors.notClaimable" ? (
+        // A sticker someone else registered gets this answer too (no enumeration): support can help.
+        <p className="claim-support">
+          {t("items.claim.support")} <Link to="/contact">{t("items.claim.supportLink")}</Link>
+        </p>
+      ) : null}
       <form method="get" action="/claim" className="claim-form" style={{ maxWidth: "28rem" }}>
         <label htmlFor="claim-code" className="form-label">
           {t("items.claim.label")}

@@ -235,7 +235,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                       )}
                     </div>
                     <img
-                      src={`/product/${item.id}/qr.svg?short`}
+                      src={`/product/${item.id}/qr.svg`}
                       width={128}
                       height={128}
                       loading="lazy"

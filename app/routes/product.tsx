@@ -6,6 +6,7 @@ import { data, Link, redirect } from "react-router";
 import { CantMeetOwner } from "~/components/CantMeetOwner";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { ItemManage } from "~/components/ItemManage";
+import { ItemQr } from "~/components/ItemQr";
 import { useNonce } from "~/components/nonce";
 import type { LeanHandle } from "~/lean/lean-page";
 import { formatFee } from "~/lib/fee";
@@ -101,7 +102,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const switchedParam = new URL(request.url).searchParams.get("switched");
   const switched =
     view.kind === "item" && view.isOwner && (switchedParam === "on" || switchedParam === "off") ? switchedParam : null;
-  return data({ id: params.id, view, captcha, anonymous: viewer === null, flooded, switched }, NO_STORE);
+  const origin = deps.site.origin;
+  return data({ id: params.id, view, captcha, anonymous: viewer === null, flooded, switched, origin }, NO_STORE);
 }
 
 const NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
@@ -151,7 +153,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
   }, [id]);
 
   if ("sticker" in loaderData) return <UnclaimedSticker id={id} {...loaderData.sticker} />;
-  const { view, captcha, flooded, switched } = loaderData;
+  const { view, captcha, flooded, switched, origin } = loaderData;
 
   if (view.kind === "inactive") {
     return (
@@ -247,6 +249,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
         // then the finder's page as a finder sees it.
         <>
           <ItemManage item={{ ...view, manage: view.manage }} />
+          <ItemQr id={id} code={view.code} origin={origin} />
           <PhotoManager itemId={id} name={view.name} photos={view.photos} />
           <OwnerPanel id={id} lost={view.lost} lostAt={view.lostAt} scans={view.scans} />
           <h2 className="h4 mt-4 pt-3 border-top">{t("items.manage.finderTitle")}</h2>

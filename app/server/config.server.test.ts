@@ -165,8 +165,15 @@ describe("configuration", () => {
       }
     });
 
-    it("the VAT number is optional (a seller below the VAT threshold has none), and nothing is an example", () => {
-      const c = parseConfig({ ...stripe, ...seller }, tmp());
+    it("production with Stripe refuses to start without the VAT number of a seller that charges VAT (issue #46 point 7)", () => {
+      expect(() => parseConfig({ ...stripe, ...seller }, tmp())).toThrow(/COMPANY_VAT_NR: required with PAYMENTS=stripe/);
+      expect(parseConfig({ ...stripe, ...seller, COMPANY_VAT_NR: "SE559123456701" }, tmp()).company.vatNr).toBe(
+        "SE559123456701",
+      );
+    });
+
+    it("a seller below the VAT threshold (COMPANY_VAT_EXEMPT=1) starts without a VAT number, and nothing is an example", () => {
+      const c = parseConfig({ ...stripe, ...seller, COMPANY_VAT_EXEMPT: "1" }, tmp());
       expect(c.company).toEqual({
         name: "Hittad Sverige AB",
         orgNr: "559123-4567",

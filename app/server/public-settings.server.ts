@@ -1,7 +1,8 @@
 /**
  * The configuration's public side, the values pages show and send to the browser, built
  * once at start-up (runtime.server.ts) and handed to routes as `deps.site` (decision 039):
- * the captcha's kind and site key, the seller, the support address. Routes never read
+ * the captcha's kind and site key, the seller, the support address, the site's origin
+ * (printed under QR codes). Routes never read
  * `deps.config` (ESLint).
  */
 import type { CaptchaKind } from "~/lib/contact-limits";
@@ -19,10 +20,12 @@ export interface PublicSettings {
   captcha: CaptchaSettings;
   seller: SellerView;
   supportEmail: string;
+  /** BASE_URL's origin: the short {origin}/{id} of a sticker (decision 052). */
+  origin: string;
 }
 
 export function createPublicSettings(
-  config: Pick<Config, "captcha" | "recaptcha" | "company" | "supportEmail">,
+  config: Pick<Config, "captcha" | "recaptcha" | "company" | "supportEmail" | "baseUrl">,
 ): PublicSettings {
   return {
     captcha: {
@@ -31,5 +34,6 @@ export function createPublicSettings(
     },
     seller: sellerOf(config),
     supportEmail: config.supportEmail,
+    origin: config.baseUrl.origin,
   };
 }

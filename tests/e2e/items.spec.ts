@@ -172,7 +172,7 @@ for (const lang of ["en", "sv"] as const) {
         const qr = card.locator("img.item-qr");
         await expect(qr).toHaveJSProperty("complete", true);
         expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-        expect(decodeQrPng(await qr.screenshot())).toBe(`${app.server.url}/product/${item!.id}`);
+        expect(decodeQrPng(await qr.screenshot())).toBe(`${app.server.url}/${item!.id}`);
         await expectAccessible(page);
 
         await card.getByRole("link", { name: new RegExp(T.edit) }).click();

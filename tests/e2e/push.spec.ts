@@ -16,6 +16,10 @@ const texts = {
     remove: "Remove Chrome, Android",
     removed: "The device no longer gets notifications.",
     none: "No device gets notifications yet.",
+    enable: "Get notifications on this device",
+    enabling: "Turning on notifications…",
+    unreachable: /^Your browser's push service did not answer/,
+    cannotKeep: /^This browser cannot keep notifications here: a private window/,
   },
   sv: {
     locale: "sv-SE",
@@ -24,6 +28,10 @@ const texts = {
     remove: "Ta bort Chrome, Android",
     removed: "Enheten får inte längre notiser.",
     none: "Ingen enhet får notiser än.",
+    enable: "Få notiser på den här enheten",
+    enabling: "Slår på notiser…",
+    unreachable: /^Webbläsarens notistjänst svarade inte/,
+    cannotKeep: /^Den här webbläsaren kan inte behålla notiser här: ett privat fönster/,
   },
 } as const;
 
@@ -68,6 +76,46 @@ for (const [lang, tx] of Object.entries(texts)) {
       await page.context().clearCookies({ name: user.sessionCookie.name });
       await page.goto("/");
       await expect(page.locator('link[rel="manifest"]')).toHaveCount(0);
+    });
+
+    test("a push service that cannot be reached times out with a clear message; a browser that cannot keep notifications says so (issue #46 point 10)", async ({
+      page,
+      context,
+      user: _user,
+      consent: _consent,
+    }) => {
+      test.slow();
+      await context.grantPermissions(["notifications"]);
+      await page.clock.install();
+      // The browser's push service never answers, as when it cannot be reached.
+      await page.addInitScript(() => {
+        PushManager.prototype.subscribe = () => new Promise(() => {});
+      });
+      await page.goto("/account");
+      await waitForHydration(page);
+      const section = page.getByRole("region", { name: tx.section });
+      const button = section.getByRole("button", { name: tx.enable });
+      await button.click();
+      await expect(section.getByRole("status")).toHaveText(tx.enabling);
+      await expect(button).toBeDisabled();
+      // The service worker is in place (real time), so the time limit that runs out is the push service's.
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      await page.clock.runFor(16_000);
+      await expect(section.getByRole("status")).toHaveText(tx.unreachable);
+      await expect(button).toBeEnabled();
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `account-push-unreachable-${lang}`);
+
+      // A private window: the browser refuses the service worker.
+      await page.addInitScript(() => {
+        ServiceWorkerContainer.prototype.register = () =>
+          Promise.reject(new DOMException("The operation is insecure.", "SecurityError"));
+      });
+      await page.reload();
+      await waitForHydration(page);
+      await section.getByRole("button", { name: tx.enable }).click();
+      await expect(section.getByRole("status")).toHaveText(tx.cannotKeep);
+      await atPhoneAndDesk(page, `account-push-cannot-keep-${lang}`);
     });
   });
 }

@@ -10,7 +10,7 @@ import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
 import { httpClient } from "../support/http";
-import { decodeQrSvg } from "../support/qr";
+import { decodeQrPng, decodeQrSvg } from "../support/qr";
 import { createUser, type TestUser } from "../support/users";
 import { depsOf } from "../support/deps";
 
@@ -474,7 +474,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(html).not.toContain("unactivated");
     });
 
-    it("lists only the user's own items, each with a QR code of {origin}/product/{id}, and counts the unactivated", async () => {
+    it("lists only the user's own items, each with a QR code of the short {origin}/{id}, and counts the unactivated", async () => {
       const u = await createUser(rt, { name: "Gustav Gren" });
       const a = await newItem(u, { name: "Unpaid one" });
       const b = await newItem(u, { name: "Paid one" }, "sv");
@@ -484,7 +484,7 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       const foreign = await newItem(bob, { name: "Bob's secret thing" });
       const html = await (await get("/dashboard", { cookie: u.cookie })).text();
       for (const id of [a, b, c]) {
-        expect(html).toContain(`data-url="${server.url}/product/${id}"`);
+        expect(html).toContain(`data-url="${server.url}/${id}"`);
         expect(html).toContain(`href="/product/edit/${id}"`);
         expect(html).toContain(`href="/product/${id}"`);
       }
@@ -497,18 +497,24 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect((html.match(/<img[^>]*class="item-qr/g) ?? []).length).toBe(3);
     });
 
-    it("each card's QR image is an SVG that decodes to {origin}/product/{id}, for the owner only", async () => {
+    it("an item's QR (SVG and PNG) decodes to the short {origin}/{id} of its sticker; 401 anonymous, 404 not yours", async () => {
       const id = await newItem(alice);
       const res = await get(`/product/${id}/qr.svg`, { cookie: alice.cookie });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("image/svg+xml");
-      const svg = await res.text();
-      expect(decodeQrSvg(svg)).toBe(`${server.url}/product/${id}`);
-      const short = await (await get(`/product/${id}/qr.svg?short`, { cookie: alice.cookie })).text();
-      expect(decodeQrSvg(short)).toBe(`${server.url}/${id}`);
-      expect((await get(`/product/${id}/qr.svg`, { cookie: bob.cookie })).status).toBe(404);
-      expect((await get(`/product/${id}/qr.svg`)).headers.get("location")).toBe("/login");
-      expect((await get(`/product/ZZZZZZZZZZ/qr.svg`, { cookie: alice.cookie })).status).toBe(404);
+      expect(decodeQrSvg(await res.text())).toBe(`${server.url}/${id}`);
+      const png = await get(`/product/${id}/qr.png?download`, { cookie: alice.cookie });
+      expect(png.status).toBe(200);
+      expect(png.headers.get("content-type")).toBe("image/png");
+      expect(png.headers.get("content-disposition")).toMatch(/^attachment; filename="hittad-qr-[0-9A-Z-]+\.png"$/);
+      expect(decodeQrPng(Buffer.from(await png.arrayBuffer()))).toBe(`${server.url}/${id}`);
+      for (const ext of ["svg", "png"]) {
+        expect((await get(`/product/${id}/qr.${ext}`, { cookie: bob.cookie })).status).toBe(404);
+        const anonymous = await get(`/product/${id}/qr.${ext}`);
+        expect(anonymous.status).toBe(401);
+        expect(await anonymous.text()).toBe("");
+        expect((await get(`/product/ZZZZZZZZZZ/qr.${ext}`, { cookie: alice.cookie })).status).toBe(404);
+      }
     });
     it("a dashboard card keeps to view, edit and lost mode; the owner's item view manages the rest (issue #32 point 10)", async () => {
       const u = await createUser(rt, { name: "Karin Kort" });

@@ -112,7 +112,7 @@ describe(`orders with the test provider on ${label}`, () => {
     for (const id of ids) {
       expect(html).toMatch(new RegExp(`id="order-item-${id}"[^>]*checked`));
       // QR of the short URL, 128 px, and a View link opening the item page in a new tab.
-      expect(html).toContain(`src="/product/${id}/qr.svg?short"`);
+      expect(html).toContain(`src="/product/${id}/qr.svg"`);
       expect(html).toMatch(new RegExp(`href="/product/${id}" target="_blank"`));
       expect(html).toContain(`href="/product/edit/${id}"`);
     }

@@ -396,10 +396,17 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: all(404),
     body: { message: "Found your phone" },
   },
+  // Images, not pages (decision 052): 401 for anonymous requests, never a sign-in page.
   {
     route: "product/:id/qr.svg",
     url: "/product/{item}/qr.svg",
-    get: { anonymous: to("/login"), owner: 200, other: 404, admin: 404 },
+    get: { anonymous: 401, owner: 200, other: 404, admin: 404 },
+    post: noAction,
+  },
+  {
+    route: "product/:id/qr.png",
+    url: "/product/{item}/qr.png",
+    get: { anonymous: 401, owner: 200, other: 404, admin: 404 },
     post: noAction,
   },
   {
@@ -759,6 +766,11 @@ export const ORG_ITEM_TABLE: OrgItemRow[] = [
   },
   {
     url: "/product/{orgItem}/qr.svg",
+    method: "GET",
+    cells: managers(ORG_ITEM_MANAGERS, 200, 404),
+  },
+  {
+    url: "/product/{orgItem}/qr.png",
     method: "GET",
     cells: managers(ORG_ITEM_MANAGERS, 200, 404),
   },

@@ -577,6 +577,8 @@ export function signedEvent(
 export const TEST_SELLER_ENV = {
   COMPANY_NAME: "Hittad Test AB",
   COMPANY_ORG_NR: "559000-1234",
+  // A seller that charges VAT needs its VAT number in production (decision 052).
+  COMPANY_VAT_NR: "SE559000123401",
   COMPANY_ADDRESS: "Testgatan 1\\n111 11 Stockholm",
   COMPANY_EMAIL: "seller@hittad.test",
 } as const;

@@ -5,6 +5,7 @@
  * A feature that adds a table holding a user's data adds its entry here; the export and
  * the deletion then cover it, and tests/integration/account.test.ts checks both.
  */
+import { stockholmIsoDay } from "~/lib/dates";
 import type { Deps } from "../service-deps.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -258,7 +259,7 @@ export async function exportUserData(
       return { itemId: p.itemId, position: p.position + 1, private: p.private, file };
     });
   }
-  const day = new Date(now).toISOString().slice(0, 10);
+  const day = stockholmIsoDay(now);
   const json = JSON.stringify(out, null, 2);
   if (!photos.length) return { filename: `hittad-data-${day}.json`, json };
   files[`hittad-data-${day}.json`] = [strToU8(json), { level: 6 }];

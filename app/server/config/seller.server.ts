@@ -1,7 +1,9 @@
 /**
  * The seller (decision 016): on receipts, invoices, the checkout, /contact, /privacy and
  * /terms. Name, organisation number, address and email are required with Stripe in
- * production; the VAT number is optional (a seller below the VAT threshold has none).
+ * production; so is the VAT number of a seller that charges VAT (decision 052): only a seller
+ * below the VAT threshold, COMPANY_VAT_EXEMPT=1, has none, and receipts show VAT only
+ * with a VAT number.
  */
 import { z } from "zod";
 import { emptyToUndefined, invalid } from "./env.server";
@@ -10,6 +12,8 @@ export const sellerEnv = {
   COMPANY_NAME: z.preprocess(emptyToUndefined, z.string().max(200).optional()),
   COMPANY_ORG_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
   COMPANY_VAT_NR: z.preprocess(emptyToUndefined, z.string().max(50).optional()),
+  /** "1": the seller is below the VAT threshold and charges no VAT (no VAT number needed). */
+  COMPANY_VAT_EXEMPT: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   COMPANY_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(500).optional()),
   COMPANY_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
 };
@@ -50,6 +54,14 @@ export const EXAMPLE_SELLER = {
  */
 export function sellerConfig(e: SellerEnv, sellsForReal: boolean): Seller {
   const missing = REQUIRED_SELLER_VARIABLES.filter((name) => !e[name]);
+  if (sellsForReal && missing.length === 0 && e.COMPANY_VAT_EXEMPT !== "1" && !e.COMPANY_VAT_NR) {
+    // A receipt with VAT must carry the seller's VAT number (mervärdesskattelagen 17 kap. 24 §).
+    throw invalid(
+      "COMPANY_VAT_NR",
+      "required with PAYMENTS=stripe in production for a seller that charges VAT " +
+        "(COMPANY_VAT_EXEMPT=1 for a seller below the VAT threshold)",
+    );
+  }
   if (sellsForReal && missing.length > 0) {
     // Selling without saying who sells is unlawful (e-handelslagen 8 §, distansavtalslagen 2 kap. 2 §).
     throw invalid(

@@ -10,7 +10,7 @@ import { stringify } from "csv-stringify/sync";
 import enItemTypes from "~/locales/en/itemTypes.json";
 import svItemTypes from "~/locales/sv/itemTypes.json";
 import type { Lang } from "~/i18n/config";
-import { stockholmOffsetMs } from "~/lib/dates";
+import { stockholmIsoDay } from "~/lib/dates";
 import {
   CSV_MAX_BYTES,
   CSV_MAX_ROWS,
@@ -418,10 +418,6 @@ export interface ExportItem {
   photos?: number;
 }
 
-/** A date as the Swedish calendar day, ISO-written (a format every spreadsheet reads). */
-function isoDay(ms: number): string {
-  return new Date(ms + stockholmOffsetMs(ms)).toISOString().slice(0, 10);
-}
 
 function writeCsv(lang: Lang, columns: readonly CsvColumn[], records: string[][]): string {
   return stringify([columns.map((c) => HEADERS[c][lang]), ...records.map((r) => r.map(escapeFormula))], {
@@ -463,7 +459,7 @@ export function exportCsvRows(items: ExportItem[], lang: Lang): string {
         VISIBILITY_NAMES[i.contactVisibility][lang],
         i.id,
         formatStickerCode(i.code),
-        i.paid && i.paidUntil !== null ? isoDay(i.paidUntil) : "",
+        i.paid && i.paidUntil !== null ? stockholmIsoDay(i.paidUntil) : "",
         String(i.photos ?? 0),
       ].map(escapeFormula),
     ),

@@ -5,6 +5,7 @@
  * one. No HTTP here (decision 011).
  */
 import type { Lang } from "~/i18n/config";
+import { stockholmIsoDay } from "~/lib/dates";
 import { countPhotosOfItems } from "../photos/photos.service.server";
 import { currencyForLang } from "~/lib/currency";
 import { DPA_VERSION } from "~/lib/dpa";
@@ -360,7 +361,7 @@ export function exportItems(
       if (items.length < EXPORT_PAGE) return;
     }
   }
-  const day = new Date(now).toISOString().slice(0, 10);
+  const day = stockholmIsoDay(now);
   return { chunks: chunks(), filename: `hittad-${lang === "sv" ? "saker" : "items"}-${day}.csv` };
 }
 

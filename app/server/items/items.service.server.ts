@@ -35,7 +35,7 @@ import { hasEarnedLapsedRelay } from "./lapsed-relay.repository.server";
 import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
-import { qrSvg } from "./qr.server";
+import { qrPng, qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { PhotoView } from "~/lib/photos";
@@ -322,18 +322,20 @@ export async function deleteOwnedItem(
 }
 
 /**
- * The QR code of the owner's item: {origin}/product/{id}, or the sticker's short {origin}/{id}.
+ * The QR code of the owner's item as SVG or PNG: the sticker's short {origin}/{id}.
  * Owner only (we are not a QR service for ids that are not yours): ItemError notFound.
  */
 export async function getItemQr(
   deps: Pick<Deps, "db" | "config" | "clock">,
   owner: string,
   id: string,
-  short: boolean,
-): Promise<{ svg: string; target: string }> {
-  const item = await getOwnedItem(deps, owner, id);
-  const target = `${deps.config.baseUrl.origin}${short ? "" : "/product"}/${item.id}`;
-  return { svg: qrSvg(target), target };
+  format: "svg" | "png",
+): Promise<{ body: string | Buffer; target: string; code: string }> {
+  const item = await findManagedItem(deps.db, owner, id);
+  if (!item) throw new ItemError("notFound");
+  // The short {origin}/{id}, as printed on the stickers (decision 052): one code per item.
+  const target = `${deps.config.baseUrl.origin}/${item.id}`;
+  return { body: format === "svg" ? qrSvg(target) : await qrPng(target), target, code: item.code };
 }
 
 /** The public item page's view: decided here so unpaid details never leave the server. */

@@ -204,11 +204,13 @@ describe("withdrawal", () => {
     await expect(simulateRenewal(deps, o.id)).rejects.toMatchObject({ code: "notRenewing" });
   });
 
-  it("is open for 14 days from the payment and then refused", async () => {
+  it("is open for 14 Swedish days after the day of the payment and then refused", async () => {
     const { u, o } = await paidOrder();
-    deps.setNow(START + 14 * DAY_MS - 1);
+    // Paid 23 November 13:00 in Stockholm: open to the end of 7 December, Swedish time (decision 052).
+    const end = Date.UTC(2026, 11, 7, 23);
+    deps.setNow(end - 1);
     await expect(getWithdrawalPreview(deps, { userId: u.id, orderId: o.id })).resolves.toBeTruthy();
-    deps.setNow(START + 14 * DAY_MS);
+    deps.setNow(end);
     await expect(getWithdrawalPreview(deps, { userId: u.id, orderId: o.id })).rejects.toMatchObject({
       code: "withdrawalExpired",
     });
@@ -308,10 +310,11 @@ describe("withdrawal", () => {
   it("is linked from the dashboard's order list and the receipt while open, and not after", async () => {
     const { u, o } = await paidOrder();
     const open = await getBillingOverview(deps, u.id);
-    expect(open.orders[0]!.withdrawUntil).toBe(START + 14 * DAY_MS);
+    // The end of the 14th Swedish day after the payment (decision 052).
+    expect(open.orders[0]!.withdrawUntil).toBe(Date.UTC(2026, 11, 7, 23) - 1);
     expect((await getReceipt(deps, { userId: u.id, orderId: o.id, number: null })).withdrawal).toEqual({
       kind: "open",
-      until: START + 14 * DAY_MS,
+      until: Date.UTC(2026, 11, 7, 23) - 1,
     });
     await withdrawOrder(deps, { userId: u.id, orderId: o.id });
     const after = await getBillingOverview(deps, u.id);

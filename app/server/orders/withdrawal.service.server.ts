@@ -65,7 +65,8 @@ export function withdrawableUntil(
   if (order.organisationId != null || order.method !== "card") return null;
   if (order.status !== "paid" || order.paidAt == null || order.withdrawnAt != null) return null;
   const until = withdrawalDeadline(order.paidAt);
-  return now < until ? until : null;
+  // `until` is the last moment (inclusive) of the 14th Swedish day (decision 052).
+  return now <= until ? until : null;
 }
 
 /**
@@ -78,7 +79,7 @@ async function withdrawableOrder(deps: Ctx, userId: string, orderId: string): Pr
   if (order.organisationId != null || order.method !== "card") throw new OrderError("withdrawalBusiness");
   if (order.withdrawnAt != null) throw new OrderError("withdrawn");
   if (order.status !== "paid" || order.paidAt == null) throw new OrderError("notWithdrawable");
-  if (deps.clock() >= withdrawalDeadline(order.paidAt)) throw new OrderError("withdrawalExpired");
+  if (deps.clock() > withdrawalDeadline(order.paidAt)) throw new OrderError("withdrawalExpired");
   return order;
 }
 
@@ -231,7 +232,8 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
   const order = await withdrawableOrder(deps, input.userId, input.orderId);
   const now = deps.clock();
   const paidAt = order.paidAt!;
-  if (!(await claimWithdrawal(deps.db, order.id, now, now - (withdrawalDeadline(paidAt) - paidAt)))) {
+  // paidAt > now - (deadline - paidAt) - 1 ⇔ now <= deadline, checked again in the update.
+  if (!(await claimWithdrawal(deps.db, order.id, now, now - (withdrawalDeadline(paidAt) - paidAt) - 1))) {
     throw new OrderError("withdrawn");
   }
   const amounts = refundOf(order, now);

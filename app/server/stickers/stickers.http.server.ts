@@ -20,6 +20,8 @@ export const claimErrors: HttpErrorTable<ClaimCode> = {
   "claim.invalid": { status: 400, key: "items.claim.errors.invalid" },
   // One answer for wrong, claimed and voided codes (decision 036).
   "claim.notClaimable": { status: 404, key: "items.claim.errors.notClaimable" },
+  // The claimant's own item already (decision 052): said so, with a link to it on /claim.
+  "claim.alreadyYours": { status: 409, key: "items.claim.errors.alreadyYours" },
   // Claim mode of an organisation the user is no admin of: the 404 page, as other admin pages.
   "org.notFound": { status: 404, key: "items.claim.errors.notClaimable", on: "page" },
   // Claiming a batch file in claim mode (decision 036).

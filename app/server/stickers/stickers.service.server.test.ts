@@ -161,6 +161,24 @@ describe("claiming a sticker", () => {
     expect(await deps.db.selectFrom("products").select("id").where("owner", "in", others).execute()).toEqual([]);
   });
 
+  it("an owner typing their own registered code is told it is theirs, with the item; anyone else as for a wrong code", async () => {
+    const { stickers } = await batch(1);
+    const s = stickers[0]!;
+    const owner = await user();
+    const id = await claimSticker(deps, who(owner), { id: s.id }, RED_BIKE, "en");
+    for (const ref of [{ id: s.id }, { code: s.code }, { code: s.code.toLowerCase().replace(/-/g, " ") }]) {
+      await expect(checkClaimable(deps, who(owner), ref)).rejects.toMatchObject({
+        code: "claim.alreadyYours",
+        params: { id },
+      });
+      const stranger = await user();
+      const answer = await checkClaimable(deps, who(stranger), ref).catch((e: unknown) => e);
+      const wrong = await checkClaimable(deps, who(stranger), { code: "ZZZZZZZZZ" }).catch((e: unknown) => e);
+      expect(answer).toMatchObject({ code: "claim.notClaimable", params: {} });
+      expect(answer).toEqual(wrong);
+    }
+  });
+
   it("wrong codes count against 10 tries per 15 minutes per user, and good ones do not", async () => {
     const { stickers } = await batch(2);
     const owner = await user();
@@ -173,7 +191,11 @@ describe("claiming a sticker", () => {
     // Good ones are given back: still one try left after them.
     await checkClaimable(deps, who(owner), { id: s.id });
     await claimSticker(deps, who(owner), { id: s.id }, RED_BIKE, "en");
-    await expect(checkClaimable(deps, who(owner), { id: s.id })).rejects.toMatchObject({ code: "claim.notClaimable" });
+    // The owner's own registered code is no guess: it costs nothing either.
+    await expect(checkClaimable(deps, who(owner), { id: s.id })).rejects.toMatchObject({ code: "claim.alreadyYours" });
+    await expect(checkClaimable(deps, who(owner), { code: "ZZZZZZZZZ" })).rejects.toMatchObject({
+      code: "claim.notClaimable",
+    });
     await expect(checkClaimable(deps, who(owner), { id: stickers[1]!.id })).rejects.toMatchObject({
       code: "claim.rateLimited",
     });

@@ -37,6 +37,7 @@ export type StickerErrorCode =
   | "sticker.notVoidable"
   | "claim.invalid"
   | "claim.notClaimable"
+  | "claim.alreadyYours"
   | "claim.rateLimited"
   | "org.notFound"
   | "file.invalid"
@@ -208,7 +209,10 @@ function lookUp(db: Deps["db"], ref: { id: string } | { code: string }): Promise
  * Whether the sticker can be claimed now (the claim form opens). Text that cannot be a
  * code is refused first and costs nothing; then one attempt is counted before the
  * look-up (decision 029: count, then check), and a claimable sticker gives it back, so
- * only wrong, claimed and voided ones cost.
+ * only wrong, claimed and voided ones cost. A sticker already claimed as an item the
+ * claimant manages is `claim.alreadyYours` with the item's id (decision 052), and costs
+ * nothing; to anyone else it is `claim.notClaimable`, like a wrong code, so codes cannot
+ * be told apart by a stranger.
  */
 export async function checkClaimable(
   deps: Pick<Deps, "db" | "config" | "clock">,
@@ -218,6 +222,10 @@ export async function checkClaimable(
   const canonical = canonicalRef(ref);
   const attempt = await countClaimAttempt(deps, who);
   const s = await lookUp(deps.db, canonical);
+  if (s && s.claimedAt !== null && s.voidedAt === null && (await findManagedItem(deps.db, who.userId, s.id))) {
+    await attempt.giveBack();
+    throw new StickerError("claim.alreadyYours", { id: s.id });
+  }
   if (!s || s.claimedAt !== null || s.voidedAt !== null) throw new StickerError("claim.notClaimable");
   await attempt.giveBack();
   return { id: s.id, code: s.code, prepaidMonths: s.prepaidMonths };
