@@ -68,6 +68,8 @@ describe("mail greetings", () => {
       shippedAt: Date.UTC(2026, 10, 28),
       shippedBy: null,
       trackingNumber: null,
+      droppedAt: null,
+      note: null,
       items: [],
     } as Parameters<typeof enqueueShippedMail>[2]);
     const line = await firstLineTo("shipped@example.test");
