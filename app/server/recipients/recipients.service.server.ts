@@ -22,7 +22,7 @@ import { hitSmsQuota } from "../alerts/alerts.repository.server";
 import { admitSms, smsCountryAllowed } from "../sms/sms-guard.server";
 import * as repo from "./recipients.repository.server";
 
-export { addressHash, type Channel } from "./recipients.repository.server";
+export { addressHash, canonicalAddress, type Channel } from "./recipients.repository.server";
 
 export type RecipientsErrorCode =
   | "sender.unverified"
@@ -79,8 +79,12 @@ export async function admitConsentRequest(
   now: number,
 ): Promise<{ neverUrl: string }> {
   if (request.channel === "sms") requireSmsCountry(config, request.to);
-  const hash = repo.addressHash(request.channel, request.to);
-  if (await repo.isSuppressed(db, hash)) throw new RecipientsError("recipient.suppressed");
+  // Every spelling of one mailbox is one recipient (decision 058): checked in both forms,
+  // counted on the canonical one.
+  if (await repo.isSuppressed(db, repo.fingerprintsOf(request.channel, request.to))) {
+    throw new RecipientsError("recipient.suppressed");
+  }
+  const hash = repo.canonicalHash(request.channel, request.to);
   const day = await hitSmsQuota(db, `to-day:${hash}`, RECIPIENT_DAY_LIMIT, DAY_MS, now);
   if (!day.ok) {
     throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
@@ -98,23 +102,50 @@ export async function admitConsentRequest(
 
 const waitOf = (ms: number, unit: number) => Math.max(1, Math.ceil(ms / unit));
 
-/** Whether messages may go to this address or number (not suppressed). */
-export async function mayMessage(db: DB, channel: repo.Channel, to: string): Promise<boolean> {
-  return !(await repo.isSuppressed(db, repo.addressHash(channel, to)));
+/** Relay mails one confirmed address may get a day, whoever writes (decision 058). */
+export const RELAY_MAIL_DAY_LIMIT = 20;
+
+/**
+ * Checks and counts a mail to an address that confirmed itself (a finder's, decision 058):
+ * not suppressed, at most RELAY_MAIL_DAY_LIMIT a day to one mailbox. Throws
+ * RecipientsError; answers the never link the mail must carry.
+ */
+export async function admitRelayMail(
+  db: DB,
+  config: Pick<Config, "authSecret" | "baseUrl">,
+  to: string,
+  now: number,
+): Promise<{ neverUrl: string }> {
+  if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
+  const day = await hitSmsQuota(db, `relay-day:${repo.canonicalHash("email", to)}`, RELAY_MAIL_DAY_LIMIT, DAY_MS, now);
+  if (!day.ok) {
+    throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
+  }
+  return { neverUrl: await neverUrl(db, config, "email", to, now) };
 }
 
-/** Of these addresses and numbers, the fingerprints on the list (for a page of contacts). */
-export function suppressedAmong(db: DB, targets: { channel: repo.Channel; to: string }[]) {
-  return repo.suppressedOf(
+/** Whether messages may go to this address or number (not suppressed). */
+export async function mayMessage(db: DB, channel: repo.Channel, to: string): Promise<boolean> {
+  return !(await repo.isSuppressed(db, repo.fingerprintsOf(channel, to)));
+}
+
+/** Of these addresses and numbers, which are on the list, in either form (for a page of contacts). */
+export async function suppressedAmong(
+  db: DB,
+  targets: { channel: repo.Channel; to: string }[],
+): Promise<(channel: repo.Channel, to: string) => boolean> {
+  const listed = await repo.suppressedOf(
     db,
-    targets.map((t) => repo.addressHash(t.channel, t.to)),
+    targets.flatMap((t) => repo.fingerprintsOf(t.channel, t.to)),
   );
+  return (channel, to) => repo.fingerprintsOf(channel, to).some((h) => listed.has(h));
 }
 
 /**
  * The address's "never contact me again" link, remembered for the page: its code is an
  * HMAC (AUTH_SECRET) of the fingerprint, so every message to one address carries the same
- * link and the table holds one row per address.
+ * link and the table holds one row per address. Keyed by the canonical form (decision 058):
+ * a stop covers every spelling of the mailbox.
  */
 export async function neverUrl(
   db: DB,
@@ -123,7 +154,7 @@ export async function neverUrl(
   to: string,
   now: number,
 ): Promise<string> {
-  const hash = repo.addressHash(channel, to);
+  const hash = repo.canonicalHash(channel, to);
   const code = createHmac("sha256", config.authSecret)
     .update(`never\n${hash}`)
     .digest("base64url")
@@ -163,12 +194,14 @@ export async function allowContactAgain(deps: Pick<Deps, "db">, code: string) {
 
 /** Suppresses addresses a trusted contact's stop covers (contacts.service; decision 046). */
 export async function suppressAll(db: DB, targets: { channel: repo.Channel; to: string }[], now: number) {
-  for (const t of targets) await repo.suppress(db, repo.addressHash(t.channel, t.to), t.channel, now);
+  for (const t of targets) {
+    for (const hash of repo.fingerprintsOf(t.channel, t.to)) await repo.suppress(db, hash, t.channel, now);
+  }
 }
 
 /** Lifts the suppression of an address its owner just proved again (a confirmed link or code). */
 export async function unsuppressAddress(db: DB, channel: repo.Channel, to: string): Promise<void> {
-  await repo.unsuppress(db, repo.addressHash(channel, to));
+  await repo.unsuppress(db, repo.fingerprintsOf(channel, to));
 }
 
 /** Housekeeping: never links not sent for this long, unless their address is suppressed. */

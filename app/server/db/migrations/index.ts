@@ -38,6 +38,7 @@ import * as m0048 from "./0048-contact-channel-consent";
 import * as m0049 from "./0049-suppressions";
 import * as m0050 from "./0050-delivery-lanes";
 import * as m0053 from "./0053-backups";
+import * as m0063 from "./0063-finder-mail-confirmed";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -83,6 +84,7 @@ export const migrations: Record<string, Migration> = {
   "0049-suppressions": m0049,
   "0050-delivery-lanes": m0050,
   "0053-backups": m0053,
+  "0063-finder-mail-confirmed": m0063,
 };
 
 /**
