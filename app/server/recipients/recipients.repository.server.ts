@@ -89,6 +89,16 @@ export async function unsuppress(db: DB, hashes: string | string[]): Promise<voi
   await db.deleteFrom("recipient_suppressions").where("addressHash", "in", all).execute();
 }
 
+/** A per-recipient counter's count in its current window (0 when none or expired); reads only. */
+export async function counterOf(db: DB, key: string, windowMs: number, now: number): Promise<number> {
+  const row = await db
+    .selectFrom("sms_quotas")
+    .select(["count", "windowStart"])
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row && Number(row.windowStart) > now - windowMs ? Number(row.count) : 0;
+}
+
 /** Remembers that a message carrying this never link is queued (one row per address). */
 export async function rememberNeverLink(
   db: DB,

@@ -100,6 +100,22 @@ export async function admitConsentRequest(
   return { neverUrl: await neverUrl(db, config, request.channel, request.to, now) };
 }
 
+/**
+ * Whether admitConsentRequest would refuse this e-mail request now, without counting it:
+ * for a page whose message is queued later by code that cannot answer the page (better-auth's
+ * email change). Throws the RecipientsError it would; admitConsentRequest still decides.
+ */
+export async function previewConsentRequest(db: DB, to: string, now: number): Promise<void> {
+  if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
+  const hash = repo.canonicalHash("email", to);
+  if ((await repo.counterOf(db, `to-day:${hash}`, DAY_MS, now)) >= RECIPIENT_DAY_LIMIT) {
+    throw new RecipientsError("recipient.busyToday", { count: 1 });
+  }
+  if ((await repo.counterOf(db, `to-month:${hash}`, MONTH_MS, now)) >= RECIPIENT_MONTH_LIMIT) {
+    throw new RecipientsError("recipient.busyMonth", { count: 1 });
+  }
+}
+
 const waitOf = (ms: number, unit: number) => Math.max(1, Math.ceil(ms / unit));
 
 /** Relay mails one confirmed address may get a day, whoever writes (decision 058). */
