@@ -16,7 +16,6 @@ import { DAY_MS } from "~/lib/dates";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";
-import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { hitSmsQuota } from "../alerts/alerts.repository.server";
 import { admitSms, smsCountryAllowed } from "../sms/sms-guard.server";
@@ -43,6 +42,13 @@ const MONTH_MS = 30 * DAY_MS;
 
 /** A never link's code: 12 base64url characters (72 bits), like a short reply link. */
 export const NEVER_CODE_LENGTH = 12;
+
+/**
+ * What the never page's functions use of Deps, spelt out: the email change's mail
+ * (auth.server, which service-deps imports) asks this module too (decision 058), and a
+ * Deps import here would close a cycle.
+ */
+type NeverDeps = { db: DB; clock: () => number };
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -189,20 +195,20 @@ async function neverLinkOf(db: DB, code: string) {
 }
 
 /** The never page: which channel the link came by, and whether that address is suppressed now. */
-export async function readNeverLink(deps: Pick<Deps, "db">, code: string) {
+export async function readNeverLink(deps: Pick<NeverDeps, "db">, code: string) {
   const link = await neverLinkOf(deps.db, code);
   return { channel: link.channel, suppressed: await repo.isSuppressed(deps.db, link.addressHash) };
 }
 
 /** "Never contact me again": nothing more goes to that address, whoever asks. */
-export async function neverContactAgain(deps: Pick<Deps, "db" | "clock">, code: string) {
+export async function neverContactAgain(deps: NeverDeps, code: string) {
   const link = await neverLinkOf(deps.db, code);
   await repo.suppress(deps.db, link.addressHash, link.channel, deps.clock());
   return { channel: link.channel };
 }
 
 /** The person changed their mind, from a link only they received: consent requests may come again. */
-export async function allowContactAgain(deps: Pick<Deps, "db">, code: string) {
+export async function allowContactAgain(deps: Pick<NeverDeps, "db">, code: string) {
   const link = await neverLinkOf(deps.db, code);
   await repo.unsuppress(deps.db, link.addressHash);
   return { channel: link.channel };
