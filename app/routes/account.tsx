@@ -42,7 +42,7 @@ import { vapidPublicKey } from "~/server/push/vapid.server";
 import type { Route } from "./+types/account";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["account", "alerts", "auth", "common", "push"] };
+export const handle = { i18n: ["account", "alerts", "auth", "common", "push", "recipients"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");

@@ -35,11 +35,12 @@ export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   return headers;
 }
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   if (!isFinderToken(params.token)) throw data(null, { status: 404 });
   const deps = await getDeps();
   try {
-    const thread = await openFinderThread(deps, params.token);
+    // `c`: the first mail's code, which confirms the finder's address (decision 058).
+    const thread = await openFinderThread(deps, params.token, new URL(request.url).searchParams.get("c"));
     const captcha = deps.site.captcha;
     return data({ thread, captcha }, { headers: PRIVATE_LINK_HEADERS });
   } catch (err) {
@@ -106,7 +107,11 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
             />
             <CopyButton text={thread.url} label={t("relay.finder.copyLink")} />
           </div>
-          {thread.mailed ? <p className="form-text mb-0">{t("relay.finder.linkMailed")}</p> : null}
+          {thread.mailed ? (
+            <p className="form-text mb-0">
+              {t(thread.mailConfirmed ? "relay.finder.mailConfirmed" : "relay.finder.linkMailed")}
+            </p>
+          ) : null}
         </div>
       </div>
       <h2 className="h4">{t("relay.finder.thread")}</h2>

@@ -145,6 +145,11 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await expect(finder.getByText(`Found <b>it</b> at the station (${lang})`)).toBeVisible();
         await expect(finder.locator("body")).not.toContainText(owner.email);
         await shoot(phone, `${link}?sent=1`, `finder-sent-${lang}`);
+        // The finder opens the link from the first mail: their address confirmed itself and
+        // the owner's replies are mailed from now on (decision 058).
+        const linkMail = await app.smtp.waitForMail((m) => m.to.includes(finderEmail) && m.text.includes(link));
+        const confirmUrl = new URL(new RegExp(`https?://\\S+${link}\\?c=[A-Za-z0-9_-]+`).exec(linkMail.text)![0]);
+        await finder.goto(`${confirmUrl.pathname}${confirmUrl.search}`);
 
         // The owner's mail (their language) leads to the conversation.
         const mail = await app.smtp.waitForMail(

@@ -91,7 +91,8 @@ async function waitUntil<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeo
 beforeAll(async () => {
   tdb = await createTestDatabase("push");
   push = await startPushService();
-  env = testEnv(tdb, { PUSH_ALLOW_HOSTS: push.hostPort, RATE_LIMIT_DISABLED: "1" });
+  // The stand-in plays a known push service, as FCM would be (decision 058).
+  env = testEnv(tdb, { PUSH_ALLOW_HOSTS: push.hostPort, PUSH_KNOWN_HOSTS: push.hostPort, RATE_LIMIT_DISABLED: "1" });
   rt = await createTestRuntime(env);
   rt2 = await createTestRuntime(env);
 });
@@ -217,7 +218,11 @@ describe("sending", () => {
       await subscribeDevice(deps(), user.id, sub.toJSON(), { userAgent: null });
       const [device] = (await listDevices(deps(), user.id)).slice(-1);
       push.respond(sub.id, status);
-      await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice(`gone-${status}`) });
+      await enqueuePush(
+        rt.database.db,
+        { subscriptionId: device!.id, payload: notice(`gone-${status}`) },
+        rt.config.push.knownHosts,
+      );
       await worker.drain();
       const [row] = await outboxOf(device!.id);
       expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -246,7 +251,11 @@ describe("sending", () => {
     const pauses = () => rt.database.db.selectFrom("outbox_backoffs").selectAll().execute();
 
     const before = Date.now();
-    await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("retry") });
+    await enqueuePush(
+      rt.database.db,
+      { subscriptionId: device!.id, payload: notice("retry") },
+      rt.config.push.knownHosts,
+    );
     await worker.drain();
     let [row] = await outboxOf(device!.id);
     expect(row).toMatchObject({ status: "pending", attempts: 1 });
@@ -284,7 +293,11 @@ describe("sending", () => {
     await subscribeDevice(deps(), gone.id, sub.toJSON(), { userAgent: null });
     const [device] = await listDevices(deps(), gone.id);
     await rt.database.db.deleteFrom("push_subscriptions").where("id", "=", device!.id).execute();
-    await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("removed") });
+    await enqueuePush(
+      rt.database.db,
+      { subscriptionId: device!.id, payload: notice("removed") },
+      rt.config.push.knownHosts,
+    );
     await worker.drain();
     expect(await outboxOf(device!.id)).toMatchObject([{ status: "failed", lastError: "device removed" }]);
     expect(push.received.filter((p) => p.subscriptionId === sub.id)).toEqual([]);
@@ -295,7 +308,11 @@ describe("sending", () => {
     const sub = push.subscribe();
     await subscribeDevice(deps(), late.id, sub.toJSON(), { userAgent: null });
     const [device] = await listDevices(deps(), late.id);
-    const id = await enqueuePush(rt.database.db, { subscriptionId: device!.id, payload: notice("stale") });
+    const id = await enqueuePush(
+      rt.database.db,
+      { subscriptionId: device!.id, payload: notice("stale") },
+      rt.config.push.knownHosts,
+    );
     await rt.database.db
       .updateTable("mail_outbox")
       .set({ createdAt: Date.now() - 61 * 60_000 })
@@ -318,7 +335,11 @@ describe("sending", () => {
     const devices = await listDevices(deps(), many.id);
     for (let i = 0; i < 5; i++) {
       for (const d of devices)
-        await enqueuePush(rt.database.db, { subscriptionId: d.id, payload: notice(`once-${i}`) });
+        await enqueuePush(
+          rt.database.db,
+          { subscriptionId: d.id, payload: notice(`once-${i}`) },
+          rt.config.push.knownHosts,
+        );
     }
     await Promise.all([a.drain(), b.drain()]);
     await Promise.all([a.drain(), b.drain()]);

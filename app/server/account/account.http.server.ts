@@ -1,11 +1,16 @@
 /** Account page and privacy errors as HTTP (decision 011): status and translation key per code. */
 import { isErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { recipientsErrors } from "../recipients/recipients.http.server";
+import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
 import type { AccountPageErrorCode } from "./account.service.server";
 import type { PrivacyErrorCode } from "./privacy.service.server";
 
 const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) });
 
-export const accountPageErrors: HttpErrorTable<AccountPageErrorCode> = {
+/** With the who-may-be-messaged refusals: the email change's mail is a consent request (decision 058). */
+export const accountPageErrors: HttpErrorTable<AccountPageErrorCode | RecipientsErrorCode> = {
+  ...recipientsErrors,
+  emailUnverified: { status: 403, key: "account.errors.emailUnverified" },
   rateLimited: { status: 429, key: "auth.errors.rateLimited", headers: retryAfter },
   sameEmail: { status: 400, key: "account.errors.sameEmail" },
   wrongPassword: { status: 400, key: "account.errors.wrongPassword" },

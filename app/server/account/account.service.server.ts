@@ -10,7 +10,7 @@ import { isLang, type Lang } from "~/i18n/config";
 import type { DeviceClass } from "~/lib/account";
 import { passwordProblem, type PasswordProblem } from "~/lib/password";
 import type { SocialProvider } from "~/lib/social";
-import { hasPassword } from "../auth/accounts.repository.server";
+import { hasPassword, isEmailVerified } from "../auth/accounts.repository.server";
 import { enabledProviders, FRESH_SIGN_IN_SECONDS, isSocialProvider } from "../auth/auth.server";
 import type { Deps } from "../service-deps.server";
 import { OrderError } from "../orders/order-error.server";
@@ -21,6 +21,7 @@ import { sendAccountDeletedMail } from "./account.mail.server";
 import { PrivacyError } from "./privacy.service.server";
 import { deletionRefusal, getDeletionPreview } from "./deletion.service.server";
 import { sessionDeviceOf } from "./session-device.server";
+import { previewConsentRequest } from "../recipients/recipients.service.server";
 
 export type AccountPageErrorCode =
   | "rateLimited"
@@ -38,7 +39,8 @@ export type AccountPageErrorCode =
   | "lastOrganisationAdmin"
   | "organisationsNotConfirmed"
   | "refundsNotForfeited"
-  | "signedOut";
+  | "signedOut"
+  | "emailUnverified";
 
 export class AccountPageError extends ServiceError<AccountPageErrorCode> {}
 
@@ -166,7 +168,13 @@ export async function requestEmailChange(
   const { user } = await currentSession(deps, headers);
   const newEmail = input.email.trim().toLowerCase();
   if (newEmail === user.email.toLowerCase()) throw new AccountPageError("sameEmail");
+  // The change mails an address the user typed: only an accountable account does that
+  // (decision 058). The mail itself passes the consent request's rules (sendEmailChangeMails).
+  if (!(await isEmailVerified(deps.db, user.id))) throw new AccountPageError("emailUnverified");
   await limit(deps, ACCOUNT_PAGE_LIMITS.emailChange, user.id);
+  // better-auth queues the mail in the background, where a refusal reaches no page: the
+  // page says it first (the mail's own check still decides and counts).
+  await previewConsentRequest(deps.db, newEmail, deps.clock());
   await deps.auth.api.changeEmail({ body: { newEmail, callbackURL: "/account" }, headers });
 }
 

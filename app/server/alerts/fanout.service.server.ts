@@ -162,7 +162,7 @@ export async function fanOutAlert(
         const payload = JSON.stringify(renderPush(config, user.language, facts));
         for (const device of devices) {
           const deliveryId = await delivery("push", device.label, "queued");
-          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId });
+          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts);
           out.push++;
         }
       }

@@ -5,6 +5,7 @@ import { localReturnPath } from "~/lib/redirect-target";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
+import { admitConsentRequest, requireVerifiedSender } from "../recipients/recipients.service.server";
 
 /** The page where a reset link's token is exchanged for a new password. */
 export function resetPasswordUrl(config: Config, token: string) {
@@ -85,34 +86,47 @@ export async function sendPasswordResetMail(
 /**
  * An email change (decision 017): the confirmation link goes to the new address; the old
  * address is told, with what to do if it was not the owner. Both in the user's language.
+ * The new address is a third party's until it confirms (decision 058): its mail is a
+ * consent request — the asker's email verified, the suppression list and the limits per
+ * recipient (admitConsentRequest, in the transaction that queues it: a refusal queues
+ * nothing), the never link — and greets by the first name only (firstName), as every
+ * consent request names its asker.
  */
 export async function sendEmailChangeMails(
   db: DB,
   config: Config,
-  input: { oldEmail: string; newEmail: string; name: string; language?: string | null; token: string },
+  input: { userId: string; oldEmail: string; newEmail: string; name: string; language?: string | null; token: string },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
-  // Greeted by the first name, as every other mail (decision 057).
-  const name = firstName(input.name, input.oldEmail);
-  await enqueueMail(db, {
-    to: input.newEmail,
-    subject: t("account.mail.changeEmail.subject"),
-    text: [
-      t("account.mail.changeEmail.greeting", { name }),
-      t("account.mail.changeEmail.intro", { email: input.newEmail }),
-      verifyEmailUrl(config, input.token),
-      t("account.mail.changeEmail.expiry"),
-      t("account.mail.changeEmail.ignore"),
-    ].join("\n\n"),
-  });
-  await enqueueMail(db, {
-    to: input.oldEmail,
-    subject: t("account.mail.emailNotice.subject"),
-    text: [
-      t("account.mail.emailNotice.greeting", { name }),
-      t("account.mail.emailNotice.intro", { email: input.newEmail }),
-      t("account.mail.emailNotice.notYou", { url: `${config.baseUrl.origin}/resetpassword` }),
-    ].join("\n\n"),
+  await db.transaction().execute(async (trx) => {
+    await requireVerifiedSender(trx, input.userId);
+    const { neverUrl } = await admitConsentRequest(
+      trx,
+      config,
+      { channel: "email", to: input.newEmail, accountKey: `account:${input.userId}` },
+      Date.now(),
+    );
+    await enqueueMail(trx, {
+      to: input.newEmail,
+      subject: t("account.mail.changeEmail.subject"),
+      text: [
+        t("account.mail.changeEmail.greeting", { name: firstName(input.name, input.newEmail) }),
+        t("account.mail.changeEmail.intro", { email: input.newEmail }),
+        verifyEmailUrl(config, input.token),
+        t("account.mail.changeEmail.expiry"),
+        t("account.mail.changeEmail.ignore"),
+        t("account.mail.changeEmail.never", { url: neverUrl }),
+      ].join("\n\n"),
+    });
+    await enqueueMail(trx, {
+      to: input.oldEmail,
+      subject: t("account.mail.emailNotice.subject"),
+      text: [
+        t("account.mail.emailNotice.greeting", { name: firstName(input.name, input.oldEmail) }),
+        t("account.mail.emailNotice.intro", { email: input.newEmail }),
+        t("account.mail.emailNotice.notYou", { url: `${config.baseUrl.origin}/resetpassword` }),
+      ].join("\n\n"),
+    });
   });
 }

@@ -1,6 +1,6 @@
 import type { Lang } from "~/i18n/config";
 import { SOCIAL_PROVIDERS, type SocialProvider } from "~/lib/social";
-import type { DB } from "../db/db.server";
+import { readBool, type DB } from "../db/db.server";
 
 export async function setUserLanguage(db: DB, userId: string, lang: Lang): Promise<void> {
   await db.updateTable("user").set({ language: lang }).where("id", "=", userId).execute();
@@ -56,4 +56,10 @@ export async function deleteResetTokensOf(db: DB, userId: string): Promise<numbe
 export async function findUserEmail(db: DB, userId: string): Promise<string | undefined> {
   const row = await db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst();
   return row?.email;
+}
+
+/** Whether the user's stored email is verified (better-auth writes 0/1 or a boolean). */
+export async function isEmailVerified(db: DB, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("user").select("emailVerified").where("id", "=", userId).executeTakeFirst();
+  return row !== undefined && readBool(row.emailVerified);
 }

@@ -139,6 +139,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
         const stored = await findUserEmail(db, String(u.id));
         if (stored && stored.toLowerCase() !== u.email.toLowerCase()) {
           await sendEmailChangeMails(db, config, {
+            userId: String(u.id),
             oldEmail: stored,
             newEmail: u.email,
             name: u.name,

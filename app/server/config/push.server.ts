@@ -25,6 +25,12 @@ export const pushEnv = {
    * loopback address (local push-service stand-ins); comma-separated.
    */
   PUSH_ALLOW_HOSTS: hostPortList,
+  /**
+   * host:port pairs treated as known push services (each a target of its own in the push
+   * lane, outside the shared pool of other hosts: decision 058); comma-separated. FCM,
+   * Mozilla, Apple and Windows are known without it.
+   */
+  PUSH_KNOWN_HOSTS: hostPortList,
 };
 
 type PushEnv = z.infer<z.ZodObject<typeof pushEnv>>;
@@ -36,6 +42,8 @@ export interface PushConfig {
   subject: string;
   /** PUSH_ALLOW_HOSTS, lower case host:port. */
   allowHosts: string[];
+  /** PUSH_KNOWN_HOSTS, lower case host:port. */
+  knownHosts: string[];
 }
 
 export function pushConfig(e: PushEnv, supportEmail: string): PushConfig {
@@ -43,6 +51,7 @@ export function pushConfig(e: PushEnv, supportEmail: string): PushConfig {
     vapid: vapidPair(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY),
     subject: e.VAPID_SUBJECT ?? `mailto:${supportEmail}`,
     allowHosts: e.PUSH_ALLOW_HOSTS,
+    knownHosts: e.PUSH_KNOWN_HOSTS,
   };
 }
 

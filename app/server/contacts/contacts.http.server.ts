@@ -23,6 +23,8 @@ export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
   "code.invalid": { status: 400, key: "trusted.errors.codeInvalid" },
   "code.wrong": { status: 400, key: "trusted.errors.codeWrong" },
   "code.expired": { status: 400, key: "trusted.errors.codeExpired" },
+  // The item's relay closed (decision 058): a refunded or never-paid sticker answers nobody.
+  closed: { status: 409, key: "trusted.errors.closed" },
 };
 
 /** The forms that send a consent request (naming a contact, a code): with the who-may-be-messaged refusals (decision 046). */

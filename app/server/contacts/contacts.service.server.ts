@@ -15,7 +15,7 @@ import { listItemsOfOwner, listDeskItems } from "../items/items.repository.serve
 import { findMembership, findOrganisation } from "../organisations/organisations.repository.server";
 import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
 import { DPA_VERSION } from "~/lib/dpa";
-import { suppressedAmong, addressHash } from "../recipients/recipients.service.server";
+import { suppressedAmong } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./contacts.repository.server";
 
@@ -31,7 +31,8 @@ export type ContactsErrorCode =
   | "reply.invalid"
   | "code.invalid"
   | "code.wrong"
-  | "code.expired";
+  | "code.expired"
+  | "closed";
 /** `params.count`: contacts allowed (tooMany), minutes to wait (rateLimited), tries left (code.wrong). */
 export class ContactsError extends ServiceError<ContactsErrorCode> {}
 
@@ -59,13 +60,7 @@ async function viewsOf(db: Deps["db"], rows: repo.ContactRow[]): Promise<Contact
     ]),
   );
   const stateOf = (address: string | null, channel: "email" | "sms", confirmedAt: number | null) =>
-    address === null
-      ? null
-      : declined.has(addressHash(channel, address))
-        ? "declined"
-        : confirmedAt !== null
-          ? "confirmed"
-          : "pending";
+    address === null ? null : declined(channel, address) ? "declined" : confirmedAt !== null ? "confirmed" : "pending";
   return rows.map((c) => {
     const emailState = stateOf(c.email, "email", c.emailConfirmedAt);
     const phoneState = stateOf(c.phone, "sms", c.phoneConfirmedAt);

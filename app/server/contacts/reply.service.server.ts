@@ -8,7 +8,7 @@ import type { Deps } from "../service-deps.server";
 import { findItemById } from "../items/items.repository.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { findConversationOfOwner, findDeskConversation, listMessagesOf } from "../relay/relay.repository.server";
-import { storeOwnerSideReply } from "../relay/relay.service.server";
+import { RelayError, storeOwnerSideReply } from "../relay/relay.service.server";
 import { isShortCode, readReplyToken, shortStopUrl, stopUrl } from "./contact-links.server";
 import { ownerOfContact } from "./confirm.service.server";
 import { ContactsError } from "./contacts.service.server";
@@ -72,5 +72,11 @@ export async function replyAsContact(deps: Pick<Deps, "db" | "config" | "clock">
   if (!body || body.length > REPLY_MAX) throw new ContactsError("reply.invalid");
   const limited = await rateLimiter(deps.config, deps.db)(CONTACT_REPLY_RULE, contact.id, deps.clock());
   if (!limited.ok) throw new ContactsError("rateLimited", { count: limited.retryAfterMinutes });
-  await storeOwnerSideReply(deps, conversation, item.name, body, { id: contact.id, name: contact.name });
+  try {
+    await storeOwnerSideReply(deps, conversation, item, body, { id: contact.id, name: contact.name });
+  } catch (err) {
+    // The item's relay closed (refund, never paid: decision 058): no answers through it.
+    if (err instanceof RelayError && err.code === "closed") throw new ContactsError("closed");
+    throw err;
+  }
 }

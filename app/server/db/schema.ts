@@ -224,6 +224,8 @@ export interface ConversationTable {
   returnedFee: ColumnType<number | null, number | null | undefined, number | null>;
   /** 'SEK' | 'EUR' */
   returnedCurrency: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The finder's address opened the link of the first mail (migration 0063, decision 058); null = not yet. */
+  finderConfirmedAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ConversationMessageTable {

@@ -7,6 +7,11 @@
  * past the largest photo accepted. The route gets a FormData whose files read from disk
  * only when processed, one at a time. The directory goes, and the slots are given back,
  * when the route answers or the connection closes (success, refusal, abort).
+ *
+ * Decision 058: only an account with a verified email gets a slot; one client address
+ * holds at most UPLOADS_PER_IP of them; a body that sends nothing for UPLOAD_IDLE_MS, or
+ * is not in by UPLOAD_DEADLINE_MS, is cut off and its slots given back — an idle post
+ * holds nobody's slot for long.
  */
 import { fromNodeHeaders } from "better-auth/node";
 import type express from "express";
@@ -31,17 +36,26 @@ export const UPLOADS_PER_ACCOUNT = 2;
 export const UPLOADS_PER_INSTANCE = 8;
 /** Directories of uploads older than this were left by a process that died: removed. */
 const STALE_UPLOAD_MS = 60 * 60_000;
+/** Uploads one client address may have in flight on an instance (several accounts behind one address). */
+export const UPLOADS_PER_IP = 4;
+/** A body that sends nothing for this long is cut off. */
+export const UPLOAD_IDLE_MS = 15_000;
+/** A body not received in full by then is cut off (48 MB at 4 Mbit/s takes about 100 s). */
+export const UPLOAD_DEADLINE_MS = 120_000;
 const DIR_PREFIX = "hittad-upload-";
 
 /** What the route learns of a photo form's POST; absent when the request did not come through here. */
 export type PhotoUpload =
   | { kind: "received"; form: FormData; refusal: PhotoError | null }
-  /** The account or the instance has its uploads in flight: refused unread. */
+  /** The account, the client address or the instance has its uploads in flight: refused unread. */
   | { kind: "busy" }
+  /** The account's email is not verified: no upload slot (decision 058), refused unread. */
+  | { kind: "unverified" }
   /** Not the multipart form it said it was: 400. */
   | { kind: "badForm" };
 
 const slots = new UploadSlots(UPLOADS_PER_ACCOUNT, UPLOADS_PER_INSTANCE);
+const ipSlots = new UploadSlots(UPLOADS_PER_IP, Number.MAX_SAFE_INTEGER);
 const UPLOAD = Symbol("photoUpload");
 type WithUpload = express.Request & { [UPLOAD]?: PhotoUpload };
 
@@ -53,11 +67,28 @@ function isMultipart(req: express.Request) {
   return /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
 }
 
-async function accountOf(req: express.Request): Promise<string | null> {
+async function accountOf(req: express.Request): Promise<{ id: string; verified: boolean } | null> {
   if (!req.headers.cookie?.includes(".session_token=")) return null;
   const deps = await getDeps();
   const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-  return session?.user.id ?? null;
+  return session ? { id: session.user.id, verified: session.user.emailVerified === true } : null;
+}
+
+/** Cuts the body off when it stalls for UPLOAD_IDLE_MS or runs past UPLOAD_DEADLINE_MS; answers a stop function. */
+function watchBody(req: express.Request): () => void {
+  const cut = () => req.destroy(new Error("upload stalled or too slow"));
+  let idle = setTimeout(cut, UPLOAD_IDLE_MS);
+  const deadline = setTimeout(cut, UPLOAD_DEADLINE_MS);
+  const progress = () => {
+    clearTimeout(idle);
+    idle = setTimeout(cut, UPLOAD_IDLE_MS);
+  };
+  req.on("data", progress);
+  return () => {
+    clearTimeout(idle);
+    clearTimeout(deadline);
+    req.off("data", progress);
+  };
 }
 
 /** A received file in the route's FormData: its bytes stay on disk, at `path` (null: dropped). */
@@ -108,10 +139,21 @@ export async function photoUploadIntake(req: express.Request, res: express.Respo
   if (req.method !== "POST" || !isPhotoFormPath(req.path) || !isMultipart(req)) return next();
   const set = (upload: PhotoUpload) => ((req as WithUpload)[UPLOAD] = upload);
   // Signed out: the route sends the visitor to sign in without reading the body.
-  const account = await accountOf(req);
-  if (account === null) return next();
-  const release = slots.tryTake(account);
-  if (!release) {
+  const user = await accountOf(req);
+  if (user === null) return next();
+  if (!user.verified) {
+    set({ kind: "unverified" });
+    return next();
+  }
+  const account = user.id;
+  const releaseAccount = slots.tryTake(account);
+  const releaseIp = ipSlots.tryTake(req.ip ?? "");
+  const release = () => {
+    releaseAccount?.();
+    releaseIp?.();
+  };
+  if (!releaseAccount || !releaseIp) {
+    release();
     logger.warn({ url: req.path }, "photo upload refused: uploads in flight");
     set({ kind: "busy" });
     return next();
@@ -139,8 +181,9 @@ export async function photoUploadIntake(req: express.Request, res: express.Respo
   dir = tmp;
   if (closed) return cleanUp();
   const deps = await getDeps();
+  let stopWatch = () => {};
   try {
-    const received = await receiveMultipart<PhotoError>(req, {
+    const receiving = receiveMultipart<PhotoError>(req, {
       dir: tmp,
       fileField: PHOTO_FIELD,
       fileCap: PHOTO_MAX_BYTES + 1,
@@ -148,8 +191,12 @@ export async function photoUploadIntake(req: express.Request, res: express.Respo
       fieldBytes: FORM_BODY_LIMIT,
       admitFile: () => countPhotoUpload(deps, account),
     });
+    stopWatch = watchBody(req);
+    const received = await receiving;
+    stopWatch();
     set({ kind: "received", form: await formOf(received), refusal: received.refusal });
   } catch (err) {
+    stopWatch();
     // Answered already (the body limit's 413), or nobody is left to answer.
     if (res.headersSent || closed) return;
     logger.warn({ err, url: req.path }, "photo form not readable");

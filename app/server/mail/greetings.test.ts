@@ -8,6 +8,7 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { sendAccountDeletedMail } from "../account/account.mail.server";
 import { sendEmailChangeMails } from "../auth/accounts.mail.server";
 import { enqueueShippedMail } from "../fulfil/fulfil.mail.server";
+import { signUpOwner } from "../../../tests/support/service-fixtures";
 
 let deps: ServiceTestDeps;
 beforeAll(async () => {
@@ -31,9 +32,17 @@ const firstLineTo = async (to: string) => {
 describe("mail greetings", () => {
   it("the e-mail change mails greet by the first name, in both languages", async () => {
     for (const language of ["en", "sv"] as const) {
-      const oldEmail = `old-${language}@example.test`;
+      // Only a verified account may ask for the change (decision 058).
+      const { id: userId, email: oldEmail } = await signUpOwner(deps, { language, name: FULL, address: false });
       const newEmail = `new-${language}@example.test`;
-      await sendEmailChangeMails(deps.db, deps.config, { oldEmail, newEmail, name: FULL, language, token: "t" });
+      await sendEmailChangeMails(deps.db, deps.config, {
+        userId,
+        oldEmail,
+        newEmail,
+        name: FULL,
+        language,
+        token: "t",
+      });
       for (const to of [oldEmail, newEmail]) {
         const line = await firstLineTo(to);
         expect(line).toContain("Anna");

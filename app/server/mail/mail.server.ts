@@ -17,7 +17,7 @@ import type { OutboxRow, ChannelSender } from "../alerts/channel.server";
 import { writeOutboxFile } from "../alerts/outbox-file.server";
 import { insertOutboxRow } from "../outbox/outbox.repository.server";
 import { startOutboxWorker, wakeOutbox, type OutboxWorker } from "../outbox/outbox-worker.server";
-import { parseEndpoint } from "../push/endpoint.server";
+import { pushTargetOf } from "../push/push-target.server";
 import { findSubscription } from "../push/push.repository.server";
 import { createSmsSender } from "../sms/elks.server";
 
@@ -100,13 +100,14 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
 
 /**
  * Store a push notice for delivery (the same outbox, retries and claims as mail). Its
- * target is the push service's host:port, so one host's share of the lane is bounded.
- * Returns its outbox id.
+ * target is the push service's registrable domain, hosts outside the known services in a
+ * shared pool (pushTargetOf, decision 058), so one host's share of the lane is bounded
+ * whatever its port or name. `knownHosts`: PUSH_KNOWN_HOSTS. Returns its outbox id.
  */
-export async function enqueuePush(db: DB, msg: PushMessage): Promise<string> {
+export async function enqueuePush(db: DB, msg: PushMessage, knownHosts: readonly string[]): Promise<string> {
   const id = randomUUID();
   const sub = await findSubscription(db, msg.subscriptionId);
-  const endpoint = sub ? parseEndpoint(sub.endpoint) : undefined;
+  const target = sub ? pushTargetOf(sub.endpoint, knownHosts) : null;
   await insertOutboxRow(
     db,
     {
@@ -119,7 +120,7 @@ export async function enqueuePush(db: DB, msg: PushMessage): Promise<string> {
       html: null,
       meta: null,
       // A device removed meanwhile fails at once without a request: its own id will do.
-      target: endpoint && typeof endpoint !== "string" ? endpoint.hostPort : msg.subscriptionId,
+      target: target ?? msg.subscriptionId,
       deliveryId: msg.deliveryId,
     },
     Date.now(),

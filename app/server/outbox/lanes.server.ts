@@ -12,6 +12,7 @@
  * organisation), plus a ChannelSender given to the worker: the worker, the claims, the
  * metrics and the crash recovery need nothing else.
  */
+import { OTHER_PUSH_PREFIX } from "../push/push-target.server";
 
 export interface LaneSpec {
   /** Rows this lane sends at once, per instance. */
@@ -24,6 +25,8 @@ export interface LaneSpec {
   maxAgeMs?: number;
   /** The `queue` label of the outbox gauges on /metrics. */
   queue: string;
+  /** Targets whose key starts with `prefix` share `slots` of the lane between them (decision 058). */
+  pool?: { prefix: string; slots: number };
 }
 
 /** Longer than any sender's own deadline, shorter than the claim's lease (LOCK_MS). */
@@ -35,7 +38,15 @@ export const LANES = {
   // One provider (46elks) takes every SMS; one number or account at a time.
   sms: { slots: 4, share: 1, backoff: false, queue: "sms" },
   // Push services are hosts the browsers chose (decision 034): any of them may hang.
-  push: { slots: 8, share: 2, backoff: true, maxAgeMs: 60 * 60_000, queue: "push" },
+  // Hosts outside the known push services share two slots (push-target.server.ts, decision 058).
+  push: {
+    slots: 8,
+    share: 2,
+    backoff: true,
+    maxAgeMs: 60 * 60_000,
+    queue: "push",
+    pool: { prefix: OTHER_PUSH_PREFIX, slots: 2 },
+  },
 } as const satisfies Record<string, LaneSpec>;
 
 export type LaneName = keyof typeof LANES;

@@ -75,6 +75,14 @@ function bump(counts: Map<string, number>, key: string | null, by: number) {
   else counts.delete(key);
 }
 
+/** Slots the lane's pool holds now (0 without a pool). */
+function inPool(counts: Map<string, number>, pool: LaneSpec["pool"]): number {
+  if (!pool) return 0;
+  let n = 0;
+  for (const [key, count] of counts) if (key.startsWith(pool.prefix)) n += count;
+  return n;
+}
+
 function atShare(counts: Map<string, number>, share: number): string[] {
   return [...counts].filter(([, n]) => n >= share).map(([key]) => key);
 }
@@ -113,13 +121,15 @@ export function startOutboxWorker(
 
   /** Claims due rows for the lane's free slots, within the shares. */
   async function claim(lane: Lane): Promise<Claimed[]> {
-    const { slots, share } = lane.spec;
+    const { slots, share, pool } = lane.spec;
     const free = slots - lane.sending.size;
     const now = Date.now();
     return repo.withClaim(db, async (tx) => {
+      let pooled = inPool(lane.byTarget, pool);
       const due = await repo.findDueRows(tx, lane.name, now, {
         exceptTargets: atShare(lane.byTarget, share),
         exceptAccounts: atShare(lane.byAccount, share),
+        exceptTargetPrefix: pool && pooled >= pool.slots ? pool.prefix : null,
         limit: free * 4,
       });
       // Several due rows may share a target or an account: no more of them than the share.
@@ -130,6 +140,9 @@ export function startOutboxWorker(
         if (picked.size === free) break;
         if (row.target !== null && (targets.get(row.target) ?? 0) >= share) continue;
         if (row.account !== null && (accounts.get(row.account) ?? 0) >= share) continue;
+        const pooledRow = pool !== undefined && row.target !== null && row.target.startsWith(pool.prefix);
+        if (pooledRow && pooled >= pool.slots) continue;
+        if (pooledRow) pooled++;
         picked.set(row.id, row.strikes);
         bump(targets, row.target, 1);
         bump(accounts, row.account, 1);

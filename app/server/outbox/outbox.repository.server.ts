@@ -76,7 +76,7 @@ export async function findDueRows(
   db: DB,
   lane: LaneName,
   now: number,
-  opts: { exceptTargets: string[]; exceptAccounts: string[]; limit: number },
+  opts: { exceptTargets: string[]; exceptAccounts: string[]; exceptTargetPrefix?: string | null; limit: number },
 ): Promise<DueRow[]> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const rows = await db
@@ -111,6 +111,10 @@ export async function findDueRows(
     )
     .$if(opts.exceptTargets.length > 0, (q) =>
       q.where((eb) => eb.or([eb("o.target", "is", null), eb("o.target", "not in", opts.exceptTargets)])),
+    )
+    // A pool that is full (LaneSpec.pool): none of its targets.
+    .$if(!!opts.exceptTargetPrefix, (q) =>
+      q.where((eb) => eb.or([eb("o.target", "is", null), eb("o.target", "not like", `${opts.exceptTargetPrefix}%`)])),
     )
     .$if(opts.exceptAccounts.length > 0, (q) =>
       q.where((eb) => eb.or([eb("o.account", "is", null), eb("o.account", "not in", opts.exceptAccounts)])),

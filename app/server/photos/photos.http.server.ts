@@ -25,6 +25,8 @@ export const photoErrors: HttpErrorTable<PhotoErrorCode> = {
     headers: (p) => ({ "Retry-After": String(Number(p.minutes ?? 1) * 60) }),
   },
   busy: { status: 429, key: "photos.errors.busy", headers: () => ({ "Retry-After": "10" }) },
+  // Upload slots are for accountable accounts only (decision 058).
+  unverified: { status: 403, key: "photos.errors.unverified" },
   notFound: { status: 404, key: "photos.errors.notFound" },
 };
 
@@ -53,6 +55,7 @@ export async function readPhotoForm(
   upload: PhotoUpload | undefined,
 ): Promise<{ form: FormData; refusal: PhotoError | null }> {
   if (upload?.kind === "busy") return { form: new FormData(), refusal: new PhotoError("busy") };
+  if (upload?.kind === "unverified") return { form: new FormData(), refusal: new PhotoError("unverified") };
   if (upload?.kind === "received") return { form: checkedForm(upload.form), refusal: upload.refusal };
   if (upload?.kind === "badForm" || /^multipart\//i.test(request.headers.get("content-type") ?? "")) badRequest();
   return { form: await readForm(request), refusal: null };

@@ -33,6 +33,7 @@ export type PhotoErrorCode =
   | "rateLimited"
   /** The account's (or the instance's) uploads are in flight: refused before anything was read. */
   | "busy"
+  | "unverified"
   | "notFound";
 export class PhotoError extends ServiceError<PhotoErrorCode> {}
 

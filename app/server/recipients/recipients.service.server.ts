@@ -16,13 +16,12 @@ import { DAY_MS } from "~/lib/dates";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";
-import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { hitSmsQuota } from "../alerts/alerts.repository.server";
 import { admitSms, smsCountryAllowed } from "../sms/sms-guard.server";
 import * as repo from "./recipients.repository.server";
 
-export { addressHash, type Channel } from "./recipients.repository.server";
+export { addressHash, canonicalAddress, type Channel } from "./recipients.repository.server";
 
 export type RecipientsErrorCode =
   | "sender.unverified"
@@ -43,6 +42,13 @@ const MONTH_MS = 30 * DAY_MS;
 
 /** A never link's code: 12 base64url characters (72 bits), like a short reply link. */
 export const NEVER_CODE_LENGTH = 12;
+
+/**
+ * What the never page's functions use of Deps, spelt out: the email change's mail
+ * (auth.server, which service-deps imports) asks this module too (decision 058), and a
+ * Deps import here would close a cycle.
+ */
+type NeverDeps = { db: DB; clock: () => number };
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -79,8 +85,12 @@ export async function admitConsentRequest(
   now: number,
 ): Promise<{ neverUrl: string }> {
   if (request.channel === "sms") requireSmsCountry(config, request.to);
-  const hash = repo.addressHash(request.channel, request.to);
-  if (await repo.isSuppressed(db, hash)) throw new RecipientsError("recipient.suppressed");
+  // Every spelling of one mailbox is one recipient (decision 058): checked in both forms,
+  // counted on the canonical one.
+  if (await repo.isSuppressed(db, repo.fingerprintsOf(request.channel, request.to))) {
+    throw new RecipientsError("recipient.suppressed");
+  }
+  const hash = repo.canonicalHash(request.channel, request.to);
   const day = await hitSmsQuota(db, `to-day:${hash}`, RECIPIENT_DAY_LIMIT, DAY_MS, now);
   if (!day.ok) {
     throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
@@ -96,25 +106,68 @@ export async function admitConsentRequest(
   return { neverUrl: await neverUrl(db, config, request.channel, request.to, now) };
 }
 
+/**
+ * Whether admitConsentRequest would refuse this e-mail request now, without counting it:
+ * for a page whose message is queued later by code that cannot answer the page (better-auth's
+ * email change). Throws the RecipientsError it would; admitConsentRequest still decides.
+ */
+export async function previewConsentRequest(db: DB, to: string, now: number): Promise<void> {
+  if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
+  const hash = repo.canonicalHash("email", to);
+  if ((await repo.counterOf(db, `to-day:${hash}`, DAY_MS, now)) >= RECIPIENT_DAY_LIMIT) {
+    throw new RecipientsError("recipient.busyToday", { count: 1 });
+  }
+  if ((await repo.counterOf(db, `to-month:${hash}`, MONTH_MS, now)) >= RECIPIENT_MONTH_LIMIT) {
+    throw new RecipientsError("recipient.busyMonth", { count: 1 });
+  }
+}
+
 const waitOf = (ms: number, unit: number) => Math.max(1, Math.ceil(ms / unit));
+
+/** Relay mails one confirmed address may get a day, whoever writes (decision 058). */
+export const RELAY_MAIL_DAY_LIMIT = 20;
+
+/**
+ * Checks and counts a mail to an address that confirmed itself (a finder's, decision 058):
+ * not suppressed, at most RELAY_MAIL_DAY_LIMIT a day to one mailbox. Throws
+ * RecipientsError; answers the never link the mail must carry.
+ */
+export async function admitRelayMail(
+  db: DB,
+  config: Pick<Config, "authSecret" | "baseUrl">,
+  to: string,
+  now: number,
+): Promise<{ neverUrl: string }> {
+  if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
+  const day = await hitSmsQuota(db, `relay-day:${repo.canonicalHash("email", to)}`, RELAY_MAIL_DAY_LIMIT, DAY_MS, now);
+  if (!day.ok) {
+    throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
+  }
+  return { neverUrl: await neverUrl(db, config, "email", to, now) };
+}
 
 /** Whether messages may go to this address or number (not suppressed). */
 export async function mayMessage(db: DB, channel: repo.Channel, to: string): Promise<boolean> {
-  return !(await repo.isSuppressed(db, repo.addressHash(channel, to)));
+  return !(await repo.isSuppressed(db, repo.fingerprintsOf(channel, to)));
 }
 
-/** Of these addresses and numbers, the fingerprints on the list (for a page of contacts). */
-export function suppressedAmong(db: DB, targets: { channel: repo.Channel; to: string }[]) {
-  return repo.suppressedOf(
+/** Of these addresses and numbers, which are on the list, in either form (for a page of contacts). */
+export async function suppressedAmong(
+  db: DB,
+  targets: { channel: repo.Channel; to: string }[],
+): Promise<(channel: repo.Channel, to: string) => boolean> {
+  const listed = await repo.suppressedOf(
     db,
-    targets.map((t) => repo.addressHash(t.channel, t.to)),
+    targets.flatMap((t) => repo.fingerprintsOf(t.channel, t.to)),
   );
+  return (channel, to) => repo.fingerprintsOf(channel, to).some((h) => listed.has(h));
 }
 
 /**
  * The address's "never contact me again" link, remembered for the page: its code is an
  * HMAC (AUTH_SECRET) of the fingerprint, so every message to one address carries the same
- * link and the table holds one row per address.
+ * link and the table holds one row per address. Keyed by the canonical form (decision 058):
+ * a stop covers every spelling of the mailbox.
  */
 export async function neverUrl(
   db: DB,
@@ -123,7 +176,7 @@ export async function neverUrl(
   to: string,
   now: number,
 ): Promise<string> {
-  const hash = repo.addressHash(channel, to);
+  const hash = repo.canonicalHash(channel, to);
   const code = createHmac("sha256", config.authSecret)
     .update(`never\n${hash}`)
     .digest("base64url")
@@ -142,20 +195,20 @@ async function neverLinkOf(db: DB, code: string) {
 }
 
 /** The never page: which channel the link came by, and whether that address is suppressed now. */
-export async function readNeverLink(deps: Pick<Deps, "db">, code: string) {
+export async function readNeverLink(deps: Pick<NeverDeps, "db">, code: string) {
   const link = await neverLinkOf(deps.db, code);
   return { channel: link.channel, suppressed: await repo.isSuppressed(deps.db, link.addressHash) };
 }
 
 /** "Never contact me again": nothing more goes to that address, whoever asks. */
-export async function neverContactAgain(deps: Pick<Deps, "db" | "clock">, code: string) {
+export async function neverContactAgain(deps: NeverDeps, code: string) {
   const link = await neverLinkOf(deps.db, code);
   await repo.suppress(deps.db, link.addressHash, link.channel, deps.clock());
   return { channel: link.channel };
 }
 
 /** The person changed their mind, from a link only they received: consent requests may come again. */
-export async function allowContactAgain(deps: Pick<Deps, "db">, code: string) {
+export async function allowContactAgain(deps: Pick<NeverDeps, "db">, code: string) {
   const link = await neverLinkOf(deps.db, code);
   await repo.unsuppress(deps.db, link.addressHash);
   return { channel: link.channel };
@@ -163,12 +216,14 @@ export async function allowContactAgain(deps: Pick<Deps, "db">, code: string) {
 
 /** Suppresses addresses a trusted contact's stop covers (contacts.service; decision 046). */
 export async function suppressAll(db: DB, targets: { channel: repo.Channel; to: string }[], now: number) {
-  for (const t of targets) await repo.suppress(db, repo.addressHash(t.channel, t.to), t.channel, now);
+  for (const t of targets) {
+    for (const hash of repo.fingerprintsOf(t.channel, t.to)) await repo.suppress(db, hash, t.channel, now);
+  }
 }
 
 /** Lifts the suppression of an address its owner just proved again (a confirmed link or code). */
 export async function unsuppressAddress(db: DB, channel: repo.Channel, to: string): Promise<void> {
-  await repo.unsuppress(db, repo.addressHash(channel, to));
+  await repo.unsuppress(db, repo.fingerprintsOf(channel, to));
 }
 
 /** Housekeeping: never links not sent for this long, unless their address is suppressed. */

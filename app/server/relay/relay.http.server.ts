@@ -4,6 +4,8 @@ import type { RelayErrorCode } from "./relay.service.server";
 
 export const relayErrors: HttpErrorTable<RelayErrorCode> = {
   notFound: { status: 404, key: "relay.errors.notFound", on: "page" },
+  // The owner's side answers only while the item relays (decision 058).
+  closed: { status: 409, key: "relay.errors.closed" },
   rateLimited: {
     status: 429,
     key: "relay.errors.rateLimited",

@@ -22,6 +22,8 @@ export interface Conversation {
   lastMessageAt: number;
   /** The owner confirmed "I have my item back" (decision 019), with the fee agreed then. */
   returned: ReturnedState | null;
+  /** The finder's address opened the first mail's link (decision 058): replies are mailed to it. */
+  finderConfirmedAt: number | null;
 }
 
 export interface ReturnedState {
@@ -61,6 +63,7 @@ function toConversation(row: Selectable<ConversationTable>): Conversation {
             fee: Number(row.returnedFee ?? 0),
             currency: toCurrency(row.returnedCurrency ?? ""),
           },
+    finderConfirmedAt: row.finderConfirmedAt == null ? null : Number(row.finderConfirmedAt),
   };
 }
 
@@ -95,6 +98,16 @@ export async function markReturned(db: DB, id: string, r: ReturnedState): Promis
     .where("returnedAt", "is", null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/** The finder's address confirmed itself (decision 058); the first time counts. */
+export async function markFinderConfirmed(db: DB, id: string, at: number): Promise<void> {
+  await db
+    .updateTable("conversations")
+    .set({ finderConfirmedAt: at })
+    .where("id", "=", id)
+    .where("finderConfirmedAt", "is", null)
+    .execute();
 }
 
 export async function insertRelayMessage(db: DB, m: RelayMessage): Promise<void> {

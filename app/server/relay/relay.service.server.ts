@@ -8,24 +8,23 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import { getT } from "~/i18n/i18n";
-import { isItemPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
 import { findItemById, type Item } from "../items/items.repository.server";
-import { hasEarnedLapsedRelay } from "../items/lapsed-relay.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { writeItemLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
-import { enqueueMail, wakeOutbox } from "../mail/mail.server";
+import { wakeOutbox } from "../mail/mail.server";
 import { rateLimiter, rateLimits } from "../rate-limit/rate-limit.server";
 import { RETENTION_MS } from "~/lib/retention";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
+import { confirmFinderAddress, finderUrl, mailFinderLink, mailFinderReply } from "./finder-mail.service.server";
 import * as repo from "./relay.repository.server";
+import { relayState } from "./relay-state.server";
 import { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } from "./relay-limits.server";
 
 /** Conversations are deleted this long after their last message (brief 2.8). */
@@ -35,40 +34,14 @@ export { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } 
 
 export const OWNER_LIST_LIMIT = 200;
 
-export type RelayErrorCode = "notFound" | "rateLimited" | "flooded" | "honeypot" | `captcha.${CaptchaFailure}`;
+export type RelayErrorCode =
+  "notFound" | "closed" | "rateLimited" | "flooded" | "honeypot" | `captcha.${CaptchaFailure}`;
 
 /** `params.count`: minutes to wait (rateLimited, flooded). */
 export class RelayError extends ServiceError<RelayErrorCode> {}
 
-/**
- * Whether finders can write about the item (decision 019): an active sticker that is
- * paid now, or has earned the lapsed relay (a payment kept, decision 050; a sticker never
- * paid, withdrawn or invoiced and never paid keeps the spec's 'not paid' page only).
- * `paidNow` says which: the owner's mail then asks them to reactivate.
- */
-async function relayState(
-  db: Deps["db"],
-  item: Item | undefined,
-  now: number,
-): Promise<{ open: false } | { open: true; paidNow: boolean }> {
-  if (!item || !item.active) return { open: false };
-  if (isItemPaid(item, now)) return { open: true, paidNow: true };
-  if (await hasEarnedLapsedRelay(db, item.id)) return { open: true, paidNow: false };
-  return { open: false };
-}
-
 function newFinderToken(): string {
   return randomBytes(32).toString("base64url");
-}
-
-/** One line, for subjects: stored texts may hold line breaks. */
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-
-function quote(text: string) {
-  return text
-    .split("\n")
-    .map((l) => `> ${l}`)
-    .join("\n");
 }
 
 interface SendMeta {
@@ -156,7 +129,7 @@ export async function sendFinderMessage(
   input: FinderMessageInput,
   meta: SendMeta & { viewerId: string | null },
 ): Promise<{ token: string; conversationId: string }> {
-  const { db, config } = deps;
+  const { db } = deps;
   const now = deps.clock();
   const item = await findItemById(db, itemId);
   const state = await relayState(db, item, now);
@@ -176,6 +149,7 @@ export async function sendFinderMessage(
     createdAt: now,
     lastMessageAt: now,
     returned: null,
+    finderConfirmedAt: null,
   };
   await db.transaction().execute(async (trx) => {
     await repo.insertConversation(trx, conversation);
@@ -194,23 +168,9 @@ export async function sendFinderMessage(
       await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, true, state.paidNow), now);
   });
   wakeOutbox();
-  const finderEmail = emailOf(input.contact);
-  if (finderEmail) {
-    const t = getT(meta.lang);
-    await enqueueMail(db, {
-      to: finderEmail,
-      subject: t("relay.mail.finder.sentSubject"),
-      text: t("relay.mail.finder.sentText", {
-        message: quote(input.message),
-        url: finderUrl(config.baseUrl, conversation.finderToken),
-      }),
-    });
-  }
+  // Only the private link: the address is a third party's until it opens it (decision 058).
+  await mailFinderLink(deps, conversation, now);
   return { token: conversation.finderToken, conversationId: conversation.id };
-}
-
-function finderUrl(base: URL, token: string) {
-  return new URL(`/m/${token}`, base).toString();
 }
 
 /** What the finder sees at /m/{token}: no owner name, email or phone, ever. */
@@ -223,8 +183,10 @@ export interface FinderThread {
   /** The owner confirmed they have the item back, with the fee agreed then (decision 019). */
   returned: repo.ReturnedState | null;
   url: string;
-  /** The finder gave an email address: the link and the replies were mailed to it. */
+  /** The finder gave an email address: the link was mailed to it. */
   mailed: boolean;
+  /** That address opened the mailed link (decision 058): the owner's replies are mailed to it. */
+  mailConfirmed: boolean;
   /** The sticker code, for handing the item in. */
   code: string;
   /** The item is flooded: writing again needs the captcha (decision 029). */
@@ -238,10 +200,15 @@ async function conversationOfToken(db: Deps["db"], token: string) {
   return conversation;
 }
 
-/** The finder's view of a conversation; marks the owner's replies read. RelayError notFound for a wrong token. */
+/**
+ * The finder's view of a conversation; marks the owner's replies read. `confirm`: the code
+ * of the first mail's link, which confirms the address (decision 058). RelayError notFound
+ * for a wrong token.
+ */
 export async function openFinderThread(
   deps: Pick<Deps, "config" | "db" | "clock">,
   token: string,
+  confirm: string | null = null,
 ): Promise<FinderThread> {
   const { db } = deps;
   const now = deps.clock();
@@ -249,6 +216,7 @@ export async function openFinderThread(
   const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   await repo.markRead(db, conversation.id, "owner", now);
+  const mailConfirmed = await confirmFinderAddress(deps, conversation, confirm, now);
   const messages = await repo.listMessagesOf(db, conversation.id);
   const canWrite = (await relayState(db, item, now)).open;
   return {
@@ -265,6 +233,7 @@ export async function openFinderThread(
     returned: conversation.returned,
     url: finderUrl(deps.config.baseUrl, token),
     mailed: emailOf(conversation.finderContact) !== null,
+    mailConfirmed,
     code: formatStickerCode(item.code),
     flooded: canWrite && (await isRelayFlooded(deps, item.id)),
   };
@@ -331,7 +300,8 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
     itemId: item.id,
     itemName: item.name,
     finderContact: conversation.finderContact,
-    finderCanGetMail: emailOf(conversation.finderContact) !== null,
+    // Only an address that confirmed itself gets the replies (decision 058).
+    finderCanGetMail: emailOf(conversation.finderContact) !== null && conversation.finderConfirmedAt !== null,
     finderLang: conversation.finderLang,
     returned: conversation.returned,
     messages: messages.map((m) => ({
@@ -350,7 +320,8 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
 
 /**
  * The owner's reply: stored for /m/{token} and mailed to the finder (their language) when
- * they gave an email. The mail names nobody and carries no owner address (no Reply-To).
+ * their address confirmed itself (decision 058). The mail names nobody and carries no
+ * owner address (no Reply-To). RelayError closed once the relay is (refund, never paid).
  */
 export async function replyAsOwner(
   deps: Pick<Deps, "config" | "db" | "clock">,
@@ -367,25 +338,30 @@ export async function replyAsOwner(
   if (!item) throw new RelayError("notFound");
   const limited = await rateLimiter(config, db)(RELAY_REPLY_RULE, ownerId, now);
   if (!limited.ok) throw new RelayError("rateLimited", { count: limited.retryAfterMinutes });
-  await storeOwnerSideReply(deps, conversation, item.name, text, null);
+  await storeOwnerSideReply(deps, conversation, item, text, null);
 }
 
 /**
  * A reply from the owner's side: the owner, or (decision 033) a trusted contact
  * through their private link. Stored for /m/{token} as the owner's side (the finder never
- * learns who wrote it) and mailed to the finder when they gave an email. A contact's
- * reply also alerts the item's managers ("reply" in the fan-out), in the same transaction.
+ * learns who wrote it) and mailed to the finder once their address confirmed itself
+ * (decision 058). A contact's reply also alerts the item's managers ("reply" in the
+ * fan-out), in the same transaction. RelayError closed when the item's relay is closed
+ * (the rule the finder page goes by): nobody answers through a sticker that was refunded
+ * or never paid.
  */
 export async function storeOwnerSideReply(
   deps: Pick<Deps, "config" | "db" | "clock">,
-  conversation: { id: string; itemId: string; finderContact: string; finderLang: "en" | "sv"; finderToken: string },
-  itemName: string,
+  conversation: repo.Conversation,
+  item: Item,
   text: string,
   contact: { id: string; name: string } | null,
 ): Promise<void> {
-  const { db, config } = deps;
+  const { db } = deps;
   const now = deps.clock();
   const id = conversation.id;
+  const itemName = item.name;
+  if (!(await relayState(db, item, now)).open) throw new RelayError("closed");
   await db.transaction().execute(async (trx) => {
     await repo.insertRelayMessage(trx, {
       id: randomUUID(),
@@ -415,19 +391,7 @@ export async function storeOwnerSideReply(
       );
     }
   });
-  const finderEmail = emailOf(conversation.finderContact);
-  if (finderEmail) {
-    const t = getT(conversation.finderLang);
-    await enqueueMail(db, {
-      to: finderEmail,
-      subject: t("relay.mail.finder.replySubject", { item: oneLine(itemName) }),
-      text: t("relay.mail.finder.replyText", {
-        item: itemName,
-        reply: quote(text),
-        url: finderUrl(config.baseUrl, conversation.finderToken),
-      }),
-    });
-  }
+  await mailFinderReply(deps, conversation, itemName, text, now);
   wakeOutbox();
 }
 

@@ -40,6 +40,7 @@ import * as m0050 from "./0050-delivery-lanes";
 import * as m0053 from "./0053-backups";
 import * as m0055 from "./0055-confirmation-pending-shipment-notes";
 import * as m0056 from "./0056-credit-notes";
+import * as m0063 from "./0063-finder-mail-confirmed";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -87,6 +88,7 @@ export const migrations: Record<string, Migration> = {
   "0053-backups": m0053,
   "0055-confirmation-pending-shipment-notes": m0055,
   "0056-credit-notes": m0056,
+  "0063-finder-mail-confirmed": m0063,
 };
 
 /**
