@@ -21,6 +21,14 @@ describe("mobile numbers are read as typed and kept in E.164", () => {
     expect(normalizePhone("0047 912 34 567")).toBe("+4791234567");
   });
 
+  it("reads a Nordic number with its national 0 as the same number, so one stop covers every spelling", () => {
+    for (const typed of ["+358 (0)40 123 4567", "00358 040 123 4567", "+358040 1234567"]) {
+      expect(normalizePhone(typed), typed).toBe("+358401234567");
+    }
+    expect(normalizePhone("+47 (0)912 34 567")).toBe("+4791234567");
+    expect(normalizePhone("+45 0 20 12 34 56")).toBe("+4520123456");
+  });
+
   it("refuses what is not a mobile number", () => {
     for (const bad of [
       "",

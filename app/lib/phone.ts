@@ -19,12 +19,13 @@ export function normalizePhone(input: string): string | null {
   s = s.replace(/^\+46\(?0\)?/, "+46");
   if (s.startsWith("00")) s = "+" + s.slice(2);
   else if (/^0[1-9]/.test(s)) s = "+46" + s.slice(1);
+  // The national 0 written after a Nordic country code ("+358 (0)40…", "+46 070…"): no
+  // number there starts with 0, so it is the trunk prefix, and the number is one number
+  // (one fingerprint on the suppression list, one count against the limits; decision 058).
+  s = s.replace(/^\+(45|46|47|354|358)0/, "+$1");
   if (!/^\+[1-9]\d{7,14}$/.test(s)) return null;
-  if (s.startsWith("+46")) {
-    // Swedish mobile numbers: 07x plus seven digits (+46 7x xxx xx xx).
-    if (s.startsWith("+460")) s = "+46" + s.slice(4);
-    if (!/^\+467\d{8}$/.test(s)) return null;
-  }
+  // Swedish mobile numbers: 07x plus seven digits (+46 7x xxx xx xx).
+  if (s.startsWith("+46") && !/^\+467\d{8}$/.test(s)) return null;
   return s;
 }
 

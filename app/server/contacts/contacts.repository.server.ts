@@ -167,7 +167,17 @@ export async function deleteUnconfirmedBefore(db: DB, before: number): Promise<n
     .where("confirmedAt", "is", null)
     .where("createdAt", "<", before)
     .executeTakeFirst();
-  return Number(res.numDeletedRows);
+  // A contact confirmed by mail whose number never confirmed itself: the number is a
+  // stranger's as far as Hittad knows, and goes after the same period (decision 058).
+  const numbers = await db
+    .updateTable("trusted_contacts")
+    .set({ phone: null, confirmCodeHash: null, confirmCodeExpiresAt: null, confirmCodeAttempts: 0 })
+    .where("phone", "is not", null)
+    .where("phoneConfirmedAt", "is", null)
+    .where("createdAt", "<", before)
+    .where((eb) => eb.or([eb("confirmCodeExpiresAt", "is", null), eb("confirmCodeExpiresAt", "<", before)]))
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) + Number(numbers.numUpdatedRows);
 }
 
 /**

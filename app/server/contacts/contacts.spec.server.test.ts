@@ -43,6 +43,9 @@
  * 19. A reply is 1–2,000 characters. Here.
  * 20. The reply reaches the finder as the owner's side, with the contact's name. Held by
  *     tests/integration/trusted-contacts.test.ts "gets nothing before confirming; once confirmed …".
+ * keeping (contacts.repository, run by housekeeping)
+ * 21. A contact that never confirmed goes 30 days after being named; so does the number of a
+ *     contact confirmed by mail whose number never confirmed itself. Here.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -62,7 +65,7 @@ import {
   stopContact,
 } from "./confirm.service.server";
 import { replyToken, stopToken } from "./contact-links.server";
-import { insertContact, listExcludedContactIds } from "./contacts.repository.server";
+import { deleteUnconfirmedBefore, insertContact, listExcludedContactIds } from "./contacts.repository.server";
 import { exportContacts, listContacts, removeContact, saveItemContactChoices } from "./contacts.service.server";
 import { addContact, INVITE_RULE } from "./invite.service.server";
 import { openContactReply, replyAsContact } from "./reply.service.server";
@@ -319,5 +322,25 @@ describe("answering the finder", () => {
     expect(await replies(d, contact)).toHaveLength(0);
     await replyAsContact(d, token, "x".repeat(2000));
     expect(await replies(d, contact)).toHaveLength(1);
+  });
+});
+
+describe("keeping", () => {
+  it("21: a number that never confirmed itself is forgotten 30 days after the contact was named, a confirmed one kept", async () => {
+    const { d, owner } = await setUp();
+    const strangers = aNumber();
+    const confirmedNumber = aNumber();
+    const mailOnly = await contactOf(d, owner, { phone: strangers, emailConfirmed: true });
+    const both = await contactOf(d, owner, { phone: confirmedNumber, emailConfirmed: true, phoneConfirmed: true });
+    const never = await contactOf(d, owner, {});
+    const phoneOf = (id: string) =>
+      d.db.selectFrom("trusted_contacts").select("phone").where("id", "=", id).executeTakeFirst();
+    // A day short of the period: nothing goes.
+    await deleteUnconfirmedBefore(d.db, START - DAY_MS);
+    expect((await phoneOf(mailOnly))?.phone).toBe(strangers);
+    await deleteUnconfirmedBefore(d.db, START + DAY_MS);
+    expect((await phoneOf(mailOnly))?.phone).toBeNull();
+    expect((await phoneOf(both))?.phone).toBe(confirmedNumber);
+    expect(await phoneOf(never)).toBeUndefined();
   });
 });
