@@ -166,7 +166,9 @@ describe("configuration", () => {
     });
 
     it("production with Stripe refuses to start without the VAT number of a seller that charges VAT (issue #46 point 7)", () => {
-      expect(() => parseConfig({ ...stripe, ...seller }, tmp())).toThrow(/COMPANY_VAT_NR: required with PAYMENTS=stripe/);
+      expect(() => parseConfig({ ...stripe, ...seller }, tmp())).toThrow(
+        /COMPANY_VAT_NR: required with PAYMENTS=stripe/,
+      );
       expect(parseConfig({ ...stripe, ...seller, COMPANY_VAT_NR: "SE559123456701" }, tmp()).company.vatNr).toBe(
         "SE559123456701",
       );

@@ -418,7 +418,6 @@ export interface ExportItem {
   photos?: number;
 }
 
-
 function writeCsv(lang: Lang, columns: readonly CsvColumn[], records: string[][]): string {
   return stringify([columns.map((c) => HEADERS[c][lang]), ...records.map((r) => r.map(escapeFormula))], {
     delimiter: delimiterFor(lang),

@@ -42,7 +42,13 @@ afterEach(async () => {
 async function paidAtNight(language: "en" | "sv") {
   const u = await signUpOwner(deps, { language, prefix: "swedish-time" });
   const item = await createItem(deps, u.id, ITEM, language);
-  const o = await createOrder(deps, { userId: u.id, itemIds: [item], period: "month", lang: language, immediateStart: true });
+  const o = await createOrder(deps, {
+    userId: u.id,
+    itemIds: [item],
+    period: "month",
+    lang: language,
+    immediateStart: true,
+  });
   await completeTestPayment(deps, { userId: u.id, orderId: o.id });
   return { u, o };
 }
