@@ -20,7 +20,7 @@ import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-delete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["account", "auth", "common"] };
+export const handle = { i18n: ["account", "auth", "common", "recipients"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "account");

@@ -4,7 +4,7 @@
  * key; a wrong one is 'Page not found'. Nothing here names the owner.
  */
 import { useTranslation } from "~/i18n/react";
-import { data, Link, redirect, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { CopyButton } from "~/components/CopyButton";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { useNonce } from "~/components/nonce";
@@ -19,7 +19,7 @@ import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
-import { continueFinderConversation, openFinderThread } from "~/server/relay/relay.service.server";
+import { confirmFinderMail, continueFinderConversation, openFinderThread } from "~/server/relay/relay.service.server";
 import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
 import type { Route } from "./+types/finder-thread";
 
@@ -48,11 +48,22 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
 }
 
-/** The finder writes again: the same checks as the first message. */
+/** The finder writes again (the same checks as the first message), or their mailbox says yes. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isFinderToken(params.token)) throw data(null, { status: 404 });
   const { ip, lang } = context.get(requestContext);
-  const parsed = parseFinderMessage(await readForm(request));
+  const form = await readForm(request);
+  if (form.get("intent") === "confirmMail") {
+    // A wrong code confirms nothing and says nothing: the page shows the address unconfirmed.
+    const code = form.get("c");
+    try {
+      await confirmFinderMail(await getDeps(), params.token, typeof code === "string" ? code : null);
+    } catch (err) {
+      return serviceErrorResponse(relayErrors, err);
+    }
+    return redirect(`/m/${params.token}`, { headers: PRIVATE_LINK_HEADERS });
+  }
+  const parsed = parseFinderMessage(form);
   if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
   try {
     await continueFinderConversation(await getDeps(), params.token, parsed.data, { ip, lang });
@@ -107,7 +118,18 @@ export default function FinderThread({ loaderData, actionData }: Route.Component
             />
             <CopyButton text={thread.url} label={t("relay.finder.copyLink")} />
           </div>
-          {thread.mailed ? (
+          {thread.confirmMail ? (
+            <Form method="post" className="mt-3" aria-labelledby="confirm-mail-lead">
+              <p id="confirm-mail-lead" className="mb-2">
+                {t("relay.finder.confirmMailLead")}
+              </p>
+              <input type="hidden" name="intent" value="confirmMail" />
+              <input type="hidden" name="c" value={thread.confirmMail} />
+              <button type="submit" className="btn btn-primary">
+                {t("relay.finder.confirmMail")}
+              </button>
+            </Form>
+          ) : thread.mailed ? (
             <p className="form-text mb-0">
               {t(thread.mailConfirmed ? "relay.finder.mailConfirmed" : "relay.finder.linkMailed")}
             </p>

@@ -19,7 +19,11 @@ export interface SecretUrl {
 
 export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/invite/:token", what: "organisation invite link (decision 022; only its hash is stored)" },
-  { route: "/m/:token", what: "the finder's private conversation link (decision 013)" },
+  {
+    route: "/m/:token",
+    query: ["c"],
+    what: "the finder's private conversation link (decision 013) and its first mail's code (decision 058)",
+  },
   { route: "/t/c/:token", what: "a trusted contact's confirmation link (decision 040; only its hash is stored)" },
   { route: "/t/s/:token", what: "a trusted contact's stop link (decision 040; an HMAC)" },
   { route: "/t/r/:token", what: "a trusted contact's private reply link (decision 040; an HMAC)" },

@@ -34,6 +34,8 @@ const L = {
     threadTitle: "Conversation about",
     reply: "Your reply",
     sendReply: "Send reply",
+    emailMeAnswers: "Yes, email me the answers",
+    mailConfirmed: "Your email address is confirmed",
     replySent: "Your reply has been sent.",
     theOwner: "The owner",
     replySubject: "has answered",
@@ -56,6 +58,8 @@ const L = {
     threadTitle: "Konversation om",
     reply: "Ditt svar",
     sendReply: "Skicka svar",
+    emailMeAnswers: "Ja, mejla mig svaren",
+    mailConfirmed: "Din e-postadress är bekräftad",
     replySent: "Ditt svar har skickats.",
     theOwner: "Ägaren",
     replySubject: "har svarat",
@@ -145,11 +149,13 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         await expect(finder.getByText(`Found <b>it</b> at the station (${lang})`)).toBeVisible();
         await expect(finder.locator("body")).not.toContainText(owner.email);
         await shoot(phone, `${link}?sent=1`, `finder-sent-${lang}`);
-        // The finder opens the link from the first mail: their address confirmed itself and
-        // the owner's replies are mailed from now on (decision 058).
+        // The finder opens the link from the first mail and says yes: their address confirmed
+        // itself and the owner's replies are mailed from now on (decision 058).
         const linkMail = await app.smtp.waitForMail((m) => m.to.includes(finderEmail) && m.text.includes(link));
         const confirmUrl = new URL(new RegExp(`https?://\\S+${link}\\?c=[A-Za-z0-9_-]+`).exec(linkMail.text)![0]);
         await finder.goto(`${confirmUrl.pathname}${confirmUrl.search}`);
+        await finder.getByRole("button", { name: s.emailMeAnswers }).click();
+        await expect(finder.getByText(s.mailConfirmed)).toBeVisible();
 
         // The owner's mail (their language) leads to the conversation.
         const mail = await app.smtp.waitForMail(

@@ -12,7 +12,12 @@ import { addContact } from "../../app/server/contacts/invite.service.server";
 import { replyAsContact } from "../../app/server/contacts/reply.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { neverContactAgain } from "../../app/server/recipients/recipients.service.server";
-import { openFinderThread, replyAsOwner, sendFinderMessage } from "../../app/server/relay/relay.service.server";
+import {
+  confirmFinderMail,
+  openFinderThread,
+  replyAsOwner,
+  sendFinderMessage,
+} from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { ServiceError } from "../../app/server/service-error.server";
@@ -132,9 +137,17 @@ describe("the owner's replies reach only an address that confirmed itself", () =
     await replyAsOwner(deps, owner.id, sent.conversationId, "still nothing");
     const [first, ...rest] = await mailTo(victim);
     expect(rest).toHaveLength(0);
-    // The mailbox opens its link: replies from now on are mailed.
+    // Opening the mailed link (a GET, as a mail scanner that follows links does) only asks.
     const code = tokenOf(first!.text, "\\?c=");
-    expect((await openFinderThread(deps, sent.token, code)).mailConfirmed).toBe(true);
+    const opened = await openFinderThread(deps, sent.token, code);
+    expect(opened.mailConfirmed).toBe(false);
+    expect(opened.confirmMail).toBe(code);
+    await replyAsOwner(deps, owner.id, sent.conversationId, "not yet either");
+    expect(await mailTo(victim)).toHaveLength(1);
+    // A wrong code posted confirms nothing; the mailbox's own yes does: replies from now on are mailed.
+    expect(await confirmFinderMail(deps, sent.token, "A".repeat(22))).toBe(false);
+    expect(await confirmFinderMail(deps, sent.token, code)).toBe(true);
+    expect((await openFinderThread(deps, sent.token)).mailConfirmed).toBe(true);
     await replyAsOwner(deps, owner.id, sent.conversationId, "Leave it at the desk");
     const after = await mailTo(victim);
     expect(after).toHaveLength(2);
@@ -149,7 +162,7 @@ describe("the owner's replies reach only an address that confirmed itself", () =
     const item = await paidItem(owner.id, "Keys");
     const sent = await finderWrites(item, finder, "Found them");
     const [first] = await mailTo(finder);
-    await openFinderThread(deps, sent.token, tokenOf(first!.text, "\\?c="));
+    await confirmFinderMail(deps, sent.token, tokenOf(first!.text, "\\?c="));
     await neverContactAgain(deps, tokenOf(first!.text, "/t/n/"));
     await replyAsOwner(deps, owner.id, sent.conversationId, "Thanks");
     expect(await mailTo(finder)).toHaveLength(1);
@@ -186,5 +199,20 @@ describe("nobody answers through a closed relay", () => {
     const replyToken = tokenOf(alert!.text, "/t/r/");
     await rt.database.db.updateTable("products").set({ payed: 0, paidUntil: null }).where("id", "=", item).execute();
     expect(await errorCode(replyAsContact(deps, replyToken, "after refund"))).toBe("closed");
+  });
+});
+
+describe("strangers on a sticker's page do not use up an address's allowance", () => {
+  it("finders' first mails count against limits of their own: the address's own people can still invite it", async () => {
+    const address = victimAddress();
+    const owner = await createUser(rt);
+    const item = await paidItem(owner.id, "Keys");
+    for (let i = 0; i < 3; i++) await finderWrites(item, address, `Found them ${i}`);
+    // Two first mails a day to one mailbox, then the finder's limit holds…
+    expect(await mailTo(address)).toHaveLength(2);
+    // …and a trusted contact's invitation to the same mailbox still goes.
+    const inviter = await createUser(rt);
+    expect(await errorCode(addContact(deps, inviter.id, { name: "Bo", email: address, phone: "" }))).toBe("ok");
+    expect(await mailTo(address)).toHaveLength(3);
   });
 });

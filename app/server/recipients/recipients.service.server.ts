@@ -71,6 +71,12 @@ export interface ConsentRequest {
   to: string;
   /** Who pays for an SMS: `account:{userId}`. */
   accountKey: string;
+  /**
+   * `finder`: an anonymous finder's request (the first mail of a conversation) counts against
+   * limits of its own, so strangers posting on a sticker's page cannot use up an address's
+   * allowance for the invitations its own people send (decision 058).
+   */
+  pool?: "finder";
 }
 
 /**
@@ -91,11 +97,12 @@ export async function admitConsentRequest(
     throw new RecipientsError("recipient.suppressed");
   }
   const hash = repo.canonicalHash(request.channel, request.to);
-  const day = await hitSmsQuota(db, `to-day:${hash}`, RECIPIENT_DAY_LIMIT, DAY_MS, now);
+  const pool = request.pool ? `${request.pool}-` : "";
+  const day = await hitSmsQuota(db, `${pool}to-day:${hash}`, RECIPIENT_DAY_LIMIT, DAY_MS, now);
   if (!day.ok) {
     throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
   }
-  const month = await hitSmsQuota(db, `to-month:${hash}`, RECIPIENT_MONTH_LIMIT, MONTH_MS, now);
+  const month = await hitSmsQuota(db, `${pool}to-month:${hash}`, RECIPIENT_MONTH_LIMIT, MONTH_MS, now);
   if (!month.ok) {
     throw new RecipientsError("recipient.busyMonth", { count: waitOf(month.windowStart + MONTH_MS - now, DAY_MS) });
   }

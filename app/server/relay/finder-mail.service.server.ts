@@ -61,7 +61,7 @@ export async function mailFinderLink(
   const url = `${finderUrl(config.baseUrl, conversation.finderToken)}?c=${confirmCode(config, conversation)}`;
   return sendUnlessRefused(deps.db, async (trx) => {
     // The finder is no account: the request is counted per recipient only (never an SMS).
-    const request = { channel: "email" as const, to, accountKey: `finder:${conversation.id}` };
+    const request = { channel: "email" as const, to, accountKey: `finder:${conversation.id}`, pool: "finder" as const };
     const { neverUrl } = await admitConsentRequest(trx, config, request, now);
     await enqueueMail(trx, {
       to,
@@ -71,8 +71,18 @@ export async function mailFinderLink(
   });
 }
 
+/** Whether `code` is the first mail's code for this conversation's address (constant time). */
+export function finderCodeMatches(config: Config, conversation: FinderSide, code: string | null): boolean {
+  if (!code || emailOf(conversation.finderContact) === null) return false;
+  const expected = Buffer.from(confirmCode(config, conversation));
+  const given = Buffer.from(code);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /**
- * The private link opened: with the first mail's code, the address is confirmed (once).
+ * The mailbox said yes: the button on the page the first mail's link opens posts the code,
+ * and the address is confirmed (once). Opening the link alone confirms nothing, so a mail
+ * scanner that follows links confirms nothing either (as a trusted contact's invitation).
  * Answers whether the address is confirmed now.
  */
 export async function confirmFinderAddress(
@@ -82,10 +92,7 @@ export async function confirmFinderAddress(
   now: number,
 ): Promise<boolean> {
   if (conversation.finderConfirmedAt !== null) return true;
-  if (!code || emailOf(conversation.finderContact) === null) return false;
-  const expected = Buffer.from(confirmCode(deps.config, conversation));
-  const given = Buffer.from(code);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+  if (!finderCodeMatches(deps.config, conversation, code)) return false;
   await repo.markFinderConfirmed(deps.db, conversation.id, now);
   return true;
 }

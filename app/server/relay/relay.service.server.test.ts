@@ -23,6 +23,7 @@ import {
   continueFinderConversation,
   countOwnerUnread,
   listOwnerConversations,
+  confirmFinderMail,
   openFinderThread,
   openOwnerConversation,
   RelayError,
@@ -284,7 +285,7 @@ describe("conversations", () => {
     );
     // The finder opens the link from the first mail: their address confirmed itself (decision 058).
     const first = (await outbox()).find((m) => m.to === "finder@example.test")!;
-    await openFinderThread(deps, token, /\?c=([A-Za-z0-9_-]+)/.exec(first.text)![1]!);
+    await confirmFinderMail(deps, token, /\?c=([A-Za-z0-9_-]+)/.exec(first.text)![1]!);
     deps.setNow(deps.clock() + 60_000);
     await replyAsOwner(deps, owner.id, conversationId, "Thank you! Leave it at the reception.");
     const thread = await openFinderThread(deps, token);

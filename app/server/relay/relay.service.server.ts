@@ -22,7 +22,13 @@ import { rateLimiter, rateLimits } from "../rate-limit/rate-limit.server";
 import { RETENTION_MS } from "~/lib/retention";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
-import { confirmFinderAddress, finderUrl, mailFinderLink, mailFinderReply } from "./finder-mail.service.server";
+import {
+  confirmFinderAddress,
+  finderCodeMatches,
+  finderUrl,
+  mailFinderLink,
+  mailFinderReply,
+} from "./finder-mail.service.server";
 import * as repo from "./relay.repository.server";
 import { relayState } from "./relay-state.server";
 import { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } from "./relay-limits.server";
@@ -185,8 +191,10 @@ export interface FinderThread {
   url: string;
   /** The finder gave an email address: the link was mailed to it. */
   mailed: boolean;
-  /** That address opened the mailed link (decision 058): the owner's replies are mailed to it. */
+  /** That address said yes from the mailed link (decision 058): the owner's replies are mailed to it. */
   mailConfirmed: boolean;
+  /** The page was opened with the first mail's code and the address has not said yes yet: the code its button posts. */
+  confirmMail: string | null;
   /** The sticker code, for handing the item in. */
   code: string;
   /** The item is flooded: writing again needs the captcha (decision 029). */
@@ -216,7 +224,8 @@ export async function openFinderThread(
   const item = await findItemById(db, conversation.itemId);
   if (!item) throw new RelayError("notFound");
   await repo.markRead(db, conversation.id, "owner", now);
-  const mailConfirmed = await confirmFinderAddress(deps, conversation, confirm, now);
+  const mailConfirmed = conversation.finderConfirmedAt !== null;
+  const confirmMail = !mailConfirmed && finderCodeMatches(deps.config, conversation, confirm) ? confirm : null;
   const messages = await repo.listMessagesOf(db, conversation.id);
   const canWrite = (await relayState(db, item, now)).open;
   return {
@@ -234,9 +243,20 @@ export async function openFinderThread(
     url: finderUrl(deps.config.baseUrl, token),
     mailed: emailOf(conversation.finderContact) !== null,
     mailConfirmed,
+    confirmMail,
     code: formatStickerCode(item.code),
     flooded: canWrite && (await isRelayFlooded(deps, item.id)),
   };
+}
+
+/** The finder's mailbox says yes to the owner's answers by email (the button the first mail's link shows). */
+export async function confirmFinderMail(
+  deps: Pick<Deps, "config" | "db" | "clock">,
+  token: string,
+  code: string | null,
+): Promise<boolean> {
+  const conversation = await conversationOfToken(deps.db, token);
+  return confirmFinderAddress(deps, conversation, code, deps.clock());
 }
 
 /** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
