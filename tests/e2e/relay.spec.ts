@@ -153,6 +153,8 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         // itself and the owner's replies are mailed from now on (decision 058).
         const linkMail = await app.smtp.waitForMail((m) => m.to.includes(finderEmail) && m.text.includes(link));
         const confirmUrl = new URL(new RegExp(`https?://\\S+${link}\\?c=[A-Za-z0-9_-]+`).exec(linkMail.text)![0]);
+        // Looking at the page confirms nothing (a GET), so it can be photographed first.
+        await shoot(phone, `${confirmUrl.pathname}${confirmUrl.search}`, `finder-confirm-mail-${lang}`);
         await finder.goto(`${confirmUrl.pathname}${confirmUrl.search}`);
         await finder.getByRole("button", { name: s.emailMeAnswers }).click();
         await expect(finder.getByText(s.mailConfirmed)).toBeVisible();

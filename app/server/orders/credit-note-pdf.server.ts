@@ -5,7 +5,7 @@
  */
 import type { Currency } from "~/lib/currency";
 import type { SellerView } from "~/lib/seller";
-import { renderPdf, type PdfLine } from "./receipt-pdf.server";
+import { partiesBlock, renderPdf, type PdfLine } from "./receipt-pdf.server";
 
 export interface CreditNoteView {
   orderId: string;
@@ -32,26 +32,7 @@ export function creditNotePdf(
   const title = t("orders.withdrawal.creditNote.title", { number: view.number });
   lines.push({ text: title, x: 56, y, size: 18, bold: true });
   y += 34;
-  const top = y;
-  lines.push({ text: t("billing.receipt.seller"), x: 56, y, bold: true });
-  for (const l of [
-    view.seller.name,
-    ...view.seller.address,
-    `${t("seller.orgNr")} ${view.seller.orgNr}`,
-    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
-    `${t("seller.email")} ${view.seller.email}`,
-    view.seller.example ? t("seller.exampleShort") : "",
-  ].filter(Boolean)) {
-    y += 14;
-    lines.push({ text: l, x: 56, y });
-  }
-  let y2 = top;
-  lines.push({ text: t("billing.receipt.buyer"), x: 320, y: y2, bold: true });
-  for (const l of [view.buyer.name, ...view.buyer.lines].filter(Boolean)) {
-    y2 += 14;
-    lines.push({ text: l.slice(0, 60), x: 320, y: y2 });
-  }
-  y = Math.max(y, y2) + 30;
+  y = partiesBlock(lines, view, t, y);
   const row = (label: string, value: string, bold = false) => {
     lines.push({ text: label, x: 56, y, bold });
     lines.push({ text: value, x: 320, y, bold });

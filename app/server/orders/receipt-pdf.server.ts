@@ -111,6 +111,38 @@ export function renderPdf(lines: PdfLine[], info: { title: string }): Buffer {
   return Buffer.from(out, "latin1");
 }
 
+/**
+ * The seller (left) and the buyer (right) from `top`, as the receipt and the credit note
+ * print them; answers where the next line goes.
+ */
+export function partiesBlock(
+  lines: PdfLine[],
+  view: { seller: SellerView; buyer: { name: string; lines: string[] } },
+  t: (key: string, params?: Record<string, unknown>) => string,
+  top: number,
+): number {
+  let y = top;
+  lines.push({ text: t("billing.receipt.seller"), x: 56, y, bold: true });
+  for (const l of [
+    view.seller.name,
+    ...view.seller.address,
+    `${t("seller.orgNr")} ${view.seller.orgNr}`,
+    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
+    `${t("seller.email")} ${view.seller.email}`,
+    view.seller.example ? t("seller.exampleShort") : "",
+  ].filter(Boolean)) {
+    y += 14;
+    lines.push({ text: l, x: 56, y });
+  }
+  let y2 = top;
+  lines.push({ text: t("billing.receipt.buyer"), x: 320, y: y2, bold: true });
+  for (const l of [view.buyer.name, ...view.buyer.lines].filter(Boolean)) {
+    y2 += 14;
+    lines.push({ text: l.slice(0, 60), x: 320, y: y2 });
+  }
+  return Math.max(y, y2) + 30;
+}
+
 /** The receipt page as PDF lines, in the owner's language and the order's currency. */
 export function receiptPdf(
   view: ReceiptView,
@@ -125,26 +157,7 @@ export function receiptPdf(
   add(t("dashboard.billing.receiptTitle", { number: view.number }), { size: 18, bold: true });
   y += 34;
   // Seller, left; buyer, right.
-  const top = y;
-  add(t("billing.receipt.seller"), { bold: true });
-  for (const l of [
-    view.seller.name,
-    ...view.seller.address,
-    `${t("seller.orgNr")} ${view.seller.orgNr}`,
-    view.seller.vatNr ? `${t("seller.vatNr")} ${view.seller.vatNr}` : "",
-    `${t("seller.email")} ${view.seller.email}`,
-    view.seller.example ? t("seller.exampleShort") : "",
-  ].filter(Boolean)) {
-    y += 14;
-    add(l);
-  }
-  let y2 = top;
-  lines.push({ text: t("billing.receipt.buyer"), x: 320, y: y2, bold: true });
-  for (const l of [view.buyer.name, ...view.buyer.lines].filter(Boolean)) {
-    y2 += 14;
-    lines.push({ text: l.slice(0, 60), x: 320, y: y2 });
-  }
-  y = Math.max(y, y2) + 30;
+  y = partiesBlock(lines, view, t, y);
   const row = (label: string, value: string, bold = false) => {
     lines.push({ text: label, x: 56, y, bold });
     lines.push({ text: value, x: 320, y, bold });
