@@ -5,14 +5,8 @@
  */
 import { z } from "zod";
 
-/** "dropped": never to be posted, the account was deleted (decision 051). */
-export const SHIPMENT_FILTERS = ["pending", "shipped", "dropped"] as const;
-export type ShipmentFilter = (typeof SHIPMENT_FILTERS)[number];
-
-export function parseShipmentFilter(params: URLSearchParams): ShipmentFilter {
-  const v = params.get("status");
-  return v === "shipped" || v === "dropped" ? v : "pending";
-}
+// The queue's tabs, without zod: the shipments page's component renders them (decision 045).
+export { parseShipmentFilter, SHIPMENT_FILTERS, type ShipmentFilter } from "./fulfil-filters";
 
 /** Ids are UUIDs (shipments) or our random ids (orders): letters, digits, dashes. */
 const ID_RE = /^[A-Za-z0-9-]{1,64}$/;
