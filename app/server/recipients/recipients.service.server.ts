@@ -6,7 +6,8 @@
  * it: the asker's email is verified; the recipient did not say "never contact me again"
  * (the suppression list, across accounts and organisations); SMS only to the countries
  * the operator allows; at most two requests a day and five in 30 days to one address or
- * number, whoever asks; an SMS counts against the paying account and the day's budget.
+ * number, whoever asks (an anonymous finder's first mails have the same limits, counted
+ * apart: decision 058); an SMS counts against the paying account and the day's budget.
  * Each carries a "never contact me again" link (`/t/n/{code}`); the person lifts the
  * suppression only themselves, from that link or by confirming a link or code that
  * reached them. No HTTP here (decision 011).
@@ -35,7 +36,7 @@ export type RecipientsErrorCode =
 /** `params.count`: hours (busyToday) or days (busyMonth) to wait; `params.codes`: the allowed calling codes. */
 export class RecipientsError extends ServiceError<RecipientsErrorCode> {}
 
-/** Consent requests one address or number may get, whoever asks: a day, and 30 days. */
+/** Consent requests one address or number may get, whoever asks: a day, and 30 days (finders' first mails apart, decision 058). */
 export const RECIPIENT_DAY_LIMIT = 2;
 export const RECIPIENT_MONTH_LIMIT = 5;
 const MONTH_MS = 30 * DAY_MS;
