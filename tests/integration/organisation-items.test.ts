@@ -20,7 +20,7 @@ import {
   leaveOrganisation,
   removeMember,
 } from "../../app/server/organisations/organisations.service.server";
-import { sendFinderMessage } from "../../app/server/relay/relay.service.server";
+import { confirmFinderMail, sendFinderMessage } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { writeScanEvents } from "../../app/server/scans/scans.service.server";
 import {
@@ -412,6 +412,9 @@ describe("the lost-and-found desk", () => {
   });
 
   it("a reply by the desk reaches the finder at their link", async () => {
+    // The finder's mailbox said yes from the first mail's link (decision 058): replies are mailed.
+    const first = (await mailsTo("finder@example.test")).find((m) => /\?c=/.test(m.text))!;
+    expect(await confirmFinderMail(depsOf(rt), finderToken, /\?c=([A-Za-z0-9_-]+)/.exec(first.text)![1]!)).toBe(true);
     const res = await http.post(
       `/messages/${orgConversation}`,
       { message: "Come to reception, ask for the desk" },

@@ -38,6 +38,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   messageCounters: 31 * DAY,
   neverLinks: 365 * DAY,
   orders: RETENTION_MS.orders,
+  outboxBackoffs: RETENTION_MS.outboxBackoffs,
 };
 
 let db: TestDatabase;

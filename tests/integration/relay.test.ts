@@ -253,6 +253,13 @@ describe("conversations", () => {
   it("the owner lists, opens and answers; the finder reads the reply at the link and by mail", async () => {
     const link = await sendOk(privateItem, { message: "Where shall I leave it?", contact: "svar@example.test" });
     const id = await conversationIdOf(link);
+    // The finder's mailbox says yes on the page the first mail's link opens (decision 058).
+    const first = await smtp.waitForMail((m) => m.to.includes("svar@example.test") && m.text.includes("?c="));
+    const code = /\?c=([A-Za-z0-9_-]+)/.exec(first.text)![1]!;
+    const opened = await (await http.get(`${link}?c=${code}`, { cookie: "ConsentApproved=true" })).text();
+    expect(opened).toContain('value="confirmMail"');
+    const yes = await http.post(link, { intent: "confirmMail", c: code }, { cookie: "ConsentApproved=true" });
+    expect(yes.status).toBe(302);
     const ownerCookie = `${owner.cookie}; ConsentApproved=true`;
     const list = await (await http.get("/messages", { cookie: ownerCookie, lang: "sv" })).text();
     expect(list).toContain("Where shall I leave it?");

@@ -225,17 +225,26 @@ export const ROUTE_TABLE: RouteRow[] = [
   // Claiming a printed sticker (decision 036): signed-in users only; a claimed, voided or
   // unknown code gets one answer (404), so nobody learns which codes were sold.
   { route: "claim", url: "/claim", get: signedIn(200), post: noAction },
-  { url: "/claim?code={claimedStickerCode}", get: signedIn(404), post: noAction },
+  // Its own owner is told it is theirs already (409, decision 052); anyone else gets the one answer.
+  {
+    url: "/claim?code={claimedStickerCode}",
+    get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+    post: noAction,
+  },
   { url: "/claim?code={voidedStickerCode}", get: signedIn(404), post: noAction },
   { url: "/claim?code=zzz-zzz-zzz", get: signedIn(404), post: noAction },
   // Text that cannot be a code: the form's own message (400), no try counted.
   { url: "/claim?code=not-a-code", get: signedIn(400), post: noAction },
-  { url: "/claim?sticker={claimedSticker}", get: signedIn(404), post: noAction },
+  {
+    url: "/claim?sticker={claimedSticker}",
+    get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+    post: noAction,
+  },
   { url: "/claim?sticker={unclaimedSticker}", get: signedIn(to("/product/register")), post: noAction },
   {
     // The product form of a sticker someone else claimed: no form, and a forged save makes nothing.
     url: "/product/register?sticker={claimedSticker}",
-    get: signedIn(404),
+    get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
     post: signedIn(404),
     body: { name: "Not mine", findFee: "0", prodType: "other", contactInfo: "x", payment: "year", intent: "payLater" },
   },
@@ -334,8 +343,9 @@ export const ROUTE_TABLE: RouteRow[] = [
     route: "account/delete",
     url: "/account/delete",
     get: signedIn(200),
-    // A wrong password deletes nothing (400); visitors go to /login.
-    post: signedIn(400),
+    // A wrong password deletes nothing (400); visitors go to /login. The owner paid within 14
+    // days: the withdrawal is offered first (409, decision 051), and nothing is deleted either.
+    post: { anonymous: to("/login"), owner: 409, other: 400, admin: 400 },
     body: { intent: "delete", password: "wrong-password-123", confirm: "on" },
   },
   {
