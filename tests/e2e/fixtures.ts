@@ -74,11 +74,6 @@ export const test = base.extend<TestFixtures, { app: WorkerApp }>({
       });
       page.on("pageerror", (err) => {
         if (expectedConsoleErrors.some((re) => re.test(`page error: ${err.message}`))) return;
-        // OPEN (decision 045, gaps): the organisation walks (claim mode, companies) log React's
-        // recoverable text-mismatch report #418 on a page not yet found; React re-renders the
-        // text and nothing else moves (hydration.spec still holds every element once). It is
-        // let through until that text is found, so it cannot hide any other error.
-        if (/Minified React error #418;.*args\[\]=text/.test(err.message)) return;
         problems.push(`page error: ${err.message}`);
       });
       await use();

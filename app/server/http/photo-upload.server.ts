@@ -141,10 +141,9 @@ export async function photoUploadIntake(req: express.Request, res: express.Respo
   // Signed out: the route sends the visitor to sign in without reading the body.
   const user = await accountOf(req);
   if (user === null) return next();
-  if (!user.verified) {
-    set({ kind: "unverified" });
-    return next();
-  }
+  // Unverified accounts upload too: the item form is multipart, and a new owner registers
+  // items before verifying. The per-account and per-address slots and the idle and total
+  // deadlines bound them as everyone else (decision 058).
   const account = user.id;
   const releaseAccount = slots.tryTake(account);
   const releaseIp = ipSlots.tryTake(req.ip ?? "");
