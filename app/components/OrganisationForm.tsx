@@ -80,7 +80,10 @@ export function OrganisationForm({
             required
           >
             {countryOptions(lang).map((c) => (
-              <option key={c.code} value={c.code}>
+              // Names come from each runtime's CLDR data, and Node's and the browser's differ for
+              // a few ("Hong Kong SAR China" / "Hong Kong"): keep the server's text when hydrating
+              // instead of re-rendering the page from its root (decision 045).
+              <option key={c.code} value={c.code} suppressHydrationWarning>
                 {c.name}
               </option>
             ))}
