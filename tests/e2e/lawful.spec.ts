@@ -216,9 +216,12 @@ for (const lang of ["en", "sv"] as const) {
         .where("subject", "=", T.mailSubject)
         .executeTakeFirst();
       expect(mail?.text).toContain("Green bike");
-      // Withdrawn: the page now answers with the reason.
+      // Withdrawn: a later visit shows what happened, with nothing left to confirm (decision 051).
       const again = await page.goto(`/order/${orderId}/withdraw`);
-      expect(again?.status()).toBe(409);
+      expect(again?.status()).toBe(200);
+      await expect(page.locator(".withdraw-refund")).toHaveAttribute("data-refund", String(row.refundAmount));
+      await expect(page.locator(".withdraw-items")).toContainText("Green bike");
+      await expect(page.getByRole("button", { name: T.confirm })).toHaveCount(0);
     });
 
     test("the privacy notice and the seller section read well on a phone and a desk", async ({
