@@ -107,6 +107,12 @@ async function measure(url: string, name: string, belowFull: Set<string>, header
   });
   if (!run) throw new Error(`Lighthouse returned nothing for ${url}`);
   const lhr = run.lhr;
+  // LIGHTHOUSE_SAVE=<dir> keeps each run's full report, for whoever looks into a score.
+  if (process.env.LIGHTHOUSE_SAVE) {
+    fs.mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
+    const file = `${name.replace(/[^a-z0-9]+/gi, "-")}-${Date.now()}.json`;
+    fs.writeFileSync(path.join(process.env.LIGHTHOUSE_SAVE, file), JSON.stringify(lhr));
+  }
   const scores: Record<string, number> = Object.fromEntries(
     Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]),
   );

@@ -50,7 +50,18 @@ export interface ItemCardData {
  * SVG drawn by qrcode.react on the server, see routes/product-qr.ts; decision 052) and the
  * item's facts.
  */
-export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: string; lang: Lang }) {
+export function ItemCard({
+  item,
+  origin,
+  lang,
+  first = false,
+}: {
+  item: ItemCardData;
+  origin: string;
+  lang: Lang;
+  /** The first card's QR is the page's largest image above the fold: fetched at once (decision 045). */
+  first?: boolean;
+}) {
   const { t } = useTranslation();
   const sub = item.subscription;
   const url = `${origin}/${item.id}`;
@@ -61,7 +72,8 @@ export function ItemCard({ item, origin, lang }: { item: ItemCardData; origin: s
           src={`/product/${item.id}/qr.svg`}
           width={128}
           height={128}
-          loading="lazy"
+          loading={first ? "eager" : "lazy"}
+          fetchPriority={first ? "high" : "auto"}
           decoding="async"
           alt={t("dashboard.page.qrLabel", { url })}
           className="item-qr flex-shrink-0"

@@ -267,9 +267,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </p>
           ) : (
             <ul className="row row-cols-1 row-cols-md-2 row-cols-xl-3 g-3 list-unstyled">
-              {items.map((item) => (
+              {items.map((item, index) => (
                 <li key={item.id} className="col">
-                  <ItemCard item={item} origin={origin} lang={lang} />
+                  <ItemCard item={item} origin={origin} lang={lang} first={index === 0} />
                 </li>
               ))}
             </ul>
