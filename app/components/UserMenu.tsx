@@ -3,6 +3,7 @@ import { useTranslation } from "~/i18n/react";
 import { Form, Link, useLocation } from "react-router";
 import type { Scope } from "~/lib/organisation-roles";
 import type { SessionUser } from "~/lib/session-user";
+import { may, staffRole } from "~/lib/permissions";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
 
@@ -131,7 +132,7 @@ export function UserMenu({
         <Link className="dropdown-item" to="/organisations/new">
           {t("layout.scope.create")}
         </Link>
-        {user.isAdmin ? (
+        {may(staffRole(user), "staffDesk", "use") ? (
           <>
             <Link className="dropdown-item" to="/admin/messages">
               {t("layout.menu.admin")}

@@ -2,6 +2,8 @@
  * Organisation roles and scope (decision 022), shared by server and components (no zod here,
  * so the header stays light).
  */
+import { may } from "./permissions";
+
 export type OrgRole = "admin" | "member";
 
 export const ORG_ROLES: readonly OrgRole[] = ["admin", "member"];
@@ -28,7 +30,7 @@ export type ScopeAction = "csv";
 export function can(scope: Scope, action: ScopeAction): boolean {
   switch (action) {
     case "csv":
-      return scope.kind === "personal" || scope.role === "admin";
+      return scope.kind === "personal" ? may("owner", "account", "csv") : may(scope.role, "organisation", "csv");
   }
 }
 

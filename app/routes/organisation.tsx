@@ -41,6 +41,7 @@ import { DataProcessingAgreement } from "~/components/DataProcessingAgreement";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
 import { listOrganisationBilling } from "~/server/orders/invoice.service.server";
 import type { Route } from "./+types/organisation";
+import { may } from "~/lib/permissions";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = { i18n: ["common", "invoices", "organisations", "recipients"] };
@@ -73,7 +74,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const deps = await getDeps();
     const page = await getOrganisationPage(deps, user.ref, params.id);
     // Invoices and receipts: admins only (decision 027); members get none.
-    const billing = page.role === "admin" ? await listOrganisationBilling(deps, user.ref, params.id) : null;
+    const billing = may(page.role, "invoice", "use") ? await listOrganisationBilling(deps, user.ref, params.id) : null;
     const done = new URL(request.url).searchParams.get("done");
     return data(
       { page, billing, me: user.ref, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
@@ -198,7 +199,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
   const result = actionData as Result | undefined;
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldsFor = (intent: string) => (result?.intent === intent ? result.fieldErrors : {});
-  const admin = page.role === "admin";
+  const admin = may(page.role, "organisation", "manage");
   const details: Values =
     result?.intent === "details"
       ? result.values
@@ -438,7 +439,7 @@ function ConfirmChange({ result, page, me }: { result: Result; page: Organisatio
   const { intent, values } = result;
   const target = page.members.find((m) => m.userId === values.userId);
   const name = target ? target.name || target.email : "";
-  const role = values.role === "admin" || values.role === "member" ? values.role : null;
+  const role = ORG_ROLES.find((r) => r === values.role) ?? null;
   const question =
     intent === "leave"
       ? t("organisations.confirm.leave", { organisation: page.organisation.name })

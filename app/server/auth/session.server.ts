@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import type { SessionUser } from "~/lib/session-user";
 import { getDeps } from "../deps.server";
 import { isAdminUser } from "./accounts.service.server";
+import { may, staffRole } from "~/lib/permissions";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
@@ -52,9 +53,9 @@ export async function requireNamedUser(request: Request, to: "/login" | "/" = "/
   return user;
 }
 
-/** Guard for admin pages: anyone else gets the 404 page, so the pages stay invisible. */
+/** Guard for staff pages: anyone else gets the 404 page, so the pages stay invisible. */
 export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user?.isAdmin) throw data(null, { status: 404 });
+  if (!user || !may(staffRole(user), "staffDesk", "use")) throw data(null, { status: 404 });
   return user;
 }

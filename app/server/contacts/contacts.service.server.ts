@@ -18,6 +18,7 @@ import { DPA_VERSION } from "~/lib/dpa";
 import { suppressedAmong } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./contacts.repository.server";
+import { may } from "~/lib/permissions";
 
 export type ContactsErrorCode =
   | "name.invalid"
@@ -93,7 +94,9 @@ export async function listContacts(deps: Pick<Deps, "db">, userId: string): Prom
  */
 export async function requireDeskAdmin(db: Deps["db"], organisationId: string, userId: string): Promise<string> {
   const membership = await findMembership(db, organisationId, userId);
-  const org = membership?.role === "admin" ? await findOrganisation(db, organisationId) : undefined;
+  const org = may(membership?.role, "organisation", "trustedContacts")
+    ? await findOrganisation(db, organisationId)
+    : undefined;
   if (!org) throw new ContactsError("notFound");
   return org.name;
 }

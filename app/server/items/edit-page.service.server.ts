@@ -9,6 +9,7 @@ import type { Deps } from "../service-deps.server";
 import { listManagedPhotos } from "../photos/photos.service.server";
 import { findMembership, listMembers } from "../organisations/organisations.repository.server";
 import { getOwnedItem, ItemError } from "./items.service.server";
+import { may } from "~/lib/permissions";
 
 /** The edit form of one of the user's items; ItemError notFound for anyone else's or no item. */
 export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: string, id: string) {
@@ -48,7 +49,7 @@ export async function getAssignmentChoice(
   assignedTo: string | null = null,
 ): Promise<AssignmentChoice | null> {
   if (organisationId === null) return null;
-  if ((await findMembership(deps.db, organisationId, userId))?.role !== "admin") return null;
+  if (!may((await findMembership(deps.db, organisationId, userId))?.role, "item", "assign")) return null;
   const members = await listMembers(deps.db, organisationId);
   return { members: members.map((m) => ({ id: m.userId, label: m.name || m.email })), assignedTo };
 }

@@ -41,6 +41,7 @@ import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
 import type { PhotoView } from "~/lib/photos";
 import { prepaidOfferDue } from "~/lib/prepaid";
 import { prepaidEnds } from "../orders/order-ahead.server";
+import { may } from "~/lib/permissions";
 
 /**
  * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
@@ -116,7 +117,7 @@ async function assigneeOnCreate(
 ): Promise<string | null> {
   const me = await findMembership(db, organisationId, userId);
   if (!me) throw new ItemError("notFound");
-  if (me.role !== "admin") {
+  if (!may(me.role, "item", "assign")) {
     if (requested !== undefined) throw new ItemError("assignForbidden");
     return userId;
   }
@@ -209,7 +210,7 @@ export async function updateOwnedItem(
   let assignedTo: string | null | undefined;
   if (assignTo !== undefined && assignTo !== before.assignedTo) {
     const org = before.organisationId;
-    if (org === null || (await findMembership(deps.db, org, owner))?.role !== "admin") {
+    if (org === null || !may((await findMembership(deps.db, org, owner))?.role, "item", "assign")) {
       throw new ItemError("assignForbidden");
     }
     assignedTo = assignTo === null ? null : await checkedAssignee(deps.db, org, assignTo);
@@ -300,7 +301,7 @@ export async function deleteOwnedItem(
   // admin's 500-item subscription) only an admin of the organisation may end that way.
   if (row.organisationId != null && payers.some((p) => p !== owner)) {
     const membership = await findMembership(deps.db, row.organisationId, owner);
-    if (membership?.role !== "admin") {
+    if (!may(membership?.role, "item", "endOthersRenewal")) {
       for (const payer of payers) {
         if (payer !== owner && (await renewalsEndedByDeletion(deps, payer, id)).length > 0) {
           throw new ItemError("deleteAdminOnly");

@@ -42,6 +42,7 @@ import { OrderError } from "./order-error.server";
 import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
 import type { InvoiceLine, IssuedInvoice } from "./payments.server";
+import { may } from "~/lib/permissions";
 
 type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
 
@@ -63,7 +64,7 @@ export function buyerOf(org: Organisation): InvoiceBuyer {
 async function requireOrganisationAdmin(deps: Pick<Deps, "db">, organisationId: string, userId: string) {
   const membership = await findMembership(deps.db, organisationId, userId);
   if (!membership) throw new OrderError("notFound");
-  if (membership.role !== "admin") throw new OrderError("invoiceAdminOnly");
+  if (!may(membership.role, "invoice", "use")) throw new OrderError("invoiceAdminOnly");
   const org = await findOrganisation(deps.db, organisationId);
   if (!org) throw new OrderError("notFound");
   return org;
@@ -88,7 +89,7 @@ export async function getInvoiceOffer(
 ): Promise<InvoiceOffer | null> {
   if (!organisationId) return null;
   const membership = await findMembership(deps.db, organisationId, userId);
-  if (membership?.role !== "admin") return null;
+  if (!may(membership?.role, "invoice", "use")) return null;
   const org = await findOrganisation(deps.db, organisationId);
   if (!org) return null;
   const verified = (await findUserForReceipt(deps.db, userId))?.emailVerified === true;

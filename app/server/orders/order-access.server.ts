@@ -15,6 +15,7 @@ import type { Deps } from "../service-deps.server";
 import { findMembership } from "../organisations/organisations.repository.server";
 import { isOrderId, OrderError } from "./order-error.server";
 import { findOrder, type Order } from "./orders.repository.server";
+import { may } from "~/lib/permissions";
 
 export type OrderAccess = "view" | "payer";
 
@@ -26,14 +27,14 @@ export async function requireOrderViewer(
 ): Promise<Order> {
   const order = isOrderId(orderId) ? await findOrder(deps.db, orderId) : undefined;
   if (!order) throw new OrderError("notFound");
+  const action = access === "payer" ? "pay" : "view";
   if (order.organisationId == null) {
-    if (order.userId !== userId) throw new OrderError("notFound");
+    if (!may(order.userId === userId ? "owner" : null, "order", action)) throw new OrderError("notFound");
     return order;
   }
   const membership = await findMembership(deps.db, order.organisationId, userId);
   if (!membership) throw new OrderError("notFound");
-  if (order.userId === userId) return order;
-  if (access === "payer") throw new OrderError("notFound");
-  if (membership.role !== "admin") throw new OrderError("forbidden");
-  return order;
+  if (may(order.userId === userId ? "placer" : membership.role, "order", action)) return order;
+  // A member who may not see it knows the organisation's orders exist; a payment is nobody else's.
+  throw new OrderError(action === "pay" ? "notFound" : "forbidden");
 }

@@ -8,6 +8,7 @@ import type { Insertable, Selectable } from "kysely";
 import { toOrgRole, type OrgRole } from "~/lib/organisation-roles";
 import type { DB } from "../db/db.server";
 import type { OrganisationTable } from "../db/schema";
+import { may } from "~/lib/permissions";
 
 export interface Organisation {
   id: string;
@@ -243,7 +244,7 @@ export async function heirOf(db: DB, organisationId: string, departingUserId: st
     .orderBy("createdAt")
     .orderBy("userId")
     .execute();
-  return (others.find((o) => o.role === "admin") ?? others[0])?.userId;
+  return (others.find((o) => may(toOrgRole(o.role), "organisation", "manage")) ?? others[0])?.userId;
 }
 
 /**

@@ -31,6 +31,7 @@ import { DPA_VERSION } from "~/lib/dpa";
 import * as inviteRepo from "./invites.repository.server";
 import * as repo from "./organisations.repository.server";
 import * as dpaRepo from "./dpa.repository.server";
+import { may } from "~/lib/permissions";
 
 export type OrganisationErrorCode =
   | "notFound"
@@ -86,7 +87,7 @@ async function membershipOf(db: Deps["db"], organisationId: string, userId: stri
 /** Admins only: notFound for outsiders, forbidden for members. */
 async function requireAdmin(db: Deps["db"], organisationId: string, userId: string) {
   const membership = await membershipOf(db, organisationId, userId);
-  if (membership.role !== "admin") throw new OrganisationError("forbidden");
+  if (!may(membership.role, "organisation", "manage")) throw new OrganisationError("forbidden");
   return membership;
 }
 
@@ -121,7 +122,7 @@ export async function getOrganisationPage(
   const membership = await membershipOf(deps.db, organisationId, userId);
   const organisation = await repo.findOrganisation(deps.db, organisationId);
   if (!organisation) throw new OrganisationError("notFound");
-  const admin = membership.role === "admin";
+  const admin = may(membership.role, "organisation", "manage");
   const now = deps.clock();
   const lastAdmin = admin && (await repo.countAdmins(deps.db, organisationId)) <= 1;
   const confirmed = billingEmailConfirmed(organisation);
@@ -337,7 +338,7 @@ function underOrganisationLock<T>(deps: Ctx, organisationId: string, change: (db
 
 /** lastAdmin when `target` is the organisation's only admin (call under the organisation's lock). */
 async function keepAnAdmin(db: Deps["db"], target: repo.Membership) {
-  if (target.role === "admin" && (await repo.countAdmins(db, target.organisationId)) <= 1) {
+  if (may(target.role, "organisation", "manage") && (await repo.countAdmins(db, target.organisationId)) <= 1) {
     throw new OrganisationError("lastAdmin");
   }
 }
@@ -352,7 +353,7 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
     if (target.role === role) return;
     await keepAnAdmin(db, target);
     await repo.setMemberRole(db, organisationId, memberId, role);
-    if (target.role === "admin") await repo.deletePendingInvitesSentBy(db, organisationId, memberId);
+    if (may(target.role, "organisation", "invite")) await repo.deletePendingInvitesSentBy(db, organisationId, memberId);
   });
 }
 
@@ -410,7 +411,7 @@ async function usableInvite(deps: Ctx, token: string) {
   if (invite.expiresAt <= deps.clock()) throw new OrganisationError("inviteExpired");
   // An invite lasts only as long as its sender's authority (inviteRepo.acceptInvite checks again).
   const inviter = await repo.findMembership(deps.db, invite.organisationId, invite.invitedBy);
-  if (inviter?.role !== "admin") throw new OrganisationError("inviteNotFound");
+  if (!may(inviter?.role, "organisation", "invite")) throw new OrganisationError("inviteNotFound");
   const organisation = await repo.findOrganisation(deps.db, invite.organisationId);
   if (!organisation) throw new OrganisationError("inviteNotFound");
   return { invite, organisation };

@@ -8,6 +8,8 @@ import { toCurrency, type Currency } from "~/lib/currency";
 import { readBool, type DB } from "../db/db.server";
 import type { ConversationMessageTable, ConversationTable, Database } from "../db/schema";
 import { canManage } from "../items/item-access.repository.server";
+import { toOrgRole } from "~/lib/organisation-roles";
+import { may } from "~/lib/permissions";
 
 export type Author = "finder" | "owner";
 
@@ -262,8 +264,9 @@ export async function countUnreadOfOwner(db: DB, ownerId: string, perItemMax = U
     .select(["organisationId", "role"])
     .where("userId", "=", ownerId)
     .execute();
-  const adminOf = memberships.filter((m) => m.role === "admin").map((m) => m.organisationId);
-  const memberOf = memberships.filter((m) => m.role !== "admin").map((m) => m.organisationId);
+  const everyConversation = (m: { role: string }) => may(toOrgRole(m.role), "organisation", "everyConversation");
+  const adminOf = memberships.filter(everyConversation).map((m) => m.organisationId);
+  const memberOf = memberships.filter((m) => !everyConversation(m)).map((m) => m.organisationId);
   const [own, administered] = await Promise.all([
     countUnreadPerItem(db, (eb) =>
       eb.or([

@@ -30,6 +30,7 @@ import {
   StickerError,
   type Claimant,
 } from "./stickers.service.server";
+import { may } from "~/lib/permissions";
 
 /**
  * A claimed item's settings until someone edits it: relay-only contact (the finder writes;
@@ -66,7 +67,9 @@ export interface ClaimModePage {
 async function requireAdmin(db: Deps["db"], userId: string, organisationId: string) {
   if (organisationId.length > 64) throw new StickerError("org.notFound");
   const membership = await findMembership(db, organisationId, userId);
-  const organisation = membership?.role === "admin" ? await findOrganisation(db, organisationId) : undefined;
+  const organisation = may(membership?.role, "organisation", "claimStickers")
+    ? await findOrganisation(db, organisationId)
+    : undefined;
   if (!organisation) throw new StickerError("org.notFound");
   return { id: organisation.id, name: organisation.name };
 }
