@@ -7,14 +7,16 @@
 import { eraseUserData } from "./account/privacy.service.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
+import { captchaOf } from "./captcha/captcha.server";
 import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { ItemPageCache } from "./items/item-page-cache.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
+import { photoStoreOf } from "./photos/photo-store.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
-import { systemClock, type Clock, type Deps } from "./service-deps.server";
+import { systemClock, type Captcha, type Clock, type Deps, type PhotoStore } from "./service-deps.server";
 
 export interface Runtime {
   config: Config;
@@ -29,6 +31,10 @@ export interface Runtime {
    * checks versions against the database; services forget through `deps.pageCache`.
    */
   pageCache: ItemPageCache;
+  /** Where photo bytes are kept, as S3_* says (decision 035). */
+  photos: PhotoStore;
+  /** The captcha CAPTCHA names (decision 029). */
+  captcha: Captcha;
   /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
@@ -43,8 +49,10 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   }
   const payments = getPaymentProvider(config);
   const pageCache = new ItemPageCache();
+  const photos = photoStoreOf(config);
+  const captcha = captchaOf(config, database.db);
   const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache }, user),
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache, photos }, user),
     // Paid before verifying: the receipt and order confirmation go out now (decision 051).
     // A failure is logged, never the user's: the verification itself has happened.
     afterVerifiedUserUpdate: (userId) =>
@@ -60,6 +68,8 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     clock,
     payments,
     pageCache,
+    photos,
+    captcha,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
   };
@@ -74,6 +84,8 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     clock: rt.clock,
     payments: rt.payments,
     pageCache: rt.pageCache,
+    photos: rt.photos,
+    captcha: rt.captcha,
     writer: rt.database.writer,
   };
 }

@@ -26,6 +26,30 @@ export interface PageCache {
   forget(itemId: string): void;
 }
 
+/**
+ * Where photo bytes live (photos/photo-store.server.ts, decision 035): the database, or
+ * S3-compatible storage when S3_* is configured. Made once at start-up.
+ */
+export interface PhotoStore {
+  /** Stores the bytes under their hash (nothing when the hash is known). */
+  put(db: DB, blob: { hash: string; bytes: Buffer }, now: number): Promise<void>;
+  /** The bytes, or null when unknown. */
+  get(db: DB, hash: string): Promise<Buffer | null>;
+  /** Deletes the bytes of these hashes that no photo uses any more. */
+  deleteUnused(db: DB, hashes: string[]): Promise<void>;
+}
+
+export type CaptchaFailure = "missing" | "invalid" | "expired" | "used" | "unavailable";
+export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaFailure };
+
+/**
+ * The captcha on anonymous writes (captcha/captcha.server.ts, decision 029): ALTCHA or
+ * reCAPTCHA as CAPTCHA says, made once at start-up. `verify` consumes the token.
+ */
+export interface Captcha {
+  verify(token: string | undefined, ip: string, now: number): Promise<CaptchaResult>;
+}
+
 export interface Deps {
   db: DB;
   config: Config;
@@ -38,6 +62,10 @@ export interface Deps {
   payments: PaymentProvider;
   /** This runtime's finder-page cache, made once at start-up (decision 039). */
   pageCache: PageCache;
+  /** Where photo bytes are kept (decision 035), made once at start-up. */
+  photos: PhotoStore;
+  /** The captcha on anonymous writes, made once at start-up. */
+  captcha: Captcha;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

@@ -12,6 +12,7 @@ import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
 import { insertItem } from "../../app/server/items/items.repository.server";
 import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
+import { photoStoreOf } from "../../app/server/photos/photo-store.server";
 import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
 import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
@@ -165,7 +166,13 @@ export async function startQualityServer(): Promise<QualityServer> {
     }
     const config = parseConfig({ ...process.env, ...env });
     // This process stores no finder pages: the server's own cache follows by version.
-    const deps = { db: handle.db, config, clock: () => Date.now(), pageCache: new ItemPageCache() };
+    const deps = {
+      db: handle.db,
+      config,
+      clock: () => Date.now(),
+      pageCache: new ItemPageCache(),
+      photos: photoStoreOf(config),
+    };
     await attachPhotos(
       deps,
       user.id,

@@ -20,9 +20,14 @@ export interface ServiceTestDeps extends Deps {
   close(): Promise<void>;
 }
 
+/**
+ * `fakes`: in-process stand-ins for the outside systems a test is not about (decision 060's
+ * Deps ports: the photo store, the captcha); the runtime's real ones otherwise.
+ */
 export async function createServiceDeps(
   env: Record<string, string> = {},
   start = Date.UTC(2026, 10, 23, 12),
+  fakes: Partial<Pick<Deps, "photos" | "captcha">> = {},
 ): Promise<ServiceTestDeps> {
   const database =
     process.env.SERVICE_TESTS_ON_POSTGRES === "1" && usingPostgres() ? await createTestDatabase("svc") : null;
@@ -39,6 +44,7 @@ export async function createServiceDeps(
   const rt = await createRuntime(config, () => now);
   return {
     ...depsOfRuntime(rt),
+    ...fakes,
     pageCache: rt.pageCache,
     setNow: (ms) => {
       now = ms;

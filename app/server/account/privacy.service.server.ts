@@ -232,7 +232,7 @@ export interface DataExport {
  * which only the request knows. Rate-limited per user.
  */
 export async function exportUserData(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "photos">,
   user: DataSubject,
   input: { consentCookie: boolean },
 ): Promise<DataExport> {
@@ -277,7 +277,7 @@ export async function exportUserData(
  * erased and the account stays.
  */
 export async function eraseUserData(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "photos">,
   user: DataSubject,
 ): Promise<void> {
   await stopAllRenewals(deps, user.id);

@@ -17,7 +17,6 @@ import {
   insertBoundAdminGrant,
   type AdminGrant,
 } from "../admin/admin.repository.server";
-import { verifyCaptcha } from "../captcha/captcha.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { setUserLanguage } from "./accounts.repository.server";
@@ -125,7 +124,7 @@ export function signInOptions(deps: Pick<Deps, "config">): {
 }
 
 export async function signInWithPassword(
-  deps: Pick<Deps, "db" | "config" | "auth" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "auth" | "clock" | "captcha">,
   input: {
     email: string;
     password: string;
@@ -153,9 +152,7 @@ export async function signInWithPassword(
   if (!lock.ok) {
     // Past the lock each password check needs a captcha of its own (accepted once). An
     // attempt refused here checked no password: it gives its per-IP count back.
-    const solved = input.captcha
-      ? await verifyCaptcha(deps.config, deps.db, input.captcha, input.ip, deps.clock())
-      : undefined;
+    const solved = input.captcha ? await deps.captcha.verify(input.captcha, input.ip, deps.clock()) : undefined;
     if (!solved?.ok) {
       await limiter.undo(ACCOUNT_LIMITS.signInIp, input.ip, ipHit);
       throw new AccountError(solved ? "captchaFailed" : "captchaRequired", { minutes: lock.retryAfterMinutes });

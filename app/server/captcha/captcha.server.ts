@@ -10,7 +10,7 @@ import { createChallenge, randomInt, verifySolution, type Challenge, type Payloa
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
-import type { Deps } from "../service-deps.server";
+import type { Captcha, CaptchaResult, Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
@@ -22,9 +22,6 @@ const ALGORITHM = "PBKDF2/SHA-256";
 const COST = 500;
 const COUNTER_MIN = 500;
 const COUNTER_MAX = 2_500;
-
-export type CaptchaFailure = "missing" | "invalid" | "expired" | "used" | "unavailable";
-export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaFailure };
 
 /** Separate keys per purpose, all derived from AUTH_SECRET (never the secret itself). */
 function derive(secret: string, purpose: string) {
@@ -124,14 +121,16 @@ async function verifyRecaptcha(config: Config, token: string, ip: string): Promi
   }
 }
 
-/** Check a captcha token from a form. Consumes it: the same token never passes twice. */
-export async function verifyCaptcha(
-  config: Config,
-  db: DB,
-  token: string | undefined,
-  ip: string,
-  now = Date.now(),
-): Promise<CaptchaResult> {
-  if (!token) return { ok: false, reason: "missing" };
-  return config.captcha === "recaptcha" ? verifyRecaptcha(config, token, ip) : verifyAltcha(config, db, token, now);
+/**
+ * The captcha CAPTCHA names, made once by the runtime and handed to services as
+ * `deps.captcha`. `verify` checks a token from a form and consumes it: the same token never
+ * passes twice.
+ */
+export function captchaOf(config: Config, db: DB): Captcha {
+  return {
+    async verify(token, ip, now): Promise<CaptchaResult> {
+      if (!token) return { ok: false, reason: "missing" };
+      return config.captcha === "recaptcha" ? verifyRecaptcha(config, token, ip) : verifyAltcha(config, db, token, now);
+    },
+  };
 }

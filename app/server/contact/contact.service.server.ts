@@ -6,8 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { REPLY_MAX, type ContactInput } from "~/lib/contact";
-import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
-import type { Deps } from "../service-deps.server";
+import type { CaptchaFailure, Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
@@ -34,7 +33,7 @@ export class ContactError extends ServiceError<ContactErrorCode> {}
  * The rate limit is counted first, so refused captchas count too.
  */
 export async function submitContactMessage(
-  { config, db, clock }: Pick<Deps, "config" | "db" | "clock">,
+  { config, db, clock, captcha: captchas }: Pick<Deps, "config" | "db" | "clock" | "captcha">,
   input: ContactInput,
   /** userId: the signed-in sender, whose message it then is (decision 028); null when signed out. */
   meta: { ip: string; lang: Lang; userId: string | null },
@@ -42,7 +41,7 @@ export async function submitContactMessage(
   const now = clock();
   const limit = await rateLimiter(config, db)(CONTACT_RATE_RULE, meta.ip, now);
   if (!limit.ok) throw new ContactError("rateLimited", { count: limit.retryAfterMinutes });
-  const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
+  const captcha = await captchas.verify(input.captchaToken, meta.ip, now);
   if (!captcha.ok) {
     const recaptchaMissing = captcha.reason === "missing" && config.captcha === "recaptcha";
     throw new ContactError(recaptchaMissing ? "captcha.missingRecaptcha" : `captcha.${captcha.reason}`);

@@ -290,7 +290,7 @@ export async function getItemDeletion(
  * page, the short URL and the QR code answer 404. ItemError notFound when not theirs.
  */
 export async function deleteOwnedItem(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "photos">,
   owner: string,
   id: string,
 ): Promise<{ name: string }> {

@@ -6,19 +6,10 @@
  * from the database even with S3 configured, so switching to S3 later loses nothing.
  */
 import type { Config } from "../config.server";
-import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
+import type { PhotoStore } from "../service-deps.server";
 import * as repo from "./photos.repository.server";
 import { S3Client } from "./s3.server";
-
-export interface PhotoStore {
-  /** Stores the bytes under their hash (nothing when the hash is known). */
-  put(db: DB, blob: { hash: string; bytes: Buffer }, now: number): Promise<void>;
-  /** The bytes, or null when unknown. */
-  get(db: DB, hash: string): Promise<Buffer | null>;
-  /** Deletes the bytes of these hashes that no photo uses any more. */
-  deleteUnused(db: DB, hashes: string[]): Promise<void>;
-}
 
 const clients = new Map<string, S3Client>();
 
@@ -37,6 +28,7 @@ function s3Of(config: Config): S3Client | undefined {
 /** Where a photo's bytes live in the bucket (backups copy them; decision 048). */
 export const objectKey = (hash: string) => `photos/${hash}.webp`;
 
+/** The store S3_* names, made once by the runtime and handed to services as `deps.photos`. */
 export function photoStoreOf(config: Config): PhotoStore {
   const s3 = s3Of(config);
   return {

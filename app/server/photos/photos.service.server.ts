@@ -20,7 +20,6 @@ import {
   type PhotoSource,
   type ProcessedPhoto,
 } from "./image.server";
-import { photoStoreOf } from "./photo-store.server";
 import * as repo from "./photos.repository.server";
 import { sha256Hex } from "./sigv4.server";
 
@@ -47,7 +46,7 @@ export interface PreparedPhoto {
   size: number;
 }
 
-type PhotoDeps = Pick<Deps, "db" | "config" | "clock" | "pageCache">;
+type PhotoDeps = Pick<Deps, "db" | "config" | "clock" | "pageCache" | "photos">;
 
 function mb(bytes: number) {
   return Math.round(bytes / (1024 * 1024));
@@ -136,7 +135,7 @@ export async function attachPhotos(
   options: { private?: boolean } = {},
 ): Promise<void> {
   if (photos.length === 0) return;
-  const store = photoStoreOf(deps.config);
+  const store = deps.photos;
   const now = deps.clock();
   const hashes = photos.flatMap((p) => p.variants.map((v) => v.hash));
   // The bytes first, outside the transaction (S3 is a network round trip per file); until
@@ -255,7 +254,7 @@ export async function readServedPhoto(
     const viewerId = await viewer();
     if (viewerId === null || !(await mayManageItem(deps.db, viewerId, itemId))) return null;
   }
-  const bytes = await photoStoreOf(deps.config).get(deps.db, hash);
+  const bytes = await deps.photos.get(deps.db, hash);
   return bytes && { bytes, private: variant.private };
 }
 
@@ -287,7 +286,7 @@ export async function changePhoto(
       for (let i = 0; i < ids.length; i++) await repo.setPhotoPosition(trx, ids[i]!, i);
     }
   });
-  if (gone.length) await photoStoreOf(deps.config).deleteUnused(deps.db, gone);
+  if (gone.length) await deps.photos.deleteUnused(deps.db, gone);
   deps.pageCache.forget(itemId);
 }
 
@@ -302,8 +301,8 @@ export async function photoHashesOfOwner(deps: Pick<Deps, "db">, userId: string)
 }
 
 /** After items went (their photo rows with them, ON DELETE CASCADE): their bytes too. */
-export async function forgetPhotoBytes(deps: Pick<Deps, "db" | "config">, hashes: string[]): Promise<void> {
-  if (hashes.length) await photoStoreOf(deps.config).deleteUnused(deps.db, hashes);
+export async function forgetPhotoBytes(deps: Pick<Deps, "db" | "photos">, hashes: string[]): Promise<void> {
+  if (hashes.length) await deps.photos.deleteUnused(deps.db, hashes);
 }
 
 /** Housekeeping: bytes no photo uses (an upload that failed half way, a crash between steps). */
@@ -322,7 +321,7 @@ export async function photosForExport(
   itemIds: string[],
 ): Promise<Array<{ itemId: string; position: number; private: boolean; bytes: Buffer }>> {
   const rows = await repo.listPhotosOfItems(deps.db, itemIds, false);
-  const store = photoStoreOf(deps.config);
+  const store = deps.photos;
   const out = [];
   for (const r of rows) {
     const largest = r.variants[r.variants.length - 1]!;

@@ -10,8 +10,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { formatStickerCode } from "~/lib/sticker-code";
 import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
-import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
-import type { Deps } from "../service-deps.server";
+import type { CaptchaFailure, Deps } from "../service-deps.server";
 import { findItemById, type Item } from "../items/items.repository.server";
 import { mayManageItem } from "../items/item-access.repository.server";
 import { writeItemLost } from "../scans/scans.repository.server";
@@ -61,7 +60,7 @@ interface SendMeta {
  * RELAY_ITEM_RULE): its owners then get the digest instead of this message's mail.
  */
 async function admitFinderMessage(
-  { config, db, pageCache }: Pick<Deps, "config" | "db" | "pageCache">,
+  { config, db, pageCache, captcha: captchas }: Pick<Deps, "config" | "db" | "pageCache" | "captcha">,
   input: FinderMessageInput,
   itemId: string,
   meta: SendMeta,
@@ -83,7 +82,7 @@ async function admitFinderMessage(
   // until the item is flooded: then every sender needs it.
   if (flooded && !input.js && !input.captchaToken) throw new RelayError("flooded", { count: byItem.retryAfterMinutes });
   if (flooded || input.js || input.captchaToken) {
-    const captcha = await verifyCaptcha(config, db, input.captchaToken, meta.ip, now);
+    const captcha = await captchas.verify(input.captchaToken, meta.ip, now);
     if (!captcha.ok) throw new RelayError(`captcha.${captcha.reason}`);
   }
   const ceiling = await limit(RELAY_ITEM_CEILING, itemId, now);
@@ -130,7 +129,7 @@ function finderMessageFacts(
  * RelayError notFound when the item does not exist or is not paid (its page shows no form).
  */
 export async function sendFinderMessage(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha">,
   itemId: string,
   input: FinderMessageInput,
   meta: SendMeta & { viewerId: string | null },
@@ -261,7 +260,7 @@ export async function confirmFinderMail(
 
 /** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
 export async function continueFinderConversation(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha">,
   token: string,
   input: FinderMessageInput,
   meta: SendMeta,
