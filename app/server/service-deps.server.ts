@@ -12,10 +12,8 @@ import type { PaymentProvider } from "./orders/payments.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
 import type { PushTransport } from "./push/push-transport.server";
 
-/** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
-export type Clock = () => number;
-
-export const systemClock: Clock = () => Date.now();
+export { systemClock, type Clock } from "./clock.server";
+import type { Clock } from "./clock.server";
 
 /**
  * What a service does to the finder-page cache (items/item-page-cache.server.ts): after

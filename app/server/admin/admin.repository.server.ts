@@ -1,5 +1,6 @@
 import { toAdminGrantSource, type AdminGrantSource } from "~/lib/admin-grant";
 import type { DB } from "../db/db.server";
+import { systemClock } from "../clock.server";
 
 export interface AdminGrant {
   /** Lower case: the email the grant was made for. */
@@ -46,7 +47,7 @@ export async function insertBoundAdminGrant(
 }
 
 /** Returns false when the email already had a grant. */
-export async function grantAdmin(db: DB, email: string, now = Date.now()): Promise<boolean> {
+export async function grantAdmin(db: DB, email: string, now = systemClock()): Promise<boolean> {
   const res = await db
     .insertInto("admin_grants")
     .values({ email: email.trim().toLowerCase(), grantedAt: now, source: "grant" })

@@ -6,6 +6,7 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
 import { admitConsentRequest, requireVerifiedSender } from "../recipients/recipients.service.server";
+import { systemClock } from "../clock.server";
 
 /** The page where a reset link's token is exchanged for a new password. */
 export function resetPasswordUrl(config: Config, token: string) {
@@ -105,7 +106,7 @@ export async function sendEmailChangeMails(
       trx,
       config,
       { channel: "email", to: input.newEmail, accountKey: `account:${input.userId}` },
-      Date.now(),
+      systemClock(),
     );
     await enqueueMail(trx, {
       to: input.newEmail,

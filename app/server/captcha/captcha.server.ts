@@ -11,6 +11,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import type { Captcha, CaptchaResult, Deps } from "../service-deps.server";
+import { systemClock } from "../clock.server";
 import { logger } from "../logger.server";
 
 export const CHALLENGE_TTL_MS = 10 * 60_000;
@@ -36,7 +37,10 @@ function secrets(config: Pick<Config, "authSecret">) {
 }
 
 /** A fresh signed ALTCHA challenge for the widget (GET /api/captcha/challenge). */
-export async function createAltchaChallenge(config: Pick<Config, "authSecret">, now = Date.now()): Promise<Challenge> {
+export async function createAltchaChallenge(
+  config: Pick<Config, "authSecret">,
+  now = systemClock(),
+): Promise<Challenge> {
   return createChallenge({
     algorithm: ALGORITHM,
     cost: COST,

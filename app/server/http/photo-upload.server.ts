@@ -26,6 +26,7 @@ import { countPhotoUpload, type PhotoError } from "../photos/photos.service.serv
 import { FORM_BODY_LIMIT, isPhotoFormPath } from "./body-limit.server";
 import { receiveMultipart, type ReceivedForm } from "./multipart-to-disk.server";
 import { UploadSlots } from "./upload-slots.server";
+import { systemClock } from "../clock.server";
 
 /** Uploads one account may have in flight on an instance: a second tab, never forty. */
 export const UPLOADS_PER_ACCOUNT = 2;
@@ -175,7 +176,7 @@ export async function photoUploadIntake(req: express.Request, res: express.Respo
     closed = true;
     cleanUp();
   });
-  void sweepStaleUploads(Date.now());
+  void sweepStaleUploads(systemClock());
   const tmp = await fs.promises.mkdtemp(path.join(os.tmpdir(), DIR_PREFIX));
   dir = tmp;
   if (closed) return cleanUp();

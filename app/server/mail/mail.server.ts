@@ -20,6 +20,7 @@ import { startOutboxWorker, wakeOutbox, type OutboxWorker } from "../outbox/outb
 import { pushTargetOf } from "../push/push-target.server";
 import { findSubscription } from "../push/push.repository.server";
 import { createSmsSender } from "../sms/elks.server";
+import { systemClock } from "../clock.server";
 
 export { wakeOutbox };
 
@@ -69,7 +70,7 @@ export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
       target: msg.to.trim().toLowerCase(),
       deliveryId: msg.deliveryId,
     },
-    Date.now(),
+    systemClock(),
   );
   wakeOutbox("email");
   return id;
@@ -92,7 +93,7 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
       target: msg.to,
       deliveryId: msg.deliveryId,
     },
-    Date.now(),
+    systemClock(),
   );
   wakeOutbox("sms");
   return id;
@@ -123,7 +124,7 @@ export async function enqueuePush(db: DB, msg: PushMessage, knownHosts: readonly
       target: target ?? msg.subscriptionId,
       deliveryId: msg.deliveryId,
     },
-    Date.now(),
+    systemClock(),
   );
   wakeOutbox("push");
   return id;
@@ -209,7 +210,11 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
         ...withFooter(row, config),
         messageId: `<${row.id}@${config.baseUrl.hostname}>`,
       });
-      const file = await writeOutboxFile(config.mailOutboxDir, `${Date.now()}-${row.id}.eml`, info.message as Buffer);
+      const file = await writeOutboxFile(
+        config.mailOutboxDir,
+        `${systemClock()}-${row.id}.eml`,
+        info.message as Buffer,
+      );
       // No recipient or subject in the logs (a subject can carry a name): the id finds the row.
       logger.info({ mailId: row.id, file }, "mail written to outbox folder (no SMTP_URL)");
     },

@@ -6,6 +6,7 @@
  * depths, pool use) is handed to it as sources by the start-up code.
  */
 import client from "prom-client";
+import { systemClock } from "../clock.server";
 
 export const registry = new client.Registry();
 
@@ -184,7 +185,7 @@ new client.Gauge({
   registers: [registry],
   async collect() {
     const b = await readLastBackup();
-    if (b !== undefined) this.set(b ? Math.max(0, (Date.now() - b.startedAt) / 1000) : Infinity);
+    if (b !== undefined) this.set(b ? Math.max(0, (systemClock() - b.startedAt) / 1000) : Infinity);
   },
 });
 

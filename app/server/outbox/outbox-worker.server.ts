@@ -18,6 +18,7 @@ import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repositor
 import { PermanentError, TargetDown, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
 import { LANE_NAMES, LANES, SEND_DEADLINE_MS, type LaneName, type LaneSpec } from "./lanes.server";
 import * as repo from "./outbox.repository.server";
+import { systemClock } from "../clock.server";
 
 /** Tries before a row fails for good, unless its sender says otherwise (ChannelSender.maxAttempts). */
 const MAX_ATTEMPTS = 8;
@@ -123,7 +124,7 @@ export function startOutboxWorker(
   async function claim(lane: Lane): Promise<Claimed[]> {
     const { slots, share, pool } = lane.spec;
     const free = slots - lane.sending.size;
-    const now = Date.now();
+    const now = systemClock();
     return repo.withClaim(db, async (tx) => {
       let pooled = inPool(lane.byTarget, pool);
       const due = await repo.findDueRows(tx, lane.name, now, {
@@ -198,7 +199,7 @@ export function startOutboxWorker(
     let providerId: string | null;
     try {
       const { maxAgeMs } = lane.spec;
-      if (maxAgeMs !== undefined && Date.now() - Number(row.createdAt) > maxAgeMs) {
+      if (maxAgeMs !== undefined && systemClock() - Number(row.createdAt) > maxAgeMs) {
         throw new PermanentError("expired before it could be sent");
       }
       providerId = (await withDeadline(lane.sender.send(row), deadlineMs))?.providerId ?? null;
@@ -209,7 +210,7 @@ export function startOutboxWorker(
       return;
     }
     try {
-      const sentAt = Date.now();
+      const sentAt = systemClock();
       await repo.markSent(db, row.id, sentAt);
       if (row.deliveryId) await markDeliverySent(db, row.deliveryId, sentAt, row.attempts, providerId);
       if (strikes !== null && row.target !== null) await repo.clearTarget(db, lane.name, row.target);
@@ -222,7 +223,7 @@ export function startOutboxWorker(
     const e = err as { permanent?: boolean; retryAfterMs?: number; targetDown?: boolean };
     // A refusal no retry can change (an invalid number, a gone push endpoint): failed now.
     const failed = row.attempts >= (lane.sender.maxAttempts ?? MAX_ATTEMPTS) || e.permanent === true;
-    const now = Date.now();
+    const now = systemClock();
     const message = err instanceof Error ? err.message : String(err);
     if (e.targetDown && lane.spec.backoff && row.target !== null) {
       await repo.strikeTarget(db, lane.name, row.target, now);

@@ -13,6 +13,7 @@ import tls from "node:tls";
 import webPush from "web-push";
 import type { Lang } from "~/i18n/config";
 import type { Deps } from "../service-deps.server";
+import { systemClock } from "../clock.server";
 import { isAllowedHost, isPublicAddress, parseEndpoint, pushLookup } from "./endpoint.server";
 import { vapidKeys } from "./vapid.server";
 
@@ -55,7 +56,7 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
   const seconds = Number(v);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 3600) * 1000;
   const at = Date.parse(v);
-  return Number.isFinite(at) ? Math.min(Math.max(0, at - Date.now()), 3600_000) : undefined;
+  return Number.isFinite(at) ? Math.min(Math.max(0, at - systemClock()), 3600_000) : undefined;
 }
 
 export type { PushTransport } from "./push-transport.server";

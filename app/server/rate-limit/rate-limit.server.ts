@@ -16,6 +16,7 @@
 import { sql } from "kysely";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
+import { systemClock } from "../clock.server";
 
 export interface RateRule {
   /** Counter name, e.g. "contact:ip". */
@@ -77,7 +78,7 @@ export async function hitRateLimit(
   db: DB,
   rule: RateRule,
   subject: string,
-  now = Date.now(),
+  now = systemClock(),
 ): Promise<RateLimitResult> {
   const key = keyOf(rule, subject);
   const expired = now - rule.windowMs;
@@ -145,7 +146,7 @@ export async function deleteExpiredRateLimits(db: DB, now: number, maxWindowMs =
 
 /** hitRateLimit that always allows when RATE_LIMIT_DISABLED=1 (the e2e suite only). */
 export function rateLimiter(config: Pick<Config, "rateLimitDisabled">, db: DB) {
-  return (rule: RateRule, subject: string, now = Date.now()): Promise<RateLimitResult> =>
+  return (rule: RateRule, subject: string, now = systemClock()): Promise<RateLimitResult> =>
     config.rateLimitDisabled ? Promise.resolve({ ...ALLOWED }) : hitRateLimit(db, rule, subject, now);
 }
 
