@@ -30,6 +30,7 @@ const TEXTS = {
     accept: "Accept the agreement",
     accepted: "The data processing agreement is accepted. You can now invite members and import items.",
     privacy: "Privacy policy",
+    creditNotes: "credit notes",
     seller: "About the seller",
     goPay: "Go to payment",
     pay: "Complete test payment",
@@ -52,6 +53,7 @@ const TEXTS = {
     accept: "Godkänn avtalet",
     accepted: "Personuppgiftsbiträdesavtalet är godkänt. Nu kan du bjuda in medlemmar och importera saker.",
     privacy: "Integritetspolicy",
+    creditNotes: "kreditfakturor",
     seller: "Om säljaren",
     goPay: "Till betalning",
     pay: "Slutför testbetalningen",
@@ -230,6 +232,9 @@ for (const lang of ["en", "sv"] as const) {
     }) => {
       await page.goto("/privacy");
       await expect(page.getByRole("heading", { level: 1, name: T.privacy })).toBeVisible();
+      // Credit notes are bookkeeping records like receipts (decision 051): named where the
+      // notice says what is kept and for how long.
+      await expect(page.locator('tr[data-retention="orders"]')).toContainText(T.creditNotes);
       await expectAccessible(page);
       await atPhoneAndDesk(page, `lawful-privacy-${lang}`);
       await page.goto("/terms");
