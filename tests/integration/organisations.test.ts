@@ -98,7 +98,15 @@ beforeAll(async () => {
   member = await createUser(rt, { name: "Max Member" });
   outsider = await createUser(rt, { name: "Otto Outsider" });
   otherAdmin = await createUser(rt, { name: "Berit Boss" });
-  const parsed = { ...DETAILS, invoiceCountry: "SE", vatNumber: null };
+  const parsed = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   org = await createOrganisationWithDpa(depsOf(rt), admin.id, parsed);
   await addMember(org, member, "member");
   otherOrg = await createOrganisationWithDpa(depsOf(rt), otherAdmin.id, { ...parsed, name: "Other Org AB" });
@@ -627,7 +635,15 @@ describe("items in an organisation's scope", () => {
 });
 
 describe("the account and organisations", () => {
-  const details = { ...DETAILS, invoiceCountry: "SE", vatNumber: null };
+  const details = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   // Organisations the user is the only member of go knowingly (decision 051).
   const deleteAccount = (u: TestUser) =>
     http.post(
@@ -734,7 +750,15 @@ describe("the scope switch", () => {
 });
 
 describe("review fixes (issue #20)", () => {
-  const details = { ...DETAILS, invoiceCountry: "SE", vatNumber: null };
+  const details = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   const newOrg = (creator: TestUser, name: string) =>
     createOrganisationWithDpa(depsOf(rt), creator.id, { ...details, name });
   const post = (u: TestUser, id: string, form: Record<string, string>) =>
