@@ -130,7 +130,13 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase("invoices");
-    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", COMPANY_NAME: "Hittad Sverige AB", ...MANY_ON_CREDIT });
+    // A VAT-registered seller: receipts show VAT and the reverse charge (decision 057).
+    const env = testEnv(db, {
+      RATE_LIMIT_DISABLED: "1",
+      COMPANY_NAME: "Hittad Sverige AB",
+      COMPANY_VAT_NR: "SE559000123401",
+      ...MANY_ON_CREDIT,
+    });
     server = await startServer(env);
     rt = await createTestRuntime({ ...env, BASE_URL: server.url });
     admin = await person(rt, "Anna Admin");
