@@ -91,7 +91,11 @@ beforeAll(async () => {
     deskContact: "Victim's desk",
   };
   victimOrg = await createOrganisation(depsOf(rt), victim.id, orgDetails);
-  attackerOrg = await createOrganisation(depsOf(rt), attacker.id, { ...orgDetails, name: "Attacker AB" });
+  attackerOrg = await createOrganisation(depsOf(rt), attacker.id, {
+    ...orgDetails,
+    name: "Attacker AB",
+    orgNumber: uniqueOrgNumber(),
+  });
   for (const id of [victimMessage, adminMessage]) {
     await insertMessage(rt.database.db, {
       id,
