@@ -9,7 +9,7 @@ import { SellerDetails } from "./SellerDetails";
  * What the owner agrees to, said before payment (decision 018): automatic renewal every
  * period until cancelled, the total, for a monthly plan the 6-month minimum term and what
  * it commits to (a year paid up front is not bound by it), and a link to the terms.
- * `lang` is the language of the amount's currency. The seller is named beside them.
+ * `lang` is the language of the amount's currency. The seller's details are beside them.
  */
 export function CheckoutTerms({
   period,
@@ -49,10 +49,12 @@ export function CheckoutTerms({
           components={{ a: <a href="/terms" target="_blank" rel="noopener" /> }}
         />
       </p>
-      <details className="checkout-seller mt-1">
-        <summary>{t("seller.soldBy", { name: seller.name })}</summary>
-        <SellerDetails seller={seller} className="small mt-1" />
-      </details>
+      {/* Who sells, in full before the purchase (distansavtalslagen 2 kap. 2 §, decision 057):
+          name, address, organisation number, VAT number and email, not folded away. */}
+      <div className="checkout-seller small mt-2" data-testid="checkout-seller">
+        <h3 className="h6 small fw-semibold mb-0">{t("seller.title")}</h3>
+        <SellerDetails seller={seller} />
+      </div>
     </section>
   );
 }

@@ -4,19 +4,31 @@
  * days used (lagen (2005:59) om distansavtal och avtal utanför affärslokaler, 2 kap. 12
  * och 15 §§). Browser-safe: numbers only.
  */
-import { DAY_MS, stockholmDayStart } from "./dates";
+import { DAY_MS, stockholmDayStart, stockholmIsoDay } from "./dates";
 import { periodEnd, type Period } from "./pricing";
+import { isSwedishWorkingDay } from "./swedish-holidays";
 
 export const WITHDRAWAL_DAYS = 14;
 
 /**
+ * No deadline is later than this after its payment: 15 Swedish days, plus at most five days
+ * off in a row (julafton on a Wednesday: to the Monday after), plus a summer-time hour.
+ * A bound for looking up the orders that may still be withdrawn.
+ */
+export const LATEST_WITHDRAWAL_MS = (WITHDRAWAL_DAYS + 1 + 6) * DAY_MS;
+
+/**
  * The last moment the consumer may withdraw: the end of the 14th Swedish day after the day
  * the payment made the contract (the day of the contract is not counted; decision 052). A
- * purchase at 00:57 in Stockholm on 28 November may be withdrawn until 12 December 23:59:59.999
- * Swedish time, whatever the UTC date of the payment was.
+ * purchase at 00:57 in Stockholm on 28 November may be withdrawn until 14 December 23:59:59.999
+ * Swedish time (the 12th is a Saturday), whatever the UTC date of the payment was. A 14th
+ * day that is a Saturday, Sunday, public holiday, midsommarafton, julafton or nyårsafton
+ * moves to the next working day (lagen (1930:173) om beräkning av lagstadgad tid, decision 057).
  */
 export function withdrawalDeadline(paidAt: number): number {
-  return stockholmDayStart(paidAt, WITHDRAWAL_DAYS + 1) - 1;
+  let days = WITHDRAWAL_DAYS;
+  while (!isSwedishWorkingDay(stockholmIsoDay(stockholmDayStart(paidAt, days)))) days++;
+  return stockholmDayStart(paidAt, days + 1) - 1;
 }
 
 export interface WithdrawalRefund {

@@ -424,22 +424,26 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <ul className="list-group mb-3">
           {page.sessions.map((s) => (
             <li key={s.id} className="list-group-item">
-              <strong>
-                {/* "Phone: Safari on iOS", from the session's User-Agent (decision 057). */}
-                {s.browser && s.system
-                  ? t("account.sessions.named", {
-                      device: t(`account.sessions.device.${s.device}`),
-                      browser: s.browser,
-                      system: s.system,
-                    })
-                  : s.browser || s.system
-                    ? t("account.sessions.browser", {
+              {/* Name and badge side by side; on a narrow screen the badge wraps to the start
+                  of the next line, not indented by a margin (decision 057). */}
+              <div className="d-flex flex-wrap align-items-center gap-2" data-testid="session-name">
+                <strong>
+                  {/* "Phone: Safari on iOS", from the session's User-Agent (decision 057). */}
+                  {s.browser && s.system
+                    ? t("account.sessions.named", {
                         device: t(`account.sessions.device.${s.device}`),
-                        browser: s.browser || s.system,
+                        browser: s.browser,
+                        system: s.system,
                       })
-                    : t(`account.sessions.device.${s.device}`)}
-              </strong>
-              {s.current ? <span className="badge text-bg-success ms-2">{t("account.sessions.this")}</span> : null}
+                    : s.browser || s.system
+                      ? t("account.sessions.browser", {
+                          device: t(`account.sessions.device.${s.device}`),
+                          browser: s.browser || s.system,
+                        })
+                      : t(`account.sessions.device.${s.device}`)}
+                </strong>
+                {s.current ? <span className="badge text-bg-success">{t("account.sessions.this")}</span> : null}
+              </div>
               <span className="d-block small text-body-secondary">
                 {t("account.sessions.signedIn", { date: when(s.createdAt) })},{" "}
                 {t("account.sessions.lastActive", { date: when(s.lastActiveAt) })}

@@ -8,6 +8,7 @@ import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { serviceErrorResponse } from "~/server/http/errors.server";
+import { requestContext } from "~/server/context";
 import { getReceipt, parseReceiptNumber } from "~/server/orders/billing.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/order-error.server";
@@ -28,12 +29,13 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const number = parseReceiptNumber(new URL(request.url).searchParams.get("number"));
   try {
     if (number === "invalid") throw new OrderError("notFound");
-    const receipt = await getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number });
+    const lang = context.get(requestContext).lang;
+    const receipt = await getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number, lang });
     return data({ receipt }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (err) {
     return serviceErrorResponse(orderErrors, err);
@@ -94,21 +96,30 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
               <td className="text-end">{money(-r.discountAmount)}</td>
             </tr>
           ) : null}
-          <tr>
-            <th scope="row">{t("billing.receipt.net")}</th>
-            <td className="text-end">{money(r.netAmount)}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t(r.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
-            <td className="text-end">{money(r.vatAmount)}</td>
-          </tr>
+          {/* VAT only from a seller with a VAT number (decision 057). */}
+          {r.seller.vatOnReceipts ? (
+            <>
+              <tr>
+                <th scope="row">{t("billing.receipt.net")}</th>
+                <td className="text-end">{money(r.netAmount)}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t(r.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
+                <td className="text-end">{money(r.vatAmount)}</td>
+              </tr>
+            </>
+          ) : null}
           <tr className="fw-bold">
             <th scope="row">{t("billing.receipt.total")}</th>
             <td className="text-end">{money(r.totalAmount)}</td>
           </tr>
         </tbody>
       </table>
-      {r.reverseCharge ? <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p> : null}
+      {!r.seller.vatOnReceipts ? (
+        <p className="receipt-no-vat">{t("billing.receipt.noVat")}</p>
+      ) : r.reverseCharge ? (
+        <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p>
+      ) : null}
       {r.withdrawal?.kind === "open" ? (
         <p className="receipt-withdrawal">
           {t("orders.withdrawal.receipt", { date: formatDate(r.withdrawal.until, lang) })}{" "}

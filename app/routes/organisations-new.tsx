@@ -8,8 +8,9 @@ import { pageMeta } from "~/lib/meta";
 import { ORGANISATION_FIELDS, organisationSchema } from "~/lib/organisations";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
+import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { createOrganisation } from "~/server/organisations/organisations.service.server";
 import type { Route } from "./+types/organisations-new";
 
@@ -49,7 +50,13 @@ export async function action({ request }: Route.ActionArgs) {
     return invalidForm<Values>(values, errors, { key: "organisations.errors.summary" });
   }
   const deps = await getDeps();
-  const id = await createOrganisation(deps, user.ref, p.data);
+  let id: string;
+  try {
+    id = await createOrganisation(deps, user.ref, p.data);
+  } catch (err) {
+    // A number another organisation has (decision 057): beside the field, with what was typed.
+    return serviceErrorResponse(organisationErrors, err, values);
+  }
   // The new organisation becomes the active scope (decision 038): the header names
   // it and its dashboard is one link away; the scope is checked on every request as ever.
   return redirect(`/organisations/${id}?done=created`, { headers: { "Set-Cookie": deps.cookies.scope(id) } });

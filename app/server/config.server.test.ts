@@ -180,6 +180,7 @@ describe("configuration", () => {
         name: "Hittad Sverige AB",
         orgNr: "559123-4567",
         vatNr: undefined,
+        vatExempt: true,
         address: "Kungsgatan 1\n111 43 Stockholm",
         email: "info@hittad.se",
         example: false,

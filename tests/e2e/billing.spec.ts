@@ -53,7 +53,8 @@ const TEXT = {
     pay: "Complete test payment",
     billing: "Orders and receipts",
     receipt: /Receipt no\. \d+/,
-    vat: "VAT 25 %",
+    // The e2e seller has no VAT number: the receipt says no VAT is charged (decision 057).
+    vat: "No VAT charged: the seller is not registered for VAT.",
     total: "Total",
     cancel: "Cancel renewal",
     confirm: "Yes, cancel renewal",
@@ -70,7 +71,7 @@ const TEXT = {
     pay: "Slutför testbetalningen",
     billing: "Beställningar och kvitton",
     receipt: /Kvitto nr \d+/,
-    vat: "Moms 25 %",
+    vat: "Ingen moms debiteras: säljaren är inte registrerad för moms.",
     total: "Totalt",
     cancel: "Avsluta förnyelsen",
     confirm: "Ja, avsluta förnyelsen",

@@ -12,6 +12,7 @@ import { createBatch, getBatch, voidSticker } from "../../app/server/stickers/st
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const TEXT = {
   en: {
@@ -68,7 +69,7 @@ for (const lang of ["en", "sv"] as const) {
       const orgName = `Drawer AB ${lang}`;
       const org = await createOrganisation(deps, admin.id, {
         name: orgName,
-        orgNumber: "556036-0793",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: `billing-claim-${lang}@drawer.example`,
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "903 26",

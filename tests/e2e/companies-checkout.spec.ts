@@ -11,6 +11,7 @@ import { createOrganisation } from "../../app/server/organisations/organisations
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const T = {
   en: {
@@ -52,7 +53,7 @@ for (const lang of ["en", "sv"] as const) {
       const name = `Checkout AB ${lang}`;
       const org = await createOrganisation(deps, admin.id, {
         name,
-        orgNumber: "556036-0793",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: `billing-${lang}@checkout.example`,
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "903 26",

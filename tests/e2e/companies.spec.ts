@@ -28,6 +28,7 @@ import { keepOrderAddress } from "../../app/server/order-draft/order-draft.servi
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const ROWS = 50;
 /** The data row that is wrong in the first file (1-based); in a spreadsheet it is row BAD_ROW + 1. */
@@ -310,7 +311,7 @@ for (const [lang, s] of Object.entries(L) as [Lang, Texts][]) {
         await atPhoneAndDesk(page, `companies-org-new-${lang}`);
         const f = s.fields;
         await page.getByLabel(f.name, { exact: true }).fill(orgName);
-        await page.getByLabel(f.orgNumber, { exact: true }).fill("556036-0793");
+        await page.getByLabel(f.orgNumber, { exact: true }).fill(uniqueOrgNumber());
         await page.getByLabel(f.billingEmail, { exact: true }).fill(`invoices-${lang}@example.test`);
         await page.getByLabel(f.street, { exact: true }).fill(s.address.street);
         await page.getByLabel(f.postcode, { exact: true }).fill(s.address.postcode);

@@ -15,6 +15,7 @@ import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
 import { ADDRESS } from "../support/service-fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const TEXTS = {
   en: {
@@ -30,6 +31,8 @@ const TEXTS = {
     accept: "Accept the agreement",
     accepted: "The data processing agreement is accepted. You can now invite members and import items.",
     privacy: "Privacy policy",
+    creditNotes: "credit notes",
+    orgNr: "Org. no. 559000-0000",
     seller: "About the seller",
     goPay: "Go to payment",
     pay: "Complete test payment",
@@ -52,6 +55,8 @@ const TEXTS = {
     accept: "Godkänn avtalet",
     accepted: "Personuppgiftsbiträdesavtalet är godkänt. Nu kan du bjuda in medlemmar och importera saker.",
     privacy: "Integritetspolicy",
+    creditNotes: "kreditfakturor",
+    orgNr: "Org.nr 559000-0000",
     seller: "Om säljaren",
     goPay: "Till betalning",
     pay: "Slutför testbetalningen",
@@ -124,7 +129,7 @@ for (const lang of ["en", "sv"] as const) {
       const name = `Avtal ${lang} AB`;
       const org = await createOrganisation(depsOf(app.runtime), user.id, {
         name,
-        orgNumber: "556036-0793",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: `billing-${lang}@example.test`,
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "90326",
@@ -177,6 +182,11 @@ for (const lang of ["en", "sv"] as const) {
       // The checkout states the right and refuses to go on without the request to start at once.
       await page.goto("/order");
       await waitForHydration(page);
+      // Who sells, in full and unfolded before the purchase (decision 057): the demo's example seller.
+      const seller = page.getByTestId("checkout-seller");
+      await expect(seller.getByText(T.orgNr)).toBeVisible();
+      await expect(seller.getByText("Exempelgatan 1")).toBeVisible();
+      await expect(seller.getByRole("link", { name: "seller@example.com" })).toBeVisible();
       await page.getByRole("button", { name: T.goPay }).click();
       await expect(page.locator("#order-immediate-start-error")).toContainText(T.tickError);
       await expect(page.locator("#order-immediate-start")).toBeFocused();
@@ -184,6 +194,9 @@ for (const lang of ["en", "sv"] as const) {
       await atPhoneAndDesk(page, `lawful-checkout-${lang}`);
       await page.locator("#order-immediate-start").check();
       await page.getByRole("button", { name: T.goPay }).click();
+      // The test provider's checkout names the seller the same way.
+      await expect(page.getByTestId("checkout-seller").getByText(T.orgNr)).toBeVisible();
+      await atPhoneAndDesk(page, `lawful-test-checkout-${lang}`);
       await page.getByRole("button", { name: T.pay }).click();
       await expect(page).toHaveURL(/\/order\/complete\//);
       const orderId = page.url().split("/").pop()!;
@@ -230,6 +243,9 @@ for (const lang of ["en", "sv"] as const) {
     }) => {
       await page.goto("/privacy");
       await expect(page.getByRole("heading", { level: 1, name: T.privacy })).toBeVisible();
+      // Credit notes are bookkeeping records like receipts (decision 051): named where the
+      // notice says what is kept and for how long.
+      await expect(page.locator('tr[data-retention="orders"]')).toContainText(T.creditNotes);
       await expectAccessible(page);
       await atPhoneAndDesk(page, `lawful-privacy-${lang}`);
       await page.goto("/terms");

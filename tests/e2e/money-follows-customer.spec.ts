@@ -23,6 +23,7 @@ import { depsOf } from "../support/deps";
 import { ADDRESS } from "../support/service-fixtures";
 import { createUser, type TestUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration, type WorkerApp } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 // The payments and withdrawals below write their mails in this process: its translations,
 // read from the locale files as billing.spec.ts does (Playwright has no import.meta.glob).
@@ -179,7 +180,7 @@ for (const lang of ["en", "sv"] as const) {
       const deps = depsOf(app.runtime);
       const org = await createOrganisation(deps, u.id, {
         name: `Ensam ${lang.toUpperCase()} AB`,
-        orgNumber: lang === "en" ? "556036-0793" : "556016-0680",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: `billing-${lang}@company.example`,
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "903 26",

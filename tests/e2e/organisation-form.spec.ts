@@ -3,6 +3,9 @@
  * invoice country is the same select as the personal address, and a UK company gives its
  * own company number (no Swedish check digit); a Swedish one still needs a valid number.
  */
+import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
+import { depsOf } from "../support/deps";
+import { uniqueOrgNumber } from "../support/org-numbers";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
 
@@ -14,6 +17,7 @@ const L = {
     desk: "Lost-and-found desk contact",
     submit: "Create the organisation",
     swedishInvalid: "Enter a valid Swedish organisation number",
+    taken: "An organisation with this number is already on Hittad. Ask one of its admins to invite you",
     created: "The organisation is created. You are its admin.",
   },
   sv: {
@@ -23,6 +27,8 @@ const L = {
     desk: "Kontakt till hittegodsdisken",
     submit: "Skapa organisationen",
     swedishInvalid: "Ange ett giltigt svenskt organisationsnummer",
+    taken:
+      "Det finns redan en organisation med det här numret på Hittad. Be någon av dess administratörer att bjuda in dig",
     created: "Organisationen är skapad. Du är dess administratör.",
   },
 } as const;
@@ -54,7 +60,8 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
         }
       const values = [
         `Acme ${lang} Ltd`,
-        "01234567",
+        // One number makes one organisation (decision 057): each language its own.
+        lang === "en" ? "01234567" : "07654321",
         `acme-${lang}@example.test`,
         "1 High Street",
         "SW1A 1AA",
@@ -68,7 +75,51 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       await page.getByLabel(s.country, { exact: true }).selectOption("GB");
       await page.getByRole("button", { name: s.submit }).click();
       await expect(page.getByRole("status")).toHaveText(s.created);
-      await expect(page.getByText("01234567")).toBeVisible();
+      await expect(page.getByText(values[1]!)).toBeVisible();
+    });
+
+    test("a number another organisation has: refused beside the field, with the way to an invite", async ({
+      page,
+      app,
+      context,
+      consent,
+    }) => {
+      void consent;
+      const first = await createUser(app.runtime, { language: lang });
+      const taken = uniqueOrgNumber();
+      await createOrganisation(depsOf(app.runtime), first.id, {
+        name: `Först ${lang} AB`,
+        orgNumber: taken,
+        billingEmail: `first-${lang}@example.test`,
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "903 26",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      const user = await createUser(app.runtime, { language: lang });
+      await context.addCookies([{ ...user.sessionCookie, url: app.server.url }]);
+      await page.goto("/organisations/new");
+      await waitForHydration(page);
+      // The same number, typed without its dash.
+      const values = [
+        `Andra ${lang} AB`,
+        taken.replace("-", ""),
+        `second-${lang}@example.test`,
+        "Storgatan 2",
+        "903 26",
+        "Umeå",
+      ];
+      for (const [i, label] of s.f.entries()) await page.getByLabel(label, { exact: true }).fill(values[i]!);
+      await page.getByLabel(s.desk, { exact: true }).fill("Reception");
+      await page.getByRole("button", { name: s.submit }).click();
+      const number = page.getByLabel(s.f[1], { exact: true });
+      await expect(number).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText(s.taken)).toBeVisible();
+      await expect(number).toHaveValue(values[1]!);
+      await expectAccessible(page);
+      await atPhoneAndDesk(page, `organisation-number-taken-${lang}`);
     });
   });
 }

@@ -18,6 +18,7 @@ import { createOrder } from "../../app/server/orders/checkout.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
 import { expect, test, waitForPageReady } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const localesDir = path.resolve(import.meta.dirname, "../../app/locales/sv");
 
@@ -107,7 +108,7 @@ test.describe("translations per page", () => {
     await grantAdmin(app.runtime.database.db, owner.email);
     const organisation = await createOrganisation(deps, owner.id, {
       name: "Hittegods AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: owner.email,
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "75320",

@@ -24,6 +24,7 @@ import { startSmtpServer } from "../support/smtp";
 import { acceptCurrentDpa } from "../support/dpa";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test as base, waitForHydration, type WorkerApp } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 interface StandIns {
   elks: ElksStandIn;
@@ -288,7 +289,7 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       const admin = await createUser(app.runtime, { name: `Ada Admin-${lang}`, language: lang });
       const org = await createOrganisation(depsOf(app.runtime), admin.id, {
         name: `Acme ${lang}`,
-        orgNumber: "556036-0793",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: `billing-${lang}@example.test`,
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "90326",

@@ -9,6 +9,7 @@ import { depsOf } from "../support/deps";
 import { createOrganisationWithDpa } from "../support/dpa";
 import { createUser } from "../support/users";
 import { atPhoneAndDesk, expect, expectAccessible, test, waitForHydration } from "./fixtures";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const TEXT = {
   en: {
@@ -83,7 +84,7 @@ for (const lang of ["en", "sv"] as const) {
       const admin = await createUser(app.runtime, { language: lang });
       const org = await createOrganisationWithDpa(deps, admin.id, {
         name: `Invite AB ${lang}`,
-        orgNumber: "556036-0793",
+        orgNumber: uniqueOrgNumber(),
         billingEmail: "billing@invite.example",
         invoiceStreet: "Storgatan 1",
         invoicePostcode: "903 26",

@@ -19,6 +19,7 @@ import { httpClient, sessionCookieOf } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { checkoutCompleted, startStripeStandIn, stripeEnv, type StripeStandIn } from "../support/stripe";
 import { createUser, signIn, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const label = usingPostgres() ? "PostgreSQL" : "SQLite";
 
@@ -486,7 +487,7 @@ describe(`account self-service on ${label}`, () => {
     const deps = depsOf(rt);
     const org = await createOrganisation(deps, admin.id, {
       name: "Export AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: "billing@export.example",
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "90326",

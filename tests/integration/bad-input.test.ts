@@ -20,6 +20,7 @@ import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
 import { depsOf } from "../support/deps";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 20261123);
 const COUNT = Number(process.env.BAD_INPUT_COUNT ?? 1_200);
@@ -80,7 +81,7 @@ beforeAll(async () => {
   );
   const orgDetails = {
     name: "Victim AB",
-    orgNumber: "556036-0793",
+    orgNumber: uniqueOrgNumber(),
     billingEmail: victim.email,
     invoiceStreet: "Storgatan 1",
     invoicePostcode: "90326",
@@ -90,7 +91,11 @@ beforeAll(async () => {
     deskContact: "Victim's desk",
   };
   victimOrg = await createOrganisation(depsOf(rt), victim.id, orgDetails);
-  attackerOrg = await createOrganisation(depsOf(rt), attacker.id, { ...orgDetails, name: "Attacker AB" });
+  attackerOrg = await createOrganisation(depsOf(rt), attacker.id, {
+    ...orgDetails,
+    name: "Attacker AB",
+    orgNumber: uniqueOrgNumber(),
+  });
   for (const id of [victimMessage, adminMessage]) {
     await insertMessage(rt.database.db, {
       id,

@@ -46,6 +46,7 @@ import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } fro
 import { createOrganisationWithDpa } from "../support/dpa";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 let tdb: TestDatabase;
 let rt: Runtime;
@@ -123,7 +124,10 @@ const finderWrites = (itemId: string, message: string) =>
 
 const ORGANISATION = {
   name: "URGENT: your bank account is locked - verify at http://evil.example",
-  orgNumber: "556036-0793",
+  // One number makes one organisation (decision 057): each creation its own.
+  get orgNumber() {
+    return uniqueOrgNumber();
+  },
   invoiceStreet: "Storgatan 1",
   invoicePostcode: "90326",
   invoiceCity: "Umeå",

@@ -28,6 +28,7 @@ import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const ADMIN_EMAIL = "css-admin@example.test";
 const MESSAGE_ID = "cssMessage000000000000000";
@@ -146,7 +147,7 @@ beforeAll(async () => {
   await replyAsOwner(deps, users.owner.id, sent.conversationId, "Thank you!");
   fillers.organisation = await createOrganisation(deps, users.owner.id, {
     name: "Olivia's company",
-    orgNumber: "556036-0793",
+    orgNumber: uniqueOrgNumber(),
     billingEmail: "billing@example.test",
     invoiceStreet: "Storgatan 1",
     invoicePostcode: "90326",

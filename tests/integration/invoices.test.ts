@@ -28,6 +28,7 @@ import { pdfToText } from "../support/pdf";
 import { startServer, type TestServer } from "../support/server";
 import { invoiceEvent, startStripeStandIn, stripeEnv, type StripeStandIn } from "../support/stripe";
 import { createUser, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const label = usingPostgres() ? "PostgreSQL" : "SQLite";
 const DAY = 24 * 60 * 60_000;
@@ -47,7 +48,10 @@ const ADDRESS = {
 
 const SWEDISH_ORG = {
   name: "Acme AB",
-  orgNumber: "556036-0793",
+  // One number makes one organisation (decision 057): each creation its own.
+  get orgNumber() {
+    return uniqueOrgNumber();
+  },
   billingEmail: "billing@acme.example",
   invoiceStreet: "Storgatan 1",
   invoicePostcode: "903 26",
@@ -126,7 +130,13 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase("invoices");
-    const env = testEnv(db, { RATE_LIMIT_DISABLED: "1", COMPANY_NAME: "Hittad Sverige AB", ...MANY_ON_CREDIT });
+    // A VAT-registered seller: receipts show VAT and the reverse charge (decision 057).
+    const env = testEnv(db, {
+      RATE_LIMIT_DISABLED: "1",
+      COMPANY_NAME: "Hittad Sverige AB",
+      COMPANY_VAT_NR: "SE559000123401",
+      ...MANY_ON_CREDIT,
+    });
     server = await startServer(env);
     rt = await createTestRuntime({ ...env, BASE_URL: server.url });
     admin = await person(rt, "Anna Admin");

@@ -19,6 +19,7 @@ import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 let tdb: TestDatabase;
 let server: TestServer;
@@ -97,7 +98,7 @@ describe("secrets in URLs never reach the request log", () => {
     const invitee: TestUser = await createUser(rt, { name: "Ivar Invited" });
     const org = await createOrganisationWithDpa(depsOf(rt), admin.id, {
       name: "Logs AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: "billing@logs.example",
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "903 26",

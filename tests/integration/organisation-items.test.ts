@@ -39,9 +39,13 @@ import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const DETAILS = {
-  orgNumber: "556036-0793",
+  // One number makes one organisation (decision 057): each creation its own.
+  get orgNumber() {
+    return uniqueOrgNumber();
+  },
   billingEmail: "billing@acme.example",
   invoiceStreet: "Storgatan 1",
   invoicePostcode: "903 26",

@@ -26,10 +26,14 @@ import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, markVerified, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const DETAILS = {
   name: "Acme AB",
-  orgNumber: "5560360793",
+  // One number makes one organisation (decision 057): each form its own, without the dash.
+  get orgNumber() {
+    return uniqueOrgNumber().replace("-", "");
+  },
   billingEmail: "Billing@Acme.example",
   invoiceStreet: "Storgatan 1",
   invoicePostcode: "903 26",
@@ -94,7 +98,15 @@ beforeAll(async () => {
   member = await createUser(rt, { name: "Max Member" });
   outsider = await createUser(rt, { name: "Otto Outsider" });
   otherAdmin = await createUser(rt, { name: "Berit Boss" });
-  const parsed = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const parsed = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   org = await createOrganisationWithDpa(depsOf(rt), admin.id, parsed);
   await addMember(org, member, "member");
   otherOrg = await createOrganisationWithDpa(depsOf(rt), otherAdmin.id, { ...parsed, name: "Other Org AB" });
@@ -108,7 +120,8 @@ afterAll(async () => {
 describe("creating an organisation", () => {
   it("a signed-in user creates one with a Luhn-checked organisation number and becomes its admin", async () => {
     const creator = await createUser(rt, { name: "Cecilia Creator" });
-    const res = await http.post("/organisations/new", DETAILS, as(creator));
+    const typed = uniqueOrgNumber().replace("-", "");
+    const res = await http.post("/organisations/new", { ...DETAILS, orgNumber: typed }, as(creator));
     expect(res.status).toBe(302);
     const id = /^\/organisations\/([A-Za-z0-9]{10})\?done=created$/.exec(res.headers.get("location") ?? "")?.[1];
     expect(id).toBeDefined();
@@ -118,7 +131,7 @@ describe("creating an organisation", () => {
       .where("id", "=", id!)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
-      orgNumber: "556036-0793",
+      orgNumber: `${typed.slice(0, 6)}-${typed.slice(6)}`,
       billingEmail: "billing@acme.example",
       invoiceCountry: "SE",
       vatNumber: null,
@@ -161,6 +174,37 @@ describe("creating an organisation", () => {
     expect(html).toContain("Ange ett giltigt svenskt organisationsnummer");
     expect(html).toContain('value="556036-0794"');
     expect(html).toContain("Acme reception, 090-123 45");
+  });
+
+  it("a second organisation with a number another has is a 409 beside the field, offering to ask its admins for an invite", async () => {
+    const taken = await rt.database.db
+      .selectFrom("organisations")
+      .select("orgNumber")
+      .where("id", "=", org)
+      .executeTakeFirstOrThrow();
+    // The same number typed without its dash, in Swedish.
+    const res = await http.post(
+      "/organisations/new",
+      { ...DETAILS, name: "Copy AB", orgNumber: taken.orgNumber.replace("-", "") },
+      { ...as(outsider), lang: "sv" },
+    );
+    expect(res.status).toBe(409);
+    const html = await res.text();
+    expect(html).toContain("Det finns redan en organisation med det här numret på Hittad.");
+    expect(html).toContain("Be någon av dess administratörer att bjuda in dig");
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toContain("Copy AB");
+    expect(
+      await rt.database.db.selectFrom("organisations").select("id").where("name", "=", "Copy AB").execute(),
+    ).toEqual([]);
+    // Another organisation's admin cannot change theirs to it either (en).
+    const update = await http.post(
+      `/organisations/${otherOrg}`,
+      { intent: "details", ...DETAILS, name: "Other Org AB", orgNumber: taken.orgNumber },
+      as(otherAdmin),
+    );
+    expect(update.status).toBe(409);
+    expect(await update.text()).toContain("An organisation with this number is already on Hittad.");
   });
 
   it("signed-out visitors are sent to register first and come back to /organisations/new", async () => {
@@ -420,7 +464,7 @@ describe("invites", () => {
     const boss = await createUser(rt, { name: "Busy Boss" });
     const id = await createOrganisationWithDpa(depsOf(rt), boss.id, {
       ...DETAILS,
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       invoiceCountry: "SE",
       vatNumber: null,
     });
@@ -450,7 +494,7 @@ describe("the last admin", () => {
     const colleague = await createUser(rt, { name: "Colleague" });
     const id = await createOrganisationWithDpa(depsOf(rt), solo.id, {
       ...DETAILS,
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       invoiceCountry: "SE",
       vatNumber: null,
     });
@@ -591,7 +635,15 @@ describe("items in an organisation's scope", () => {
 });
 
 describe("the account and organisations", () => {
-  const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const details = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   // Organisations the user is the only member of go knowingly (decision 051).
   const deleteAccount = (u: TestUser) =>
     http.post(
@@ -698,7 +750,15 @@ describe("the scope switch", () => {
 });
 
 describe("review fixes (issue #20)", () => {
-  const details = { ...DETAILS, orgNumber: "556036-0793", invoiceCountry: "SE", vatNumber: null };
+  const details = {
+    ...DETAILS,
+    invoiceCountry: "SE",
+    vatNumber: null,
+    // Each organisation its own number (decision 057), as the form would have stored it.
+    get orgNumber() {
+      return uniqueOrgNumber();
+    },
+  };
   const newOrg = (creator: TestUser, name: string) =>
     createOrganisationWithDpa(depsOf(rt), creator.id, { ...details, name });
   const post = (u: TestUser, id: string, form: Record<string, string>) =>
@@ -969,7 +1029,7 @@ describe("confirming member changes (issue #20 review)", () => {
     const id = await createOrganisationWithDpa(depsOf(rt), boss.id, {
       ...DETAILS,
       name: "Careful AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       invoiceCountry: "SE",
       vatNumber: null,
     });

@@ -64,6 +64,7 @@ import { httpClient, type RequestOptions } from "../support/http";
 import { startRecaptchaStandIn, type RecaptchaStandIn } from "../support/recaptcha";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 /** Well-formed, unprinted code endings (text that cannot be a code costs no try, decision 036). */
 const wrongCodeEnd = (i: number) => `Z${CODE_ALPHABET[Math.floor(i / 31) % 31]}${CODE_ALPHABET[i % 31]}`;
@@ -201,7 +202,10 @@ const ADDRESS = {
 
 const ORGANISATION = {
   name: "Burst AB",
-  orgNumber: "556036-0793",
+  // One number makes one organisation (decision 057): each creation its own.
+  get orgNumber() {
+    return uniqueOrgNumber();
+  },
   billingEmail: "billing@burst.example",
   invoiceStreet: "Storgatan 1",
   invoicePostcode: "903 26",
@@ -563,15 +567,17 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
     it(`invoice credit (INVOICE_CREDIT_ITEMS): invoices of one organisation number at once, no more than ${CREDIT_ITEMS} items on credit`, async () => {
       // Five organisations with one number, each its admin sending ten one-item invoices
       // (the orders:user limit lets each admin's ten through): the credit is the number's.
+      // A new organisation cannot take a number another has (decision 057): these are the
+      // duplicates made before that rule, given the number directly in the database.
       const orgNumber = "556677-8899";
       const senders: Array<{ admin: TestUser; org: string; items: string[] }> = [];
       for (let s = 0; s < 5; s++) {
         const admin = await createUser(rt);
         await keepOrderAddress(depsOf(rt), admin.id, { ...ADDRESS, email: admin.email }, false);
-        const org = await createOrganisationWithDpa(depsOf(rt), admin.id, { ...ORGANISATION, orgNumber });
+        const org = await createOrganisationWithDpa(depsOf(rt), admin.id, ORGANISATION);
         await rt.database.db
           .updateTable("organisations")
-          .set((eb) => ({ billingEmailConfirmed: eb.ref("billingEmail") }))
+          .set((eb) => ({ billingEmailConfirmed: eb.ref("billingEmail"), orgNumber }))
           .where("id", "=", org)
           .execute();
         const items: string[] = [];

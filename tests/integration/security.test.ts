@@ -45,6 +45,7 @@ import { httpClient } from "../support/http";
 import { createUser, signIn, type TestUser } from "../support/users";
 import { depsOf } from "../support/deps";
 import { claimSticker, createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 const ADMIN_EMAIL = "security-admin@example.test";
 /** Listed in ADMIN_EMAILS too, but registered without clicking the verification link. */
@@ -205,7 +206,7 @@ beforeAll(async () => {
   // The owner's organisation and an open invite to an address no visitor has (decision 022).
   organisation = await createOrganisation(depsOf(rt), users.owner.id, {
     name: "Olivia's company",
-    orgNumber: "556036-0793",
+    orgNumber: uniqueOrgNumber(),
     billingEmail: SECRET_ORG_BILLING,
     invoiceStreet: "Storgatan 1",
     invoicePostcode: "90326",

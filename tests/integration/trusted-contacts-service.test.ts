@@ -46,6 +46,7 @@ import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } fro
 import { acceptCurrentDpa } from "../support/dpa";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";
+import { uniqueOrgNumber } from "../support/org-numbers";
 
 let tdb: TestDatabase;
 let rt: Runtime;
@@ -308,7 +309,7 @@ describe("the desk's trusted contacts (an organisation's items assigned to nobod
     const secondAdmin = await createUser(rt, { name: "Sam Second" });
     const org = await createOrganisation(deps, admin.id, {
       name: "Acme Reception",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: `billing-${randomBytes(3).toString("hex")}@example.test`,
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "90326",

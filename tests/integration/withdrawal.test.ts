@@ -138,10 +138,10 @@ describe(`withdrawal over HTTP on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`,
 
   it("after 14 days the page and the confirmation answer with the reason, in both languages", async () => {
     const { u, orderId } = await paid();
-    // Paid 15 days ago.
+    // Paid 25 days ago: past the 14 days even when the 14th fell on a holiday weekend.
     await rt.database.db
       .updateTable("orders")
-      .set({ paidAt: Date.now() - 15 * DAY })
+      .set({ paidAt: Date.now() - 25 * DAY })
       .where("id", "=", orderId)
       .execute();
     const en = await get(`/order/${orderId}/withdraw`, { cookie: u.cookie });

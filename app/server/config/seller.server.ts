@@ -25,6 +25,8 @@ export interface Seller {
   orgNr: string;
   /** Absent below the VAT threshold. */
   vatNr?: string;
+  /** COMPANY_VAT_EXEMPT=1: below the VAT threshold, no VAT charged (decision 052). */
+  vatExempt: boolean;
   /** Lines separated by "\n". */
   address: string;
   email: string;
@@ -74,6 +76,7 @@ export function sellerConfig(e: SellerEnv, sellsForReal: boolean): Seller {
     name: e.COMPANY_NAME ?? EXAMPLE_SELLER.name,
     orgNr: e.COMPANY_ORG_NR ?? EXAMPLE_SELLER.orgNr,
     vatNr: e.COMPANY_VAT_NR,
+    vatExempt: e.COMPANY_VAT_EXEMPT === "1",
     // "\n" in the variable separates lines (one-line .env files).
     address: (e.COMPANY_ADDRESS ?? EXAMPLE_SELLER.address).replace(/\\n/g, "\n"),
     email: e.COMPANY_EMAIL ?? EXAMPLE_SELLER.email,

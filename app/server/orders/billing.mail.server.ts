@@ -13,6 +13,7 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { enqueueMail } from "../mail/mail.server";
+import { sellerOf } from "../seller/seller.server";
 import type { Receipt } from "./billing.repository.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 
@@ -102,7 +103,10 @@ export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, 
         c.t("billing.mail.renewal.number", { number: receipt.number }),
         c.t("billing.mail.renewal.period", { start: c.date(receipt.periodStart), end: c.date(receipt.periodEnd) }),
         c.t("billing.mail.renewal.total", { amount: c.money(receipt.totalAmount) }),
-        c.t("billing.mail.renewal.vat", { amount: c.money(receipt.vatAmount) }),
+        // VAT only from a seller with a VAT number (decision 057).
+        sellerOf(config).vatOnReceipts
+          ? c.t("billing.mail.renewal.vat", { amount: c.money(receipt.vatAmount) })
+          : c.t("billing.receipt.noVat"),
       ].join("\n"),
       c.t("billing.mail.renewal.link", {
         url: receiptUrl(c.origin, receipt),

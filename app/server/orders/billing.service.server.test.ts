@@ -98,7 +98,8 @@ const paidNow = async (id: string) => {
 };
 
 beforeEach(async () => {
-  deps = await createServiceDeps({}, START);
+  // A VAT-registered seller: the receipts show VAT (decision 057).
+  deps = await createServiceDeps({ COMPANY_VAT_NR: "SE559000123401" }, START);
 });
 afterEach(async () => {
   await deps.close();

@@ -11,6 +11,7 @@ import type { BillingOverview } from "~/lib/billing-overview";
 import { formatDate } from "~/lib/dates";
 import { formatPrice, periodEnd } from "~/lib/pricing";
 import { netLinesOfGross } from "~/lib/vat";
+import { countryCodeOf, countryName } from "~/lib/countries";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
@@ -229,17 +230,20 @@ function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "b
   };
 }
 
-/** The owner's receipt of an order (number given, else the latest); others' are notFound alike. */
+/**
+ * The owner's receipt of an order (number given, else the latest); others' are notFound
+ * alike. `lang` names the buyer's country (decision 057; English without it).
+ */
 export async function getReceipt(
   deps: Pick<Deps, "db" | "config" | "clock">,
-  input: { userId: string; orderId: string; number: number | null },
+  input: { userId: string; orderId: string; number: number | null; lang?: Lang },
 ): Promise<ReceiptView & { withdrawal: WithdrawalOffer }> {
   // The owner's personal order; an organisation's order: its admins (decision 027).
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
   const receipt = await findReceiptOfOrder(deps.db, order.id, input.number);
   if (!receipt) throw new OrderError("notFound");
   return {
-    ...(await receiptViewOf(deps, order, receipt, input.userId)),
+    ...(await receiptViewOf(deps, order, receipt, input.userId, input.lang ?? "en")),
     withdrawal: withdrawalOffer(order, input.userId, deps.clock()),
   };
 }
@@ -260,7 +264,13 @@ async function receiptViewOf(
   order: Order,
   receipt: Receipt,
   viewerId: string,
+  lang: Lang,
 ): Promise<ReceiptView> {
+  // The country by its name in the reader's language, never its code (decision 057).
+  const country = (value: string) => {
+    const code = countryCodeOf(value);
+    return code ? countryName(code, lang) : value;
+  };
   const invoiced = order.invoiceTo;
   if (invoiced) {
     // Invoiced to the organisation: the receipt names it, its number and VAT number.
@@ -268,14 +278,14 @@ async function receiptViewOf(
       invoiced.orgNumber,
       invoiced.street,
       `${invoiced.postcode} ${invoiced.city}`.trim(),
-      invoiced.country,
+      country(invoiced.country),
       invoiced.vatNumber ?? "",
     ];
     const view = toReceiptView(deps.config, receipt);
     return {
       ...view,
-      // A business's receipt, like its invoice: lines without VAT (decision 038).
-      ...netLinesOfGross(view),
+      // A business's receipt, like its invoice: lines without VAT (decision 038), when it shows VAT.
+      ...(view.seller.vatOnReceipts ? netLinesOfGross(view) : {}),
       buyer: { name: invoiced.name, lines: lines.map((l) => l.trim()).filter(Boolean) },
     };
   }
@@ -284,7 +294,8 @@ async function receiptViewOf(
   // A card order in an organisation's scope (decision 027): its admins see who paid, not
   // the payer's postal address (often their home); the payer sees it all.
   const ownAddress = order.organisationId == null || order.userId === viewerId;
-  const lines = a && ownAddress ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, a.country] : [];
+  const lines =
+    a && ownAddress ? [a.co, a.address, a.address2, `${a.zip} ${a.city}`.trim(), a.state, country(a.country)] : [];
   return {
     ...toReceiptView(deps.config, receipt),
     buyer: { name: buyerName, lines: lines.map((l) => l.trim()).filter(Boolean) },
@@ -302,10 +313,10 @@ export async function getReceiptPdf(
   deps: Pick<Deps, "db" | "config" | "clock">,
   input: { userId: string; orderId: string; number: number | null; lang: Lang },
 ): Promise<{ pdf: Buffer; filename: string }> {
-  const view = await getReceipt(deps, input);
   // In the owner's language (their saved one), else the page's.
   const user = await findUserForReceipt(deps.db, input.userId);
   const lang: Lang = isLang(user?.language) ? user.language : input.lang;
+  const view = await getReceipt(deps, { ...input, lang });
   const priceLang = view.currency === "SEK" ? "sv" : "en";
   const t = getT(lang);
   const pdf = receiptPdf(view, (key, params) => t(key, params ?? {}), {

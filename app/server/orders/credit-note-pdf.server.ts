@@ -48,12 +48,16 @@ export function creditNotePdf(
     y += 14;
   }
   y += 6;
-  row(t("orders.withdrawal.creditNote.net"), format.money(-(view.totalAmount - view.vatAmount)));
-  row(
-    t(view.reverseCharge ? "invoices.vatNone" : "orders.withdrawal.creditNote.vat"),
-    format.money(view.vatAmount === 0 ? 0 : -view.vatAmount),
-  );
+  // As on the receipt: VAT only from a seller with a VAT number (decision 057).
+  const vat = view.seller.vatOnReceipts;
+  if (vat) row(t("orders.withdrawal.creditNote.net"), format.money(-(view.totalAmount - view.vatAmount)));
+  if (vat)
+    row(
+      t(view.reverseCharge ? "invoices.vatNone" : "orders.withdrawal.creditNote.vat"),
+      format.money(view.vatAmount === 0 ? 0 : -view.vatAmount),
+    );
   row(t("orders.withdrawal.creditNote.total"), format.money(-view.totalAmount), true);
-  if (view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
+  if (vat && view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
+  if (!vat) row(t("billing.receipt.noVat"), "");
   return renderPdf(lines, { title });
 }

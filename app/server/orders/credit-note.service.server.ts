@@ -23,12 +23,12 @@ export async function getCreditNotePdf(
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
   const note = await findCreditNoteOfOrder(deps.db, order.id);
   if (!note) throw new OrderError("notFound");
-  const receipt =
-    note.receiptNumber != null
-      ? await getReceipt(deps, { userId: input.userId, orderId: order.id, number: note.receiptNumber })
-      : null;
   const user = await findUserForReceipt(deps.db, input.userId);
   const lang: Lang = isLang(user?.language) ? user.language : input.lang;
+  const receipt =
+    note.receiptNumber != null
+      ? await getReceipt(deps, { userId: input.userId, orderId: order.id, number: note.receiptNumber, lang })
+      : null;
   const t = getT(lang);
   const priceLang = note.currency === "SEK" ? "sv" : "en";
   const pdf = creditNotePdf(

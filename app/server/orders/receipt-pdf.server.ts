@@ -175,11 +175,14 @@ export function receiptPdf(
   y += 6;
   row(t("billing.receipt.package"), format.money(view.packageAmount));
   if (view.discountAmount) row(t("billing.receipt.discount"), format.money(-view.discountAmount));
-  row(t("billing.receipt.net"), format.money(view.netAmount));
-  row(t(view.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat"), format.money(view.vatAmount));
+  // VAT only from a seller with a VAT number (decision 057); else a line saying none is charged.
+  const vat = view.seller.vatOnReceipts;
+  if (vat) row(t("billing.receipt.net"), format.money(view.netAmount));
+  if (vat) row(t(view.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat"), format.money(view.vatAmount));
   row(t("billing.receipt.total"), format.money(view.totalAmount), true);
   // Decision 027: no VAT charged, the buyer accounts for it; the legal note says so.
-  if (view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
+  if (vat && view.reverseCharge) row(t("invoices.reverseCharge"), "", true);
+  if (!vat) row(t("billing.receipt.noVat"), "");
   y += 8;
   row(t("billing.receipt.paid"), format.date(view.paidAt));
   return renderPdf(lines, { title: t("dashboard.billing.receiptTitle", { number: view.number }) });

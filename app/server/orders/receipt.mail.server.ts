@@ -19,6 +19,7 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
 import { logger } from "../logger.server";
+import { sellerOf } from "../seller/seller.server";
 import type { Receipt } from "./billing.repository.server";
 import { receiptUrl } from "./billing.mail.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
@@ -71,8 +72,9 @@ export async function enqueueReceiptMail(
       .filter(Boolean)
       .join("\n"),
     // The order is named by its receipt number, never its raw id (decision 051).
+    // VAT only from a seller with a VAT number (decision 057).
     receipt
-      ? t("billing.mail.firstReceipt", {
+      ? t(sellerOf(config).vatOnReceipts ? "billing.mail.firstReceipt" : "billing.mail.firstReceiptNoVat", {
           number: receipt.number,
           vat: money(receipt.vatAmount),
           url: receiptUrl(origin, receipt),

@@ -74,18 +74,20 @@ describe("a purchase at 00:57 Swedish time is dated the Swedish day", () => {
     const mails = await deps.db.selectFrom("mail_outbox").selectAll().where("to", "=", u.email).execute();
     const text = mails.map((m) => m.text).join("\n");
     expect(text).toContain("28 December 2026");
-    expect(text).toContain("12 December 2026");
+    // The 14th day, 12 December, is a Saturday: the deadline is Monday 14 December (decision 057).
+    expect(text).toContain("14 December 2026");
     expect(text).not.toContain("27 December 2026");
-    expect(text).not.toContain("11 December 2026");
+    expect(text).not.toContain("13 December 2026");
   });
 
   it("the withdrawal stays open to the end of the 14th Swedish day, and not a moment after", async () => {
     const { u, o } = await paidAtNight("sv");
-    // 12 December 2026, 23:59:59.999 in Stockholm is 22:59:59.999 UTC.
-    const lastMoment = Date.UTC(2026, 11, 12, 22, 59, 59, 999);
+    // The 14th day, 12 December, is a Saturday: the right lasts to the end of Monday 14
+    // December (decision 057), 23:59:59.999 in Stockholm, 22:59:59.999 UTC.
+    const lastMoment = Date.UTC(2026, 11, 14, 22, 59, 59, 999);
     const preview = await getWithdrawalPreview(deps, { userId: u.id, orderId: o.id });
     expect(preview.deadline).toBe(lastMoment);
-    expect(formatDate(preview.deadline, "sv")).toBe("12 december 2026");
+    expect(formatDate(preview.deadline, "sv")).toBe("14 december 2026");
     deps.setNow(lastMoment);
     await expect(getWithdrawalPreview(deps, { userId: u.id, orderId: o.id })).resolves.toBeTruthy();
     deps.setNow(lastMoment + 1);

@@ -22,6 +22,7 @@ import { DAY_MS } from "~/lib/dates";
 import { applyPayment } from "./payment-events.service.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
+import { uniqueOrgNumber } from "../../../tests/support/org-numbers";
 
 const ITEM: ProductInput = {
   name: "Black <b>phone</b>",
@@ -101,7 +102,7 @@ describe("checkout: the request to start at once", () => {
     const u = await owner();
     const org = await createOrganisation(deps, u.id, {
       name: "Withdraw AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: "billing@withdraw.example",
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "90326",
@@ -237,7 +238,7 @@ describe("withdrawal", () => {
     const u = await owner();
     const org = await createOrganisation(deps, u.id, {
       name: "Business AB",
-      orgNumber: "556036-0793",
+      orgNumber: uniqueOrgNumber(),
       billingEmail: "billing@business.example",
       invoiceStreet: "Storgatan 1",
       invoicePostcode: "90326",

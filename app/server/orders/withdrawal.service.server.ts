@@ -8,7 +8,7 @@
  * here (decision 011).
  */
 import type { Currency } from "~/lib/currency";
-import { withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/lib/withdrawal";
+import { LATEST_WITHDRAWAL_MS, withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/lib/withdrawal";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { wakeOutbox } from "../mail/mail.server";
@@ -195,7 +195,7 @@ export interface OpenWithdrawal {
  */
 export async function listOpenWithdrawals(deps: Pick<Deps, "db" | "clock">, userId: string): Promise<OpenWithdrawal[]> {
   const now = deps.clock();
-  const orders = await listWithdrawableOrdersOfUser(deps.db, userId, now - (withdrawalDeadline(now) - now));
+  const orders = await listWithdrawableOrdersOfUser(deps.db, userId, now - LATEST_WITHDRAWAL_MS);
   const out: OpenWithdrawal[] = [];
   for (const order of orders) {
     if (withdrawableUntil(order, now) == null) continue;

@@ -20,6 +20,7 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
   dpaOutdated: { status: 409, key: "organisations.errors.dpaOutdated" },
   billingLinkInvalid: { status: 410, key: "organisations.errors.billingLinkInvalid" },
   billingSenderNotVerified: { status: 403, key: "organisations.errors.billingSenderNotVerified" },
+  orgNumberTaken: { status: 409, key: "organisations.errors.orgNumberTaken", on: { field: "orgNumber" } },
   rateLimited: {
     status: 429,
     key: "organisations.errors.rateLimited",

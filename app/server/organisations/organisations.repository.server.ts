@@ -115,8 +115,15 @@ const toMembership = (row: {
   createdAt: Number(row.createdAt),
 });
 
-export async function insertOrganisation(db: DB, org: Insertable<OrganisationTable>, creatorId: string) {
+/** `before` runs first in the same transaction (a check that refuses by throwing). */
+export async function insertOrganisation(
+  db: DB,
+  org: Insertable<OrganisationTable>,
+  creatorId: string,
+  before?: (trx: DB) => Promise<void>,
+) {
   await db.transaction().execute(async (trx) => {
+    await before?.(trx);
     await trx.insertInto("organisations").values(org).execute();
     await trx
       .insertInto("organisation_members")

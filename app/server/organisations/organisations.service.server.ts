@@ -30,6 +30,7 @@ import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
 import { DPA_VERSION } from "~/lib/dpa";
 import * as inviteRepo from "./invites.repository.server";
 import * as repo from "./organisations.repository.server";
+import * as numbers from "./org-number.repository.server";
 import * as dpaRepo from "./dpa.repository.server";
 import { may } from "~/lib/permissions";
 
@@ -52,7 +53,9 @@ export type OrganisationErrorCode =
   /** Decision 030: the current data processing agreement is not accepted yet. */
   | "dpaRequired"
   /** The agreement posted is not the current version (the page was older than the text). */
-  | "dpaOutdated";
+  | "dpaOutdated"
+  /** Another organisation has this organisation number in this country (decision 057). */
+  | "orgNumberTaken";
 
 export class OrganisationError extends ServiceError<OrganisationErrorCode> {}
 
@@ -92,11 +95,29 @@ async function requireAdmin(db: Deps["db"], organisationId: string, userId: stri
 }
 
 /** A signed-in user creates an organisation and becomes its first admin. */
-export async function createOrganisation(deps: Ctx, userId: string, input: OrganisationInput): Promise<string> {
+export async function createOrganisation(deps: Ctx, userId: string, form: OrganisationInput): Promise<string> {
+  const input = { ...form };
   const now = deps.clock();
   const id = randomId(ORGANISATION_ID_LENGTH);
-  await repo.insertOrganisation(deps.db, { id, ...input, createdAt: now, updatedAt: now }, userId);
+  await repo.insertOrganisation(deps.db, { id, ...input, createdAt: now, updatedAt: now }, userId, (trx) =>
+    refuseTakenOrgNumber(trx, input, null),
+  );
   return id;
+}
+
+/**
+ * One organisation per number (decision 057): checked under the number's lock in the
+ * transaction that writes it, so two forms sent at once cannot both pass.
+ */
+async function refuseTakenOrgNumber(
+  trx: Deps["db"],
+  input: Pick<OrganisationInput, "invoiceCountry" | "orgNumber">,
+  exceptId: string | null,
+) {
+  await numbers.lockOrgNumber(trx, input.invoiceCountry, input.orgNumber);
+  if (await numbers.orgNumberTaken(trx, input.invoiceCountry, input.orgNumber, exceptId)) {
+    throw new OrganisationError("orgNumberTaken");
+  }
 }
 
 export interface OrganisationPage {
@@ -185,9 +206,13 @@ export async function acceptDpa(
   });
 }
 
-export async function updateOrganisation(deps: Ctx, userId: string, organisationId: string, input: OrganisationInput) {
+export async function updateOrganisation(deps: Ctx, userId: string, organisationId: string, form: OrganisationInput) {
+  const input = { ...form };
   await requireAdmin(deps.db, organisationId, userId);
-  await repo.updateOrganisation(deps.db, organisationId, input, deps.clock());
+  await deps.db.transaction().execute(async (trx) => {
+    await refuseTakenOrgNumber(trx, input, organisationId);
+    await repo.updateOrganisation(trx, organisationId, input, deps.clock());
+  });
 }
 
 /**

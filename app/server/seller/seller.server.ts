@@ -11,6 +11,7 @@ export function sellerOf(config: Pick<Config, "company">): SellerView {
     name: c.name,
     orgNr: c.orgNr,
     vatNr: c.vatNr ?? null,
+    vatOnReceipts: c.vatNr != null && !c.vatExempt,
     address: c.address
       .split("\n")
       .map((l) => l.trim())
