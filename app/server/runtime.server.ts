@@ -1,10 +1,14 @@
 /**
  * Process-wide services, created once at start-up: configuration, database, auth, clock,
  * the payment provider and the finder-page cache (decision 039).
- * Start-up code imports no feature's logic except the hooks it wires here (decision 031).
+ * Start-up code imports no feature's logic except the hooks it wires here (decision 031)
+ * and the handlers it subscribes to the event bus (`listen`, decision 053).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
 import { eraseUserData } from "./account/privacy.service.server";
+import { alertOfScan } from "./alerts/listeners.server";
+import { DomainEventBus } from "./event-bus.server";
+import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { getConfig, type Config } from "./config.server";
@@ -33,6 +37,19 @@ export interface Runtime {
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
   site: PublicSettings;
+  /** The event bus, its handlers subscribed by `listen` (decision 053). */
+  events: DomainEventBus;
+}
+
+/**
+ * Who hears what (decision 053): the one place a feature's announcement is tied to the
+ * features that act on it, so neither imports the other.
+ */
+function listen(events: DomainEventBus): void {
+  // In the scans' transaction that claimed the alert (decision 033).
+  events.on("itemScanned", alertOfScan);
+  // After the membership's end committed (decision 028).
+  events.on("membershipEnded", stopRenewalsOfExMember);
 }
 
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
@@ -43,6 +60,9 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   }
   const payments = getPaymentProvider(config);
   const pageCache = new ItemPageCache();
+  // The handlers take the runtime's deps, made below; the first announcement comes later.
+  const events = new DomainEventBus(() => depsOfRuntime(runtime));
+  listen(events);
   const auth = createAuth(config, database, {
     beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache }, user),
     // Paid before verifying: the receipt and order confirmation go out now (decision 051).
@@ -53,7 +73,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
         (err: unknown) => logger.error({ err, user: userId }, "the receipts that waited could not be queued"),
       ),
   });
-  return {
+  const runtime: Runtime = {
     config,
     database,
     auth,
@@ -62,7 +82,9 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     pageCache,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
+    events,
   };
+  return runtime;
 }
 
 /** The Deps services take (decision 011), all from the runtime: the one place they are put together. */
@@ -74,6 +96,7 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     clock: rt.clock,
     payments: rt.payments,
     pageCache: rt.pageCache,
+    events: rt.events,
     writer: rt.database.writer,
   };
 }

@@ -8,6 +8,7 @@
 import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
+import type { DomainEventName, DomainEvents, EventReport } from "./domain-events";
 import type { PaymentProvider } from "./orders/payments.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
 import type { PushTransport } from "./push/push-transport.server";
@@ -26,6 +27,22 @@ export interface PageCache {
   forget(itemId: string): void;
 }
 
+/**
+ * The one event bus (decision 053): a feature announces what happened and the features that
+ * care were subscribed at start-up (runtime.server.ts), so it never calls them itself.
+ * `emit` runs every handler in turn and waits for them; a handler that throws fails the
+ * announcement, as the direct call it replaces did. The handlers get the announcer's
+ * `deps` over the runtime's: its database handle (its transaction, when it announces
+ * inside one, so what they write commits or rolls back with it) and its clock.
+ */
+export interface EventBus {
+  emit<K extends DomainEventName>(
+    name: K,
+    event: DomainEvents[K],
+    deps: Pick<Deps, "db" | "clock">,
+  ): Promise<EventReport>;
+}
+
 export interface Deps {
   db: DB;
   config: Config;
@@ -38,6 +55,8 @@ export interface Deps {
   payments: PaymentProvider;
   /** This runtime's finder-page cache, made once at start-up (decision 039). */
   pageCache: PageCache;
+  /** This runtime's event bus, its handlers subscribed at start-up (decision 053). */
+  events: EventBus;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

@@ -32,7 +32,7 @@ import {
   type Item,
 } from "./items.repository.server";
 import { hasEarnedLapsedRelay } from "./lapsed-relay.repository.server";
-import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
+import { listPayersOfItem, mayManageItem } from "../access/item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { qrPng, qrSvg } from "./qr.server";

@@ -13,7 +13,7 @@ import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageI
 import { verifyCaptcha, type CaptchaFailure } from "../captcha/captcha.server";
 import type { Deps } from "../service-deps.server";
 import { findItemById, type Item } from "../items/items.repository.server";
-import { mayManageItem } from "../items/item-access.repository.server";
+import { mayManageItem } from "../access/item-access.repository.server";
 import { writeItemLost } from "../scans/scans.repository.server";
 import { contactNamesOf } from "../contacts/contacts.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
