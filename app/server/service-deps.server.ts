@@ -3,15 +3,35 @@
  * Services take `deps: Pick<Deps, …>` as their first parameter and never call
  * getRuntime(); routes build the value once per request with getDeps()
  * (deps.server.ts). This module holds types and the system clock only: its imports are
- * type-only, so any module may import it without closing a cycle.
+ * type-only and name no feature (decision 053), so any module may import it without
+ * closing a cycle.
  */
-import type { Auth } from "./auth/auth.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
 import type { DomainEventName, DomainEvents, EventReport } from "./domain-events";
-import type { PaymentProvider } from "./orders/payments.server";
 import type { SqliteWriter } from "./db/sqlite-writer.server";
-import type { PushTransport } from "./push/push-transport.server";
+
+/**
+ * The types of what features make once at start-up and Deps carries (decision 053):
+ * better-auth (auth/auth.server.ts adds `auth`) and the payment provider
+ * (orders/payments.server.ts adds `payments`) each add their type here by declaration
+ * merging, so this module names them without importing the features, which import it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ProvidedTypes {}
+
+type Provided<K extends string> = ProvidedTypes extends Record<K, infer T> ? T : never;
+
+/**
+ * Web push transport settings (decision 034): here so Deps can name it without importing
+ * the push feature.
+ */
+export interface PushTransport {
+  /** Extra trusted CA certificates (PEM), besides the system's and NODE_EXTRA_CA_CERTS. */
+  ca?: string[];
+  /** Deadline of one push request, connection to answer (default PUSH_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
 
 /** Milliseconds since the epoch (decision 004). Tests pass a fixed or stepping clock. */
 export type Clock = () => number;
@@ -46,13 +66,14 @@ export interface EventBus {
 export interface Deps {
   db: DB;
   config: Config;
-  auth: Auth;
+  /** better-auth as auth/auth.server.ts' createAuth makes it. */
+  auth: Provided<"auth">;
   clock: Clock;
   /**
    * The payment provider (orders/payments.server.ts: Stripe or the test checkout, as
    * PAYMENTS says), made once at start-up by runtime.server.ts (decision 039).
    */
-  payments: PaymentProvider;
+  payments: Provided<"payments">;
   /** This runtime's finder-page cache, made once at start-up (decision 039). */
   pageCache: PageCache;
   /** This runtime's event bus, its handlers subscribed at start-up (decision 053). */
