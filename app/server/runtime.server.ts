@@ -119,7 +119,7 @@ export function getRuntime(): Promise<Runtime> {
 
 /**
  * The process's runtime once it has started, else undefined: for the finder-page cache's
- * hit path, answered before Express without a promise (http/item-page-cache.http.server.ts).
+ * hit path, answered before Express without a promise (item-page-cache.http.server.ts).
  */
 export function startedRuntime(): Runtime | undefined {
   return started;
