@@ -15,6 +15,7 @@ import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { ItemPageCache } from "./items/item-page-cache.server";
+import { createItem } from "./items/items.service.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
@@ -97,6 +98,7 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     payments: rt.payments,
     pageCache: rt.pageCache,
     events: rt.events,
+    createItem,
     writer: rt.database.writer,
   };
 }

@@ -6,6 +6,8 @@
  * type-only and name no feature (decision 053), so any module may import it without
  * closing a cycle.
  */
+import type { Lang } from "~/i18n/config";
+import type { ItemInput } from "./access/item-error.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
 import type { DomainEventName, DomainEvents, EventReport } from "./domain-events";
@@ -63,6 +65,21 @@ export interface EventBus {
   ): Promise<EventReport>;
 }
 
+/**
+ * Makes an item as the items feature does (items/items.service.server.ts' createItem): the
+ * port through which the stickers, which sit below the items, make the item a claimed
+ * sticker becomes (decision 053). `deps.db` may be the claim's transaction.
+ */
+export type CreateItem = (
+  deps: Pick<Deps, "db" | "clock">,
+  owner: string,
+  input: ItemInput,
+  lang: Lang,
+  organisationId?: string | null,
+  assignTo?: string | null,
+  sticker?: { id: string; code: string; paidUntil: number | null },
+) => Promise<string>;
+
 export interface Deps {
   db: DB;
   config: Config;
@@ -78,6 +95,8 @@ export interface Deps {
   pageCache: PageCache;
   /** This runtime's event bus, its handlers subscribed at start-up (decision 053). */
   events: EventBus;
+  /** The items' createItem, for the stickers' claims (decision 053). */
+  createItem: CreateItem;
   /** SQLite in a file: bulk writes on their own thread (db/sqlite-writer.server.ts). */
   writer?: SqliteWriter;
   /**

@@ -24,7 +24,7 @@ import { listItemRecipients } from "../access/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
 import { listActiveContactsForItem, rememberLink, type ContactRow } from "../contacts/contacts.repository.server";
-import { findItemById } from "../items/items.repository.server";
+import { findItemById } from "../access/items.repository.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
 import { mayMessage } from "../recipients/recipients.service.server";

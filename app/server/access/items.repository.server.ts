@@ -11,7 +11,7 @@ import { toItemType, type ItemType } from "~/lib/product-form";
 import { toContactVisibility, type ContactVisibility } from "~/lib/relay";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
-import { canManage, canManageInOrganisation } from "../access/item-access.repository.server";
+import { canManage, canManageInOrganisation } from "./item-access.repository.server";
 
 export interface Item {
   id: string;
