@@ -14,8 +14,8 @@ import { CONSENT_COOKIE } from "../app/lib/consent";
 import { requestContext } from "../app/server/context";
 import { bodyLimit, wasBodyTooLarge } from "../app/server/http/body-limit.server";
 import { isDraining } from "../app/server/http/draining.server";
-import { photoUploadIntake, photoUploadOf } from "../app/server/http/photo-upload.server";
-import { serveCachedItemPage, storeItemPage } from "../app/server/http/item-page-cache.http.server";
+import { photoUploadIntake, photoUploadOf } from "../app/server/photos/photo-upload.server";
+import { serveCachedItemPage, storeItemPage } from "../app/server/item-page-cache.http.server";
 import { metricsEndpoint, requestMetrics } from "../app/server/http/metrics.http.server";
 import { requestIdOf } from "../app/server/http/request-id.server";
 import { isCrossSiteWrite } from "../app/server/http/same-origin.server";
@@ -24,7 +24,7 @@ import {
   noStoreWhenSignedIn,
   securityHeaders,
   strictTransportSecurity,
-} from "../app/server/http/security-headers.server";
+} from "../app/server/security-headers.server";
 import { logger, redactUrl } from "../app/server/logger.server";
 import { getRuntime } from "../app/server/runtime.server";
 import { drainUnreadBody, refuseNulInUrl } from "../app/server/http/request-hygiene.server";

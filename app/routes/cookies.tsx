@@ -32,7 +32,7 @@ export const OUR_COOKIES: ReadonlyArray<{ name: string; purpose: string; lifetim
   { name: `${AUTH_PREFIX}.dont_remember`, purpose: "dontRemember", lifetime: "browserSession" },
   // better-auth's OAuth state cookie (database strategy: 5 minutes), social sign-in only.
   { name: `${AUTH_PREFIX}.state`, purpose: "state", lifetime: { minutes: 5 } },
-  // app/server/auth/return-to.server.ts: the page to return to after signing in.
+  // app/server/http/return-to.server.ts: the page to return to after signing in.
   { name: RETURN_TO_COOKIE, purpose: "returnTo", lifetime: { minutes: 10 } },
   // app/server/order-draft/package-choice.server.ts: the package chosen on the home page.
   { name: PACKAGE_COOKIE, purpose: "package", lifetime: { days: PACKAGE_COOKIE_DAYS } },

@@ -19,7 +19,7 @@ import {
   signInWithPassword,
   startSocialSignIn,
 } from "~/server/auth/accounts.service.server";
-import { takeReturnTo } from "~/server/auth/return-to.server";
+import { takeReturnTo } from "~/server/http/return-to.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";

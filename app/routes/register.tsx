@@ -22,7 +22,7 @@ import { getDeps, type RouteDeps } from "~/server/deps.server";
 import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
-import { takeReturnTo } from "~/server/auth/return-to.server";
+import { takeReturnTo } from "~/server/http/return-to.server";
 import { localReturnPath } from "~/lib/redirect-target";
 import type { Route } from "./+types/register";
 

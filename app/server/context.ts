@@ -1,6 +1,6 @@
 import { createContext } from "react-router";
 import type { Lang } from "~/i18n/config";
-import type { PhotoUpload } from "./http/photo-upload.server";
+import type { PhotoUpload } from "./photos/photo-upload.server";
 
 /** Per-request facts decided by the HTTP layer (server/app.ts) before any loader runs. */
 export interface RequestInfo {

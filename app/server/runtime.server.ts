@@ -1,10 +1,14 @@
 /**
  * Process-wide services, created once at start-up: configuration, database, auth, clock,
  * the payment provider and the finder-page cache (decision 039).
- * Start-up code imports no feature's logic except the hooks it wires here (decision 031).
+ * Start-up code imports no feature's logic except the hooks it wires here (decision 031)
+ * and the handlers it subscribes to the event bus (`listen`, decision 053).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
 import { eraseUserData } from "./account/privacy.service.server";
+import { alertOfScan } from "./alerts/listeners.server";
+import { DomainEventBus } from "./event-bus.server";
+import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { captchaOf } from "./captcha/captcha.server";
@@ -12,6 +16,7 @@ import { getConfig, type Config } from "./config.server";
 import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.server";
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { ItemPageCache } from "./items/item-page-cache.server";
+import { createItem } from "./items/items.service.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { photoStoreOf } from "./photos/photo-store.server";
@@ -39,6 +44,19 @@ export interface Runtime {
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
   site: PublicSettings;
+  /** The event bus, its handlers subscribed by `listen` (decision 053). */
+  events: DomainEventBus;
+}
+
+/**
+ * Who hears what (decision 053): the one place a feature's announcement is tied to the
+ * features that act on it, so neither imports the other.
+ */
+function listen(events: DomainEventBus): void {
+  // In the scans' transaction that claimed the alert (decision 033).
+  events.on("itemScanned", alertOfScan);
+  // After the membership's end committed (decision 028).
+  events.on("membershipEnded", stopRenewalsOfExMember);
 }
 
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
@@ -51,6 +69,9 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const pageCache = new ItemPageCache();
   const photos = photoStoreOf(config);
   const captcha = captchaOf(config, database.db);
+  // The handlers take the runtime's deps, made below; the first announcement comes later.
+  const events = new DomainEventBus(() => depsOfRuntime(runtime));
+  listen(events);
   const auth = createAuth(config, database, {
     beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache, photos }, user),
     // Paid before verifying: the receipt and order confirmation go out now (decision 051).
@@ -61,7 +82,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
         (err: unknown) => logger.error({ err, user: userId }, "the receipts that waited could not be queued"),
       ),
   });
-  return {
+  const runtime: Runtime = {
     config,
     database,
     auth,
@@ -72,7 +93,9 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     captcha,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
+    events,
   };
+  return runtime;
 }
 
 /** The Deps services take (decision 011), all from the runtime: the one place they are put together. */
@@ -86,6 +109,8 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     pageCache: rt.pageCache,
     photos: rt.photos,
     captcha: rt.captcha,
+    events: rt.events,
+    createItem,
     writer: rt.database.writer,
   };
 }
@@ -108,7 +133,7 @@ export function getRuntime(): Promise<Runtime> {
 
 /**
  * The process's runtime once it has started, else undefined: for the finder-page cache's
- * hit path, answered before Express without a promise (http/item-page-cache.http.server.ts).
+ * hit path, answered before Express without a promise (item-page-cache.http.server.ts).
  */
 export function startedRuntime(): Runtime | undefined {
   return started;

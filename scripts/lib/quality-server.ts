@@ -10,7 +10,7 @@ import { newItemId } from "../../app/lib/ids";
 import { newStickerCode } from "../../app/lib/sticker-code";
 import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
-import { insertItem } from "../../app/server/items/items.repository.server";
+import { insertItem } from "../../app/server/access/items.repository.server";
 import { attachPhotos, preparePhotos } from "../../app/server/photos/photos.service.server";
 import { photoStoreOf } from "../../app/server/photos/photo-store.server";
 import { phonePhotoWithGps } from "../../tests/support/images";

@@ -14,7 +14,7 @@ import { isItemPaid } from "../../app/lib/paid";
 import { addMonths } from "../../app/lib/pricing";
 import type { ProductInput } from "../../app/lib/product-form";
 import { createItem, getItemPageView } from "../../app/server/items/items.service.server";
-import { findItemById } from "../../app/server/items/items.repository.server";
+import { findItemById } from "../../app/server/access/items.repository.server";
 import { hasEarnedLapsedRelay } from "../../app/server/items/lapsed-relay.repository.server";
 import { lapseDueOrders } from "../../app/server/orders/billing.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";

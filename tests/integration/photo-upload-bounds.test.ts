@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHOTO_MAX_BYTES } from "../../app/server/photos/image.server";
-import { UPLOADS_PER_ACCOUNT } from "../../app/server/http/photo-upload.server";
+import { UPLOADS_PER_ACCOUNT } from "../../app/server/photos/photo-upload.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { phonePhotoWithGps } from "../support/images";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { gsmLength, isGsm } from "../../app/lib/sms-text";
 import { fanOutAlert } from "../../app/server/alerts/fanout.service.server";
-import { PHONE_CODE_TTL_MS } from "../../app/server/alerts/phone-code.server";
+import { PHONE_CODE_TTL_MS } from "../../app/server/recipients/phone-code.server";
 import {
   eraseContacts,
   getDeskContacts,

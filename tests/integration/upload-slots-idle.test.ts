@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { UPLOAD_IDLE_MS, UPLOADS_PER_IP } from "../../app/server/http/photo-upload.server";
+import { UPLOAD_IDLE_MS, UPLOADS_PER_IP } from "../../app/server/photos/photo-upload.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";

@@ -21,7 +21,7 @@ import {
   phoneCodeHash,
   readPhoneCode,
   samePhoneCodeHash,
-} from "./phone-code.server";
+} from "../recipients/phone-code.server";
 
 export { PHONE_CODE_TRIES, PHONE_CODE_TTL_MS };
 /**

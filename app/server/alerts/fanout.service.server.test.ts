@@ -41,7 +41,8 @@ import { insertContact } from "../contacts/contacts.repository.server";
 import { createItem } from "../items/items.service.server";
 import type { AlertFacts } from "./alert-facts.server";
 import { confirmPhone, setPendingPhone, writeSettings } from "./alerts.repository.server";
-import { fanOutAlert, hasReachableRecipient } from "./fanout.service.server";
+import { hasReachableRecipient } from "../access/item-access.repository.server";
+import { fanOutAlert } from "./fanout.service.server";
 
 const ITEM: ProductInput = {
   name: "Red umbrella",

@@ -20,11 +20,11 @@ import type { AlertEvent } from "~/lib/alerts";
 import { maskEmail, maskPhone } from "~/lib/phone";
 import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
-import { listItemRecipients } from "../items/item-access.repository.server";
+import { listItemRecipients } from "../access/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
 import { listActiveContactsForItem, rememberLink, type ContactRow } from "../contacts/contacts.repository.server";
-import { findItemById } from "../items/items.repository.server";
+import { findItemById } from "../access/items.repository.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
 import { mayMessage } from "../recipients/recipients.service.server";
@@ -261,19 +261,6 @@ async function deliverToContacts(
       }
     }
   }
-}
-
-/**
- * Whether anyone who manages the item can be reached at all (a verified address or
- * number): a throttled alert is not claimed for nobody (an owner who verifies their
- * address later gets the next one).
- */
-export async function hasReachableRecipient(db: DB, itemId: string): Promise<boolean> {
-  for (const userId of await listItemRecipients(db, itemId)) {
-    const user = await repo.findRecipientUser(db, userId);
-    if (user?.emailVerified || (await repo.verifiedPhoneOf(db, userId))) return true;
-  }
-  return false;
 }
 
 /** The hash under which a delivery-report secret is stored. */

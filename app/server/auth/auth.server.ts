@@ -246,3 +246,10 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+declare module "../service-deps.server" {
+  /** Deps names better-auth's type without importing the auth feature (decision 053). */
+  interface ProvidedTypes {
+    auth: Auth;
+  }
+}

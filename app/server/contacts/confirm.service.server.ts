@@ -21,7 +21,7 @@ import {
   phoneCodeHash,
   readPhoneCode,
   samePhoneCodeHash,
-} from "../alerts/phone-code.server";
+} from "../recipients/phone-code.server";
 import { enqueueSms } from "../mail/mail.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
@@ -38,7 +38,7 @@ import * as repo from "./contacts.repository.server";
 /** How long a confirmation link works. */
 export const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 /**
- * Codes to a contact's number (alerts/phone-code.server.ts rules): new codes per contact an
+ * Codes to a contact's number (recipients/phone-code.server.ts rules): new codes per contact an
  * hour (each costs an SMS to someone who did not ask), and checks per contact an hour on
  * top of five tries per code. Counted whatever RATE_LIMIT_DISABLED says, like the owner's.
  */

@@ -225,17 +225,6 @@ export async function deleteDeskContact(db: DB, organisationId: string, id: stri
   return Number(res.numDeletedRows) > 0;
 }
 
-/** Names of contacts by id (for the owner's conversation view). */
-export async function contactNamesOf(db: DB, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom("trusted_contacts")
-    .select(["id", "name"])
-    .where("id", "in", [...new Set(ids)])
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 /** A new confirmation code for a contact reached by SMS (its HMAC), tries reset. */
 export async function setConfirmCode(db: DB, id: string, codeHash: string, expiresAt: number): Promise<void> {
   await db

@@ -11,7 +11,7 @@
  */
 import { formatPhone, maskEmail } from "~/lib/phone";
 import type { Deps } from "../service-deps.server";
-import { listItemsOfOwner, listDeskItems } from "../items/items.repository.server";
+import { listItemsOfOwner, listDeskItems } from "../access/items.repository.server";
 import { findMembership, findOrganisation } from "../organisations/organisations.repository.server";
 import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
 import { DPA_VERSION } from "~/lib/dpa";

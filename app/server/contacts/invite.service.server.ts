@@ -17,7 +17,7 @@ import { normalizePhone } from "~/lib/phone";
 import { fitSms, smsName } from "~/lib/sms-text";
 import { TRUSTED_CONTACTS_MAX, TRUSTED_NAME_MAX, isPlausibleEmail } from "~/lib/trusted-contacts";
 import type { Deps } from "../service-deps.server";
-import { newPhoneCode, PHONE_CODE_TTL_MS } from "../alerts/phone-code.server";
+import { newPhoneCode, PHONE_CODE_TTL_MS } from "../recipients/phone-code.server";
 import { enqueueMail, enqueueSms } from "../mail/mail.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { admitConsentRequest, requireSmsCountry, requireVerifiedSender } from "../recipients/recipients.service.server";

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Deps } from "../service-deps.server";
-import { findItemById } from "../items/items.repository.server";
+import { findItemById } from "../access/items.repository.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { findConversationOfOwner, findDeskConversation, listMessagesOf } from "../relay/relay.repository.server";
 import { RelayError, storeOwnerSideReply } from "../relay/relay.service.server";

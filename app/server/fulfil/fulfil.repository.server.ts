@@ -8,7 +8,6 @@ import type { Lang } from "~/i18n/config";
 import { isLang } from "~/i18n/config";
 import { parseStoredAddress, type Address } from "~/lib/address";
 import { readBool, type DB } from "../db/db.server";
-import { moveStickerOfItem } from "../stickers/stickers.repository.server";
 
 /** dropped: an order shipment never to be posted, its account deleted (decision 051). */
 export type ShipmentStatus = "pending" | "shipped" | "dropped";
@@ -373,6 +372,15 @@ export async function lockItem(trx: DB, id: string): Promise<boolean> {
     .where("id", "=", id)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * A replaced item's sticker record follows its new id (moveItemToNewId). Here, not in the
+ * stickers' repository: the stickers call moveItemToNewId, so fulfil never imports them
+ * (decision 053).
+ */
+async function moveStickerOfItem(trx: DB, oldId: string, newId: string): Promise<void> {
+  await trx.updateTable("stickers").set({ productId: newId }).where("productId", "=", oldId).execute();
 }
 
 /**

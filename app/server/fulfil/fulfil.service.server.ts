@@ -11,7 +11,7 @@ import { isItemPaid } from "~/lib/paid";
 import { addMonths } from "~/lib/pricing";
 import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
-import { findManagedItem, idOrCodeTaken } from "../items/items.repository.server";
+import { findManagedItem, idOrCodeTaken } from "../access/items.repository.server";
 import { logger } from "../logger.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

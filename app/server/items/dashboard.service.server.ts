@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../service-deps.server";
 import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
-import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "./items.repository.server";
+import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "../access/items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
 import { prepaidOfferDue } from "~/lib/prepaid";
 import { prepaidEnds } from "../orders/order-ahead.server";

@@ -6,7 +6,7 @@
 import type { ExpressionBuilder, Insertable } from "kysely";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
-import { toItem, type Item } from "./items.repository.server";
+import { toItem, type Item } from "../access/items.repository.server";
 
 /**
  * Rows per INSERT: 500 rows of 19 columns is 9,500 parameters, far under SQLite's 32,766

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
 import { isItemId } from "~/lib/ids";
 import type { DB } from "../db/db.server";
-import { findItemVersion, findItemVersions, type Item } from "./items.repository.server";
+import { findItemVersion, findItemVersions, type Item } from "../access/items.repository.server";
 import { isItemPaid } from "~/lib/paid";
 import { logger } from "../logger.server";
 import type { PageCache } from "../service-deps.server";

@@ -8,10 +8,10 @@ import { newItemId } from "~/lib/ids";
 import { newStickerCode } from "~/lib/sticker-code";
 import { isItemPaid } from "~/lib/paid";
 import { formatStickerCode } from "~/lib/sticker-code";
-import type { ItemType, ProductInput } from "~/lib/product-form";
+import type { ItemType } from "~/lib/product-form";
 import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
 import type { Deps } from "../service-deps.server";
-import { ServiceError } from "../service-error.server";
+import { ItemError, type ItemErrorCode, type ItemInput } from "../access/item-error.server";
 import {
   listItemSubscriptions,
   renewalsEndedByDeletion,
@@ -30,9 +30,9 @@ import {
   writeItemActive,
   updateManagedItem,
   type Item,
-} from "./items.repository.server";
+} from "../access/items.repository.server";
 import { hasEarnedLapsedRelay } from "./lapsed-relay.repository.server";
-import { listPayersOfItem, mayManageItem } from "./item-access.repository.server";
+import { listPayersOfItem, mayManageItem } from "../access/item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { qrPng, qrSvg } from "./qr.server";
@@ -43,21 +43,8 @@ import { prepaidOfferDue } from "~/lib/prepaid";
 import { prepaidEnds } from "../orders/order-ahead.server";
 import { may } from "~/lib/permissions";
 
-/**
- * What createItem/updateOwnedItem take: the form's parsed input. Callers that predate
- * contactVisibility (decision 013) may leave it out: a new item is public (the spec's
- * behaviour), an edited one keeps its choice.
- */
-export type ItemInput = Omit<ProductInput, "contactVisibility"> & { contactVisibility?: ContactVisibility };
-
-/**
- * notFound: no such item, or not the user's to manage (no difference shown).
- * assignForbidden: only an organisation's admins assign its items (decision 026).
- * assigneeNotMember: an item is assigned only to a member of its organisation.
- */
-export type ItemErrorCode = "notFound" | "assignForbidden" | "assigneeNotMember" | "deleteAdminOnly";
-
-export class ItemError extends ServiceError<ItemErrorCode> {}
+// The items' error and input live at the bottom so the stickers can throw and build them (decision 053).
+export { ItemError, type ItemErrorCode, type ItemInput };
 
 /** What the owner sees of an item (dashboard, form). */
 export type OwnedItem = Pick<

@@ -52,7 +52,8 @@ export async function registerItem(
   const organisationId = input.organisationId ?? null;
   const id = sticker
     ? await claimSticker(
-        deps,
+        // The claim makes the item with the items' own createItem (decision 053).
+        { ...deps, createItem },
         { userId: input.userId, ip: sticker.ip },
         { id: sticker.id },
         input.item,

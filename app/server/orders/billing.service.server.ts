@@ -27,7 +27,7 @@ import {
   type Receipt,
 } from "./billing.repository.server";
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
-import { sendPrepaidReminders } from "../stickers/prepaid-reminders.service.server";
+import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS } from "~/lib/dates";
 import { lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";

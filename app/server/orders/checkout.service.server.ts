@@ -11,7 +11,7 @@ import { vatOfGross } from "~/lib/vat";
 import { orderTotals, type Period } from "~/lib/pricing";
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
 import type { Deps } from "../service-deps.server";
-import { listFilteredItemIds } from "../items/items.repository.server";
+import { listFilteredItemIds } from "../access/items.repository.server";
 import { type ItemFilter } from "~/lib/item-filter";
 import { logger } from "../logger.server";
 import { getOrderAddress } from "../order-draft/order-draft.service.server";

@@ -8,7 +8,7 @@ import { periodEnd } from "~/lib/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { ADDRESS, claimPackSticker, RED_BIKE, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem, getItemPageView } from "../items/items.service.server";
-import { findItemById } from "../items/items.repository.server";
+import { findItemById } from "../access/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "./checkout.service.server";
 import { getOrderPage } from "./order-page.service.server";

@@ -14,7 +14,7 @@ import {
   findManagedItem,
   listItemsOfOwnerPage,
   type Item,
-} from "../items/items.repository.server";
+} from "../access/items.repository.server";
 import {
   clampPage,
   NO_FILTER,

@@ -19,7 +19,7 @@ import { toPeriod, type Period } from "~/lib/pricing";
 import { vatOfGross } from "~/lib/vat";
 import { readBool, type DB } from "../db/db.server";
 import type { OrderTable } from "../db/schema";
-import { canManage } from "../items/item-access.repository.server";
+import { canManage } from "../access/item-access.repository.server";
 import { invoiceRefusal, type InvoiceGuard, type InvoiceRefusal } from "./invoice-guard.repository.server";
 
 export interface Order {

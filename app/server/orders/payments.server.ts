@@ -91,6 +91,13 @@ export interface PaymentProvider {
   refund(order: Order, amount: number): Promise<{ refundId: string }>;
 }
 
+declare module "../service-deps.server" {
+  /** Deps names the provider's type without importing the orders (decision 053). */
+  interface ProvidedTypes {
+    payments: PaymentProvider;
+  }
+}
+
 const clients = new Map<string, Stripe>();
 
 /** The official client; STRIPE_API_URL points it at another host (tests' stand-in). */

@@ -7,7 +7,7 @@
 import type { Lang } from "~/i18n/config";
 import { cancelledSubscriptionEnd, minimumTermEnd, type Period } from "~/lib/pricing";
 import type { Deps } from "../service-deps.server";
-import { listManagedIds } from "../items/item-access.repository.server";
+import { listManagedIds } from "../access/item-access.repository.server";
 import { logger } from "../logger.server";
 import {
   listOrderItemIds,

@@ -26,7 +26,6 @@ import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { admitConsentRequest } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
-import { stopRenewalsInOrganisation } from "../orders/renewals.service.server";
 import { DPA_VERSION } from "~/lib/dpa";
 import * as inviteRepo from "./invites.repository.server";
 import * as repo from "./organisations.repository.server";
@@ -386,10 +385,11 @@ export async function changeRole(deps: Ctx, userId: string, organisationId: stri
  * An admin removes a member: the items the member created pass to the longest-standing
  * remaining admin, their assigned items go back to the organisation, their pending
  * invites are deleted, and their subscriptions in its scope stop renewing (decision 028:
- * they can no longer reach those orders to cancel them).
+ * they can no longer reach those orders to cancel them; the orders hear `membershipEnded`
+ * after the commit, decision 053).
  */
 export async function removeMember(
-  deps: Ctx & Pick<Deps, "config" | "payments">,
+  deps: Ctx & Pick<Deps, "config" | "events">,
   userId: string,
   organisationId: string,
   memberId: string,
@@ -402,12 +402,12 @@ export async function removeMember(
     await keepAnAdmin(db, target);
     await repo.removeMember(db, organisationId, memberId, deps.clock());
   });
-  await stopRenewalsInOrganisation(deps, memberId, organisationId);
+  await deps.events.emit("membershipEnded", { userId: memberId, organisationId }, deps);
 }
 
 /** A member leaves as a removed member does; the last admin cannot (they first make someone else admin). */
 export async function leaveOrganisation(
-  deps: Ctx & Pick<Deps, "config" | "payments">,
+  deps: Ctx & Pick<Deps, "config" | "events">,
   userId: string,
   organisationId: string,
 ) {
@@ -417,7 +417,7 @@ export async function leaveOrganisation(
     await keepAnAdmin(db, membership);
     await repo.removeMember(db, organisationId, userId, deps.clock());
   });
-  await stopRenewalsInOrganisation(deps, userId, organisationId);
+  await deps.events.emit("membershipEnded", { userId, organisationId }, deps);
 }
 
 export interface InviteView {

@@ -15,7 +15,7 @@
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repository.server";
-import { PermanentError, TargetDown, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
+import { PermanentError, TargetDown, type ChannelSender, type OutboxRow } from "../channels/channel.server";
 import { LANE_NAMES, LANES, SEND_DEADLINE_MS, type LaneName, type LaneSpec } from "./lanes.server";
 import * as repo from "./outbox.repository.server";
 import { systemClock } from "../clock.server";

@@ -3,7 +3,7 @@ import type { FormMessage } from "~/lib/form";
 import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/photos";
 import type { HttpErrorTable } from "../http/errors.server";
 import { badRequest, checkedForm, readForm } from "../http/form.server";
-import { UploadedFile, type PhotoUpload } from "../http/photo-upload.server";
+import { UploadedFile, type PhotoUpload } from "./photo-upload.server";
 import type { PhotoSource } from "./image.server";
 import { PhotoError, type PhotoErrorCode } from "./photos.service.server";
 
@@ -45,7 +45,7 @@ export function photoFilesOf(form: FormData): PhotoSource[] {
 
 /**
  * The form of a photo form's POST (decision 050): as the upload intake received it
- * (app/server/http/photo-upload.server.ts), with its refusal — the upload limit as the
+ * (app/server/photos/photo-upload.server.ts), with its refusal — the upload limit as the
  * files arrived, or "busy" (nothing read, so nothing typed comes back) — or, for a form
  * without files (the photo page's buttons), read as any form. Multipart that did not come
  * through the intake is refused: files reach the routes only counted and bounded.

@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "../db/db.server";
-import { canManage } from "../items/item-access.repository.server";
+import { canManage } from "../access/item-access.repository.server";
 
 export interface VariantRow {
   nominal: number;

@@ -10,7 +10,7 @@
 import { randomId } from "~/lib/ids";
 import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/photos";
 import type { Deps } from "../service-deps.server";
-import { mayManageItem } from "../items/item-access.repository.server";
+import { mayManageItem } from "../access/item-access.repository.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import {

@@ -10,7 +10,7 @@
  */
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
-import { PermanentError, RetryLater, TargetDown, type ChannelSender } from "../alerts/channel.server";
+import { PermanentError, RetryLater, TargetDown, type ChannelSender } from "../channels/channel.server";
 import { sendPushNotification, type PushPayload } from "./push-sender.server";
 import * as repo from "./push.repository.server";
 

@@ -59,7 +59,7 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
   return Number.isFinite(at) ? Math.min(Math.max(0, at - systemClock()), 3600_000) : undefined;
 }
 
-export type { PushTransport } from "./push-transport.server";
+export type { PushTransport } from "../service-deps.server";
 
 /** Sends `payload` to one subscription; never throws for what the push service or network does. */
 export async function sendPushNotification(

@@ -18,7 +18,7 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";
 import { ServiceError } from "../service-error.server";
-import { hitSmsQuota } from "../alerts/alerts.repository.server";
+import { hitSmsQuota } from "../sms/sms-quota.repository.server";
 import { admitSms, smsCountryAllowed } from "../sms/sms-guard.server";
 import * as repo from "./recipients.repository.server";
 

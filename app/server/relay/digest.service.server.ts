@@ -9,8 +9,8 @@
  */
 import { getT } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
-import { listItemRecipients } from "../items/item-access.repository.server";
-import { findItemById } from "../items/items.repository.server";
+import { listItemRecipients } from "../access/item-access.repository.server";
+import { findItemById } from "../access/items.repository.server";
 import { enqueueMail } from "../mail/mail.server";
 import * as repo from "./relay.repository.server";
 

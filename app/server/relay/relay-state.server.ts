@@ -5,7 +5,7 @@
  */
 import { isItemPaid } from "~/lib/paid";
 import type { DB } from "../db/db.server";
-import type { Item } from "../items/items.repository.server";
+import type { Item } from "../access/items.repository.server";
 import { hasEarnedLapsedRelay } from "../items/lapsed-relay.repository.server";
 
 /**

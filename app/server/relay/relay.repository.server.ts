@@ -7,7 +7,7 @@ import { sql, type Expression, type ExpressionBuilder, type Selectable, type Sql
 import { toCurrency, type Currency } from "~/lib/currency";
 import { readBool, type DB } from "../db/db.server";
 import type { ConversationMessageTable, ConversationTable, Database } from "../db/schema";
-import { canManage } from "../items/item-access.repository.server";
+import { canManage } from "../access/item-access.repository.server";
 import { toOrgRole } from "~/lib/organisation-roles";
 import { may } from "~/lib/permissions";
 

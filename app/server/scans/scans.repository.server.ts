@@ -7,7 +7,7 @@ import { isLang } from "~/i18n/config";
 import { toDeviceClass, type ScanEntry } from "~/lib/scans";
 import { readBool, type DB, type Dialect } from "../db/db.server";
 import type { SqliteWriter } from "../db/sqlite-writer.server";
-import { canManage } from "../items/item-access.repository.server";
+import { canManage } from "../access/item-access.repository.server";
 
 export interface ScanRow {
   productId: string;

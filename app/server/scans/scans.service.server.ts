@@ -15,12 +15,11 @@ import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { ServiceError } from "../service-error.server";
 import { enqueueInactiveScanMail } from "./scan-alert.mail.server";
-import { fanOutAlert, hasReachableRecipient } from "../alerts/fanout.service.server";
 import { wakeOutbox } from "../mail/mail.server";
 import type { ScanEvent, ScanLog } from "./scan-log.server";
 import { RETENTION_MS } from "~/lib/retention";
 import * as repo from "./scans.repository.server";
-import { listItemRecipients } from "../items/item-access.repository.server";
+import { hasReachableRecipient, listItemRecipients } from "../access/item-access.repository.server";
 
 const MINUTE = 60_000;
 /** Opt-in scan alerts: at most one mail per item per hour. */
@@ -78,7 +77,7 @@ const WRITER_CHUNK = 1000;
 
 /** Writes one batch of the scan log and queues the mails it calls for. */
 export async function writeScanEvents(
-  deps: Pick<Deps, "db" | "config" | "clock" | "writer">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "writer" | "events">,
   events: ScanEvent[],
 ): Promise<{ scans: number; mails: number }> {
   const { db, config } = deps;
@@ -162,26 +161,23 @@ export async function writeScanEvents(
       if (sent) mails += recipients.length;
       continue;
     }
-    // A paid item's scan alert goes through the alert fan-out (decision 033): each person who
-    // manages the item, by the channels they chose for "scan" or "lost-mode scan".
+    // A paid item's scan alert goes through the alert fan-out (decision 033), which hears of
+    // the scan on the event bus inside the transaction that claims it (decision 053).
     if (!(await hasReachableRecipient(db, t.id))) continue;
     const window = t.lost ? LOST_ALERT_WINDOW_MS : SCAN_ALERT_WINDOW_MS;
     const queued = await db.transaction().execute(async (trx) => {
       if (!(await repo.claimAlert(trx, t.id, "scanAlertedAt", now, window))) return 0;
-      const r = await fanOutAlert(
-        trx,
-        deps,
-        {
-          event: t.lost ? "lostScan" : "scan",
-          itemId: t.id,
-          itemName: t.name,
-          at: e.at,
-          scanLang: e.lang,
-          device: e.device,
-        },
+      const announced = {
+        itemId: t.id,
+        itemName: t.name,
+        lost: t.lost,
+        at: e.at,
+        scanLang: e.lang,
+        device: e.device,
         now,
-      );
-      return r.email;
+      };
+      const r = await deps.events.emit("itemScanned", announced, { ...deps, db: trx });
+      return r.mails;
     });
     mails += queued;
   }

@@ -6,8 +6,8 @@
  * and shows what it would send. Called by the outbox worker (mail/mail.server.ts).
  */
 import type { Config } from "../config.server";
-import { PermanentError, type ChannelSender, type OutboxRow } from "../alerts/channel.server";
-import { writeOutboxFile } from "../alerts/outbox-file.server";
+import { PermanentError, type ChannelSender, type OutboxRow } from "../channels/channel.server";
+import { writeOutboxFile } from "../channels/outbox-file.server";
 import { logger } from "../logger.server";
 import { smsCountryAllowed } from "./sms-guard.server";
 

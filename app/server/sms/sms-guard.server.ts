@@ -10,7 +10,7 @@
 import { DAY_MS } from "~/lib/dates";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
-import { hitSmsQuota, undoSmsQuota } from "../alerts/alerts.repository.server";
+import { hitSmsQuota, undoSmsQuota } from "./sms-quota.repository.server";
 
 export const SMS_ACCOUNT_WINDOW_MS = 30 * DAY_MS;
 export const SMS_ITEM_WINDOW_MS = DAY_MS;

@@ -20,7 +20,7 @@ import { NAME_MAX } from "~/lib/product-form";
 import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
-import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
+import { ItemError, type ItemInput } from "../access/item-error.server";
 import { findStickersByIds, listOrganisationItemsByIds } from "./stickers.repository.server";
 import {
   BATCH_MAX,
@@ -118,7 +118,7 @@ export async function checkClaimModeAdmin(deps: Pick<Deps, "db">, userId: string
  * item's id (the sticker's).
  */
 export async function claimIntoOrganisation(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
   who: Claimant,
   organisationId: string,
   input: ClaimModeInput,
@@ -238,7 +238,7 @@ export async function previewBatchFile(
  * uploads the file again. One try, given back on success. Returns how many were claimed.
  */
 export async function claimBatchFile(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
   who: Claimant,
   organisationId: string,
   pairs: { id: string; code: string }[],
@@ -267,7 +267,7 @@ export async function claimBatchFile(
       return false;
     for (const s of sorted.claimable) {
       const months = sorted.prepaidOf.get(s.id) ?? null;
-      await createItem(
+      await deps.createItem(
         { db: trx, clock: deps.clock },
         who.userId,
         {

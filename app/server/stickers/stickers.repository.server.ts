@@ -307,11 +307,6 @@ export async function allAreClaimedStickers(db: DB, itemIds: readonly string[]):
   return found === itemIds.length;
 }
 
-/** A replaced item's sticker record follows its new id (decision 015's moveItemToNewId). */
-export async function moveStickerOfItem(trx: DB, oldId: string, newId: string): Promise<void> {
-  await trx.updateTable("stickers").set({ productId: newId }).where("productId", "=", oldId).execute();
-}
-
 /** Of these item ids, the organisation's items (claim mode's run list, decision 036). */
 export async function listOrganisationItemsByIds(
   db: DB,

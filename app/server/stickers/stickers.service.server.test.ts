@@ -10,7 +10,7 @@ import { formatStickerCode } from "~/lib/sticker-code";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { ADDRESS, RED_BIKE, signUpOwner, spentClaimTries } from "../../../tests/support/service-fixtures";
 import { createItem, getOwnedItem } from "../items/items.service.server";
-import { idOrCodeTaken } from "../items/items.repository.server";
+import { idOrCodeTaken } from "../access/items.repository.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { createOrder } from "../orders/checkout.service.server";
 import { isReplacedSticker } from "../fulfil/fulfil.service.server";

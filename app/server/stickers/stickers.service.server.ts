@@ -12,8 +12,8 @@ import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";
-import { createItem, ItemError, type ItemInput } from "../items/items.service.server";
-import { findManagedItem } from "../items/items.repository.server";
+import { ItemError, type ItemInput } from "../access/item-error.server";
+import { findManagedItem } from "../access/items.repository.server";
 import { moveItemToNewId } from "../fulfil/fulfil.repository.server";
 import * as repo from "./stickers.repository.server";
 import type { Batch, Sticker } from "./stickers.repository.server";
@@ -238,7 +238,7 @@ export async function checkClaimable(
  * months from now. Returns the item's id (the sticker's).
  */
 export async function claimSticker(
-  deps: Pick<Deps, "db" | "config" | "clock">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
   who: Claimant,
   ref: StickerRef,
   input: ItemInput,
@@ -254,7 +254,7 @@ export async function claimSticker(
   const claimed = await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.markClaimed(trx, s.id, now))) return false;
     const paidUntil = s.prepaidMonths === null ? null : addMonths(now, s.prepaidMonths);
-    await createItem({ db: trx, clock: deps.clock }, who.userId, input, lang, organisationId, assignTo, {
+    await deps.createItem({ db: trx, clock: deps.clock }, who.userId, input, lang, organisationId, assignTo, {
       id: s.id,
       code: s.code,
       paidUntil,

@@ -6,10 +6,10 @@
 import type express from "express";
 import helmet from "helmet";
 import { randomBytes } from "node:crypto";
-import { socialFormActionOrigins } from "../auth/auth.server";
-import { getConfig } from "../config.server";
-import { checkoutFormActionOrigins } from "../orders/payments.server";
-import { inlineCssSource } from "./lean-page.server";
+import { socialFormActionOrigins } from "./auth/auth.server";
+import { getConfig } from "./config.server";
+import { checkoutFormActionOrigins } from "./orders/payments.server";
+import { inlineCssSource } from "./http/lean-page.server";
 
 /** A fresh CSP nonce per response (res.locals.nonce), for React's inline scripts. */
 export function cspNonce(_req: express.Request, res: express.Response, next: express.NextFunction) {

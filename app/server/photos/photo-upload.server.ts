@@ -21,11 +21,11 @@ import path from "node:path";
 import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD } from "~/lib/photos";
 import { getDeps } from "../deps.server";
 import { logger } from "../logger.server";
-import { PHOTO_MAX_BYTES } from "../photos/image.server";
-import { countPhotoUpload, type PhotoError } from "../photos/photos.service.server";
-import { FORM_BODY_LIMIT, isPhotoFormPath } from "./body-limit.server";
-import { receiveMultipart, type ReceivedForm } from "./multipart-to-disk.server";
-import { UploadSlots } from "./upload-slots.server";
+import { PHOTO_MAX_BYTES } from "./image.server";
+import { countPhotoUpload, type PhotoError } from "./photos.service.server";
+import { FORM_BODY_LIMIT, isPhotoFormPath } from "../http/body-limit.server";
+import { receiveMultipart, type ReceivedForm } from "../http/multipart-to-disk.server";
+import { UploadSlots } from "../http/upload-slots.server";
 import { systemClock } from "../clock.server";
 
 /** Uploads one account may have in flight on an instance: a second tab, never forty. */

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { claimPackSticker, signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
-import { completeTestPayment, createOrder } from "../orders/checkout.service.server";
+import { completeTestPayment, createOrder } from "./checkout.service.server";
 import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
 
 vi.setConfig({ testTimeout: 30_000 });

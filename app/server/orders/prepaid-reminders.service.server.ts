@@ -8,8 +8,8 @@ import { DEFAULT_LANG } from "~/i18n/config";
 import { DAY_MS, formatDate } from "~/lib/dates";
 import { prepaidOfferHref } from "~/lib/prepaid";
 import type { Deps } from "../service-deps.server";
-import { enqueueAccountMail } from "../orders/billing.mail.server";
-import { claimPrepaidReminder, listPrepaidEnding } from "./stickers.repository.server";
+import { enqueueAccountMail } from "./billing.mail.server";
+import { claimPrepaidReminder, listPrepaidEnding } from "../stickers/stickers.repository.server";
 
 /** Days before the prepaid end; the nearer lead's window stops where the farther's starts. */
 export const PREPAID_REMINDER_LEADS = [30, 7] as const;

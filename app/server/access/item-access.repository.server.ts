@@ -11,9 +11,12 @@
  *
  * `products.owner` is who created the item (and pays for it when they order it); for an
  * organisation item it grants nothing by itself.
+ *
+ * The bottom layer of the features (decision 053): every feature may import this module,
+ * and it imports none.
  */
 import { sql, type Expression, type SqlBool } from "kysely";
-import type { DB } from "../db/db.server";
+import { readBool, type DB } from "../db/db.server";
 
 /**
  * The rule as a WHERE condition on a products row. `table`: the alias the query gives the
@@ -106,4 +109,24 @@ export async function listItemRecipients(db: DB, id: string): Promise<string[]> 
     .executeTakeFirst();
   if (!item) return [];
   return item.organisationId == null ? [item.owner] : listItemManagers(db, id);
+}
+
+/**
+ * Whether anyone who manages the item can be reached at all (a verified address or
+ * number): a throttled alert is not claimed for nobody (an owner who verifies their
+ * address later gets the next one). Asked by the scans before they announce a scan
+ * (decision 053), so it lives here rather than in the alerts.
+ */
+export async function hasReachableRecipient(db: DB, itemId: string): Promise<boolean> {
+  for (const userId of await listItemRecipients(db, itemId)) {
+    const user = await db.selectFrom("user").select("emailVerified").where("id", "=", userId).executeTakeFirst();
+    if (user && readBool(user.emailVerified)) return true;
+    const phone = await db
+      .selectFrom("user_phones")
+      .select(["phone", "verifiedAt"])
+      .where("userId", "=", userId)
+      .executeTakeFirst();
+    if (phone?.phone && phone.verifiedAt !== null) return true;
+  }
+  return false;
 }

@@ -17,13 +17,13 @@ import {
   type ItemPageVersion,
   toStorablePage,
   VERSION_CHECK_MS,
-} from "../items/item-page-cache.server";
-import { plainLogger, redactUrl } from "../logger.server";
-import { scanLog } from "../scans/scan-log.server";
-import { recordItemPageVisit } from "../scans/scans.service.server";
-import { startedRuntime } from "../runtime.server";
-import { newRequestId } from "./request-id.server";
-import { finderPageCache, metricsEnabled, observeRequest } from "../metrics/metrics.server";
+} from "./items/item-page-cache.server";
+import { plainLogger, redactUrl } from "./logger.server";
+import { scanLog } from "./scans/scan-log.server";
+import { recordItemPageVisit } from "./scans/scans.service.server";
+import { startedRuntime } from "./runtime.server";
+import { newRequestId } from "./http/request-id.server";
+import { finderPageCache, metricsEnabled, observeRequest } from "./metrics/metrics.server";
 
 /** Set on a finder-page request whose rendered page may be stored. */
 interface CacheCandidate {

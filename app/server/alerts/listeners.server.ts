@@ -1,0 +1,29 @@
+/**
+ * What the alerts hear on the event bus (decision 053), subscribed by runtime.server.ts:
+ * the features that announce never import the fan-out.
+ */
+import type { ItemScanned } from "../domain-events";
+import type { Deps } from "../service-deps.server";
+import { fanOutAlert } from "./fanout.service.server";
+
+/**
+ * A paid item's scan alert (decision 033): each person who manages the item, by the
+ * channels they chose for "scan" or "lost-mode scan". `deps.db` is the scans' transaction
+ * that claimed the alert, so the deliveries commit with the claim.
+ */
+export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "config">): Promise<{ mails: number }> {
+  const r = await fanOutAlert(
+    deps.db,
+    deps,
+    {
+      event: e.lost ? "lostScan" : "scan",
+      itemId: e.itemId,
+      itemName: e.itemName,
+      at: e.at,
+      scanLang: e.scanLang,
+      device: e.device,
+    },
+    e.now,
+  );
+  return { mails: r.email };
+}

@@ -1,0 +1,48 @@
+/**
+ * What features announce (decision 053): one typed record per thing that happened, on the
+ * one event bus in `Deps` (service-deps.server.ts' `EventBus`). A feature that needs to
+ * hear of it subscribes at start-up (runtime.server.ts' `listen`), so the announcing
+ * feature never imports the listening one. Types only: any module may import this one.
+ */
+import type { Lang } from "~/i18n/config";
+import type { DeviceClass } from "~/lib/scans";
+
+/**
+ * A finder opened a paid item's page and the scan alert's throttle was claimed for it.
+ * Announced inside the transaction that claimed it: the alert's deliveries are queued in
+ * the same transaction (decision 033), so a crash loses neither or both.
+ */
+export interface ItemScanned {
+  itemId: string;
+  itemName: string;
+  /** The item was in lost mode: a "lost-mode scan" alert, otherwise a "scan" alert. */
+  lost: boolean;
+  /** When the finder saw the page. */
+  at: number;
+  scanLang: Lang;
+  device: DeviceClass;
+  /** When the scans were written (the deliveries' time). */
+  now: number;
+}
+
+/**
+ * A member's membership of an organisation ended (removed by an admin, or left), after the
+ * commit: their card subscriptions in its scope stop renewing (decision 028).
+ */
+export interface MembershipEnded {
+  userId: string;
+  organisationId: string;
+}
+
+/** Every event by name. */
+export interface DomainEvents {
+  itemScanned: ItemScanned;
+  membershipEnded: MembershipEnded;
+}
+
+export type DomainEventName = keyof DomainEvents;
+
+/** What the handlers of one announcement did, summed: the mails they queued. */
+export interface EventReport {
+  mails: number;
+}
