@@ -29,6 +29,7 @@ import {
   mailFinderLink,
   mailFinderReply,
 } from "./finder-mail.service.server";
+import { smsFinderReply } from "../sms-finder/finder-sms.server";
 import * as repo from "./relay.repository.server";
 import { relayState } from "./relay-state.server";
 import { RELAY_IP_RULE, RELAY_ITEM_CEILING, RELAY_ITEM_RULE, RELAY_REPLY_RULE } from "./relay-limits.server";
@@ -323,6 +324,8 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
     // Only an address that confirmed itself gets the replies (decision 058).
     finderCanGetMail: emailOf(conversation.finderContact) !== null && conversation.finderConfirmedAt !== null,
     finderLang: conversation.finderLang,
+    // The finder wrote by SMS (decision 055): replies go to them by SMS; the number stays here.
+    bySms: conversation.finderPhone != null,
     returned: conversation.returned,
     messages: messages.map((m) => ({
       id: m.id,
@@ -412,6 +415,7 @@ export async function storeOwnerSideReply(
     }
   });
   await mailFinderReply(deps, conversation, itemName, text, now);
+  await smsFinderReply(deps, conversation, item, text, now);
   wakeOutbox();
 }
 
