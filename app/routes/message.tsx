@@ -147,7 +147,13 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
           id="reply-message"
           name="message"
           label={t("relay.thread.reply")}
-          help={t(c.finderCanGetMail ? "relay.thread.replyHelpMail" : "relay.thread.replyHelpLink")}
+          help={t(
+            c.bySms
+              ? "relay.thread.replyHelpSms"
+              : c.finderCanGetMail
+                ? "relay.thread.replyHelpMail"
+                : "relay.thread.replyHelpLink",
+          )}
           error={result?.fieldErrors.message}
           defaultValue={result?.values.message ?? ""}
           rows={4}

@@ -80,7 +80,7 @@ export interface ElksStandIn {
   /** Hold the next `n` requests this long before answering (time-out tests). */
   hangNext(n: number, ms: number): void;
   /** Posts a delivery report for `sms` to its whendelivered URL; answers that URL's status. */
-  report(sms: ReceivedSms, status?: "delivered" | "failed", url?: string): Promise<number>;
+  report(sms: ReceivedSms, status?: "sent" | "delivered" | "failed", url?: string): Promise<number>;
   waitFor(predicate: (m: ReceivedSms) => boolean, timeoutMs?: number): Promise<ReceivedSms>;
   /**
    * An SMS to the virtual number `sms.to`: posted to `smsUrl` (resent on non-2xx); a reply
