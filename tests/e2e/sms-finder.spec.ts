@@ -97,7 +97,8 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       test.setTimeout(90_000);
       const n = lang === "en" ? "1" : "2";
       const ownerPhone = `+4670123460${n}`;
-      const finderPhone = `+4673987650${n}`;
+      // The finder's reply is Swedish for a Swedish number, English otherwise (a Norwegian one here).
+      const finderPhone = lang === "en" ? "+4791234561" : "+46739876502";
       const owner = await createUser(app.runtime, { name: `Olle ${lang}`, language: lang });
       const db = app.runtime.database.db;
       await setPendingPhone(db, owner.id, { phone: ownerPhone, codeHash: "x", expiresAt: Date.now() + 60_000 });
@@ -119,12 +120,8 @@ for (const [lang, s] of Object.entries(L) as [keyof typeof L, (typeof L)[keyof t
       const code = (await db.selectFrom("products").select("code").where("id", "=", item).executeTakeFirstOrThrow())
         .code;
 
-      // 1. The finder page (no JavaScript: the lean page) and /find name Hittad's number.
-      const finderContext = await browser.newContext({
-        baseURL: app.server.url,
-        locale: s.locale,
-        javaScriptEnabled: false,
-      });
+      // 1. The finder page (the lean page an anonymous visitor gets) and /find name Hittad's number.
+      const finderContext = await browser.newContext({ baseURL: app.server.url, locale: s.locale });
       await finderContext.addCookies([{ name: "ConsentApproved", value: "true", url: app.server.url }]);
       const finder = await finderContext.newPage();
       await finder.goto(`/product/${item}`);
