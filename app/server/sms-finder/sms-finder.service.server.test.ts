@@ -94,7 +94,7 @@ describe("the webhook's secret", () => {
     await deps.close();
     deps = await createServiceDeps({ ELKS_WEBHOOK_SECRET: SECRET });
     expect(await sms({ message: "hello" })).toEqual({ status: 404 });
-  });
+  }, 30_000);
 });
 
 describe("finder → owner", () => {
@@ -191,7 +191,7 @@ describe("abuse and cost", () => {
     const it_ = await item(o.id);
     expect(await sms({ message: `${it_.code} hittade` })).toEqual({ status: 204 });
     expect(await messages()).toHaveLength(1);
-  });
+  }, 30_000);
 });
 
 describe("owner → finder", () => {

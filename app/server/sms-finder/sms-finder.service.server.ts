@@ -22,6 +22,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { DAY_MS } from "~/lib/dates";
+import { RETENTION_MS } from "~/lib/retention";
 import { getT } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
@@ -38,8 +39,8 @@ import * as repo from "./sms-finder.repository.server";
 export const SMS_IN_RULE: RateRule = { name: "sms:in", limit: 10, windowMs: 60 * 60_000 };
 /** The help text for an unknown code goes once a day to a number. */
 export const SMS_HELP_RULE: RateRule = { name: "sms:help", limit: 1, windowMs: DAY_MS };
-/** 46elks resends for hours; an id is remembered this long. */
-export const ELKS_ID_RETENTION_MS = 7 * DAY_MS;
+/** 46elks resends for hours; an id is remembered this long (shown on /privacy). */
+export const ELKS_ID_RETENTION_MS = RETENTION_MS.smsIncoming;
 /** The longest message stored (the web form's limit). */
 export const SMS_MESSAGE_MAX = 2000;
 
