@@ -184,6 +184,9 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           flooded={flooded}
           code={view.code}
         />
+        {smsNumber ? (
+          <p className="finder-sms">{t("relay.sms.finderPage", { code: view.code, number: smsNumber })}</p>
+        ) : null}
         <CantMeetOwner code={view.code} />
       </section>
     );
