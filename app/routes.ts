@@ -79,6 +79,8 @@ export default [
   route("order/:id/invoice", "routes/order-invoice.tsx"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   route("api/sms/report/:token", "routes/api.sms.report.ts"),
+  // Incoming SMS to SMS_NUMBER (decision 055), 46elks' sms_url.
+  route("webhooks/46elks/sms", "routes/webhooks.46elks.sms.ts"),
   route("account/alerts", "routes/account-alerts.tsx"),
   // The sticker's short URL /{id}: only ids match (its loader 404s anything else); keep it just before `*`.
   route(":id", "routes/product-short.tsx"),

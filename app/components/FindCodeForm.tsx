@@ -10,12 +10,15 @@ export function FindCodeForm({
   defaultValue = "",
   invalid = false,
   as: Heading = "h2",
+  smsNumber = null,
 }: {
   id?: string;
   defaultValue?: string;
   /** The last try failed (the message is in the page's FormAlert, which takes the focus). */
   invalid?: boolean;
   as?: "h1" | "h2";
+  /** SMS_NUMBER as printed (decision 055): finders without data may text the code. */
+  smsNumber?: string | null;
 }) {
   const { t } = useTranslation();
   return (
@@ -48,6 +51,7 @@ export function FindCodeForm({
       <div id={`${id}-help`} className="form-text">
         {t("errors.find.help")}
       </div>
+      {smsNumber ? <p className="form-text find-sms mb-0">{t("errors.find.sms", { number: smsNumber })}</p> : null}
     </form>
   );
 }

@@ -41,6 +41,7 @@ export const RESERVED_ROUTE_NAMES: ReadonlySet<string> = new Set([
   "t",
   "terms",
   "user",
+  "webhooks",
 ]);
 
 type RandomFill = (bytes: Uint8Array<ArrayBuffer>) => Uint8Array;

@@ -40,6 +40,11 @@ export const RETENTION_MS = {
    * service's host it names, kept a day after the pause ended.
    */
   outboxBackoffs: DAY_MS,
+  /**
+   * The SMS provider's ids of incoming SMS already handled (decision 055: 46elks resends for
+   * hours): no number and no text, a week after they arrived.
+   */
+  smsIncoming: 7 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
   /**

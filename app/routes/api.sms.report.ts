@@ -2,7 +2,7 @@
  * POST /api/sms/report/{token}: 46elks' delivery report for one SMS (decision 033). The
  * token in the path is the SMS's own secret (46elks does not sign reports); a report
  * without a matching one changes nothing and gets 404. The body is 46elks' form
- * (id, status, delivered). Redacted from the request log (secret-urls.server.ts).
+ * (id, status = sent | delivered | failed, delivered): each answered 204 (decision 055). Redacted from the request log (secret-urls.server.ts).
  */
 import { recordSmsReport } from "~/server/alerts/alerts.service.server";
 import { getDeps } from "~/server/deps.server";

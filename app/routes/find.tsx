@@ -31,27 +31,32 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const typed = new URL(request.url).searchParams.get("code");
   const noStore = { "Cache-Control": "no-store" };
-  if (typed === null) return data({ code: "", error: null as FormMessage | null }, { headers: noStore });
+  const deps = await getDeps();
+  const smsNumber = deps.site.smsNumber;
+  if (typed === null) return data({ code: "", error: null as FormMessage | null, smsNumber }, { headers: noStore });
   // Shown back in the field: at most what the field takes, without control characters.
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const code = typed.slice(0, 64).replace(/[\u0000-\u001f\u007f]/g, "");
   const { ip } = context.get(requestContext);
   try {
-    const { id } = await findItemByCode(await getDeps(), typed, ip);
+    const { id } = await findItemByCode(deps, typed, ip);
     throw redirect(`/product/${id}`, { headers: noStore });
   } catch (err) {
     if (!(err instanceof FulfilError)) throw err;
     const { status, message, headers } = httpErrorOf(fulfilErrors, err);
-    return data({ code, error: message as FormMessage | null }, { status, headers: { ...noStore, ...headers } });
+    return data(
+      { code, error: message as FormMessage | null, smsNumber },
+      { status, headers: { ...noStore, ...headers } },
+    );
   }
 }
 
 export default function Find({ loaderData }: Route.ComponentProps) {
-  const { code, error } = loaderData;
+  const { code, error, smsNumber } = loaderData;
   return (
     <section className="py-4 find-page">
       <FormAlert message={error} />
-      <FindCodeForm as="h1" defaultValue={code} invalid={error !== null} />
+      <FindCodeForm as="h1" defaultValue={code} invalid={error !== null} smsNumber={smsNumber} />
     </section>
   );
 }

@@ -93,7 +93,12 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
       <h1 id="conversation-title" className="h3 text-break">
         {t("relay.thread.title", { item: c.itemName })}
       </h1>
-      {c.finderContact ? (
+      {c.bySms ? (
+        <p className="by-sms">
+          <span className="badge text-bg-secondary me-2">{t("relay.inbox.bySms")}</span>
+          {t("relay.thread.bySms")}
+        </p>
+      ) : c.finderContact ? (
         <p>
           {t("relay.thread.finderContact")} {/* A phone number or address the owner can tap; the rest stays text. */}
           <span className="text-break finder-contact">
@@ -142,7 +147,13 @@ export default function Message({ loaderData, actionData }: Route.ComponentProps
           id="reply-message"
           name="message"
           label={t("relay.thread.reply")}
-          help={t(c.finderCanGetMail ? "relay.thread.replyHelpMail" : "relay.thread.replyHelpLink")}
+          help={t(
+            c.bySms
+              ? "relay.thread.replyHelpSms"
+              : c.finderCanGetMail
+                ? "relay.thread.replyHelpMail"
+                : "relay.thread.replyHelpLink",
+          )}
           error={result?.fieldErrors.message}
           defaultValue={result?.values.message ?? ""}
           rows={4}

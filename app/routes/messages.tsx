@@ -52,6 +52,10 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
                   {c.unread ? (
                     <span className="badge text-bg-primary">{t("relay.inbox.unread", { count: c.unread })}</span>
                   ) : null}
+                  {/* Decision 055: the finder wrote by SMS (their number stays on the server). */}
+                  {c.bySms ? (
+                    <span className="badge text-bg-secondary ms-1 by-sms">{t("relay.inbox.bySms")}</span>
+                  ) : null}
                 </h2>
                 <p className="card-text text-break relay-text mb-1">
                   {c.lastText.length > EXCERPT ? `${c.lastText.slice(0, EXCERPT)}…` : c.lastText}

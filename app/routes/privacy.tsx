@@ -20,7 +20,7 @@ export const PRIVACY_UPDATED = "2026-11-26";
 
 const GROUPS = {
   owners: ["account", "address", "items", "orders", "scans", "sessions"],
-  finders: ["message", "contact", "location", "language", "link"],
+  finders: ["message", "contact", "sms", "location", "language", "link"],
   members: ["data", "processor"],
   staff: ["data"],
   visitors: ["contact", "limits", "cookies", "never"],

@@ -102,8 +102,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const switchedParam = new URL(request.url).searchParams.get("switched");
   const switched =
     view.kind === "item" && view.isOwner && (switchedParam === "on" || switchedParam === "off") ? switchedParam : null;
-  const origin = deps.site.origin;
-  return data({ id: params.id, view, captcha, anonymous: viewer === null, flooded, switched, origin }, NO_STORE);
+  const site = { origin: deps.site.origin, smsNumber: deps.site.smsNumber };
+  return data({ id: params.id, view, captcha, anonymous: viewer === null, flooded, switched, ...site }, NO_STORE);
 }
 
 const NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
@@ -153,7 +153,7 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
   }, [id]);
 
   if ("sticker" in loaderData) return <UnclaimedSticker id={id} {...loaderData.sticker} />;
-  const { view, captcha, flooded, switched, origin } = loaderData;
+  const { view, captcha, flooded, switched, origin, smsNumber } = loaderData;
 
   if (view.kind === "inactive") {
     return (
@@ -184,6 +184,9 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           flooded={flooded}
           code={view.code}
         />
+        {smsNumber ? (
+          <p className="finder-sms">{t("relay.sms.finderPage", { code: view.code, number: smsNumber })}</p>
+        ) : null}
         <CantMeetOwner code={view.code} />
       </section>
     );
@@ -293,6 +296,10 @@ export default function ItemPage({ loaderData, actionData }: Route.ComponentProp
           flooded={flooded}
           code={view.code}
         />
+      ) : null}
+      {/* Decision 055: a finder without mobile data texts the code to Hittad's number. */}
+      {view.canMessage && smsNumber ? (
+        <p className="finder-sms">{t("relay.sms.finderPage", { code: view.code, number: smsNumber })}</p>
       ) : null}
       {view.isOwner ? null : <CantMeetOwner code={view.code} />}
     </section>

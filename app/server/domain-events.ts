@@ -34,10 +34,25 @@ export interface MembershipEnded {
   organisationId: string;
 }
 
+/**
+ * The owner's side (the owner, or a trusted contact) answered a conversation, after the
+ * answer was stored: a finder who wrote by SMS gets it by SMS from SMS_NUMBER (decision
+ * 055). The finder's number travels only to the handler, never to the owner's side.
+ */
+export interface OwnerReplied {
+  conversationId: string;
+  /** The finder's number when they wrote by SMS, else null. */
+  finderPhone: string | null;
+  item: { id: string; owner: string; organisationId: string | null };
+  text: string;
+  now: number;
+}
+
 /** Every event by name. */
 export interface DomainEvents {
   itemScanned: ItemScanned;
   membershipEnded: MembershipEnded;
+  ownerReplied: OwnerReplied;
 }
 
 export type DomainEventName = keyof DomainEvents;

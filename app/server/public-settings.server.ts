@@ -7,6 +7,7 @@
  */
 import type { CaptchaKind } from "~/lib/contact-limits";
 import type { SellerView } from "~/lib/seller";
+import { nationalSmsNumber } from "~/lib/sms-number";
 import type { Config } from "./config.server";
 import { sellerOf } from "./seller/seller.server";
 
@@ -22,10 +23,12 @@ export interface PublicSettings {
   supportEmail: string;
   /** BASE_URL's origin: the short {origin}/{id} of a sticker (decision 052). */
   origin: string;
+  /** SMS_NUMBER as printed ("0766-86 10 00", decision 055), or null: no SMS finders. */
+  smsNumber: string | null;
 }
 
 export function createPublicSettings(
-  config: Pick<Config, "captcha" | "recaptcha" | "company" | "supportEmail" | "baseUrl">,
+  config: Pick<Config, "captcha" | "recaptcha" | "company" | "supportEmail" | "baseUrl" | "sms">,
 ): PublicSettings {
   return {
     captcha: {
@@ -35,5 +38,6 @@ export function createPublicSettings(
     seller: sellerOf(config),
     supportEmail: config.supportEmail,
     origin: config.baseUrl.origin,
+    smsNumber: config.sms.number ? nationalSmsNumber(config.sms.number) : null,
   };
 }

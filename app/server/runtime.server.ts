@@ -9,6 +9,7 @@ import { eraseUserData } from "./account/privacy.service.server";
 import { alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
 import { stopRenewalsOfExMember } from "./orders/listeners.server";
+import { smsFinderOfReply } from "./sms-finder/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { captchaOf } from "./captcha/captcha.server";
@@ -57,6 +58,8 @@ function listen(events: DomainEventBus): void {
   events.on("itemScanned", alertOfScan);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);
+  // After the owner's side answer was stored (decision 055).
+  events.on("ownerReplied", smsFinderOfReply);
 }
 
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {

@@ -29,6 +29,7 @@ export const SECRET_URLS: readonly SecretUrl[] = [
   { route: "/t/r/:token", what: "a trusted contact's private reply link (decision 040; an HMAC)" },
   { route: "/t/n/:token", what: "a 'never contact me again' link (decision 046; only its hash is stored)" },
   { route: "/api/sms/report/:token", what: "an SMS's delivery-report secret (46elks' whendelivered, decision 033)" },
+  { route: "/webhooks/46elks/sms", query: ["secret"], what: "46elks' incoming-SMS webhook secret (decision 055)" },
   {
     route: "/organisations/billing-email/:token",
     what: "an organisation's billing-email confirmation link (decision 028; only its hash is stored)",

@@ -39,6 +39,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   neverLinks: 365 * DAY,
   orders: RETENTION_MS.orders,
   outboxBackoffs: RETENTION_MS.outboxBackoffs,
+  smsIncoming: RETENTION_MS.smsIncoming,
 };
 
 let db: TestDatabase;

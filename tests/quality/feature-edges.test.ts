@@ -146,6 +146,7 @@ const ALLOWED: Record<string, string[]> = {
     "relay",
     "scans",
     "service-deps",
+    "sms-finder",
   ],
   logger: ["config", "secret-urls"],
   lookup: ["db", "http", "service-deps", "service-error"],
@@ -176,7 +177,7 @@ const ALLOWED: Record<string, string[]> = {
   "public-settings": ["config", "seller"],
   push: ["channels", "clock", "db", "http", "logger", "rate-limit", "service-deps", "service-error"],
   "rate-limit": ["clock", "config", "db"],
-  recipients: ["config", "db", "http", "service-error", "sms"],
+  recipients: ["channels", "config", "db", "http", "service-error", "sms"],
   relay: [
     "access",
     "alerts",
@@ -207,6 +208,7 @@ const ALLOWED: Record<string, string[]> = {
     "photos",
     "public-settings",
     "service-deps",
+    "sms-finder",
   ],
   scans: ["access", "config", "db", "http", "logger", "mail", "service-deps", "service-error"],
   "secret-urls": [],
@@ -216,6 +218,20 @@ const ALLOWED: Record<string, string[]> = {
   "service-error": [],
   sms: ["channels", "config", "db", "logger"],
   stickers: ["access", "db", "fulfil", "http", "organisations", "rate-limit", "service-deps", "service-error"],
+  "sms-finder": [
+    "access",
+    "alerts",
+    "config",
+    "db",
+    "domain-events",
+    "lookup",
+    "mail",
+    "rate-limit",
+    "recipients",
+    "relay",
+    "service-deps",
+    "sms",
+  ],
 };
 
 describe("the feature graph of app/server", () => {

@@ -679,6 +679,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { id: "s1", status: "delivered", delivered: "2026-11-26T12:00:00" },
     noOriginCheck: true,
   },
+  {
+    route: "webhooks/46elks/sms",
+    url: "/webhooks/46elks/sms?secret=made-up-secret-000000000000",
+    get: all(405),
+    // 46elks' incoming SMS (decision 055): a wrong secret (or no SMS_NUMBER) stores nothing (404).
+    post: all(404),
+    body: { id: "s1", from: "+46701234567", to: "+46766861000", message: "K7M 29Q XHR hello", direction: "incoming" },
+    noOriginCheck: true,
+  },
   { route: ":id", url: "/{item}", get: itemPage, post: all(404), body: { message: "Found your phone" } },
   // A printed sticker nobody registered yet answers 200 with "Register it" (decision 036).
   {

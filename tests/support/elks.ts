@@ -3,7 +3,10 @@
  * protocol: POST /a1/sms (or /a1/SMS) with HTTP Basic and a form body (from, to, message,
  * whendelivered); answers JSON with id and status "created". It can then post the
  * delivery report to `whendelivered` as 46elks does (id, status, delivered), answer 5xx
- * or hang for a while to test retries and time-outs.
+ * or hang for a while to test retries and time-outs. And, as 46elks does for a virtual
+ * number (decision 055), it posts incoming SMS to the number's `sms_url` as a form (id, from,
+ * to, message, direction=incoming, created) and resends until it gets 200–204; the answer's
+ * body is the reply SMS, recorded in `messages` with the virtual number as `from`.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +22,54 @@ export interface ReceivedSms {
   at: number;
 }
 
+export interface IncomingSms {
+  from: string;
+  to: string;
+  message: string;
+  /** 46elks' id; a new one when not given (give the same one to replay a resend). */
+  id?: string;
+}
+
+export interface IncomingResult {
+  id: string;
+  /** The HTTP status of each try, in order. */
+  statuses: number[];
+  /** The reply SMS the answer's body held, or null. */
+  reply: string | null;
+}
+
+/**
+ * Posts one incoming SMS to `smsUrl` as 46elks does: a form, resent on anything but
+ * 200–204 (46elks keeps trying for hours; here `tries` times, `waitMs` apart).
+ */
+export async function postIncomingSms(
+  smsUrl: string,
+  sms: IncomingSms,
+  { tries = 3, waitMs = 200 }: { tries?: number; waitMs?: number } = {},
+): Promise<IncomingResult> {
+  const id = sms.id ?? "s" + randomBytes(16).toString("hex");
+  const statuses: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    const res = await fetch(smsUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        id,
+        from: sms.from,
+        to: sms.to,
+        message: sms.message,
+        direction: "incoming",
+        created: new Date().toISOString().replace("T", " ").replace("Z", ""),
+      }),
+    });
+    const body = await res.text();
+    statuses.push(res.status);
+    if (res.status >= 200 && res.status <= 204) return { id, statuses, reply: body.trim() ? body : null };
+    await new Promise((r) => setTimeout(r, waitMs));
+  }
+  return { id, statuses, reply: null };
+}
+
 export interface ElksStandIn {
   url: string;
   username: string;
@@ -29,8 +80,13 @@ export interface ElksStandIn {
   /** Hold the next `n` requests this long before answering (time-out tests). */
   hangNext(n: number, ms: number): void;
   /** Posts a delivery report for `sms` to its whendelivered URL; answers that URL's status. */
-  report(sms: ReceivedSms, status?: "delivered" | "failed", url?: string): Promise<number>;
+  report(sms: ReceivedSms, status?: "sent" | "delivered" | "failed", url?: string): Promise<number>;
   waitFor(predicate: (m: ReceivedSms) => boolean, timeoutMs?: number): Promise<ReceivedSms>;
+  /**
+   * An SMS to the virtual number `sms.to`: posted to `smsUrl` (resent on non-2xx); a reply
+   * in the answer is recorded as an SMS from `sms.to` to the sender.
+   */
+  incoming(smsUrl: string, sms: IncomingSms, opts?: { tries?: number; waitMs?: number }): Promise<IncomingResult>;
   close(): Promise<void>;
 }
 
@@ -128,6 +184,21 @@ export async function startElks(): Promise<ElksStandIn> {
       });
       await res.arrayBuffer();
       return res.status;
+    },
+    async incoming(smsUrl, sms, opts) {
+      const result = await postIncomingSms(smsUrl, sms, opts);
+      if (result.reply) {
+        messages.push({
+          id: "r" + randomBytes(16).toString("hex"),
+          from: sms.to,
+          to: sms.from,
+          message: result.reply,
+          whendelivered: null,
+          at: Date.now(),
+        });
+        for (const l of listeners) l();
+      }
+      return result;
     },
     waitFor(predicate, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@
  * stays one entry in privacy.service.server.ts. better-auth's own tables (user, session,
  * account) are read here but changed only through better-auth's API.
  */
+import { sql } from "kysely";
 import type { DB } from "../db/db.server";
 
 import { ANONYMOUS_USER_ID } from "../db/migrations/0009-account-privacy";
@@ -151,6 +152,8 @@ export async function readConversations(db: DB, userId: string) {
       "id",
       "itemId",
       "finderContact",
+      // Decision 055: whether the finder wrote by SMS, never their number.
+      sql<number>`case when "finderPhone" is null then 0 else 1 end`.as("bySms"),
       "finderLang",
       "createdAt",
       "lastMessageAt",
@@ -172,7 +175,7 @@ export async function readConversations(db: DB, userId: string) {
     out.push({
       id: c.id,
       itemId: c.itemId,
-      finderContact: c.finderContact,
+      finderContact: Number(c.bySms) === 1 ? "a finder by SMS" : c.finderContact,
       finderLanguage: c.finderLang,
       createdAt: iso(c.createdAt),
       lastMessageAt: iso(c.lastMessageAt),

@@ -15,6 +15,8 @@ export type AlertFacts =
       contact: string;
       location: { latitude: number; longitude: number } | null;
       paidNow: boolean;
+      /** The finder wrote by SMS (decision 055): the reference the owner answers by SMS with. */
+      smsRef?: string | null;
     })
   | (Base & { event: "reply"; conversationId: string; message: string; byName: string })
   | (Base & { event: "lostScan" | "scan"; at: number; scanLang: Lang; device: DeviceClass })

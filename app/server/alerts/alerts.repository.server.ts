@@ -137,21 +137,34 @@ export async function markDeliveryFailed(
 export async function recordDeliveryReport(
   db: DB,
   tokenHash: string,
-  outcome: "delivered" | "failed",
+  outcome: "sent" | "delivered" | "failed" | null,
   at: number,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable("alert_deliveries")
-    .set(
-      outcome === "delivered"
-        ? { status: "delivered", deliveredAt: at }
-        : { status: "failed", lastError: "report: failed" },
-    )
+  const delivery = await db
+    .selectFrom("alert_deliveries")
+    .select(["id", "status"])
     .where("reportTokenHash", "=", tokenHash)
     .where("channel", "=", "sms")
-    .where("status", "in", ["queued", "sent", "failed"])
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  if (!delivery) return false;
+  // Decision 055: 46elks reports "sent" first, then "delivered" or "failed"; a late or
+  // repeated report never takes a delivery back, and an unknown one is only acknowledged.
+  const from = outcome === "sent" ? ["queued"] : ["queued", "sent", "failed"];
+  if (outcome) {
+    await db
+      .updateTable("alert_deliveries")
+      .set(
+        outcome === "delivered"
+          ? { status: "delivered", deliveredAt: at }
+          : outcome === "sent"
+            ? { status: "sent", sentAt: at }
+            : { status: "failed", lastError: "report: failed" },
+      )
+      .where("id", "=", delivery.id)
+      .where("status", "in", from)
+      .execute();
+  }
+  return true;
 }
 
 export async function readSettings(db: DB, userId: string): Promise<AlertSettings> {

@@ -144,11 +144,15 @@ export function listConversationDeliveries(deps: Pick<Deps, "db">, userId: strin
   return repo.listDeliveriesOfConversation(deps.db, userId, conversationId);
 }
 
+/** The statuses 46elks documents for a delivery report (https://46elks.se/docs/sms-delivery-reports). */
+export const ELKS_REPORT_STATUSES = ["sent", "delivered", "failed"] as const;
+
 /**
  * 46elks' delivery report (a POST to the `whendelivered` URL with `id`, `status` =
- * delivered | failed, `delivered` = when). The URL's secret is the only proof (46elks
+ * sent | delivered | failed, `delivered` = when). The URL's secret is the only proof (46elks
  * does not sign reports): a report whose secret matches no SMS changes nothing.
- * Returns whether it matched.
+ * Every documented status is recorded (decision 055: a 404 to "sent" made 46elks resend it
+ * for hours); another is acknowledged and changes nothing. Returns whether it matched.
  */
 export async function recordSmsReport(
   deps: Pick<Deps, "db" | "clock">,
@@ -156,8 +160,7 @@ export async function recordSmsReport(
   report: { status: string | null; delivered: string | null },
 ): Promise<boolean> {
   if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return false;
-  const outcome = report.status === "delivered" ? "delivered" : report.status === "failed" ? "failed" : null;
-  if (!outcome) return false;
+  const outcome = ELKS_REPORT_STATUSES.find((s) => s === report.status) ?? null;
   // 46elks sends "2026-11-26T14:02:11.123456" (UTC); anything unreadable: now.
   const parsed = report.delivered
     ? Date.parse(/Z|[+-]\d\d:?\d\d$/.test(report.delivered) ? report.delivered : `${report.delivered}Z`)

@@ -149,6 +149,8 @@ export async function fanOutAlert(
             to: phone,
             text: renderSms(config, user.language, facts).text,
             deliveryId,
+            // Decision 055: an alert the owner may answer by SMS comes from SMS_NUMBER.
+            from: facts.event === "finderMessage" && facts.smsRef ? config.sms.number : undefined,
             reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
           });
           out.sms++;

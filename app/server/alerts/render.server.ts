@@ -49,9 +49,11 @@ export function renderEmail(
       const location = facts.location
         ? t("relay.mail.owner.location", { url: mapsLink(facts.location) })
         : t("relay.mail.owner.noLocation");
-      const contact = facts.contact
-        ? t("relay.mail.owner.contact", { contact: facts.contact })
-        : t("relay.mail.owner.noContact");
+      const contact = facts.smsRef
+        ? t("relay.mail.owner.bySms", { ref: facts.smsRef })
+        : facts.contact
+          ? t("relay.mail.owner.contact", { contact: facts.contact })
+          : t("relay.mail.owner.noContact");
       return {
         subject: t(facts.first ? "relay.mail.owner.subject" : "relay.mail.owner.subjectMore", {
           item: oneLine(facts.itemName),
@@ -109,8 +111,13 @@ export function renderSms(config: Pick<Config, "baseUrl">, lang: Lang, facts: Al
   const link = linkOf(config, facts);
   const message = "message" in facts ? facts.message : "";
   const name = "byName" in facts ? facts.byName : "";
+  // A finder who wrote by SMS (decision 055): the owner may answer by SMS with the reference.
+  const ref = facts.event === "finderMessage" ? (facts.smsRef ?? null) : null;
   return fitSms(
-    (item, words) => t(`alerts.sms.${facts.event}`, { item, quote: words, url: link, name }),
+    (item, words) =>
+      ref
+        ? t("smsFinder.alert", { item, quote: words, url: link, ref })
+        : t(`alerts.sms.${facts.event}`, { item, quote: words, url: link, name }),
     oneLine(facts.itemName),
     message,
   );

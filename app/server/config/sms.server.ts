@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
-import { ConfigError, emptyToUndefined, optionalString } from "./env.server";
+import { ConfigError, emptyToUndefined, invalid, optionalString } from "./env.server";
 
 export const smsEnv = {
   /** 46elks (decision 033): without both credentials SMS are written to SMS_OUTBOX_DIR. */
@@ -37,6 +37,22 @@ export const smsEnv = {
       .transform((v) => v.split(",").map((c) => c.trim()))
       .pipe(z.array(z.string().regex(/^\+[1-9]\d{0,2}$/, "must be country calling codes like +46,+47")).min(1)),
   ),
+  /** Decision 055: Hittad's own 46elks virtual number finders text a sticker's code to (E.164); unset: no SMS finders. */
+  SMS_NUMBER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\+[1-9]\d{7,14}$/, "must be a number in E.164 form, e.g. +46766861000")
+      .optional(),
+  ),
+  /** Decision 055: the secret of 46elks' sms_url (?secret=…) for incoming SMS; required with SMS_NUMBER. */
+  ELKS_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24–128 letters, digits, - or _ (e.g. openssl rand -hex 24)")
+      .optional(),
+  ),
 };
 
 type SmsEnv = z.infer<z.ZodObject<typeof smsEnv>>;
@@ -54,11 +70,19 @@ export interface SmsConfig {
   dailyBudget: number;
   /** SMS_COUNTRIES: calling codes ("+46") a number must start with. */
   countries: string[];
+  /** SMS_NUMBER (decision 055): the number finders text, replies to them come from it; undefined: none. */
+  number?: string;
+  /** ELKS_WEBHOOK_SECRET: the secret 46elks' incoming-SMS webhook carries. */
+  webhookSecret?: string;
 }
 
 export function smsConfig(e: SmsEnv, cwd: string): SmsConfig {
   if (!e.ELKS_API_USERNAME !== !e.ELKS_API_PASSWORD) {
     throw new ConfigError("Invalid configuration:\n  ELKS_API_USERNAME and ELKS_API_PASSWORD must be set together");
+  }
+  // Decision 055: the webhook is open to the internet; without its secret anyone could text as anyone.
+  if (e.SMS_NUMBER && !e.ELKS_WEBHOOK_SECRET) {
+    throw invalid("ELKS_WEBHOOK_SECRET", "must be set when SMS_NUMBER is (the secret of 46elks' sms_url)");
   }
   return {
     apiUrl: e.ELKS_API_URL.replace(/\/+$/, ""),
@@ -70,5 +94,7 @@ export function smsConfig(e: SmsEnv, cwd: string): SmsConfig {
     limitPerAccountMonth: e.SMS_LIMIT_PER_ACCOUNT_MONTH,
     dailyBudget: e.SMS_DAILY_BUDGET,
     countries: [...new Set(e.SMS_COUNTRIES)],
+    number: e.SMS_NUMBER,
+    webhookSecret: e.SMS_NUMBER ? e.ELKS_WEBHOOK_SECRET : undefined,
   };
 }

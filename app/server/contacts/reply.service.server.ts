@@ -66,7 +66,7 @@ export async function openContactReply(deps: Pick<Deps, "db" | "config">, token:
   };
 }
 
-export async function replyAsContact(deps: Pick<Deps, "db" | "config" | "clock">, token: string, text: string) {
+export async function replyAsContact(deps: Pick<Deps, "db" | "config" | "clock" | "events">, token: string, text: string) {
   const { contact, conversation, item } = await replyAccess(deps, token);
   const body = text.trim();
   if (!body || body.length > REPLY_MAX) throw new ContactsError("reply.invalid");

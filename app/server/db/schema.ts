@@ -20,6 +20,7 @@ import type {
 import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 import type { BackupTable } from "./schema-operations";
+import type { ElksIncomingTable } from "./schema-sms";
 import type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -48,6 +49,7 @@ export type {
 } from "./schema-orders";
 export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 export type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
+export type { ElksIncomingTable } from "./schema-sms";
 export type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -226,6 +228,10 @@ export interface ConversationTable {
   returnedCurrency: ColumnType<string | null, string | null | undefined, string | null>;
   /** The finder's address opened the link of the first mail (migration 0063, decision 058); null = not yet. */
   finderConfirmedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The number a finder texted from (migration 0065, decision 055): never shown to the owner's side. */
+  finderPhone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The short reference an owner answers by SMS with ("4821", decision 055). */
+  smsRef: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConversationMessageTable {
@@ -412,6 +418,7 @@ export interface Database {
   never_links: NeverLinkTable;
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
+  elks_incoming: ElksIncomingTable;
   admin_lookups: AdminLookupTable;
   dpa_acceptances: DpaAcceptanceTable;
   sticker_batches: StickerBatchTable;

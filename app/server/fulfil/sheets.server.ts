@@ -15,7 +15,7 @@ export async function stickerSheet(deps: Pick<Deps, "db" | "config">, sel: Selec
     ...(shared ? [{ separator: true as const, owner: s.ownerName || s.ownerEmail, count: s.items.length }] : []),
     ...s.items.map((i) => ({ id: i.id, code: i.code, lang: s.lang })),
   ]);
-  return stickerSheetPdf(deps.config.baseUrl, cells);
+  return stickerSheetPdf(deps.config.baseUrl, cells, deps.config.sms.number);
 }
 
 export async function addressLabels(deps: Pick<Deps, "db">, sel: Selection): Promise<Buffer> {

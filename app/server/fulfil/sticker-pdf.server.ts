@@ -16,6 +16,7 @@ import type { Lang } from "~/i18n/config";
 import type { Address } from "~/lib/address";
 import { BRAND } from "~/lib/brand";
 import { addressLines } from "~/lib/order-form";
+import { nationalSmsNumber } from "~/lib/sms-number";
 import { formatStickerCode } from "~/lib/sticker-code";
 
 const MM = 72 / 25.4;
@@ -182,7 +183,11 @@ export function stickerUrl(baseUrl: URL, id: string): string {
   return `${baseUrl.origin}/${id}`;
 }
 
-export async function stickerSheetPdf(baseUrl: URL, stickers: SheetCell[]): Promise<Buffer> {
+/**
+ * `smsNumber`: SMS_NUMBER (decision 055): "or text the code to 0766-86 10 00" is printed
+ * under the code when set.
+ */
+export async function stickerSheetPdf(baseUrl: URL, stickers: SheetCell[], smsNumber?: string): Promise<Buffer> {
   const { doc, QRCode } = await newDocument(`${BRAND} stickers`);
   const host = baseUrl.host;
   stickers.forEach((s, index) => {
@@ -205,6 +210,13 @@ export async function stickerSheetPdf(baseUrl: URL, stickers: SheetCell[]): Prom
       at.y + QR_BOX.y + QR_BOX.size + 0.6 * MM,
       { lineBreak: false },
     );
+    if (smsNumber) {
+      // Under the code, centred on the QR code as far as the label allows: its last 2 mm.
+      const line = t("fulfil.sticker.textCode", { number: nationalSmsNumber(smsNumber) });
+      doc.font("regular").fontSize(5.5);
+      const lx = Math.max(at.x + 1 * MM, at.x + QR_BOX.x + (QR_BOX.size - doc.widthOfString(line)) / 2);
+      doc.text(line, lx, at.y + 34.9 * MM, { lineBreak: false });
+    }
     const tx = at.x + QR_BOX.x + QR_BOX.size + 1.5 * MM;
     const tw = LABEL.width - (tx - at.x) - 2 * MM;
     doc

@@ -12,8 +12,8 @@ export interface OriginFacts {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Signed by Stripe, not sent by a browser. */
-const NOT_FROM_BROWSERS = new Set(["/api/stripe/webhook"]);
+/** Signed by Stripe, or proven by 46elks' secret (decision 055): not sent by a browser. */
+const NOT_FROM_BROWSERS = new Set(["/api/stripe/webhook", "/webhooks/46elks/sms"]);
 
 /** True when the request must be refused (403): it changes state and comes from another site. */
 export function isCrossSiteWrite(req: OriginFacts, ownOrigin: string): boolean {

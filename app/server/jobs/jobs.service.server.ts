@@ -17,6 +17,7 @@ import { deleteUnconfirmedBefore } from "../contacts/contacts.repository.server"
 import { deleteBackoffsBefore } from "../outbox/outbox.repository.server";
 import { deleteOldSmsQuotas } from "../alerts/alerts.repository.server";
 import { deleteStaleNeverLinks } from "../recipients/recipients.service.server";
+import { deleteOldIncoming } from "../sms-finder/sms-finder.service.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -45,6 +46,8 @@ export interface HousekeepingResult {
   orders: number;
   /** Delivery targets' pauses that ended a day ago and were never cleared (decision 049). */
   outboxBackoffs: number;
+  /** 46elks' ids of incoming SMS handled a week ago (decision 055). */
+  smsIncoming: number;
 }
 
 /**
@@ -68,5 +71,6 @@ export async function runHousekeeping(
     neverLinks: await deleteStaleNeverLinks(db, now - RETENTION_MS.neverLinks),
     orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
     outboxBackoffs: await deleteBackoffsBefore(db, now - RETENTION_MS.outboxBackoffs),
+    smsIncoming: await deleteOldIncoming(db, now),
   }));
 }

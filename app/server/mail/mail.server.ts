@@ -43,6 +43,8 @@ export interface SmsMessage {
   deliveryId?: string;
   /** 46elks' `whendelivered`: where the delivery report is posted. */
   reportUrl?: string;
+  /** The sender, when not SMS_FROM: SMS_NUMBER for an SMS its reader may answer (decision 055). */
+  from?: string;
 }
 
 /** A push notice for the outbox: the device (push_subscriptions.id) and what it shows. */
@@ -89,7 +91,13 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
       subject: "",
       text: msg.text,
       html: null,
-      meta: msg.reportUrl ? JSON.stringify({ whendelivered: msg.reportUrl }) : null,
+      meta:
+        msg.reportUrl || msg.from
+          ? JSON.stringify({
+              ...(msg.reportUrl ? { whendelivered: msg.reportUrl } : {}),
+              ...(msg.from ? { from: msg.from } : {}),
+            })
+          : null,
       target: msg.to,
       deliveryId: msg.deliveryId,
     },
@@ -240,7 +248,7 @@ export function startMailWorker(
     db,
     {
       email: { send: async (row) => void (await deliver(row)), close },
-      sms: channels.sms ?? createSmsSender(config),
+      sms: channels.sms ?? createSmsSender(config, db),
       push: channels.push,
     },
     { pollMs: config.mailPollMs },

@@ -26,6 +26,10 @@ export interface Conversation {
   returned: ReturnedState | null;
   /** The finder's address opened the first mail's link (decision 058): replies are mailed to it. */
   finderConfirmedAt: number | null;
+  /** The number a finder texted from (decision 055): for sending them SMS only, never shown. */
+  finderPhone?: string | null;
+  /** The short reference an owner answers by SMS with (decision 055). */
+  smsRef?: string | null;
 }
 
 export interface ReturnedState {
@@ -66,6 +70,8 @@ function toConversation(row: Selectable<ConversationTable>): Conversation {
             currency: toCurrency(row.returnedCurrency ?? ""),
           },
     finderConfirmedAt: row.finderConfirmedAt == null ? null : Number(row.finderConfirmedAt),
+    finderPhone: row.finderPhone ?? null,
+    smsRef: row.smsRef ?? null,
   };
 }
 
@@ -118,6 +124,12 @@ export async function insertRelayMessage(db: DB, m: RelayMessage): Promise<void>
 
 export async function touchConversation(db: DB, id: string, at: number): Promise<void> {
   await db.updateTable("conversations").set({ lastMessageAt: at }).where("id", "=", id).execute();
+}
+
+/** A conversation by its id, for the SMS relay (decision 055), which finds it by the finder's number. */
+export async function findConversationById(db: DB, id: string): Promise<Conversation | undefined> {
+  const row = await db.selectFrom("conversations").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && toConversation(row);
 }
 
 export async function findConversationByToken(db: DB, token: string): Promise<Conversation | undefined> {
@@ -187,6 +199,8 @@ export interface ConversationSummary {
   unread: number;
   messages: number;
   lastText: string;
+  /** The finder wrote by SMS (decision 055); their number stays on the server. */
+  bySms: boolean;
 }
 
 /** Conversations about the items the user manages, newest first, with the finder's unread messages counted. */
@@ -222,6 +236,7 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
           .orderBy("m.id", "desc")
           .limit(1)
           .as("lastText"),
+      sql<number>`case when "c"."finderPhone" is null then 0 else 1 end`.as("bySms"),
     ])
     .where(canManage(ownerId, "p"))
     .orderBy("c.lastMessageAt", "desc")
@@ -236,6 +251,7 @@ export async function listConversationsOfOwner(db: DB, ownerId: string, limit: n
     unread: Number(r.unread ?? 0),
     messages: Number(r.messages ?? 0),
     lastText: r.lastText ?? "",
+    bySms: Number(r.bySms) === 1,
   }));
 }
 

@@ -322,6 +322,8 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
     // Only an address that confirmed itself gets the replies (decision 058).
     finderCanGetMail: emailOf(conversation.finderContact) !== null && conversation.finderConfirmedAt !== null,
     finderLang: conversation.finderLang,
+    // The finder wrote by SMS (decision 055): replies go to them by SMS; the number stays here.
+    bySms: conversation.finderPhone != null,
     returned: conversation.returned,
     messages: messages.map((m) => ({
       id: m.id,
@@ -343,7 +345,7 @@ export async function openOwnerConversation(deps: Pick<Deps, "db" | "clock">, ow
  * owner address (no Reply-To). RelayError closed once the relay is (refund, never paid).
  */
 export async function replyAsOwner(
-  deps: Pick<Deps, "config" | "db" | "clock">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events">,
   ownerId: string,
   id: string,
   text: string,
@@ -370,7 +372,7 @@ export async function replyAsOwner(
  * or never paid.
  */
 export async function storeOwnerSideReply(
-  deps: Pick<Deps, "config" | "db" | "clock">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events">,
   conversation: repo.Conversation,
   item: Item,
   text: string,
@@ -411,6 +413,18 @@ export async function storeOwnerSideReply(
     }
   });
   await mailFinderReply(deps, conversation, itemName, text, now);
+  // A finder who wrote by SMS hears by SMS (decision 055); the SMS feature listens.
+  await deps.events.emit(
+    "ownerReplied",
+    {
+      conversationId: id,
+      finderPhone: conversation.finderPhone ?? null,
+      item: { id: item.id, owner: item.owner, organisationId: item.organisationId },
+      text,
+      now,
+    },
+    deps,
+  );
   wakeOutbox();
 }
 

@@ -9,20 +9,26 @@ import type { Config } from "../config.server";
 import { PermanentError, type ChannelSender, type OutboxRow } from "../channels/channel.server";
 import { writeOutboxFile } from "../channels/outbox-file.server";
 import { logger } from "../logger.server";
+import type { DB } from "../db/db.server";
+import { fingerprintsOf, isSuppressed } from "../channels/suppressions.repository.server";
 import { smsCountryAllowed } from "./sms-guard.server";
 
 /** A provider that does not answer in this time is retried later. */
 export const ELKS_TIMEOUT_MS = 10_000;
 
-function reportUrlOf(row: OutboxRow): string | undefined {
+function metaOf(row: OutboxRow, key: "whendelivered" | "from"): string | undefined {
   if (!row.meta) return undefined;
   try {
-    const meta = JSON.parse(row.meta) as { whendelivered?: unknown };
-    return typeof meta.whendelivered === "string" ? meta.whendelivered : undefined;
+    const meta = JSON.parse(row.meta) as Record<string, unknown>;
+    return typeof meta[key] === "string" ? meta[key] : undefined;
   } catch {
     return undefined;
   }
 }
+
+const reportUrlOf = (row: OutboxRow) => metaOf(row, "whendelivered");
+/** Decision 055: an SMS a finder may answer goes from SMS_NUMBER, every other from SMS_FROM. */
+const senderOf = (row: OutboxRow, config: Pick<Config, "sms">) => metaOf(row, "from") ?? config.sms.from;
 
 /**
  * Decision 046: checked again at sending time, so a number queued before the operator
@@ -32,7 +38,17 @@ function refuseOtherCountries(config: Pick<Config, "sms">, row: OutboxRow): void
   if (!smsCountryAllowed(config, row.to)) throw new PermanentError("number outside SMS_COUNTRIES");
 }
 
-export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
+/**
+ * Decision 055: a number that texted STOP (or is otherwise on the suppression list, decision
+ * 046) gets no SMS of any kind, whatever queued it.
+ */
+async function refuseSuppressed(db: DB | undefined, row: OutboxRow): Promise<void> {
+  if (db && (await isSuppressed(db, fingerprintsOf("sms", row.to)))) {
+    throw new PermanentError("the number asked for no more SMS");
+  }
+}
+
+export function createSmsSender(config: Pick<Config, "sms">, db?: DB): ChannelSender {
   const { sms } = config;
   if (sms.username && sms.password) {
     const auth = "Basic " + Buffer.from(`${sms.username}:${sms.password}`).toString("base64");
@@ -40,7 +56,8 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
     return {
       async send(row) {
         refuseOtherCountries(config, row);
-        const body = new URLSearchParams({ from: sms.from, to: row.to, message: row.text });
+        await refuseSuppressed(db, row);
+        const body = new URLSearchParams({ from: senderOf(row, config), to: row.to, message: row.text });
         const report = reportUrlOf(row);
         if (report) body.set("whendelivered", report);
         let res: Response;
@@ -73,9 +90,10 @@ export function createSmsSender(config: Pick<Config, "sms">): ChannelSender {
   return {
     async send(row) {
       refuseOtherCountries(config, row);
+      await refuseSuppressed(db, row);
       const report = reportUrlOf(row);
       const lines = [
-        `From: ${sms.from}`,
+        `From: ${senderOf(row, config)}`,
         `To: ${row.to}`,
         ...(report ? [`Whendelivered: ${report}`] : []),
         "",

@@ -14,6 +14,7 @@ export async function batchSheet(deps: Pick<Deps, "db" | "config">, batchId: str
   return stickerSheetPdf(
     deps.config.baseUrl,
     stickers.filter((s) => s.voidedAt === null).map((s) => ({ id: s.id, code: s.code, lang })),
+    deps.config.sms.number,
   );
 }
 
