@@ -7,13 +7,29 @@ import { NonceContext } from "./components/nonce";
 import { LeanPageContext } from "./lean/lean-page";
 import { leanPageAssets } from "./server/http/lean-page.server";
 import { createI18n, serverI18n } from "./i18n/i18next.server";
-import { I18nProvider } from "./i18n/react";
+import type { Lang } from "./i18n/config";
+import { I18nProvider, type I18n } from "./i18n/react";
 import { allResources } from "./i18n/resources.server";
 import { requestContext } from "./server/context";
 import { failedOnDatabase, isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
 import { logger, redactUrl } from "./server/logger.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * One i18next instance per language, made once, in the language the loaders decided on:
+ * making one per request was a millisecond of every page (decision 045). Nothing on the
+ * server changes an instance's language or resources (LanguageLinks does, in the browser).
+ */
+const i18ns = new Map<Lang, I18n>();
+function i18nFor(lang: Lang): I18n {
+  let i18n = i18ns.get(lang);
+  if (!i18n) {
+    i18n = serverI18n(createI18n(lang, { [lang]: allResources[lang] }));
+    i18ns.set(lang, i18n);
+  }
+  return i18n;
+}
 
 export default function handleRequest(
   request: Request,
@@ -35,8 +51,7 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { nonce, lang } = loadContext.get(requestContext);
-  // One i18next instance per request, in the language the loaders decided on.
-  const i18n = serverI18n(createI18n(lang, { [lang]: allResources[lang] }));
+  const i18n = i18nFor(lang);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;

@@ -17,6 +17,7 @@
 //   BENCH_SCALE=0.05                                            a twentieth of the sizes
 //   BENCH_SECONDS=20 BENCH_CONNECTIONS=50                       finder load per target (2 s slices)
 //   BENCH_SEED_ONLY=1                                           seed the large database, then stop
+//   BENCH_ONLY=finder                                           the finder rows only (a quick run)
 //
 // The small database is created beside the large one (its name + "_small") and dropped at
 // the end; a large database already seeded at the same size is reused (seeding skipped).
@@ -434,6 +435,30 @@ const smallSet = (await prepare("1k", smallUrl, SMALL))!;
 const largeSet = (await prepare(`${(LARGE.items / 1e6).toFixed(2)}M`, url, LARGE))!;
 console.log("\n[finder] both databases and the bare server, taking turns");
 const finders = await measureFinder([smallSet, largeSet]);
+if (process.env.BENCH_ONLY === "finder") {
+  // The finder rows alone, for a quick run while working on the finder page (decision 045).
+  const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg(), node: process.version },
+    settings: { seconds: SECONDS, slices: SLICES, connections: CONNECTIONS, scale: SCALE, only: "finder" },
+    finder: Object.fromEntries(finders),
+  };
+  for (const [label, f] of finders)
+    console.log(
+      `[${label}] cached ${pct(f.hotRatio)} p99 ${f.hot.p99Ms} ms; spread ${f.spread.requestsPerSec}/s ${pct(f.spreadRatio)} p99 ${f.spread.p99Ms} ms, server CPU ${f.spread.serverCpuPerRequestUs} µs a request; bare ${f.bare.requestsPerSec}/s`,
+    );
+  const outDir = path.join(root, "bench/results");
+  fs.mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, `bench-scale-finder-${report.date.replace(/[:.]/g, "-")}.json`);
+  fs.writeFileSync(outFile, JSON.stringify(report, null, 2));
+  console.log(`report: ${path.relative(root, outFile)}`);
+  await smallSet.rt.database.close();
+  await largeSet.rt.database.close();
+  await admin(`drop database if exists "${smallName}" with (force)`);
+  children.stopAll();
+  process.exit(0);
+}
 const small = await measureRest(smallSet, finders.get(smallSet.label)!);
 const large = await measureRest(largeSet, finders.get(largeSet.label)!);
 await admin(`drop database if exists "${smallName}" with (force)`);

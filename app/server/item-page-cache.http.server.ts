@@ -159,7 +159,13 @@ const PER_RESPONSE_HEADERS = new Set([
   "keep-alive",
 ]);
 
-/** Keeps the rendered finder page of a cache candidate (see serveCachedItemPage). */
+/**
+ * Keeps the rendered finder page of a cache candidate (see serveCachedItemPage) and
+ * answers with the stored page: the bytes a hit gets, compressed once. The page is held
+ * until it is complete (a finder page is all shell, decision 045); an answer that cannot
+ * be stored goes out as it came, through the compression middleware. Before, the miss
+ * was compressed by the middleware and again (twice) for the cache.
+ */
 export function storeItemPage(req: express.Request, res: express.Response, next: express.NextFunction) {
   const candidate = candidates.get(req);
   if (!candidate) return next();
@@ -178,29 +184,48 @@ export function storeItemPage(req: express.Request, res: express.Response, next:
   };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);
-    return write(chunk, ...rest);
+    const callback = rest.find((a) => typeof a === "function") as (() => void) | undefined;
+    if (callback) process.nextTick(callback);
+    return true;
   }) as typeof res.write;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     keep(chunk, rest[0]);
-    return end(chunk, ...rest);
-  }) as typeof res.end;
-  res.on("finish", () => {
-    const type = String(res.getHeader("content-type") ?? "");
-    const csp = res.getHeader("content-security-policy");
-    if (res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie") || !csp) return;
-    const html = Buffer.concat(chunks).toString("utf8");
-    // Only the lean page (decision 020) is kept. A finder page that needs the framework,
-    // such as a flooded item's page with its captcha (decision 029), carries React Router's
-    // hydration data for this one response and is rendered afresh each time.
-    if (html.includes("window.__reactRouterContext")) return;
-    const stored = toStorablePage(html, String(csp), res.locals.nonce as string);
-    const headers = ["Content-Security-Policy", stored.csp];
-    for (const [name, value] of Object.entries(res.getHeaders())) {
-      if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
-      headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
+    const callback = [chunk, ...rest].find((a) => typeof a === "function");
+    const page = storable(req, res, candidate, Buffer.concat(chunks));
+    if (!page) {
+      for (const c of chunks) write(c);
+      return callback ? end(callback) : end();
     }
-    candidate.cache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
-    if (metricsEnabled()) finderPageCache.inc({ result: "miss" });
-  });
+    const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
+    for (let i = 0; i < page.headers.length; i += 2) res.setHeader(page.headers[i]!, page.headers[i + 1]!);
+    // Set before the compression middleware sees the headers: it leaves an encoded body alone.
+    res.setHeader("Vary", "Accept-Encoding");
+    if (encoding) res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Content-Length", String(body.length));
+    return callback ? end(body, callback) : end(body);
+  }) as typeof res.end;
   next();
+}
+
+/** The cache entry made of a candidate's complete answer, or null when it may not be stored. */
+function storable(req: express.Request, res: express.Response, candidate: CacheCandidate, raw: Buffer) {
+  const type = String(res.getHeader("content-type") ?? "");
+  const csp = res.getHeader("content-security-policy");
+  if (req.method !== "GET" || res.statusCode !== 200 || !type.startsWith("text/html") || res.getHeader("set-cookie"))
+    return null;
+  if (!csp) return null;
+  const html = raw.toString("utf8");
+  // Only the lean page (decision 020) is kept. A finder page that needs the framework,
+  // such as a flooded item's page with its captcha (decision 029), carries React Router's
+  // hydration data for this one response and is rendered afresh each time.
+  if (html.includes("window.__reactRouterContext")) return null;
+  const stored = toStorablePage(html, String(csp), res.locals.nonce as string);
+  const headers = ["Content-Security-Policy", stored.csp];
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
+    headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
+  }
+  const page = candidate.cache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
+  if (metricsEnabled()) finderPageCache.inc({ result: "miss" });
+  return page;
 }
