@@ -24,6 +24,7 @@ import { recordItemPageVisit } from "./scans/scans.service.server";
 import { startedRuntime } from "./runtime.server";
 import { newRequestId } from "./http/request-id.server";
 import { finderPageCache, metricsEnabled, observeRequest } from "./metrics/metrics.server";
+import { systemClock } from "./clock.server";
 
 /** Set on a finder-page request whose rendered page may be stored. */
 interface CacheCandidate {
@@ -54,7 +55,7 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
   const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
   const lang = languageOf(cookies[LANG_COOKIE], req.headers["accept-language"]);
   const key = cache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
-  const now = Date.now();
+  const now = systemClock();
   const page = cache.get(key, now);
   // The common case answers synchronously: no promise, no database.
   if (page && now - page.checkedAt <= VERSION_CHECK_MS)
@@ -116,7 +117,7 @@ function sendCachedPage(
       isOwner: false,
       lang,
       userAgent: req.headers["user-agent"],
-      at: Date.now(),
+      at: systemClock(),
     });
   }
   // The same line pino-http writes for rendered pages (its fields are listed here: no

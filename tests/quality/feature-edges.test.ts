@@ -112,10 +112,11 @@ const ALLOWED: Record<string, string[]> = {
     "service-error",
   ],
   http: ["config", "flash", "logger", "metrics", "service-error"],
-  "item-page-cache.http": ["http", "items", "logger", "metrics", "runtime", "scans"],
+  "item-page-cache.http": ["clock", "http", "items", "logger", "metrics", "runtime", "scans"],
   items: [
     "access",
     "auth",
+    "clock",
     "db",
     "deps",
     "fulfil",
@@ -216,7 +217,7 @@ const ALLOWED: Record<string, string[]> = {
   seller: ["config"],
   "service-deps": ["access", "clock", "config", "db", "domain-events"],
   "service-error": [],
-  sms: ["channels", "config", "db", "logger"],
+  sms: ["channels", "clock", "config", "db", "logger"],
   stickers: ["access", "db", "fulfil", "http", "organisations", "rate-limit", "service-deps", "service-error"],
   "sms-finder": [
     "access",

@@ -24,6 +24,7 @@ import { findItemVersion, findItemVersions, type Item } from "../access/items.re
 import { isItemPaid } from "~/lib/paid";
 import { logger } from "../logger.server";
 import type { PageCache } from "../service-deps.server";
+import { systemClock } from "../clock.server";
 
 /** Cookies that may be present on a cacheable request (anything else renders afresh). */
 const ALLOWED_COOKIES = new Set(["lang", "ConsentApproved"]);
@@ -82,7 +83,7 @@ export interface ItemPageVersion {
 }
 
 /** The item's version as far as its page is concerned; null when it does not exist. */
-export async function itemPageVersion(db: DB, id: string, now = Date.now()): Promise<ItemPageVersion | null> {
+export async function itemPageVersion(db: DB, id: string, now = systemClock()): Promise<ItemPageVersion | null> {
   const row = await findItemVersion(db, id);
   return row ? pageVersionOf(row, now) : null;
 }
@@ -123,7 +124,7 @@ export class ItemPageCache implements PageCache {
   }
 
   /** The stored page, or undefined; a page past its paid period is dropped. */
-  get(key: string, now = Date.now()): CachedPage | undefined {
+  get(key: string, now = systemClock()): CachedPage | undefined {
     const page = this.entries.get(key);
     if (page && now >= page.staleAt) {
       this.entries.delete(key);
@@ -139,7 +140,7 @@ export class ItemPageCache implements PageCache {
     version: ItemPageVersion,
     headers: string[],
     html: string,
-    now = Date.now(),
+    now = systemClock(),
   ): CachedPage {
     const raw = Buffer.from(html, "utf8");
     const page: CachedPage = {
@@ -250,7 +251,7 @@ const encodings = new Map<string, "br" | "gzip" | "identity">();
  * One background check: the versions of the items served since the last one, read in
  * a query per REFRESH_CHUNK ids, applied to their stored pages (decision 021).
  */
-export async function refreshServedVersions(db: DB, cache: ItemPageCache, now = Date.now()) {
+export async function refreshServedVersions(db: DB, cache: ItemPageCache, now = systemClock()) {
   const ids = cache.takeServed();
   for (let i = 0; i < ids.length; i += REFRESH_CHUNK) {
     const part = ids.slice(i, i + REFRESH_CHUNK);

@@ -12,6 +12,7 @@ import { logger } from "../logger.server";
 import type { DB } from "../db/db.server";
 import { fingerprintsOf, isSuppressed } from "../channels/suppressions.repository.server";
 import { smsCountryAllowed } from "./sms-guard.server";
+import { systemClock } from "../clock.server";
 
 /** A provider that does not answer in this time is retried later. */
 export const ELKS_TIMEOUT_MS = 10_000;
@@ -99,7 +100,7 @@ export function createSmsSender(config: Pick<Config, "sms">, db?: DB): ChannelSe
         "",
         row.text,
       ];
-      const file = await writeOutboxFile(sms.outboxDir, `${Date.now()}-${row.id}.txt`, lines.join("\n") + "\n");
+      const file = await writeOutboxFile(sms.outboxDir, `${systemClock()}-${row.id}.txt`, lines.join("\n") + "\n");
       logger.info({ smsId: row.id, file }, "SMS written to outbox folder (no 46elks credentials)");
       return { providerId: null };
     },
