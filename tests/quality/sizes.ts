@@ -134,4 +134,5 @@ export const NOT_YET_ON_THE_HELPER = [
   "app/routes/organisation-claim.tsx",
   "app/routes/product-edit.tsx",
   "app/routes/product-register.tsx",
+  "app/routes/register.tsx",
 ];
