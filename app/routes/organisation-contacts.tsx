@@ -7,7 +7,7 @@
  * page says so and links to where it is accepted). Linked from the organisation's page.
  * Every form answers a redirect back (PRG) or the form with its message.
  */
-import { Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { TrustedContacts } from "~/components/TrustedContacts";
 import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -19,10 +19,8 @@ import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
 import { getDeskContacts, removeDeskContact, saveDeskItemChoices } from "~/server/contacts/contacts.service.server";
 import { addDeskContact } from "~/server/contacts/invite.service.server";
 import { getDeps } from "~/server/deps.server";
-import { orErrorPage } from "~/server/http/errors.server";
-import { intent, intentAction } from "~/server/http/form-action.server";
-import { chosenItemContacts } from "~/server/alerts/alerts-page.http.server";
-import { z } from "zod";
+import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/organisation-contacts";
 
 export const handle = { i18n: ["alerts", "common", "recipients", "trusted"] };
@@ -35,55 +33,56 @@ const DONE = { added: "trusted.added", removed: "trusted.removed", items: "trust
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const page = await orErrorPage(contactsSendErrors, getDeskContacts(await getDeps(), user.ref, params.id));
-  const done = new URL(request.url).searchParams.get("done") ?? "";
-  const message = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
-  const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
-  return { ...page, message, addedName };
+  try {
+    const page = await getDeskContacts(await getDeps(), user.ref, params.id);
+    const done = new URL(request.url).searchParams.get("done") ?? "";
+    const message = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
+    const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
+    return data({ ...page, message, addedName }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (err) {
+    return serviceErrorResponse(contactsSendErrors, err);
+  }
 }
 
 type Values = Record<string, string>;
 type Result = ActionResult<Values> & { intent: string };
 
-const text = z.unknown().transform((v) => (typeof v === "string" ? v.slice(0, 2000) : ""));
-const contactValues = (form: FormData): Values => {
-  const { name, email, phone } = z.object({ name: text, email: text, phone: text }).parse(Object.fromEntries(form));
-  return { name, email, phone };
-};
-
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const deps = await getDeps();
+  const form = Object.fromEntries(await readForm(request));
+  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string).slice(0, 2000) : "");
+  const intent = text("intent");
+  const values: Values = { name: text("name"), email: text("email"), phone: text("phone") };
   const back = (done: string) => redirect(`/organisations/${params.id}/contacts?done=${done}#trusted-title`);
-  const options = { errors: contactsSendErrors, values: contactValues, tagIntent: true };
-  return intentAction(
-    request,
-    { ...options, unknownIntent: "alerts.errors.unknown", unknownIntentOn: "alert" },
-    {
-      addContact: intent({
-        schema: z.object({ name: text, email: text, phone: text }),
-        async handle(contact) {
-          await addDeskContact(deps, user.ref, params.id, contact);
-          return back("added");
-        },
-      }),
-      removeContact: intent({
-        schema: z.object({ contact: text }),
-        async handle({ contact }) {
-          await removeDeskContact(deps, user.ref, params.id, contact);
-          return back("removed");
-        },
-      }),
-      itemContacts: intent({
-        schema: z.object({ items: text }),
-        async handle({ items }, form) {
-          const itemIds = items.split(",").slice(0, 200);
-          await saveDeskItemChoices(deps, user.ref, params.id, chosenItemContacts(form), itemIds);
-          return back("items");
-        },
-      }),
-    },
-  );
+  try {
+    const deps = await getDeps();
+    if (intent === "addContact") {
+      await addDeskContact(deps, user.ref, params.id, {
+        name: values.name!,
+        email: values.email!,
+        phone: values.phone!,
+      });
+      return back("added");
+    }
+    if (intent === "removeContact") {
+      await removeDeskContact(deps, user.ref, params.id, text("contact"));
+      return back("removed");
+    }
+    if (intent === "itemContacts") {
+      const chosen = new Map<string, Set<string>>();
+      for (const key of Object.keys(form)) {
+        const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
+        if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
+      }
+      await saveDeskItemChoices(deps, user.ref, params.id, chosen, text("items").split(",").slice(0, 200));
+      return back("items");
+    }
+    const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
+    return data<Result>({ ...res.data, intent }, { status: 400 });
+  } catch (err) {
+    const res = serviceErrorResponse(contactsSendErrors, err, values);
+    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  }
 }
 
 export default function OrganisationContacts({ loaderData, actionData, params }: Route.ComponentProps) {

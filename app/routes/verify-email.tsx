@@ -4,12 +4,11 @@ import { FormAlert } from "~/components/form/FormAlert";
 import { verifyTokenOf } from "~/lib/auth-forms";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { ACCOUNT_HTTP_ERRORS } from "~/server/auth/accounts.http.server";
+import { accountFormError } from "~/server/auth/accounts.http.server";
 import { AccountError, resendVerificationMail, verifyEmailToken } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { formAction } from "~/server/http/form-action.server";
-import { z } from "zod";
+import { readForm } from "~/server/http/form.server";
 import { localReturnPath } from "~/lib/redirect-target";
 import type { Route } from "./+types/verify-email";
 
@@ -53,25 +52,21 @@ type ResendValues = Record<string, never>;
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const account = { id: user.ref, email: user.email, emailVerified: user.emailVerified };
-  return formAction(
-    request,
-    { errors: ACCOUNT_HTTP_ERRORS, values: () => ({}) as ResendValues },
-    {
-      // The invite page's "Send the link again" comes back to the invite (a local path only).
-      schema: z.object({ next: z.unknown() }),
-      async handle(input) {
-        await resendVerificationMail(await getDeps(), account, localReturnPath(input.next));
-        const sent: ActionResult<ResendValues> & { sent: boolean } = {
-          values: {},
-          fieldErrors: {},
-          formError: null,
-          sent: true,
-        };
-        return sent;
-      },
-    },
-  );
+  // The invite page's "Send the link again" comes back to the invite (a local path only).
+  const next = (await readForm(request)).get("next");
+  try {
+    await resendVerificationMail(
+      await getDeps(),
+      { id: user.ref, email: user.email, emailVerified: user.emailVerified },
+      localReturnPath(next),
+    );
+  } catch (err) {
+    if (err instanceof AccountError) return accountFormError<ResendValues>(err, {});
+    throw err;
+  }
+  return { values: {}, fieldErrors: {}, formError: null, sent: true } satisfies ActionResult<ResendValues> & {
+    sent: boolean;
+  };
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {

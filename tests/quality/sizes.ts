@@ -134,5 +134,7 @@ export const NOT_YET_ON_THE_HELPER = [
   "app/routes/organisation-claim.tsx",
   "app/routes/product-edit.tsx",
   "app/routes/product-register.tsx",
+  "app/routes/organisation-contacts.tsx",
   "app/routes/register.tsx",
+  "app/routes/verify-email.tsx",
 ];
