@@ -7,40 +7,23 @@
  * Linked from /account. Every form works without JavaScript and answers with a redirect (PRG) or the
  * form again with its message and what was typed.
  */
-import { data, Form, redirect } from "react-router";
+import { data, Form } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { CardSection } from "~/components/CardSection";
 import { TrustedContacts } from "~/components/TrustedContacts";
 import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { useTranslation } from "~/i18n/react";
-import { ALERT_CHANNELS, ALERT_EVENTS, alertSettingsFromForm } from "~/lib/alerts";
+import { ALERT_CHANNELS, ALERT_EVENTS } from "~/lib/alerts";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { PHONE_INPUT_MAX } from "~/lib/phone";
-import { alertsErrors } from "~/server/alerts/alerts.http.server";
-import {
-  AlertsError,
-  confirmPhoneCode,
-  getAlertSettings,
-  getPhoneState,
-  removePhone,
-  requestPhoneCode,
-  saveAlertSettings,
-} from "~/server/alerts/alerts.service.server";
+import { alertsDone, alertsPageAction } from "~/server/alerts/alerts-page.http.server";
+import { getAlertSettings, getPhoneState } from "~/server/alerts/alerts.service.server";
 import { requireUser } from "~/server/auth/session.server";
-import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
-import {
-  listContacts,
-  listItemContactChoices,
-  removeContact,
-  saveItemContactChoices,
-} from "~/server/contacts/contacts.service.server";
-import { addContact } from "~/server/contacts/invite.service.server";
+import { listContacts, listItemContactChoices } from "~/server/contacts/contacts.service.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/account-alerts";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -54,17 +37,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const DONE = {
-  codeSent: "alerts.phone.codeSent",
-  phoneVerified: "alerts.phone.verifiedDone",
-  phoneRemoved: "alerts.phone.removed",
-  settings: "alerts.settings.saved",
-  contactAdded: "trusted.added",
-  contactRemoved: "trusted.removed",
-  itemContacts: "trusted.perItem.saved",
-} as const;
-type Done = keyof typeof DONE;
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const deps = await getDeps();
@@ -75,103 +47,23 @@ export async function loader({ request }: Route.LoaderArgs) {
     listItemContactChoices(deps, user.ref),
   ]);
   const done = new URL(request.url).searchParams.get("done");
-  return data(
-    {
-      phone,
-      settings,
-      contacts,
-      items,
-      done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
-      // The name in "We sent {{name}} a link".
-      addedName: done === "contactAdded" ? (contacts.at(-1)?.name ?? "") : "",
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({
+    phone,
+    settings,
+    contacts,
+    items,
+    done: alertsDone(done),
+    // The name in "We sent {{name}} a link".
+    addedName: done === "contactAdded" ? (contacts.at(-1)?.name ?? "") : "",
+  });
 }
 
-type Values = Record<string, string>;
-type Result = ActionResult<Values> & { intent: string };
+/** A refused form's answer names the form (decision 059). */
+type Result = ActionResult<Record<string, string>> & { intent?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const intent = typeof form.intent === "string" ? form.intent : "";
-  const values = valuesOf(form);
-  const deps = await getDeps();
-  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-  try {
-    switch (intent) {
-      case "phone":
-        await requestPhoneCode(deps, user.ref, context.get(requestContext).lang, text("phone"));
-        return redirect("/account/alerts?done=codeSent");
-      case "code":
-        await confirmPhoneCode(deps, user.ref, text("code"));
-        return redirect("/account/alerts?done=phoneVerified");
-      case "removePhone":
-        await removePhone(deps, user.ref);
-        return redirect("/account/alerts?done=phoneRemoved");
-      case "settings":
-        await saveAlertSettings(deps, user.ref, alertSettingsFromForm(form));
-        return redirect("/account/alerts?done=settings#alerts-settings-title");
-      case "addContact":
-        await addContact(deps, user.ref, { name: text("name"), email: text("email"), phone: text("phone") });
-        return redirect("/account/alerts?done=contactAdded#trusted-title");
-      case "removeContact":
-        await removeContact(deps, user.ref, text("contact"));
-        return redirect("/account/alerts?done=contactRemoved#trusted-title");
-      case "itemContacts":
-        await saveItemContactChoices(deps, user.ref, ...itemContactsOf(form, text("items")));
-        return redirect("/account/alerts?done=itemContacts#trusted-items-title");
-      default:
-        return unknownForm(intent, values);
-    }
-  } catch (err) {
-    return failed(intent, err, values);
-  }
-}
-
-/** The posted fields to show again (each cut to 200 characters). */
-function valuesOf(form: Record<string, FormDataEntryValue>): Values {
-  const values: Values = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v.slice(0, 200);
-  return values;
-}
-
-/** A POST that names no form of the page. */
-function unknownForm(intent: string, values: Values) {
-  const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
-  return data<Result>({ ...res.data, intent }, { status: 400 });
-}
-
-/** The item-contacts form: which contact boxes are ticked per item, and the items it listed. */
-function itemContactsOf(
-  form: Record<string, FormDataEntryValue>,
-  items: string,
-): [chosen: Map<string, Set<string>>, itemIds: string[]] {
-  const chosen = new Map<string, Set<string>>();
-  for (const key of Object.keys(form)) {
-    const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
-    if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
-  }
-  return [chosen, items.split(",").filter(Boolean).slice(0, 200)];
-}
-
-/**
- * A service's refusal on the form it came from; a phone or code refusal beside its field.
- * The who-may-be-messaged refusals (decision 046) are in both tables; anything else is
- * thrown on by serviceErrorResponse.
- */
-function failed(intent: string, err: unknown, values: Values) {
-  if (err instanceof AlertsError) {
-    const field = err.code.startsWith("phone.") ? "phone" : "code";
-    // The message with its count (tries left, minutes) is the form's; the field gets a mark
-    // that needs none.
-    const mark = err.params.count === undefined ? alertsErrors[err.code].key : `alerts.errors.${field}Field`;
-    const res = serviceErrorResponse(alertsErrors, err, values, { [field]: mark });
-    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-  }
-  const res = serviceErrorResponse(contactsSendErrors, err, values);
-  return data<Result>({ ...res.data, intent }, res.init ?? undefined);
+  return alertsPageAction(request, await getDeps(), user.ref, context.get(requestContext).lang);
 }
 
 export default function AccountAlerts({ loaderData, actionData }: Route.ComponentProps) {

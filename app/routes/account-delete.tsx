@@ -4,7 +4,7 @@ import { DeletionPreview } from "~/components/DeletionPreview";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { deleteSchema, providerSchema } from "~/lib/account";
-import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX } from "~/lib/password";
@@ -15,8 +15,7 @@ import { deleteAccount, getAccountPage, startReauth } from "~/server/account/acc
 import { getDeletionPreview } from "~/server/account/deletion.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import type { Route } from "./+types/account-delete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -38,20 +37,26 @@ export async function loader({ request }: Route.LoaderArgs) {
     // What would be lost (decision 051): open withdrawals, organisations alone administered.
     getDeletionPreview(deps, user.ref),
   ]);
-  return data(
-    {
-      email: page.email,
-      hasPassword: page.hasPassword,
-      freshSignIn: page.freshSignIn,
-      social: page.methods.map((m) => m.provider).filter(isSocialProvider),
-      renewals: page.renewals,
-      ...preview,
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({
+    email: page.email,
+    hasPassword: page.hasPassword,
+    freshSignIn: page.freshSignIn,
+    social: page.methods.map((m) => m.provider).filter(isSocialProvider),
+    renewals: page.renewals,
+    ...preview,
+  });
 }
 
 type Values = { confirm?: string; forfeitRefunds?: string; deleteOrganisations?: string };
+/** A refusal in the schema's own words (an unticked box) reads as "tick to confirm". */
+const confirmOr = (key: string) => (key.includes(".") ? key : "account.errors.confirmDelete");
+
+/** The ticks come back to the form; the password never does. */
+function deletionValues(form: FormData): Values {
+  const all = Object.fromEntries(form);
+  const fields = ["confirm", "forfeitRefunds", "deleteOrganisations"] as const;
+  return Object.fromEntries(fields.flatMap((k) => (typeof all[k] === "string" ? [[k, all[k]]] : [])));
+}
 
 /**
  * Deleting the account (decision 017): with the password, or after a fresh social sign-in
@@ -59,39 +64,36 @@ type Values = { confirm?: string; forfeitRefunds?: string; deleteOrganisations?:
  */
 export async function action({ request }: Route.ActionArgs) {
   await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const values: Values = Object.fromEntries(
-    (["confirm", "forfeitRefunds", "deleteOrganisations"] as const).flatMap((k) =>
-      typeof form[k] === "string" ? [[k, form[k]]] : [],
-    ),
-  );
   const deps = await getDeps();
-  try {
-    if (form.intent === "reauth") {
-      const p = providerSchema.safeParse(form);
-      if (!p.success) return invalidForm<Values>(values, zodFieldErrors(p.error));
-      const res = await startReauth(deps, request.headers, p.data.provider);
-      return redirect(res.redirectTo, { headers: res.headers });
-    }
-    const p = deleteSchema.safeParse(form);
-    if (!p.success) {
-      const errors: Record<string, string> = {};
-      for (const issue of p.error.issues) {
-        const field = String(issue.path[0] ?? "intent");
-        errors[field] ??= issue.message.includes(".") ? issue.message : "account.errors.confirmDelete";
-      }
-      return invalidForm<Values>(values, errors, { key: Object.values(errors)[0]! });
-    }
-    const cookies = await deleteAccount(deps, request.headers, {
-      password: p.data.password,
-      forfeitRefunds: p.data.forfeitRefunds === "on",
-      deleteOrganisations: p.data.deleteOrganisations === "on",
-    });
-    cookies.append("Set-Cookie", deps.cookies.flash("accountDeleted"));
-    return redirect("/", { headers: cookies });
-  } catch (err) {
-    return serviceErrorResponse(accountPageErrors, err, values, passwordMarks(err, { current: "password" }));
-  }
+  const options = {
+    errors: accountPageErrors,
+    values: deletionValues,
+    marks: (err: unknown) => passwordMarks(err, { current: "password" }),
+    otherwise: "delete",
+  };
+  return intentAction(request, options, {
+    reauth: intent({
+      schema: providerSchema,
+      async handle(input) {
+        const res = await startReauth(deps, request.headers, input.provider);
+        return redirect(res.redirectTo, { headers: res.headers });
+      },
+    }),
+    delete: intent({
+      schema: deleteSchema,
+      invalidFields: (errors) => Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, confirmOr(v)])),
+      invalid: (errors) => ({ key: confirmOr(Object.values(errors)[0]!) }),
+      async handle(input) {
+        const cookies = await deleteAccount(deps, request.headers, {
+          password: input.password,
+          forfeitRefunds: input.forfeitRefunds === "on",
+          deleteOrganisations: input.deleteOrganisations === "on",
+        });
+        cookies.append("Set-Cookie", deps.cookies.flash("accountDeleted"));
+        return redirect("/", { headers: cookies });
+      },
+    }),
+  });
 }
 
 export default function AccountDelete({ loaderData, actionData }: Route.ComponentProps) {

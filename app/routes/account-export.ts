@@ -21,6 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const { consent, lang } = context.get(requestContext);
+  // A download (decision 059's exception): a refusal is translated plain text, since the browser shows no page for it.
   try {
     const file = await exportUserData(
       await getDeps(),

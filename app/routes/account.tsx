@@ -1,43 +1,22 @@
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import type { Lang } from "~/i18n/config";
-import {
-  emailSchema,
-  passwordSchema,
-  profileSchema,
-  providerSchema,
-  setPasswordSchema,
-  signOutOthersSchema,
-  unlinkSchema,
-} from "~/lib/account";
 import { NAME_MAX } from "~/lib/account-fields";
-import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { formatDateTime } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/password";
 import { isSocialProvider } from "~/lib/social-providers";
 import { useLang } from "~/lib/use-lang";
-import { accountPageErrors, passwordMarks } from "~/server/account/account.http.server";
-import {
-  changePassword,
-  getAccountPage,
-  requestEmailChange,
-  setPassword,
-  signOutOtherSessions,
-  startLink,
-  unlinkMethod,
-  updateProfile,
-} from "~/server/account/account.service.server";
+import { accountAction, accountDone } from "~/server/account/account-page.http.server";
+import { getAccountPage } from "~/server/account/account.service.server";
 import { requireUser } from "~/server/auth/session.server";
-import { getDeps, type RouteDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { getDeps } from "~/server/deps.server";
 import { CardSection } from "~/components/CardSection";
 import { PushDevices } from "~/components/PushDevices";
-import { pushErrors } from "~/server/push/push.http.server";
-import { listDevices, removeDevice } from "~/server/push/push.service.server";
+import { listDevices } from "~/server/push/push.service.server";
 import { vapidPublicKey } from "~/server/push/vapid.server";
 import type { Route } from "./+types/account";
 
@@ -52,18 +31,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-/** Messages a redirect back here may ask for (?done=…); anything else shows nothing. */
-const DONE = {
-  profile: "account.saved",
-  emailSent: "account.email.sent",
-  password: "account.password.changed",
-  passwordSet: "account.password.setDone",
-  unlinked: "account.methods.unlinked",
-  signedOutOthers: "account.sessions.signedOutOthers",
-  pushRemoved: "push.removed",
-} as const;
-type Done = keyof typeof DONE;
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const deps = await getDeps();
@@ -74,123 +41,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   const done = q.get("done");
   const linked = q.get("linked");
   const linkFailed = q.get("linkFailed");
-  return data(
-    {
-      page,
-      devices,
-      pushKey,
-      done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null,
-      linked: isSocialProvider(linked) ? linked : null,
-      linkFailed: isSocialProvider(linkFailed) ? linkFailed : null,
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({
+    page,
+    devices,
+    pushKey,
+    done: accountDone(done),
+    linked: isSocialProvider(linked) ? linked : null,
+    linkFailed: isSocialProvider(linkFailed) ? linkFailed : null,
+  });
 }
 
-type Values = Record<string, string>;
-type Result = ActionResult<Values> & { intent: string };
+/** A refused section's answer names the section (decision 059). */
+type Result = ActionResult<Record<string, string>> & { intent?: string };
 
-function done(key: Done, headers?: Headers) {
-  return redirect(`/account?done=${key}`, headers ? { headers } : undefined);
-}
-
-/** Field errors and the first one as the form's message (FormAlert takes the focus). */
-function invalid(intent: string, values: Values, errors: Record<string, string>) {
-  const first = Object.values(errors)[0] ?? "account.errors.notFound";
-  const res = invalidForm<Values>(values, errors, { key: first });
-  return data<Result>({ ...res.data, intent }, { status: res.init?.status ?? 400 });
-}
-
-function failed(intent: string, err: unknown, values: Values) {
-  const marks = passwordMarks(err, { current: "currentPassword", new: "newPassword" });
-  const res = serviceErrorResponse(accountPageErrors, err, values, marks);
-  return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-}
-
-/** What one section's form is handed: its fields, the values to show again, the user. */
-interface Submission {
-  form: Record<string, FormDataEntryValue>;
-  values: Values;
-  userRef: string;
-  deps: RouteDeps;
-  headers: Headers;
-}
-
-/**
- * One handler per section's form (decision 039): parse, call the service, answer a
- * redirect back here (PRG) or the form's errors. A service error is mapped by the action.
- */
-const SECTIONS: Record<string, (s: Submission) => Promise<Response | ReturnType<typeof invalid>>> = {
-  async profile({ form, values, deps, headers }) {
-    const p = profileSchema.safeParse(form);
-    if (!p.success) return invalid("profile", values, zodFieldErrors(p.error));
-    const cookies = await updateProfile(deps, headers, p.data);
-    // The pages follow the chosen language at once.
-    cookies.append("Set-Cookie", deps.cookies.language(p.data.language));
-    return done("profile", cookies);
-  },
-  async email({ form, values, deps, headers }) {
-    const p = emailSchema.safeParse(form);
-    if (!p.success) return invalid("email", values, zodFieldErrors(p.error));
-    await requestEmailChange(deps, headers, p.data);
-    return done("emailSent");
-  },
-  async password({ form, values, deps, headers }) {
-    const p = passwordSchema.safeParse(form);
-    if (!p.success) return invalid("password", values, zodFieldErrors(p.error));
-    return done("password", await changePassword(deps, headers, p.data));
-  },
-  async setPassword({ form, values, deps, headers }) {
-    const p = setPasswordSchema.safeParse(form);
-    if (!p.success) return invalid("setPassword", values, zodFieldErrors(p.error));
-    await setPassword(deps, headers, p.data);
-    return done("passwordSet");
-  },
-  async link({ form, values, deps, headers }) {
-    const p = providerSchema.safeParse(form);
-    if (!p.success) return invalid("link", values, zodFieldErrors(p.error));
-    const res = await startLink(deps, headers, p.data.provider);
-    return redirect(res.redirectTo, { headers: res.headers });
-  },
-  async unlink({ form, values, deps, headers }) {
-    const p = unlinkSchema.safeParse(form);
-    if (!p.success) return invalid("unlink", values, { accountId: "account.errors.notFound" });
-    await unlinkMethod(deps, headers, p.data.accountId);
-    return done("unlinked");
-  },
-  async pushRemove({ form, values, deps, userRef }) {
-    const id = typeof form.id === "string" ? form.id : "";
-    try {
-      await removeDevice(deps, userRef, id);
-    } catch (err) {
-      const res = serviceErrorResponse(pushErrors, err, values);
-      return data<Result>({ ...res.data, intent: "pushRemove" }, res.init ?? undefined);
-    }
-    return done("pushRemoved");
-  },
-  async signOutOthers({ form, values, deps, headers }) {
-    const p = signOutOthersSchema.safeParse(form);
-    if (!p.success) return invalid("signOutOthers", values, { intent: "account.errors.notFound" });
-    await signOutOtherSessions(deps, headers);
-    return done("signedOutOthers");
-  },
-};
-
-/** One form per section, told apart by `intent`; each answers a redirect back here (PRG). */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const intent = typeof form.intent === "string" ? form.intent : "";
-  // Passwords never come back to the page.
-  const values: Values = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string" && !/password/i.test(k)) values[k] = v;
-  const section = Object.hasOwn(SECTIONS, intent) ? SECTIONS[intent] : undefined;
-  if (!section) return invalid("", values, { intent: "account.errors.notFound" });
-  try {
-    return await section({ form, values, userRef: user.ref, deps: await getDeps(), headers: request.headers });
-  } catch (err) {
-    return failed(intent, err, values);
-  }
+  return accountAction(request, await getDeps(), user.ref);
 }
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {

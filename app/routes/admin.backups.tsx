@@ -22,7 +22,7 @@ export function meta({ matches }: Route.MetaArgs) {
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return data(await getBackupStatus(await getDeps()), { headers: { "Cache-Control": "private, no-store" } });
+  return data(await getBackupStatus(await getDeps()));
 }
 
 function megabytes(bytes: number, lang: string) {

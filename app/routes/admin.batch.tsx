@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
+import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
@@ -8,8 +9,8 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { badRequest, readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import { batchErrors } from "~/server/stickers/stickers.http.server";
 import { getBatch, voidBatch, voidSticker } from "~/server/stickers/stickers.service.server";
 import type { Route } from "./+types/admin.batch";
@@ -24,35 +25,39 @@ export function meta({ matches }: Route.MetaArgs) {
 /** /admin/batches/{id} (staff only, 404 otherwise): counts, downloads, voiding. */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  try {
-    const { batch } = await getBatch(await getDeps(), params.id);
-    const done = new URL(request.url).searchParams.get("done");
-    return data(
-      { batch, done: done === "batch" || done === "sticker" ? done : null },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
-  } catch (err) {
-    return serviceErrorResponse(batchErrors, err);
-  }
+  const { batch } = await orErrorPage(batchErrors, getBatch(await getDeps(), params.id));
+  const done = new URL(request.url).searchParams.get("done");
+  return { batch, done: done === "batch" || done === "sticker" ? done : null };
 }
 
 type VoidValues = { sticker: string };
+const stickerValues = (form: FormData): VoidValues => ({ sticker: String(form.get("sticker") ?? "").slice(0, 64) });
 
 /** intent=voidBatch: void its unclaimed stickers; intent=voidSticker: one, by code or id. */
 export async function action({ request, params }: Route.ActionArgs) {
   await requireAdmin(request);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const values: VoidValues = { sticker: String(form.get("sticker") ?? "").slice(0, 64) };
   const deps = await getDeps();
-  try {
-    if (intent === "voidBatch") await voidBatch(deps, params.id);
-    else if (intent === "voidSticker") await voidSticker(deps, params.id, values.sticker);
-    else badRequest();
-    return redirect(`/admin/batches/${params.id}?done=${intent === "voidBatch" ? "batch" : "sticker"}`);
-  } catch (err) {
-    return serviceErrorResponse(batchErrors, err, values);
-  }
+  const done = (what: string) => redirect(`/admin/batches/${params.id}?done=${what}`);
+  return intentAction(
+    request,
+    { errors: batchErrors, values: stickerValues },
+    {
+      voidBatch: intent({
+        schema: z.object({}),
+        async handle() {
+          await voidBatch(deps, params.id);
+          return done("batch");
+        },
+      }),
+      voidSticker: intent({
+        schema: z.object({ sticker: z.unknown().transform((v) => String(v ?? "").slice(0, 64)) }),
+        async handle(input) {
+          await voidSticker(deps, params.id, input.sticker);
+          return done("sticker");
+        },
+      }),
+    },
+  );
 }
 
 export default function AdminBatch({ loaderData, actionData }: Route.ComponentProps) {

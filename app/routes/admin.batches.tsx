@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
+import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
@@ -9,8 +10,7 @@ import { BATCH_LABEL_MAX, BATCH_MAX, parsePrepaid, parseSize, type BatchFormValu
 import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { batchErrors } from "~/server/stickers/stickers.http.server";
 import { createBatch, listBatches, StickerError } from "~/server/stickers/stickers.service.server";
 import type { Route } from "./+types/admin.batches";
@@ -25,26 +25,32 @@ export function meta({ matches }: Route.MetaArgs) {
 /** /admin/batches (decision 036; staff only, 404 to everyone else): the batches and a new one. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return data({ batches: await listBatches(await getDeps()) }, { headers: { "Cache-Control": "private, no-store" } });
+  return { batches: await listBatches(await getDeps()) };
 }
 
+const batchValues = (form: FormData): BatchFormValues => ({
+  label: String(form.get("label") ?? "").slice(0, 1000),
+  size: String(form.get("size") ?? "").slice(0, 20),
+  prepaid: String(form.get("prepaid") ?? "").slice(0, 5),
+});
+
+/** The fields are read as typed; the service refuses a size or label out of bounds (its codes). */
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireAdmin(request);
-  const form = await readForm(request);
-  const values: BatchFormValues = {
-    label: String(form.get("label") ?? "").slice(0, 1000),
-    size: String(form.get("size") ?? "").slice(0, 20),
-    prepaid: String(form.get("prepaid") ?? "").slice(0, 5),
-  };
-  try {
-    const prepaidMonths = parsePrepaid(values.prepaid);
-    if (prepaidMonths === undefined) throw new StickerError("batch.prepaid");
-    const input = { label: values.label, size: parseSize(values.size), prepaidMonths };
-    const id = await createBatch(await getDeps(), staff.ref, input);
-    return redirect(`/admin/batches/${id}`);
-  } catch (err) {
-    return serviceErrorResponse(batchErrors, err, values);
-  }
+  return formAction(
+    request,
+    { errors: batchErrors, values: batchValues },
+    {
+      schema: z.object({}),
+      async handle(_, form) {
+        const values = batchValues(form);
+        const prepaidMonths = parsePrepaid(values.prepaid);
+        if (prepaidMonths === undefined) throw new StickerError("batch.prepaid");
+        const input = { label: values.label, size: parseSize(values.size), prepaidMonths };
+        return redirect(`/admin/batches/${await createBatch(await getDeps(), staff.ref, input)}`);
+      },
+    },
+  );
 }
 
 export default function AdminBatches({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,4 +1,5 @@
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
+import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
@@ -10,8 +11,7 @@ import { formatStickerCode } from "~/lib/sticker-code";
 import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { lookupErrors } from "~/server/lookup/lookup.http.server";
 import { lookupItem, recentLookups } from "~/server/lookup/lookup.service.server";
 import type { Route } from "./+types/admin.lookup";
@@ -23,8 +23,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "admin.lookup"), { name: "robots", content: "noindex" }];
 }
 
-const NO_STORE = { "Cache-Control": "private, no-store" };
-
 /**
  * /admin/lookup (decision 030; staff only, 404 to everyone else): someone handed a
  * found item in; staff type its sticker code or id and see the owner's account email and
@@ -33,19 +31,25 @@ const NO_STORE = { "Cache-Control": "private, no-store" };
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return data({ log: await recentLookups(await getDeps()) }, { headers: NO_STORE });
+  return { log: await recentLookups(await getDeps()) };
 }
+
+const queryValues = (form: FormData) => ({ q: String(form.get("q") ?? "").slice(0, LOOKUP_QUERY_MAX) });
 
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireAdmin(request);
-  const form = await readForm(request);
-  const q = String(form.get("q") ?? "").slice(0, LOOKUP_QUERY_MAX);
-  try {
-    const item = await lookupItem(await getDeps(), { id: staff.ref, email: staff.email }, q);
-    return data({ values: { q }, fieldErrors: {}, formError: null, item }, { headers: NO_STORE });
-  } catch (err) {
-    return serviceErrorResponse(lookupErrors, err, { q });
-  }
+  return formAction(
+    request,
+    { errors: lookupErrors, values: queryValues },
+    {
+      schema: z.object({}),
+      async handle(_, form) {
+        const values = queryValues(form);
+        const item = await lookupItem(await getDeps(), { id: staff.ref, email: staff.email }, values.q);
+        return { values, fieldErrors: {}, formError: null, item };
+      },
+    },
+  );
 }
 
 export default function AdminLookup({ loaderData, actionData }: Route.ComponentProps) {

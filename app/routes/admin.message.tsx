@@ -13,8 +13,8 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { markHandled, openMessage, replyToMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { badRequest, readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { formAction } from "~/server/http/form-action.server";
 import type { Route } from "./+types/admin.message";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -26,33 +26,36 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const deps = await getDeps();
-  try {
-    return await openMessage(deps, params.id);
-  } catch (err) {
-    return serviceErrorResponse(contactErrors, err);
-  }
+  return orErrorPage(contactErrors, openMessage(await getDeps(), params.id));
 }
 
 type ReplyValues = { text: string };
 type MessageResult = ActionResult<ReplyValues> & { replied: boolean };
 
+const replyValues = (form: FormData): ReplyValues => {
+  const text = form.get("text");
+  return { text: form.get("intent") === "reply" && typeof text === "string" ? text : "" };
+};
+
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const parsed = adminMessageIntentSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) badRequest();
-  const values: ReplyValues = { text: parsed.data.intent === "reply" ? parsed.data.text : "" };
   const deps = await getDeps();
-  try {
-    if (parsed.data.intent === "handled") {
-      await markHandled(deps, params.id, parsed.data.handled === "1", admin.email);
-      return data<MessageResult>({ values, fieldErrors: {}, formError: null, replied: false });
-    }
-    await replyToMessage(deps, params.id, parsed.data.text, admin);
-    return data<MessageResult>({ values: { text: "" }, fieldErrors: {}, formError: null, replied: true });
-  } catch (err) {
-    return serviceErrorResponse(contactErrors, err, values);
-  }
+  return formAction(
+    request,
+    { errors: contactErrors, values: replyValues },
+    {
+      schema: adminMessageIntentSchema,
+      invalidOn: "page",
+      async handle(input, form) {
+        if (input.intent === "handled") {
+          await markHandled(deps, params.id, input.handled === "1", admin.email);
+          return data<MessageResult>({ values: replyValues(form), fieldErrors: {}, formError: null, replied: false });
+        }
+        await replyToMessage(deps, params.id, input.text, admin);
+        return data<MessageResult>({ values: { text: "" }, fieldErrors: {}, formError: null, replied: true });
+      },
+    },
+  );
 }
 
 export default function AdminMessage() {

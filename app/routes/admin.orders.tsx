@@ -7,8 +7,9 @@ import { formatPrice } from "~/lib/pricing";
 import { useLang } from "~/lib/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
+import type { FormMessage } from "~/lib/form";
+import { z } from "zod";
 import { listOrdersForStaff, simulateFailedRenewal, simulateRenewal } from "~/server/orders/billing.service.server";
 import { clearOverdueInvoice, releaseInvoiceShipmentByStaff } from "~/server/orders/invoice.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
@@ -30,7 +31,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return data(await listOrdersForStaff(await getDeps()), { headers: { "Cache-Control": "private, no-store" } });
+  return data(await listOrdersForStaff(await getDeps()));
 }
 
 /** Messages a redirect back here may ask for (?done=…). */
@@ -41,34 +42,34 @@ const DONE = {
   cleared: "billing.admin.done.cleared",
 } as const;
 
+/** A staff button's refusal on the page's alert; an order not found (or no such intent) is the bare 404. */
+function refused(refusal: { formError: FormMessage | null }, init: ResponseInit, err?: unknown) {
+  if (err instanceof OrderError && err.code === "notFound") throw data(null, { status: init.status });
+  return data({ formError: refusal.formError }, init);
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const staff = await requireAdmin(request);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  const orderId = String(form.get("orderId") ?? "");
   const deps = await getDeps();
-  let done: keyof typeof DONE;
-  try {
-    if (intent === "simulateRenewal") {
-      await simulateRenewal(deps, orderId);
-      done = "renewal";
-    } else if (intent === "simulateFailedRenewal") {
-      await simulateFailedRenewal(deps, orderId);
-      done = "failed";
-    } else if (intent === "releaseShipment") {
-      await releaseInvoiceShipmentByStaff(deps, orderId);
-      done = "released";
-    } else if (intent === "clearInvoice") {
-      await clearOverdueInvoice(deps, orderId, staff.email);
-      done = "cleared";
-    } else throw new OrderError("notFound");
-  } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    if (err.code === "notFound") throw data(null, { status });
-    return data({ formError: message }, { status });
-  }
-  throw redirect(`/admin/orders?done=${done}`);
+  const button = (work: (orderId: string) => Promise<unknown>, done: keyof typeof DONE) =>
+    intent({
+      schema: z.object({ orderId: z.unknown().transform((v) => String(v ?? "")) }),
+      async handle({ orderId }) {
+        await work(orderId);
+        return redirect(`/admin/orders?done=${done}`);
+      },
+    });
+  return intentAction(
+    request,
+    { errors: orderErrors, errorsOn: "form", otherwise: "none", refused },
+    {
+      simulateRenewal: button((id) => simulateRenewal(deps, id), "renewal"),
+      simulateFailedRenewal: button((id) => simulateFailedRenewal(deps, id), "failed"),
+      releaseShipment: button((id) => releaseInvoiceShipmentByStaff(deps, id), "released"),
+      clearInvoice: button((id) => clearOverdueInvoice(deps, id, staff.email), "cleared"),
+      none: intent({ schema: z.object({}), handle: () => Promise.reject(new OrderError("notFound")) }),
+    },
+  );
 }
 
 export default function AdminOrders({ actionData }: Route.ComponentProps) {

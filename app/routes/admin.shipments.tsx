@@ -13,8 +13,8 @@ import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
 import { markShipped, shipmentQueue } from "~/server/fulfil/fulfil.service.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { badRequest, readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
+import { badRequest } from "~/server/http/form.server";
 import type { Route } from "./+types/admin.shipments";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -35,21 +35,26 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ShipValues = { tracking: string };
 
+const trackingValues = (form: FormData): ShipValues => ({ tracking: String(form.get("tracking") ?? "") });
+
 /** Mark shipped: one shipment (its row's form, with a tracking number) or the selected ones. */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const form = await readForm(request);
-  const parsed = shipFormSchema.safeParse({ intent: form.get("intent"), tracking: form.get("tracking") ?? "" });
-  const selection = parseSelection(form);
-  if (!parsed.success || !selection) badRequest();
-  const values: ShipValues = { tracking: parsed.data.tracking };
-  try {
-    const { shipped } = await markShipped(await getDeps(), { id: admin.ref }, selection, parsed.data.tracking);
-    // Post-redirect-get: a reload does not submit again (and would change nothing anyway).
-    return redirect(`/admin/shipments?status=pending&done=${shipped}`);
-  } catch (err) {
-    return serviceErrorResponse(fulfilErrors, err, values);
-  }
+  return formAction(
+    request,
+    { errors: fulfilErrors, values: trackingValues },
+    {
+      schema: shipFormSchema,
+      invalidOn: "page",
+      async handle(input, form) {
+        const selection = parseSelection(form);
+        if (!selection) badRequest();
+        const { shipped } = await markShipped(await getDeps(), { id: admin.ref }, selection, input.tracking);
+        // Post-redirect-get: a reload does not submit again (and would change nothing anyway).
+        return redirect(`/admin/shipments?status=pending&done=${shipped}`);
+      },
+    },
+  );
 }
 
 const FILTER_LABELS = {

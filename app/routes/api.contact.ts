@@ -25,6 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ message: t("contact.errors.badRequest") }, { status: 405, headers: { Allow: "POST" } });
   }
   let body: unknown;
+  // A JSON API (decision 059's exception): a body that is not JSON is its own 400 in JSON.
   try {
     body = await request.json();
   } catch {
@@ -41,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const deps = await getDeps();
+  // A JSON API: a refusal is JSON with the translated message, not a form's answer.
   try {
     const userId = (await getSessionUser(request))?.ref ?? null;
     const { id } = await submitContactMessage(deps, parsed.data, { ip, lang, userId });

@@ -37,6 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer(415, { message: t("push.errors.invalid") });
   }
   let body: unknown;
+  // A JSON API (decision 059's exception): a body that is not JSON is its own 400 in JSON.
   try {
     body = await request.json();
   } catch {
@@ -44,6 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (hasNul(body)) return answer(400, { message: t("push.errors.invalid") });
   const deps = await getDeps();
+  // A JSON API: a refusal is JSON with the translated message, not a form's answer.
   try {
     if (request.method === "DELETE") {
       const parsed = pushEndpointSchema.safeParse(body);

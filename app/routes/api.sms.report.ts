@@ -17,6 +17,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return new Response("Method not allowed", { status: 405, headers: { Allow: "POST" } });
   }
   let form: URLSearchParams;
+  // A provider's webhook, not a form (decision 059's exception): an unreadable body is a plain 400.
   try {
     form = new URLSearchParams(await request.text());
   } catch {

@@ -25,6 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!stripeWebhookEnabled(deps)) return new Response("Not found", { status: 404 });
   const raw = Buffer.from(await request.arrayBuffer());
   let event;
+  // A provider's webhook, not a form (decision 059's exception): a bad signature is logged and refused.
   try {
     event = verifyStripeEvent(deps, raw, request.headers.get("stripe-signature"));
   } catch (err) {

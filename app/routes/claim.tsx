@@ -44,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (typed === null && sticker === null)
     return data({ code, error: null as FormMessage | null }, { headers: NO_STORE });
   const ref = typed !== null ? { code: typed } : { id: sticker! };
+  // A GET form (decision 059's exception): the refusal is shown on this page beside the code typed.
   try {
     const { id } = await checkClaimable(await getDeps(), { userId: user.ref, ip: context.get(requestContext).ip }, ref);
     throw redirect(`/product/register?sticker=${encodeURIComponent(id)}`, { headers: NO_STORE });

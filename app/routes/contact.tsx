@@ -19,8 +19,7 @@ import { requestContext } from "~/server/context";
 import { contactErrors } from "~/server/contact/contact.http.server";
 import { submitContactMessage } from "~/server/contact/contact.service.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import type { Route } from "./+types/contact";
 
 /**
@@ -60,19 +59,20 @@ const EMPTY: ContactValues = { name: "", email: "", message: "" };
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { lang, ip } = context.get(requestContext);
-  const parsed = parseContact(Object.fromEntries(await readForm(request)));
-  if (!parsed.ok) {
-    const first = Object.values(parsed.fieldErrors)[0] ?? "contact.errors.failed";
-    return invalidForm<ContactValues>(parsed.values, parsed.fieldErrors, { key: first });
-  }
-  const deps = await getDeps();
-  try {
-    const userId = (await getSessionUser(request))?.ref ?? null;
-    await submitContactMessage(deps, parsed.data, { ip, lang, userId });
-    return data<ContactResult>({ values: EMPTY, fieldErrors: {}, formError: null, sent: true });
-  } catch (err) {
-    return serviceErrorResponse(contactErrors, err, parsed.values);
-  }
+  return formAction(
+    request,
+    { errors: contactErrors },
+    {
+      parse: (form) => parseContact(Object.fromEntries(form)),
+      // The first field's message on the alert too (it takes the focus).
+      invalid: (errors) => ({ key: Object.values(errors)[0] ?? "contact.errors.failed" }),
+      async handle(input) {
+        const userId = (await getSessionUser(request))?.ref ?? null;
+        await submitContactMessage(await getDeps(), input, { ip, lang, userId });
+        return data<ContactResult>({ values: EMPTY, fieldErrors: {}, formError: null, sent: true });
+      },
+    },
+  );
 }
 
 type Status = "idle" | "loading" | "success" | "error";

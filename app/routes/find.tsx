@@ -38,6 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const code = typed.slice(0, 64).replace(/[\u0000-\u001f\u007f]/g, "");
   const { ip } = context.get(requestContext);
+  // A GET form (decision 059's exception): the refusal is shown on this page beside the code typed.
   try {
     const { id } = await findItemByCode(deps, typed, ip);
     throw redirect(`/product/${id}`, { headers: noStore });

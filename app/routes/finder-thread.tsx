@@ -4,7 +4,7 @@
  * key; a wrong one is 'Page not found'. Nothing here names the owner.
  */
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { data, Form, Link, useSearchParams } from "react-router";
 import { CopyButton } from "~/components/CopyButton";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { useNonce } from "~/components/nonce";
@@ -12,15 +12,15 @@ import { formatDate, formatDateTime } from "~/lib/dates";
 import { formatFee } from "~/lib/fee";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { isFinderToken, parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
+import { isFinderToken, type FinderMessageValues } from "~/lib/relay";
 import { useLang } from "~/lib/use-lang";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { finderThreadAction } from "~/server/relay/finder-forms.http.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
-import { confirmFinderMail, continueFinderConversation, openFinderThread } from "~/server/relay/relay.service.server";
-import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
+import { openFinderThread } from "~/server/relay/relay.service.server";
+import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/finder-thread";
 
 export const handle = { i18n: ["common", "relay"] };
@@ -29,48 +29,22 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "relay.finder"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   if (!isFinderToken(params.token)) throw data(null, { status: 404 });
   const deps = await getDeps();
-  try {
-    // `c`: the first mail's code, which confirms the finder's address (decision 058).
-    const thread = await openFinderThread(deps, params.token, new URL(request.url).searchParams.get("c"));
-    const captcha = deps.site.captcha;
-    return data({ thread, captcha }, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(relayErrors, err);
-  }
+  // `c`: the first mail's code, which confirms the finder's address (decision 058).
+  const code = new URL(request.url).searchParams.get("c");
+  const thread = await orErrorPage(relayErrors, openFinderThread(deps, params.token, code));
+  return data({ thread, captcha: deps.site.captcha }, { headers: PRIVATE_LINK_HEADERS });
 }
 
 /** The finder writes again (the same checks as the first message), or their mailbox says yes. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isFinderToken(params.token)) throw data(null, { status: 404 });
   const { ip, lang } = context.get(requestContext);
-  const form = await readForm(request);
-  if (form.get("intent") === "confirmMail") {
-    // A wrong code confirms nothing and says nothing: the page shows the address unconfirmed.
-    const code = form.get("c");
-    try {
-      await confirmFinderMail(await getDeps(), params.token, typeof code === "string" ? code : null);
-    } catch (err) {
-      return serviceErrorResponse(relayErrors, err);
-    }
-    return redirect(`/m/${params.token}`, { headers: PRIVATE_LINK_HEADERS });
-  }
-  const parsed = parseFinderMessage(form);
-  if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
-  try {
-    await continueFinderConversation(await getDeps(), params.token, parsed.data, { ip, lang });
-    return redirect(`/m/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(relayErrors, err, parsed.values);
-  }
+  return finderThreadAction(request, await getDeps(), params.token, { ip, lang });
 }
 
 export default function FinderThread({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { ActionResult } from "~/lib/form";
@@ -12,8 +13,8 @@ import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { formAction } from "~/server/http/form-action.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { acceptInvite, getInvite, OrganisationError } from "~/server/organisations/organisations.service.server";
 import type { Route } from "./+types/invite";
@@ -33,6 +34,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const deps = await getDeps();
   const user = await getSessionUser(request);
   const headers = new Headers({ "Cache-Control": "private, no-store" });
+  // A link that ended is said on the invite page itself, beside the way to sign in.
   try {
     const invite = await getInvite(deps, params.token);
     if (!user || user.email.toLowerCase() !== invite.email) {
@@ -63,18 +65,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  await readForm(request);
-  const deps = await getDeps();
-  try {
-    const organisationId = await acceptInvite(
-      deps,
-      { id: user.ref, email: user.email, emailVerified: user.emailVerified },
-      params.token,
-    );
-    return redirect(`/organisations/${organisationId}?done=joined`);
-  } catch (err) {
-    return serviceErrorResponse(organisationErrors, err, {});
-  }
+  const account = { id: user.ref, email: user.email, emailVerified: user.emailVerified };
+  return formAction(
+    request,
+    { errors: organisationErrors, values: () => ({}) },
+    {
+      schema: z.object({}),
+      async handle() {
+        const organisationId = await acceptInvite(await getDeps(), account, params.token);
+        return redirect(`/organisations/${organisationId}?done=joined`);
+      },
+    },
+  );
 }
 
 export default function Invite({ loaderData, actionData }: Route.ComponentProps) {

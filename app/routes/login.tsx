@@ -7,23 +7,18 @@ import { EmailField, PasswordField } from "~/components/form/AuthFields";
 import { FormAlert } from "~/components/form/FormAlert";
 import { SocialButtons } from "~/components/SocialButtons";
 import { loginSchema } from "~/lib/auth-forms";
-import { fieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { parseSocialQuery, socialStartSchema } from "~/lib/social";
+import { parseSocialQuery } from "~/lib/social";
 import { useNonce } from "~/components/nonce";
 import { useLang } from "~/lib/use-lang";
-import { accountFormError, needsCaptcha } from "~/server/auth/accounts.http.server";
-import {
-  AccountError,
-  signInOptions,
-  signInWithPassword,
-  startSocialSignIn,
-} from "~/server/auth/accounts.service.server";
+import { ACCOUNT_HTTP_ERRORS, needsCaptcha } from "~/server/auth/accounts.http.server";
+import { socialIntent } from "~/server/auth/sign-in-forms.http.server";
+import { AccountError, signInOptions, signInWithPassword } from "~/server/auth/accounts.service.server";
 import { takeReturnTo } from "~/server/http/return-to.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/login";
 
@@ -56,50 +51,40 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
+const loginValues = (form: FormData): LoginValues => {
+  const email = form.get("email");
+  return { email: typeof email === "string" ? email : "", rememberMe: form.get("rememberMe") === "on", captcha: false };
+};
+
+/** Too many tries for the address: the form comes back asking for the captcha. */
+const withCaptcha = (refusal: ActionResult<LoginValues>, init: ResponseInit, err?: unknown) =>
+  data({ ...refusal, values: { ...refusal.values, captcha: err instanceof AccountError && needsCaptcha(err) } }, init);
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await readForm(request));
-  const social = socialStartSchema.safeParse(form);
   const deps = await getDeps();
-  if (social.success) {
-    try {
-      const res = await startSocialSignIn(deps, {
-        provider: social.data.provider,
-        from: "login",
-        requestHeaders: request.headers,
-      });
-      throw redirect(res.redirectTo, { headers: res.headers });
-    } catch (err) {
-      if (err instanceof AccountError)
-        return accountFormError<LoginValues>(err, { email: "", rememberMe: false, captcha: false });
-      throw err;
-    }
-  }
-  const values: LoginValues = {
-    email: typeof form.email === "string" ? form.email : "",
-    rememberMe: form.rememberMe === "on",
-    captcha: false,
-  };
-  const parsed = loginSchema.safeParse(form);
-  if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
-  try {
-    const res = await signInWithPassword(deps, {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      rememberMe: parsed.data.rememberMe === "on",
-      ip: context.get(requestContext).ip,
-      captcha: parsed.data.captcha || undefined,
-      linkProvider: parsed.data.linkProvider,
-      userAgent: request.headers.get("user-agent"),
-    });
-    // Back to the protected page that sent the visitor here, else the order page for a
-    // package chosen on the home page, else the dashboard (decision 018).
-    const back = takeReturnTo(request, chosenPackage(request) ? "/order" : "/dashboard");
-    if (back.clear) res.headers.append("Set-Cookie", back.clear);
-    throw redirect(res.redirectTo ?? back.to, { headers: res.headers });
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError(err, { ...values, captcha: needsCaptcha(err) });
-    throw err;
-  }
+  const options = { errors: ACCOUNT_HTTP_ERRORS, values: loginValues, otherwise: "password", refused: withCaptcha };
+  return intentAction(request, options, {
+    social: socialIntent(deps, "login", request.headers, { email: "", rememberMe: false, captcha: false }),
+    password: intent({
+      schema: loginSchema,
+      async handle(input) {
+        const res = await signInWithPassword(deps, {
+          email: input.email,
+          password: input.password,
+          rememberMe: input.rememberMe === "on",
+          ip: context.get(requestContext).ip,
+          captcha: input.captcha || undefined,
+          linkProvider: input.linkProvider,
+          userAgent: request.headers.get("user-agent"),
+        });
+        // Back to the protected page that sent the visitor here, else the order page for a
+        // package chosen on the home page, else the dashboard (decision 018).
+        const back = takeReturnTo(request, chosenPackage(request) ? "/order" : "/dashboard");
+        if (back.clear) res.headers.append("Set-Cookie", back.clear);
+        return redirect(res.redirectTo ?? back.to, { headers: res.headers });
+      },
+    }),
+  });
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,7 +4,8 @@
  * found', never a hint that it exists.
  */
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { z } from "zod";
 import { ContactText } from "~/components/ContactText";
 import { TextareaField } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -16,8 +17,9 @@ import { RELAY_MESSAGE_MAX } from "~/lib/relay-limits";
 import { useLang } from "~/lib/use-lang";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { withActionHeaders } from "~/server/http/private-link.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { intent, intentAction, type FormReading } from "~/server/http/form-action.server";
 import { relayErrors } from "~/server/relay/relay.http.server";
 import { formatFee } from "~/lib/fee";
 import { listConversationDeliveries } from "~/server/alerts/alerts.service.server";
@@ -31,48 +33,51 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "relay.thread");
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  try {
-    const deps = await getDeps();
-    const conversation = await openOwnerConversation(deps, user.ref, params.id);
-    // After the access check above: the user's own alert deliveries only (decision 033).
-    const deliveries = await listConversationDeliveries(deps, user.ref, params.id);
-    return data({ conversation, deliveries }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    return serviceErrorResponse(relayErrors, err);
-  }
+  const deps = await getDeps();
+  const conversation = await orErrorPage(relayErrors, openOwnerConversation(deps, user.ref, params.id));
+  // After the access check above: the user's own alert deliveries only (decision 033).
+  const deliveries = await listConversationDeliveries(deps, user.ref, params.id);
+  return { conversation, deliveries };
+}
+
+/** The owner's reply as the action reads it: the text, or what is wrong with it. */
+function readReply(form: FormData): FormReading<string> {
+  const parsed = parseOwnerReply(form);
+  return parsed.ok ? { ok: true, data: parsed.text, values: parsed.values } : parsed;
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  // "I have my item back" (decision 019): the same answer however often it is sent. Only the
-  // confirmation step's button (confirm=1) records it; the first tap asks.
-  if (form.get("intent") === "returned") {
-    if (form.get("confirm") !== "1") return redirect(`/messages/${params.id}?confirmReturn=1#return`);
-    try {
-      await confirmReturn(await getDeps(), user.ref, params.id);
-    } catch (err) {
-      return serviceErrorResponse(relayErrors, err);
-    }
-    return redirect(`/messages/${params.id}?returned=1`);
-  }
-  const parsed = parseOwnerReply(form);
-  if (!parsed.ok)
-    return invalidForm<OwnerReplyValues>(parsed.values, parsed.fieldErrors, { key: "relay.errors.invalid" });
-  try {
-    await replyAsOwner(await getDeps(), user.ref, params.id, parsed.text);
-    return redirect(`/messages/${params.id}?replied=1`);
-  } catch (err) {
-    return serviceErrorResponse(relayErrors, err, parsed.values);
-  }
+  const deps = await getDeps();
+  return intentAction(
+    request,
+    { errors: relayErrors, otherwise: "reply" },
+    {
+      // "I have my item back" (decision 019): the same answer however often it is sent. Only the
+      // confirmation step's button (confirm=1) records it; the first tap asks.
+      returned: intent({
+        schema: z.object({ confirm: z.unknown() }),
+        errorsOn: "page",
+        async handle(input) {
+          if (input.confirm !== "1") return redirect(`/messages/${params.id}?confirmReturn=1#return`);
+          await confirmReturn(deps, user.ref, params.id);
+          return redirect(`/messages/${params.id}?returned=1`);
+        },
+      }),
+      reply: intent({
+        parse: readReply,
+        invalid: { key: "relay.errors.invalid" },
+        async handle(text) {
+          await replyAsOwner(deps, user.ref, params.id, text);
+          return redirect(`/messages/${params.id}?replied=1`);
+        },
+      }),
+    },
+  );
 }
 
 export default function Message({ loaderData, actionData }: Route.ComponentProps) {

@@ -26,7 +26,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const conversations = await listOwnerConversations(await getDeps(), user.ref);
-  return data({ conversations }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ conversations });
 }
 
 const EXCERPT = 140;

@@ -6,12 +6,13 @@
  * the person allow requests again. Anyone else's code, or an altered one, is "Page not found".
  */
 import { data, Form } from "react-router";
+import { z } from "zod";
 import { useTranslation } from "~/i18n/react";
 import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { buttonsAction, intent } from "~/server/http/form-action.server";
+import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import { recipientsErrors } from "~/server/recipients/recipients.http.server";
 import { allowContactAgain, neverContactAgain, readNeverLink } from "~/server/recipients/recipients.service.server";
 import type { Route } from "./+types/never";
@@ -22,32 +23,35 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "recipients.never"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 export async function loader({ params }: Route.LoaderArgs) {
-  try {
-    const link = await readNeverLink(await getDeps(), params.token);
-    return data({ ...link, done: "" }, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(recipientsErrors, err);
-  }
+  const link = await orErrorPage(recipientsErrors, readNeverLink(await getDeps(), params.token));
+  return data({ ...link, done: "" }, { headers: PRIVATE_LINK_HEADERS });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const allow = (await readForm(request)).get("intent") === "allow";
-  try {
-    const deps = await getDeps();
-    const page = allow
-      ? { ...(await allowContactAgain(deps, params.token)), suppressed: false, done: "allowed" }
-      : { ...(await neverContactAgain(deps, params.token)), suppressed: true, done: "never" };
-    return data(page, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(recipientsErrors, err);
-  }
+  const deps = await getDeps();
+  const answer = <T,>(page: T) => data(page, { headers: PRIVATE_LINK_HEADERS });
+  // No form to show a refusal on: a link that ended is the error page (decision 059).
+  return buttonsAction(
+    request,
+    { errors: recipientsErrors, otherwise: "never" },
+    {
+      allow: intent({
+        schema: z.object({}),
+        async handle() {
+          return answer({ ...(await allowContactAgain(deps, params.token)), suppressed: false, done: "allowed" });
+        },
+      }),
+      never: intent({
+        schema: z.object({}),
+        async handle() {
+          return answer({ ...(await neverContactAgain(deps, params.token)), suppressed: true, done: "never" });
+        },
+      }),
+    },
+  );
 }
 
 export default function Never({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,13 +3,12 @@ import { Form, Link, useNavigation } from "react-router";
 import { PasswordField } from "~/components/form/AuthFields";
 import { FormAlert } from "~/components/form/FormAlert";
 import { newPasswordSchema, resetTokenOf } from "~/lib/auth-forms";
-import { fieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { accountFormError } from "~/server/auth/accounts.http.server";
-import { AccountError, resetPassword } from "~/server/auth/accounts.service.server";
+import { ACCOUNT_HTTP_ERRORS } from "~/server/auth/accounts.http.server";
+import { resetPassword } from "~/server/auth/accounts.service.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import type { Route } from "./+types/new-password";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -28,22 +27,26 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = Object.fromEntries(await readForm(request));
-  const parsed = newPasswordSchema.safeParse(form);
-  if (!parsed.success) {
-    const fields = fieldErrors(parsed.error);
-    if (fields.token) return invalidForm<NewPasswordValues>({}, {}, { key: INVALID_LINK });
-    return invalidForm<NewPasswordValues>({}, fields);
-  }
-  try {
-    await resetPassword(await getDeps(), { token: parsed.data.token, password: parsed.data.password });
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError<NewPasswordValues>(err, {});
-    throw err;
-  }
-  return { values: {}, fieldErrors: {}, formError: null, done: true } satisfies ActionResult<NewPasswordValues> & {
-    done: boolean;
-  };
+  return formAction(
+    request,
+    { errors: ACCOUNT_HTTP_ERRORS, values: () => ({}) as NewPasswordValues },
+    {
+      schema: newPasswordSchema,
+      // A link that cannot be one is said once, for the whole form; the password's errors beside it.
+      invalidFields: (errors) => (errors.token ? {} : errors),
+      invalid: (errors) => (errors.token ? { key: INVALID_LINK } : null),
+      async handle(input) {
+        await resetPassword(await getDeps(), { token: input.token, password: input.password });
+        const done: ActionResult<NewPasswordValues> & { done: boolean } = {
+          values: {},
+          fieldErrors: {},
+          formError: null,
+          done: true,
+        };
+        return done;
+      },
+    },
+  );
 }
 
 export default function NewPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { FormMessage } from "~/lib/form";
@@ -8,7 +9,7 @@ import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { cancelRenewal, getCancelPreview } from "~/server/orders/renewals.service.server";
 import { isOrderId, OrderError } from "~/server/orders/order-error.server";
@@ -31,34 +32,36 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const noStore = { "Cache-Control": "private, no-store" };
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
+  // Cancelled or ended already: the page says so itself, with the way back.
   try {
     const preview = await getCancelPreview(await getDeps(), { userId: user.ref, orderId: params.id });
-    return data({ preview, formError: null as FormMessage | null }, { headers: noStore });
+    return data({ preview, formError: null as FormMessage | null });
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status, message } = httpErrorOf(orderErrors, err);
     if (err.code === "notFound") throw data(message, { status });
     // Already cancelled or ended: say so, with the way back.
-    return data({ preview: null, formError: message }, { status, headers: noStore });
+    return data({ preview: null, formError: message }, { status });
   }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  await readForm(request);
-  try {
-    if (!isOrderId(params.id)) throw new OrderError("notFound");
-    await cancelRenewal(await getDeps(), { userId: user.ref, orderId: params.id });
-  } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    return data({ formError: message }, { status });
-  }
-  throw redirect(`/dashboard?billing=cancelled&order=${params.id}`);
+  // Every refusal (an order not found included) is said on the page, beside the way back.
+  return formAction(
+    request,
+    { errors: orderErrors, errorsOn: "form", values: () => ({}) },
+    {
+      schema: z.object({}),
+      async handle() {
+        if (!isOrderId(params.id)) throw new OrderError("notFound");
+        await cancelRenewal(await getDeps(), { userId: user.ref, orderId: params.id });
+        return redirect(`/dashboard?billing=cancelled&order=${params.id}`);
+      },
+    },
+  );
 }
 
 export default function OrderCancel({ loaderData, actionData }: Route.ComponentProps) {

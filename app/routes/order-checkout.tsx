@@ -28,32 +28,34 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const noStore = { "Cache-Control": "private, no-store" };
-
 /** An order whose items were paid meanwhile is answered with its message; others are not found. */
 function refusal(err: unknown, seller: SellerView) {
   if (!(err instanceof OrderError)) throw err;
   const { status, message } = httpErrorOf(orderErrors, err);
   if (err.code !== "alreadyPaid") throw data(null, { status });
-  return data({ order: null, formError: message, seller }, { status, headers: noStore });
+  return data({ order: null, formError: message, seller }, { status });
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   let order;
   const deps = await getDeps();
+  // The test checkout's own refusal: an order paid already is said on this page beside its
+  // summary; any other is the bare error page (decision 059's exception).
   try {
     order = await getTestCheckout(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {
     return refusal(err, deps.site.seller);
   }
   if (order.paid) throw redirect(`/order/complete/${order.id}`);
-  return data({ order, formError: null, seller: deps.site.seller }, { headers: noStore });
+  return data({ order, formError: null, seller: deps.site.seller });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
   const deps = await getDeps();
+  // The test checkout's own refusal: an order paid already is said on this page beside its
+  // summary; any other is the bare error page (decision 059's exception).
   try {
     await completeTestPayment(deps, { userId: user.ref, orderId: params.id });
   } catch (err) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/i18n/react";
-import { data, Link, useRevalidator } from "react-router";
+import { Link, useRevalidator } from "react-router";
 import { OrderSummary } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
@@ -9,7 +9,7 @@ import { addressLines } from "~/lib/order-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
+import { orErrorPage } from "~/server/http/errors.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { getOrderView } from "~/server/orders/order-page.service.server";
 import type { Route } from "./+types/order-complete";
@@ -32,17 +32,8 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  let order;
-  try {
-    order = await getOrderView(await getDeps(), user.ref, params.id);
-  } catch (err) {
-    return serviceErrorResponse(orderErrors, err);
-  }
-  const { address, ...rest } = order;
-  return data(
-    { order: rest, address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : [] },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  const { address, ...rest } = await orErrorPage(orderErrors, getOrderView(await getDeps(), user.ref, params.id));
+  return { order: rest, address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : [] };
 }
 
 /** Checks every 3 s for a minute, then every 10 s up to ten minutes. */

@@ -11,23 +11,18 @@ import { getCreditNotePdf } from "~/server/orders/credit-note.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-credit-note-pdf";
+import { pdfFileResponse } from "~/server/http/file-response.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
+  // A file's address: a refusal is a plain-text 404, not a page (decision 059's exception).
   try {
     const { pdf, filename } = await getCreditNotePdf(await getDeps(), {
       userId: user.ref,
       orderId: params.id,
       lang: context.get(requestContext).lang,
     });
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        "Content-Type": "application/pdf",
-        "Content-Disposition": `inline; filename="${filename}"`,
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return pdfFileResponse(pdf, filename);
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status } = httpErrorOf(orderErrors, err);

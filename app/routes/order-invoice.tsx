@@ -1,6 +1,6 @@
 import { SellerDetails } from "~/components/SellerDetails";
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/pricing";
@@ -8,10 +8,10 @@ import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf } from "~/server/http/errors.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { buttonAction } from "~/server/http/form-action.server";
 import { getInvoiceView, markTestInvoicePaid } from "~/server/orders/invoice.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-invoice";
 
 /**
@@ -32,31 +32,24 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-function refusal(err: unknown): never {
-  if (!(err instanceof OrderError)) throw err;
-  const { status, message } = httpErrorOf(orderErrors, err);
-  throw data(message, { status });
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const { lang } = context.get(requestContext);
-  try {
-    const invoice = await getInvoiceView(await getDeps(), { userId: user.ref, orderId: params.id, lang });
-    return data({ invoice }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    return refusal(err);
-  }
+  return {
+    invoice: await orErrorPage(
+      orderErrors,
+      getInvoiceView(await getDeps(), { userId: user.ref, orderId: params.id, lang }),
+    ),
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  try {
+  // Every refusal of the test payment is the error page: the invoice has no form to show it on.
+  return buttonAction({ errors: orderErrors, errorsOn: "page" }, async () => {
     await markTestInvoicePaid(await getDeps(), { userId: user.ref, orderId: params.id });
-  } catch (err) {
-    return refusal(err);
-  }
-  throw redirect(`/order/${params.id}/invoice`);
+    return redirect(`/order/${params.id}/invoice`);
+  });
 }
 
 export default function OrderInvoice({ loaderData }: Route.ComponentProps) {

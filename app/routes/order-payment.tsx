@@ -31,6 +31,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const { lang } = context.get(requestContext);
+  // No portal for this order is the page's own message (200); any other refusal is the error page.
   try {
     const url = await paymentPortalUrl(await getDeps(), { userId: user.ref, orderId: params.id, lang });
     throw redirect(url, { headers: { "Cache-Control": "private, no-store" } });

@@ -10,10 +10,12 @@ import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/order-error.server";
 import { requestContext } from "~/server/context";
 import type { Route } from "./+types/order-receipt-pdf";
+import { pdfFileResponse } from "~/server/http/file-response.server";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const number = parseReceiptNumber(new URL(request.url).searchParams.get("number"));
+  // A file's address: a refusal is a plain-text 404, not a page (decision 059's exception).
   try {
     if (number === "invalid") throw new OrderError("notFound");
     const { pdf, filename } = await getReceiptPdf(await getDeps(), {
@@ -22,14 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       number,
       lang: context.get(requestContext).lang,
     });
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        "Content-Type": "application/pdf",
-        "Content-Disposition": `inline; filename="${filename}"`,
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return pdfFileResponse(pdf, filename);
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status } = httpErrorOf(orderErrors, err);

@@ -1,13 +1,13 @@
 import { SellerDetails } from "~/components/SellerDetails";
 import { useTranslation } from "~/i18n/react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
 import { formatPrice } from "~/lib/pricing";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
+import { orErrorPage, serviceErrorResponse } from "~/server/http/errors.server";
 import { requestContext } from "~/server/context";
 import { getReceipt, parseReceiptNumber } from "~/server/orders/billing.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
@@ -32,14 +32,15 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const number = parseReceiptNumber(new URL(request.url).searchParams.get("number"));
-  try {
-    if (number === "invalid") throw new OrderError("notFound");
-    const lang = context.get(requestContext).lang;
-    const receipt = await getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number, lang });
-    return data({ receipt }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    return serviceErrorResponse(orderErrors, err);
-  }
+  const lang = context.get(requestContext).lang;
+  const receipt =
+    number === "invalid"
+      ? serviceErrorResponse(orderErrors, new OrderError("notFound"))
+      : await orErrorPage(
+          orderErrors,
+          getReceipt(await getDeps(), { userId: user.ref, orderId: params.id, number, lang }),
+        );
+  return { receipt };
 }
 
 export default function OrderReceipt({ loaderData }: Route.ComponentProps) {

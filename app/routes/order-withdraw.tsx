@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { FormMessage } from "~/lib/form";
@@ -9,7 +10,7 @@ import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { OrderError } from "~/server/orders/order-error.server";
 import { getWithdrawalPage, withdrawOrder } from "~/server/orders/withdrawal.service.server";
@@ -34,8 +35,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const noStore = { "Cache-Control": "private, no-store" };
-
 /** notFound is the error page (as on every order route); the other refusals are said on this page. */
 function refusal(err: unknown) {
   if (!(err instanceof OrderError)) throw err;
@@ -46,28 +45,32 @@ function refusal(err: unknown) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
+  // An order that cannot be withdrawn is said on this page itself, with what happened.
   try {
     // Withdrawn already: what happened, without an error (decision 051).
     const page = await getWithdrawalPage(await getDeps(), { userId: user.ref, orderId: params.id });
     const preview = page.kind === "open" ? page.preview : null;
     const withdrawn = page.kind === "withdrawn" ? page.withdrawn : null;
-    return data({ preview, withdrawn, formError: null as FormMessage | null }, { headers: noStore });
+    return data({ preview, withdrawn, formError: null as FormMessage | null });
   } catch (err) {
     const { status, message } = refusal(err);
-    return data({ preview: null, withdrawn: null, formError: message }, { status, headers: noStore });
+    return data({ preview: null, withdrawn: null, formError: message }, { status });
   }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  await readForm(request);
-  try {
-    await withdrawOrder(await getDeps(), { userId: user.ref, orderId: params.id });
-  } catch (err) {
-    const { status, message } = refusal(err);
-    return data({ formError: message }, { status });
-  }
-  throw redirect(`/dashboard?billing=withdrawn&order=${params.id}`);
+  return formAction(
+    request,
+    { errors: orderErrors, values: () => ({}) },
+    {
+      schema: z.object({}),
+      async handle() {
+        await withdrawOrder(await getDeps(), { userId: user.ref, orderId: params.id });
+        return redirect(`/dashboard?billing=withdrawn&order=${params.id}`);
+      },
+    },
+  );
 }
 
 export default function OrderWithdraw({ loaderData, actionData }: Route.ComponentProps) {

@@ -28,6 +28,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 }
 
 export async function loader({ params }: Route.LoaderArgs) {
+  // A link that ended is said on this page itself (decision 059's exception), under the private link's headers.
   try {
     const { organisation } = await confirmBillingEmail(await getDeps(), params.token);
     return data({ organisation, error: null }, { headers: PRIVATE_LINK_HEADERS });

@@ -5,37 +5,27 @@
  * section, told apart by `intent`; each answers a redirect back here (PRG).
  */
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";
-import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
 import { formatDate } from "~/lib/dates";
 import { pageMeta } from "~/lib/meta";
-import { inviteSchema, memberSchema, organisationSchema, revokeSchema, roleSchema } from "~/lib/organisations";
 import { ORG_ROLES, ORGANISATION_FIELDS } from "~/lib/organisation-fields";
 import { useLang } from "~/lib/use-lang";
-import type { Lang } from "~/i18n/config";
-import type { SessionUser } from "~/lib/session-user";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { getDeps, type RouteDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { organisationFormErrors } from "~/server/organisations/organisations.http.server";
+import { getDeps } from "~/server/deps.server";
 import {
-  acceptDpa,
-  changeRole,
   getOrganisationPage,
-  inviteMember,
   type OrganisationPage,
-  leaveOrganisation,
   OrganisationError,
-  removeMember,
-  revokeInvite,
-  updateOrganisation,
-  sendBillingEmailConfirmation,
 } from "~/server/organisations/organisations.service.server";
+import {
+  organisationAction,
+  organisationDone,
+  type OrganisationResult,
+} from "~/server/organisations/organisation-page.http.server";
 import { CardSection } from "~/components/CardSection";
 import { DataProcessingAgreement } from "~/components/DataProcessingAgreement";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
@@ -54,32 +44,16 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-/** Messages a redirect back here may ask for (?done=…); anything else shows nothing. */
-const DONE = {
-  created: "organisations.done.created",
-  details: "organisations.done.details",
-  invited: "organisations.done.invited",
-  revoked: "organisations.done.revoked",
-  role: "organisations.done.role",
-  removed: "organisations.done.removed",
-  joined: "organisations.done.joined",
-  billingLinkSent: "organisations.done.billingLinkSent",
-  dpaAccepted: "organisations.done.dpaAccepted",
-} as const;
-type Done = keyof typeof DONE;
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  // Any refusal is the bare 404 page: an outsider learns nothing of the organisation.
   try {
     const deps = await getDeps();
     const page = await getOrganisationPage(deps, user.ref, params.id);
     // Invoices and receipts: admins only (decision 027); members get none.
     const billing = may(page.role, "invoice", "use") ? await listOrganisationBilling(deps, user.ref, params.id) : null;
     const done = new URL(request.url).searchParams.get("done");
-    return data(
-      { page, billing, me: user.ref, done: done && Object.hasOwn(DONE, done) ? DONE[done as Done] : null },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
+    return data({ page, billing, me: user.ref, done: organisationDone(done) });
   } catch (err) {
     if (err instanceof OrganisationError) throw data(null, { status: 404 });
     throw err;
@@ -87,108 +61,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 type Values = Partial<Record<string, string>>;
-/** `confirm`: the posted change is valid but not confirmed yet; the page asks first (no JavaScript needed). */
-type Result = ActionResult<Values> & { intent: string; confirm?: boolean };
-
-/** Changes that take a second, confirming POST (`confirmed=yes`). */
+type Result = OrganisationResult;
+/** The confirming POST of a change the page asked about first. */
 const CONFIRMED = "yes";
-const askFirst = (intent: string, values: Values) =>
-  data<Result>({ values, fieldErrors: {}, formError: null, intent, confirm: true });
-
-function invalid(intent: string, values: Values, errors: Record<string, string>, summary?: string) {
-  const first = summary ?? Object.values(errors)[0] ?? "organisations.errors.notFound";
-  const res = invalidForm<Values>(values, errors, { key: first });
-  return data<Result>({ ...res.data, intent }, { status: 400 });
-}
-
-/** What one form of the page is handed (decision 039: one handler per form, the action dispatches). */
-interface Submission {
-  form: Record<string, FormDataEntryValue>;
-  values: Values;
-  user: SessionUser;
-  id: string;
-  lang: Lang;
-  deps: RouteDeps;
-}
-
-const back = (id: string, done: Done) => redirect(`/organisations/${id}?done=${done}`);
-
-/** Each form of the page: parse, ask first where a change takes confirming, call the service. */
-const FORMS: Record<string, (s: Submission) => Promise<Response | ReturnType<typeof invalid>>> = {
-  async details({ values, user, id, deps }) {
-    const input: Values = {};
-    for (const f of ORGANISATION_FIELDS) input[f] = values[f];
-    const p = organisationSchema.safeParse(input);
-    if (!p.success) {
-      const errors = zodFieldErrors(p.error) as Record<string, string>;
-      return invalid("details", values, errors, "organisations.errors.summary");
-    }
-    await updateOrganisation(deps, user.ref, id, p.data);
-    return back(id, "details");
-  },
-  async invite({ form, values, user, id, lang, deps }) {
-    const p = inviteSchema.safeParse(form);
-    if (!p.success) return invalid("invite", values, zodFieldErrors(p.error) as Record<string, string>);
-    await inviteMember(deps, { id: user.ref, name: user.name, emailVerified: user.emailVerified }, id, p.data, lang);
-    return back(id, "invited");
-  },
-  async acceptDpa({ values, user, id, deps }) {
-    // The box must be ticked: an acceptance is an explicit act (decision 030).
-    if (values.accept !== "yes") return invalid("acceptDpa", values, { accept: "organisations.errors.dpaTick" });
-    await acceptDpa(deps, { id: user.ref, name: user.name, email: user.email }, id, Number(values.version));
-    return back(id, "dpaAccepted");
-  },
-  async revoke({ form, values, user, id, deps }) {
-    const p = revokeSchema.safeParse(form);
-    if (!p.success) return invalid("revoke", values, { inviteId: "organisations.errors.notFound" });
-    await revokeInvite(deps, user.ref, id, p.data.inviteId);
-    return back(id, "revoked");
-  },
-  async role({ form, values, user, id, deps }) {
-    const p = roleSchema.safeParse(form);
-    if (!p.success) return invalid("role", values, zodFieldErrors(p.error) as Record<string, string>);
-    if (values.confirmed !== CONFIRMED) return askFirst("role", values);
-    await changeRole(deps, user.ref, id, p.data.userId, p.data.role);
-    return back(id, "role");
-  },
-  async remove({ form, values, user, id, deps }) {
-    const p = memberSchema.safeParse(form);
-    if (!p.success) return invalid("remove", values, { userId: "organisations.errors.notFound" });
-    if (values.confirmed !== CONFIRMED) return askFirst("remove", values);
-    await removeMember(deps, user.ref, id, p.data.userId);
-    return back(id, "removed");
-  },
-  async confirmBilling({ user, id, lang, deps }) {
-    await sendBillingEmailConfirmation(
-      deps,
-      { id: user.ref, name: user.name, emailVerified: user.emailVerified },
-      id,
-      lang,
-    );
-    return back(id, "billingLinkSent");
-  },
-  async leave({ values, user, id, deps }) {
-    if (values.confirmed !== CONFIRMED) return askFirst("leave", values);
-    await leaveOrganisation(deps, user.ref, id);
-    return redirect("/dashboard");
-  },
-};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const intent = typeof form.intent === "string" ? form.intent : "";
-  const values: Values = {};
-  for (const [k, v] of Object.entries(form)) if (typeof v === "string") values[k] = v;
-  const handle = Object.hasOwn(FORMS, intent) ? FORMS[intent] : undefined;
-  if (!handle) return invalid("", values, { intent: "organisations.errors.notFound" });
-  try {
-    const { lang } = context.get(requestContext);
-    return await handle({ form, values, user, id: params.id, lang, deps: await getDeps() });
-  } catch (err) {
-    const res = serviceErrorResponse(organisationFormErrors, err, values);
-    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-  }
+  const { lang } = context.get(requestContext);
+  return organisationAction(request, await getDeps(), user, params.id, lang);
 }
 
 export default function OrganisationPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,13 +3,12 @@ import { useTranslation } from "~/i18n/react";
 import { data, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";
-import { fieldErrors as zodFieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { ORGANISATION_FIELDS, organisationSchema } from "~/lib/organisations";
 import { getSessionUser, requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";
 import { createOrganisation } from "~/server/organisations/organisations.service.server";
 import type { Route } from "./+types/organisations-new";
@@ -34,32 +33,35 @@ export async function loader({ request }: Route.LoaderArgs) {
     const remember = (await getDeps()).cookies.returnTo(request);
     throw redirect("/user/register", remember ? { headers: { "Set-Cookie": remember } } : undefined);
   }
-  return data(null, { headers: { "Cache-Control": "private, no-store" } });
+  return data(null);
 }
 
 type Values = Partial<Record<string, string>>;
 
+const organisationValues = (form: FormData): Values => {
+  const values: Values = {};
+  for (const f of ORGANISATION_FIELDS) if (typeof form.get(f) === "string") values[f] = form.get(f) as string;
+  return values;
+};
+
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const values: Values = {};
-  for (const f of ORGANISATION_FIELDS) if (typeof form[f] === "string") values[f] = form[f];
-  const p = organisationSchema.safeParse(values);
-  if (!p.success) {
-    const errors = zodFieldErrors(p.error) as Record<string, string>;
-    return invalidForm<Values>(values, errors, { key: "organisations.errors.summary" });
-  }
-  const deps = await getDeps();
-  let id: string;
-  try {
-    id = await createOrganisation(deps, user.ref, p.data);
-  } catch (err) {
-    // A number another organisation has (decision 057): beside the field, with what was typed.
-    return serviceErrorResponse(organisationErrors, err, values);
-  }
-  // The new organisation becomes the active scope (decision 038): the header names
-  // it and its dashboard is one link away; the scope is checked on every request as ever.
-  return redirect(`/organisations/${id}?done=created`, { headers: { "Set-Cookie": deps.cookies.scope(id) } });
+  return formAction(
+    request,
+    { errors: organisationErrors, values: organisationValues },
+    {
+      schema: organisationSchema,
+      invalid: { key: "organisations.errors.summary" },
+      // A number another organisation has (decision 057): beside the field, with what was typed.
+      async handle(input) {
+        const deps = await getDeps();
+        const id = await createOrganisation(deps, user.ref, input);
+        // The new organisation becomes the active scope (decision 038): the header names
+        // it and its dashboard is one link away; the scope is checked on every request as ever.
+        return redirect(`/organisations/${id}?done=created`, { headers: { "Set-Cookie": deps.cookies.scope(id) } });
+      },
+    },
+  );
 }
 
 export default function NewOrganisation({ actionData }: Route.ComponentProps) {

@@ -1,19 +1,18 @@
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
-import type { FormMessage } from "~/lib/form";
 import { isItemId } from "~/lib/ids";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage, serviceErrorResponse } from "~/server/http/errors.server";
+import { formAction } from "~/server/http/form-action.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { deleteOwnedItem, getItemDeletion, ItemError } from "~/server/items/items.service.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
-import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/product-delete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -33,39 +32,29 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-const noStore = { "Cache-Control": "private, no-store" };
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
-  try {
-    if (!isItemId(params.id)) throw new ItemError("notFound");
-    const preview = await getItemDeletion(await getDeps(), user.ref, params.id);
-    return data({ preview }, { headers: noStore });
-  } catch (err) {
-    return serviceErrorResponse(itemErrors, err);
-  }
+  if (!isItemId(params.id)) serviceErrorResponse(itemErrors, new ItemError("notFound"));
+  return { preview: await orErrorPage(itemErrors, getItemDeletion(await getDeps(), user.ref, params.id)) };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  await readForm(request);
   const deps = await getDeps();
-  try {
-    if (!isItemId(params.id)) throw new ItemError("notFound");
-    await deleteOwnedItem(deps, user.ref, params.id);
-  } catch (err) {
-    if (err instanceof ItemError) {
-      const { status, message } = httpErrorOf(itemErrors, err);
-      // A refusal of this item's delete (another payer's subscription) is said on the page.
-      if (err.code !== "notFound") return data({ formError: message as FormMessage | null }, { status });
-      throw data(message, { status });
-    }
-    // The provider refused to stop the subscription: nothing was deleted.
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    return data({ formError: message as FormMessage | null }, { status });
-  }
-  throw redirect("/dashboard", { headers: { "Set-Cookie": deps.cookies.flash("itemDeleted") } });
+  // A refusal of this item's delete (another payer's subscription, the provider refusing to
+  // stop it: nothing was deleted) is said on the page; an item not found is the 404 page.
+  return formAction(
+    request,
+    { errors: [itemErrors, orderErrors], values: () => ({}) },
+    {
+      schema: z.object({}),
+      async handle() {
+        if (!isItemId(params.id)) throw new ItemError("notFound");
+        await deleteOwnedItem(deps, user.ref, params.id);
+        return redirect("/dashboard", { headers: { "Set-Cookie": deps.cookies.flash("itemDeleted") } });
+      },
+    },
+  );
 }
 
 export default function ProductDelete({ loaderData, actionData }: Route.ComponentProps) {

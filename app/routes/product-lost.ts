@@ -3,8 +3,7 @@ import { isItemId } from "~/lib/ids";
 import { lostFormSchema } from "~/lib/lost-mode";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { badRequest, readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { scanErrors } from "~/server/scans/scans.http.server";
 import { setItemLost } from "~/server/scans/scans.service.server";
 import type { Route } from "./+types/product-lost";
@@ -23,12 +22,17 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
   if (!isItemId(params.id)) throw data(null, { status: 404 });
-  const parsed = lostFormSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) badRequest();
-  try {
-    await setItemLost(await getDeps(), user.ref, params.id, parsed.data.lost);
-  } catch (err) {
-    return serviceErrorResponse(scanErrors, err);
-  }
-  throw redirect(parsed.data.back === "dashboard" ? "/dashboard" : `/product/${params.id}`);
+  // The dashboard's and the item page's buttons: no field to show a refusal beside.
+  return formAction(
+    request,
+    { errors: scanErrors, errorsOn: "page" },
+    {
+      schema: lostFormSchema,
+      invalidOn: "page",
+      async handle(input) {
+        await setItemLost(await getDeps(), user.ref, params.id, input.lost);
+        return redirect(input.back === "dashboard" ? "/dashboard" : `/product/${params.id}`);
+      },
+    },
+  );
 }

@@ -9,7 +9,10 @@ import { pageMeta } from "~/lib/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { httpErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
+import { withActionHeaders } from "~/server/http/private-link.server";
+import { httpErrorOf, orErrorPage } from "~/server/http/errors.server";
+import { formActionOn } from "~/server/http/form-action.server";
+import { badRequest } from "~/server/http/form.server";
 import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
 import {
   addPhotos,
@@ -32,22 +35,13 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "photos.manage");
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  // An action's Retry-After (the upload limit) travels with the page it renders.
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 async function pageOf(request: Request, id: string | undefined) {
   const user = await requireNamedUser(request, "/");
   if (!isItemId(id)) throw data(null, { status: 404 });
   const deps = await getDeps();
-  try {
-    return { user, deps, id, ...(await getPhotoPage(deps, user.ref, id)) };
-  } catch (err) {
-    return serviceErrorResponse(photoErrors, err);
-  }
+  return { user, deps, id, ...(await orErrorPage(photoErrors, getPhotoPage(deps, user.ref, id))) };
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -78,26 +72,33 @@ function changeOf(intent: Exclude<z.infer<typeof changeSchema>["intent"], "uploa
   return { kind: "move", by: intent === "up" ? -1 : 1 };
 }
 
+/** The page's alert says a refusal; the photos are shown again as they are. */
+const refused = (refusal: { formError: FormMessage | null }, init: ResponseInit) =>
+  data({ message: refusal.formError }, init);
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user, deps, id } = await pageOf(request, params.id);
   const { form, refusal } = await readPhotoForm(request, context.get(requestContext).photoUpload);
-  try {
-    // Refused as it arrived (the upload limit, or uploads in flight): said like any refusal.
-    if (refusal) throw refusal;
-    const parsed = parseForm(changeSchema, form);
-    if (!parsed.ok) throw data(null, { status: 400 });
-    const { intent, photoId } = parsed.data;
-    if (intent === "upload") {
-      await addPhotos(deps, user.ref, id, photoFilesOf(form), { private: parsed.data.private === "on" });
-    } else {
-      await changePhoto(deps, user.ref, id, photoId ?? "", changeOf(intent));
-    }
-  } catch (err) {
-    if (!(err instanceof PhotoError)) throw err;
-    const { status, message, headers } = httpErrorOf(photoErrors, err);
-    return data({ message }, { status, headers });
-  }
-  throw redirect(`/product/${id}#photos`, 303);
+  return formActionOn(
+    form,
+    { errors: photoErrors, errorsOn: "form", refused },
+    {
+      schema: z.object({}),
+      async handle() {
+        // Refused as it arrived (the upload limit, or uploads in flight): said like any refusal.
+        if (refusal) throw refusal;
+        const parsed = parseForm(changeSchema, form);
+        if (!parsed.ok) badRequest();
+        const { intent, photoId } = parsed.data;
+        if (intent === "upload") {
+          await addPhotos(deps, user.ref, id, photoFilesOf(form), { private: parsed.data.private === "on" });
+        } else {
+          await changePhoto(deps, user.ref, id, photoId ?? "", changeOf(intent));
+        }
+        return redirect(`/product/${id}#photos`, 303);
+      },
+    },
+  );
 }
 
 export default function ProductPhotos({ loaderData, actionData }: Route.ComponentProps) {

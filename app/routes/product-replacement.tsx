@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { formatDate } from "~/lib/dates";
 import type { ActionResult, FormMessage } from "~/lib/form";
@@ -12,12 +13,12 @@ import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { fulfilErrors } from "~/server/fulfil/fulfil.http.server";
 import { FulfilError, replacementView, requestReplacement } from "~/server/fulfil/fulfil.service.server";
-import { httpErrorOf, isErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
+import { httpErrorOf, onPage } from "~/server/http/errors.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import { requestContext } from "~/server/context";
 import { itemErrors } from "~/server/items/items.http.server";
 import { claimErrors } from "~/server/stickers/stickers.http.server";
 import { moveOntoSpare } from "~/server/stickers/stickers.service.server";
-import { readForm } from "~/server/http/form.server";
 import type { Route } from "./+types/product-replacement";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -34,6 +35,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireNamedUser(request);
   if (!isItemId(params.id)) throw data(null, { status: 404 });
+  // An item that cannot be replaced (not paid) is said on this page itself; 404 is the bare page.
   try {
     return { view: await replacementView(await getDeps(), user.ref, params.id), error: null as FormMessage | null };
   } catch (err) {
@@ -48,45 +50,47 @@ type Values = { mode: ReplacementModeInput | "" };
 
 type SpareValues = { code: string };
 
-/** intent=spare: the item moves onto a spare printed sticker the owner typed (decision 036). */
-async function moveToSpare(userId: string, ip: string, id: string, form: FormData) {
-  const values: SpareValues = { code: String(form.get("code") ?? "").slice(0, 64) };
-  try {
-    const moved = await moveOntoSpare(await getDeps(), { userId, ip }, id, values.code);
-    return redirect(`/product/${moved.id}`);
-  } catch (err) {
-    if (isErrorOf(claimErrors, err)) return serviceErrorResponse(claimErrors, err, values);
-    return serviceErrorResponse(itemErrors, err);
-  }
-}
+const modeValues = (form: FormData): Values => {
+  const parsed = replacementFormSchema.safeParse({ mode: form.get("mode") });
+  return { mode: parsed.success ? parsed.data.mode : "" };
+};
+const modeRequired = "fulfil.replacement.modeRequired";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request);
   if (!isItemId(params.id)) throw data(null, { status: 404 });
-  const form = await readForm(request);
-  if (form.get("intent") === "spare") return moveToSpare(user.ref, context.get(requestContext).ip, params.id, form);
-  const raw = form.get("mode");
-  const parsed = replacementFormSchema.safeParse({ mode: raw });
-  const values: Values = { mode: parsed.success ? parsed.data.mode : "" };
-  if (!parsed.success) {
-    return data<ActionResult<Values>>(
-      {
-        values,
-        fieldErrors: { mode: "fulfil.replacement.modeRequired" },
-        formError: { key: "fulfil.replacement.modeRequired" },
-      },
-      { status: 400 },
-    );
-  }
   const deps = await getDeps();
-  try {
-    await requestReplacement(deps, user.ref, params.id, parsed.data.mode);
-  } catch (err) {
-    return serviceErrorResponse(fulfilErrors, err, values);
-  }
-  return redirect("/dashboard", {
-    headers: { "Set-Cookie": deps.cookies.flash("replacementOrdered") },
-  });
+  return intentAction(
+    request,
+    { errors: fulfilErrors, values: modeValues, otherwise: "replace" },
+    {
+      // The item moves onto a spare printed sticker the owner typed (decision 036).
+      spare: intent({
+        schema: z.object({ code: z.unknown().transform((v) => String(v ?? "").slice(0, 64)) }),
+        values: (form) => ({ code: String(form.get("code") ?? "").slice(0, 64) }),
+        // A code refused is said beside it; the item itself not found is the 404 page.
+        errors: [claimErrors, onPage(itemErrors)],
+        async handle({ code }) {
+          const moved = await moveOntoSpare(
+            deps,
+            { userId: user.ref, ip: context.get(requestContext).ip },
+            params.id,
+            code,
+          );
+          return redirect(`/product/${moved.id}`);
+        },
+      }),
+      replace: intent({
+        schema: replacementFormSchema,
+        invalidFields: { mode: modeRequired },
+        invalid: { key: modeRequired },
+        async handle({ mode }) {
+          await requestReplacement(deps, user.ref, params.id, mode);
+          return redirect("/dashboard", { headers: { "Set-Cookie": deps.cookies.flash("replacementOrdered") } });
+        },
+      }),
+    },
+  );
 }
 
 export default function ProductReplacement({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "~/i18n/react";
 import { ContactText } from "~/components/ContactText";
 import { formatDate, formatDateTime } from "~/lib/dates";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { CantMeetOwner } from "~/components/CantMeetOwner";
 import { FinderMessageForm } from "~/components/FinderMessageForm";
 import { ItemManage } from "~/components/ItemManage";
@@ -18,16 +18,16 @@ import { useLang } from "~/lib/use-lang";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
+import { withActionHeaders } from "~/server/http/private-link.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { ItemError } from "~/server/items/items.service.server";
 import { getStickerAddressView } from "~/server/items/sticker-address.service.server";
 import { scanLog } from "~/server/scans/scan-log.server";
 import { recordItemPageVisit } from "~/server/scans/scans.service.server";
-import { parseFinderMessage, type FinderMessageValues } from "~/lib/relay";
-import { httpErrorOf, invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { relayErrors } from "~/server/relay/relay.http.server";
-import { isRelayFlooded, sendFinderMessage } from "~/server/relay/relay.service.server";
+import type { FinderMessageValues } from "~/lib/relay";
+import { httpErrorOf } from "~/server/http/errors.server";
+import { firstMessageAction } from "~/server/relay/finder-forms.http.server";
+import { isRelayFlooded } from "~/server/relay/relay.service.server";
 import { PhotoManager } from "~/components/PhotoManager";
 import { UnclaimedSticker } from "~/components/UnclaimedSticker";
 import type { PhotoView } from "~/lib/photos";
@@ -58,17 +58,13 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "items.page"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  // An action's Retry-After (rate limit) travels with the page it renders.
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isItemId(params.id)) throw data(null, { status: 404 });
   const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
   let found;
+  // A refusal is the bare page of its status (no message): a stranger's scan learns nothing more.
   try {
     found = await getStickerAddressView(deps, params.id, viewer?.ref ?? null);
   } catch (err) {
@@ -118,19 +114,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // the 'Page not found' route does, which has no action.
   if (!isItemId(params.id)) throw data(null, { status: 405, headers: { Allow: "GET, HEAD" } });
   const { ip, lang } = context.get(requestContext);
-  const parsed = parseFinderMessage(await readForm(request));
-  if (!parsed.ok) return invalidForm<FinderMessageValues>(parsed.values, parsed.fieldErrors);
   const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
-  try {
-    const { token } = await sendFinderMessage(deps, params.id, parsed.data, {
-      ip,
-      lang,
-      viewerId: viewer?.ref ?? null,
-    });
-    return redirect(`/m/${token}?sent=1`);
-  } catch (err) {
-    return serviceErrorResponse(relayErrors, err, parsed.values);
-  }
+  return firstMessageAction(request, deps, params.id, { ip, lang, viewerId: viewer?.ref ?? null });
 }
 
 export default function ItemPage({ loaderData, actionData }: Route.ComponentProps) {

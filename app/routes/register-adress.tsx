@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { parseFocusItem } from "~/lib/item-query";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
-import { parseAddressForm, type AddressFormValues } from "~/lib/address";
+import { parseAddressForm, type Address, type AddressFormValues } from "~/lib/address";
 import { ADDRESS_FIELD_MAX, missingPostalFields, POSTAL_FIELDS, type AddressField } from "~/lib/address-fields";
 import { countryCodeOf, countryOptions, HOME_COUNTRY, POSTAL_EXAMPLES, usesRegion } from "~/lib/countries";
 import { pageMeta } from "~/lib/meta";
@@ -11,8 +11,7 @@ import { useFieldValue } from "~/lib/use-field-value";
 import { requestContext } from "~/server/context";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction, type FormReading } from "~/server/http/form-action.server";
 import { getAddressPrefill, keepOrderAddress } from "~/server/order-draft/order-draft.service.server";
 import { activeScopeOf } from "~/server/organisations/scope.http.server";
 import type { Route } from "./+types/register-adress";
@@ -42,29 +41,46 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
   // Names from the server's CLDR data, so the browser's own (another version) cannot differ.
   const countries = countryOptions(context.get(requestContext).lang);
-  return data(
-    {
-      values,
-      fieldErrors,
-      missing: missing.length > 0,
-      countries,
-      organisation: scope.kind === "organisation" ? scope.name : null,
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return data({
+    values,
+    fieldErrors,
+    missing: missing.length > 0,
+    countries,
+    organisation: scope.kind === "organisation" ? scope.name : null,
+  });
+}
+
+/** The address form as the action reads it: the address and whether to keep it, or what is wrong. */
+type ReadAddress = { address: Address; save: boolean };
+
+function readAddress(form: FormData): FormReading<ReadAddress> {
+  const parsed = parseAddressForm(form);
+  if (!parsed.ok) return { ok: false, fieldErrors: parsed.errors, values: parsed.values };
+  return { ok: true, data: { address: parsed.data, save: parsed.save } };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  const parsed = parseAddressForm(await readForm(request));
-  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "address.errorSummary" });
-  const deps = await getDeps();
-  const scope = await activeScopeOf(deps, request, user.ref);
-  const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
-  await keepOrderAddress(deps, user.ref, parsed.data, parsed.save, organisationId);
-  // Confirmed on /order ("Saved", decision 018), on the item "Save and pay now" came from.
-  const item = parseFocusItem(new URL(request.url).searchParams);
-  throw redirect(item ? `/order?item=${item}` : "/order", { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
+  // No service refusal to map: keeping the address only fails as a 500 would.
+  return formAction<ReadAddress, Response, AddressFormValues>(
+    request,
+    { errors: [] },
+    {
+      parse: readAddress,
+      invalid: { key: "address.errorSummary" },
+      async handle({ address, save }) {
+        const deps = await getDeps();
+        const scope = await activeScopeOf(deps, request, user.ref);
+        const organisationId = scope.kind === "organisation" ? scope.organisationId : null;
+        await keepOrderAddress(deps, user.ref, address, save, organisationId);
+        // Confirmed on /order ("Saved", decision 018), on the item "Save and pay now" came from.
+        const item = parseFocusItem(new URL(request.url).searchParams);
+        return redirect(item ? `/order?item=${item}` : "/order", {
+          headers: { "Set-Cookie": deps.cookies.flash("saved") },
+        });
+      },
+    },
+  );
 }
 
 const AUTOCOMPLETE: Record<AddressField, string> = {

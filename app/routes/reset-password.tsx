@@ -4,15 +4,14 @@ import { Form, Link, useNavigation } from "react-router";
 import { EmailField } from "~/components/form/AuthFields";
 import { FormAlert } from "~/components/form/FormAlert";
 import { resetRequestSchema } from "~/lib/auth-forms";
-import { fieldErrors, type ActionResult } from "~/lib/form";
+import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
-import { accountFormError } from "~/server/auth/accounts.http.server";
-import { AccountError, requestPasswordReset } from "~/server/auth/accounts.service.server";
+import { ACCOUNT_HTTP_ERRORS } from "~/server/auth/accounts.http.server";
+import { requestPasswordReset } from "~/server/auth/accounts.service.server";
 import { requireSignedOut } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import type { Route } from "./+types/reset-password";
 
 /**
@@ -34,20 +33,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
+const emailValues = (form: FormData): ResetValues => {
+  const email = form.get("email");
+  return { email: typeof email === "string" ? email : "" };
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await readForm(request));
-  const values: ResetValues = { email: typeof form.email === "string" ? form.email : "" };
-  const parsed = resetRequestSchema.safeParse(form);
-  if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
-  try {
-    await requestPasswordReset(await getDeps(), { email: parsed.data.email, ip: context.get(requestContext).ip });
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError(err, values);
-    throw err;
-  }
-  return { values: { email: "" }, fieldErrors: {}, formError: null, sent: true } satisfies ActionResult<ResetValues> & {
-    sent: boolean;
-  };
+  const ip = context.get(requestContext).ip;
+  return formAction(
+    request,
+    { errors: ACCOUNT_HTTP_ERRORS, values: emailValues },
+    {
+      schema: resetRequestSchema,
+      async handle(input) {
+        await requestPasswordReset(await getDeps(), { email: input.email, ip });
+        const sent: ActionResult<ResetValues> & { sent: boolean } = {
+          values: { email: "" },
+          fieldErrors: {},
+          formError: null,
+          sent: true,
+        };
+        return sent;
+      },
+    },
+  );
 }
 
 export default function ResetPassword({ actionData }: Route.ComponentProps) {

@@ -18,6 +18,7 @@ export async function action({ request }: Route.ActionArgs) {
   const p = scopeChoiceSchema.safeParse(form);
   if (!p.success) throw data(null, { status: 400 });
   const deps = await getDeps();
+  // Any organisation refusal is the bare 404 page: the switcher tells no one which organisations exist.
   try {
     const value = await chooseScope(deps, user.ref, p.data.scope);
     const setCookie = deps.cookies.scope(value);

@@ -9,14 +9,15 @@
  * link is this page), undone here too. A wrong or expired link is "Page not found".
  */
 import { data, Form } from "react-router";
+import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
 import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
 import {
   allowInvitation,
@@ -25,7 +26,7 @@ import {
   readConfirmation,
   resendConfirmCode,
 } from "~/server/contacts/confirm.service.server";
-import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
+import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-confirm";
 
 export const handle = { i18n: ["common", "recipients", "trusted"] };
@@ -34,11 +35,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 /** What the page shows: never the contact row itself. */
 const pageOf = ({ who, desk, step, phone, declined }: Awaited<ReturnType<typeof readConfirmation>>) => ({
@@ -49,41 +46,42 @@ const pageOf = ({ who, desk, step, phone, declined }: Awaited<ReturnType<typeof 
   declined,
 });
 
-/** The page's forms besides confirming (the default). */
-const INTENTS = {
-  sendCode: resendConfirmCode,
-  never: declineInvitation,
-  allow: allowInvitation,
-} as const;
-type Intent = keyof typeof INTENTS;
-
 export async function loader({ params }: Route.LoaderArgs) {
-  try {
-    return data(pageOf(await readConfirmation(await getDeps(), params.token)), { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(contactsSendErrors, err);
-  }
+  const confirmation = await orErrorPage(contactsSendErrors, readConfirmation(await getDeps(), params.token));
+  return data(pageOf(confirmation), { headers: PRIVATE_LINK_HEADERS });
 }
 
 type Values = { code: string };
+const codeValues = (form: FormData): Values => ({ code: String(form.get("code") ?? "").slice(0, 20) });
+type Page = ReturnType<typeof pageOf>;
+const noFields = z.object({});
 
+/** Confirming is the page's main form; the others send a new code, decline, or undo declining. */
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const values: Values = { code: String(form.get("code") ?? "").slice(0, 20) };
-  try {
-    const deps = await getDeps();
-    const intent = String(form.get("intent") ?? "");
-    const act = Object.hasOwn(INTENTS, intent) ? INTENTS[intent as Intent] : null;
-    const page = pageOf(act ? await act(deps, params.token) : await confirmContact(deps, params.token, values.code));
-    return data({ page, sent: intent === "sendCode", result: null }, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    const marks = { code: "trusted.errors.codeField" };
-    const res = serviceErrorResponse(contactsSendErrors, err, values, marks);
-    return data(
-      { page: null, sent: false, result: res.data as ActionResult<Values> },
-      { ...res.init, headers: PRIVATE_LINK_HEADERS },
-    );
-  }
+  const deps = await getDeps();
+  const show = (page: Page, sent = false) =>
+    data({ page, sent, result: null as ActionResult<Values> | null }, { headers: PRIVATE_LINK_HEADERS });
+  const options = {
+    errors: contactsSendErrors,
+    values: codeValues,
+    marks: () => ({ code: "trusted.errors.codeField" }),
+    otherwise: "confirm",
+    // The refusal beside the page it is about, under the private link's headers.
+    refused: (result: ActionResult<Values>, init: ResponseInit) =>
+      data({ page: null as Page | null, sent: false, result }, { ...init, headers: PRIVATE_LINK_HEADERS }),
+  };
+  return intentAction(request, options, {
+    sendCode: intent({
+      schema: noFields,
+      handle: async () => show(pageOf(await resendConfirmCode(deps, params.token)), true),
+    }),
+    never: intent({ schema: noFields, handle: async () => show(pageOf(await declineInvitation(deps, params.token))) }),
+    allow: intent({ schema: noFields, handle: async () => show(pageOf(await allowInvitation(deps, params.token))) }),
+    confirm: intent({
+      schema: noFields,
+      handle: async (_, form) => show(pageOf(await confirmContact(deps, params.token, codeValues(form).code))),
+    }),
+  });
 }
 
 export default function TrustedConfirm({ loaderData, actionData }: Route.ComponentProps) {
@@ -162,7 +160,15 @@ export default function TrustedConfirm({ loaderData, actionData }: Route.Compone
 }
 
 /** One of the page's other forms: a code to the number (the first, or a new one), never, allow again. */
-function PageButton({ intent, text, button }: { intent: Intent; text: string; button: string }) {
+function PageButton({
+  intent,
+  text,
+  button,
+}: {
+  intent: "sendCode" | "never" | "allow";
+  text: string;
+  button: string;
+}) {
   return (
     <Form method="post" className="mt-4">
       <input type="hidden" name="intent" value={intent} />

@@ -6,6 +6,7 @@
  * token, or one of a contact who stopped or was removed, is "Page not found".
  */
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { z } from "zod";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
 import { formatDateTime } from "~/lib/dates";
@@ -13,11 +14,11 @@ import type { ActionResult } from "~/lib/form";
 import { pageMeta } from "~/lib/meta";
 import { useLang } from "~/lib/use-lang";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { formAction } from "~/server/http/form-action.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
 import { openContactReply, REPLY_MAX, replyAsContact } from "~/server/contacts/reply.service.server";
-import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
+import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-reply";
 
 export const handle = { i18n: ["common", "trusted"] };
@@ -26,33 +27,32 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 export async function loader({ params }: Route.LoaderArgs) {
-  try {
-    const thread = await openContactReply(await getDeps(), params.token);
-    return data({ thread, maxLength: REPLY_MAX }, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(contactsErrors, err);
-  }
+  const thread = await orErrorPage(contactsErrors, openContactReply(await getDeps(), params.token));
+  return data({ thread, maxLength: REPLY_MAX }, { headers: PRIVATE_LINK_HEADERS });
 }
 
 type Values = { message: string };
 
+const messageValues = (form: FormData): Values => ({
+  message: String(form.get("message") ?? "").slice(0, REPLY_MAX + 100),
+});
+
+/** The service says what is wrong with the reply (empty, too long): its codes, on the form. */
 export async function action({ request, params }: Route.ActionArgs) {
-  const form = await readForm(request);
-  const message = String(form.get("message") ?? "");
-  const values: Values = { message: message.slice(0, REPLY_MAX + 100) };
-  try {
-    await replyAsContact(await getDeps(), params.token, message);
-    return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(contactsErrors, err, values);
-  }
+  return formAction(
+    request,
+    { errors: contactsErrors, values: messageValues },
+    {
+      schema: z.object({ message: z.unknown().transform((v) => String(v ?? "")) }),
+      async handle(input) {
+        await replyAsContact(await getDeps(), params.token, input.message);
+        return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });
+      },
+    },
+  );
 }
 
 export default function TrustedReply({ loaderData, actionData }: Route.ComponentProps) {

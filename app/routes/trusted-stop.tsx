@@ -5,14 +5,15 @@
  * confirmed), whoever names them again; the same link lets them allow requests again.
  */
 import { data, Form } from "react-router";
+import { z } from "zod";
 import { useTranslation } from "~/i18n/react";
 import { pageMeta } from "~/lib/meta";
 import { getDeps } from "~/server/deps.server";
-import { serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
+import { buttonsAction, intent } from "~/server/http/form-action.server";
 import { contactsErrors } from "~/server/contacts/contacts.http.server";
 import { allowAfterStop, readStop, stopContact } from "~/server/contacts/confirm.service.server";
-import { PRIVATE_LINK_HEADERS } from "~/server/http/private-link.server";
+import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-stop";
 
 export const handle = { i18n: ["common", "trusted"] };
@@ -21,11 +22,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "trusted"), { name: "robots", content: "noindex" }];
 }
 
-export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers(loaderHeaders);
-  actionHeaders.forEach((value, name) => headers.set(name, value));
-  return headers;
-}
+export const headers = withActionHeaders;
 
 /** What the page shows: never the contact row itself. */
 const pageOf = (s: Awaited<ReturnType<typeof readStop>>, done: "" | "stopped" | "allowed") => ({
@@ -38,24 +35,28 @@ const pageOf = (s: Awaited<ReturnType<typeof readStop>>, done: "" | "stopped" | 
 });
 
 export async function loader({ params }: Route.LoaderArgs) {
-  try {
-    return data(pageOf(await readStop(await getDeps(), params.token), ""), { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(contactsErrors, err);
-  }
+  const stop = await orErrorPage(contactsErrors, readStop(await getDeps(), params.token));
+  return data(pageOf(stop, ""), { headers: PRIVATE_LINK_HEADERS });
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-  const allow = (await readForm(request)).get("intent") === "allow";
-  try {
-    const deps = await getDeps();
-    const page = allow
-      ? pageOf(await allowAfterStop(deps, params.token), "allowed")
-      : pageOf(await stopContact(deps, params.token), "stopped");
-    return data(page, { headers: PRIVATE_LINK_HEADERS });
-  } catch (err) {
-    return serviceErrorResponse(contactsErrors, err);
-  }
+  const deps = await getDeps();
+  const answer = (page: ReturnType<typeof pageOf>) => data(page, { headers: PRIVATE_LINK_HEADERS });
+  // No form to show a refusal on: a link that ended is the error page (decision 059).
+  return buttonsAction(
+    request,
+    { errors: contactsErrors, otherwise: "stop" },
+    {
+      allow: intent({
+        schema: z.object({}),
+        handle: async () => answer(pageOf(await allowAfterStop(deps, params.token), "allowed")),
+      }),
+      stop: intent({
+        schema: z.object({}),
+        handle: async () => answer(pageOf(await stopContact(deps, params.token), "stopped")),
+      }),
+    },
+  );
 }
 
 export default function TrustedStop({ loaderData, actionData }: Route.ComponentProps) {

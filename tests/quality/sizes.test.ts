@@ -1,12 +1,13 @@
 /**
  * Size rules (decision 039): a file a reader can hold in their head. No file
- * under app/server over 500 lines, no route whose loader and action together exceed 60
- * lines (the rest belongs in a service), server/app.ts under 200 lines.
+ * under app/server over 500 lines, no route module with more than 60 lines of server code
+ * (decision 059: loader, action, headers and what only they use; the rest belongs in a
+ * service or the feature's `*.http.server.ts`), server/app.ts under 200 lines.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { filesUnder, lineCount, loaderActionLines, ROOT } from "./sizes";
+import { filesUnder, lineCount, loaderActionLines, NOT_YET_ON_THE_HELPER, ROOT, serverCodeLines } from "./sizes";
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 
@@ -31,12 +32,40 @@ describe("size rules", () => {
     expect(over).toEqual([]);
   });
 
-  it("no route's loader and action together are over 60 lines", () => {
+  it("counts a route's server code: its server exports and what only they use, not the component's", () => {
+    const route = [
+      'import { data } from "react-router";',
+      "const DONE = { saved: 1 };", // server only, through the helper
+      "type Shared = { a: string };", // the component uses it too
+      "function doneOf(q: string) {",
+      "  return q in DONE;",
+      "}",
+      "export function headers() {",
+      "  return {};",
+      "}",
+      "export async function loader() {",
+      "  return data({ done: doneOf('x') } as Shared);",
+      "}",
+      "export const action = async () => null;",
+      "function Row(p: Shared) {",
+      "  return p.a;",
+      "}",
+      "export default function Page(p: Shared) {",
+      "  return Row(p);",
+      "}",
+    ].join("\n");
+    // DONE 1 + doneOf 3 + headers 3 + loader 3 + action 1.
+    expect(serverCodeLines(route)).toBe(11);
+  });
+
+  it("no route module has more than 60 lines of server code", () => {
     const routes = filesUnder("app/routes", /\.tsx?$/).filter((f) => !/\.test\.tsx?$/.test(f));
     expect(routes.length).toBeGreaterThan(50);
-    const over = routes.map((f) => [f, loaderActionLines(read(f), f)] as const).filter(([, n]) => n > 60);
-    expect(over).toEqual([]);
-  });
+    const over = routes.map((f) => [f, serverCodeLines(read(f), f)] as const).filter(([, n]) => n > 60);
+    // The forms not yet on the helper (decision 059) may stay over until they are converted;
+    // a route on the list that fits must leave it.
+    expect(over.filter(([f]) => !NOT_YET_ON_THE_HELPER.includes(f))).toEqual([]);
+  }, 60_000);
 
   it("server/app.ts is under 200 lines", () => {
     expect(lineCount(read("server/app.ts"))).toBeLessThan(200);

@@ -7,6 +7,7 @@ import type { Deps } from "../service-deps.server";
 import { httpErrorOf } from "../http/errors.server";
 import { fulfilErrors } from "./fulfil.http.server";
 import { FulfilError, type Selection } from "./fulfil.service.server";
+import { pdfFileResponse } from "../http/file-response.server";
 
 export async function pdfResponse(
   request: Request,
@@ -18,15 +19,7 @@ export async function pdfResponse(
   if (!sel) throw data(null, { status: 400 });
   try {
     const pdf = await make(await getDeps(), sel);
-    return new Response(new Uint8Array(pdf), {
-      headers: {
-        "Content-Type": "application/pdf",
-        "Content-Disposition": `inline; filename="${filename}"`,
-        "Content-Length": String(pdf.length),
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return pdfFileResponse(pdf, filename);
   } catch (err) {
     if (!(err instanceof FulfilError)) throw err;
     throw data(null, { status: httpErrorOf(fulfilErrors, err).status });

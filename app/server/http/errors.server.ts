@@ -76,3 +76,22 @@ export function serviceErrorResponse<Code extends string, V>(
 export function invalidForm<V>(values: V, fieldErrors: ActionResult<V>["fieldErrors"], formError?: FormMessage) {
   return data<ActionResult<V>>({ values, fieldErrors, formError: formError ?? null }, { status: 400 });
 }
+
+/**
+ * What the service answered, or the error page of its code (decision 059): a loader has
+ * no form to show a refusal on, so its catch is written here once.
+ */
+export async function orErrorPage<Code extends string, T>(table: HttpErrorTable<Code>, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    return serviceErrorResponse(table, err);
+  }
+}
+
+/** The table with every code on the error page: a form that has no place for this feature's refusals. */
+export function onPage<Code extends string>(table: HttpErrorTable<Code>): HttpErrorTable<Code> {
+  return Object.fromEntries(
+    Object.entries<HttpError>(table).map(([code, e]) => [code, { ...e, on: "page" }]),
+  ) as HttpErrorTable<Code>;
+}

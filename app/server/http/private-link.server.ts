@@ -7,3 +7,19 @@
  * do not send Sec-Fetch-Site (decision 050; same-origin.server.ts).
  */
 export const PRIVATE_LINK_HEADERS = { "Cache-Control": "private, no-store", "Referrer-Policy": "same-origin" } as const;
+
+/**
+ * The `headers` of every private-link route, and of any page whose action adds headers: the
+ * loader's (PRIVATE_LINK_HEADERS), with the action's on top (a refusal's Retry-After).
+ */
+export function withActionHeaders({
+  loaderHeaders,
+  actionHeaders,
+}: {
+  loaderHeaders: Headers;
+  actionHeaders: Headers;
+}) {
+  const headers = new Headers(loaderHeaders);
+  actionHeaders.forEach((value, name) => headers.set(name, value));
+  return headers;
+}
