@@ -19,8 +19,8 @@ import path from "node:path";
 import type { Insertable } from "kysely";
 import { parseConfig } from "../app/server/config.server";
 import type { ProductTable } from "../app/server/db/schema";
-import { newItemId } from "../app/lib/ids";
-import { newStickerCode } from "../app/lib/sticker-code";
+import { newItemId } from "../app/lib/domain/ids";
+import { newStickerCode } from "../app/lib/domain/sticker-code";
 import { createRuntime } from "../app/server/runtime.server";
 import {
   bareServerSource,

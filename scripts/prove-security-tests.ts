@@ -35,7 +35,7 @@ const PRIVACY = "app/server/account/privacy.repository.server.ts";
 const ACCOUNTS = "app/server/auth/accounts.service.server.ts";
 const RELAY = "app/server/relay/relay.service.server.ts";
 const ALERTS = "app/server/alerts/alerts.service.server.ts";
-const CONTACTS = "app/server/contacts/contacts.service.server.ts";
+const CONTACTS = "app/server/trusted-contacts/trusted-contacts.service.server.ts";
 const CONCURRENCY = "tests/integration/rate-limit-concurrency.test.ts";
 
 const mutations: Mutation[] = [

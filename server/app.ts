@@ -10,7 +10,7 @@ import express from "express";
 import { pinoHttp } from "pino-http";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { LANG_COOKIE, pickLanguage } from "../app/i18n/config";
-import { CONSENT_COOKIE } from "../app/lib/consent";
+import { CONSENT_COOKIE } from "../app/lib/domain/consent";
 import { requestContext } from "../app/server/context";
 import { bodyLimit, wasBodyTooLarge } from "../app/server/http/body-limit.server";
 import { isDraining } from "../app/server/http/draining.server";

@@ -1,9 +1,9 @@
 import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
 import type { Lang } from "~/i18n/config";
-import type { BillingOverview } from "~/lib/billing-overview";
-import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/pricing";
+import type { BillingOverview } from "~/lib/domain/billing-overview";
+import { formatDate } from "~/lib/domain/dates";
+import { formatPrice } from "~/lib/domain/pricing";
 
 /** What the dashboard's "Orders and receipts" shows: the billing service's overview. */
 export type BillingSectionData = BillingOverview;

@@ -4,7 +4,7 @@
  * <details>, so it opens and closes without JavaScript and adds no script to the page.
  */
 import { useTranslation } from "~/i18n/react";
-import { POLICE_HITTEGODS_URL } from "~/lib/fee";
+import { POLICE_HITTEGODS_URL } from "~/lib/domain/fee";
 
 export function CantMeetOwner({ code }: { code: string }) {
   const { t } = useTranslation();

@@ -11,8 +11,8 @@ import { useEffect, useRef, useState } from "react";
 import { ALTCHA_CONFIGURATION, loadAltcha } from "~/lean/altcha-loader";
 import { renderRecaptcha } from "~/lean/recaptcha-loader";
 import { useLeanPageAssets, useLeanRender } from "~/lean/lean-page";
-import type { CaptchaKind } from "~/lib/contact-limits";
-import { useHydrated } from "~/lib/use-hydrated";
+import type { CaptchaKind } from "~/lib/domain/contact-limits";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 export interface CaptchaProps {
   kind: CaptchaKind;

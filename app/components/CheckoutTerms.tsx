@@ -1,7 +1,7 @@
 import { Trans, useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
-import { formatPrice, minimumTermCommitment, type Period } from "~/lib/pricing";
-import type { SellerView } from "~/lib/seller";
+import { formatPrice, minimumTermCommitment, type Period } from "~/lib/domain/pricing";
+import type { SellerView } from "~/lib/domain/seller";
 import { LiveText } from "./LiveText";
 import { SellerDetails } from "./SellerDetails";
 

@@ -6,8 +6,8 @@
 import { Form } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import { confirmationLines, type BatchFilePreview } from "~/lib/claim-batch-file";
-import type { FormMessage } from "~/lib/form";
+import { confirmationLines, type BatchFilePreview } from "~/lib/domain/claim-batch-file";
+import type { FormMessage } from "~/lib/forms/form";
 
 interface Props {
   action: string;

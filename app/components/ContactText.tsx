@@ -1,4 +1,4 @@
-import { contactParts } from "~/lib/contact-links";
+import { contactParts } from "~/lib/domain/contact-links";
 
 /**
  * An owner's contact text with its phone numbers and email addresses as tel: / mailto:

@@ -1,8 +1,8 @@
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { formatDate } from "~/lib/dates";
-import { DPA_DATE, DPA_SECTIONS, DPA_VERSION } from "~/lib/dpa";
-import type { FormMessage } from "~/lib/form";
+import { formatDate } from "~/lib/domain/dates";
+import { DPA_DATE, DPA_SECTIONS, DPA_VERSION } from "~/lib/domain/dpa";
+import type { FormMessage } from "~/lib/forms/form";
 import type { Lang } from "~/i18n/config";
 import { FormAlert } from "./form/FormAlert";
 

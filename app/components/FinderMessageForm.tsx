@@ -10,20 +10,20 @@
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Form, useNavigation } from "react-router";
-import type { ActionResult } from "~/lib/form";
-import type { CaptchaKind } from "~/lib/contact-limits";
+import type { ActionResult } from "~/lib/forms/form";
+import type { CaptchaKind } from "~/lib/domain/contact-limits";
 import {
   FINDER_CONTACT_MAX,
   HONEYPOT_FIELD,
   RELAY_MESSAGE_MAX,
   type Coordinates,
   type FinderMessageValues,
-} from "~/lib/relay-limits";
-import { useLang } from "~/lib/use-lang";
+} from "~/lib/domain/relay-limits";
+import { useLang } from "~/lib/hooks/use-lang";
 import { Captcha } from "./Captcha";
 import { Field, TextareaField } from "./form/Field";
 import { FormAlert } from "./form/FormAlert";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 import { useLeanRender } from "~/lean/lean-page";
 
 type LocationState = "off" | "locating" | "located" | "failed";

@@ -1,11 +1,11 @@
 import { useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
 import type { Lang } from "~/i18n/config";
-import { formatDate, formatDateTime } from "~/lib/dates";
-import type { Currency } from "~/lib/currency";
-import { formatFee } from "~/lib/fee";
-import { prepaidOfferHref } from "~/lib/prepaid";
-import type { PhotoVariantView } from "~/lib/photos";
+import { formatDate, formatDateTime } from "~/lib/domain/dates";
+import type { Currency } from "~/lib/domain/currency";
+import { formatFee } from "~/lib/domain/fee";
+import { prepaidOfferHref } from "~/lib/domain/prepaid";
+import type { PhotoVariantView } from "~/lib/domain/photos";
 
 /** A paid item's subscription (orders): renews at paidUntil, or ends at endsAt once cancelled. */
 export interface ItemSubscriptionData {
@@ -47,7 +47,7 @@ export interface ItemCardData {
 
 /**
  * One dashboard card: the QR code of the short {origin}/{id} printed on the stickers (an
- * SVG drawn by qrcode.react on the server, see routes/product-qr.ts; decision 052) and the
+ * SVG drawn by qrcode.react on the server, see routes/item-qr.ts; decision 052) and the
  * item's facts.
  */
 export function ItemCard({

@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Form, Link } from "react-router";
-import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/item-filter";
-import { ITEM_TYPES } from "~/lib/item-types";
+import { isFiltered, SEARCH_MAX, type ItemFilter } from "~/lib/domain/item-filter";
+import { ITEM_TYPES } from "~/lib/domain/item-types";
 
 /**
  * The item filter (decision 021): a GET form, so it works without JavaScript and the

@@ -1,10 +1,10 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import type { Currency } from "~/lib/currency";
-import { formatDate, formatDateTime } from "~/lib/dates";
-import { formatFee } from "~/lib/fee";
-import { prepaidOfferHref } from "~/lib/prepaid";
-import { useLang } from "~/lib/use-lang";
+import type { Currency } from "~/lib/domain/currency";
+import { formatDate, formatDateTime } from "~/lib/domain/dates";
+import { formatFee } from "~/lib/domain/fee";
+import { prepaidOfferHref } from "~/lib/domain/prepaid";
+import { useLang } from "~/lib/hooks/use-lang";
 
 /** What the owner's view of an item shows to manage it (ItemManageView of the items service). */
 export interface ItemManageData {

@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import type { Lang } from "~/i18n/config";
-import type { Currency } from "~/lib/currency";
-import { formatPrice, type Period } from "~/lib/pricing";
+import type { Currency } from "~/lib/domain/currency";
+import { formatPrice, type Period } from "~/lib/domain/pricing";
 import { LiveText } from "./LiveText";
 
 export interface OrderSummaryData {

@@ -2,9 +2,9 @@
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
 import { Field, TextareaField } from "~/components/form/Field";
-import { countryOptions, HOME_COUNTRY } from "~/lib/countries";
-import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/organisation-fields";
-import { useLang } from "~/lib/use-lang";
+import { countryOptions, HOME_COUNTRY } from "~/lib/domain/countries";
+import { DESK_CONTACT_MAX, ORG_NAME_MAX, ORG_TEXT_MAX } from "~/lib/forms/organisation-fields";
+import { useLang } from "~/lib/hooks/use-lang";
 
 type Values = Partial<Record<string, string>>;
 

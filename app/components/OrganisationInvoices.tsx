@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
-import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/pricing";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import { formatPrice } from "~/lib/domain/pricing";
+import { useLang } from "~/lib/hooks/use-lang";
 import { CardSection } from "./CardSection";
 
 /** One row as the organisation page's loader gives it (listOrganisationBilling). */

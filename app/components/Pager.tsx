@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
-import { pagerPages, type PageInfo } from "~/lib/item-filter";
+import { pagerPages, type PageInfo } from "~/lib/domain/item-filter";
 
 /**
  * Page links (decision 021): plain links with ?page= (and the filter), so they work without

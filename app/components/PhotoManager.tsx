@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
+import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/domain/photos";
 import { PhotoPicker } from "./PhotoPicker";
 
 /**

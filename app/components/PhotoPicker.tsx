@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/react";
-import { downscalePhoto } from "~/lib/photo-downscale";
-import { MAX_PHOTOS_PER_ITEM, PHOTO_ACCEPT, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/photos";
+import { downscalePhoto } from "~/lib/domain/photo-downscale";
+import { MAX_PHOTOS_PER_ITEM, PHOTO_ACCEPT, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/domain/photos";
 
 /**
  * The photo field of the product form and of the item's photo section (decision 035).
  * Without JavaScript a plain file input in a multipart form (field `photo`). With it, each
  * chosen photo is shown and, when large, replaced in the input by a smaller JPEG drawn on
- * a canvas (app/lib/photo-downscale.ts) before the form is sent. `onBusy` tells the form
+ * a canvas (app/lib/domain/photo-downscale.ts) before the form is sent. `onBusy` tells the form
  * to hold its submit buttons while that runs.
  */
 export function PhotoPicker({

@@ -1,20 +1,20 @@
 import { useState } from "react";
-import { setFieldValue, useCheckedValue, useFieldValue } from "~/lib/use-field-value";
+import { setFieldValue, useCheckedValue, useFieldValue } from "~/lib/hooks/use-field-value";
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
-import type { ActionResult } from "~/lib/form";
-import { formatPrice, orderTotals, type Period } from "~/lib/pricing";
-import { useLang } from "~/lib/use-lang";
-import type { Currency } from "~/lib/currency";
-import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFee } from "~/lib/fee";
-import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/product-fields";
-import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
+import type { ActionResult } from "~/lib/forms/form";
+import { formatPrice, orderTotals, type Period } from "~/lib/domain/pricing";
+import { useLang } from "~/lib/hooks/use-lang";
+import type { Currency } from "~/lib/domain/currency";
+import { APPROX_VALUE_MAX, feeSymbol, formatFee, POLICE_HITTEGODS_URL, suggestFee } from "~/lib/domain/fee";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormValues } from "~/lib/forms/product-fields";
+import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/domain/relay-limits";
 import { Field, TextareaField } from "./form/Field";
 import { ItemTypeSelect } from "./form/ItemTypeSelect";
 import { FormAlert } from "./form/FormAlert";
 import { LiveText } from "./LiveText";
 import { PhotoPicker } from "./PhotoPicker";
-import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/photos";
+import { MAX_PHOTOS_PER_ITEM, type PhotoView } from "~/lib/domain/photos";
 
 interface Props {
   values: ProductFormValues;

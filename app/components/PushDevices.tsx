@@ -6,7 +6,13 @@
 import { useEffect, useState } from "react";
 import { Form, useRevalidator } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { pushCapability, pushProblemOf, withTimeout, type PushProblem, type PushStep } from "~/lib/push-subscribe";
+import {
+  pushCapability,
+  pushProblemOf,
+  withTimeout,
+  type PushProblem,
+  type PushStep,
+} from "~/lib/domain/push-subscribe";
 
 export interface PushDevice {
   id: string;

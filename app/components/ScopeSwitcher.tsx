@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { Form, useLocation } from "react-router";
-import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
+import { PERSONAL_SCOPE, type Scope } from "~/lib/domain/organisation-roles";
 
 /**
  * The active scope in the header, switchable without opening the user menu (decision 038):

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/react";
-import type { SellerView } from "~/lib/seller";
+import type { SellerView } from "~/lib/domain/seller";
 
 /**
  * Who sells: name, postal address, organisation number, VAT number

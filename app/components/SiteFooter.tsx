@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
-import { BRAND, COPYRIGHT_YEAR } from "~/lib/brand";
+import { BRAND, COPYRIGHT_YEAR } from "~/lib/domain/brand";
 import { LanguageLinks } from "./LanguageLinks";
 
 /**

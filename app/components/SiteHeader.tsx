@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Link, NavLink, useLocation } from "react-router";
-import { BRAND } from "~/lib/brand";
-import type { Scope } from "~/lib/organisation-roles";
-import type { SessionUser } from "~/lib/session-user";
+import { BRAND } from "~/lib/domain/brand";
+import type { Scope } from "~/lib/domain/organisation-roles";
+import type { SessionUser } from "~/lib/domain/session-user";
 import { ScopeSwitcher } from "./ScopeSwitcher";
 import { UserMenu } from "./UserMenu";
 

@@ -1,8 +1,8 @@
 /** The owner's sticker shipments on the dashboard (decision 015): ordered, or shipped on … with tracking. */
 import { useTranslation } from "~/i18n/react";
-import { formatDate } from "~/lib/dates";
-import { CARRIER, trackingUrl } from "~/lib/tracking";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import { CARRIER, trackingUrl } from "~/lib/domain/tracking";
+import { useLang } from "~/lib/hooks/use-lang";
 
 export interface StickerShipmentData {
   id: string;

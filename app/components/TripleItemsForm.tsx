@@ -6,11 +6,11 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { Form } from "react-router";
-import type { Currency } from "~/lib/currency";
-import { APPROX_VALUE_MAX, feeSymbol } from "~/lib/fee";
-import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormErrors } from "~/lib/product-fields";
-import type { ProductFormValues } from "~/lib/product-fields";
-import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/relay-limits";
+import type { Currency } from "~/lib/domain/currency";
+import { APPROX_VALUE_MAX, feeSymbol } from "~/lib/domain/fee";
+import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX, type ProductFormErrors } from "~/lib/forms/product-fields";
+import type { ProductFormValues } from "~/lib/forms/product-fields";
+import { CONTACT_VISIBILITIES, DEFAULT_VISIBILITY } from "~/lib/domain/relay-limits";
 import { Field, TextareaField } from "./form/Field";
 import { ItemTypeSelect } from "./form/ItemTypeSelect";
 import { FormAlert } from "./form/FormAlert";

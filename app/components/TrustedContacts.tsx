@@ -10,9 +10,9 @@ import { CardSection } from "~/components/CardSection";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import type { FormMessage } from "~/lib/form";
-import { PHONE_INPUT_MAX } from "~/lib/phone";
-import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/trusted-contacts";
+import type { FormMessage } from "~/lib/forms/form";
+import { PHONE_INPUT_MAX } from "~/lib/domain/phone";
+import { TRUSTED_CONTACTS_MAX, TRUSTED_EMAIL_MAX, TRUSTED_NAME_MAX } from "~/lib/domain/trusted-contacts";
 
 type ChannelState = "pending" | "confirmed" | "declined" | null;
 

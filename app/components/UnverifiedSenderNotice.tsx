@@ -5,7 +5,7 @@
  */
 import { Form, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import type { SessionUser } from "~/lib/session-user";
+import type { SessionUser } from "~/lib/domain/session-user";
 
 /** Whether the signed-in user's email is verified (the root loader's user; the server decides again). */
 export function useSenderVerified(): boolean {

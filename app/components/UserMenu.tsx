@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Form, Link, useLocation } from "react-router";
-import type { Scope } from "~/lib/organisation-roles";
-import type { SessionUser } from "~/lib/session-user";
-import { may, staffRole } from "~/lib/permissions";
+import type { Scope } from "~/lib/domain/organisation-roles";
+import type { SessionUser } from "~/lib/domain/session-user";
+import { may, staffRole } from "~/lib/domain/permissions";
 
 const DEFAULT_AVATAR = "/images/avatar-default.svg";
 

@@ -5,7 +5,7 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { Form, useRouteLoaderData } from "react-router";
-import type { SessionUser } from "~/lib/session-user";
+import type { SessionUser } from "~/lib/domain/session-user";
 
 export function VerifyEmailNotice() {
   const { t } = useTranslation();

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/pricing";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import { formatPrice } from "~/lib/domain/pricing";
+import { useLang } from "~/lib/hooks/use-lang";
 
 export interface WithdrawnOrderView {
   orderId: string;

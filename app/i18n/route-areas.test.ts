@@ -386,6 +386,6 @@ describe("the key finder itself", () => {
     const used = areasUsedBy(path.join(appDir, "routes/dashboard.tsx"), "*");
     expect([...used.keys()]).toEqual(expect.arrayContaining(["dashboard", "itemTypes", "layout"]));
     // The finder page's form kit, through the re-export of the short URL's module.
-    expect([...areasUsedBy(path.join(appDir, "routes/product-short.tsx"), ["default"]).keys()]).toContain("relay");
+    expect([...areasUsedBy(path.join(appDir, "routes/item-short.tsx"), ["default"]).keys()]).toContain("relay");
   });
 });

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { formatDateTime } from "~/lib/dates";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
+import { formatDateTime } from "~/lib/domain/dates";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
 import { getBackupStatus } from "~/server/backup/backup-status.service.server";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";

@@ -3,11 +3,17 @@ import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import { formatDate } from "~/lib/dates";
-import type { ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
-import { BATCH_LABEL_MAX, BATCH_MAX, parsePrepaid, parseSize, type BatchFormValues } from "~/lib/sticker-batches";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import type { ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
+import {
+  BATCH_LABEL_MAX,
+  BATCH_MAX,
+  parsePrepaid,
+  parseSize,
+  type BatchFormValues,
+} from "~/lib/domain/sticker-batches";
+import { useLang } from "~/lib/hooks/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { formAction } from "~/server/http/form-action.server";

@@ -1,11 +1,11 @@
 import { useTranslation } from "~/i18n/react";
 import { Link, useLoaderData } from "react-router";
-import { parseInboxPage } from "~/lib/contact";
-import { formatDateTime } from "~/lib/dates";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
+import { parseInboxPage } from "~/lib/domain/contact";
+import { formatDateTime } from "~/lib/domain/dates";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
 import { requireAdmin } from "~/server/auth/session.server";
-import { inboxPage } from "~/server/contact/contact.service.server";
+import { inboxPage } from "~/server/support/support.service.server";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/admin.messages";
 

@@ -3,11 +3,11 @@
  * 201 on success; otherwise a non-OK status with JSON {message} in the visitor's language.
  */
 import { getT } from "~/i18n/i18n";
-import { parseContact } from "~/lib/contact";
+import { parseContact } from "~/lib/domain/contact";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { contactErrors } from "~/server/contact/contact.http.server";
-import { ContactError, submitContactMessage } from "~/server/contact/contact.service.server";
+import { contactErrors } from "~/server/support/support.http.server";
+import { ContactError, submitContactMessage } from "~/server/support/support.service.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { hasNul } from "~/server/http/form.server";

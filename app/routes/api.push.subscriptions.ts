@@ -5,7 +5,7 @@
  * state-changing request (server/app.ts); the body limit is the JSON one (body-limit.server.ts).
  */
 import { getT } from "~/i18n/i18n";
-import { pushEndpointSchema, pushSubscriptionSchema } from "~/lib/push";
+import { pushEndpointSchema, pushSubscriptionSchema } from "~/lib/domain/push";
 import { getSessionUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";

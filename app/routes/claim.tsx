@@ -1,8 +1,8 @@
 import { data, Link, redirect } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import type { FormMessage } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
+import type { FormMessage } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";

@@ -1,8 +1,8 @@
 import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { useTranslation } from "~/i18n/react";
 import { Link, useRouteLoaderData } from "react-router";
-import type { SessionUser } from "~/lib/session-user";
-import { pageMeta } from "~/lib/meta";
+import type { SessionUser } from "~/lib/domain/session-user";
+import { pageMeta } from "~/lib/domain/meta";
 import type { Route } from "./+types/companies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

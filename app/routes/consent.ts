@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { safeRedirectTarget } from "~/lib/redirect-target";
+import { safeRedirectTarget } from "~/lib/domain/redirect-target";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/consent";
 

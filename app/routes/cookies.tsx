@@ -1,10 +1,10 @@
 import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { useTranslation } from "~/i18n/react";
 import { LANG_COOKIE } from "~/i18n/config";
-import { CONSENT_COOKIE } from "~/lib/consent";
-import { pageMeta } from "~/lib/meta";
-import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS } from "~/lib/package-choice";
-import { RETURN_TO_COOKIE } from "~/lib/return-to";
+import { CONSENT_COOKIE } from "~/lib/domain/consent";
+import { pageMeta } from "~/lib/domain/meta";
+import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS } from "~/lib/domain/package-choice";
+import { RETURN_TO_COOKIE } from "~/lib/domain/return-to";
 import type { Route } from "./+types/cookies";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

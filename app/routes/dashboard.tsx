@@ -7,14 +7,14 @@ import { VerifyEmailNotice } from "~/components/VerifyEmailNotice";
 import { ItemCard } from "~/components/ItemCard";
 import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
-import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/item-filter";
-import { parseItemQuery } from "~/lib/item-query";
+import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/domain/item-filter";
+import { parseItemQuery } from "~/lib/domain/item-query";
 import { StickerShipments } from "~/components/StickerShipments";
-import { formatDate } from "~/lib/dates";
-import type { FormMessage } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
-import { can } from "~/lib/organisation-roles";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import type { FormMessage } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
+import { can } from "~/lib/domain/organisation-roles";
+import { useLang } from "~/lib/hooks/use-lang";
 import { useRootData } from "~/root";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
@@ -27,13 +27,13 @@ import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { getDashboard } from "~/server/items/dashboard.service.server";
 import { ItemError, setItemActive } from "~/server/items/items.service.server";
-import { isItemId } from "~/lib/ids";
+import { isItemId } from "~/lib/domain/ids";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing.service.server";
 import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
 import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 /**

@@ -1,9 +1,9 @@
 import { useTranslation } from "~/i18n/react";
 import { FindCodeForm } from "~/components/FindCodeForm";
 import { data, Link } from "react-router";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
-import { formatPrice, PACKAGES, priceFor } from "~/lib/pricing";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
+import { formatPrice, PACKAGES, priceFor } from "~/lib/domain/pricing";
 import type { LeanHandle } from "~/lean/lean-page";
 import { getSessionUser } from "~/server/auth/session.server";
 import { takeFlash } from "~/server/flash.server";
@@ -43,7 +43,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 const STEPS = ["step1", "step2", "step3", "step4"] as const;
 const REASONS = ["noApp", "reward", "anything"] as const;
 
-/** `/`: the pitch, how it works and the spec's pricing cards (prices from app/lib/pricing). */
+/** `/`: the pitch, how it works and the spec's pricing cards (prices from app/lib/domain/pricing). */
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();

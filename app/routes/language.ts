@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { isLang } from "~/i18n/config";
-import { safeRedirectTarget } from "~/lib/redirect-target";
+import { safeRedirectTarget } from "~/lib/domain/redirect-target";
 import { saveUserLanguage } from "~/server/auth/accounts.service.server";
 import { getSessionUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";

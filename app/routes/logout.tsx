@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Form, redirect, useSubmit } from "react-router";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { signOut } from "~/server/auth/accounts.service.server";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/logout";

@@ -4,9 +4,9 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Link } from "react-router";
-import { formatDateTime } from "~/lib/dates";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
+import { formatDateTime } from "~/lib/domain/dates";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { listOwnerConversations } from "~/server/relay/relay.service.server";

@@ -8,7 +8,7 @@
 import { data, Form } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/react";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { getDeps } from "~/server/deps.server";
 import { orErrorPage } from "~/server/http/errors.server";
 import { buttonsAction, intent } from "~/server/http/form-action.server";

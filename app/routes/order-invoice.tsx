@@ -1,10 +1,10 @@
 import { SellerDetails } from "~/components/SellerDetails";
 import { useTranslation } from "~/i18n/react";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { formatDate } from "~/lib/dates";
-import { pageMeta } from "~/lib/meta";
-import { formatPrice } from "~/lib/pricing";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import { pageMeta } from "~/lib/domain/meta";
+import { formatPrice } from "~/lib/domain/pricing";
+import { useLang } from "~/lib/hooks/use-lang";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";

@@ -1,6 +1,6 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Link, redirect } from "react-router";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";

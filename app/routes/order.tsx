@@ -4,20 +4,27 @@ import { CheckoutTerms } from "~/components/CheckoutTerms";
 import { WithdrawalConsent } from "~/components/WithdrawalConsent";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrderAmounts } from "~/components/OrderSummary";
-import { formatDate } from "~/lib/dates";
-import { formatFee } from "~/lib/fee";
-import type { ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
-import { checkRadio, useCheckedList, useCheckedValue } from "~/lib/use-field-value";
+import { formatDate } from "~/lib/domain/dates";
+import { formatFee } from "~/lib/domain/fee";
+import type { ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
+import { checkRadio, useCheckedList, useCheckedValue } from "~/lib/hooks/use-field-value";
 import { ItemFilterForm } from "~/components/ItemFilterForm";
 import { Pager } from "~/components/Pager";
-import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/item-filter";
-import { parseItemQuery } from "~/lib/item-query";
-import { parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/order-form";
-import { DEFAULT_PERIOD, formatPrice, nextItemIsFree, orderTotals, PACKAGE_CODES, type Period } from "~/lib/pricing";
-// Not ~/lib/eu-vat: its country and VAT tables need not reach the order page's bundle.
-import { vatOfGross } from "~/lib/vat";
+import { filterQuery, isFiltered, ORDER_PAGE_SIZE } from "~/lib/domain/item-filter";
+import { parseItemQuery } from "~/lib/domain/item-query";
+import { parseOrderForm, type OrderFormValues, type OrderScope } from "~/lib/forms/order-form";
+import {
+  DEFAULT_PERIOD,
+  formatPrice,
+  nextItemIsFree,
+  orderTotals,
+  PACKAGE_CODES,
+  type Period,
+} from "~/lib/domain/pricing";
+// Not ~/lib/domain/eu-vat: its country and VAT tables need not reach the order page's bundle.
+import { vatOfGross } from "~/lib/domain/vat";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
@@ -30,7 +37,7 @@ import { loadOrderPage } from "~/server/orders/order-page.http.server";
 import { startCheckout } from "~/server/orders/checkout.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {

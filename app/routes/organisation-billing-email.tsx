@@ -8,7 +8,7 @@
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Link } from "react-router";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
 import { organisationErrors } from "~/server/organisations/organisations.http.server";

@@ -9,10 +9,10 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { claimModeSchema, parseConfirmationLines, type ClaimModeValues } from "~/lib/claim-mode";
-import { parseForm, type ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { claimModeSchema, parseConfirmationLines, type ClaimModeValues } from "~/lib/domain/claim-mode";
+import { parseForm, type ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";

@@ -12,12 +12,16 @@ import { TrustedContacts } from "~/components/TrustedContacts";
 import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import type { ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
+import type { ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
 import { requireUser } from "~/server/auth/session.server";
-import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
-import { getDeskContacts, removeDeskContact, saveDeskItemChoices } from "~/server/contacts/contacts.service.server";
-import { addDeskContact } from "~/server/contacts/invite.service.server";
+import { contactsSendErrors } from "~/server/trusted-contacts/trusted-contacts.http.server";
+import {
+  getDeskContacts,
+  removeDeskContact,
+  saveDeskItemChoices,
+} from "~/server/trusted-contacts/trusted-contacts.service.server";
+import { addDeskContact } from "~/server/trusted-contacts/invite.service.server";
 import { getDeps } from "~/server/deps.server";
 import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";

@@ -9,10 +9,10 @@ import { data, Form, Link } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrganisationForm } from "~/components/OrganisationForm";
-import { formatDate } from "~/lib/dates";
-import { pageMeta } from "~/lib/meta";
-import { ORG_ROLES, ORGANISATION_FIELDS } from "~/lib/organisation-fields";
-import { useLang } from "~/lib/use-lang";
+import { formatDate } from "~/lib/domain/dates";
+import { pageMeta } from "~/lib/domain/meta";
+import { ORG_ROLES, ORGANISATION_FIELDS } from "~/lib/forms/organisation-fields";
+import { useLang } from "~/lib/hooks/use-lang";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
@@ -31,7 +31,7 @@ import { DataProcessingAgreement } from "~/components/DataProcessingAgreement";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
 import { listOrganisationBilling } from "~/server/orders/invoice.service.server";
 import type { Route } from "./+types/organisation";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = { i18n: ["common", "invoices", "organisations", "recipients"] };

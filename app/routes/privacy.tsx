@@ -2,8 +2,8 @@ import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { Link, useLoaderData } from "react-router";
 import { SellerDetails } from "~/components/SellerDetails";
-import { pageMeta } from "~/lib/meta";
-import { RETENTION_KINDS, RETENTION_MS, retentionPeriod } from "~/lib/retention";
+import { pageMeta } from "~/lib/domain/meta";
+import { RETENTION_KINDS, RETENTION_MS, retentionPeriod } from "~/lib/domain/retention";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/privacy";
 
@@ -45,7 +45,7 @@ export async function loader() {
 
 /**
  * `/privacy`: the privacy notice. The retention periods of the data the
- * housekeeping job deletes are printed from app/lib/retention.ts, the numbers it deletes by.
+ * housekeeping job deletes are printed from app/lib/domain/retention.ts, the numbers it deletes by.
  */
 export default function Privacy() {
   const { t } = useTranslation();

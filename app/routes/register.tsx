@@ -5,11 +5,11 @@ import { EmailField, PasswordField } from "~/components/form/AuthFields";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { SocialButtons } from "~/components/SocialButtons";
-import { registerSchema } from "~/lib/auth-forms";
-import { fieldErrors, type ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
-import { parseSocialQuery, socialStartSchema } from "~/lib/social";
-import { PASSWORD_LINK_REQUIRED } from "~/lib/social-providers";
+import { registerSchema } from "~/lib/forms/auth-forms";
+import { fieldErrors, type ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
+import { parseSocialQuery, socialStartSchema } from "~/lib/domain/social";
+import { PASSWORD_LINK_REQUIRED } from "~/lib/domain/social-providers";
 import { accountFormError } from "~/server/auth/accounts.http.server";
 import {
   AccountError,
@@ -23,7 +23,7 @@ import { invalidForm } from "~/server/http/errors.server";
 import { readForm } from "~/server/http/form.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import { takeReturnTo } from "~/server/http/return-to.server";
-import { localReturnPath } from "~/lib/redirect-target";
+import { localReturnPath } from "~/lib/domain/redirect-target";
 import type { Route } from "./+types/register";
 
 /**

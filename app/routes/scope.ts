@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
-import { scopeChoiceSchema } from "~/lib/organisations";
-import { safeRedirectTarget } from "~/lib/redirect-target";
+import { scopeChoiceSchema } from "~/lib/domain/organisations";
+import { safeRedirectTarget } from "~/lib/domain/redirect-target";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { readForm } from "~/server/http/form.server";

@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Link, redirect } from "react-router";
-import { pageMeta } from "~/lib/meta";
-import { parseSocialQuery } from "~/lib/social";
+import { pageMeta } from "~/lib/domain/meta";
+import { parseSocialQuery } from "~/lib/domain/social";
 import { socialReturnNotice } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";

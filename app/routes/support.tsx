@@ -1,9 +1,9 @@
 import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { Link } from "react-router";
-import { pageMeta } from "~/lib/meta";
-import { useLang } from "~/lib/use-lang";
-import { formatPrice, priceFor } from "~/lib/pricing";
+import { pageMeta } from "~/lib/domain/meta";
+import { useLang } from "~/lib/hooks/use-lang";
+import { formatPrice, priceFor } from "~/lib/domain/pricing";
 import type { Route } from "./+types/support";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

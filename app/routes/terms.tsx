@@ -2,7 +2,7 @@ import { leanWhenAnonymous, type LeanHandle } from "~/lean/lean-page";
 import { Trans, useTranslation } from "~/i18n/react";
 import { Link, useLoaderData } from "react-router";
 import { SellerDetails } from "~/components/SellerDetails";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/terms";
 

@@ -13,19 +13,19 @@ import { z } from "zod";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { useTranslation } from "~/i18n/react";
-import type { ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
+import type { ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
 import { getDeps } from "~/server/deps.server";
 import { orErrorPage } from "~/server/http/errors.server";
 import { intent, intentAction } from "~/server/http/form-action.server";
-import { contactsSendErrors } from "~/server/contacts/contacts.http.server";
+import { contactsSendErrors } from "~/server/trusted-contacts/trusted-contacts.http.server";
 import {
   allowInvitation,
   confirmContact,
   declineInvitation,
   readConfirmation,
   resendConfirmCode,
-} from "~/server/contacts/confirm.service.server";
+} from "~/server/trusted-contacts/confirm.service.server";
 import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-confirm";
 

@@ -7,12 +7,12 @@
 import { data, Form } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/react";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/domain/meta";
 import { getDeps } from "~/server/deps.server";
 import { orErrorPage } from "~/server/http/errors.server";
 import { buttonsAction, intent } from "~/server/http/form-action.server";
-import { contactsErrors } from "~/server/contacts/contacts.http.server";
-import { allowAfterStop, readStop, stopContact } from "~/server/contacts/confirm.service.server";
+import { contactsErrors } from "~/server/trusted-contacts/trusted-contacts.http.server";
+import { allowAfterStop, readStop, stopContact } from "~/server/trusted-contacts/confirm.service.server";
 import { PRIVATE_LINK_HEADERS, withActionHeaders } from "~/server/http/private-link.server";
 import type { Route } from "./+types/trusted-stop";
 

@@ -1,15 +1,15 @@
 import { useTranslation } from "~/i18n/react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
-import { verifyTokenOf } from "~/lib/auth-forms";
-import type { ActionResult } from "~/lib/form";
-import { pageMeta } from "~/lib/meta";
+import { verifyTokenOf } from "~/lib/forms/auth-forms";
+import type { ActionResult } from "~/lib/forms/form";
+import { pageMeta } from "~/lib/domain/meta";
 import { accountFormError } from "~/server/auth/accounts.http.server";
 import { AccountError, resendVerificationMail, verifyEmailToken } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { readForm } from "~/server/http/form.server";
-import { localReturnPath } from "~/lib/redirect-target";
+import { localReturnPath } from "~/lib/domain/redirect-target";
 import type { Route } from "./+types/verify-email";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */

@@ -5,7 +5,7 @@
  * feature never imports the listening one. Types only: any module may import this one.
  */
 import type { Lang } from "~/i18n/config";
-import type { DeviceClass } from "~/lib/scans";
+import type { DeviceClass } from "~/lib/domain/scans";
 
 /**
  * A finder opened a paid item's page and the scan alert's throttle was claimed for it.

@@ -7,7 +7,7 @@ import * as cookie from "cookie";
 import type express from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LANG_COOKIE, pickLanguage, type Lang } from "~/i18n/config";
-import { CONSENT_COOKIE } from "~/lib/consent";
+import { CONSENT_COOKIE } from "~/lib/domain/consent";
 import {
   cookiesAllowCache,
   itemIdOfPath,
@@ -105,7 +105,7 @@ function sendCachedPage(
   res.end(req.method === "HEAD" ? undefined : body);
   if (metricsEnabled()) {
     finderPageCache.inc({ result: "hit" });
-    const route = url.startsWith("/product/") ? "routes/product" : "routes/product-short";
+    const route = url.startsWith("/product/") ? "routes/item" : "routes/item-short";
     observeRequest(route, req.method ?? "GET", 200, (performance.now() - started) / 1000);
   }
   // A page served from here is a view by an anonymous visitor (never the signed-in owner):

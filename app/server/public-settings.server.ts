@@ -5,9 +5,9 @@
  * (printed under QR codes). Routes never read
  * `deps.config` (ESLint).
  */
-import type { CaptchaKind } from "~/lib/contact-limits";
-import type { SellerView } from "~/lib/seller";
-import { nationalSmsNumber } from "~/lib/sms-number";
+import type { CaptchaKind } from "~/lib/domain/contact-limits";
+import type { SellerView } from "~/lib/domain/seller";
+import { nationalSmsNumber } from "~/lib/domain/sms-number";
 import type { Config } from "./config.server";
 import { sellerOf } from "./seller/seller.server";
 

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { newItemId } from "../../app/lib/ids";
-import { newStickerCode } from "../../app/lib/sticker-code";
+import { newItemId } from "../../app/lib/domain/ids";
+import { newStickerCode } from "../../app/lib/domain/sticker-code";
 import { parseConfig } from "../../app/server/config.server";
 import { openDatabase } from "../../app/server/db/db.server";
 import { insertItem } from "../../app/server/access/items.repository.server";
@@ -19,7 +19,7 @@ import { createBatch, getBatch } from "../../app/server/stickers/stickers.servic
 import { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { acceptDpa, createOrganisation } from "../../app/server/organisations/organisations.service.server";
-import { DPA_VERSION } from "../../app/lib/dpa";
+import { DPA_VERSION } from "../../app/lib/domain/dpa";
 
 export interface QualityServer {
   url: string;

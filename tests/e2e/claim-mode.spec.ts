@@ -5,7 +5,7 @@
  * field is empty and focused again and the run lists the new items. A wrong code gets the
  * one answer and stays selected for the next scan. Axe; screenshots with SCREENSHOTS=1.
  */
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";

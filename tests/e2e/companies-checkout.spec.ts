@@ -5,7 +5,7 @@
  * address with its name as recipient; the header names the active account and switches it
  * without the user menu (point 13). Both languages, 390 and 1280 px.
  */
-import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
+import { SCOPE_COOKIE } from "../../app/lib/domain/organisation-roles";
 import { createItem } from "../../app/server/items/items.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { depsOf } from "../support/deps";

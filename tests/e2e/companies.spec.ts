@@ -23,7 +23,7 @@
  */
 import type { Browser, Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
-import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
+import { SCOPE_COOKIE } from "../../app/lib/domain/organisation-roles";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { depsOf } from "../support/deps";
 import { createUser, type TestUser } from "../support/users";

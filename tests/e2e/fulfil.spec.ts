@@ -9,7 +9,7 @@
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { depsOf } from "../support/deps";
 import { pdfToText } from "../support/pdf";
 import { createUser } from "../support/users";

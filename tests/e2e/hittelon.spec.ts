@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
-import { DAY_MS } from "../../app/lib/dates";
+import { DAY_MS } from "../../app/lib/domain/dates";
 import { depsOf } from "../support/deps";
 import { insertKeptPayment } from "../support/service-fixtures";
 import { createUser, type TestUser } from "../support/users";

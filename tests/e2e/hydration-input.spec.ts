@@ -7,8 +7,8 @@
  * fixture fails the test on any console error).
  */
 import type { Page } from "@playwright/test";
-import { CONTACT_INFO_MAX } from "../../app/lib/product-form";
-import { formatPrice, orderTotals } from "../../app/lib/pricing";
+import { CONTACT_INFO_MAX } from "../../app/lib/forms/product-form";
+import { formatPrice, orderTotals } from "../../app/lib/domain/pricing";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";
 import { expect, test, waitForHydration } from "./fixtures";

@@ -18,7 +18,7 @@ import { keepOrderAddress } from "../../app/server/order-draft/order-draft.servi
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import { withdrawOrder } from "../../app/server/orders/withdrawal.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
-import type { ProductInput } from "../../app/lib/product-form";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { depsOf } from "../support/deps";
 import { ADDRESS } from "../support/service-fixtures";
 import { createUser, type TestUser } from "../support/users";

@@ -3,8 +3,8 @@
  * languages: the dashboard card and the owner's item page say "Prepaid until …" and, in
  * the last 30 days, link to /order, where the item can be ticked to order ahead.
  */
-import { addMonths } from "../../app/lib/pricing";
-import { formatDate } from "../../app/lib/dates";
+import { addMonths } from "../../app/lib/domain/pricing";
+import { formatDate } from "../../app/lib/domain/dates";
 import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
 import { depsOf } from "../support/deps";
 import { createUser } from "../support/users";

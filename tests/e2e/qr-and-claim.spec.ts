@@ -5,7 +5,7 @@
  * tells its owner it is theirs (with a link) and anyone else the wrong-code answer with a
  * way to reach support. Screenshots with SCREENSHOTS=1.
  */
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { createItem } from "../../app/server/items/items.service.server";
 import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
 import { depsOf } from "../support/deps";

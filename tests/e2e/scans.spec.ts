@@ -6,7 +6,7 @@
  * per hour through the real SMTP stand-in. Screenshots at 390 and 1280 px go to
  * test-results/scans/.
  */
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { devices, type Browser, type Page } from "@playwright/test";
 import { createItem } from "../../app/server/items/items.service.server";
 import { depsOf } from "../support/deps";

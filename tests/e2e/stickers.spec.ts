@@ -10,9 +10,9 @@
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { labelOrigin, QR_BOX } from "../../app/server/fulfil/sticker-pdf.server";
-import { addMonths } from "../../app/lib/pricing";
-import { formatDate } from "../../app/lib/dates";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { addMonths } from "../../app/lib/domain/pricing";
+import { formatDate } from "../../app/lib/domain/dates";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { depsOf } from "../support/deps";
 import { decodeQrIn, pdfPages, pdfToText } from "../support/pdf";
 import { createUser } from "../support/users";

@@ -5,8 +5,8 @@
  * the dashboard still shows the item prepaid. A Stripe order on trial (nothing charged)
  * says there is nothing to refund.
  */
-import { addMonths } from "../../app/lib/pricing";
-import { formatDate } from "../../app/lib/dates";
+import { addMonths } from "../../app/lib/domain/pricing";
+import { formatDate } from "../../app/lib/domain/dates";
 import { createOrder } from "../../app/server/orders/checkout.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";

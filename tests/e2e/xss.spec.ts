@@ -8,7 +8,7 @@
  */
 import type { Page } from "@playwright/test";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
-import { insertMessage } from "../../app/server/contact/contact.repository.server";
+import { insertMessage } from "../../app/server/support/support.repository.server";
 import { createUser } from "../support/users";
 import { expect, test } from "./fixtures";
 

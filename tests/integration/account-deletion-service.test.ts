@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import type { ProductInput } from "../../app/lib/product-form";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import type { ProductInput } from "../../app/lib/forms/product-form";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { deletionRefusal, getDeletionPreview } from "../../app/server/account/deletion.service.server";
 import { eraseUserData } from "../../app/server/account/privacy.service.server";
 import { markShipped, shipmentQueue } from "../../app/server/fulfil/fulfil.service.server";

@@ -10,7 +10,7 @@ import { strFromU8, unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import type { ProductInput } from "../../app/lib/product-form";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { exportUserData } from "../../app/server/account/privacy.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { removeMember } from "../../app/server/organisations/organisations.service.server";

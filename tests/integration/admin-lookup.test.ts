@@ -6,8 +6,8 @@
  * authorization matrix (tests/quality/route-table.ts). SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RETENTION_MS } from "../../app/lib/retention";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { RETENTION_MS } from "../../app/lib/domain/retention";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { createItem } from "../../app/server/items/items.service.server";
 import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
 import { lookupItem, LookupError, recentLookups } from "../../app/server/lookup/lookup.service.server";

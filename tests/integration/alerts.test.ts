@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
-import { isGsm, gsmLength } from "../../app/lib/sms-text";
+import { isGsm, gsmLength } from "../../app/lib/domain/sms-text";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
 import { startElks, type ElksStandIn } from "../support/elks";

@@ -8,8 +8,8 @@
  * Reproduce a failure with the seed it prints: BAD_INPUT_SEED=<seed> (and BAD_INPUT_COUNT).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDRESS_FIELDS } from "../../app/lib/address";
-import { insertMessage } from "../../app/server/contact/contact.repository.server";
+import { ADDRESS_FIELDS } from "../../app/lib/domain/address";
+import { insertMessage } from "../../app/server/support/support.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";

@@ -17,7 +17,7 @@ import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { runBillingJobs } from "../../app/server/orders/billing.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
-import { addMonths } from "../../app/lib/pricing";
+import { addMonths } from "../../app/lib/domain/pricing";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";

@@ -20,9 +20,9 @@ import {
   readConfirmation,
   resendConfirmCode,
   stopContact,
-} from "../../app/server/contacts/confirm.service.server";
-import { listContacts, removeContact } from "../../app/server/contacts/contacts.service.server";
-import { addContact, addDeskContact } from "../../app/server/contacts/invite.service.server";
+} from "../../app/server/trusted-contacts/confirm.service.server";
+import { listContacts, removeContact } from "../../app/server/trusted-contacts/trusted-contacts.service.server";
+import { addContact, addDeskContact } from "../../app/server/trusted-contacts/invite.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import {
   inviteMember,

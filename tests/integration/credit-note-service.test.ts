@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import type { ProductInput } from "../../app/lib/product-form";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { createItem } from "../../app/server/items/items.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import { getCreditNotePdf } from "../../app/server/orders/credit-note.service.server";

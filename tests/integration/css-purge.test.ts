@@ -14,7 +14,7 @@ import path from "node:path";
 import { compile } from "sass";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server"; // the receipt mail of the test payment is translated
-import { insertMessage } from "../../app/server/contact/contact.repository.server";
+import { insertMessage } from "../../app/server/support/support.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";

@@ -6,7 +6,7 @@
  * Another owner's items never appear or count.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatPrice, orderTotals } from "../../app/lib/pricing";
+import { formatPrice, orderTotals } from "../../app/lib/domain/pricing";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";

@@ -6,7 +6,7 @@
  * version must be accepted again. SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DPA_VERSION } from "../../app/lib/dpa";
+import { DPA_VERSION } from "../../app/lib/domain/dpa";
 import { ImportError } from "../../app/server/items/csv.server";
 import { importItems } from "../../app/server/items/import.service.server";
 import {

@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { parseFinderMessage } from "../../app/lib/relay";
+import { parseFinderMessage } from "../../app/lib/domain/relay";
 import { createItem } from "../../app/server/items/items.service.server";
 import { enqueuePush, startMailWorker, type MailWorker } from "../../app/server/mail/mail.server";
 import { LANES } from "../../app/server/outbox/lanes.server";

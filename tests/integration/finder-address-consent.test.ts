@@ -8,8 +8,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { addContact } from "../../app/server/contacts/invite.service.server";
-import { replyAsContact } from "../../app/server/contacts/reply.service.server";
+import { addContact } from "../../app/server/trusted-contacts/invite.service.server";
+import { replyAsContact } from "../../app/server/trusted-contacts/reply.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { neverContactAgain } from "../../app/server/recipients/recipients.service.server";
 import {

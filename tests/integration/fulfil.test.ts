@@ -10,7 +10,7 @@ import { sql, type Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { formatStickerCode, isStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode, isStickerCode } from "../../app/lib/domain/sticker-code";
 import { parseDatabaseConfig } from "../../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../../app/server/db/db.server";
 import { migrations } from "../../app/server/db/migrations";

@@ -12,7 +12,7 @@ import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
-import { DAY_MS } from "../../app/lib/dates";
+import { DAY_MS } from "../../app/lib/domain/dates";
 import { depsOf } from "../support/deps";
 import { insertKeptPayment } from "../support/service-fixtures";
 import { httpClient } from "../support/http";

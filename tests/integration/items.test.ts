@@ -4,7 +4,7 @@
  * of edit/update, the dashboard, the public item page and its short URL, the address form.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isItemPaid } from "../../app/lib/paid";
+import { isItemPaid } from "../../app/lib/domain/paid";
 import { createItem } from "../../app/server/items/items.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";

@@ -9,10 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { parseFinderMessage } from "../../app/lib/relay";
-import { isItemPaid } from "../../app/lib/paid";
-import { addMonths } from "../../app/lib/pricing";
-import type { ProductInput } from "../../app/lib/product-form";
+import { parseFinderMessage } from "../../app/lib/domain/relay";
+import { isItemPaid } from "../../app/lib/domain/paid";
+import { addMonths } from "../../app/lib/domain/pricing";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { createItem, getItemPageView } from "../../app/server/items/items.service.server";
 import { findItemById } from "../../app/server/access/items.repository.server";
 import { hasEarnedLapsedRelay } from "../../app/server/items/lapsed-relay.repository.server";

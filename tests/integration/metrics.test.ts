@@ -157,7 +157,7 @@ describe("metrics endpoint", () => {
     await rt.database.db.updateTable("products").set({ payed: 1 }).where("id", "=", id).execute();
     const hit = 'hittad_finder_page_cache_total{result="hit"}';
     const miss = 'hittad_finder_page_cache_total{result="miss"}';
-    const finder = 'hittad_http_requests_total{route="routes/product",method="GET",status="200"}';
+    const finder = 'hittad_http_requests_total{route="routes/item",method="GET",status="200"}';
     const before = await (await scrape()).text();
     for (let i = 0; i < 3; i++) expect((await get(`/product/${id}`)).status).toBe(200);
     const after = await (await scrape()).text();

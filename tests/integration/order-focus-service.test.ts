@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { ORDER_PAGE_SIZE } from "../../app/lib/item-filter";
-import type { ProductInput } from "../../app/lib/product-form";
+import { ORDER_PAGE_SIZE } from "../../app/lib/domain/item-filter";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { createItem } from "../../app/server/items/items.service.server";
 import { registerItem, saveItem } from "../../app/server/items/save-flow.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress, rememberBuy } from "../../app/server/order-draft/order-draft.service.server";
-import { addMonths } from "../../app/lib/pricing";
+import { addMonths } from "../../app/lib/domain/pricing";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, usingPostgres, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";

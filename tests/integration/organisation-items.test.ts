@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { SCOPE_COOKIE } from "../../app/lib/organisation-roles";
+import { SCOPE_COOKIE } from "../../app/lib/domain/organisation-roles";
 import { canManage, listItemRecipients } from "../../app/server/access/item-access.repository.server";
 import { createItem, ItemError, updateOwnedItem } from "../../app/server/items/items.service.server";
 import { eraseUserData, exportUserData } from "../../app/server/account/privacy.service.server";

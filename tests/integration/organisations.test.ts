@@ -9,7 +9,7 @@
 import { createOrganisationWithDpa } from "../support/dpa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { RETURN_TO_COOKIE } from "../../app/lib/return-to";
+import { RETURN_TO_COOKIE } from "../../app/lib/domain/return-to";
 import { createItem } from "../../app/server/items/items.service.server";
 import {
   acceptInvite,

@@ -13,7 +13,7 @@ import {
   runHousekeeping,
   SENT_MAIL_RETENTION_MS,
 } from "../../app/server/jobs/jobs.service.server";
-import { RETENTION_MS } from "../../app/lib/retention";
+import { RETENTION_MS } from "../../app/lib/domain/retention";
 import { enqueueMail } from "../../app/server/mail/mail.server";
 import { CONVERSATION_RETENTION_MS } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -79,7 +79,7 @@ describe("the privacy notice", () => {
     const deleted = await runHousekeeping(depsOf(rt), rt.database.dialect);
     expect(deleted).not.toBeNull();
     const kinds = Object.keys(deleted!).sort();
-    // A new deletion in housekeeping needs its period in app/lib/retention.ts and a row here.
+    // A new deletion in housekeeping needs its period in app/lib/domain/retention.ts and a row here.
     expect(Object.keys(HOUSEKEEPING_PERIODS).sort()).toEqual(kinds);
     for (const lang of ["en", "sv"] as const) {
       const res = await http.get("/privacy", { lang });

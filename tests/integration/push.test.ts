@@ -20,7 +20,7 @@ import { enqueuePush, startMailWorker, type MailWorker } from "../../app/server/
 import { createItem } from "../../app/server/items/items.service.server";
 import { vapidKeys } from "../../app/server/push/vapid.server";
 import type { Runtime } from "../../app/server/runtime.server";
-import { PUSH_DEVICES_MAX } from "../../app/lib/push";
+import { PUSH_DEVICES_MAX } from "../../app/lib/domain/push";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";

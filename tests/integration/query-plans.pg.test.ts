@@ -18,7 +18,7 @@ import {
   type QueryId,
 } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseItemQuery } from "../../app/lib/item-query";
+import { parseItemQuery } from "../../app/lib/domain/item-query";
 import type { DB } from "../../app/server/db/db.server";
 import { getDashboard } from "../../app/server/items/dashboard.service.server";
 import { getItemPageView } from "../../app/server/items/items.service.server";

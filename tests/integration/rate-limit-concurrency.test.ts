@@ -22,24 +22,27 @@ import {
   PHONE_VERIFY_RULE,
   requestPhoneCode,
 } from "../../app/server/alerts/alerts.service.server";
-import { replyToken } from "../../app/server/contacts/contact-links.server";
-import { listContacts } from "../../app/server/contacts/contacts.service.server";
+import { replyToken } from "../../app/server/trusted-contacts/contact-links.server";
+import { listContacts } from "../../app/server/trusted-contacts/trusted-contacts.service.server";
 import {
   confirmContact,
   CONTACT_CODE_RULE,
   CONTACT_VERIFY_RULE,
   resendConfirmCode,
-} from "../../app/server/contacts/confirm.service.server";
-import { addContact, INVITE_RULE as TRUSTED_INVITE_RULE } from "../../app/server/contacts/invite.service.server";
-import { CONTACT_REPLY_RULE, replyAsContact } from "../../app/server/contacts/reply.service.server";
+} from "../../app/server/trusted-contacts/confirm.service.server";
+import {
+  addContact,
+  INVITE_RULE as TRUSTED_INVITE_RULE,
+} from "../../app/server/trusted-contacts/invite.service.server";
+import { CONTACT_REPLY_RULE, replyAsContact } from "../../app/server/trusted-contacts/reply.service.server";
 import { countPhotoUpload, PHOTO_UPLOAD_LIMIT } from "../../app/server/photos/photos.service.server";
 import { PUSH_SUBSCRIBE_RULE, subscribeDevice } from "../../app/server/push/push.service.server";
 import { ServiceError } from "../../app/server/service-error.server";
-import { TRUSTED_CONTACTS_MAX } from "../../app/lib/trusted-contacts";
+import { TRUSTED_CONTACTS_MAX } from "../../app/lib/domain/trusted-contacts";
 import { ACCOUNT_LIMITS } from "../../app/server/auth/accounts.service.server";
 import { ACCOUNT_PAGE_LIMITS } from "../../app/server/account/account.service.server";
 import { EXPORT_LIMIT } from "../../app/server/account/privacy.service.server";
-import { CONTACT_RATE_RULE } from "../../app/server/contact/contact.service.server";
+import { CONTACT_RATE_RULE } from "../../app/server/support/support.service.server";
 import { FIND_RATE_RULE } from "../../app/server/fulfil/fulfil.service.server";
 import { IMPORT_RATE_RULE } from "../../app/server/items/import.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
@@ -58,7 +61,7 @@ import type { RateRule } from "../../app/server/rate-limit/rate-limit.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { CLAIM_IP_RULE, CLAIM_USER_RULE } from "../../app/server/stickers/stickers.service.server";
-import { CODE_ALPHABET } from "../../app/lib/sticker-code";
+import { CODE_ALPHABET } from "../../app/lib/domain/sticker-code";
 import { depsOf } from "../support/deps";
 import { httpClient, type RequestOptions } from "../support/http";
 import { startRecaptchaStandIn, type RecaptchaStandIn } from "../support/recaptcha";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import type { ProductInput } from "../../app/lib/product-form";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import { createItem } from "../../app/server/items/items.service.server";
 import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import { getOrderView } from "../../app/server/orders/order-page.service.server";

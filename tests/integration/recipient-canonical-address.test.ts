@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { addContact } from "../../app/server/contacts/invite.service.server";
+import { addContact } from "../../app/server/trusted-contacts/invite.service.server";
 import { canonicalAddress, neverContactAgain } from "../../app/server/recipients/recipients.service.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import type { Deps } from "../../app/server/service-deps.server";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { runHousekeeping } from "../../app/server/jobs/jobs.service.server";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { sendDueDigests } from "../../app/server/relay/digest.service.server";
 import { CONVERSATION_RETENTION_MS } from "../../app/server/relay/relay.service.server";
 import type { Runtime } from "../../app/server/runtime.server";

@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertMessage } from "../../app/server/contact/contact.repository.server";
+import { insertMessage } from "../../app/server/support/support.repository.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import "../../app/i18n/resources.server"; // the receipt mail of the test payment is translated

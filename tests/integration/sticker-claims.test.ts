@@ -9,7 +9,7 @@ import type { Runtime } from "../../app/server/runtime.server";
 import { claimSticker, createBatch, getBatch, voidSticker } from "../../app/server/stickers/stickers.service.server";
 import { batchCsv, batchSheet } from "../../app/server/stickers/batch-files.server";
 import { labelOrigin, QR_BOX } from "../../app/server/fulfil/sticker-pdf.server";
-import { formatStickerCode } from "../../app/lib/sticker-code";
+import { formatStickerCode } from "../../app/lib/domain/sticker-code";
 import { decodeQrIn, pdfPages, pdfToText } from "../support/pdf";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { depsOf } from "../support/deps";

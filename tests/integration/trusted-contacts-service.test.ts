@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
-import { gsmLength, isGsm } from "../../app/lib/sms-text";
+import { gsmLength, isGsm } from "../../app/lib/domain/sms-text";
 import { fanOutAlert } from "../../app/server/alerts/fanout.service.server";
 import { PHONE_CODE_TTL_MS } from "../../app/server/recipients/phone-code.server";
 import {
@@ -21,16 +21,16 @@ import {
   saveDeskItemChoices,
   ContactsError,
   listContacts,
-} from "../../app/server/contacts/contacts.service.server";
+} from "../../app/server/trusted-contacts/trusted-contacts.service.server";
 import {
   confirmContact,
   readConfirmation,
   readStop,
   resendConfirmCode,
   stopContact,
-} from "../../app/server/contacts/confirm.service.server";
-import { addContact, addDeskContact } from "../../app/server/contacts/invite.service.server";
-import { openContactReply } from "../../app/server/contacts/reply.service.server";
+} from "../../app/server/trusted-contacts/confirm.service.server";
+import { addContact, addDeskContact } from "../../app/server/trusted-contacts/invite.service.server";
+import { openContactReply } from "../../app/server/trusted-contacts/reply.service.server";
 import { createItem } from "../../app/server/items/items.service.server";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 import {

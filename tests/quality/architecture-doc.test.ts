@@ -38,7 +38,7 @@ describe("docs/architecture.md", () => {
   });
 
   it("would notice a function that is gone", () => {
-    expect(declares("app/lib/form.ts", "parseForm")).toBe(true);
-    expect(declares("app/lib/form.ts", "noSuchFunction")).toBe(false);
+    expect(declares("app/lib/forms/form.ts", "parseForm")).toBe(true);
+    expect(declares("app/lib/forms/form.ts", "noSuchFunction")).toBe(false);
   });
 });

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, string[]> = {
     "alerts",
     "auth",
     "config",
-    "contacts",
+    "trusted-contacts",
     "db",
     "deps",
     "http",
@@ -46,7 +46,7 @@ const ALLOWED: Record<string, string[]> = {
   alerts: [
     "access",
     "config",
-    "contacts",
+    "trusted-contacts",
     "db",
     "deps",
     "domain-events",
@@ -80,8 +80,8 @@ const ALLOWED: Record<string, string[]> = {
   captcha: ["clock", "config", "db", "logger", "service-deps"],
   channels: ["db"],
   config: [],
-  contact: ["captcha", "db", "http", "mail", "rate-limit", "service-deps", "service-error"],
-  contacts: [
+  support: ["captcha", "db", "http", "mail", "rate-limit", "service-deps", "service-error"],
+  "trusted-contacts": [
     "access",
     "config",
     "db",
@@ -136,7 +136,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   jobs: [
     "alerts",
-    "contacts",
+    "trusted-contacts",
     "db",
     "logger",
     "lookup",
@@ -244,7 +244,7 @@ describe("the feature graph of app/server", () => {
   it("reads folders and top-level modules, type imports included", () => {
     expect(nodeOf(`${ROOT}/app/server/items/items.service.server.ts`)).toBe("items");
     expect(nodeOf(`${ROOT}/app/server/runtime.server.ts`)).toBe("runtime");
-    expect(nodeOf(`${ROOT}/app/lib/paid.ts`)).toBeUndefined();
+    expect(nodeOf(`${ROOT}/app/lib/domain/paid.ts`)).toBeUndefined();
     // service-deps.server.ts imports only types; they are edges all the same.
     expect(edges.get("service-deps")).toContain("db");
     expect(edges.size).toBeGreaterThan(30);

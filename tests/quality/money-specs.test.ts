@@ -18,10 +18,14 @@ const SPECS: Record<string, string> = {
   "app/server/orders/checkout.service.server.ts": "app/server/orders/checkout.service.server.test.ts",
   "app/server/alerts/fanout.service.server.ts": "app/server/alerts/fanout.service.server.test.ts",
   // Trusted contacts: four services, one spec for the feature.
-  "app/server/contacts/contacts.service.server.ts": "app/server/contacts/contacts.spec.server.test.ts",
-  "app/server/contacts/invite.service.server.ts": "app/server/contacts/contacts.spec.server.test.ts",
-  "app/server/contacts/confirm.service.server.ts": "app/server/contacts/contacts.spec.server.test.ts",
-  "app/server/contacts/reply.service.server.ts": "app/server/contacts/contacts.spec.server.test.ts",
+  "app/server/trusted-contacts/trusted-contacts.service.server.ts":
+    "app/server/trusted-contacts/trusted-contacts.spec.server.test.ts",
+  "app/server/trusted-contacts/invite.service.server.ts":
+    "app/server/trusted-contacts/trusted-contacts.spec.server.test.ts",
+  "app/server/trusted-contacts/confirm.service.server.ts":
+    "app/server/trusted-contacts/trusted-contacts.spec.server.test.ts",
+  "app/server/trusted-contacts/reply.service.server.ts":
+    "app/server/trusted-contacts/trusted-contacts.spec.server.test.ts",
 };
 
 interface Pointer {

@@ -1,5 +1,5 @@
 /**
- * Who may do what is decided in one table, app/lib/permissions.ts (decision 060): no code
+ * Who may do what is decided in one table, app/lib/domain/permissions.ts (decision 060): no code
  * outside it compares a role to a literal or reads the staff flag to decide. Comparing two
  * roles with each other (is this change a change at all?) and mapping stored values to roles
  * are not decisions and stay where they are.
@@ -11,9 +11,9 @@ import { ROOT } from "./import-graph";
 
 /** Where the flag and the roles are defined, read and mapped, not decided on. */
 const ALLOWED = new Set([
-  "app/lib/permissions.ts",
-  "app/lib/organisation-roles.ts",
-  "app/lib/session-user.ts",
+  "app/lib/domain/permissions.ts",
+  "app/lib/domain/organisation-roles.ts",
+  "app/lib/domain/session-user.ts",
   "app/server/auth/session.server.ts",
 ]);
 

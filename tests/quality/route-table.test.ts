@@ -5,7 +5,7 @@
  * then requests it.
  */
 import { describe, expect, it } from "vitest";
-import { RESERVED_ROUTE_NAMES } from "../../app/lib/ids";
+import { RESERVED_ROUTE_NAMES } from "../../app/lib/domain/ids";
 import routes from "../../app/routes";
 import { ORG_ITEM_TABLE, ORG_ROLES, ROLES, ROUTE_TABLE } from "./route-table";
 

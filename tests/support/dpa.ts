@@ -3,8 +3,8 @@
  * (the real service), as every organisation must before it invites or imports. For tests
  * whose subject is the invite or the import, not the agreement (tests/integration/dpa.test.ts).
  */
-import { DPA_VERSION } from "../../app/lib/dpa";
-import type { OrganisationInput } from "../../app/lib/organisations";
+import { DPA_VERSION } from "../../app/lib/domain/dpa";
+import type { OrganisationInput } from "../../app/lib/domain/organisations";
 import { insertDpaAcceptance } from "../../app/server/organisations/dpa.repository.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import type { Deps } from "../../app/server/service-deps.server";

@@ -6,12 +6,12 @@
  */
 import { keepOrderAddress } from "../../app/server/order-draft/order-draft.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
-import { DPA_VERSION } from "../../app/lib/dpa";
+import { DPA_VERSION } from "../../app/lib/domain/dpa";
 import { acceptDpa } from "../../app/server/organisations/organisations.service.server";
 import { insertMember } from "../../app/server/organisations/organisations.repository.server";
 import { claimSticker, createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
-import { addMonths } from "../../app/lib/pricing";
-import type { ProductInput } from "../../app/lib/product-form";
+import { addMonths } from "../../app/lib/domain/pricing";
+import type { ProductInput } from "../../app/lib/forms/product-form";
 import type { Deps } from "../../app/server/service-deps.server";
 import type { ServiceTestDeps } from "./service-db";
 

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/react";
-import { PASSWORD_MIN } from "~/lib/password";
+import { PASSWORD_MIN } from "~/lib/domain/password";
 import { Field } from "./Field";
 
 export function EmailField({ id, error, defaultValue }: { id: string; error?: string; defaultValue: string }) {

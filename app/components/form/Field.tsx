@@ -5,8 +5,8 @@
  */
 import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n/react";
-import { useFieldValue } from "~/lib/use-field-value";
-import { useLang } from "~/lib/use-lang";
+import { useFieldValue } from "~/lib/hooks/use-field-value";
+import { useLang } from "~/lib/hooks/use-lang";
 import { LiveText } from "../LiveText";
 
 interface Common {

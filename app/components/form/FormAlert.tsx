@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/i18n/react";
-import type { FormMessage } from "~/lib/form";
+import type { FormMessage } from "~/lib/forms/form";
 
 export function FormAlert({
   message,

@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/react";
-import { ITEM_TYPES } from "~/lib/product-fields";
+import { ITEM_TYPES } from "~/lib/forms/product-fields";
 
 /** The item's type, as a select with its label and translated error: the product form's and the Triple's. */
 export function ItemTypeSelect({

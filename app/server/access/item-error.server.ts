@@ -3,8 +3,8 @@
  * stickers, which make and move items but sit below the items' feature, can name them.
  * items.service.server.ts re-exports both.
  */
-import type { ProductInput } from "~/lib/product-form";
-import type { ContactVisibility } from "~/lib/relay";
+import type { ProductInput } from "~/lib/forms/product-form";
+import type { ContactVisibility } from "~/lib/domain/relay";
 import { ServiceError } from "../service-error.server";
 
 /**

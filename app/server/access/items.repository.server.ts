@@ -4,18 +4,18 @@
  * app/lib, so services never see `payed === 1`.
  */
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type SqlBool } from "kysely";
-import type { ItemFilter } from "~/lib/item-filter";
-import { toCurrency, type Currency } from "~/lib/currency";
-import { toPeriod, type Period } from "~/lib/pricing";
-import { toItemType, type ItemType } from "~/lib/product-form";
-import { toContactVisibility, type ContactVisibility } from "~/lib/relay";
+import type { ItemFilter } from "~/lib/domain/item-filter";
+import { toCurrency, type Currency } from "~/lib/domain/currency";
+import { toPeriod, type Period } from "~/lib/domain/pricing";
+import { toItemType, type ItemType } from "~/lib/forms/product-form";
+import { toContactVisibility, type ContactVisibility } from "~/lib/domain/relay";
 import type { DB } from "../db/db.server";
 import type { Database, ProductTable } from "../db/schema";
 import { canManage, canManageInOrganisation } from "./item-access.repository.server";
 
 export interface Item {
   id: string;
-  /** The typeable sticker code, canonical form (app/lib/sticker-code.ts). */
+  /** The typeable sticker code, canonical form (app/lib/domain/sticker-code.ts). */
   code: string;
   owner: string;
   name: string;
@@ -261,7 +261,7 @@ export async function idOrCodeTaken(db: DB, id: string, code: string): Promise<b
 
 /**
  * The filter of the dashboard and the order page as SQL (decision 021). "Paid" is
- * app/lib/paid.ts's rule: payed and the paid period not ended (no end = no end). The name
+ * app/lib/domain/paid.ts's rule: payed and the paid period not ended (no end = no end). The name
  * search is a case-insensitive substring of `nameFolded`, lower(name) kept by the database
  * (migration 0046; lower() folds every letter on both databases: db.server.ts gives SQLite
  * JavaScript's); % and _ in the text are matched literally.

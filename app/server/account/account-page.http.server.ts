@@ -12,7 +12,7 @@ import {
   setPasswordSchema,
   signOutOthersSchema,
   unlinkSchema,
-} from "~/lib/account";
+} from "~/lib/domain/account";
 import type { RouteDeps } from "../deps.server";
 import { intent, intentAction } from "../http/form-action.server";
 import { pushErrors } from "../push/push.http.server";

@@ -1,6 +1,6 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { firstName } from "~/lib/first-name";
+import { firstName } from "~/lib/domain/first-name";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";

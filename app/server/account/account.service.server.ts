@@ -7,9 +7,9 @@
  */
 import { APIError } from "better-auth/api";
 import { isLang, type Lang } from "~/i18n/config";
-import type { DeviceClass } from "~/lib/account";
-import { passwordProblem, type PasswordProblem } from "~/lib/password";
-import type { SocialProvider } from "~/lib/social";
+import type { DeviceClass } from "~/lib/domain/account";
+import { passwordProblem, type PasswordProblem } from "~/lib/domain/password";
+import type { SocialProvider } from "~/lib/domain/social";
 import { hasPassword, isEmailVerified } from "../auth/accounts.repository.server";
 import { enabledProviders, FRESH_SIGN_IN_SECONDS, isSocialProvider } from "../auth/auth.server";
 import type { Deps } from "../service-deps.server";

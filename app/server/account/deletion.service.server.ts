@@ -9,8 +9,8 @@
  *   (`deleteOrganisations`).
  * No HTTP here (decision 011); the account service throws the refusals.
  */
-import { isItemPaid } from "~/lib/paid";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { isItemPaid } from "~/lib/domain/paid";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { listOpenWithdrawals, type OpenWithdrawal } from "../orders/withdrawal.service.server";
 import { countItemsOfOrganisation, listItemsOfOrganisation, listSoleAdminships } from "./deletion.repository.server";

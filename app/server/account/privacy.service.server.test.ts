@@ -6,7 +6,7 @@
  * address; the last admin of an organisation with members is not erased. Two sign-ups.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import {
   createTestOrganisation,

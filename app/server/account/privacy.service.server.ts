@@ -5,14 +5,14 @@
  * A feature that adds a table holding a user's data adds its entry here; the export and
  * the deletion then cover it, and tests/integration/account.test.ts checks both.
  */
-import { stockholmIsoDay } from "~/lib/dates";
+import { stockholmIsoDay } from "~/lib/domain/dates";
 import type { Deps } from "../service-deps.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";
 import { stopAllRenewals } from "../orders/renewals.service.server";
 import type { DB } from "../db/db.server";
 import * as orgRepo from "../organisations/organisations.repository.server";
-import { eraseContacts, exportContacts } from "../contacts/contacts.service.server";
+import { eraseContacts, exportContacts } from "../trusted-contacts/trusted-contacts.service.server";
 import * as alertsRepo from "../alerts/alerts.repository.server";
 import * as repo from "./privacy.repository.server";
 import { listLookupsByStaff } from "../lookup/lookup.repository.server";

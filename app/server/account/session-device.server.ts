@@ -5,7 +5,7 @@
  * every session showed as "Unknown device"). The header itself never reaches the page.
  */
 import { parse } from "bowser";
-import type { DeviceClass } from "~/lib/account";
+import type { DeviceClass } from "~/lib/domain/account";
 
 export interface SessionDevice {
   device: DeviceClass;

@@ -1,4 +1,4 @@
-import { toAdminGrantSource, type AdminGrantSource } from "~/lib/admin-grant";
+import { toAdminGrantSource, type AdminGrantSource } from "~/lib/domain/admin-grant";
 import type { DB } from "../db/db.server";
 import { systemClock } from "../clock.server";
 

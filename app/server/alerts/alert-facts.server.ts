@@ -1,6 +1,6 @@
 /** What an alert is about (decision 033): the fan-out's input, and what the channels render. */
 import type { Lang } from "~/i18n/config";
-import type { DeviceClass } from "~/lib/scans";
+import type { DeviceClass } from "~/lib/domain/scans";
 
 interface Base {
   itemId: string;

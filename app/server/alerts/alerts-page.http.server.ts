@@ -7,10 +7,10 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import type { Lang } from "~/i18n/config";
-import { alertSettingsFromForm } from "~/lib/alerts";
-import { contactsSendErrors } from "../contacts/contacts.http.server";
-import { removeContact, saveItemContactChoices } from "../contacts/contacts.service.server";
-import { addContact } from "../contacts/invite.service.server";
+import { alertSettingsFromForm } from "~/lib/domain/alerts";
+import { contactsSendErrors } from "../trusted-contacts/trusted-contacts.http.server";
+import { removeContact, saveItemContactChoices } from "../trusted-contacts/trusted-contacts.service.server";
+import { addContact } from "../trusted-contacts/invite.service.server";
 import type { RouteDeps } from "../deps.server";
 import { intent, intentAction, type Values } from "../http/form-action.server";
 import { alertsErrors } from "./alerts.http.server";

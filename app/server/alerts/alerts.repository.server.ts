@@ -3,7 +3,7 @@
  * number, and the SMS cost guard's counters.
  */
 import { sql } from "kysely";
-import { readAlertSettings, type AlertSettings } from "~/lib/alerts";
+import { readAlertSettings, type AlertSettings } from "~/lib/domain/alerts";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";
 

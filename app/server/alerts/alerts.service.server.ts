@@ -5,8 +5,8 @@
  * No HTTP here (decision 011): alerts.http.server.ts maps AlertsError codes.
  */
 import { getT } from "~/i18n/i18n";
-import type { AlertSettings } from "~/lib/alerts";
-import { formatPhone, normalizePhone } from "~/lib/phone";
+import type { AlertSettings } from "~/lib/domain/alerts";
+import { formatPhone, normalizePhone } from "~/lib/domain/phone";
 import type { Deps } from "../service-deps.server";
 import { enqueueSms } from "../mail/mail.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
@@ -62,7 +62,7 @@ export async function getPhoneState(deps: Pick<Deps, "db" | "clock">, userId: st
 }
 
 /**
- * Sends a six-digit code to the typed number (any format lib/phone.ts reads). The number
+ * Sends a six-digit code to the typed number (any format lib/domain/phone.ts reads). The number
  * is not proven yet, so the code is a consent request (decision 046): a verified account
  * only, an allowed country, not a number that asked never to be contacted, the
  * per-recipient limits, the account's SMS quota and the day's budget; the SMS carries the

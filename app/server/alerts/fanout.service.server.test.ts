@@ -33,11 +33,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "~/i18n/resources.server";
-import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from "~/lib/alerts";
-import type { ProductInput } from "~/lib/product-form";
+import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from "~/lib/domain/alerts";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createTestOrganisation, joinOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
-import { insertContact } from "../contacts/contacts.repository.server";
+import { insertContact } from "../trusted-contacts/trusted-contacts.repository.server";
 import { createItem } from "../items/items.service.server";
 import type { AlertFacts } from "./alert-facts.server";
 import { confirmPhone, setPendingPhone, writeSettings } from "./alerts.repository.server";

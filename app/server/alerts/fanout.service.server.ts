@@ -16,17 +16,21 @@
  * numbers that confirmed themselves and are not on the suppression list (decision 046).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { AlertEvent } from "~/lib/alerts";
-import { maskEmail, maskPhone } from "~/lib/phone";
+import type { AlertEvent } from "~/lib/domain/alerts";
+import { maskEmail, maskPhone } from "~/lib/domain/phone";
 import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../access/item-access.repository.server";
 import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
 import { listSubscriptions } from "../push/push.repository.server";
-import { listActiveContactsForItem, rememberLink, type ContactRow } from "../contacts/contacts.repository.server";
+import {
+  listActiveContactsForItem,
+  rememberLink,
+  type ContactRow,
+} from "../trusted-contacts/trusted-contacts.repository.server";
 import { findItemById } from "../access/items.repository.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
-import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../contacts/contact-links.server";
+import { shortReplyCode, shortReplyUrl, shortStopCode, shortStopUrl } from "../trusted-contacts/contact-links.server";
 import { mayMessage } from "../recipients/recipients.service.server";
 import { admitSms } from "../sms/sms-guard.server";
 import * as repo from "./alerts.repository.server";

@@ -1,19 +1,19 @@
 /**
  * What each channel says about an alert, in the recipient's language (decision 033). Email:
- * the texts the relay and scan alerts always had. SMS: one part (lib/sms-text.ts) naming
+ * the texts the relay and scan alerts always had. SMS: one part (lib/domain/sms-text.ts) naming
  * the item, with a link, quoting the finder only as far as it fits. Stored text (item
  * names, the finder's words) is inserted as text: mails are plain text (the HTML part is
  * escaped), an SMS is text.
  */
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { formatFee } from "~/lib/fee";
-import { mapsLink } from "~/lib/relay";
-import { fitSms, gsmOnly, smsName, type SmsText } from "~/lib/sms-text";
+import { formatDate } from "~/lib/domain/dates";
+import { formatFee } from "~/lib/domain/fee";
+import { mapsLink } from "~/lib/domain/relay";
+import { fitSms, gsmOnly, smsName, type SmsText } from "~/lib/domain/sms-text";
 import type { Config } from "../config.server";
 import type { PushPayload } from "../push/push-sender.server";
-import { replyUrl, stopUrl } from "../contacts/contact-links.server";
+import { replyUrl, stopUrl } from "../trusted-contacts/contact-links.server";
 import { scanAlertMail } from "../scans/scan-alert.mail.server";
 import type { AlertFacts } from "./alert-facts.server";
 import type { RecipientUser } from "./alerts.repository.server";

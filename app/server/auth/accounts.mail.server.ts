@@ -1,7 +1,7 @@
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { firstName } from "~/lib/first-name";
-import { localReturnPath } from "~/lib/redirect-target";
+import { firstName } from "~/lib/domain/first-name";
+import { localReturnPath } from "~/lib/domain/redirect-target";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";

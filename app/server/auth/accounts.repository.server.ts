@@ -1,5 +1,5 @@
 import type { Lang } from "~/i18n/config";
-import { SOCIAL_PROVIDERS, type SocialProvider } from "~/lib/social";
+import { SOCIAL_PROVIDERS, type SocialProvider } from "~/lib/domain/social";
 import { readBool, type DB } from "../db/db.server";
 
 export async function setUserLanguage(db: DB, userId: string, lang: Lang): Promise<void> {

@@ -4,12 +4,12 @@
  * come back as a plain `Headers` value for the route to forward; failures are thrown as
  * AccountError codes (accounts.http.server.ts maps them to statuses and messages).
  */
-import { localReturnPath } from "~/lib/redirect-target";
+import { localReturnPath } from "~/lib/domain/redirect-target";
 import { APIError } from "better-auth/api";
 import type { Lang } from "~/i18n/config";
-import type { CaptchaKind } from "~/lib/contact-limits";
-import { passwordProblem, type PasswordProblem } from "~/lib/password";
-import type { SocialProvider } from "~/lib/social";
+import type { CaptchaKind } from "~/lib/domain/contact-limits";
+import { passwordProblem, type PasswordProblem } from "~/lib/domain/password";
+import type { SocialProvider } from "~/lib/domain/social";
 import type { Deps } from "../service-deps.server";
 import {
   adminGrantsFor,

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import type { SessionUser } from "~/lib/session-user";
+import type { SessionUser } from "~/lib/domain/session-user";
 import { getDeps } from "../deps.server";
 import { isAdminUser } from "./accounts.service.server";
-import { may, staffRole } from "~/lib/permissions";
+import { may, staffRole } from "~/lib/domain/permissions";
 
 /** The signed-in user for this request, or null. Reads the session from the database. */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {

@@ -3,7 +3,7 @@
  * register form): off to the provider, or its refusal on the form with nothing typed back.
  */
 import { redirect } from "react-router";
-import { socialStartSchema } from "~/lib/social";
+import { socialStartSchema } from "~/lib/domain/social";
 import type { RouteDeps } from "../deps.server";
 import { intent } from "../http/form-action.server";
 import { startSocialSignIn } from "./accounts.service.server";

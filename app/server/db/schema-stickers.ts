@@ -18,7 +18,7 @@ export interface StickerBatchTable {
 export interface StickerTable {
   /** The QR's /{id}; the item's id once claimed. */
   id: string;
-  /** Typeable code, canonical form (app/lib/sticker-code.ts). */
+  /** Typeable code, canonical form (app/lib/domain/sticker-code.ts). */
   code: string;
   batchId: string;
   voidedAt: number | null;

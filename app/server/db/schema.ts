@@ -66,7 +66,7 @@ export type {
 export interface ProductTable {
   /** 10 random alphanumerics; also the sticker's short URL /{id}. */
   id: string;
-  /** The typeable sticker code (app/lib/sticker-code.ts), canonical form, unique. */
+  /** The typeable sticker code (app/lib/domain/sticker-code.ts), canonical form, unique. */
   code: string;
   owner: string;
   name: string;

@@ -4,11 +4,11 @@
  * (decision 012) it goes only to the account's verified email.
  */
 import { getT } from "~/i18n/i18n";
-import { firstName } from "~/lib/first-name";
-import { addressLines } from "~/lib/order-form";
-import { formatDate } from "~/lib/dates";
-import { formatStickerCode } from "~/lib/sticker-code";
-import { CARRIER, trackingUrl } from "~/lib/tracking";
+import { firstName } from "~/lib/domain/first-name";
+import { addressLines } from "~/lib/forms/order-form";
+import { formatDate } from "~/lib/domain/dates";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
+import { CARRIER, trackingUrl } from "~/lib/domain/tracking";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";

@@ -6,7 +6,7 @@
 import { sql } from "kysely";
 import type { Lang } from "~/i18n/config";
 import { isLang } from "~/i18n/config";
-import { parseStoredAddress, type Address } from "~/lib/address";
+import { parseStoredAddress, type Address } from "~/lib/domain/address";
 import { readBool, type DB } from "../db/db.server";
 
 /** dropped: an order shipment never to be posted, its account deleted (decision 051). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addMonths } from "~/lib/pricing";
+import { addMonths } from "~/lib/domain/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";

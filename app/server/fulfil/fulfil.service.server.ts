@@ -5,11 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import type { Address } from "~/lib/address";
-import { newItemId } from "~/lib/ids";
-import { isItemPaid } from "~/lib/paid";
-import { addMonths } from "~/lib/pricing";
-import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
+import type { Address } from "~/lib/domain/address";
+import { newItemId } from "~/lib/domain/ids";
+import { isItemPaid } from "~/lib/domain/paid";
+import { addMonths } from "~/lib/domain/pricing";
+import { newStickerCode, normalizeStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { findManagedItem, idOrCodeTaken } from "../access/items.repository.server";
 import { logger } from "../logger.server";

@@ -1,6 +1,6 @@
 /** The loader of both PDF downloads: guard, parse, call, answer (decision 011). */
 import { data } from "react-router";
-import { parseSelection } from "~/lib/fulfil";
+import { parseSelection } from "~/lib/domain/fulfil";
 import { requireAdmin } from "../auth/session.server";
 import { getDeps } from "../deps.server";
 import type { Deps } from "../service-deps.server";

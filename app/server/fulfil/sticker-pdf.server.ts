@@ -13,11 +13,11 @@ import type PDFDocumentClass from "pdfkit";
 import type QRCodeModule from "qrcode";
 import { getT } from "~/i18n/i18n";
 import type { Lang } from "~/i18n/config";
-import type { Address } from "~/lib/address";
-import { BRAND } from "~/lib/brand";
-import { addressLines } from "~/lib/order-form";
-import { nationalSmsNumber } from "~/lib/sms-number";
-import { formatStickerCode } from "~/lib/sticker-code";
+import type { Address } from "~/lib/domain/address";
+import { BRAND } from "~/lib/domain/brand";
+import { addressLines } from "~/lib/forms/order-form";
+import { nationalSmsNumber } from "~/lib/domain/sms-number";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 
 const MM = 72 / 25.4;
 export const PAGE = { width: 210 * MM, height: 297 * MM };

@@ -11,9 +11,9 @@ import type express from "express";
 import type { IncomingMessage } from "node:http";
 import { LANG_COOKIE, pickLanguage } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { BATCH_FILE_MAX_BYTES } from "~/lib/claim-mode";
-import { CSV_MAX_BYTES } from "~/lib/item-csv";
-import { MAX_PHOTOS_PER_ITEM, PHOTO_MAX_MB } from "~/lib/photos";
+import { BATCH_FILE_MAX_BYTES } from "~/lib/domain/claim-mode";
+import { CSV_MAX_BYTES } from "~/lib/domain/item-csv";
+import { MAX_PHOTOS_PER_ITEM, PHOTO_MAX_MB } from "~/lib/domain/photos";
 import "~/i18n/resources.server";
 import { logger, redactUrl } from "../logger.server";
 

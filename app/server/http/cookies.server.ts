@@ -7,9 +7,9 @@
 import * as cookie from "cookie";
 import type { Lang } from "~/i18n/config";
 import { LANG_COOKIE } from "~/i18n/config";
-import { CONSENT_COOKIE, CONSENT_MAX_AGE_SECONDS } from "~/lib/consent";
-import { SCOPE_COOKIE } from "~/lib/organisation-roles";
-import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS, parsePackage } from "~/lib/package-choice";
+import { CONSENT_COOKIE, CONSENT_MAX_AGE_SECONDS } from "~/lib/domain/consent";
+import { SCOPE_COOKIE } from "~/lib/domain/organisation-roles";
+import { PACKAGE_COOKIE, PACKAGE_COOKIE_DAYS, parsePackage } from "~/lib/domain/package-choice";
 import { rememberReturnTo } from "./return-to.server";
 import type { Config } from "../config.server";
 import { setFlash, type FlashKey } from "../flash.server";

@@ -6,7 +6,7 @@
  * route's catch block is one line: `return serviceErrorResponse(table, err, values)`.
  */
 import { data, redirect } from "react-router";
-import type { ActionResult, FormMessage } from "~/lib/form";
+import type { ActionResult, FormMessage } from "~/lib/forms/form";
 import { ServiceError, type MessageParams } from "../service-error.server";
 
 export interface HttpError {

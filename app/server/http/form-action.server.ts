@@ -17,7 +17,7 @@
  */
 import { data } from "react-router";
 import type { z } from "zod";
-import { parseForm, type ActionResult, type FormMessage } from "~/lib/form";
+import { parseForm, type ActionResult, type FormMessage } from "~/lib/forms/form";
 import { httpErrorOf, isErrorOf, serviceErrorResponse, type HttpErrorTable } from "./errors.server";
 import type { ServiceError } from "../service-error.server";
 import { badRequest, readForm } from "./form.server";

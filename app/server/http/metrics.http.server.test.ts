@@ -5,23 +5,23 @@ import { routeLabel, routeTree } from "./metrics.http.server";
 const tree = routeTree({
   root: { id: "root", path: "" },
   "routes/home": { id: "routes/home", parentId: "root", index: true },
-  "routes/product": { id: "routes/product", parentId: "root", path: "product/:id" },
-  "routes/product-qr": { id: "routes/product-qr", parentId: "root", path: "product/:id/qr.svg" },
-  "routes/product-short": { id: "routes/product-short", parentId: "root", path: ":id" },
+  "routes/item": { id: "routes/item", parentId: "root", path: "product/:id" },
+  "routes/item-qr": { id: "routes/item-qr", parentId: "root", path: "product/:id/qr.svg" },
+  "routes/item-short": { id: "routes/item-short", parentId: "root", path: ":id" },
   "routes/not-found": { id: "routes/not-found", parentId: "root", path: "*" },
 });
 
 describe("metrics route label", () => {
   it("is the leaf route's id, so a label never carries an item id", () => {
     expect(routeLabel(tree, "/")).toBe("routes/home");
-    expect(routeLabel(tree, "/product/NnhWsZBUB5")).toBe("routes/product");
-    expect(routeLabel(tree, "/product/NnhWsZBUB5/qr.svg")).toBe("routes/product-qr");
-    expect(routeLabel(tree, "/NnhWsZBUB5")).toBe("routes/product-short");
+    expect(routeLabel(tree, "/product/NnhWsZBUB5")).toBe("routes/item");
+    expect(routeLabel(tree, "/product/NnhWsZBUB5/qr.svg")).toBe("routes/item-qr");
+    expect(routeLabel(tree, "/NnhWsZBUB5")).toBe("routes/item-short");
     expect(routeLabel(tree, "/a/b/c")).toBe("routes/not-found");
   });
 
   it("a single-fetch data request counts as its page", () => {
-    expect(routeLabel(tree, "/product/NnhWsZBUB5.data")).toBe("routes/product");
+    expect(routeLabel(tree, "/product/NnhWsZBUB5.data")).toBe("routes/item");
     expect(routeLabel(tree, "/_root.data")).toBe("routes/home");
   });
 

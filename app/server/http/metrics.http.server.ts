@@ -42,7 +42,7 @@ const OWN_PATHS: Record<string, string> = {
 };
 
 /**
- * The route label of a path: the leaf route's id (e.g. `routes/product`) for pages and
+ * The route label of a path: the leaf route's id (e.g. `routes/item`) for pages and
  * their `.data` requests, a fixed name for the app's own endpoints.
  */
 export function routeLabel(tree: RouteObject[], pathname: string): string {

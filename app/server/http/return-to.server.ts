@@ -8,8 +8,8 @@
  * when it is used, so a cookie set by anyone else can never send the user off-site.
  */
 import * as cookie from "cookie";
-import { safeRedirectTarget } from "~/lib/redirect-target";
-import { RETURN_TO_COOKIE } from "~/lib/return-to";
+import { safeRedirectTarget } from "~/lib/domain/redirect-target";
+import { RETURN_TO_COOKIE } from "~/lib/domain/return-to";
 
 export { RETURN_TO_COOKIE };
 /** Ten minutes: long enough to find a password, short enough not to surprise later. */

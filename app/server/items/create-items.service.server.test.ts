@@ -4,7 +4,7 @@
  * SQLite, and on PostgreSQL when DATABASE_URL names one.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ProductFormValues } from "~/lib/product-form";
+import type { ProductFormValues } from "~/lib/forms/product-form";
 import { createTestDatabase, type TestDatabase } from "../../../tests/support/database";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";

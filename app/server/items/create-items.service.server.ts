@@ -4,7 +4,7 @@
  * all of them or none. Nothing is saved while any block has an error.
  */
 import type { Lang } from "~/i18n/config";
-import { parseProductValues, type ProductFormErrors, type ProductFormValues } from "~/lib/product-form";
+import { parseProductValues, type ProductFormErrors, type ProductFormValues } from "~/lib/forms/product-form";
 import type { Deps } from "../service-deps.server";
 import { createItem } from "./items.service.server";
 

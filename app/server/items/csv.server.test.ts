@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "~/lib/item-csv";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "~/lib/domain/item-csv";
 import {
   CSV_MAX_LINES,
   decodeCsv,

@@ -10,7 +10,7 @@ import { stringify } from "csv-stringify/sync";
 import enItemTypes from "~/locales/en/itemTypes.json";
 import svItemTypes from "~/locales/sv/itemTypes.json";
 import type { Lang } from "~/i18n/config";
-import { stockholmIsoDay } from "~/lib/dates";
+import { stockholmIsoDay } from "~/lib/domain/dates";
 import {
   CSV_MAX_BYTES,
   CSV_MAX_ROWS,
@@ -21,10 +21,10 @@ import {
   type ImportColumn,
   type ImportRow,
   type RowError,
-} from "~/lib/item-csv";
-import { productFormSchema, type ItemType } from "~/lib/product-form";
-import type { ContactVisibility } from "~/lib/relay-limits";
-import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
+} from "~/lib/domain/item-csv";
+import { productFormSchema, type ItemType } from "~/lib/forms/product-form";
+import type { ContactVisibility } from "~/lib/domain/relay-limits";
+import { formatStickerCode, normalizeStickerCode } from "~/lib/domain/sticker-code";
 import { ServiceError } from "../service-error.server";
 
 /**

@@ -6,9 +6,9 @@ import type { Deps } from "../service-deps.server";
 import { listItemSubscriptions, type ItemSubscription } from "../orders/renewals.service.server";
 import { countItemsOfOwnerBy, listItemsOfOwnerPage } from "../access/items.repository.server";
 import { listMembers } from "../organisations/organisations.repository.server";
-import { prepaidOfferDue } from "~/lib/prepaid";
+import { prepaidOfferDue } from "~/lib/domain/prepaid";
 import { prepaidEnds } from "../orders/order-ahead.server";
-import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/item-filter";
+import { clampPage, DASHBOARD_PAGE_SIZE, NO_FILTER, type ItemQuery, type PageInfo } from "~/lib/domain/item-filter";
 
 import { photosOfItems } from "../photos/photos.service.server";
 import { toOwnedItem, type OwnedItem } from "./items.service.server";

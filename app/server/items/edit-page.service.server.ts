@@ -3,13 +3,13 @@
  * them, who it may be assigned to (also on the register page), its photos (decision 039: the route only parses, guards,
  * calls and maps errors).
  */
-import { isItemId } from "~/lib/ids";
-import type { ProductFormValues } from "~/lib/product-form";
+import { isItemId } from "~/lib/domain/ids";
+import type { ProductFormValues } from "~/lib/forms/product-form";
 import type { Deps } from "../service-deps.server";
 import { listManagedPhotos } from "../photos/photos.service.server";
 import { findMembership, listMembers } from "../organisations/organisations.repository.server";
 import { getOwnedItem, ItemError } from "./items.service.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 /** The edit form of one of the user's items; ItemError notFound for anyone else's or no item. */
 export async function getItemEditPage(deps: Pick<Deps, "db" | "clock">, userId: string, id: string) {

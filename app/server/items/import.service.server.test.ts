@@ -7,8 +7,8 @@ import { acceptCurrentDpa } from "../../../tests/support/dpa";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { insertMember, insertOrganisation } from "../organisations/organisations.repository.server";
-import { addMonths } from "~/lib/pricing";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { addMonths } from "~/lib/domain/pricing";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { CLAIM_USER_RULE, createBatch, getBatch, voidSticker } from "../stickers/stickers.service.server";
 import { importErrors } from "./import.http.server";
 import {

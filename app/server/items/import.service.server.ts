@@ -5,16 +5,16 @@
  * one. No HTTP here (decision 011).
  */
 import type { Lang } from "~/i18n/config";
-import { stockholmIsoDay } from "~/lib/dates";
+import { stockholmIsoDay } from "~/lib/domain/dates";
 import { countPhotosOfItems } from "../photos/photos.service.server";
-import { currencyForLang } from "~/lib/currency";
-import { DPA_VERSION } from "~/lib/dpa";
-import { newItemId } from "~/lib/ids";
-import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/item-csv";
-import { isItemPaid } from "~/lib/paid";
-import { DEFAULT_PERIOD } from "~/lib/pricing";
-import { newStickerCode } from "~/lib/sticker-code";
-import { can, PERSONAL_SCOPE } from "~/lib/organisation-roles";
+import { currencyForLang } from "~/lib/domain/currency";
+import { DPA_VERSION } from "~/lib/domain/dpa";
+import { newItemId } from "~/lib/domain/ids";
+import { PREVIEW_ERRORS, PREVIEW_ROWS, type ImportPreview, type ImportRow } from "~/lib/domain/item-csv";
+import { isItemPaid } from "~/lib/domain/paid";
+import { DEFAULT_PERIOD } from "~/lib/domain/pricing";
+import { newStickerCode } from "~/lib/domain/sticker-code";
+import { can, PERSONAL_SCOPE } from "~/lib/domain/organisation-roles";
 import type { Deps } from "../service-deps.server";
 import { findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { hasDpaAcceptance } from "../organisations/dpa.repository.server";
@@ -27,8 +27,8 @@ import {
   type Claimable,
   type Claimant,
 } from "../stickers/stickers.service.server";
-import { addMonths } from "~/lib/pricing";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { addMonths } from "~/lib/domain/pricing";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import {
   decodeCsv,
   exportCsvHeader,

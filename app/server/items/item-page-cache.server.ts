@@ -18,10 +18,10 @@
  */
 import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
-import { isItemId } from "~/lib/ids";
+import { isItemId } from "~/lib/domain/ids";
 import type { DB } from "../db/db.server";
 import { findItemVersion, findItemVersions, type Item } from "../access/items.repository.server";
-import { isItemPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/domain/paid";
 import { logger } from "../logger.server";
 import type { PageCache } from "../service-deps.server";
 import { systemClock } from "../clock.server";

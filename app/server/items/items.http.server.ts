@@ -1,7 +1,7 @@
 /** Items' error codes as HTTP answers (decision 011): status and translation key per code. */
 import { data } from "react-router";
-import type { ActionResult } from "~/lib/form";
-import { suggestFeeFromForm, type ProductFormValues } from "~/lib/product-form";
+import type { ActionResult } from "~/lib/forms/form";
+import { suggestFeeFromForm, type ProductFormValues } from "~/lib/forms/product-form";
 import { invalidForm, type HttpErrorTable } from "../http/errors.server";
 import type { ItemErrorCode } from "./items.service.server";
 

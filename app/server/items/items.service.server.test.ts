@@ -3,7 +3,7 @@
  * (decision 011): ownership, the paid rule by the clock, and the pay-now decision.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { createItem, getItemPageView, getOwnedItem, ItemError, updateOwnedItem } from "./items.service.server";

@@ -3,13 +3,13 @@
  * No HTTP here (decision 011): routes call these after their guards and map the results.
  */
 import type { Lang } from "~/i18n/config";
-import { currencyForLang, type Currency } from "~/lib/currency";
-import { newItemId } from "~/lib/ids";
-import { newStickerCode } from "~/lib/sticker-code";
-import { isItemPaid } from "~/lib/paid";
-import { formatStickerCode } from "~/lib/sticker-code";
-import type { ItemType } from "~/lib/product-form";
-import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/relay";
+import { currencyForLang, type Currency } from "~/lib/domain/currency";
+import { newItemId } from "~/lib/domain/ids";
+import { newStickerCode } from "~/lib/domain/sticker-code";
+import { isItemPaid } from "~/lib/domain/paid";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
+import type { ItemType } from "~/lib/forms/product-form";
+import { DEFAULT_VISIBILITY, type ContactVisibility } from "~/lib/domain/relay";
 import type { Deps } from "../service-deps.server";
 import { ItemError, type ItemErrorCode, type ItemInput } from "../access/item-error.server";
 import {
@@ -37,11 +37,11 @@ import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { qrPng, qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
-import { RECENT_SCANS, type ScanEntry } from "~/lib/scans";
-import type { PhotoView } from "~/lib/photos";
-import { prepaidOfferDue } from "~/lib/prepaid";
+import { RECENT_SCANS, type ScanEntry } from "~/lib/domain/scans";
+import type { PhotoView } from "~/lib/domain/photos";
+import { prepaidOfferDue } from "~/lib/domain/prepaid";
 import { prepaidEnds } from "../orders/order-ahead.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 // The items' error and input live at the bottom so the stickers can throw and build them (decision 053).
 export { ItemError, type ItemErrorCode, type ItemInput };

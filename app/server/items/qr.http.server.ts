@@ -5,8 +5,8 @@
  * it is not a secret, but we are not a QR service for ids that are not yours.
  * `?download` saves it as a file named after the sticker code.
  */
-import { isItemId } from "~/lib/ids";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { isItemId } from "~/lib/domain/ids";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { getSessionUser } from "../auth/session.server";
 import { getDeps } from "../deps.server";
 import { getItemQr, ItemError } from "./items.service.server";

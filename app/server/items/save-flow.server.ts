@@ -4,7 +4,7 @@
  * address form (which continues to /order). Pay now only for an item not paid yet.
  */
 import type { Lang } from "~/i18n/config";
-import type { ProductFormValues, ProductInput } from "~/lib/product-form";
+import type { ProductFormValues, ProductInput } from "~/lib/forms/product-form";
 import type { Deps } from "../service-deps.server";
 import { hasOrderAddressWithEmail, rememberBuy } from "../order-draft/order-draft.service.server";
 import { attachPhotos, PhotoError, type PreparedPhoto } from "../photos/photos.service.server";

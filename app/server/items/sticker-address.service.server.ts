@@ -2,7 +2,7 @@
  * The item page's answer for any sticker address, beside the item's own view
  * (items.service.server.ts getItemPageView). No HTTP here (decision 011).
  */
-import { formatStickerCode } from "~/lib/sticker-code";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { isRetiredStickerId } from "../fulfil/fulfil.repository.server";
 import { findUnclaimedStickerState } from "../stickers/stickers.repository.server";

@@ -4,7 +4,7 @@
  */
 import { data, redirect } from "react-router";
 import type { Lang } from "~/i18n/config";
-import { formValues, type ProductFormErrors, type ProductFormValues } from "~/lib/product-form";
+import { formValues, type ProductFormErrors, type ProductFormValues } from "~/lib/forms/product-form";
 import { getDeps } from "../deps.server";
 import { activeScopeOf, organisationIdOf } from "../organisations/scope.http.server";
 import { registerItems } from "./save-flow.server";

@@ -2,10 +2,10 @@
  * Tables that would only grow are pruned on a schedule (decision 012):
  * expired rate-limit counters, sent mail after 30 days, payment events after the
  * Swedish bookkeeping period (7 years, bokföringslagen 7 kap. 2 §), finder conversations
- * 180 days after their last message (decision 013). The periods are app/lib/retention.ts, which
+ * 180 days after their last message (decision 013). The periods are app/lib/domain/retention.ts, which
  * the privacy notice prints.
  */
-import { bookkeepingCutoff, RETENTION_MS } from "~/lib/retention";
+import { bookkeepingCutoff, RETENTION_MS } from "~/lib/domain/retention";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { deleteExpiredRateLimits } from "../rate-limit/rate-limit.server";
@@ -13,7 +13,7 @@ import { deleteScansBefore } from "../scans/scans.repository.server";
 import { SCAN_RETENTION_MS } from "../scans/scans.service.server";
 import { deleteExpiredConversations } from "../relay/relay.service.server";
 import { deleteLookupsBefore } from "../lookup/lookup.repository.server";
-import { deleteUnconfirmedBefore } from "../contacts/contacts.repository.server";
+import { deleteUnconfirmedBefore } from "../trusted-contacts/trusted-contacts.repository.server";
 import { deleteBackoffsBefore } from "../outbox/outbox.repository.server";
 import { deleteOldSmsQuotas } from "../alerts/alerts.repository.server";
 import { deleteStaleNeverLinks } from "../recipients/recipients.service.server";

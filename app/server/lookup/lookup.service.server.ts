@@ -4,12 +4,12 @@
  * under the QR code) at /admin/lookup and see who owns it, to call or mail them. Every
  * look-up, found or not, is logged with who and when: owners' contact details are
  * personal data, and staff access to them must be accountable. The log is deleted after
- * RETENTION_MS.lookups (app/lib/retention.ts) by the housekeeping job.
+ * RETENTION_MS.lookups (app/lib/domain/retention.ts) by the housekeeping job.
  */
-import { isItemId, randomId } from "~/lib/ids";
-import { LOOKUP_QUERY_MAX } from "~/lib/lookup";
-import { isItemPaid } from "~/lib/paid";
-import { normalizeStickerCode } from "~/lib/sticker-code";
+import { isItemId, randomId } from "~/lib/domain/ids";
+import { LOOKUP_QUERY_MAX } from "~/lib/domain/lookup";
+import { isItemPaid } from "~/lib/domain/paid";
+import { normalizeStickerCode } from "~/lib/domain/sticker-code";
 import { ServiceError } from "../service-error.server";
 import type { Deps } from "../service-deps.server";
 import * as repo from "./lookup.repository.server";

@@ -36,7 +36,7 @@ export interface MailMessage {
   deliveryId?: string;
 }
 
-/** An SMS for the outbox: E.164 number, one part (lib/sms-text.ts), the report URL. */
+/** An SMS for the outbox: E.164 number, one part (lib/domain/sms-text.ts), the report URL. */
 export interface SmsMessage {
   to: string;
   text: string;

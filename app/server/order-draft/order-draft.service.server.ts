@@ -5,8 +5,8 @@
  *   - getOrderAddress: the address kept for the order, else the profile's saved one;
  *   - getBuyItemId: the item to preselect (pay-now).
  */
-import { addressFromUser, emptyAddress, parseStoredAddress, type Address } from "~/lib/address";
-import type { SessionUser } from "~/lib/session-user";
+import { addressFromUser, emptyAddress, parseStoredAddress, type Address } from "~/lib/domain/address";
+import type { SessionUser } from "~/lib/domain/session-user";
 import type { Deps } from "../service-deps.server";
 import { findOrganisation } from "../organisations/organisations.repository.server";
 import {

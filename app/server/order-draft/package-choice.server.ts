@@ -6,8 +6,8 @@
  */
 import { redirect } from "react-router";
 import * as cookie from "cookie";
-import { PACKAGE_COOKIE, parsePackage } from "~/lib/package-choice";
-import type { PackageName } from "~/lib/pricing";
+import { PACKAGE_COOKIE, parsePackage } from "~/lib/domain/package-choice";
+import type { PackageName } from "~/lib/domain/pricing";
 import { forgetReturnTo } from "../http/return-to.server";
 import { requireSignedOut } from "../auth/session.server";
 import type { CookieWriters } from "../http/cookies.server";

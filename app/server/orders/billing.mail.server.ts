@@ -6,9 +6,9 @@
  */
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { firstName } from "~/lib/first-name";
-import { formatPrice } from "~/lib/pricing";
+import { formatDate } from "~/lib/domain/dates";
+import { firstName } from "~/lib/domain/first-name";
+import { formatPrice } from "~/lib/domain/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";

@@ -4,8 +4,8 @@
  * updates that let exactly one instance act on each.
  */
 import { sql, type Selectable } from "kysely";
-import { toCurrency, type Currency } from "~/lib/currency";
-import { toPeriod, type Period } from "~/lib/pricing";
+import { toCurrency, type Currency } from "~/lib/domain/currency";
+import { toPeriod, type Period } from "~/lib/domain/pricing";
 import type { DB, Dialect } from "../db/db.server";
 import type { ReceiptTable } from "../db/schema";
 import { num, toOrder, type Order } from "./orders.repository.server";

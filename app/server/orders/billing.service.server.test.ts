@@ -7,10 +7,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import { isItemPaid } from "~/lib/paid";
-import type { ProductInput } from "~/lib/product-form";
-import { addMonths } from "~/lib/pricing";
-import { vatOfGross } from "~/lib/vat";
+import { isItemPaid } from "~/lib/domain/paid";
+import type { ProductInput } from "~/lib/forms/product-form";
+import { addMonths } from "~/lib/domain/pricing";
+import { vatOfGross } from "~/lib/domain/vat";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";
@@ -27,7 +27,7 @@ import {
   simulateFailedRenewal,
   simulateRenewal,
 } from "./billing.service.server";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import { applyPayment, endSubscription } from "./payment-events.service.server";
 import { cancelRenewal, getCancelPreview, paymentPortalUrl, resumeRenewal } from "./renewals.service.server";

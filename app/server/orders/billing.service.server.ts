@@ -7,11 +7,11 @@
 import { sellerOf } from "../seller/seller.server";
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import type { BillingOverview } from "~/lib/billing-overview";
-import { formatDate } from "~/lib/dates";
-import { formatPrice, periodEnd } from "~/lib/pricing";
-import { netLinesOfGross } from "~/lib/vat";
-import { countryCodeOf, countryName } from "~/lib/countries";
+import type { BillingOverview } from "~/lib/domain/billing-overview";
+import { formatDate } from "~/lib/domain/dates";
+import { formatPrice, periodEnd } from "~/lib/domain/pricing";
+import { netLinesOfGross } from "~/lib/domain/vat";
+import { countryCodeOf, countryName } from "~/lib/domain/countries";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
@@ -29,7 +29,7 @@ import {
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
 import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
   findOrder,
@@ -326,8 +326,8 @@ export async function getReceiptPdf(
   return { pdf, filename: `hittad-receipt-${view.number}.pdf` };
 }
 
-export type { BillingOverview } from "~/lib/billing-overview";
-import { ITEMS_LISTED } from "~/lib/billing-overview";
+export type { BillingOverview } from "~/lib/domain/billing-overview";
+import { ITEMS_LISTED } from "~/lib/domain/billing-overview";
 
 /** The dashboard's confirmation after a cancel or a resume (POST-redirect-GET). */
 export type RenewalConfirmation =

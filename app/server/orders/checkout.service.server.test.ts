@@ -41,8 +41,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "~/i18n/resources.server";
-import { addMonths } from "~/lib/pricing";
-import type { ProductInput } from "~/lib/product-form";
+import { addMonths } from "~/lib/domain/pricing";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createTestOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
 import { stripeEnv } from "../../../tests/support/stripe";

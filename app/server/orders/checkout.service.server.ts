@@ -5,14 +5,14 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import { isCompletePostalAddress } from "~/lib/address";
+import { isCompletePostalAddress } from "~/lib/domain/address";
 import { orderAheadStart } from "./order-ahead.server";
-import { vatOfGross } from "~/lib/vat";
-import { orderTotals, type Period } from "~/lib/pricing";
-import { ORDER_MAX_ALL_UNPAID } from "~/lib/order-form";
+import { vatOfGross } from "~/lib/domain/vat";
+import { orderTotals, type Period } from "~/lib/domain/pricing";
+import { ORDER_MAX_ALL_UNPAID } from "~/lib/forms/order-form";
 import type { Deps } from "../service-deps.server";
 import { listFilteredItemIds } from "../access/items.repository.server";
-import { type ItemFilter } from "~/lib/item-filter";
+import { type ItemFilter } from "~/lib/domain/item-filter";
 import { logger } from "../logger.server";
 import { getOrderAddress } from "../order-draft/order-draft.service.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";

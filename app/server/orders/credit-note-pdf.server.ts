@@ -3,8 +3,8 @@
  * corrects and written the same way (receipt-pdf.server.ts: placed text, escaped, no
  * dependency). Amounts are shown as credited: negative, VAT included and apart.
  */
-import type { Currency } from "~/lib/currency";
-import type { SellerView } from "~/lib/seller";
+import type { Currency } from "~/lib/domain/currency";
+import type { SellerView } from "~/lib/domain/seller";
 import { partiesBlock, renderPdf, type PdfLine } from "./receipt-pdf.server";
 
 export interface CreditNoteView {

@@ -5,8 +5,8 @@
  */
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { formatPrice } from "~/lib/pricing";
+import { formatDate } from "~/lib/domain/dates";
+import { formatPrice } from "~/lib/domain/pricing";
 import type { Deps } from "../service-deps.server";
 import { sellerOf } from "../seller/seller.server";
 import { getReceipt } from "./billing.service.server";

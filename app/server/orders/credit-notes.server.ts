@@ -6,8 +6,8 @@
  * amounts only; the page and PDF are credit-note.service.server.ts.
  */
 import { randomUUID } from "node:crypto";
-import type { Currency } from "~/lib/currency";
-import { toCurrency } from "~/lib/currency";
+import type { Currency } from "~/lib/domain/currency";
+import { toCurrency } from "~/lib/domain/currency";
 import type { DB } from "../db/db.server";
 import { findReceiptOfOrder, nextCounter } from "./billing.repository.server";
 import type { Order } from "./orders.repository.server";

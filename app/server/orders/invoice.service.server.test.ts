@@ -6,7 +6,7 @@
  * up per test file where the rule allows (password hashing is slow).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import {
   createTestOrganisation,

@@ -6,17 +6,17 @@
  * or one unpaid long after its due date ends the stickers. Who may see an organisation's
  * invoices and receipts: its admins only. No HTTP here (decision 011).
  */
-import type { SellerView } from "~/lib/seller";
+import type { SellerView } from "~/lib/domain/seller";
 import { sellerOf } from "../seller/seller.server";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import type { Currency } from "~/lib/currency";
-import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/eu-vat";
-import { minimumTermEnd, periodEnd, type Period } from "~/lib/pricing";
-import { netLinesOfGross } from "~/lib/vat";
+import type { Currency } from "~/lib/domain/currency";
+import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/domain/eu-vat";
+import { minimumTermEnd, periodEnd, type Period } from "~/lib/domain/pricing";
+import { netLinesOfGross } from "~/lib/domain/vat";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
-import { billingEmailConfirmed } from "~/lib/organisations";
+import { billingEmailConfirmed } from "~/lib/domain/organisations";
 import { findMembership, findOrganisation, type Organisation } from "../organisations/organisations.repository.server";
 import {
   clearInvoiceCredit,
@@ -42,7 +42,7 @@ import { OrderError } from "./order-error.server";
 import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
 import type { InvoiceLine, IssuedInvoice } from "./payments.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
 

@@ -19,7 +19,7 @@ import { enqueueLapsedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { insertShipment, listOrderItemIds, listItemsOfOrder, type Order } from "./orders.repository.server";
 
 /**

@@ -15,7 +15,7 @@ import type { Deps } from "../service-deps.server";
 import { findMembership } from "../organisations/organisations.repository.server";
 import { isOrderId, OrderError } from "./order-error.server";
 import { findOrder, type Order } from "./orders.repository.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 export type OrderAccess = "view" | "payer";
 

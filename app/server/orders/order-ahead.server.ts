@@ -5,7 +5,7 @@
  */
 import type { DB } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
-import { isItemPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/domain/paid";
 import { listItemsCoveredElsewhere } from "./billing.repository.server";
 import { OrderError } from "./order-error.server";
 import { listPrepaidClaimedItems } from "../stickers/stickers.repository.server";

@@ -4,7 +4,7 @@
  * no day is paid twice; an item an order covers is still refused.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { periodEnd } from "~/lib/pricing";
+import { periodEnd } from "~/lib/domain/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { ADDRESS, claimPackSticker, RED_BIKE, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem, getItemPageView } from "../items/items.service.server";
@@ -13,7 +13,7 @@ import { keepOrderAddress } from "../order-draft/order-draft.service.server";
 import { completeTestPayment, createOrder } from "./checkout.service.server";
 import { getOrderPage } from "./order-page.service.server";
 import { cancelAbandonedOrders, lapseDueOrders } from "./billing.service.server";
-import { STRIPE_TRIAL_MIN_MS } from "~/lib/stripe-trial";
+import { STRIPE_TRIAL_MIN_MS } from "~/lib/domain/stripe-trial";
 import { startCheckout } from "./checkout.service.server";
 import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";

@@ -6,9 +6,9 @@
  */
 import { data } from "react-router";
 import type { Lang } from "~/i18n/config";
-import { missingPostalFields } from "~/lib/address";
-import { parseFocusItem, parseItemQuery } from "~/lib/item-query";
-import { addressLines } from "~/lib/order-form";
+import { missingPostalFields } from "~/lib/domain/address";
+import { parseFocusItem, parseItemQuery } from "~/lib/domain/item-query";
+import { addressLines } from "~/lib/forms/order-form";
 import { flashIsSuccess, privatePageHeaders, takeFlash } from "../flash.server";
 import { chosenPackage } from "../order-draft/package-choice.server";
 import { activeScopeOf, organisationIdOf } from "../organisations/scope.http.server";

@@ -3,11 +3,11 @@
  * the owner can order, which start selected, and an order as its payer sees it. No HTTP
  * here (decision 011).
  */
-import { type Address } from "~/lib/address";
-import type { Currency } from "~/lib/currency";
-import { isItemPaid } from "~/lib/paid";
-import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/pricing";
-import type { ItemType } from "~/lib/product-form";
+import { type Address } from "~/lib/domain/address";
+import type { Currency } from "~/lib/domain/currency";
+import { isItemPaid } from "~/lib/domain/paid";
+import { PACKAGE_CODES, type PackageName, type Period } from "~/lib/domain/pricing";
+import type { ItemType } from "~/lib/forms/product-form";
 import type { Deps } from "../service-deps.server";
 import {
   countItemsOfOwnerBy,
@@ -22,7 +22,7 @@ import {
   type ItemFilter,
   type ItemQuery,
   type PageInfo,
-} from "~/lib/item-filter";
+} from "~/lib/domain/item-filter";
 import { getBuyItemId, getOrderAddress } from "../order-draft/order-draft.service.server";
 import { findReceiptOfOrder } from "./billing.repository.server";
 import { prepaidEnds } from "./order-ahead.server";

@@ -5,8 +5,8 @@
  */
 import { type Insertable, type Selectable, type Updateable } from "kysely";
 import { isLang, type Lang } from "~/i18n/config";
-import { parseStoredAddress, type Address } from "~/lib/address";
-import { toCurrency, type Currency } from "~/lib/currency";
+import { parseStoredAddress, type Address } from "~/lib/domain/address";
+import { toCurrency, type Currency } from "~/lib/domain/currency";
 import {
   toOrderStatus,
   toPaymentMethod,
@@ -14,9 +14,9 @@ import {
   type OrderStatus,
   type PaymentMethod,
   type Provider,
-} from "~/lib/order-form";
-import { toPeriod, type Period } from "~/lib/pricing";
-import { vatOfGross } from "~/lib/vat";
+} from "~/lib/forms/order-form";
+import { toPeriod, type Period } from "~/lib/domain/pricing";
+import { vatOfGross } from "~/lib/domain/vat";
 import { readBool, type DB } from "../db/db.server";
 import type { OrderTable } from "../db/schema";
 import { canManage } from "../access/item-access.repository.server";

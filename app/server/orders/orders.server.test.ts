@@ -6,8 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import "~/i18n/resources.server"; // the receipt mail is written in the owner's language
-import type { ProductInput } from "~/lib/product-form";
-import { addMonths, minimumTermEnd } from "~/lib/pricing";
+import type { ProductInput } from "~/lib/forms/product-form";
+import { addMonths, minimumTermEnd } from "~/lib/domain/pricing";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { keepOrderAddress } from "../order-draft/order-draft.service.server";

@@ -53,9 +53,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import "~/i18n/resources.server";
-import { DAY_MS } from "~/lib/dates";
-import { addMonths, periodEnd } from "~/lib/pricing";
-import type { ProductInput } from "~/lib/product-form";
+import { DAY_MS } from "~/lib/domain/dates";
+import { addMonths, periodEnd } from "~/lib/domain/pricing";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
 import { itemPageVersion } from "../items/item-page-cache.server";

@@ -3,8 +3,8 @@
  * webhook and the test checkout call) and the provider ending a subscription, each event
  * applied once (claimEvent). No HTTP here (decision 011).
  */
-import { isItemPaid } from "~/lib/paid";
-import { minimumTermEnd, periodEnd } from "~/lib/pricing";
+import { isItemPaid } from "~/lib/domain/paid";
+import { minimumTermEnd, periodEnd } from "~/lib/domain/pricing";
 import { prepaidEnds } from "./order-ahead.server";
 import type { DB } from "../db/db.server";
 import type { Deps } from "../service-deps.server";

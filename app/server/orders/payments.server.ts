@@ -8,10 +8,10 @@
 import Stripe from "stripe";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatPrice, minimumTermCommitment } from "~/lib/pricing";
+import { formatPrice, minimumTermCommitment } from "~/lib/domain/pricing";
 import type { Config } from "../config.server";
 import { logger } from "../logger.server";
-import { stripeFirstChargeAt } from "~/lib/stripe-trial";
+import { stripeFirstChargeAt } from "~/lib/domain/stripe-trial";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
 
 export interface CheckoutStart {

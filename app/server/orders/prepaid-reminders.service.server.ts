@@ -5,8 +5,8 @@
  * mail's transaction, so several instances on one database send it once.
  */
 import { DEFAULT_LANG } from "~/i18n/config";
-import { DAY_MS, formatDate } from "~/lib/dates";
-import { prepaidOfferHref } from "~/lib/prepaid";
+import { DAY_MS, formatDate } from "~/lib/domain/dates";
+import { prepaidOfferHref } from "~/lib/domain/prepaid";
 import type { Deps } from "../service-deps.server";
 import { enqueueAccountMail } from "./billing.mail.server";
 import { claimPrepaidReminder, listPrepaidEnding } from "../stickers/stickers.repository.server";

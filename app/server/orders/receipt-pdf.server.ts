@@ -5,9 +5,9 @@
  * address go through `pdfString`, which escapes PDF's string syntax, so typed text cannot
  * become PDF operators.
  */
-import type { SellerView } from "~/lib/seller";
-import type { Currency } from "~/lib/currency";
-import type { Period } from "~/lib/pricing";
+import type { SellerView } from "~/lib/domain/seller";
+import type { Currency } from "~/lib/domain/currency";
+import type { Period } from "~/lib/domain/pricing";
 
 /** A receipt as the owner sees it (page, PDF, dashboard list). */
 export interface ReceiptView {

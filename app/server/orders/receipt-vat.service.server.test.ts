@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { signUpOwner } from "../../../tests/support/service-fixtures";
 import { pdfToText } from "../../../tests/support/pdf";

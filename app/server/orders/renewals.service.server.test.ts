@@ -50,8 +50,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import "~/i18n/resources.server";
-import { DAY_MS } from "~/lib/dates";
-import type { ProductInput } from "~/lib/product-form";
+import { DAY_MS } from "~/lib/domain/dates";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createTestOrganisation, signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
 import { stripeEnv } from "../../../tests/support/stripe";

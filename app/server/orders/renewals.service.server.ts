@@ -5,7 +5,7 @@
  * customer portal; and what each item's subscription shows. No HTTP here (decision 011).
  */
 import type { Lang } from "~/i18n/config";
-import { cancelledSubscriptionEnd, minimumTermEnd, type Period } from "~/lib/pricing";
+import { cancelledSubscriptionEnd, minimumTermEnd, type Period } from "~/lib/domain/pricing";
 import type { Deps } from "../service-deps.server";
 import { listManagedIds } from "../access/item-access.repository.server";
 import { logger } from "../logger.server";

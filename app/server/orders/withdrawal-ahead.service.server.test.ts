@@ -7,12 +7,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import { isItemPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/domain/paid";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { claimPackSticker, signUpOwner } from "../../../tests/support/service-fixtures";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { handleStripeEvent, verifyStripeEvent } from "./stripe-webhook.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
 

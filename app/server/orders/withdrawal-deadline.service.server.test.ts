@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import { formatDate } from "~/lib/dates";
-import type { ProductInput } from "~/lib/product-form";
+import { formatDate } from "~/lib/domain/dates";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem } from "../items/items.service.server";

@@ -6,8 +6,8 @@
  * text: the outbox makes the HTML part from it, escaped (item names are the owner's text).
  */
 import type { TFunction } from "~/i18n/translate";
-import { formatDate } from "~/lib/dates";
-import { withdrawalDeadline, type WithdrawalRefund } from "~/lib/withdrawal";
+import { formatDate } from "~/lib/domain/dates";
+import { withdrawalDeadline, type WithdrawalRefund } from "~/lib/domain/withdrawal";
 import type { Lang } from "~/i18n/config";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";

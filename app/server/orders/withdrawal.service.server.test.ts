@@ -7,10 +7,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import { formatDate } from "~/lib/dates";
-import { isItemPaid } from "~/lib/paid";
-import type { ProductInput } from "~/lib/product-form";
-import { withdrawalRefund } from "~/lib/withdrawal";
+import { formatDate } from "~/lib/domain/dates";
+import { isItemPaid } from "~/lib/domain/paid";
+import type { ProductInput } from "~/lib/forms/product-form";
+import { withdrawalRefund } from "~/lib/domain/withdrawal";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem } from "../items/items.service.server";
@@ -18,7 +18,7 @@ import { textToHtml } from "../mail/mail.server";
 import { createOrganisation } from "../organisations/organisations.service.server";
 import { getBillingOverview, getReceipt, simulateRenewal } from "./billing.service.server";
 import { completeTestPayment, createOrder, startCheckout } from "./checkout.service.server";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { applyPayment } from "./payment-events.service.server";
 import { getWithdrawalPreview, withdrawOrder } from "./withdrawal.service.server";
 import { startStripeStandIn, stripeEnv, type StripeStandIn } from "../../../tests/support/stripe";

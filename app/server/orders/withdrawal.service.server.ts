@@ -7,8 +7,13 @@
  * Organisations' orders are business purchases: refused with withdrawalBusiness. No HTTP
  * here (decision 011).
  */
-import type { Currency } from "~/lib/currency";
-import { LATEST_WITHDRAWAL_MS, withdrawalDeadline, withdrawalRefund, type WithdrawalRefund } from "~/lib/withdrawal";
+import type { Currency } from "~/lib/domain/currency";
+import {
+  LATEST_WITHDRAWAL_MS,
+  withdrawalDeadline,
+  withdrawalRefund,
+  type WithdrawalRefund,
+} from "~/lib/domain/withdrawal";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { wakeOutbox } from "../mail/mail.server";

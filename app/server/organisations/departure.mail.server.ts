@@ -6,8 +6,8 @@
  */
 import { isLang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { firstName } from "~/lib/first-name";
+import { formatDate } from "~/lib/domain/dates";
+import { firstName } from "~/lib/domain/first-name";
 import type { Config } from "../config.server";
 import { readBool, type DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";

@@ -3,7 +3,7 @@
  * accepted once. Rows are converted here (decision 004).
  */
 import type { Selectable } from "kysely";
-import { toOrgRole, type OrgRole } from "~/lib/organisation-roles";
+import { toOrgRole, type OrgRole } from "~/lib/domain/organisation-roles";
 import type { DB } from "../db/db.server";
 import type { OrganisationInviteTable } from "../db/schema";
 

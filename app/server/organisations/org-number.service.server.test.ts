@@ -7,7 +7,7 @@
  * PostgreSQL with SERVICE_TESTS_ON_POSTGRES=1.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { orgNumberFor, type OrganisationInput } from "~/lib/organisations";
+import { orgNumberFor, type OrganisationInput } from "~/lib/domain/organisations";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { signUpOwner, type TestOwner } from "../../../tests/support/service-fixtures";
 import { uniqueOrgNumber } from "../../../tests/support/org-numbers";

@@ -7,9 +7,9 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Lang } from "~/i18n/config";
-import type { ActionResult } from "~/lib/form";
-import { inviteSchema, memberSchema, organisationSchema, revokeSchema, roleSchema } from "~/lib/organisations";
-import type { SessionUser } from "~/lib/session-user";
+import type { ActionResult } from "~/lib/forms/form";
+import { inviteSchema, memberSchema, organisationSchema, revokeSchema, roleSchema } from "~/lib/domain/organisations";
+import type { SessionUser } from "~/lib/domain/session-user";
 import type { RouteDeps } from "../deps.server";
 import { intent, intentAction } from "../http/form-action.server";
 import { organisationFormErrors } from "./organisations.http.server";

@@ -5,10 +5,10 @@
  * PostgreSQL; rows are converted here (decision 004): bigint → number, role text → OrgRole.
  */
 import type { Insertable, Selectable } from "kysely";
-import { toOrgRole, type OrgRole } from "~/lib/organisation-roles";
+import { toOrgRole, type OrgRole } from "~/lib/domain/organisation-roles";
 import type { DB } from "../db/db.server";
 import type { OrganisationTable } from "../db/schema";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 export interface Organisation {
   id: string;

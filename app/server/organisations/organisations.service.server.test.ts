@@ -6,7 +6,7 @@
  * cannot leave or step down. Two sign-ups for the whole file (password hashing is slow).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DPA_VERSION } from "~/lib/dpa";
+import { DPA_VERSION } from "~/lib/domain/dpa";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import {
   createTestOrganisation,

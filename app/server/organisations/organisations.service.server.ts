@@ -9,9 +9,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDate } from "~/lib/dates";
-import { firstName } from "~/lib/first-name";
-import { randomId } from "~/lib/ids";
+import { formatDate } from "~/lib/domain/dates";
+import { firstName } from "~/lib/domain/first-name";
+import { randomId } from "~/lib/domain/ids";
 import {
   INVITE_TTL_MS,
   PERSONAL_SCOPE,
@@ -20,18 +20,18 @@ import {
   type OrganisationInput,
   type OrgRole,
   billingEmailConfirmed,
-} from "~/lib/organisations";
+} from "~/lib/domain/organisations";
 import type { Deps } from "../service-deps.server";
 import { enqueueMail } from "../mail/mail.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";
 import { admitConsentRequest } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
-import { DPA_VERSION } from "~/lib/dpa";
+import { DPA_VERSION } from "~/lib/domain/dpa";
 import * as inviteRepo from "./invites.repository.server";
 import * as repo from "./organisations.repository.server";
 import * as numbers from "./org-number.repository.server";
 import * as dpaRepo from "./dpa.repository.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 export type OrganisationErrorCode =
   | "notFound"

@@ -3,7 +3,7 @@
  * registers items: the `hittad.scope` cookie, checked against membership in the database.
  */
 import * as cookie from "cookie";
-import { SCOPE_COOKIE } from "~/lib/organisation-roles";
+import { SCOPE_COOKIE } from "~/lib/domain/organisation-roles";
 import type { Deps } from "../service-deps.server";
 import { resolveScope, type Scope } from "./scope.server";
 

@@ -4,11 +4,11 @@
  * a forged or stale cookie (another organisation's id, a membership since removed) falls
  * back to personal.
  */
-import { PERSONAL_SCOPE, type Scope } from "~/lib/organisation-roles";
+import { PERSONAL_SCOPE, type Scope } from "~/lib/domain/organisation-roles";
 import type { DB } from "../db/db.server";
 import { findMembership, findOrganisation, listMembershipsOfUser } from "./organisations.repository.server";
 
-export type { Scope } from "~/lib/organisation-roles";
+export type { Scope } from "~/lib/domain/organisation-roles";
 
 const PERSONAL: Scope = { kind: "personal" };
 

@@ -18,7 +18,7 @@ import type express from "express";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD } from "~/lib/photos";
+import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD } from "~/lib/domain/photos";
 import { getDeps } from "../deps.server";
 import { logger } from "../logger.server";
 import { PHOTO_MAX_BYTES } from "./image.server";

@@ -1,6 +1,6 @@
 /** Item photos' error codes as HTTP answers (decision 011), and how a photo form is read. */
-import type { FormMessage } from "~/lib/form";
-import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/photos";
+import type { FormMessage } from "~/lib/forms/form";
+import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/domain/photos";
 import type { HttpErrorTable } from "../http/errors.server";
 import { badRequest, checkedForm, readForm } from "../http/form.server";
 import { UploadedFile, type PhotoUpload } from "./photo-upload.server";

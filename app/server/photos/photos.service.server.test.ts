@@ -5,7 +5,7 @@
  * database and in S3-compatible storage (a local stand-in checking SigV4).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { phonePhotoWithGps } from "../../../tests/support/images";
 import { startS3StandIn, type S3StandIn } from "../../../tests/support/s3";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";

@@ -7,8 +7,8 @@
  * storage bound of the item's scope checked again). Each file was counted against the
  * upload limit as it arrived (`countPhotoUpload`, from the upload intake, decision 050).
  */
-import { randomId } from "~/lib/ids";
-import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/photos";
+import { randomId } from "~/lib/domain/ids";
+import { MAX_PHOTOS_PER_ITEM, photoUrl, type PhotoView } from "~/lib/domain/photos";
 import type { Deps } from "../service-deps.server";
 import { mayManageItem } from "../access/item-access.repository.server";
 import { rateLimits, type RateRule } from "../rate-limit/rate-limit.server";

@@ -4,7 +4,7 @@
  * and sent by push-channel.server.ts. No HTTP here (decision 011).
  */
 import { createECDH, randomUUID } from "node:crypto";
-import { deviceLabel, PUSH_DEVICES_MAX, type PushSubscriptionInput } from "~/lib/push";
+import { deviceLabel, PUSH_DEVICES_MAX, type PushSubscriptionInput } from "~/lib/domain/push";
 import type { Deps } from "../service-deps.server";
 import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";
 import { ServiceError } from "../service-error.server";

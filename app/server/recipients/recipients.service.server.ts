@@ -13,7 +13,7 @@
  * reached them. No HTTP here (decision 011).
  */
 import { createHash, createHmac } from "node:crypto";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";

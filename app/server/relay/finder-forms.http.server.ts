@@ -6,7 +6,7 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import type { Lang } from "~/i18n/config";
-import { parseFinderMessage } from "~/lib/relay";
+import { parseFinderMessage } from "~/lib/domain/relay";
 import type { RouteDeps } from "../deps.server";
 import { formAction, intent, intentAction } from "../http/form-action.server";
 import { PRIVATE_LINK_HEADERS } from "../http/private-link.server";

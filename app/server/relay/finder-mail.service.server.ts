@@ -14,7 +14,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { emailOf } from "~/lib/relay";
+import { emailOf } from "~/lib/domain/relay";
 import type { Config } from "../config.server";
 import { enqueueMail } from "../mail/mail.server";
 import { admitConsentRequest, admitRelayMail, RecipientsError } from "../recipients/recipients.service.server";

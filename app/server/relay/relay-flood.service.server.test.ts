@@ -4,7 +4,7 @@
  * captcha and sends the owner digests instead of refusing everyone (decision 029).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseFinderMessage, type FinderMessageInput } from "~/lib/relay";
+import { parseFinderMessage, type FinderMessageInput } from "~/lib/domain/relay";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem } from "../items/items.service.server";
 import { startRecaptchaStandIn, type RecaptchaStandIn } from "../../../tests/support/recaptcha";

@@ -3,7 +3,7 @@
  * one rule the finder page, the finder's follow-ups, the owner's replies and a trusted
  * contact's replies all go by.
  */
-import { isItemPaid } from "~/lib/paid";
+import { isItemPaid } from "~/lib/domain/paid";
 import type { DB } from "../db/db.server";
 import type { Item } from "../access/items.repository.server";
 import { hasEarnedLapsedRelay } from "../items/lapsed-relay.repository.server";

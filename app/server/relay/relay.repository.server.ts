@@ -4,12 +4,12 @@
  * (decision 004): bigint → number, author text → the literal union.
  */
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from "kysely";
-import { toCurrency, type Currency } from "~/lib/currency";
+import { toCurrency, type Currency } from "~/lib/domain/currency";
 import { readBool, type DB } from "../db/db.server";
 import type { ConversationMessageTable, ConversationTable, Database } from "../db/schema";
 import { canManage } from "../access/item-access.repository.server";
-import { toOrgRole } from "~/lib/organisation-roles";
-import { may } from "~/lib/permissions";
+import { toOrgRole } from "~/lib/domain/organisation-roles";
+import { may } from "~/lib/domain/permissions";
 
 export type Author = "finder" | "owner";
 

@@ -4,7 +4,7 @@
  * mails and the 180-day retention by the clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseFinderMessage, type FinderMessageInput } from "~/lib/relay";
+import { parseFinderMessage, type FinderMessageInput } from "~/lib/domain/relay";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { runHousekeeping } from "../jobs/jobs.service.server";
 import { createItem, getItemPageView, getOwnedItem, updateOwnedItem } from "../items/items.service.server";

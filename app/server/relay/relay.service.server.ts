@@ -8,8 +8,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import { formatStickerCode } from "~/lib/sticker-code";
-import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/relay";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
+import { emailOf, isConversationId, isFinderToken, mapsLink, type FinderMessageInput } from "~/lib/domain/relay";
 import type { CaptchaFailure, Deps } from "../service-deps.server";
 import { findItemById, type Item } from "../access/items.repository.server";
 import { mayManageItem } from "../access/item-access.repository.server";
@@ -18,7 +18,7 @@ import { contactNamesOf } from "./contact-names.repository.server";
 import { fanOutAlert, type AlertFacts } from "../alerts/fanout.service.server";
 import { wakeOutbox } from "../mail/mail.server";
 import { rateLimiter, rateLimits } from "../rate-limit/rate-limit.server";
-import { RETENTION_MS } from "~/lib/retention";
+import { RETENTION_MS } from "~/lib/domain/retention";
 import { ServiceError } from "../service-error.server";
 import { digestFinderMessage } from "./digest.service.server";
 import {

@@ -6,8 +6,8 @@
  */
 import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { formatDateTime } from "~/lib/dates";
-import type { DeviceClass } from "~/lib/scans";
+import { formatDateTime } from "~/lib/domain/dates";
+import type { DeviceClass } from "~/lib/domain/scans";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";

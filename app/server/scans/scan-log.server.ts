@@ -6,7 +6,7 @@
  * (database down) keeps its events for the next flush, up to MAX_PENDING.
  */
 import type { Lang } from "~/i18n/config";
-import type { DeviceClass } from "~/lib/scans";
+import type { DeviceClass } from "~/lib/domain/scans";
 import { logger } from "../logger.server";
 
 export interface ScanEvent {

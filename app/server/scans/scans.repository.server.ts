@@ -4,7 +4,7 @@
  */
 import { CompiledQuery, sql } from "kysely";
 import { isLang } from "~/i18n/config";
-import { toDeviceClass, type ScanEntry } from "~/lib/scans";
+import { toDeviceClass, type ScanEntry } from "~/lib/domain/scans";
 import { readBool, type DB, type Dialect } from "../db/db.server";
 import type { SqliteWriter } from "../db/sqlite-writer.server";
 import { canManage } from "../access/item-access.repository.server";

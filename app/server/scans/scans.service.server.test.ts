@@ -4,7 +4,7 @@
  * databases) is in tests/integration/scans.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ProductInput } from "~/lib/product-form";
+import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem, getItemPageView } from "../items/items.service.server";
 import { ScanLog, type ScanEvent } from "./scan-log.server";

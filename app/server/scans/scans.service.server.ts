@@ -9,15 +9,15 @@
  *   claimAlert), so several instances on one PostgreSQL send one mail between them.
  */
 import type { Lang } from "~/i18n/config";
-import { isItemPaid } from "~/lib/paid";
-import { deviceClassOf, RECENT_SCANS, type ScanEntry } from "~/lib/scans";
+import { isItemPaid } from "~/lib/domain/paid";
+import { deviceClassOf, RECENT_SCANS, type ScanEntry } from "~/lib/domain/scans";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import { ServiceError } from "../service-error.server";
 import { enqueueInactiveScanMail } from "./scan-alert.mail.server";
 import { wakeOutbox } from "../mail/mail.server";
 import type { ScanEvent, ScanLog } from "./scan-log.server";
-import { RETENTION_MS } from "~/lib/retention";
+import { RETENTION_MS } from "~/lib/domain/retention";
 import * as repo from "./scans.repository.server";
 import { hasReachableRecipient, listItemRecipients } from "../access/item-access.repository.server";
 

@@ -2,7 +2,7 @@
  * The seller from the configuration (COMPANY_*), in the one shape receipts, invoices, the
  * checkout, /contact, /privacy and /terms show.
  */
-import type { SellerView } from "~/lib/seller";
+import type { SellerView } from "~/lib/domain/seller";
 import type { Config } from "../config.server";
 
 export function sellerOf(config: Pick<Config, "company">): SellerView {

@@ -7,7 +7,7 @@
  * conversation only (`finderPhone`), never in what the owner's side sees.
  */
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import { getT } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
 import { fanOutAlert } from "../alerts/fanout.service.server";

@@ -8,7 +8,7 @@
  */
 import { getT } from "~/i18n/i18n";
 import type { Lang } from "~/i18n/config";
-import { toGsmWherePossible } from "~/lib/sms-text";
+import { toGsmWherePossible } from "~/lib/domain/sms-text";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import type { Item } from "../access/items.repository.server";

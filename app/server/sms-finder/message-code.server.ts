@@ -3,7 +3,7 @@
  * cykel", "k7m-29q-xhr: …", "K7M29QXHR". Spaces, dashes, dots and underscores between its
  * characters do not matter, nor case; the code must end a word ("K7M29QXHRS…" is no code).
  */
-import { CODE_ALPHABET, CODE_LENGTH } from "~/lib/sticker-code";
+import { CODE_ALPHABET, CODE_LENGTH } from "~/lib/domain/sticker-code";
 
 const SEPARATOR = /^[\s\p{Pd}._]$/u;
 const WORD = /^[\p{L}\p{N}]$/u;

@@ -21,8 +21,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { DAY_MS } from "~/lib/dates";
-import { RETENTION_MS } from "~/lib/retention";
+import { DAY_MS } from "~/lib/domain/dates";
+import { RETENTION_MS } from "~/lib/domain/retention";
 import { getT } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
 import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";

@@ -7,7 +7,7 @@
  * (SMS_DAILY_BUDGET, every account together). A counter that refuses gives back what the
  * ones before it counted.
  */
-import { DAY_MS } from "~/lib/dates";
+import { DAY_MS } from "~/lib/domain/dates";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { hitSmsQuota, undoSmsQuota } from "./sms-quota.repository.server";

@@ -4,7 +4,7 @@
  * codes and URLs. Voided stickers are left out: they are not to be printed.
  */
 import type { Lang } from "~/i18n/config";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { stickerSheetPdf, stickerUrl } from "../fulfil/sticker-pdf.server";
 import { getBatch } from "./stickers.service.server";

@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "~/i18n/resources.server";
-import { addMonths } from "~/lib/pricing";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { addMonths } from "~/lib/domain/pricing";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import {
   createTestOrganisation,
@@ -15,7 +15,7 @@ import {
   type TestOwner,
 } from "../../../tests/support/service-fixtures";
 import { getOwnedItem } from "../items/items.service.server";
-import { BATCH_FILE_MAX_BYTES } from "~/lib/claim-mode";
+import { BATCH_FILE_MAX_BYTES } from "~/lib/domain/claim-mode";
 import { claimBatchFile, claimIntoOrganisation, getClaimMode, previewBatchFile } from "./claim-mode.service.server";
 import { createBatch, getBatch, unclaimedStickerState, voidSticker } from "./stickers.service.server";
 

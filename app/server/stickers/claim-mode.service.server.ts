@@ -12,12 +12,12 @@ import {
   BATCH_FILE_REFUSED_SHOWN,
   type BatchFilePreview,
   type RefusedReason,
-} from "~/lib/claim-mode";
+} from "~/lib/domain/claim-mode";
 
 export type { BatchFilePreview };
-import { addMonths } from "~/lib/pricing";
-import { NAME_MAX } from "~/lib/product-form";
-import { formatStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
+import { addMonths } from "~/lib/domain/pricing";
+import { NAME_MAX } from "~/lib/forms/product-form";
+import { formatStickerCode, normalizeStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
 import { ItemError, type ItemInput } from "../access/item-error.server";
@@ -30,7 +30,7 @@ import {
   StickerError,
   type Claimant,
 } from "./stickers.service.server";
-import { may } from "~/lib/permissions";
+import { may } from "~/lib/domain/permissions";
 
 /**
  * A claimed item's settings until someone edits it: relay-only contact (the finder writes;

@@ -4,8 +4,8 @@
  * /order only in their last 30 days, nothing once they ended.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { addMonths } from "~/lib/pricing";
-import { PREPAID_OFFER_LEAD_MS } from "~/lib/prepaid";
+import { addMonths } from "~/lib/domain/pricing";
+import { PREPAID_OFFER_LEAD_MS } from "~/lib/domain/prepaid";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { claimPackSticker, signUpOwner } from "../../../tests/support/service-fixtures";
 import { getDashboard } from "../items/dashboard.service.server";

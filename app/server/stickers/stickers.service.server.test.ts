@@ -5,8 +5,8 @@
  * tests/integration/sticker-claims.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { addMonths } from "~/lib/pricing";
-import { formatStickerCode } from "~/lib/sticker-code";
+import { addMonths } from "~/lib/domain/pricing";
+import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { ADDRESS, RED_BIKE, signUpOwner, spentClaimTries } from "../../../tests/support/service-fixtures";
 import { createItem, getOwnedItem } from "../items/items.service.server";

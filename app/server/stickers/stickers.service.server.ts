@@ -5,10 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
-import { newItemId } from "~/lib/ids";
-import { addMonths } from "~/lib/pricing";
-import { BATCH_LABEL_MAX, BATCH_MAX } from "~/lib/sticker-batches";
-import { newStickerCode, normalizeStickerCode } from "~/lib/sticker-code";
+import { newItemId } from "~/lib/domain/ids";
+import { addMonths } from "~/lib/domain/pricing";
+import { BATCH_LABEL_MAX, BATCH_MAX } from "~/lib/domain/sticker-batches";
+import { newStickerCode, normalizeStickerCode } from "~/lib/domain/sticker-code";
 import type { Deps } from "../service-deps.server";
 import { ServiceError } from "../service-error.server";
 import { rateLimits, type RateLimitResult, type RateRule } from "../rate-limit/rate-limit.server";

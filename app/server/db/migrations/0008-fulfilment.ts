@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
  * Sticker fulfilment (decision 015). Frozen once landed.
  * - products.code: the typeable code printed under each sticker's QR code, unique;
  *   existing items get one here (the generator is copied, not imported, so this file keeps
- *   doing what it did when app/lib/sticker-code.ts changes).
+ *   doing what it did when app/lib/domain/sticker-code.ts changes).
  * - sticker_shipments: who marked it shipped and the optional tracking number.
  * - sticker_replacements: a replacement sticker for one item (reprint or new code), a
  *   shipment of its own in the staff queue.

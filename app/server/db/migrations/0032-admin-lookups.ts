@@ -5,7 +5,7 @@ import type { Kysely } from "kysely";
  * /admin/lookup. Each row says who looked (the staff account and its email at the time),
  * when, what was typed and which item it found (null: nothing). No foreign keys: the log
  * must outlive a deleted item or staff account until housekeeping deletes it
- * (RETENTION_MS.lookups in app/lib/retention.ts). Frozen once landed.
+ * (RETENTION_MS.lookups in app/lib/domain/retention.ts). Frozen once landed.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -1,2 +1,0 @@
-/** The /account forms' limits, without their schemas (app/lib/account.ts, on the server: decision 045). */
-export const NAME_MAX = 200;
