@@ -128,21 +128,30 @@ export default function OrderInvoice({ loaderData }: Route.ComponentProps) {
               <td className="text-end text-nowrap">{money(l.amount)}</td>
             </tr>
           ))}
-          <tr>
-            <th scope="row">{t("billing.receipt.net")}</th>
-            <td className="text-end text-nowrap">{money(v.netAmount)}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t(v.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
-            <td className="text-end text-nowrap invoice-vat">{money(v.vatAmount)}</td>
-          </tr>
+          {/* VAT only from a seller with a VAT number, as on receipts (decision 057). */}
+          {v.seller.vatOnReceipts ? (
+            <>
+              <tr>
+                <th scope="row">{t("billing.receipt.net")}</th>
+                <td className="text-end text-nowrap">{money(v.netAmount)}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t(v.reverseCharge ? "invoices.vatNone" : "billing.receipt.vat")}</th>
+                <td className="text-end text-nowrap invoice-vat">{money(v.vatAmount)}</td>
+              </tr>
+            </>
+          ) : null}
           <tr className="fw-bold">
             <th scope="row">{t("invoices.invoice.toPay")}</th>
             <td className="text-end text-nowrap invoice-total">{money(v.totalAmount)}</td>
           </tr>
         </tbody>
       </table>
-      {v.reverseCharge ? <p className="fw-bold invoice-reverse-charge">{t("invoices.reverseCharge")}</p> : null}
+      {!v.seller.vatOnReceipts ? (
+        <p className="invoice-no-vat">{t("billing.receipt.noVat")}</p>
+      ) : v.reverseCharge ? (
+        <p className="fw-bold invoice-reverse-charge">{t("invoices.reverseCharge")}</p>
+      ) : null}
       <h2 className="h6">{t("invoices.invoice.items", { count: v.itemCount })}</h2>
       <ul className="text-break">
         {v.items.map((name, i) => (
