@@ -35,7 +35,7 @@ const PRIVACY = "app/server/account/privacy.repository.server.ts";
 const ACCOUNTS = "app/server/auth/accounts.service.server.ts";
 const RELAY = "app/server/relay/relay.service.server.ts";
 const ALERTS = "app/server/alerts/alerts.service.server.ts";
-const CONTACTS = "app/server/trusted-contacts/trusted-contacts.service.server.ts";
+const CONTACTS = "app/server/trusted-contacts/reply.service.server.ts";
 const CONCURRENCY = "tests/integration/rate-limit-concurrency.test.ts";
 
 const mutations: Mutation[] = [
@@ -182,8 +182,8 @@ const mutations: Mutation[] = [
     edits: [
       {
         file: CONTACTS,
-        find: `import { hitRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
-        replace: `import { hitRateLimit, peekRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
+        find: `import { rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
+        replace: `import { peekRateLimit, rateLimiter, type RateRule } from "../rate-limit/rate-limit.server";`,
       },
       {
         file: CONTACTS,
@@ -192,8 +192,8 @@ const mutations: Mutation[] = [
       },
       {
         file: CONTACTS,
-        find: `  await storeOwnerSideReply(deps, conversation, item.name, body, { id: contact.id, name: contact.name });\n`,
-        replace: `  await storeOwnerSideReply(deps, conversation, item.name, body, { id: contact.id, name: contact.name });\n  await rateLimiter(deps.config, deps.db)(CONTACT_REPLY_RULE, contact.id, deps.clock());\n`,
+        find: `    await storeOwnerSideReply(deps, conversation, item, body, { id: contact.id, name: contact.name });\n`,
+        replace: `    await storeOwnerSideReply(deps, conversation, item, body, { id: contact.id, name: contact.name });\n    await rateLimiter(deps.config, deps.db)(CONTACT_REPLY_RULE, contact.id, deps.clock());\n`,
       },
     ],
     suite: "service",

@@ -268,6 +268,8 @@ describe("the owner's choices", () => {
       const html = await res.text();
       expect(html).toContain(message);
       for (const v of Object.values(fields)) if (v) expect(html).toContain(v);
+      // A contact's refusal is the contacts' own, beside its field (not the alerts' phone message).
+      if (fields.phone) expect(html).toContain('id="trusted-phone-error"');
     }
     for (let i = 0; i < 3; i++) {
       expect(

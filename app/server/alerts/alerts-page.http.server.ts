@@ -109,6 +109,8 @@ export function alertsPageAction(request: Request, deps: RouteDeps, userRef: str
       },
     }),
     addContact: intent({
+      // A trusted contact's refusals are the contacts' own (a phone beside its field).
+      errors: contactsSendErrors,
       schema: z.object({ name: text, email: text, phone: text }),
       async handle(contact) {
         await addContact(deps, userRef, contact);
@@ -116,6 +118,7 @@ export function alertsPageAction(request: Request, deps: RouteDeps, userRef: str
       },
     }),
     removeContact: intent({
+      errors: contactsSendErrors,
       schema: z.object({ contact: text }),
       async handle({ contact }) {
         await removeContact(deps, userRef, contact);
@@ -123,6 +126,7 @@ export function alertsPageAction(request: Request, deps: RouteDeps, userRef: str
       },
     }),
     itemContacts: intent({
+      errors: contactsSendErrors,
       schema: z.object({ items: text }),
       async handle({ items }, form) {
         const itemIds = items.split(",").filter(Boolean).slice(0, 200);

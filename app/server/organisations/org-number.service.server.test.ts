@@ -73,6 +73,16 @@ describe("one organisation per organisation number", () => {
     expect(row).toMatchObject({ orgNumber: mine, name: "Acme Nordic AB" });
   });
 
+  it("organisations that shared a number before the rule keep saving their other details", async () => {
+    const shared = uniqueOrgNumber();
+    const first = await createOrganisation(deps, admin.id, form(shared));
+    const second = await createOrganisation(deps, other.id, form(uniqueOrgNumber()));
+    // Made before decision 057: the second has the first's number.
+    await deps.db.updateTable("organisations").set({ orgNumber: shared }).where("id", "=", second).execute();
+    expect(await code(updateOrganisation(deps, other.id, second, { ...form(shared), name: "Renamed AB" }))).toBeNull();
+    expect(await code(updateOrganisation(deps, admin.id, first, { ...form(shared), name: "First AB" }))).toBeNull();
+  });
+
   it("five forms with one number sent at once make one organisation", async () => {
     const n = uniqueOrgNumber();
     const results = await Promise.all(

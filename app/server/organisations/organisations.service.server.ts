@@ -209,7 +209,14 @@ export async function updateOrganisation(deps: Ctx, userId: string, organisation
   const input = { ...form };
   await requireAdmin(deps.db, organisationId, userId);
   await deps.db.transaction().execute(async (trx) => {
-    await refuseTakenOrgNumber(trx, input, organisationId);
+    // Only a changed number is checked: organisations that shared one before the rule
+    // (decision 057) keep saving their other details.
+    const before = await repo.findOrganisation(trx, organisationId);
+    const same =
+      before !== undefined &&
+      before.invoiceCountry === input.invoiceCountry &&
+      numbers.orgNumberKey(before.orgNumber) === numbers.orgNumberKey(input.orgNumber);
+    if (!same) await refuseTakenOrgNumber(trx, input, organisationId);
     await repo.updateOrganisation(trx, organisationId, input, deps.clock());
   });
 }

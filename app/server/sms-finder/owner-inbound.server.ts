@@ -10,7 +10,7 @@ import { findRecipientUser } from "../alerts/alerts.repository.server";
 import { findItemById } from "../access/items.repository.server";
 import { rateLimiter } from "../rate-limit/rate-limit.server";
 import { RELAY_REPLY_RULE } from "../relay/relay-limits.server";
-import { storeOwnerSideReply } from "../relay/relay.service.server";
+import { RelayError, storeOwnerSideReply } from "../relay/relay.service.server";
 import { findConversationOfOwner } from "../relay/relay.repository.server";
 import { admitSms } from "../sms/sms-guard.server";
 import type { InboundDeps } from "./finder-inbound.server";
@@ -35,8 +35,10 @@ export async function answerAsOwner(
   if (users.length === 0) return "notOwner";
   const { ref, rest } = splitOwnerRef(message);
   for (const userId of users) {
+    // Two asked for either way: a reference two of their conversations share (four digits,
+    // not unique) names neither, and the owner is told how to answer instead.
     const found = ref
-      ? await smsConversationsOf(db, userId, { ref }, 1)
+      ? await smsConversationsOf(db, userId, { ref }, 2)
       : await smsConversationsOf(db, userId, { since: now - SMS_CONTINUE_MS }, 2);
     if (found.length !== 1 || !rest) continue;
     const conversation = await findConversationOfOwner(db, userId, found[0]!.id);
@@ -46,9 +48,11 @@ export async function answerAsOwner(
     if (!limited.ok) return null;
     try {
       await storeOwnerSideReply(deps, conversation, item, rest, null);
-    } catch {
-      // The item's relay closed (refund): nothing to pass on, nothing to answer.
-      return null;
+    } catch (err) {
+      // The item's relay closed (refund): nothing to pass on, nothing to answer. Anything
+      // else fails the webhook, which releases the message for 46elks' resend.
+      if (err instanceof RelayError && err.code === "closed") return null;
+      throw err;
     }
     return null;
   }

@@ -25,10 +25,16 @@ export async function releaseIncoming(db: DB, id: string): Promise<void> {
   await db.deleteFrom("elks_incoming").where("id", "=", id).execute();
 }
 
+/** Marks the SMS handled, with its reply ("" when none: `reply` null means still being handled). */
 export async function setIncomingReply(db: DB, id: string, reply: string | null): Promise<void> {
-  await db.updateTable("elks_incoming").set({ reply }).where("id", "=", id).execute();
+  await db
+    .updateTable("elks_incoming")
+    .set({ reply: reply ?? "" })
+    .where("id", "=", id)
+    .execute();
 }
 
+/** A handled SMS's reply ("" none), null while its first handling is still running or gone. */
 export async function incomingReplyOf(db: DB, id: string): Promise<string | null> {
   const row = await db.selectFrom("elks_incoming").select("reply").where("id", "=", id).executeTakeFirst();
   return row?.reply ?? null;

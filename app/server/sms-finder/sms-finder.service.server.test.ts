@@ -137,6 +137,50 @@ describe("finder → owner", () => {
     expect(await messages()).toHaveLength(1);
   });
 
+  it("a resend that arrives while the first is still being handled gets 503, so 46elks sends it again; a handled one without a reply gets 204 again", async () => {
+    const o = await owner();
+    const it_ = await item(o.id);
+    // The first handling has claimed the id and not finished.
+    await deps.db.insertInto("elks_incoming").values({ id: "busy", receivedAt: deps.clock(), reply: null }).execute();
+    expect(await sms({ id: "busy", message: `${it_.code} hittade` })).toEqual({ status: 503 });
+    expect(await messages()).toHaveLength(0);
+    await sms({ id: "first", message: `${it_.code} hittade` });
+    expect(await sms({ id: "later", message: "Den står vid cykelstället" })).toEqual({ status: 204 });
+    expect(await sms({ id: "later", message: "Den står vid cykelstället" })).toEqual({ status: 204 });
+    expect(await messages()).toHaveLength(2);
+  });
+
+  it("an owner's #ref that two of their conversations share names neither: the owner is told how to answer", async () => {
+    const o = await owner();
+    await withPhone(o.id);
+    const a = await item(o.id);
+    const b = await item(o.id);
+    await sms({ from: "+46700000001", message: `${a.code} hittade A` });
+    await sms({ from: "+46700000002", message: `${b.code} hittade B` });
+    await deps.db.updateTable("conversations").set({ smsRef: "4821" }).execute();
+    const answer = await sms({ from: OWNER_PHONE, message: "#4821 Tack, jag hämtar den" });
+    expect((await messages()).map((m) => m.text)).not.toContain("Tack, jag hämtar den");
+    expect(answer.status).toBe(200);
+  });
+
+  it("a number that is both an owner's and a finder's continues its finder conversation without a #ref, never answering another finder", async () => {
+    const o = await owner();
+    await withPhone(o.id);
+    const own = await item(o.id);
+    await sms({ from: "+46700000003", message: `${own.code} hittade din` });
+    const other = await owner();
+    const theirs = await item(other.id);
+    await sms({ from: OWNER_PHONE, message: `${theirs.code} jag hittade din` });
+    await sms({ from: OWNER_PHONE, message: "Den står vid stationen" });
+    const rows = await deps.db
+      .selectFrom("conversation_messages as m")
+      .innerJoin("conversations as c", "c.id", "m.conversationId")
+      .select(["m.text", "c.itemId"])
+      .where("m.text", "=", "Den står vid stationen")
+      .execute();
+    expect(rows).toEqual([{ text: "Den står vid stationen", itemId: theirs.id }]);
+  });
+
   it("a later SMS without a code continues the number's latest conversation, without a reply", async () => {
     const o = await owner();
     const it_ = await item(o.id);

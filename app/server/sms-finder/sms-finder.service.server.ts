@@ -32,7 +32,7 @@ import { admitSms } from "../sms/sms-guard.server";
 import { finderSmsLang, maySmsFinder } from "./finder-sms.server";
 import { continueByNumber, openByCode, type InboundDeps } from "./finder-inbound.server";
 import { answerAsOwner } from "./owner-inbound.server";
-import { isStopWord, splitMessageCode } from "./message-code.server";
+import { isStopWord, splitMessageCode, splitOwnerRef } from "./message-code.server";
 import * as repo from "./sms-finder.repository.server";
 
 /** Decision 055: incoming SMS per sender number; past it, silence. */
@@ -44,7 +44,8 @@ export const ELKS_ID_RETENTION_MS = RETENTION_MS.smsIncoming;
 /** The longest message stored (the web form's limit). */
 export const SMS_MESSAGE_MAX = 2000;
 
-export type WebhookAnswer = { status: 404 } | { status: 400 } | { status: 200; reply: string } | { status: 204 };
+export type WebhookAnswer =
+  { status: 404 } | { status: 400 } | { status: 503 } | { status: 200; reply: string } | { status: 204 };
 
 const incomingSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/),
@@ -75,6 +76,9 @@ export async function receiveElksSms(
   const now = deps.clock();
   if (!(await repo.claimIncoming(db, sms.id, now))) {
     const reply = await repo.incomingReplyOf(db, sms.id);
+    // A resend while the first is still being handled: not yet, so 46elks sends it again
+    // (a 204 now would end its resends before the first handling is known to succeed).
+    if (reply === null) return { status: 503 };
     return reply ? { status: 200, reply } : { status: 204 };
   }
   let reply: string | null;
@@ -104,10 +108,14 @@ async function handle(deps: InboundDeps, sms: IncomingSms, now: number): Promise
     const opened = await openByCode(deps, from, coded.code, coded.rest || message, now);
     if (opened !== "unknown") return opened;
   }
+  // A number that is both an owner's and a finder's: without a "#ref" the text continues
+  // the conversation it started as a finder, never an answer to another finder.
+  if (!splitOwnerRef(message).ref) {
+    const continued = await continueByNumber(deps, from, message, now);
+    if (continued !== "none") return continued;
+  }
   const owned = await answerAsOwner(deps, from, message, now);
   if (owned !== "notOwner") return owned;
-  const continued = await continueByNumber(deps, from, message, now);
-  if (continued !== "none") return continued;
   return helpText(deps, from, now);
 }
 
