@@ -50,7 +50,12 @@ export async function action({ request, params }: Route.ActionArgs) {
         },
       }),
       voidSticker: intent({
-        schema: z.object({ sticker: z.unknown().transform((v) => String(v ?? "").slice(0, 64)) }),
+        schema: z.object({
+          sticker: z
+            .unknown()
+            .optional()
+            .transform((v) => String(v ?? "").slice(0, 64)),
+        }),
         async handle(input) {
           await voidSticker(deps, params.id, input.sticker);
           return done("sticker");

@@ -53,7 +53,12 @@ export async function action({ request }: Route.ActionArgs) {
   const deps = await getDeps();
   const button = (work: (orderId: string) => Promise<unknown>, done: keyof typeof DONE) =>
     intent({
-      schema: z.object({ orderId: z.unknown().transform((v) => String(v ?? "")) }),
+      schema: z.object({
+        orderId: z
+          .unknown()
+          .optional()
+          .transform((v) => String(v ?? "")),
+      }),
       async handle({ orderId }) {
         await work(orderId);
         return redirect(`/admin/orders?done=${done}`);

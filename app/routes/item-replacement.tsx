@@ -66,7 +66,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     {
       // The item moves onto a spare printed sticker the owner typed (decision 036).
       spare: intent({
-        schema: z.object({ code: z.unknown().transform((v) => String(v ?? "").slice(0, 64)) }),
+        schema: z.object({
+          code: z
+            .unknown()
+            .optional()
+            .transform((v) => String(v ?? "").slice(0, 64)),
+        }),
         values: (form) => ({ code: String(form.get("code") ?? "").slice(0, 64) }),
         // A code refused is said beside it; the item itself not found is the 404 page.
         errors: [claimErrors, onPage(itemErrors)],

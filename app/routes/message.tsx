@@ -60,7 +60,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       // "I have my item back" (decision 019): the same answer however often it is sent. Only the
       // confirmation step's button (confirm=1) records it; the first tap asks.
       returned: intent({
-        schema: z.object({ confirm: z.unknown() }),
+        schema: z.object({ confirm: z.unknown().optional() }),
         errorsOn: "page",
         async handle(input) {
           if (input.confirm !== "1") return redirect(`/messages/${params.id}?confirmReturn=1#return`);

@@ -46,7 +46,12 @@ export async function action({ request, params }: Route.ActionArgs) {
     request,
     { errors: contactsErrors, values: messageValues },
     {
-      schema: z.object({ message: z.unknown().transform((v) => String(v ?? "")) }),
+      schema: z.object({
+        message: z
+          .unknown()
+          .optional()
+          .transform((v) => String(v ?? "")),
+      }),
       async handle(input) {
         await replyAsContact(await getDeps(), params.token, input.message);
         return redirect(`/t/r/${params.token}?sent=1`, { headers: PRIVATE_LINK_HEADERS });

@@ -86,7 +86,10 @@ describe(`accountable invoicing on ${label}`, () => {
   }
   /** An organisation of `u`'s; its billing email confirmed unless told otherwise. */
   async function organisation(u: TestUser, number = orgNumber(), confirmed = true) {
-    const id = await createOrganisation(depsOf(rt), u.id, details(number));
+    // Made with a number of its own, then given `number`: organisations sharing one exist
+    // from before decision 057 refused a second, and the invoice guard still covers them.
+    const id = await createOrganisation(depsOf(rt), u.id, details(orgNumber()));
+    await rt.database.db.updateTable("organisations").set({ orgNumber: number }).where("id", "=", id).execute();
     if (confirmed) {
       await rt.database.db
         .updateTable("organisations")

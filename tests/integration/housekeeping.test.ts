@@ -117,6 +117,7 @@ describe("housekeeping: tables that only grew are pruned", () => {
       neverLinks: 1,
       orders: 0,
       outboxBackoffs: 1,
+      smsIncoming: 0,
     });
     const db = a.database.db;
     expect((await db.selectFrom("sms_quotas").select("key").execute()).map((r) => r.key)).toEqual(["to-month:fresh"]);

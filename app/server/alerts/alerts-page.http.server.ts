@@ -66,7 +66,10 @@ function phoneMarks(err: unknown): Record<string, string> {
   return { [field]: err.params.count === undefined ? alertsErrors[err.code].key : `alerts.errors.${field}Field` };
 }
 
-const text = z.unknown().transform((v) => (typeof v === "string" ? v : ""));
+const text = z
+  .unknown()
+  .optional()
+  .transform((v) => (typeof v === "string" ? v : ""));
 const back = (done: keyof typeof ALERTS_DONE, anchor = "") => redirect(`/account/alerts?done=${done}${anchor}`);
 
 export function alertsPageAction(request: Request, deps: RouteDeps, userRef: string, lang: Lang) {

@@ -23,7 +23,7 @@ import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
 const LEAN_SOURCES = import.meta.glob(
   [
     "../../root.tsx",
-    "../../routes/{product,home,terms,cookies,companies,privacy,find,not-found,support,login,register,reset-password,contact}.tsx",
+    "../../routes/{item,home,terms,cookies,companies,privacy,find,not-found,support,login,register,reset-password,contact}.tsx",
     "../../components/{SiteHeader,SiteFooter,ConsentOverlay,LanguageLinks,FinderMessageForm,ContactText,CantMeetOwner,FindCodeForm,SellerDetails,SocialButtons,Captcha}.tsx",
     "../../components/form/*.tsx",
     "../../lean/*.js",

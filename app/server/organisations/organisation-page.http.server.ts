@@ -88,7 +88,7 @@ export function organisationAction(request: Request, deps: RouteDeps, user: Sess
     }),
     // The box must be ticked: an acceptance is an explicit act (decision 030).
     acceptDpa: intent({
-      schema: z.object({ accept: z.literal("yes"), version: z.unknown() }),
+      schema: z.object({ accept: z.literal("yes"), version: z.unknown().optional() }),
       invalidFields: { accept: "organisations.errors.dpaTick" },
       invalid: { key: "organisations.errors.dpaTick" },
       async handle({ version }) {
