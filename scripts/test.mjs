@@ -6,13 +6,24 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const dbOnly = process.argv.includes("--db-only");
-/** The service tests of the money paths: orders, payments, renewals, withdrawal, alert fan-out, trusted contacts. */
+/**
+ * The service tests of the money paths: orders, payments, renewals, withdrawal, alert
+ * fan-out, trusted contacts, and the SMS finders (every SMS costs). Each folder must exist:
+ * a filter that names a moved folder would run nothing without a word (checked below).
+ */
 const MONEY_SERVICE_TESTS = [
   "app/server/orders/",
   "app/server/alerts/",
-  "app/server/contacts/",
+  "app/server/trusted-contacts/",
   "app/server/recipients/",
+  "app/server/sms-finder/",
 ];
+for (const dir of MONEY_SERVICE_TESTS) {
+  if (!fs.existsSync(dir)) {
+    console.error(`scripts/test.mjs: ${dir} does not exist; MONEY_SERVICE_TESTS names a moved folder`);
+    process.exit(1);
+  }
+}
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 function run(name, cmd, args, env = {}) {
