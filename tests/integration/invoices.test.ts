@@ -387,6 +387,8 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect(html).toContain("Reverse charge");
     expect(html).toContain("DE123456789");
     expect(html).toContain("€24");
+    // The buyer's country by its name in the reader's language, never its code (decision 057).
+    expect(html).toMatch(/<span class="d-block">Germany<\/span>/);
 
     const paid = await http.post(`/order/${id}/invoice`, {}, inScope(otherAdmin, germanOrg));
     expect(paid.status).toBe(302);

@@ -159,3 +159,9 @@ export const REGION_COUNTRIES: ReadonlySet<string> = new Set([
 export function usesRegion(country: string): boolean {
   return REGION_COUNTRIES.has(country);
 }
+
+/** A stored country (a code, or a name typed before codes existed) as a name in `lang` (decision 057). */
+export function readableCountry(value: string, lang: string): string {
+  const code = countryCodeOf(value);
+  return code ? countryName(code, lang) : value;
+}

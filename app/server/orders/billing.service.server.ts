@@ -11,7 +11,7 @@ import type { BillingOverview } from "~/lib/domain/billing-overview";
 import { formatDate } from "~/lib/domain/dates";
 import { formatPrice, periodEnd } from "~/lib/domain/pricing";
 import { netLinesOfGross } from "~/lib/domain/vat";
-import { countryCodeOf, countryName } from "~/lib/domain/countries";
+import { readableCountry } from "~/lib/domain/countries";
 import type { Dialect } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
@@ -267,10 +267,7 @@ async function receiptViewOf(
   lang: Lang,
 ): Promise<ReceiptView> {
   // The country by its name in the reader's language, never its code (decision 057).
-  const country = (value: string) => {
-    const code = countryCodeOf(value);
-    return code ? countryName(code, lang) : value;
-  };
+  const country = (value: string) => readableCountry(value, lang);
   const invoiced = order.invoiceTo;
   if (invoiced) {
     // Invoiced to the organisation: the receipt names it, its number and VAT number.

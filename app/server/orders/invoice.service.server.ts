@@ -43,6 +43,7 @@ import { requireOrderViewer } from "./order-access.server";
 import { isOrderId } from "./order-error.server";
 import type { InvoiceLine, IssuedInvoice } from "./payments.server";
 import { may } from "~/lib/domain/permissions";
+import { readableCountry } from "~/lib/domain/countries";
 
 type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
 
@@ -294,7 +295,8 @@ export async function getInvoiceView(
     vatAmount: order.vatAmount,
     totalAmount: order.totalAmount,
     reverseCharge: order.reverseCharge,
-    buyer: order.invoiceTo,
+    // The country as a name in the reader's language, as on receipts (decision 057).
+    buyer: { ...order.invoiceTo, country: readableCountry(order.invoiceTo.country, input.lang) },
     seller: sellerOf(deps.config),
     providerUrl: simulated ? null : order.invoiceUrl,
     canMarkPaid:
