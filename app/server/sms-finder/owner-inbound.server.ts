@@ -34,12 +34,15 @@ export async function answerAsOwner(
   const users = await usersOfVerifiedPhone(db, from);
   if (users.length === 0) return "notOwner";
   const { ref, rest } = splitOwnerRef(message);
+  // Without a #ref the loop reads each owner's open SMS conversations: whether any has one.
+  let anyOpen = false;
   for (const userId of users) {
     // Two asked for either way: a reference two of their conversations share (four digits,
     // not unique) names neither, and the owner is told how to answer instead.
     const found = ref
       ? await smsConversationsOf(db, userId, { ref }, 2)
       : await smsConversationsOf(db, userId, { since: now - SMS_CONTINUE_MS }, 2);
+    if (!ref && found.length > 0) anyOpen = true;
     if (found.length !== 1 || !rest) continue;
     const conversation = await findConversationOfOwner(db, userId, found[0]!.id);
     const item = conversation && (await findItemById(db, conversation.itemId));
@@ -57,8 +60,7 @@ export async function answerAsOwner(
     return null;
   }
   // An owner whose answer names no conversation: told how, once per message, within the guards.
-  const open = await Promise.all(users.map((u) => smsConversationsOf(db, u, { since: now - SMS_CONTINUE_MS }, 1)));
-  if (!ref && open.every((list) => list.length === 0)) return "notOwner";
+  if (!ref && !anyOpen) return "notOwner";
   if (!(await maySmsFinder(db, config, from))) return null;
   const admitted = await admitSms(db, config, { accountKey: `account:${users[0]}` }, now);
   if (!admitted.ok) return null;
