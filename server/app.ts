@@ -150,7 +150,14 @@ let resolvedHandler: Promise<ReturnType<typeof createHandler>> | undefined;
 const handlerOf = () =>
   import.meta.env.DEV
     ? Promise.resolve(createHandler(serverBuild))
-    : (resolvedHandler ??= serverBuild().then((build: ServerBuild) => createHandler(build)));
+    : (resolvedHandler ??= serverBuild().then(
+        (build: ServerBuild) => createHandler(build),
+        (err: unknown) => {
+          // A failed import is not kept: the next request tries again.
+          resolvedHandler = undefined;
+          throw err;
+        },
+      ));
 
 function getLoadContext(req: express.Request, res: express.Response) {
   const cookies = cookie.parse(req.headers.cookie ?? "");
