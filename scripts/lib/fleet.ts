@@ -105,6 +105,10 @@ export async function startBalancer(): Promise<Balancer> {
   const members: Instance[] = [];
   const up = new Set<Instance>();
   let next = 0;
+  // Like a real balancer's health check (an "unhealthy threshold" of 2): one slow probe on a
+  // saturated machine does not take an instance out; a refused connection still does at once
+  // (forward's error path), and an answer other than 200 on the second probe in a row.
+  const failedProbes = new Map<Instance, number>();
   const look = async () => {
     await Promise.all(
       members.map(async (i) => {
@@ -112,8 +116,10 @@ export async function startBalancer(): Promise<Balancer> {
           async (r) => (await r.text(), r.ok),
           () => false,
         );
+        const failed = ok ? 0 : (failedProbes.get(i) ?? 0) + 1;
+        failedProbes.set(i, failed);
         if (ok) up.add(i);
-        else up.delete(i);
+        else if (failed >= 2) up.delete(i);
       }),
     );
   };
