@@ -65,6 +65,7 @@ export default [
   route("organisations/:id", "routes/organisation.tsx"),
   route("organisations/:id/contacts", "routes/organisation-contacts.tsx"),
   route("organisations/:id/claim", "routes/organisation-claim.tsx"),
+  route("organisations/:id/webhooks", "routes/organisation-webhooks.tsx"),
   route("invite/:token", "routes/invite.tsx"),
   route("scope", "routes/scope.ts"),
   route("order", "routes/order.tsx"),

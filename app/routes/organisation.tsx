@@ -281,6 +281,11 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             <Link to={`/organisations/${page.organisation.id}/claim`}>{t("organisations.claimMode.link")}</Link>
           </CardSection>
 
+          <CardSection id="org-webhooks" title={t("organisations.webhooks.title")}>
+            <p>{t("organisations.webhooks.help")}</p>
+            <Link to={`/organisations/${page.organisation.id}/webhooks`}>{t("organisations.webhooks.link")}</Link>
+          </CardSection>
+
           <CardSection id="org-details" title={t("organisations.details.title")}>
             <FormAlert message={errorFor("details")} />
             <OrganisationForm

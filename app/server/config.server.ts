@@ -10,6 +10,7 @@ import { ConfigError, emailList, emptyToUndefined, optionalString } from "./conf
 import { backupSettings, operationsConfig, operationsEnv, type OperationsConfig } from "./config/operations.server";
 import { photosConfig, photosEnv, type PhotosConfig } from "./config/photos.server";
 import { pushConfig, pushEnv, type PushConfig } from "./config/push.server";
+import { webhooksConfig, webhooksEnv, type WebhooksConfig } from "./config/webhooks.server";
 import { sellerConfig, sellerEnv, type Seller } from "./config/seller.server";
 import { smsConfig, smsEnv, type SmsConfig } from "./config/sms.server";
 
@@ -70,6 +71,7 @@ const schema = z.object({
   /** `1` behind one reverse proxy: client IPs (rate limits, logs) from X-Forwarded-For. */
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   ...pushEnv,
+  ...webhooksEnv,
   /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, "must be at least 16 characters").optional()),
   /** Optional second listener that serves only /metrics (same token), e.g. on an internal network. */
@@ -127,6 +129,8 @@ export interface Config {
   /** Express's `trust proxy` (TRUST_PROXY=1: one hop). */
   trustProxy: boolean;
   push: PushConfig;
+  /** The organisations' webhooks (decision 061). */
+  webhooks: WebhooksConfig;
   photos: PhotosConfig;
   /** Delay before the hourly jobs' first run after start-up. */
   jobsFirstRunMs: number;
@@ -240,6 +244,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
     push,
+    webhooks: webhooksConfig(e),
     photos,
     jobsFirstRunMs: e.JOBS_FIRST_RUN_MS,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT },

@@ -8,6 +8,27 @@ import type { Lang } from "~/i18n/config";
 import type { DeviceClass } from "~/lib/domain/scans";
 
 /**
+ * A finder's message was stored in a conversation (the first, or a follow-up; by the web
+ * form or by SMS), announced inside the transaction that stored it. The finder's email or
+ * number is not part of it: what hears of it never learns them.
+ */
+export interface FinderMessaged {
+  conversationId: string;
+  messageId: string;
+  itemId: string;
+  text: string;
+  /** The message opened the conversation. */
+  first: boolean;
+  at: number;
+}
+
+/** An item went into lost mode (`itemMarkedLost`) or out of it (`itemFound`), inside the write's transaction. */
+export interface ItemLostModeChanged {
+  itemId: string;
+  at: number;
+}
+
+/**
  * A finder opened a paid item's page and the scan alert's throttle was claimed for it.
  * Announced inside the transaction that claimed it: the alert's deliveries are queued in
  * the same transaction (decision 033), so a crash loses neither or both.
@@ -26,12 +47,32 @@ export interface ItemScanned {
 }
 
 /**
+ * An invoice order passed its due date unpaid (the provider's invoice.overdue), inside the
+ * transaction that marked it.
+ */
+export interface InvoiceOverdue {
+  orderId: string;
+  organisationId: string | null;
+  at: number;
+}
+
+/**
  * A member's membership of an organisation ended (removed by an admin, or left), after the
  * commit: their card subscriptions in its scope stop renewing (decision 028).
  */
 export interface MembershipEnded {
   userId: string;
   organisationId: string;
+}
+
+/**
+ * An order became paid (its first payment: card, invoice or the test provider, through
+ * applyPayment), inside the payment's transaction.
+ */
+export interface OrderPaid {
+  orderId: string;
+  organisationId: string | null;
+  at: number;
 }
 
 /**
@@ -48,11 +89,24 @@ export interface OwnerReplied {
   now: number;
 }
 
+/** A pre-printed sticker was claimed as an item (whose id is the sticker's), inside the claim's transaction. */
+export interface StickerClaimed {
+  itemId: string;
+  code: string;
+  at: number;
+}
+
 /** Every event by name. */
 export interface DomainEvents {
+  finderMessaged: FinderMessaged;
+  invoiceOverdue: InvoiceOverdue;
+  itemFound: ItemLostModeChanged;
+  itemMarkedLost: ItemLostModeChanged;
   itemScanned: ItemScanned;
   membershipEnded: MembershipEnded;
+  orderPaid: OrderPaid;
   ownerReplied: OwnerReplied;
+  stickerClaimed: StickerClaimed;
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -10,6 +10,7 @@ import { alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
 import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
+import * as webhooks from "./webhooks/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
 import { captchaOf } from "./captcha/captcha.server";
@@ -60,6 +61,14 @@ function listen(events: DomainEventBus): void {
   events.on("membershipEnded", stopRenewalsOfExMember);
   // After the owner's side answer was stored (decision 055).
   events.on("ownerReplied", smsFinderOfReply);
+  // The organisations' webhooks, in the announcer's transaction (decision 061).
+  events.on("finderMessaged", webhooks.webhookOfFinderMessage);
+  events.on("invoiceOverdue", webhooks.webhookOfInvoiceOverdue);
+  events.on("itemFound", webhooks.webhookOfFound);
+  events.on("itemMarkedLost", webhooks.webhookOfLost);
+  events.on("itemScanned", webhooks.webhookOfScan);
+  events.on("orderPaid", webhooks.webhookOfOrderPaid);
+  events.on("stickerClaimed", webhooks.webhookOfStickerClaim);
 }
 
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {

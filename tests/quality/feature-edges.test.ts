@@ -213,6 +213,7 @@ const ALLOWED: Record<string, string[]> = {
     "public-settings",
     "service-deps",
     "sms-finder",
+    "webhooks",
   ],
   scans: ["access", "config", "db", "http", "logger", "mail", "service-deps", "service-error"],
   "secret-urls": [],
@@ -235,6 +236,19 @@ const ALLOWED: Record<string, string[]> = {
     "relay",
     "service-deps",
     "sms",
+  ],
+  webhooks: [
+    "api",
+    "channels",
+    "db",
+    "deps",
+    "domain-events",
+    "http",
+    "logger",
+    "mail",
+    "outbox",
+    "service-deps",
+    "service-error",
   ],
 };
 

@@ -521,6 +521,16 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { code: "{voidedStickerCode}", assignedTo: "", name: "" },
   },
   {
+    // Webhooks (decision 061): the organisation's admin only; everyone else learns nothing
+    // (404), whatever they post. The owner's POST names an endpoint that does not exist:
+    // "Page not found", nothing changes; tests/integration/webhooks.test.ts delivers.
+    route: "organisations/:id/webhooks",
+    url: "/organisations/{organisation}/webhooks",
+    get: { anonymous: to("/login"), owner: { status: 200, contains: ['name="url"'] }, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 404, other: 404, admin: 404 },
+    body: { intent: "delete", endpoint: "we_AAAAAAAAAAAAAAAAAAAAAA" },
+  },
+  {
     // The billing-email confirmation link (decision 028): the token is the key; a forged one
     // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
     // opens a real one.

@@ -22,6 +22,7 @@ const EXPECTED: Record<string, string> = {
   "organisation.trustedContacts": ". x . . . .",
   "organisation.claimStickers": ". x . . . .",
   "organisation.everyConversation": ". x . . . .",
+  "organisation.webhooks": ". x . . . .",
   "account.csv": "x . . . . .",
   "staffDesk.use": ". . . . . x",
 };
@@ -53,5 +54,6 @@ describe("the permission table (role × thing × action)", () => {
     expect(may("member", "organisation", "manage")).toBe(false);
     expect(may("member", "organisation", "everyConversation")).toBe(false);
     expect(may("member", "invoice", "use")).toBe(false);
+    expect(may("member", "organisation", "webhooks")).toBe(false);
   });
 });

@@ -50,6 +50,8 @@ export const PERMISSIONS = {
     claimStickers: ["admin"],
     /** Hear about and answer the conversations of every item it has. */
     everyConversation: ["admin"],
+    /** Its webhook endpoints: add, see the secret and the delivery log, resend, disable, delete (decision 061). */
+    webhooks: ["admin"],
   },
   account: {
     /** The personal scope's CSV import, export and template. */

@@ -16,6 +16,8 @@ export interface ChannelSender {
   send(row: OutboxRow): Promise<{ providerId?: string | null } | void>;
   /** Tries before the row fails for good (default: the outbox's MAX_ATTEMPTS). */
   maxAttempts?: number;
+  /** Delay before retry number `attempts` (default: the outbox's backoffMs; webhooks retry for days). */
+  backoffMs?(attempts: number): number;
   close?(): void;
 }
 

@@ -21,6 +21,7 @@ import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimi
 import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 import type { BackupTable } from "./schema-operations";
 import type { ElksIncomingTable } from "./schema-sms";
+import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookMessageTable } from "./schema-webhooks";
 import type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -50,6 +51,7 @@ export type {
 export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 export type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 export type { ElksIncomingTable } from "./schema-sms";
+export type { WebhookDeliveryTable, WebhookEndpointTable, WebhookMessageTable } from "./schema-webhooks";
 export type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -419,6 +421,9 @@ export interface Database {
   alert_settings: AlertSettingsTable;
   sms_quotas: SmsQuotaTable;
   elks_incoming: ElksIncomingTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_messages: WebhookMessageTable;
+  webhook_deliveries: WebhookDeliveryTable;
   admin_lookups: AdminLookupTable;
   dpa_acceptances: DpaAcceptanceTable;
   sticker_batches: StickerBatchTable;

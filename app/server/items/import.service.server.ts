@@ -212,7 +212,7 @@ export interface ImportInput {
  * then.
  */
 export async function importItems(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "events">,
   who: Claimant,
   scope: Scope,
   input: ImportInput,
@@ -263,7 +263,11 @@ export async function importItems(
         // A sticker claimed by someone else since the check: nothing is saved, and the
         // preview shown again names its row.
         if (!(await claimStickersIn(trx, stickerIds, now))) throw new ImportError("invalidRows", { count: 1 });
-        await insertItems(trx, rows.map(toItem));
+        const items = rows.map(toItem);
+        await insertItems(trx, items);
+        for (const item of items.filter((i) => stickerIds.includes(i.id))) {
+          await deps.events.emit("stickerClaimed", { itemId: item.id, code: item.code, at: now }, { ...deps, db: trx });
+        }
       });
       return { count: rows.length, batch: now };
     } catch (err) {
@@ -290,7 +294,7 @@ export type ImportOutcome =
  * are thrown for the route to map.
  */
 export async function submitImport(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "events">,
   who: Claimant,
   scope: Scope,
   submission: ImportSubmission,

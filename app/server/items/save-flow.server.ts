@@ -34,7 +34,7 @@ async function afterSave(
 
 /** Registers a new item; returns where the owner goes next. */
 export async function registerItem(
-  deps: Pick<Deps, "db" | "clock" | "config" | "pageCache" | "photos">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "pageCache" | "photos" | "events">,
   input: {
     userId: string;
     item: ProductInput;

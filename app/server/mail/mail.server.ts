@@ -234,14 +234,15 @@ export type MailWorker = OutboxWorker;
 
 /**
  * The outbox worker with every channel's sender. `channels`: SMS defaults to 46elks or the
- * SMS outbox folder; push is push/push-channel.server.ts, given by server/lifecycle.ts
+ * SMS outbox folder; push (push/push-channel.server.ts) and the webhooks
+ * (webhooks/webhook-channel.server.ts) are given by server/lifecycle.ts
  * (importing it here would close an import cycle through Deps). A channel without a sender
  * has no lane here: its rows wait.
  */
 export function startMailWorker(
   db: DB,
   config: Config,
-  channels: Partial<Record<"sms" | "push", ChannelSender>> = {},
+  channels: Partial<Record<"sms" | "push" | "webhook", ChannelSender>> = {},
 ): MailWorker {
   const { deliver, close } = createDeliver(config);
   return startOutboxWorker(
@@ -250,6 +251,7 @@ export function startMailWorker(
       email: { send: async (row) => void (await deliver(row)), close },
       sms: channels.sms ?? createSmsSender(config, db),
       push: channels.push,
+      webhook: channels.webhook,
     },
     { pollMs: config.mailPollMs },
   );

@@ -109,7 +109,7 @@ async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string
  * so a double click renews once.
  */
 export async function simulateRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);

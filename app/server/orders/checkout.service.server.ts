@@ -257,7 +257,7 @@ export async function getTestCheckout(
  * the order is completed through applyPayment, exactly as Stripe's webhook would.
  */
 export async function completeTestPayment(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
   input: { userId: string; orderId: string },
 ): Promise<PaymentResult> {
   const order = await testCheckoutOrder(deps, input.userId, input.orderId);

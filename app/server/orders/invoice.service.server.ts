@@ -45,7 +45,7 @@ import type { InvoiceLine, IssuedInvoice } from "./payments.server";
 import { may } from "~/lib/domain/permissions";
 import { readableCountry } from "~/lib/domain/countries";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">;
 
 /** The buyer on an organisation's invoice, as the organisation's details say now. */
 export function buyerOf(org: Organisation): InvoiceBuyer {
@@ -350,6 +350,10 @@ export async function applyInvoiceEvent(
       return "applied";
     }
     if (order.paymentFailedAt == null) await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
+    if (input.kind === "overdue") {
+      const overdue = { orderId: order.id, organisationId: order.organisationId, at: now };
+      await deps.events.emit("invoiceOverdue", overdue, { ...deps, db: trx });
+    }
     return "applied";
   });
   for (const id of touched) deps.pageCache.forget(id);

@@ -80,7 +80,7 @@ export async function claimEvent(
  * provider's subscription is cancelled (decision 012).
  */
 export async function applyPayment(
-  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">,
   input: PaymentInput,
 ): Promise<PaymentResult> {
   const touched: string[] = [];
@@ -194,6 +194,13 @@ export async function applyPayment(
     const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
     if (first) await enqueueReceiptMail(trx, deps.config, paidOrder, receipt);
     else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt);
+    // The one place an order becomes paid, whichever way it was paid (decision 053).
+    if (first)
+      await deps.events.emit(
+        "orderPaid",
+        { orderId: order.id, organisationId: order.organisationId, at: now },
+        { ...deps, db: trx },
+      );
     return "applied";
   });
   await afterPaymentCommit(deps, touched, duplicateOf);

@@ -64,7 +64,7 @@ function invoiceOrderId(invoice: Stripe.Invoice): string | null {
 }
 
 export async function handleStripeEvent(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
   event: Stripe.Event,
 ): Promise<PaymentResult> {
   const base = { eventId: event.id, eventType: event.type };

@@ -47,6 +47,8 @@ export const LANES = {
     queue: "push",
     pool: { prefix: OTHER_PUSH_PREFIX, slots: 2 },
   },
+  // Organisations' webhooks (decision 061): hosts they chose; any may hang. Per host and per organisation.
+  webhook: { slots: 8, share: 2, backoff: true, queue: "webhook" },
 } as const satisfies Record<string, LaneSpec>;
 
 export type LaneName = keyof typeof LANES;

@@ -32,6 +32,11 @@ export function backoffMs(attempts: number): number {
   return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
 }
 
+/** The sender's own back-off if it has one (webhooks retry for days), else the outbox's. */
+function retryDelayMs(sender: ChannelSender, attempts: number): number {
+  return sender.backoffMs ? sender.backoffMs(attempts) : backoffMs(attempts);
+}
+
 /** A text with e-mail addresses replaced, for log lines. */
 export function withoutAddresses(text: string): string {
   return text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]");
@@ -238,7 +243,7 @@ export function startOutboxWorker(
     );
     await repo.markUnsent(db, row.id, {
       failed,
-      nextAttemptAt: now + Math.max(backoffMs(row.attempts), e.retryAfterMs ?? 0),
+      nextAttemptAt: now + Math.max(retryDelayMs(lane.sender, row.attempts), e.retryAfterMs ?? 0),
       lastError: message,
     });
   }

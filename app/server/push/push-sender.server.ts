@@ -14,6 +14,7 @@ import webPush from "web-push";
 import type { Lang } from "~/i18n/config";
 import type { Deps } from "../service-deps.server";
 import { systemClock } from "../clock.server";
+import { PRIVATE_ADDRESS_CODE } from "../channels/public-address.server";
 import { isAllowedHost, isPublicAddress, parseEndpoint, pushLookup } from "./endpoint.server";
 import { vapidKeys } from "./vapid.server";
 
@@ -117,7 +118,7 @@ export async function sendPushNotification(
       req.destroy(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     req.on("error", (err: Error & { code?: string }) => {
-      if (err.code === "EPUSHPRIVATE") done({ result: "failed", error: err.message });
+      if (err.code === PRIVATE_ADDRESS_CODE) done({ result: "failed", error: err.message });
       else done({ result: "retry", error: err.message });
     });
     req.on("response", (res) => {

@@ -129,7 +129,7 @@ function finderMessageFacts(
  * RelayError notFound when the item does not exist or is not paid (its page shows no form).
  */
 export async function sendFinderMessage(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha" | "events">,
   itemId: string,
   input: FinderMessageInput,
   meta: SendMeta & { viewerId: string | null },
@@ -156,10 +156,11 @@ export async function sendFinderMessage(
     returned: null,
     finderConfirmedAt: null,
   };
+  const messageId = randomUUID();
   await db.transaction().execute(async (trx) => {
     await repo.insertConversation(trx, conversation);
     await repo.insertRelayMessage(trx, {
-      id: randomUUID(),
+      id: messageId,
       conversationId: conversation.id,
       author: "finder",
       text: input.message,
@@ -171,6 +172,8 @@ export async function sendFinderMessage(
     // The alerts commit with the message: a crash after this loses neither (decision 033).
     if (!digested)
       await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, true, state.paidNow), now);
+    const stored = { conversationId: conversation.id, messageId, itemId, text: input.message, first: true, at: now };
+    await deps.events.emit("finderMessaged", stored, { ...deps, db: trx });
   });
   wakeOutbox();
   // Only the private link: the address is a third party's until it opens it (decision 058).
@@ -260,7 +263,7 @@ export async function confirmFinderMail(
 
 /** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
 export async function continueFinderConversation(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha" | "events">,
   token: string,
   input: FinderMessageInput,
   meta: SendMeta,
@@ -273,9 +276,10 @@ export async function continueFinderConversation(
   if (!item || !state.open) throw new RelayError("notFound");
   const { flooded } = await admitFinderMessage(deps, input, item.id, meta, now);
   const digested = await digestFinderMessage(deps, item.id, flooded, now);
+  const messageId = randomUUID();
   await db.transaction().execute(async (trx) => {
     await repo.insertRelayMessage(trx, {
-      id: randomUUID(),
+      id: messageId,
       conversationId: conversation.id,
       author: "finder",
       text: input.message,
@@ -288,6 +292,8 @@ export async function continueFinderConversation(
     if (!digested) {
       await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, false, state.paidNow), now);
     }
+    const stored = { conversationId: conversation.id, messageId, itemId: item.id, text: input.message, first: false };
+    await deps.events.emit("finderMessaged", { ...stored, at: now }, { ...deps, db: trx });
   });
   wakeOutbox();
 }
@@ -437,7 +443,7 @@ export async function storeOwnerSideReply(
  * Returns whether this call recorded it.
  */
 export async function confirmReturn(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "events">,
   ownerId: string,
   id: string,
 ): Promise<boolean> {
@@ -453,6 +459,7 @@ export async function confirmReturn(
   const recorded = await db.transaction().execute(async (trx) => {
     if (!(await repo.markReturned(trx, id, returned))) return false;
     await writeItemLost(trx, ownerId, item.id, false, now);
+    if (item.lostAt != null) await deps.events.emit("itemFound", { itemId: item.id, at: now }, { ...deps, db: trx });
     // Everyone who manages the item hears of it (decision 026), by the channels they chose.
     await fanOutAlert(
       trx,

@@ -228,6 +228,12 @@ export async function findOwnerContact(
   return row && { ...row, emailVerified: readBool(row.emailVerified) };
 }
 
+/** The item's lost-mode start (null: not lost), or undefined when there is no such item. */
+export async function findLostAt(db: DB, id: string): Promise<number | null | undefined> {
+  const row = await db.selectFrom("products").select("lostAt").where("id", "=", id).executeTakeFirst();
+  return row === undefined ? undefined : row.lostAt === null ? null : Number(row.lostAt);
+}
+
 /**
  * Lost mode on (`lostAt` = now, kept if already lost) or off, only on a row the user may
  * manage (decision 026).

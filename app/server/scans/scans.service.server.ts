@@ -188,12 +188,21 @@ export async function writeScanEvents(
 
 /** An item the user manages (decision 026) in or out of lost mode; its cached finder pages change at once. */
 export async function setItemLost(
-  deps: Pick<Deps, "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "clock" | "pageCache" | "events">,
   owner: string,
   id: string,
   lost: boolean,
 ): Promise<void> {
-  const changed = await repo.writeItemLost(deps.db, owner, id, lost, deps.clock());
+  const now = deps.clock();
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    const was = await repo.findLostAt(trx, id);
+    if (!(await repo.writeItemLost(trx, owner, id, lost, now))) return false;
+    // Only a change is announced: lost mode switched on twice is one event.
+    if (was !== undefined && (was !== null) !== lost) {
+      await deps.events.emit(lost ? "itemMarkedLost" : "itemFound", { itemId: id, at: now }, { ...deps, db: trx });
+    }
+    return true;
+  });
   if (!changed) throw new ScanError("notFound");
   // After the commit (the update above is its own statement), as payments do.
   deps.pageCache.forget(id);

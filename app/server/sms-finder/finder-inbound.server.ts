@@ -57,10 +57,11 @@ async function storeFinderSms(
   const admitted = await admitToItem(deps, item, now);
   if (!admitted) return false;
   const digested = await digestFinderMessage(deps, item.id, admitted.flooded, now);
+  const messageId = randomUUID();
   await deps.db.transaction().execute(async (trx) => {
     if (isNew) await relayRepo.insertConversation(trx, conversation);
     await relayRepo.insertRelayMessage(trx, {
-      id: randomUUID(),
+      id: messageId,
       conversationId: conversation.id,
       author: "finder",
       text,
@@ -90,6 +91,8 @@ async function storeFinderSms(
         now,
       );
     }
+    const stored = { conversationId: conversation.id, messageId, itemId: item.id, text, first: isNew, at: now };
+    await deps.events.emit("finderMessaged", stored, { ...deps, db: trx });
   });
   wakeOutbox();
   return true;

@@ -118,7 +118,7 @@ export async function checkClaimModeAdmin(deps: Pick<Deps, "db">, userId: string
  * item's id (the sticker's).
  */
 export async function claimIntoOrganisation(
-  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem" | "events">,
   who: Claimant,
   organisationId: string,
   input: ClaimModeInput,
@@ -238,7 +238,7 @@ export async function previewBatchFile(
  * uploads the file again. One try, given back on success. Returns how many were claimed.
  */
 export async function claimBatchFile(
-  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem" | "events">,
   who: Claimant,
   organisationId: string,
   pairs: { id: string; code: string }[],
@@ -280,6 +280,7 @@ export async function claimBatchFile(
         assignTo,
         { id: s.id, code: s.code, paidUntil: months === null ? null : addMonths(now, months) },
       );
+      await deps.events.emit("stickerClaimed", { itemId: s.id, code: s.code, at: now }, { ...deps, db: trx });
     }
     return true;
   });

@@ -238,7 +238,7 @@ export async function checkClaimable(
  * months from now. Returns the item's id (the sticker's).
  */
 export async function claimSticker(
-  deps: Pick<Deps, "db" | "config" | "clock" | "createItem">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "createItem" | "events">,
   who: Claimant,
   ref: StickerRef,
   input: ItemInput,
@@ -259,6 +259,7 @@ export async function claimSticker(
       code: s.code,
       paidUntil,
     });
+    await deps.events.emit("stickerClaimed", { itemId: s.id, code: s.code, at: now }, { ...deps, db: trx });
     return true;
   });
   if (!claimed) throw new StickerError("claim.notClaimable");
