@@ -22,6 +22,7 @@ const EXPECTED: Record<string, string> = {
   "organisation.trustedContacts": ". x . . . .",
   "organisation.claimStickers": ". x . . . .",
   "organisation.everyConversation": ". x . . . .",
+  "organisation.apiKeys": ". x . . . .",
   "account.csv": "x . . . . .",
   "staffDesk.use": ". . . . . x",
 };

@@ -50,6 +50,8 @@ export const PERMISSIONS = {
     claimStickers: ["admin"],
     /** Hear about and answer the conversations of every item it has. */
     everyConversation: ["admin"],
+    /** Its REST API keys: create, list, revoke (decision 054). */
+    apiKeys: ["admin"],
   },
   account: {
     /** The personal scope's CSV import, export and template. */

@@ -21,6 +21,7 @@ import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimi
 import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
 import type { BackupTable } from "./schema-operations";
 import type { ElksIncomingTable } from "./schema-sms";
+import type { ApiIdempotencyTable, ApiKeyTable } from "./schema-api";
 import type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -425,4 +426,6 @@ export interface Database {
   stickers: StickerTable;
   prepaid_reminders: PrepaidReminderTable;
   backups: BackupTable;
+  api_keys: ApiKeyTable;
+  api_idempotency: ApiIdempotencyTable;
 }
