@@ -53,6 +53,8 @@ for (const lang of ["en", "sv"] as const) {
       consent,
     }) => {
       void consent;
+      // Two pages with an axe pass each, on a shared machine.
+      test.slow();
       const admin = await createUser(app.runtime, { name: "Ada Admin", language: lang });
       const orgName = `Register AB ${lang}`;
       const org = await createOrganisation(depsOf(app.runtime), admin.id, {

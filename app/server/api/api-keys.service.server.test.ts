@@ -18,7 +18,7 @@ import { setMemberRole } from "../organisations/organisations.repository.server"
 import { ApiError } from "./api-error.server";
 import { authenticateApiKey, createApiKey, getApiKeysPage, hashApiKey, revokeApiKey } from "./api-keys.service.server";
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let deps: ServiceTestDeps;
 let admin: TestOwner;

@@ -17,7 +17,7 @@ import {
   type Answer,
 } from "./idempotency.server";
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let deps: ServiceTestDeps;
 beforeAll(async () => {
