@@ -66,6 +66,7 @@ export default [
   route("organisations/:id/contacts", "routes/organisation-contacts.tsx"),
   route("organisations/:id/claim", "routes/organisation-claim.tsx"),
   route("organisations/:id/webhooks", "routes/organisation-webhooks.tsx"),
+  route("organisations/:id/api", "routes/organisation-api.tsx"),
   route("invite/:token", "routes/invite.tsx"),
   route("scope", "routes/scope.ts"),
   route("order", "routes/order.tsx"),
@@ -80,6 +81,9 @@ export default [
   route("order/:id/invoice", "routes/order-invoice.tsx"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   route("api/sms/report/:token", "routes/api.sms.report.ts"),
+  // The organisations' REST API and its reference (decision 054).
+  route("api/v1/*", "routes/api.v1.ts"),
+  route("api/docs", "routes/api-docs.tsx"),
   // Incoming SMS to SMS_NUMBER (decision 055), 46elks' sms_url.
   route("webhooks/46elks/sms", "routes/webhooks.46elks.sms.ts"),
   route("account/alerts", "routes/account-alerts.tsx"),

@@ -286,6 +286,11 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             <Link to={`/organisations/${page.organisation.id}/webhooks`}>{t("organisations.webhooks.link")}</Link>
           </CardSection>
 
+          <CardSection id="org-api-keys" title={t("organisations.apiKeys.title")}>
+            <p>{t("organisations.apiKeys.help")}</p>
+            <Link to={`/organisations/${page.organisation.id}/api`}>{t("organisations.apiKeys.link")}</Link>
+          </CardSection>
+
           <CardSection id="org-details" title={t("organisations.details.title")}>
             <FormAlert message={errorFor("details")} />
             <OrganisationForm

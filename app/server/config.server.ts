@@ -78,6 +78,8 @@ const schema = z.object({
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).optional()),
   /** Delay before the first run of the hourly jobs after start-up (tests set it short). */
   JOBS_FIRST_RUN_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(3_600_000).default(60_000)),
+  /** Requests a minute each REST API key may make (decision 054); 600 by default. */
+  API_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(600)),
   /** Disables rate limits; refused in production. Only the e2e suite sets it. */
   RATE_LIMIT_DISABLED: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).default("0")),
   ...photosEnv,
@@ -124,6 +126,8 @@ export interface Config {
   };
   logLevel: string;
   rateLimitDisabled: boolean;
+  /** The REST API (decision 054): requests a minute per key. */
+  api: { rateLimit: number };
   /** BASE_URL is https: cookies get `Secure` and responses HSTS. The one place that decides. */
   secureCookies: boolean;
   /** Express's `trust proxy` (TRUST_PROXY=1: one hop). */
@@ -241,6 +245,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     },
     logLevel: e.LOG_LEVEL,
     rateLimitDisabled: e.RATE_LIMIT_DISABLED === "1",
+    api: { rateLimit: e.API_RATE_LIMIT },
     secureCookies: baseUrl.protocol === "https:",
     trustProxy: e.TRUST_PROXY === "1",
     push,

@@ -118,6 +118,7 @@ describe("housekeeping: tables that only grew are pruned", () => {
       orders: 0,
       outboxBackoffs: 1,
       smsIncoming: 0,
+      apiIdempotency: 0,
     });
     const db = a.database.db;
     expect((await db.selectFrom("sms_quotas").select("key").execute()).map((r) => r.key)).toEqual(["to-month:fresh"]);

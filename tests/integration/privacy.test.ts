@@ -40,6 +40,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   orders: RETENTION_MS.orders,
   outboxBackoffs: RETENTION_MS.outboxBackoffs,
   smsIncoming: RETENTION_MS.smsIncoming,
+  apiIdempotency: RETENTION_MS.apiIdempotency,
 };
 
 let db: TestDatabase;

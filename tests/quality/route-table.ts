@@ -531,6 +531,16 @@ export const ROUTE_TABLE: RouteRow[] = [
     body: { intent: "delete", endpoint: "we_AAAAAAAAAAAAAAAAAAAAAA" },
   },
   {
+    // The organisation's API keys (decision 054): its admin only; everyone else learns
+    // nothing (404). The owner's POST names no key: refused on the form (400), nothing made;
+    // tests/integration/api.test.ts covers making, listing and revoking.
+    route: "organisations/:id/api",
+    url: "/organisations/{organisation}/api",
+    get: { anonymous: to("/login"), owner: { status: 200, contains: ['name="scope"'] }, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 400, other: 404, admin: 404 },
+    body: { intent: "create", name: "", scope: "read" },
+  },
+  {
     // The billing-email confirmation link (decision 028): the token is the key; a forged one
     // confirms nothing (410) for everyone. tests/integration/accountable-invoicing.test.ts
     // opens a real one.
@@ -672,6 +682,19 @@ export const ROUTE_TABLE: RouteRow[] = [
     post: adminOnly(409),
     body: { intent: "simulateRenewal", orderId: "{paidOrder}" },
   },
+  {
+    // The REST API (decision 054): a key, never the session, so every visitor without one
+    // is 401 (problem+json); it reads no cookie, so it is exempt from the Origin check.
+    route: "api/v1/*",
+    url: "/api/v1/items",
+    get: all(401),
+    post: all(401),
+    body: {},
+    json: true,
+    noOriginCheck: true,
+  },
+  // Its reference, public like its OpenAPI document.
+  { route: "api/docs", url: "/api/docs", get: all({ status: 200, contains: ["/api/v1/items"] }), post: noAction },
   {
     route: "api/stripe/webhook",
     url: "/api/stripe/webhook",

@@ -23,6 +23,7 @@ const EXPECTED: Record<string, string> = {
   "organisation.claimStickers": ". x . . . .",
   "organisation.everyConversation": ". x . . . .",
   "organisation.webhooks": ". x . . . .",
+  "organisation.apiKeys": ". x . . . .",
   "account.csv": "x . . . . .",
   "staffDesk.use": ". . . . . x",
 };

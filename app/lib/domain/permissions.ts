@@ -52,6 +52,8 @@ export const PERMISSIONS = {
     everyConversation: ["admin"],
     /** Its webhook endpoints: add, see the secret and the delivery log, resend, disable, delete (decision 061). */
     webhooks: ["admin"],
+    /** Its REST API keys: create, list, revoke (decision 054). */
+    apiKeys: ["admin"],
   },
   account: {
     /** The personal scope's CSV import, export and template. */

@@ -45,6 +45,8 @@ export const RETENTION_MS = {
    * hours): no number and no text, a week after they arrived.
    */
   smsIncoming: 7 * DAY_MS,
+  /** The REST API's Idempotency-Keys and the answers kept for them (decision 054): a day. */
+  apiIdempotency: DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
   /**

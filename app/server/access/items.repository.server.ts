@@ -398,3 +398,33 @@ export async function listFilteredItemIds(
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * A page of the scope's items matching the filter after a position (the REST API's cursor,
+ * decision 054): newest first as the dashboard, then by id; `after` is the last item of the
+ * previous page. Keyset, not offset, so a page stays cheap however deep, and an item added
+ * meanwhile does not shift the next page.
+ */
+export async function listItemsOfScopeAfter(
+  db: DB,
+  scope: ItemListScope,
+  filter: ItemFilter,
+  now: number,
+  after: { createdAt: number; id: string } | null,
+  limit: number,
+): Promise<Item[]> {
+  let q = db
+    .selectFrom("products")
+    .selectAll()
+    .where(whereFilter(scope, filter, now));
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([
+        eb("createdAt", "<", after.createdAt),
+        eb.and([eb("createdAt", "=", after.createdAt), eb("id", ">", after.id)]),
+      ]),
+    );
+  }
+  const rows = await q.orderBy("createdAt", "desc").orderBy("id").limit(limit).execute();
+  return rows.map(toItem);
+}

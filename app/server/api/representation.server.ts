@@ -79,3 +79,145 @@ export function toApiItem(row: ItemRowForApi, baseUrl: URL, now: number): ApiIte
     updatedAt: new Date(row.updatedAt).toISOString(),
   };
 }
+
+/** An item's row as the repositories give it (booleans), in the representation's columns. */
+export function itemRowOf(item: {
+  id: string;
+  code: string;
+  name: string;
+  prodType: string;
+  findFee: number;
+  currency: string;
+  contactVisibility: string;
+  payed: boolean;
+  paidUntil: number | null;
+  active: boolean;
+  lostAt: number | null;
+  lastScannedAt: number | null;
+  assignedTo: string | null;
+  createdAt: number;
+  updatedAt: number;
+}): ItemRowForApi {
+  return { ...item, payed: item.payed ? 1 : 0, active: item.active ? 1 : 0 };
+}
+
+/** One page of a list: the things, and the cursor of the next page (null: the last page). */
+export const apiPage = <T extends z.ZodType>(data: T, id: string) =>
+  z
+    .object({
+      data: z.array(data),
+      nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+    })
+    .meta({ id });
+
+export const ItemPage = apiPage(ApiItem, "ItemPage");
+
+/** A visit of an item's sticker page (its QR code or short URL): when, the page's language, the device class. */
+export const ApiScan = z
+  .object({
+    scannedAt: z.iso.datetime(),
+    lang: z.enum(["en", "sv"]),
+    device: z.enum(["phone", "tablet", "desktop"]),
+  })
+  .meta({ id: "Scan" });
+export type ApiScan = z.infer<typeof ApiScan>;
+
+/** A finder's conversation about an item. Never the finder's address or number. */
+export const ApiConversation = z
+  .object({
+    id: z.string(),
+    itemId: z.string(),
+    createdAt: z.iso.datetime(),
+    lastMessageAt: z.iso.datetime(),
+    channel: z.enum(["web", "sms"]).describe("How the finder writes: the finder page (and mail) or SMS."),
+    returned: z.boolean().describe("The organisation confirmed it has the item back."),
+  })
+  .meta({ id: "Conversation" });
+export type ApiConversation = z.infer<typeof ApiConversation>;
+
+export const ConversationPage = apiPage(ApiConversation, "ConversationPage");
+
+export const ApiMessage = z
+  .object({
+    id: z.string(),
+    conversationId: z.string(),
+    author: z.enum(["finder", "organisation"]),
+    text: z.string(),
+    createdAt: z.iso.datetime(),
+    read: z.boolean().describe("A finder's message: read on the organisation's side. A reply: read by the finder."),
+  })
+  .meta({ id: "Message" });
+export type ApiMessage = z.infer<typeof ApiMessage>;
+
+export const MessageList = z.object({ data: z.array(ApiMessage) }).meta({ id: "MessageList" });
+
+export const ApiMember = z
+  .object({
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(["admin", "member"]),
+    joinedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Member" });
+export type ApiMember = z.infer<typeof ApiMember>;
+
+export const MemberList = z.object({ data: z.array(ApiMember) }).meta({ id: "MemberList" });
+
+const money = z.object({
+  amount: z.number().int().describe("Minor units (öre, cent)."),
+  currency: z.enum(["SEK", "EUR"]),
+});
+
+export const ApiOrder = z
+  .object({
+    id: z.string(),
+    method: z.enum(["card", "invoice"]),
+    state: z.enum(["open", "overdue", "paid", "void", "lapsed"]),
+    itemCount: z.number().int(),
+    total: money,
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Order" });
+export type ApiOrder = z.infer<typeof ApiOrder>;
+
+export const OrderList = z.object({ data: z.array(ApiOrder) }).meta({ id: "OrderList" });
+
+export const ApiInvoice = z
+  .object({
+    orderId: z.string(),
+    number: z.string().nullable(),
+    state: z.enum(["open", "overdue", "paid", "void", "lapsed"]),
+    total: money,
+    reverseCharge: z.boolean(),
+    createdAt: z.iso.datetime(),
+    dueAt: z.iso.datetime().nullable(),
+    paidAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "Invoice" });
+export type ApiInvoice = z.infer<typeof ApiInvoice>;
+
+export const InvoiceList = z.object({ data: z.array(ApiInvoice) }).meta({ id: "InvoiceList" });
+
+export const ScanList = z
+  .object({
+    data: z.array(ApiScan),
+    nextSince: z.iso.datetime().nullable().describe("More scans follow: pass as `since` for the next ones."),
+  })
+  .meta({ id: "ScanList" });
+
+/** RFC 9457 problem details, with the service's error code. */
+export const ApiProblem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().describe("What went wrong, in the language of Accept-Language (en, sv)."),
+    code: z.string().describe("The service's error code, e.g. notFound, claim.notClaimable."),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe("input.invalid: the fields that did not pass."),
+  })
+  .meta({ id: "Problem" });
+export type ApiProblem = z.infer<typeof ApiProblem>;

@@ -22,6 +22,7 @@ import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./sc
 import type { BackupTable } from "./schema-operations";
 import type { ElksIncomingTable } from "./schema-sms";
 import type { WebhookDeliveryTable, WebhookEndpointTable, WebhookMessageTable } from "./schema-webhooks";
+import type { ApiIdempotencyTable, ApiKeyTable } from "./schema-api";
 import type {
   TrustedContactTable,
   RecipientSuppressionTable,
@@ -430,4 +431,6 @@ export interface Database {
   stickers: StickerTable;
   prepaid_reminders: PrepaidReminderTable;
   backups: BackupTable;
+  api_keys: ApiKeyTable;
+  api_idempotency: ApiIdempotencyTable;
 }

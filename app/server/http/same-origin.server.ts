@@ -21,6 +21,8 @@ export function isCrossSiteWrite(req: OriginFacts, ownOrigin: string): boolean {
   if (NOT_FROM_BROWSERS.has(req.path)) return false;
   // 46elks' delivery reports (decision 033): proven by the secret in the path.
   if (req.path.startsWith("/api/sms/report/")) return false;
+  // The REST API (decision 054): its key is a header a page cannot send ambiently, and it reads no cookie.
+  if (req.path.startsWith("/api/v1/")) return false;
   // A page served with `Referrer-Policy: no-referrer` (a user's browser setting can force it
   // too) makes the browser post its forms with `Origin: null`; Sec-Fetch-Site, which no page
   // can set, still says the form was our own. Without it, or with any other value, null

@@ -18,6 +18,7 @@ import { deleteBackoffsBefore } from "../outbox/outbox.repository.server";
 import { deleteOldSmsQuotas } from "../alerts/alerts.repository.server";
 import { deleteStaleNeverLinks } from "../recipients/recipients.service.server";
 import { deleteOldIncoming } from "../sms-finder/sms-finder.service.server";
+import { deleteExpiredIdempotencyKeys } from "../api/idempotency.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -48,6 +49,8 @@ export interface HousekeepingResult {
   outboxBackoffs: number;
   /** 46elks' ids of incoming SMS handled a week ago (decision 055). */
   smsIncoming: number;
+  /** The REST API's Idempotency-Keys after 24 hours (decision 054). */
+  apiIdempotency: number;
 }
 
 /**
@@ -72,5 +75,6 @@ export async function runHousekeeping(
     orders: await repo.deleteBookkeepingBefore(db, bookkeepingCutoff(now)),
     outboxBackoffs: await deleteBackoffsBefore(db, now - RETENTION_MS.outboxBackoffs),
     smsIncoming: await deleteOldIncoming(db, now),
+    apiIdempotency: await deleteExpiredIdempotencyKeys(db, now),
   }));
 }

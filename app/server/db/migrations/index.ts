@@ -42,6 +42,7 @@ import * as m0055 from "./0055-confirmation-pending-shipment-notes";
 import * as m0056 from "./0056-credit-notes";
 import * as m0063 from "./0063-finder-mail-confirmed";
 import * as m0065 from "./0065-sms-finders";
+import * as m0066 from "./0066-api-keys";
 import * as m0067 from "./0067-webhooks";
 
 /**
@@ -92,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   "0056-credit-notes": m0056,
   "0063-finder-mail-confirmed": m0063,
   "0065-sms-finders": m0065,
+  "0066-api-keys": m0066,
   "0067-webhooks": m0067,
 };
 
