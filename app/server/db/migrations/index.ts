@@ -42,6 +42,7 @@ import * as m0055 from "./0055-confirmation-pending-shipment-notes";
 import * as m0056 from "./0056-credit-notes";
 import * as m0063 from "./0063-finder-mail-confirmed";
 import * as m0065 from "./0065-sms-finders";
+import * as m0068 from "./0068-a-year-at-a-time";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -91,6 +92,7 @@ export const migrations: Record<string, Migration> = {
   "0056-credit-notes": m0056,
   "0063-finder-mail-confirmed": m0063,
   "0065-sms-finders": m0065,
+  "0068-a-year-at-a-time": m0068,
 };
 
 /**
