@@ -31,7 +31,7 @@ export function CheckoutTerms({
   return (
     <section className="checkout-terms mb-3" aria-labelledby="checkout-terms-title" aria-live="polite">
       <h2 id="checkout-terms-title" className="h6 mb-1">
-        {t("common.checkoutTerms.title")}
+        {t(once ? "swish.terms.title" : "common.checkoutTerms.title")}
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
         {/* Each sentence apart, its figures untranslatable: the terms follow the period and
