@@ -73,6 +73,7 @@ export default [
   route("order/checkout/:id", "routes/order-checkout.tsx"),
   route("order/complete/:id", "routes/order-complete.tsx"),
   route("order/:id/cancel", "routes/order-cancel.tsx"),
+  route("order/:id/renew", "routes/order-renew.tsx"),
   route("order/:id/withdraw", "routes/order-withdraw.tsx"),
   route("order/:id/payment", "routes/order-payment.tsx"),
   route("order/:id/receipt", "routes/order-receipt.tsx"),

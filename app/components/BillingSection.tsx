@@ -4,6 +4,7 @@ import type { Lang } from "~/i18n/config";
 import type { BillingOverview } from "~/lib/domain/billing-overview";
 import { formatDate } from "~/lib/domain/dates";
 import { formatPrice } from "~/lib/domain/pricing";
+import { renewHref } from "~/lib/domain/one-time-payment";
 
 /** What the dashboard's "Orders and receipts" shows: the billing service's overview. */
 export type BillingSectionData = BillingOverview;
@@ -49,6 +50,16 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
                 ) : o.lapsed ? (
                   <p className="mb-2">
                     {t("dashboard.billing.lapsed")} <Link to="/order">{t("dashboard.billing.reactivate")}</Link>
+                  </p>
+                ) : o.paidOnce && o.paidUntil ? (
+                  <p className="mb-2 billing-paid-once">
+                    {t("swish.billing.paidUntil", { date: formatDate(o.paidUntil, lang) })}
+                    {o.renewable ? (
+                      <>
+                        {" "}
+                        <Link to={renewHref(o.id)}>{t("swish.card.renew")}</Link>
+                      </>
+                    ) : null}
                   </p>
                 ) : o.renewing && o.paidUntil ? (
                   <p className="mb-2">

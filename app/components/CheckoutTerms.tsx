@@ -16,11 +16,14 @@ export function CheckoutTerms({
   total,
   lang,
   seller,
+  once = false,
 }: {
   period: Period;
   total: number;
   lang: Lang;
   seller: SellerView;
+  /** A year paid at once (decision 056): paid once, no renewal, a reminder instead. */
+  once?: boolean;
 }) {
   const { t } = useTranslation();
   const amount = formatPrice(total, lang);
@@ -28,15 +31,24 @@ export function CheckoutTerms({
   return (
     <section className="checkout-terms mb-3" aria-labelledby="checkout-terms-title" aria-live="polite">
       <h2 id="checkout-terms-title" className="h6 mb-1">
-        {t("common.checkoutTerms.title")}
+        {t(once ? "swish.terms.title" : "common.checkoutTerms.title")}
       </h2>
       <p className="mb-1" data-testid="checkout-terms">
         {/* Each sentence apart, its figures untranslatable: the terms follow the period and
             total after a page translator too (decision 057). */}
-        <LiveText text={`${t(`common.checkoutTerms.renews.${period}`)} `} values={[]} />
-        <LiveText text={t(`common.checkoutTerms.total.${period}`, { total: amount })} values={[amount, amount]} />
+        {once ? (
+          <>
+            <LiveText text={`${t("swish.terms.once")} `} values={[]} />
+            <LiveText text={t("swish.terms.total", { total: amount })} values={[amount]} />
+          </>
+        ) : (
+          <>
+            <LiveText text={`${t(`common.checkoutTerms.renews.${period}`)} `} values={[]} />
+            <LiveText text={t(`common.checkoutTerms.total.${period}`, { total: amount })} values={[amount, amount]} />
+          </>
+        )}
         {/* The minimum term binds only a monthly plan: say what it commits to. */}
-        {committed === null ? null : (
+        {committed === null || once ? null : (
           <LiveText
             text={` ${t("common.checkoutTerms.minimumMonth", { total: amount, committed: formatPrice(committed, lang) })}`}
             values={[amount, formatPrice(committed, lang)]}

@@ -5,6 +5,7 @@ import { formatDate, formatDateTime } from "~/lib/domain/dates";
 import type { Currency } from "~/lib/domain/currency";
 import { formatFee } from "~/lib/domain/fee";
 import { prepaidOfferHref } from "~/lib/domain/prepaid";
+import { renewHref } from "~/lib/domain/one-time-payment";
 import type { PhotoVariantView } from "~/lib/domain/photos";
 
 /** A paid item's subscription (orders): renews at paidUntil, or ends at endsAt once cancelled. */
@@ -14,6 +15,8 @@ export interface ItemSubscriptionData {
   paidUntil: number | null;
   endsAt: number | null;
   paymentFailed?: boolean;
+  /** A year paid at once (decision 056): "Paid until" and "Renew". */
+  paidOnce?: boolean;
 }
 
 export interface ItemCardData {
@@ -129,7 +132,12 @@ export function ItemCard({
                 {t("dashboard.orderStatus.renews", { date: formatDate(sub.paidUntil, lang) })}
               </span>
             ) : null}
-            {sub && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
+            {sub?.paidOnce && sub.paidUntil ? (
+              <span className="item-paid-once">
+                {t("swish.card.paidUntil", { date: formatDate(sub.paidUntil, lang) })}
+              </span>
+            ) : null}
+            {sub && !sub.paidOnce && !sub.renewing && (sub.endsAt ?? sub.paidUntil) ? (
               // Said once: the badge already says "Active" (decision 016).
               <span className="item-renewal">
                 {t("dashboard.card.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
@@ -144,6 +152,13 @@ export function ItemCard({
           {!sub && item.prepaidUntil && item.prepaidOffer ? (
             <p className="mb-1 small item-prepaid-offer">
               <Link to={prepaidOfferHref()}>{t("dashboard.card.subscribe")}</Link>
+            </p>
+          ) : null}
+          {sub?.paidOnce ? (
+            <p className="mb-1 small item-renew">
+              <Link to={renewHref(sub.orderId)} aria-label={t("swish.card.renewLabel", { name: item.name })}>
+                {t("swish.card.renew")}
+              </Link>
             </p>
           ) : null}
           {sub?.paymentFailed ? (

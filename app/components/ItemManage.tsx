@@ -4,6 +4,7 @@ import type { Currency } from "~/lib/domain/currency";
 import { formatDate, formatDateTime } from "~/lib/domain/dates";
 import { formatFee } from "~/lib/domain/fee";
 import { prepaidOfferHref } from "~/lib/domain/prepaid";
+import { renewHref } from "~/lib/domain/one-time-payment";
 import { useLang } from "~/lib/hooks/use-lang";
 
 /** What the owner's view of an item shows to manage it (ItemManageView of the items service). */
@@ -28,6 +29,8 @@ export interface ItemManageData {
       paidUntil: number | null;
       endsAt: number | null;
       paymentFailed: boolean;
+      /** A year paid at once (decision 056). */
+      paidOnce?: boolean;
     } | null;
     /** Prepaid with its sticker (decision 036): active until then. */
     prepaidUntil: number | null;
@@ -74,9 +77,18 @@ export function ItemManage({ item }: { item: ItemManageData }) {
             <>
               <dt className="col-sm-4">{t("items.manage.status")}</dt>
               <dd className="col-sm-8 item-renewal">
-                {sub.renewing
-                  ? t("items.manage.renews", { date: formatDate(sub.paidUntil!, lang) })
-                  : t("items.manage.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })}
+                {sub.paidOnce ? (
+                  <>
+                    {t("swish.card.paidUntil", { date: formatDate(sub.paidUntil!, lang) })}{" "}
+                    <Link to={renewHref(sub.orderId)} className="item-renew">
+                      {t("swish.card.renew")}
+                    </Link>
+                  </>
+                ) : sub.renewing ? (
+                  t("items.manage.renews", { date: formatDate(sub.paidUntil!, lang) })
+                ) : (
+                  t("items.manage.ends", { date: formatDate((sub.endsAt ?? sub.paidUntil)!, lang) })
+                )}
               </dd>
             </>
           ) : null}

@@ -45,7 +45,7 @@ import { useHydrated } from "~/lib/hooks/use-hydrated";
 const PushToggle = lazy(() => import("~/components/PushDevices").then((m) => ({ default: m.PushToggle })));
 
 export const handle = {
-  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push"],
+  i18n: ["common", "dashboard", "flash", "itemTypes", "orderErrors", "push", "swish"],
 };
 
 export function meta({ matches }: Route.MetaArgs) {

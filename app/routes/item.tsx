@@ -46,7 +46,7 @@ import type { Route } from "./+types/item";
  * script. The owner and other signed-in users keep the full app (their user menu).
  */
 export const handle: { i18n: string[] } & LeanHandle = {
-  i18n: ["common", "itemTypes", "items", "photos", "relay", "scans"],
+  i18n: ["common", "itemTypes", "items", "photos", "relay", "scans", "swish"],
   // A flooded item (decision 029) asks every finder for the captcha, which needs the full app.
   lean: (data) => {
     const d = data as { anonymous: boolean; flooded: boolean } | undefined;

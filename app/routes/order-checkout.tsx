@@ -3,18 +3,20 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { CheckoutTerms } from "~/components/CheckoutTerms";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrderSummary } from "~/components/OrderSummary";
+import { TestOneTimeStep } from "~/components/TestOneTimeStep";
 import { pageMeta } from "~/lib/domain/meta";
 import type { SellerView } from "~/lib/domain/seller";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
 import { httpErrorOf } from "~/server/http/errors.server";
+import { readForm } from "~/server/http/form.server";
 import { orderErrors } from "~/server/orders/orders.http.server";
 import { completeTestPayment, getTestCheckout } from "~/server/orders/checkout.service.server";
 import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-checkout";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "common", "orderErrors", "orders", "seller"] };
+export const handle = { i18n: ["billing", "common", "orderErrors", "orders", "seller", "swish"] };
 
 /**
  * /order/checkout/{orderId}: the test provider's checkout (PAYMENTS=test only). Clearly
@@ -56,10 +58,16 @@ export async function action({ request, params }: Route.ActionArgs) {
   const deps = await getDeps();
   // The test checkout's own refusal: an order paid already is said on this page beside its
   // summary; any other is the bare error page (decision 059's exception).
+  const form = await readForm(request);
+  const phone = String(form.get("phone") ?? "").slice(0, 40);
+  const input = { userId: user.ref, orderId: params.id, phone, decline: form.get("intent") === "decline" };
   try {
-    await completeTestPayment(deps, { userId: user.ref, orderId: params.id });
+    await completeTestPayment(deps, input);
   } catch (err) {
-    return refusal(err, deps.site.seller);
+    // The simulated Swish step's number (decision 056): said beside the field, what was typed kept.
+    if (!(err instanceof OrderError) || err.code !== "swishNumberInvalid") return refusal(err, deps.site.seller);
+    const { status, message } = httpErrorOf(orderErrors, err);
+    return data({ phone, phoneError: message.key }, { status });
   }
   throw redirect(`/order/complete/${params.id}`);
 }
@@ -68,7 +76,9 @@ export default function OrderCheckout({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { order } = loaderData;
-  const formError = actionData?.formError ?? loaderData.formError;
+  const refused = actionData && "formError" in actionData ? actionData : null;
+  const typed = actionData && "phone" in actionData ? actionData : null;
+  const formError = refused?.formError ?? loaderData.formError;
   if (!order || formError) {
     return (
       <section className="py-4 col-lg-8" aria-labelledby="checkout-title">
@@ -96,16 +106,26 @@ export default function OrderCheckout({ loaderData, actionData }: Route.Componen
           total={order.total}
           lang={order.currency === "SEK" ? "sv" : "en"}
           seller={loaderData.seller}
+          once={order.paymentKind !== "subscription"}
         />
       </div>
-      <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
-        <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
-          {t("orders.checkout.pay")}
-        </button>
-        <Link to="/order" className="btn btn-outline-secondary">
-          {t("orders.checkout.cancel")}
-        </Link>
-      </Form>
+      {order.paymentKind !== "subscription" ? (
+        <TestOneTimeStep
+          method={order.paymentKind}
+          phone={typed?.phone ?? ""}
+          phoneError={typed?.phoneError}
+          busy={navigation.state === "submitting"}
+        />
+      ) : (
+        <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
+          <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
+            {t("orders.checkout.pay")}
+          </button>
+          <Link to="/order" className="btn btn-outline-secondary">
+            {t("orders.checkout.cancel")}
+          </Link>
+        </Form>
+      )}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/i18n/react";
 import { Link, useRevalidator } from "react-router";
+import { OneTimeFailure, oneTimeFailed, PaidOnceNote } from "~/components/OneTimeOutcome";
 import { OrderSummary } from "~/components/OrderSummary";
 import { formatDate } from "~/lib/domain/dates";
 import { pageMeta } from "~/lib/domain/meta";
@@ -15,7 +16,7 @@ import { getOrderView } from "~/server/orders/order-page.service.server";
 import type { Route } from "./+types/order-complete";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "orderErrors", "orders"] };
+export const handle = { i18n: ["billing", "orderErrors", "orders", "swish"] };
 
 /**
  * /order/complete/{orderId}: the confirmation after checkout (Stripe's success_url and
@@ -33,7 +34,12 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireNamedUser(request, "/login");
   const { address, ...rest } = await orErrorPage(orderErrors, getOrderView(await getDeps(), user.ref, params.id));
-  return { order: rest, address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : [] };
+  return {
+    order: rest,
+    address: address ? addressLines(address, { lang: context.get(requestContext).lang }) : [],
+    // Stripe's cancel_url of a year paid at once (decision 056): the payer left the checkout.
+    left: new URL(request.url).searchParams.get("left") === "1",
+  };
 }
 
 /** Checks every 3 s for a minute, then every 10 s up to ten minutes. */
@@ -68,7 +74,9 @@ export default function OrderComplete({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const { order, address } = loaderData;
-  const checks = useWaitForPayment(!order.paid && order.status === "pending");
+  const failed = oneTimeFailed(order, loaderData.left);
+  const checks = useWaitForPayment(!order.paid && order.status === "pending" && !failed);
+  if (failed) return <OneTimeFailure order={order} left={loaderData.left} />;
   if (order.status === "duplicate") {
     return (
       <section className="py-4 col-lg-8" aria-labelledby="complete-title">
@@ -121,6 +129,7 @@ export default function OrderComplete({ loaderData }: Route.ComponentProps) {
         {t("orders.complete.paid")}
         {order.paidUntil ? ` ${t("orders.complete.paidUntil", { date: formatDate(order.paidUntil, lang) })}` : ""}
       </p>
+      <PaidOnceNote order={order} lang={lang} />
       {order.receiptTo ? <p>{t("orders.complete.receipt", { email: order.receiptTo })}</p> : null}
       {order.receiptWaitsFor ? (
         <div className="alert alert-warning order-receipt-waits" role="note">

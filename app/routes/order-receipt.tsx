@@ -15,7 +15,7 @@ import { OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/order-receipt";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
-export const handle = { i18n: ["billing", "seller", "dashboard", "invoices", "orderErrors", "orders"] };
+export const handle = { i18n: ["billing", "seller", "dashboard", "invoices", "orderErrors", "orders", "swish"] };
 
 /**
  * /order/{orderId}/receipt[?number=N]: a payment's receipt with VAT (decision 016), owner
@@ -120,6 +120,11 @@ export default function OrderReceipt({ loaderData }: Route.ComponentProps) {
         <p className="receipt-no-vat">{t("billing.receipt.noVat")}</p>
       ) : r.reverseCharge ? (
         <p className="fw-bold receipt-reverse-charge">{t("invoices.reverseCharge")}</p>
+      ) : null}
+      {r.paymentKind !== "subscription" ? (
+        <p className="receipt-paid-with">
+          {t("swish.receipt.paidWith", { method: t(`swish.methods.${r.paymentKind}`) })}
+        </p>
       ) : null}
       {r.withdrawal?.kind === "open" ? (
         <p className="receipt-withdrawal">

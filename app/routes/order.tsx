@@ -1,6 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { CheckoutTerms } from "~/components/CheckoutTerms";
+import { PayWithChoice } from "~/components/PayWithChoice";
 import { WithdrawalConsent } from "~/components/WithdrawalConsent";
 import { FormAlert } from "~/components/form/FormAlert";
 import { OrderAmounts } from "~/components/OrderSummary";
@@ -53,6 +54,7 @@ export const handle = {
     "orderErrors",
     "orders",
     "seller",
+    "swish",
   ],
 };
 
@@ -97,6 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       period: parsed.data.payment,
       lang,
       immediateStart: parsed.data.immediateStart,
+      payWith: parsed.data.payWith,
     };
     // Decision 027: the service checks that the user is an admin of the active organisation.
     ({ url } = parsed.intent === "invoice" ? await startInvoice(deps, input) : await startCheckout(deps, input));
@@ -148,6 +151,9 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   // JavaScript both are shown, each under its own heading, with its own button.
   const initialMethod = invoice && !invoice.blocker ? "invoice" : "card";
   const method = useCheckedValue("method", initialMethod);
+  // Card or one year at once (decision 056): the terms follow the choice.
+  const payWith = useCheckedValue("payWith", initial?.payWith ?? "card");
+  const once = period === "year" && (loaderData.oneTimeMethods as readonly string[]).includes(payWith);
   const showCard = !invoice || !hydrated || method === "card";
   const showInvoice = invoice !== null && (!hydrated || method === "invoice");
 
@@ -408,7 +414,13 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
           {showCard ? (
             <div className="order-by-card">
               {invoice && !hydrated ? <h2 className="h6">{t("invoices.order.method.card")}</h2> : null}
-              <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} />
+              <PayWithChoice
+                methods={loaderData.oneTimeMethods}
+                period={period}
+                initial={initial?.payWith ?? "card"}
+                hydrated={hydrated}
+              />
+              <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} once={once} />
               <WithdrawalConsent
                 consumer={consumer}
                 checked={initial?.immediateStart ?? false}

@@ -37,6 +37,21 @@ describe("configuration", () => {
     expect(() => parseConfig({ ...demo, SMS_DAILY_BUDGET: "-1" }, tmp())).toThrow(/SMS_DAILY_BUDGET/);
   });
 
+  it("STRIPE_ONE_TIME_METHODS: Swish by default, a list of known methods, none for the card only (decision 056)", () => {
+    expect(parseConfig(demo, tmp()).oneTimeMethods).toEqual(["swish"]);
+    expect(parseConfig({ ...demo, STRIPE_ONE_TIME_METHODS: "" }, tmp()).oneTimeMethods).toEqual(["swish"]);
+    expect(parseConfig({ ...demo, STRIPE_ONE_TIME_METHODS: " Klarna, swish,klarna" }, tmp()).oneTimeMethods).toEqual([
+      "klarna",
+      "swish",
+    ]);
+    expect(parseConfig({ ...demo, STRIPE_ONE_TIME_METHODS: "none" }, tmp()).oneTimeMethods).toEqual([]);
+    for (const bad of ["card", "swish,paypal", "none,swish"]) {
+      expect(() => parseConfig({ ...demo, STRIPE_ONE_TIME_METHODS: bad }, tmp()), bad).toThrow(
+        /STRIPE_ONE_TIME_METHODS/,
+      );
+    }
+  });
+
   it("selects PostgreSQL from a postgres:// URL and then requires AUTH_SECRET", () => {
     expect(() => parseConfig({ DATABASE_URL: "postgres://u@h/db" }, tmp())).toThrow(/AUTH_SECRET/);
     const c = parseConfig({ ...demo, DATABASE_URL: "postgres://u@h/db", AUTH_SECRET: "x".repeat(32) }, tmp());

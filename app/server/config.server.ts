@@ -6,9 +6,11 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { OneTimeMethod } from "~/lib/domain/one-time-payment";
 import { ConfigError, emailList, emptyToUndefined, optionalString } from "./config/env.server";
 import { backupSettings, operationsConfig, operationsEnv, type OperationsConfig } from "./config/operations.server";
 import { photosConfig, photosEnv, type PhotosConfig } from "./config/photos.server";
+import { oneTimeMethodsOf, paymentsEnv } from "./config/payments.server";
 import { pushConfig, pushEnv, type PushConfig } from "./config/push.server";
 import { webhooksConfig, webhooksEnv, type WebhooksConfig } from "./config/webhooks.server";
 import { sellerConfig, sellerEnv, type Seller } from "./config/seller.server";
@@ -45,6 +47,7 @@ const schema = z.object({
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  ...paymentsEnv,
   ...sellerEnv,
   /** Items an organisation may have activated on credit until its first invoice is paid (decision 028). */
   INVOICE_CREDIT_ITEMS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(25)),
@@ -110,6 +113,8 @@ export interface Config {
   supportEmail: string;
   payments: "test" | "stripe";
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  /** STRIPE_ONE_TIME_METHODS (decision 056): a year paid at once; the test provider simulates them. */
+  oneTimeMethods: OneTimeMethod[];
   /**
    * The seller. Outside production-with-Stripe an unset required field is filled with an
    * example value and `example` is true: every page that shows the seller says so.
@@ -233,6 +238,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config
     supportEmail: e.SUPPORT_EMAIL,
     payments,
     stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL },
+    oneTimeMethods: oneTimeMethodsOf(e.STRIPE_ONE_TIME_METHODS),
     company,
     captcha: e.CAPTCHA,
     recaptcha: { siteKey: e.RECAPTCHA_SITE_KEY, secret: e.RECAPTCHA_SECRET, verifyUrl: e.RECAPTCHA_VERIFY_URL },

@@ -44,6 +44,17 @@ const TEXT = {
     footnote: "* Minimum term 6 months.",
     monthly: "Monthly*",
     yearly: "Yearly",
+    swish: "Swish — pay for one year",
+    swishTerms: "You pay once for one year.",
+    phone: "Mobile number for Swish",
+    phoneError: "Enter a Swedish mobile number, such as 070-123 45 67.",
+    approve: "Approve in Swish (test)",
+    decline: "Decline in Swish (test)",
+    declined: "The payment was declined in the Swish app.",
+    tryAgain: "Try again",
+    paidOnce: "Paid for one year with Swish.",
+    paidUntil: "Paid until ",
+    renew: "Renew Cykel for another year",
   },
   sv: {
     locale: "sv-SE",
@@ -67,6 +78,17 @@ const TEXT = {
     footnote: "* Minsta bindningstid 6 månader.",
     monthly: "Månadsvis*",
     yearly: "Årsvis",
+    swish: "Swish – betala för ett år",
+    swishTerms: "Du betalar en gång för ett år.",
+    phone: "Mobilnummer för Swish",
+    phoneError: "Ange ett svenskt mobilnummer, till exempel 070-123 45 67.",
+    approve: "Godkänn i Swish (test)",
+    decline: "Avböj i Swish (test)",
+    declined: "Betalningen avböjdes i Swish-appen.",
+    tryAgain: "Försök igen",
+    paidOnce: "Betalt för ett år med Swish.",
+    paidUntil: "Betald till ",
+    renew: "Förnya Cykel ett år till",
   },
 } as const;
 
@@ -188,6 +210,61 @@ for (const lang of ["en", "sv"] as const) {
         // Paid items are shown as active and cannot be selected again.
         await page.goto("/order");
         await expect(page.locator("input.order-check")).toHaveCount(0);
+
+        // A year paid with Swish (decision 056): offered in kronor only, a phone step, refused
+        // and declined first (nothing activated, the page says why), then approved.
+        test.setTimeout(180_000);
+        await createItem(
+          depsOf(app.runtime),
+          owner.id,
+          {
+            name: "Cykel",
+            findFee: 100,
+            prodType: "other",
+            contactInfo: "070-111",
+            payment: "year",
+            intent: "payLater",
+          },
+          lang,
+        );
+        await page.goto("/order");
+        if (lang === "en") {
+          await expect(page.locator(".order-pay-with")).toHaveCount(0);
+          return;
+        }
+        await waitForHydration(page);
+        const paySwish = async () => {
+          await page.getByLabel(T.swish).check();
+          await expect(page.getByTestId("checkout-terms")).toContainText(T.swishTerms);
+          await page.locator("#order-immediate-start").check();
+          await page.getByRole("button", { name: T.submit }).click();
+          await expect(page).toHaveURL(/\/order\/checkout\/[0-9a-f-]{36}$/);
+          await waitForHydration(page);
+        };
+        await expectAccessible(page);
+        await paySwish();
+        await page.getByLabel(T.phone).fill("12345");
+        await page.getByRole("button", { name: T.approve }).click();
+        await expect(page.getByText(T.phoneError)).toBeVisible();
+        await expectAccessible(page);
+        await page.getByLabel(T.phone).fill("070-123 45 67");
+        await page.getByRole("button", { name: T.decline }).click();
+        await expect(page).toHaveURL(/\/order\/complete\/[0-9a-f-]{36}$/);
+        await expect(page.locator(".order-payment-failed")).toContainText(T.declined);
+        await expectAccessible(page);
+        await page.getByRole("link", { name: T.tryAgain }).click();
+        await waitForHydration(page);
+        await paySwish();
+        await page.getByLabel(T.phone).fill("070-123 45 67");
+        await page.getByRole("button", { name: T.approve }).click();
+        await expect(page.getByRole("heading", { level: 1, name: T.thanks })).toBeVisible();
+        await expect(page.getByText(T.paidOnce)).toBeVisible();
+        await page.goto("/dashboard");
+        await expect(page.locator(".item-paid-once")).toContainText(T.paidUntil);
+        await expect(page.getByRole("link", { name: T.renew })).toHaveAttribute(
+          "href",
+          /\/order\/[0-9a-f-]{36}\/renew$/,
+        );
       },
     );
 

@@ -606,6 +606,15 @@ export const ROUTE_TABLE: RouteRow[] = [
     get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
     post: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
   },
+  // Decision 056: a year paid at once is renewed here. {paidOrder} renews by card itself:
+  // the owner is told it cannot be renewed here (409); others' orders do not exist.
+  {
+    route: "order/:id/renew",
+    url: "/order/{paidOrder}/renew",
+    get: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+    post: { anonymous: to("/login"), owner: 409, other: 404, admin: 404 },
+    body: { payWith: "swish", immediateStart: "yes" },
+  },
   // Decision 041: a consumer withdraws within 14 days; others' orders do not exist.
   {
     route: "order/:id/withdraw",

@@ -1,5 +1,7 @@
 /**
- * A local stand-in for the Stripe API endpoints the app uses (Checkout Sessions,
+ * A local stand-in for the Stripe API endpoints the app uses (Checkout Sessions in
+ * subscription and payment mode — Swish and Klarna's `payment_method_types`, asynchronous
+ * success and failure, refunds bounded by the PaymentIntent, decision 056 —,
  * subscription updates and cancellation, Customer Portal sessions, and for invoice payment
  * (decision 027) customers, invoices, invoice items, finalize and send), so the official `stripe` client can be pointed at it with
  * STRIPE_API_URL. It records every request (method, path, form fields) for assertions,
@@ -58,6 +60,17 @@ export interface StandInSubscription {
   paid: Map<string, number>;
 }
 
+/** The events of one payment-mode checkout (decision 056). */
+export interface StandInPayment {
+  paymentIntentId: string;
+  session: Record<string, unknown>;
+  completed: { payload: string; signature: string };
+  asyncSucceeded: { payload: string; signature: string };
+  asyncFailed: { payload: string; signature: string };
+  intentSucceeded: { payload: string; signature: string };
+  intentFailed: { payload: string; signature: string };
+}
+
 export interface StripeStandIn {
   url: string;
   requests: StripeRequest[];
@@ -93,6 +106,18 @@ export interface StripeStandIn {
   endTrial(subscriptionId: string): { invoiceId: string; invoicePaid: { payload: string; signature: string } };
   /** Subscriptions made by completeCheckout, by id. */
   subscriptions: Map<string, StandInSubscription>;
+  /**
+   * A payment-mode Checkout Session (a year paid at once, decision 056) is paid: the
+   * stand-in makes its PaymentIntent and answers the signed events Stripe sends. With
+   * `async` (as a delayed method may) the completion says `unpaid` and the outcome comes
+   * later: `asyncSucceeded` or `asyncFailed`. `intentSucceeded` / `intentFailed` are the
+   * PaymentIntent's own events about the same payment.
+   */
+  completePayment(sessionId: string, opts?: { async?: boolean; fail?: boolean }): StandInPayment;
+  /** A payment-mode session nobody paid: Stripe expires it (`checkout.session.expired`). */
+  expireSession(sessionId: string): { payload: string; signature: string };
+  /** PaymentIntents made by completePayment, by id, with what was refunded of each. */
+  paymentIntents: Map<string, { amount: number; currency: string; refunded: number; metadata: Record<string, string> }>;
   /** Forget failures still pending from failNext (so one test's leftovers cannot fail the next). */
   clearFailures(): void;
   close(): Promise<void>;
@@ -115,6 +140,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   /** Checkout Sessions made through the API, by id (for completeCheckout). */
   const sessions = new Map<string, Record<string, unknown>>();
   const subscriptions = new Map<string, StandInSubscription>();
+  const paymentIntents: StripeStandIn["paymentIntents"] = new Map();
+  /** A session as the API answers it (the stand-in's own bookkeeping left out). */
+  const publicSession = (made: Record<string, unknown>) => {
+    const { trialEnd: _t, unitAmount: _u, interval: _i, subscriptionMetadata: _m, intentMetadata: _im, ...body } = made;
+    return body;
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -155,6 +186,21 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           });
         }
         const unitAmount = Number(form["line_items[0][price_data][unit_amount]"]);
+        const methodTypes = Object.entries(form)
+          // `allowed_payment_method_types` since API version 2026-10-28; `payment_method_types` before.
+          .filter(([k]) => /^(allowed_)?payment_method_types\[\d+\]$/.test(k))
+          .map(([, v]) => v);
+        // As Stripe: Swish takes Swedish kronor only, and a one-time method needs payment mode.
+        const currency = form["line_items[0][price_data][currency]"];
+        if (methodTypes.includes("swish") && currency !== "sek") {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              param: "allowed_payment_method_types",
+              message: "The payment method `swish` does not support the currency " + currency + ".",
+            },
+          });
+        }
         const session = {
           id,
           object: "checkout.session",
@@ -167,9 +213,17 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           metadata,
           status: "open",
           payment_status: "unpaid",
+          payment_method_types: methodTypes.length > 0 ? methodTypes : ["card"],
+          payment_intent: null,
+          locale: form.locale ?? null,
         };
         sessions.set(id, {
           ...session,
+          intentMetadata: Object.fromEntries(
+            Object.entries(form)
+              .filter(([k]) => /^payment_intent_data\[metadata\]\[[^\]]+\]$/.test(k))
+              .map(([k, v]) => [k.slice("payment_intent_data[metadata][".length, -1), v]),
+          ),
           trialEnd,
           unitAmount,
           interval: form["line_items[0][price_data][recurring][interval]"] === "month" ? "month" : "year",
@@ -180,6 +234,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           ),
         });
         return send(200, session);
+      }
+      const oneSession = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(path);
+      if (oneSession && req.method === "GET") {
+        const made = sessions.get(oneSession[1]!);
+        if (!made) return send(404, { error: { type: "invalid_request_error", message: "No such checkout session." } });
+        return send(200, publicSession(made));
       }
       // The hosted checkout page the session's url points to (browser tests land here).
       if (req.method === "GET" && path === "/favicon.ico") {
@@ -356,6 +416,18 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         const key = String(req.headers["idempotency-key"] ?? "");
         const earlier = key ? refundsByKey.get(key) : undefined;
         if (earlier) return send(200, earlier);
+        // A PaymentIntent of a year paid at once: as Stripe, never more back than was paid.
+        const intent = form.payment_intent ? paymentIntents.get(form.payment_intent) : undefined;
+        if (intent && intent.refunded + Number(form.amount) > intent.amount) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              code: "charge_already_refunded",
+              message: "Refund amount exceeds what remains of the payment.",
+            },
+          });
+        }
+        if (intent) intent.refunded += Number(form.amount);
         const refund = {
           id: `re_test_${++n}`,
           object: "refund",
@@ -442,9 +514,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         paid: new Map([[invoiceId, first]]),
       });
       const now = nowSeconds();
-      const { trialEnd: _t, unitAmount: _u, interval: _i, subscriptionMetadata: _m, ...body } = made;
       const session = {
-        ...body,
+        ...publicSession(made),
         status: "complete",
         // Stripe's answer for a checkout that charged nothing (a trial).
         payment_status: trialEnd == null ? "paid" : "no_payment_required",
@@ -507,6 +578,53 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           },
         }),
       };
+    },
+    paymentIntents,
+    completePayment(sessionId, opts = {}) {
+      const made = sessions.get(sessionId);
+      if (!made || made.mode !== "payment") throw new Error(`no payment-mode checkout session: ${sessionId}`);
+      const paymentIntentId = `pi_test_${++n}`;
+      const amount = made.unitAmount as number;
+      const currency = String(made.currency);
+      const metadata = made.intentMetadata as Record<string, string>;
+      if (!opts.fail) paymentIntents.set(paymentIntentId, { amount, currency, refunded: 0, metadata });
+      made.payment_intent = paymentIntentId;
+      made.status = "complete";
+      made.payment_status = opts.async || opts.fail ? "unpaid" : "paid";
+      const now = nowSeconds();
+      const session = publicSession(made);
+      const event = (type: string, object: Record<string, unknown>) =>
+        signedEvent({ id: `evt_${type.replace(/\W/g, "_")}_${++n}`, type, created: now, data: { object } });
+      const intent = (status: string) => ({
+        id: paymentIntentId,
+        object: "payment_intent",
+        amount,
+        amount_received: status === "succeeded" ? amount : 0,
+        currency,
+        status,
+        metadata,
+        payment_method_types: made.payment_method_types,
+      });
+      return {
+        paymentIntentId,
+        session,
+        completed: event("checkout.session.completed", session),
+        asyncSucceeded: event("checkout.session.async_payment_succeeded", { ...session, payment_status: "paid" }),
+        asyncFailed: event("checkout.session.async_payment_failed", { ...session, payment_status: "unpaid" }),
+        intentSucceeded: event("payment_intent.succeeded", intent("succeeded")),
+        intentFailed: event("payment_intent.payment_failed", intent("requires_payment_method")),
+      };
+    },
+    expireSession(sessionId) {
+      const made = sessions.get(sessionId);
+      if (!made) throw new Error(`no such checkout session: ${sessionId}`);
+      made.status = "expired";
+      return signedEvent({
+        id: `evt_expired_${++n}`,
+        type: "checkout.session.expired",
+        created: nowSeconds(),
+        data: { object: publicSession(made) },
+      });
     },
     clearFailures() {
       failures = null;

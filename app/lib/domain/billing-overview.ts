@@ -18,6 +18,10 @@ export interface BillingOverview {
     totalAmount: number;
     paidUntil: number | null;
     renewing: boolean;
+    /** A year paid at once (decision 056): "Paid until", and "Renew" while `renewable`. */
+    paidOnce: boolean;
+    /** Not renewed yet, nor withdrawn. */
+    renewable: boolean;
     endsAt: number | null;
     /** Cancelled by the owner and not yet ended: "Resume renewal". */
     resumable: boolean;

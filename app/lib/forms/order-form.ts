@@ -5,6 +5,7 @@
 import type { Address } from "../domain/address";
 import { countryCodeOf, countryName, HOME_COUNTRY } from "../domain/countries";
 import { isItemId } from "../domain/ids";
+import { isOneTimeMethod, type PayWith } from "../domain/one-time-payment";
 import { DEFAULT_PERIOD, type Period } from "../domain/pricing";
 
 /** Who takes the payment (config PAYMENTS). */
@@ -61,6 +62,8 @@ export interface OrderFormValues {
   scope: OrderScope;
   /** The consumer asked for the service to start at once (decision 041); the service requires it. */
   immediateStart: boolean;
+  /** The card subscription, or one year paid at once (decision 056); the service checks it is offered. */
+  payWith: PayWith;
 }
 
 /** What the parser refuses (translation keys); the service's refusals are OrderError codes. */
@@ -84,6 +87,7 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
     payment: period,
     scope,
     immediateStart: form.get("immediateStart") === "yes",
+    payWith: parsePayWith(form.get("payWith")),
   };
   if (payment !== "month" && payment !== "year") {
     return { ok: false, intent, values, error: "orderErrors.paymentInvalid" };
@@ -95,6 +99,11 @@ export function parseOrderForm(form: FormData): ParsedOrderForm {
     return { ok: false, intent, values, error: "orderErrors.nothingSelected" };
   }
   return { ok: true, intent, data: values };
+}
+
+/** The "pay with" radio: a known one-time method, else the card (its default). */
+export function parsePayWith(v: FormDataEntryValue | null): PayWith {
+  return isOneTimeMethod(v) ? v : "card";
 }
 
 /**

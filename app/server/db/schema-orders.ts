@@ -87,6 +87,21 @@ export interface OrderTable {
   startsAt: ColumnType<number | null, number | null | undefined, number | null>;
   /** Migration 0055 (decision 051): paid while the account's email was unverified; receipt and confirmation wait for it. */
   confirmationPendingAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 0068 (decision 056): 'subscription' (card, renews) or a one-time method ('swish', 'klarna'). */
+  paymentKind: ColumnType<string, string | undefined, string>;
+  /** The paid-once order this one renews (null: a first order). */
+  renewalOf: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's payment of a one-time order (Stripe pi_…), refunded on withdrawal. */
+  paymentIntentId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why a one-time payment did not go through ('failed' | 'declined' | 'expired'). */
+  paymentFailure: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A reminder before a paid year ends (migration 0068, decision 056): once per order and lead. */
+export interface YearReminderTable {
+  orderId: string;
+  leadDays: number;
+  sentAt: number;
 }
 
 export interface OrderItemTable {

@@ -16,6 +16,7 @@ import type {
   ReceiptTable,
   CreditNoteTable,
   CounterTable,
+  YearReminderTable,
 } from "./schema-orders";
 import type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 import type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
@@ -48,6 +49,7 @@ export type {
   ReceiptTable,
   CreditNoteTable,
   CounterTable,
+  YearReminderTable,
 } from "./schema-orders";
 export type { UserTable, SessionTable, AccountTable, VerificationTable, RateLimitTable } from "./schema-auth";
 export type { PrepaidReminderTable, StickerBatchTable, StickerTable } from "./schema-stickers";
@@ -430,6 +432,7 @@ export interface Database {
   sticker_batches: StickerBatchTable;
   stickers: StickerTable;
   prepaid_reminders: PrepaidReminderTable;
+  year_reminders: YearReminderTable;
   backups: BackupTable;
   api_keys: ApiKeyTable;
   api_idempotency: ApiIdempotencyTable;

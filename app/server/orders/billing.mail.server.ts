@@ -8,6 +8,7 @@ import { isLang, type Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/domain/dates";
 import { firstName } from "~/lib/domain/first-name";
+import { renewHref } from "~/lib/domain/one-time-payment";
 import { formatPrice } from "~/lib/domain/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
@@ -138,6 +139,19 @@ export function enqueueLapsedMail(db: DB, config: Config, order: Order) {
       itemList(c),
       c.t("billing.mail.lapsed.finder"),
       c.t("billing.mail.lapsed.reactivate", { url: `${c.origin}/order` }),
+    ],
+  }));
+}
+
+/** A year paid at once ended unrenewed (decision 056): the items stopped, the way to pay for another. */
+export function enqueueYearEndedMail(db: DB, config: Config, order: Order) {
+  return enqueueOwnerMail(db, config, order, "yearEnded", (c) => ({
+    subject: c.t("swish.mail.ended.subject"),
+    body: [
+      c.t("swish.mail.ended.intro"),
+      itemList(c),
+      c.t("swish.mail.ended.finder"),
+      c.t("swish.mail.ended.renew", { url: `${c.origin}${renewHref(order.id)}` }),
     ],
   }));
 }

@@ -320,7 +320,7 @@ describe("reminders and abandoned orders", () => {
 
   it("the billing jobs run together on SQLite and report what they did", async () => {
     const r = await runBillingJobs(deps, "sqlite");
-    expect(r).toEqual({ lapsed: 0, reminders: 0, prepaidReminders: 0, abandoned: 0 });
+    expect(r).toEqual({ lapsed: 0, reminders: 0, prepaidReminders: 0, yearReminders: 0, abandoned: 0 });
   });
 });
 

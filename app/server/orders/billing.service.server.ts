@@ -28,6 +28,8 @@ import {
 } from "./billing.repository.server";
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
 import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
+import { sendYearReminders } from "./year-reminders.service.server";
+import { findPaidRenewal } from "./one-time.repository.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS } from "~/lib/domain/dates";
 import { lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
@@ -147,6 +149,8 @@ export interface BillingJobsResult {
   reminders: number;
   /** Mails before a prepaid sticker's months end (decision 036). */
   prepaidReminders: number;
+  /** Mails before a year paid at once ends (decision 056). */
+  yearReminders: number;
   abandoned: number;
 }
 
@@ -163,6 +167,7 @@ export async function runBillingJobs(
     lapsed: await lapseDueOrders(deps),
     reminders: await sendRenewalReminders(deps),
     prepaidReminders: await sendPrepaidReminders(deps),
+    yearReminders: await sendYearReminders(deps),
     abandoned: await cancelAbandonedOrders(deps),
   }));
 }
@@ -237,7 +242,7 @@ function toReceiptView(config: Deps["config"], r: Receipt): Omit<ReceiptView, "b
 export async function getReceipt(
   deps: Pick<Deps, "db" | "config" | "clock">,
   input: { userId: string; orderId: string; number: number | null; lang?: Lang },
-): Promise<ReceiptView & { withdrawal: WithdrawalOffer }> {
+): Promise<ReceiptView & { withdrawal: WithdrawalOffer; paymentKind: Order["paymentKind"] }> {
   // The owner's personal order; an organisation's order: its admins (decision 027).
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
   const receipt = await findReceiptOfOrder(deps.db, order.id, input.number);
@@ -245,6 +250,8 @@ export async function getReceipt(
   return {
     ...(await receiptViewOf(deps, order, receipt, input.userId, input.lang ?? "en")),
     withdrawal: withdrawalOffer(order, input.userId, deps.clock()),
+    // A year paid at once (decision 056): the receipt says with what, and that it does not renew.
+    paymentKind: order.paymentKind,
   };
 }
 
@@ -376,6 +383,9 @@ export async function getBillingOverview(
       totalAmount: order.totalAmount,
       paidUntil: order.paidUntil,
       renewing: order.renewing && order.lapsedAt == null,
+      paidOnce: order.paymentKind !== "subscription",
+      renewable:
+        order.paymentKind !== "subscription" && order.withdrawnAt == null && !(await findPaidRenewal(deps.db, id)),
       endsAt: order.endsAt,
       resumable:
         !order.renewing &&

@@ -9,6 +9,9 @@ import { isCompletePostalAddress } from "~/lib/domain/address";
 import { orderAheadStart } from "./order-ahead.server";
 import { vatOfGross } from "~/lib/domain/vat";
 import { orderTotals, type Period } from "~/lib/domain/pricing";
+import { swishNumber, type PayWith } from "~/lib/domain/one-time-payment";
+import { failOneTimePayment } from "./one-time-payments.service.server";
+import { chosenPaymentKind, langOfCurrency, renewalStart } from "./one-time.server";
 import { ORDER_MAX_ALL_UNPAID } from "~/lib/forms/order-form";
 import type { Deps } from "../service-deps.server";
 import { listFilteredItemIds } from "../access/items.repository.server";
@@ -53,6 +56,10 @@ export interface OrderInput {
    * scope, invoices) have no right of withdrawal and are not asked.
    */
   immediateStart?: boolean;
+  /** The card subscription (default) or one year paid at once (decision 056); invoices ignore it. */
+  payWith?: PayWith;
+  /** A renewal of this paid-once order (decision 056): its year starts where the paid one ends. */
+  renewalOf?: Order | null;
 }
 
 /** How an invoice order is billed (decision 027), set by startInvoice. */
@@ -122,12 +129,20 @@ export async function createOrder(
   // admins see the order, for its own items only; a personal order holds personal items.
   const rows = await listItemsForPayment(db, input.userId, ids, input.organisationId ?? null);
   if (rows.length !== ids.length) throw new OrderError("unknownItems");
-  // A prepaid sticker's item may be ordered ahead (decision 036); any other paid one not.
-  const startsAt = await orderAheadStart(deps, rows, now, invoice !== null);
+  // A prepaid sticker's item may be ordered ahead (decision 036); any other paid one not,
+  // unless this order renews the paid-once order that covers it (decision 056).
+  const startsAt = input.renewalOf
+    ? await renewalStart(deps.db, ids, now)
+    : await orderAheadStart(deps, rows, now, invoice !== null);
   const address = await getOrderAddress(deps, input.userId, input.organisationId ?? null);
   // Stickers need somewhere to go (decision 018): name, street, postal code, city, country, email.
   if (!address || !isCompletePostalAddress(address)) throw new OrderError("noAddress");
-  const totals = orderTotals({ lang: input.lang, period: input.period, count: ids.length });
+  // A renewal is priced in the currency the year was paid in, at today's prices.
+  const priceLang = input.renewalOf ? langOfCurrency(input.renewalOf.currency) : input.lang;
+  const totals = orderTotals({ lang: priceLang, period: input.period, count: ids.length });
+  const paymentKind = invoice
+    ? "subscription"
+    : chosenPaymentKind(deps.config, input.payWith, input.period, totals.currency);
   const amounts = chargedAmounts(totals.minor, invoice?.reverseCharge ?? false);
   const order: Order = {
     id: randomUUID(),
@@ -175,6 +190,10 @@ export async function createOrder(
     refundedAt: null,
     refundId: null,
     startsAt,
+    paymentKind,
+    renewalOf: input.renewalOf?.id ?? null,
+    paymentIntentId: null,
+    paymentFailure: null,
   };
   const guard = invoice
     ? { orgNumber: invoice.buyer.orgNumber, creditItems: deps.config.invoiceCreditItems, now }
@@ -235,7 +254,8 @@ async function testCheckoutOrder(
   // An invoice is paid on its invoice page (the organisation's admins), never here.
   if (order.provider !== "test" || order.method === "invoice") throw new OrderError("notFound");
   if (order.status === "cancelled") throw new OrderError("checkoutCancelled");
-  if (order.status === "pending") {
+  // A renewal (decision 056) is for items still paid: its year starts where theirs ends.
+  if (order.status === "pending" && order.renewalOf == null) {
     const ids = await listOrderItemIds(deps.db, order.id);
     const items = await listOrderItemsForPayment(deps.db, ids);
     const now = deps.clock();
@@ -258,9 +278,22 @@ export async function getTestCheckout(
  */
 export async function completeTestPayment(
   deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
-  input: { userId: string; orderId: string },
+  input: { userId: string; orderId: string; phone?: string; decline?: boolean },
 ): Promise<PaymentResult> {
   const order = await testCheckoutOrder(deps, input.userId, input.orderId);
+  // The simulated Swish step (decision 056): the payer's number, then approved or declined in "the app".
+  if (order.paymentKind === "swish" && order.status === "pending" && swishNumber(input.phone ?? "") === null) {
+    throw new OrderError("swishNumberInvalid");
+  }
+  if (input.decline) {
+    return failOneTimePayment(deps, {
+      eventId: `test:declined:${order.id}`,
+      eventType: "test.payment.declined",
+      orderId: order.id,
+      failure: "declined",
+      final: true,
+    });
+  }
   return applyPayment(deps, {
     eventId: `test:${order.id}`,
     eventType: "test.checkout.completed",

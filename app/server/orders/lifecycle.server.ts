@@ -15,7 +15,7 @@ import {
   setItemsUnpaid,
   type Receipt,
 } from "./billing.repository.server";
-import { enqueueLapsedMail } from "./billing.mail.server";
+import { enqueueLapsedMail, enqueueYearEndedMail } from "./billing.mail.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
@@ -77,7 +77,9 @@ export async function lapseOrder(
   const covered = await listItemsCoveredElsewhere(trx, ids, order.id, now);
   const unpaid = ids.filter((id) => !covered.has(id));
   await setItemsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
-  await enqueueLapsedMail(trx, config, order);
+  // A year paid at once (decision 056): its own mail, and none once renewed (nothing ended).
+  if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, config, order);
+  else if (unpaid.length > 0) await enqueueYearEndedMail(trx, config, order);
   logger.info({ order: order.id, items: unpaid.length }, "subscription lapsed: items unpaid, owner told");
   return unpaid;
 }

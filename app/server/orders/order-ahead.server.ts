@@ -9,6 +9,8 @@ import { isItemPaid } from "~/lib/domain/paid";
 import { listItemsCoveredElsewhere } from "./billing.repository.server";
 import { OrderError } from "./order-error.server";
 import { listPrepaidClaimedItems } from "../stickers/stickers.repository.server";
+import type { Order } from "./orders.repository.server";
+import { renewalEnds } from "./one-time.server";
 
 /** Prepaid items ordered together must end within this of each other (decision 036). */
 export const AHEAD_SPREAD_MS = 31 * 24 * 60 * 60_000;
@@ -52,4 +54,26 @@ export async function orderAheadStart(
   const latest = Math.max(...ends.values());
   if (Math.min(...ends.values()) < latest - AHEAD_SPREAD_MS) throw new OrderError("prepaidMixed");
   return latest;
+}
+
+/**
+ * The items of an order's first payment whose period starts later than the payment, with
+ * that start: prepaid stickers' ends (decision 036) and, for a renewal of a year paid at
+ * once, the end of the order covering them (decision 056). Neither is a duplicate payment.
+ */
+export async function aheadEnds(
+  db: DB,
+  order: Pick<Order, "id" | "renewalOf">,
+  rows: PaidRow[],
+  now: number,
+): Promise<Map<string, number>> {
+  const ends = await prepaidEnds(db, rows, now, order.id);
+  const renewed = await renewalEnds(
+    db,
+    order,
+    rows.map((r) => r.id),
+    now,
+  );
+  for (const [id, end] of renewed) ends.set(id, Math.max(end, ends.get(id) ?? 0));
+  return ends;
 }

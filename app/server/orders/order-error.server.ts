@@ -38,7 +38,13 @@ export type OrderErrorCode =
   | "withdrawalExpired"
   | "withdrawn"
   | "notWithdrawable"
-  | "refundFailed";
+  | "refundFailed"
+  /** Decision 056: a one-time method not offered (disabled, or not in this currency), the monthly plan, renewals. */
+  | "payWithUnavailable"
+  | "payWithYearlyOnly"
+  | "notRenewable"
+  | "alreadyRenewed"
+  | "swishNumberInvalid";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}
 

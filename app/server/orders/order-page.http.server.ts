@@ -7,6 +7,8 @@
 import { data } from "react-router";
 import type { Lang } from "~/i18n/config";
 import { missingPostalFields } from "~/lib/domain/address";
+import { currencyForLang } from "~/lib/domain/currency";
+import { offeredOneTimeMethods } from "~/lib/domain/one-time-payment";
 import { parseFocusItem, parseItemQuery } from "~/lib/domain/item-query";
 import { addressLines } from "~/lib/forms/order-form";
 import { flashIsSuccess, privatePageHeaders, takeFlash } from "../flash.server";
@@ -52,6 +54,8 @@ export async function loadOrderPage(
       seller: deps.site.seller,
       // A consumer's order (personal scope) has the right of withdrawal (decision 041).
       consumer: organisationId === null,
+      // The yearly plan paid at once (decision 056): the methods offered in the page's currency.
+      oneTimeMethods: offeredOneTimeMethods(deps.config.oneTimeMethods, currencyForLang(lang)),
     },
     { headers: privatePageHeaders(flash) },
   );

@@ -181,6 +181,9 @@ export interface OrderView {
   receiptNumber: number | null;
   address: Address | null;
   items: Array<{ id: string; name: string }>;
+  /** Decision 056: the card subscription or a year paid at once, and why such a payment failed. */
+  paymentKind: Order["paymentKind"];
+  paymentFailure: Order["paymentFailure"];
 }
 
 export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<OrderView> {
@@ -206,6 +209,8 @@ export async function toView(deps: Pick<Deps, "db">, order: Order): Promise<Orde
     receiptNumber: receipt?.number ?? null,
     address: order.address,
     items,
+    paymentKind: order.paymentKind,
+    paymentFailure: order.paymentFailure,
   };
 }
 

@@ -37,6 +37,11 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
   withdrawn: { status: 409, key: "orderErrors.withdrawn" },
   notWithdrawable: { status: 409, key: "orderErrors.notWithdrawable" },
   refundFailed: { status: 502, key: "orderErrors.refundFailed" },
+  payWithUnavailable: { status: 400, key: "orderErrors.payWithUnavailable" },
+  payWithYearlyOnly: { status: 400, key: "orderErrors.payWithYearlyOnly" },
+  notRenewable: { status: 409, key: "orderErrors.notRenewable", on: "page" },
+  alreadyRenewed: { status: 409, key: "orderErrors.alreadyRenewed" },
+  swishNumberInvalid: { status: 400, key: "orderErrors.swishNumberInvalid", on: { field: "phone" } },
   rateLimited: {
     status: 429,
     key: "orderErrors.rateLimited",

@@ -15,6 +15,7 @@ import {
   type PaymentMethod,
   type Provider,
 } from "~/lib/forms/order-form";
+import { toPaymentKind, type PaymentKind } from "~/lib/domain/one-time-payment";
 import { toPeriod, type Period } from "~/lib/domain/pricing";
 import { vatOfGross } from "~/lib/domain/vat";
 import { readBool, type DB } from "../db/db.server";
@@ -81,6 +82,21 @@ export interface Order {
    * (with Stripe: the subscription's trial end, the first charge); null: at payment.
    */
   startsAt: number | null;
+  /** Decision 056: the card subscription, or one year paid at once with a one-time method. */
+  paymentKind: PaymentKind;
+  /** The paid-once order this order renews (null: a first order). */
+  renewalOf: string | null;
+  /** The provider's payment of a one-time order (Stripe pi_…; null: none yet, or the test provider). */
+  paymentIntentId: string | null;
+  /** Why a one-time payment did not go through (null: it did, or has not yet). */
+  paymentFailure: PaymentFailure | null;
+}
+
+/** Why a one-time payment failed: the provider said so, the payer declined (test), or the checkout expired. */
+export type PaymentFailure = "failed" | "declined" | "expired";
+
+function toPaymentFailure(v: string | null | undefined): PaymentFailure | null {
+  return v === "failed" || v === "declined" || v === "expired" ? v : null;
 }
 
 /** An organisation as its invoice names it, copied when the invoice is made. */
@@ -158,6 +174,10 @@ export function toOrder(row: Selectable<OrderTable>): Order {
     refundedAt: num(row.refundedAt ?? null),
     refundId: row.refundId ?? null,
     startsAt: num(row.startsAt ?? null),
+    paymentKind: toPaymentKind(row.paymentKind),
+    renewalOf: row.renewalOf ?? null,
+    paymentIntentId: row.paymentIntentId ?? null,
+    paymentFailure: toPaymentFailure(row.paymentFailure),
     createdAt: Number(row.createdAt),
     updatedAt: Number(row.updatedAt),
   };
@@ -306,6 +326,8 @@ export interface PaidOrderItem {
   renewing: boolean;
   endsAt: number | null;
   paymentFailed: boolean;
+  /** A year paid at once (decision 056): no renewal, the owner renews it. */
+  paidOnce: boolean;
 }
 
 /** Paid orders of a user with the items they cover (dashboard status per item). */
@@ -324,6 +346,7 @@ export async function listPaidOrderItemsOfUser(db: DB, userId: string, itemIds?:
       "orders.renewing",
       "orders.endsAt",
       "orders.paymentFailedAt",
+      "orders.paymentKind",
     ])
     .where("orders.userId", "=", userId)
     .where("orders.status", "=", "paid")
@@ -339,6 +362,7 @@ export async function listPaidOrderItemsOfUser(db: DB, userId: string, itemIds?:
     renewing: Number(r.renewing) === 1,
     endsAt: num(r.endsAt),
     paymentFailed: r.paymentFailedAt != null,
+    paidOnce: toPaymentKind(r.paymentKind) !== "subscription",
   }));
 }
 

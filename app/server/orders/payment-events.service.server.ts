@@ -5,7 +5,7 @@
  */
 import { isItemPaid } from "~/lib/domain/paid";
 import { minimumTermEnd, periodEnd } from "~/lib/domain/pricing";
-import { prepaidEnds } from "./order-ahead.server";
+import { aheadEnds, prepaidEnds } from "./order-ahead.server";
 import type { DB } from "../db/db.server";
 import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
@@ -130,7 +130,8 @@ export async function applyPayment(
     const itemsGone = first && itemIds.length < order.count;
     // Items prepaid with their sticker and ordered ahead (decision 036) are paid by no
     // order: not a duplicate, and the first period starts at their prepaid end.
-    const ahead = first && !invoiced ? await prepaidEnds(trx, items, now, order.id) : new Map<string, number>();
+    // So are the items of a renewal of a year paid at once (decision 056): its year starts at their end.
+    const ahead = first && !invoiced ? await aheadEnds(trx, order, items, now) : new Map<string, number>();
     const coveredByOrders = items.every((p) => isItemPaid(p, now) && !ahead.has(p.id));
     if (!invoiced && (itemsGone || (first && items.length > 0 && coveredByOrders))) {
       duplicateOf = await markDuplicate(trx, order, input, now);
@@ -160,7 +161,13 @@ export async function applyPayment(
       paidUntil,
       minimumUntil: order.minimumUntil ?? minimumTermEnd(ahead.size > 0 ? start : paidAt),
       // A subscription that already ended (events out of order) does not renew; an invoice never does.
-      renewing: order.method === "invoice" ? false : first || revived ? order.endsAt == null : order.renewing,
+      // Neither does a year paid at once (decision 056): the owner renews it.
+      renewing:
+        order.method === "invoice" || order.paymentKind !== "subscription"
+          ? false
+          : first || revived
+            ? order.endsAt == null
+            : order.renewing,
       ...(extends_ ? { paymentFailedAt: null } : {}),
       ...(revived ? { lapsedAt: null } : {}),
       subscriptionId: order.subscriptionId ?? input.subscriptionId ?? null,

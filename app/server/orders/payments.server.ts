@@ -1,6 +1,7 @@
 /**
  * Payment providers, chosen by PAYMENTS (config.server.ts):
- *   - stripe: a Stripe Checkout Session in subscription mode per order; Stripe's signed
+ *   - stripe: a Stripe Checkout Session in subscription mode per order (payment mode for a
+ *     year paid at once, decision 056); Stripe's signed
  *     webhook (stripe-webhook.server.ts) makes the order paid;
  *   - test: a local, clearly labelled checkout page (/order/checkout/{id}) that completes
  *     the order through the same applyPayment() the webhook uses.
@@ -13,6 +14,7 @@ import type { Config } from "../config.server";
 import { logger } from "../logger.server";
 import { stripeFirstChargeAt } from "~/lib/domain/stripe-trial";
 import type { InvoiceBuyer, Order } from "./orders.repository.server";
+import { oneTimeSessionParams, paymentIntentOf } from "./stripe-one-time.server";
 
 export interface CheckoutStart {
   /** Where the browser goes next. */
@@ -220,6 +222,15 @@ function stripeProvider(config: Config): PaymentProvider {
       if (order.invoiceId) await voidStripeInvoice(config, order, order.invoiceId);
     },
     async startCheckout({ order, email, lang, now }) {
+      // A year paid at once (decision 056): payment mode with the order's one method.
+      if (order.paymentKind !== "subscription") {
+        const params = oneTimeSessionParams(order, order.paymentKind, { email, lang, origin: config.baseUrl.origin });
+        const once = await stripeClient(config).checkout.sessions.create(params, {
+          idempotencyKey: `checkout-${order.id}`,
+        });
+        if (!once.url) throw new Error("Stripe returned a checkout session without a url");
+        return { url: once.url, checkoutId: once.id };
+      }
       const t = getT(lang);
       // Ordered ahead (decision 036): nothing is charged before the prepaid end.
       const trialEnd = order.startsAt == null ? null : stripeFirstChargeAt(order.startsAt, now);
@@ -294,6 +305,8 @@ function stripeProvider(config: Config): PaymentProvider {
       };
     },
     async cancelRenewal(order, plan) {
+      // A year paid at once has no subscription: nothing renews, nothing to stop.
+      if (order.paymentKind !== "subscription") return;
       if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
       if (plan.immediately) {
         // A withdrawal retried after a failed refund finds the subscription cancelled by the
@@ -332,14 +345,22 @@ function stripeProvider(config: Config): PaymentProvider {
       return session.url;
     },
     async cancelDuplicate(order) {
+      if (order.paymentKind !== "subscription") {
+        // Nothing renews; the payment itself is for staff to refund (decision 012).
+        logger.error({ order: order.id }, "a one-time payment for items already paid: refund it by hand");
+        return;
+      }
       if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
       await stripeClient(config).subscriptions.cancel(order.subscriptionId, undefined, {
         idempotencyKey: `duplicate-${order.id}`,
       });
     },
     async refund(order, amount) {
-      if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
       const stripe = stripeClient(config);
+      // A year paid at once (decision 056): back to its own PaymentIntent (Swish takes refunds).
+      const once = order.paymentKind === "subscription" ? null : await paymentIntentOf(stripe, order);
+      if (once) return refundIntent(stripe, order, once, amount);
+      if (!order.subscriptionId) throw new Error(`order ${order.id} has no subscription`);
       // Within the 14 days the subscription's latest invoice is its first: the payment refunded.
       const subscription = await stripe.subscriptions.retrieve(order.subscriptionId);
       const invoice = subscription.latest_invoice;
@@ -349,21 +370,26 @@ function stripeProvider(config: Config): PaymentProvider {
       const intent = payments.data[0]?.payment.payment_intent;
       const paymentIntent = typeof intent === "string" ? intent : intent?.id;
       if (!paymentIntent) throw new Error(`order ${order.id}: no paid payment on invoice ${invoiceId}`);
-      const refund = await stripe.refunds.create(
-        {
-          payment_intent: paymentIntent,
-          amount,
-          reason: "requested_by_customer",
-          metadata: { orderId: order.id, kind: "withdrawal" },
-        },
-        // The amount is in the key: a retry the next day refunds a day less, and Stripe
-        // refuses a key reused with other parameters. Two refunds cannot both go through:
-        // each is over half the payment, and Stripe refunds at most the payment.
-        { idempotencyKey: `withdraw-${order.id}-refund-${amount}` },
-      );
-      return { refundId: refund.id };
+      return refundIntent(stripe, order, paymentIntent, amount);
     },
   };
+}
+
+/** A withdrawal's refund of one PaymentIntent (decision 041): the card's first payment, or a year paid at once. */
+async function refundIntent(stripe: Stripe, order: Order, paymentIntent: string, amount: number) {
+  const refund = await stripe.refunds.create(
+    {
+      payment_intent: paymentIntent,
+      amount,
+      reason: "requested_by_customer",
+      metadata: { orderId: order.id, kind: "withdrawal" },
+    },
+    // The amount is in the key: a retry the next day refunds a day less, and Stripe
+    // refuses a key reused with other parameters. Two refunds cannot both go through:
+    // each is over half the payment, and Stripe refunds at most the payment.
+    { idempotencyKey: `withdraw-${order.id}-refund-${amount}` },
+  );
+  return { refundId: refund.id };
 }
 
 const testProvider: PaymentProvider = {

@@ -336,6 +336,8 @@ export interface ItemSubscription {
   endsAt: number | null;
   /** A renewal payment failed: the card needs updating (decision 016). */
   paymentFailed: boolean;
+  /** A year paid at once (decision 056): "Paid until" and "Renew". */
+  paidOnce: boolean;
 }
 
 /** Per item, the paid order that covers it longest; `itemIds`: only these (a dashboard page). */
@@ -354,6 +356,7 @@ export async function listItemSubscriptions(
       paidUntil: r.paidUntil,
       endsAt: r.endsAt,
       paymentFailed: r.paymentFailed,
+      paidOnce: r.paidOnce,
     };
   }
   return out;

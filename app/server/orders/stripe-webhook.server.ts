@@ -10,6 +10,7 @@ import { markPaymentFailed } from "./billing.service.server";
 import { applyInvoiceEvent } from "./invoice.service.server";
 import { applyPayment, endSubscription, startOrderAhead, type PaymentResult } from "./payment-events.service.server";
 import { stripeClient } from "./payments.server";
+import { handleOneTimeIntent, handleOneTimeSession } from "./stripe-one-time-webhook.server";
 
 export class WebhookSignatureError extends Error {
   override name = "WebhookSignatureError";
@@ -71,6 +72,8 @@ export async function handleStripeEvent(
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
+      // A year paid at once (decision 056).
+      if (session.mode === "payment") return handleOneTimeSession(deps, event, session);
       if (session.mode !== "subscription") return "ignored";
       // An order placed ahead (decision 036): the subscription is on trial, nothing was charged.
       if (session.payment_status === "no_payment_required") {
@@ -94,6 +97,13 @@ export async function handleStripeEvent(
             : null,
       });
     }
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.async_payment_failed":
+    case "checkout.session.expired":
+      return handleOneTimeSession(deps, event, event.data.object);
+    case "payment_intent.succeeded":
+    case "payment_intent.payment_failed":
+      return handleOneTimeIntent(deps, event, event.data.object);
     case "invoice.paid": {
       const invoice = event.data.object;
       const sub = invoiceSubscription(invoice);
