@@ -197,6 +197,7 @@ const ALLOWED: Record<string, string[]> = {
     "service-deps",
     "service-error",
   ],
+  "root.http": ["auth", "deps", "http", "orders", "organisations", "relay"],
   runtime: [
     "account",
     "alerts",
