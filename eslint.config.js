@@ -121,7 +121,8 @@ export default tseslint.config(
     // Routes hand `deps` to services and never read the database or the configuration
     // themselves (decision 039): what a page shows of the configuration is `deps.site`,
     // cookies are `deps.cookies`. tests/quality/route-deps-lint.test.ts proves the rule.
-    files: ["app/routes/**/*.{ts,tsx}"],
+    // The root route's loader is a route's too.
+    files: ["app/routes/**/*.{ts,tsx}", "app/root.tsx"],
     rules: {
       "no-restricted-syntax": ["error", ...routeDepsRestrictions, ...runtimeOnlyRestrictions],
     },
@@ -131,7 +132,7 @@ export default tseslint.config(
     // (decision 039): nothing but the runtime calls getPaymentProvider.
     // tests/quality/route-deps-lint.test.ts proves the rule.
     files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
-    ignores: ["app/routes/**", "app/server/runtime.server.ts", "app/server/orders/payments.server.ts"],
+    ignores: ["app/routes/**", "app/root.tsx", "app/server/runtime.server.ts", "app/server/orders/payments.server.ts"],
     rules: {
       "no-restricted-syntax": ["error", ...runtimeOnlyRestrictions],
     },

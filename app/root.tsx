@@ -26,13 +26,7 @@ import { BRAND } from "./lib/domain/brand";
 import { useLang } from "./lib/hooks/use-lang";
 import { requestContext } from "./server/context";
 import stylesHref from "./styles/app.scss?url";
-import { getSessionUser } from "./server/auth/session.server";
-import { getDeps } from "./server/deps.server";
-import { testPaymentsActive } from "./server/orders/payments.server";
-import { countOwnerUnread } from "./server/relay/relay.service.server";
-import { resolveScopeMenu, type ScopeMenu } from "./server/organisations/scope.server";
-import { scopeCookieOf } from "./server/organisations/scope.http.server";
-import { isDatabaseUnavailable, markDatabaseUnavailable } from "./server/http/unavailable.server";
+import { rootData } from "./server/root.http.server";
 
 // The stylesheet; the icon is in the Layout, which lean pages share.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesHref }];
@@ -59,40 +53,7 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const info = context.get(requestContext);
-  const [user, { config }] = await Promise.all([
-    getSessionUser(request).catch((err: unknown) => {
-      // Database down: keep the language and consent, and let entry.server answer 503.
-      if (!isDatabaseUnavailable(err)) throw err;
-      markDatabaseUnavailable(context);
-      return null;
-    }),
-    getDeps(),
-  ]);
-  // Finder messages the owner has not read (decision 013): shown in the user menu.
-  const unreadMessages = user
-    ? await countOwnerUnread(await getDeps(), user.ref).catch((err: unknown) => {
-        if (!isDatabaseUnavailable(err)) throw err;
-        markDatabaseUnavailable(context);
-        return 0;
-      })
-    : 0;
-  // The active scope (decision 022), the cookie checked against the user's memberships.
-  const scopeCookie = scopeCookieOf(request);
-  const scopeMenu: ScopeMenu | null = user
-    ? await resolveScopeMenu((await getDeps()).db, user.ref, scopeCookie).catch((err: unknown) => {
-        if (!isDatabaseUnavailable(err)) throw err;
-        markDatabaseUnavailable(context);
-        return null;
-      })
-    : null;
-  return {
-    lang: info.lang,
-    consent: info.consent,
-    user,
-    unreadMessages,
-    scopeMenu,
-    testPayments: testPaymentsActive(config),
-  };
+  return { lang: info.lang, consent: info.consent, ...(await rootData(request, context)) };
 }
 
 /**

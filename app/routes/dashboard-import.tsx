@@ -6,28 +6,17 @@
  * `?batch=` where the result is counted from the database, so a reload imports nothing twice.
  */
 import { useTranslation } from "~/i18n/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form/FormAlert";
 import { TextareaField } from "~/components/form/Field";
-import type { ActionResult } from "~/lib/forms/form";
-import { CSV_MAX_BYTES, CSV_MAX_ROWS, type ImportPreview } from "~/lib/domain/item-csv";
-import { importFormSchema, type ImportFormValues } from "~/lib/forms/item-csv-form";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "~/lib/domain/item-csv";
 import { pageMeta } from "~/lib/domain/meta";
 import { CONTACT_INFO_MAX } from "~/lib/forms/product-fields";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
-import { httpErrorOf } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { csvScopeOf, importErrors } from "~/server/items/import.http.server";
-import {
-  countImportedItems,
-  ImportError,
-  defaultImportContact,
-  scopeKey,
-  submitImport,
-  type CsvScope,
-  type ImportSubmission,
-} from "~/server/items/import.service.server";
+import { csvScopeOf } from "~/server/items/import.http.server";
+import { importPageAction } from "~/server/items/import-page.http.server";
+import { countImportedItems, defaultImportContact, type CsvScope } from "~/server/items/import.service.server";
 import type { Route } from "./+types/dashboard-import";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -40,8 +29,6 @@ export function meta({ matches }: Route.MetaArgs) {
 export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
   return actionHeaders ?? loaderHeaders;
 }
-
-const noStore = { "Cache-Control": "private, no-store" };
 
 /** What the page says about the scope: personal, or the organisation's name. */
 function scopeView(scope: CsvScope) {
@@ -56,59 +43,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const imported =
     Number.isSafeInteger(batch) && batch > 0 ? await countImportedItems(deps, user.ref, scope, batch) : 0;
   const contactInfo = await defaultImportContact(deps, scope);
-  return data({ scope: scopeView(scope), imported, contactInfo }, { headers: noStore });
+  return { scope: scopeView(scope), imported, contactInfo };
 }
-
-type ImportActionData = ActionResult<ImportFormValues> & {
-  preview: ImportPreview | null;
-  /** The previewed file's text, posted back by Confirm. */
-  csv: string;
-  scopeKey: string;
-};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/login");
-  const form = await readForm(request);
-  const { lang, ip } = context.get(requestContext);
-  const { deps, scope } = await csvScopeOf(request, user.ref);
-  const file = form.get("file");
-  const field = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v : "";
-  };
-  const parsed = importFormSchema.safeParse({
-    intent: field("intent"),
-    contactInfo: field("contactInfo"),
-    scope: field("scope"),
-    csv: field("csv"),
-  });
-  const values = { contactInfo: field("contactInfo") };
-  const answer = (status: number, extra: Partial<ImportActionData>, headers: HeadersInit = {}) =>
-    data<ImportActionData>(
-      { values, fieldErrors: {}, formError: null, preview: null, csv: "", scopeKey: scopeKey(scope), ...extra },
-      { status, headers: { ...noStore, ...headers } },
-    );
-  if (!parsed.success && parsed.error.issues.some((i) => i.path[0] !== "contactInfo")) {
-    return answer(400, { formError: { key: "csv.errors.invalid" } });
-  }
-  const fieldErrors = parsed.success ? {} : { contactInfo: parsed.error.issues[0]?.message ?? "" };
-  const submission: ImportSubmission =
-    field("intent") === "preview"
-      ? { intent: "preview", bytes: file instanceof File ? new Uint8Array(await file.arrayBuffer()) : null }
-      : { intent: "import", text: field("csv"), previewedScope: field("scope") };
-  try {
-    const contactInfo = parsed.success ? parsed.data.contactInfo : null;
-    const outcome = await submitImport(deps, { userId: user.ref, ip }, scope, submission, contactInfo, lang);
-    if (outcome.kind === "imported") throw redirect(`/dashboard/import?batch=${outcome.batch}`);
-    // The preview, or a confirmation that failed: the rows and every error, and the text
-    // again for the next Confirm.
-    const status = outcome.preview.errorCount > 0 ? 422 : parsed.success ? 200 : 400;
-    return answer(status, { preview: outcome.preview, csv: outcome.csv, fieldErrors });
-  } catch (err) {
-    if (!(err instanceof ImportError)) throw err;
-    const { status, message, headers } = httpErrorOf(importErrors, err);
-    return answer(status, { formError: message, fieldErrors }, headers);
-  }
+  return importPageAction(request, user.ref, context.get(requestContext));
 }
 
 export default function DashboardImport({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { useTranslation } from "~/i18n/react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { BillingSection } from "~/components/BillingSection";
 import { FormAlert } from "~/components/form/FormAlert";
 import { VerifyEmailNotice } from "~/components/VerifyEmailNotice";
@@ -11,7 +11,6 @@ import { DASHBOARD_PAGE_SIZE, filterQuery, isFiltered } from "~/lib/domain/item-
 import { parseItemQuery } from "~/lib/domain/item-query";
 import { StickerShipments } from "~/components/StickerShipments";
 import { formatDate } from "~/lib/domain/dates";
-import type { FormMessage } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
 import { can } from "~/lib/domain/organisation-roles";
 import { useLang } from "~/lib/hooks/use-lang";
@@ -21,17 +20,10 @@ import { getDeps } from "~/server/deps.server";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { flashIsSuccess, takeFlash } from "~/server/flash.server";
 import { vapidPublicKey } from "~/server/push/vapid.server";
-import { httpErrorOf } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
 import { ownerShipments } from "~/server/fulfil/fulfil.service.server";
-import { itemErrors } from "~/server/items/items.http.server";
+import { dashboardAction } from "~/server/items/dashboard-page.http.server";
 import { getDashboard } from "~/server/items/dashboard.service.server";
-import { ItemError, setItemActive } from "~/server/items/items.service.server";
-import { isItemId } from "~/lib/domain/ids";
-import { orderErrors } from "~/server/orders/orders.http.server";
 import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing.service.server";
-import { cancelRenewal, resumeRenewal } from "~/server/orders/renewals.service.server";
-import { isOrderId, OrderError } from "~/server/orders/order-error.server";
 import type { Route } from "./+types/dashboard";
 import { useHydrated } from "~/lib/hooks/use-hydrated";
 
@@ -73,7 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const flash = takeFlash(request);
   // Right after an item is saved, the dashboard offers notifications on this device (decision 034).
   const pushKey = flash.message === "common.saved" ? await vapidPublicKey(deps) : null;
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const headers = new Headers();
   if (flash.clear) headers.append("Set-Cookie", flash.clear);
   return data(
     {
@@ -95,56 +87,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-type CancelResult = {
-  formError: FormMessage | null;
-  endsAt: number | null;
-  /** A sticker switched off or on (decision 017). */
-  switched?: "deactivated" | "reactivated";
-};
-
-/**
- * Cancel renewal of one of the owner's orders (decision 008: minimum term 6 months; the
- * dashboard links to the confirmation page /order/{id}/cancel, this stays for old forms),
- * or resume a cancelled one (decision 016).
- */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  if (intent === "deactivate" || intent === "reactivate") return switchItem(user.ref, form, intent === "reactivate");
-  const orderId = form.get("orderId");
-  try {
-    if (!isOrderId(orderId) || (intent !== "resumeRenewal" && intent !== "cancelRenewal")) {
-      throw new OrderError("notFound");
-    }
-    if (intent === "resumeRenewal") {
-      await resumeRenewal(await getDeps(), { userId: user.ref, orderId });
-      throw redirect(`/dashboard?billing=resumed&order=${orderId}`);
-    }
-    const { endsAt } = await cancelRenewal(await getDeps(), { userId: user.ref, orderId });
-    return data<CancelResult>({ formError: null, endsAt });
-  } catch (err) {
-    if (!(err instanceof OrderError)) throw err;
-    const { status, message } = httpErrorOf(orderErrors, err);
-    return data<CancelResult>({ formError: message, endsAt: null }, { status });
-  }
-}
-
-/** A sticker switched off or on from the dashboard or from the owner's view of the item. */
-async function switchItem(userRef: string, form: FormData, active: boolean) {
-  const itemId = form.get("itemId");
-  try {
-    if (!isItemId(itemId)) throw new ItemError("notFound");
-    await setItemActive(await getDeps(), userRef, itemId, active);
-    // From the owner's view of the item (decision 032: the one place to manage it):
-    // POST-redirect-GET back there, which says what happened.
-    if (form.get("back") === "item") throw redirect(`/product/${itemId}?switched=${active ? "on" : "off"}`);
-    return data<CancelResult>({ formError: null, endsAt: null, switched: active ? "reactivated" : "deactivated" });
-  } catch (err) {
-    if (!(err instanceof ItemError)) throw err;
-    const { status, message } = httpErrorOf(itemErrors, err);
-    return data<CancelResult>({ formError: message, endsAt: null }, { status });
-  }
+  return dashboardAction(request, await getDeps(), user.ref);
 }
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {

@@ -30,6 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const anonymous = (await getSessionUser(request)) === null;
   const flash = takeFlash(request);
   if (!flash.clear) return { flash: null, anonymous };
+  // Set here, not left to noStoreWhenSignedIn: the one-shot message after deleting an
+  // account goes to a visitor whose session is gone.
   return data(
     { flash: flash.message, anonymous },
     { headers: { "Set-Cookie": flash.clear, "Cache-Control": "private, no-store" } },

@@ -3,17 +3,13 @@ import { data, Link, redirect, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { isItemId } from "~/lib/domain/ids";
 import { pageMeta } from "~/lib/domain/meta";
-import { formValues, isSuggestIntent, parseProductForm } from "~/lib/forms/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getItemEditPage } from "~/server/items/edit-page.service.server";
-import { getOwnedItem, ItemError } from "~/server/items/items.service.server";
-import { saveItem } from "~/server/items/save-flow.server";
+import { itemEditAction } from "~/server/items/item-form.http.server";
+import { ItemError } from "~/server/items/items.service.server";
 import { requestContext } from "~/server/context";
-import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
-import { PhotoError, preparePhotos, type PreparedPhoto } from "~/server/photos/photos.service.server";
+import { BODY_TOO_LARGE_MESSAGE } from "~/server/photos/photos.http.server";
 import type { Route } from "./+types/item-edit";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -54,40 +50,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // A forged POST for someone else's (or no) item: refused, nothing changed; 404 so the
   // answer does not tell whether the id exists.
   if (!isItemId(params.id)) throw data(null, { status: 404 });
-  const { form, refusal } = await readPhotoForm(request, context.get(requestContext).photoUpload);
-  if (refusal) return serviceErrorResponse(photoErrors, refusal, formValues(form));
-  // "Suggest fee" (decision 019): nothing saved; still only on the owner's own item.
-  if (isSuggestIntent(form)) {
-    try {
-      await getOwnedItem(await getDeps(), user.ref, params.id);
-    } catch (err) {
-      return serviceErrorResponse(itemErrors, err);
-    }
-    return suggestionResponse(form);
-  }
-  const parsed = parseProductForm(form);
-  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
-  const assignTo = assignmentOf(form);
-  const deps = await getDeps();
-  // The photos are checked and processed first: a refused photo changes nothing and keeps
-  // everything typed (decision 035). The count is checked again when they are stored.
-  let photos: PreparedPhoto[];
-  try {
-    photos = await preparePhotos(deps, user.ref, photoFilesOf(form), { itemId: params.id });
-  } catch (err) {
-    return serviceErrorResponse(photoErrors, err, formValues(form));
-  }
-  let next: string;
-  try {
-    next = await saveItem(deps, { userId: user.ref, id: params.id, item: parsed.data, assignTo, photos });
-  } catch (err) {
-    // Both features have a notFound: tell them apart by the error's class.
-    if (err instanceof PhotoError) return serviceErrorResponse(photoErrors, err, formValues(form));
-    // A refused assignment (a member's forged field, someone not in the organisation): said on the form.
-    return serviceErrorResponse(itemErrors, err, formValues(form));
-  }
-  // Confirm the save where it lands (decision 018).
-  throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
+  const { photoUpload } = context.get(requestContext);
+  return itemEditAction(request, { deps: await getDeps(), userId: user.ref, itemId: params.id, photoUpload });
 }
 
 export default function ProductEdit({ loaderData, actionData }: Route.ComponentProps) {

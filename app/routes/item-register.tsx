@@ -1,28 +1,24 @@
 import { useTranslation } from "~/i18n/react";
-import { data, redirect, useNavigation } from "react-router";
+import { data, useNavigation } from "react-router";
 import { ProductForm } from "~/components/ProductForm";
 import { currencyForLang } from "~/lib/domain/currency";
 import { pageMeta } from "~/lib/domain/meta";
 import { useLang } from "~/lib/hooks/use-lang";
 import { DEFAULT_PERIOD } from "~/lib/domain/pricing";
-import { formValues, isSuggestIntent, parseProductForm, type ProductFormValues } from "~/lib/forms/product-form";
+import type { ProductFormValues } from "~/lib/forms/product-form";
 import { requireNamedUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, isErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
-import { claimErrors } from "~/server/stickers/stickers.http.server";
 import { stickerParam, stickerToClaim } from "~/server/stickers/claim.http.server";
 import { formatStickerCode } from "~/lib/domain/sticker-code";
-import { assignmentOf, itemErrors, suggestionResponse } from "~/server/items/items.http.server";
 import { getAssignmentChoice } from "~/server/items/edit-page.service.server";
-import { registerItem } from "~/server/items/save-flow.server";
-import { isTripleForm, tripleResponse, wantsTriple } from "~/server/items/triple.http.server";
+import { itemRegisterAction } from "~/server/items/item-form.http.server";
+import { wantsTriple } from "~/server/items/triple.http.server";
 import { TripleItemsForm } from "~/components/TripleItemsForm";
 import { activeScopeOf, organisationIdOf } from "~/server/organisations/scope.http.server";
 import { DEFAULT_VISIBILITY } from "~/lib/domain/relay-limits";
 import { chosenPackage } from "~/server/order-draft/package-choice.server";
-import { BODY_TOO_LARGE_MESSAGE, photoErrors, photoFilesOf, readPhotoForm } from "~/server/photos/photos.http.server";
-import { preparePhotos, type PreparedPhoto } from "~/server/photos/photos.service.server";
+import { BODY_TOO_LARGE_MESSAGE } from "~/server/photos/photos.http.server";
 import type { Route } from "./+types/item-register";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
@@ -62,42 +58,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireNamedUser(request, "/");
-  const { lang, photoUpload } = context.get(requestContext);
-  const { form, refusal } = await readPhotoForm(request, photoUpload);
-  if (refusal) return serviceErrorResponse(photoErrors, refusal, formValues(form));
-  // "Suggest fee" (decision 019): the form comes back with the fee filled in; nothing saved.
-  if (isSuggestIntent(form)) return suggestionResponse(form);
-  if (isTripleForm(form)) return tripleResponse(request, user.ref, lang, form);
-  const parsed = parseProductForm(form);
-  if (!parsed.ok) return invalidForm(parsed.values, parsed.errors, { key: "items.form.errorSummary" });
+  const { lang, ip, photoUpload } = context.get(requestContext);
   const deps = await getDeps();
-  // In an organisation's scope the item is registered for it (decision 022).
-  const organisationId = organisationIdOf(await activeScopeOf(deps, request, user.ref));
-  // The photos are checked and processed before anything is saved: a refused photo keeps
-  // everything else the owner typed (decision 035).
-  let photos: PreparedPhoto[];
-  try {
-    photos = await preparePhotos(deps, user.ref, photoFilesOf(form), { newItem: { organisationId } });
-  } catch (err) {
-    return serviceErrorResponse(photoErrors, err, formValues(form));
-  }
-  let next: string;
-  try {
-    next = await registerItem(deps, {
-      userId: user.ref,
-      item: parsed.data,
-      lang,
-      organisationId,
-      assignTo: assignmentOf(form),
-      photos,
-      sticker: stickerParam(request, context.get(requestContext).ip),
-    });
-  } catch (err) {
-    if (isErrorOf(claimErrors, err)) return serviceErrorResponse(claimErrors, err, formValues(form));
-    return serviceErrorResponse(itemErrors, err, formValues(form));
-  }
-  // Confirm the save where it lands (decision 018).
-  throw redirect(next, { headers: { "Set-Cookie": deps.cookies.flash("saved") } });
+  const sticker = stickerParam(request, ip);
+  return itemRegisterAction(request, { deps, userId: user.ref, photoUpload, lang, sticker });
 }
 
 const EMPTY: ProductFormValues = {

@@ -34,12 +34,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // No portal for this order is the page's own message (200); any other refusal is the error page.
   try {
     const url = await paymentPortalUrl(await getDeps(), { userId: user.ref, orderId: params.id, lang });
-    throw redirect(url, { headers: { "Cache-Control": "private, no-store" } });
+    throw redirect(url);
   } catch (err) {
     if (!(err instanceof OrderError)) throw err;
     const { status, message } = httpErrorOf(orderErrors, err);
     if (err.code === "noPortal") {
-      return data({ message }, { status: 200, headers: { "Cache-Control": "private, no-store" } });
+      return data({ message }, { status: 200 });
     }
     throw data(message, { status });
   }

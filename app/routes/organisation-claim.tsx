@@ -7,28 +7,16 @@
  * Admins only: anyone else gets "Page not found", as the organisation's other admin pages.
  */
 import { useEffect, useRef } from "react";
-import { data, Form, Link, redirect, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { claimModeSchema, parseConfirmationLines, type ClaimModeValues } from "~/lib/domain/claim-mode";
-import { parseForm, type ActionResult } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
 import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { requireUser } from "~/server/auth/session.server";
 import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, isErrorOf, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
-import { itemErrors } from "~/server/items/items.http.server";
-import {
-  checkClaimModeAdmin,
-  claimBatchFile,
-  claimIntoOrganisation,
-  CLAIM_RUN_SHOWN,
-  getClaimMode,
-  previewBatchFile,
-  type BatchFilePreview,
-} from "~/server/stickers/claim-mode.service.server";
-import type { Lang } from "~/i18n/config";
+import { orErrorPage } from "~/server/http/errors.server";
+import { claimModeAction, NOBODY, runOf, type ClaimModeResult } from "~/server/items/claim-mode-page.http.server";
+import { getClaimMode } from "~/server/stickers/claim-mode.service.server";
 import { AssignSelect, ClaimFileForm } from "~/components/ClaimFileForm";
 import { claimErrors } from "~/server/stickers/stickers.http.server";
 import type { Route } from "./+types/organisation-claim";
@@ -45,113 +33,21 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return headers;
 }
 
-/** `?to=` for "nobody" (an empty value would read as "not chosen", the admin). */
-const NOBODY = "none";
-const runOf = (params: URLSearchParams) =>
-  (params.get("claimed") ?? "").split(",").filter((id) => /^[A-Za-z0-9]{10}$/.test(id));
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const search = new URL(request.url).searchParams;
-  try {
-    const page = await getClaimMode(await getDeps(), user.ref, params.id, runOf(search));
-    const to = search.get("to");
-    const assignedTo = to === NOBODY ? "" : page.members.some((m) => m.id === to) ? to! : user.ref;
-    const fileClaimed = Math.max(0, Math.floor(Number(search.get("fileClaimed")) || 0));
-    return data({ ...page, assignedTo, fileClaimed }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    return serviceErrorResponse(claimErrors, err);
-  }
+  const page = await orErrorPage(claimErrors, getClaimMode(await getDeps(), user.ref, params.id, runOf(search)));
+  const to = search.get("to");
+  const assignedTo = to === NOBODY ? "" : page.members.some((m) => m.id === to) ? to! : user.ref;
+  const fileClaimed = Math.max(0, Math.floor(Number(search.get("fileClaimed")) || 0));
+  return { ...page, assignedTo, fileClaimed };
 }
-
-type Intent = "code" | "file" | "fileClaim";
-type ClaimModeResult = ActionResult<ClaimModeValues> & { intent: Intent; filePreview?: BatchFilePreview };
-
-interface Submission {
-  form: FormData;
-  values: ClaimModeValues;
-  userId: string;
-  organisationId: string;
-  ip: string;
-  lang: Lang;
-  url: URL;
-}
-
-const answer = (intent: Intent, res: ReturnType<typeof invalidForm<ClaimModeValues>>) =>
-  data<ClaimModeResult>({ ...res.data, intent }, res.init ?? undefined);
-
-function claimError(intent: Intent, err: unknown, values: ClaimModeValues) {
-  if (isErrorOf(itemErrors, err)) return answer(intent, serviceErrorResponse(itemErrors, err, values));
-  return answer(intent, serviceErrorResponse(claimErrors, err, values));
-}
-
-/** One code: claimed, then back to the page ready for the next (PRG). */
-async function claimCode({ form, values, userId, organisationId, ip, lang, url }: Submission) {
-  // A form error costs no try of the claim limits (decision 036).
-  const parsed = parseForm(claimModeSchema, form);
-  if (!parsed.ok) return answer("code", invalidForm(values, parsed.fieldErrors));
-  try {
-    const { code, assignedTo, name } = parsed.data;
-    const input = { code, assignTo: assignedTo, name };
-    const { id } = await claimIntoOrganisation(await getDeps(), { userId, ip }, organisationId, input, lang);
-    const run = [...runOf(url.searchParams), id].slice(-CLAIM_RUN_SHOWN);
-    const to = encodeURIComponent(assignedTo ?? NOBODY);
-    return redirect(`/organisations/${organisationId}/claim?to=${to}&claimed=${run.join(",")}`);
-  } catch (err) {
-    return claimError("code", err, values);
-  }
-}
-
-/** A batch file: its preview (nothing saved), for the admin to confirm. */
-async function previewFile({ form, values, userId, organisationId, ip }: Submission) {
-  const file = form.get("file");
-  const bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
-  try {
-    const filePreview = await previewBatchFile(await getDeps(), { userId, ip }, organisationId, bytes);
-    return data<ClaimModeResult>({ values, fieldErrors: {}, formError: null, intent: "file", filePreview });
-  } catch (err) {
-    return claimError("file", err, values);
-  }
-}
-
-/** The confirmed preview: every sticker it listed, claimed in one transaction. */
-async function claimFile({ form, values, userId, organisationId, ip, lang }: Submission) {
-  const pairs = parseConfirmationLines(String(form.get("stickers") ?? ""));
-  const assignedTo = values.assignedTo === "" ? null : values.assignedTo;
-  try {
-    const deps = await getDeps();
-    const count = await claimBatchFile(deps, { userId, ip }, organisationId, pairs, assignedTo, lang);
-    const to = encodeURIComponent(assignedTo ?? NOBODY);
-    return redirect(`/organisations/${organisationId}/claim?to=${to}&fileClaimed=${count}`);
-  } catch (err) {
-    return claimError("fileClaim", err, values);
-  }
-}
-
-const INTENTS: Record<Intent, (s: Submission) => Promise<Response | ReturnType<typeof answer>>> = {
-  code: claimCode,
-  file: previewFile,
-  fileClaim: claimFile,
-};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  // Outsiders learn nothing, whatever they post (404 before the form is read).
-  await checkClaimModeAdmin(await getDeps(), user.ref, params.id).catch((err) =>
-    serviceErrorResponse(claimErrors, err),
-  );
-  const form = await readForm(request);
-  const text = (name: string) => String(form.get(name) ?? "").slice(0, 200);
-  const values: ClaimModeValues = {
-    code: text("code").slice(0, 64),
-    assignedTo: text("assignedTo"),
-    name: text("name"),
-  };
-  const intent = text("intent");
-  const handler = Object.hasOwn(INTENTS, intent) ? INTENTS[intent as Intent] : claimCode;
   const { ip, lang } = context.get(requestContext);
-  const url = new URL(request.url);
-  return handler({ form, values, userId: user.ref, organisationId: params.id, ip, lang, url });
+  const visit = { deps: await getDeps(), userId: user.ref, organisationId: params.id, ip, lang };
+  return claimModeAction(request, visit);
 }
 
 export default function OrganisationClaim({ loaderData, actionData, params }: Route.ComponentProps) {

@@ -7,7 +7,7 @@
  * page says so and links to where it is accepted). Linked from the organisation's page.
  * Every form answers a redirect back (PRG) or the form with its message.
  */
-import { data, Link, redirect } from "react-router";
+import { Link } from "react-router";
 import { TrustedContacts } from "~/components/TrustedContacts";
 import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { FormAlert } from "~/components/form/FormAlert";
@@ -16,15 +16,10 @@ import type { ActionResult } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
 import { requireUser } from "~/server/auth/session.server";
 import { contactsSendErrors } from "~/server/trusted-contacts/trusted-contacts.http.server";
-import {
-  getDeskContacts,
-  removeDeskContact,
-  saveDeskItemChoices,
-} from "~/server/trusted-contacts/trusted-contacts.service.server";
-import { addDeskContact } from "~/server/trusted-contacts/invite.service.server";
+import { getDeskContacts } from "~/server/trusted-contacts/trusted-contacts.service.server";
+import { DESK_DONE, deskPageAction } from "~/server/trusted-contacts/desk-page.http.server";
 import { getDeps } from "~/server/deps.server";
-import { invalidForm, serviceErrorResponse } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { orErrorPage } from "~/server/http/errors.server";
 import type { Route } from "./+types/organisation-contacts";
 
 export const handle = { i18n: ["alerts", "common", "recipients", "trusted"] };
@@ -33,60 +28,20 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "trusted.desk");
 }
 
-const DONE = { added: "trusted.added", removed: "trusted.removed", items: "trusted.perItem.saved" } as const;
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  try {
-    const page = await getDeskContacts(await getDeps(), user.ref, params.id);
-    const done = new URL(request.url).searchParams.get("done") ?? "";
-    const message = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
-    const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
-    return data({ ...page, message, addedName }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (err) {
-    return serviceErrorResponse(contactsSendErrors, err);
-  }
+  const page = await orErrorPage(contactsSendErrors, getDeskContacts(await getDeps(), user.ref, params.id));
+  const done = new URL(request.url).searchParams.get("done") ?? "";
+  const message = Object.hasOwn(DESK_DONE, done) ? DESK_DONE[done as keyof typeof DESK_DONE] : null;
+  const addedName = done === "added" ? (page.contacts.at(-1)?.name ?? "") : "";
+  return { ...page, message, addedName };
 }
 
-type Values = Record<string, string>;
-type Result = ActionResult<Values> & { intent: string };
+type Result = ActionResult<Record<string, string>> & { intent: string };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  const text = (name: string) => (typeof form[name] === "string" ? (form[name] as string).slice(0, 2000) : "");
-  const intent = text("intent");
-  const values: Values = { name: text("name"), email: text("email"), phone: text("phone") };
-  const back = (done: string) => redirect(`/organisations/${params.id}/contacts?done=${done}#trusted-title`);
-  try {
-    const deps = await getDeps();
-    if (intent === "addContact") {
-      await addDeskContact(deps, user.ref, params.id, {
-        name: values.name!,
-        email: values.email!,
-        phone: values.phone!,
-      });
-      return back("added");
-    }
-    if (intent === "removeContact") {
-      await removeDeskContact(deps, user.ref, params.id, text("contact"));
-      return back("removed");
-    }
-    if (intent === "itemContacts") {
-      const chosen = new Map<string, Set<string>>();
-      for (const key of Object.keys(form)) {
-        const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
-        if (m && form[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
-      }
-      await saveDeskItemChoices(deps, user.ref, params.id, chosen, text("items").split(",").slice(0, 200));
-      return back("items");
-    }
-    const res = invalidForm<Values>(values, {}, { key: "alerts.errors.unknown" });
-    return data<Result>({ ...res.data, intent }, { status: 400 });
-  } catch (err) {
-    const res = serviceErrorResponse(contactsSendErrors, err, values);
-    return data<Result>({ ...res.data, intent }, res.init ?? undefined);
-  }
+  return deskPageAction(request, await getDeps(), user.ref, params.id);
 }
 
 export default function OrganisationContacts({ loaderData, actionData, params }: Route.ComponentProps) {

@@ -6,21 +6,16 @@ import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
 import { SocialButtons } from "~/components/SocialButtons";
 import { registerSchema } from "~/lib/forms/auth-forms";
-import { fieldErrors, type ActionResult } from "~/lib/forms/form";
+import type { ActionResult } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
-import { parseSocialQuery, socialStartSchema } from "~/lib/domain/social";
+import { parseSocialQuery } from "~/lib/domain/social";
 import { PASSWORD_LINK_REQUIRED } from "~/lib/domain/social-providers";
-import { accountFormError } from "~/server/auth/accounts.http.server";
-import {
-  AccountError,
-  registerWithPassword,
-  signInOptions,
-  startSocialSignIn,
-} from "~/server/auth/accounts.service.server";
+import { ACCOUNT_HTTP_ERRORS } from "~/server/auth/accounts.http.server";
+import { registerWithPassword, signInOptions } from "~/server/auth/accounts.service.server";
+import { socialIntent } from "~/server/auth/sign-in-forms.http.server";
 import { requestContext } from "~/server/context";
-import { getDeps, type RouteDeps } from "~/server/deps.server";
-import { invalidForm } from "~/server/http/errors.server";
-import { readForm } from "~/server/http/form.server";
+import { getDeps } from "~/server/deps.server";
+import { intent, intentAction } from "~/server/http/form-action.server";
 import { chosenPackage, signedOutRemembering } from "~/server/order-draft/package-choice.server";
 import { takeReturnTo } from "~/server/http/return-to.server";
 import { localReturnPath } from "~/lib/domain/redirect-target";
@@ -66,50 +61,40 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = Object.fromEntries(await readForm(request));
-  const social = socialStartSchema.safeParse(form);
-  const deps = await getDeps();
-  if (social.success) return startSocial(deps, social.data.provider, request.headers);
-  const values: RegisterValues = {
-    name: typeof form.name === "string" ? form.name : "",
-    email: typeof form.email === "string" ? form.email : "",
-  };
-  const parsed = registerSchema.safeParse(form);
-  if (!parsed.success) return invalidForm(values, fieldErrors(parsed.error));
-  const info = context.get(requestContext);
-  // Back to the page that sent the visitor to sign in or register (an organisation
-  // invite, /organisations/new from /companies), else a package chosen on the home page
-  // goes straight on to registering the items. The invite's own link carries it as `next`
-  // (it outlives the ten-minute cookie); either is a local path only.
-  const next = localReturnPath(form.next);
-  const back = takeReturnTo(request, chosenPackage(request) ? "/product/register" : "/dashboard");
-  const to = next ?? back.to;
-  try {
-    const res = await registerWithPassword(deps, {
-      ...parsed.data,
-      language: info.lang,
-      ip: info.ip,
-      returnTo: next ?? (back.clear ? back.to : null),
-      userAgent: request.headers.get("user-agent"),
-    });
-    if (back.clear) res.headers.append("Set-Cookie", back.clear);
-    throw redirect(to, { headers: res.headers });
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError(err, values);
-    throw err;
-  }
-}
+const registerValues = (form: FormData): RegisterValues => {
+  const text = (name: string) => form.get(name);
+  const name = text("name");
+  const email = text("email");
+  return { name: typeof name === "string" ? name : "", email: typeof email === "string" ? email : "" };
+};
 
-/** "Register with …": off to the provider, or its refusal on the form. */
-async function startSocial(deps: RouteDeps, provider: string, requestHeaders: Headers) {
-  try {
-    const res = await startSocialSignIn(deps, { provider, from: "register", requestHeaders });
-    throw redirect(res.redirectTo, { headers: res.headers });
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError<RegisterValues>(err, { name: "", email: "" });
-    throw err;
-  }
+export async function action({ request, context }: Route.ActionArgs) {
+  const deps = await getDeps();
+  const info = context.get(requestContext);
+  const options = { errors: ACCOUNT_HTTP_ERRORS, values: registerValues, otherwise: "password" };
+  return intentAction(request, options, {
+    social: socialIntent(deps, "register", request.headers, { name: "", email: "" }),
+    password: intent({
+      schema: registerSchema,
+      async handle(input, form) {
+        // Back to the page that sent the visitor to sign in or register (an organisation
+        // invite, /organisations/new from /companies), else a package chosen on the home page
+        // goes straight on to registering the items. The invite's own link carries it as `next`
+        // (it outlives the ten-minute cookie); either is a local path only.
+        const next = localReturnPath(form.get("next"));
+        const back = takeReturnTo(request, chosenPackage(request) ? "/product/register" : "/dashboard");
+        const res = await registerWithPassword(deps, {
+          ...input,
+          language: info.lang,
+          ip: info.ip,
+          returnTo: next ?? (back.clear ? back.to : null),
+          userAgent: request.headers.get("user-agent"),
+        });
+        if (back.clear) res.headers.append("Set-Cookie", back.clear);
+        return redirect(next ?? back.to, { headers: res.headers });
+      },
+    }),
+  });
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {

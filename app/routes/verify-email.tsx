@@ -4,11 +4,12 @@ import { FormAlert } from "~/components/form/FormAlert";
 import { verifyTokenOf } from "~/lib/forms/auth-forms";
 import type { ActionResult } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
-import { accountFormError } from "~/server/auth/accounts.http.server";
+import { z } from "zod";
+import { ACCOUNT_HTTP_ERRORS } from "~/server/auth/accounts.http.server";
 import { AccountError, resendVerificationMail, verifyEmailToken } from "~/server/auth/accounts.service.server";
 import { requireUser } from "~/server/auth/session.server";
 import { getDeps } from "~/server/deps.server";
-import { readForm } from "~/server/http/form.server";
+import { formAction } from "~/server/http/form-action.server";
 import { localReturnPath } from "~/lib/domain/redirect-target";
 import type { Route } from "./+types/verify-email";
 
@@ -32,6 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (raw !== null) {
     const token = verifyTokenOf(raw);
     if (!token) return { state: "invalid" as State, email: null };
+    // A link that verifies nothing (expired, used, altered) is this page's own "invalid" state, not an error page.
     try {
       await verifyEmailToken(await getDeps(), token);
       // Back to the invite that sent the visitor to register (decision 038): a local
@@ -52,21 +54,22 @@ type ResendValues = Record<string, never>;
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  // The invite page's "Send the link again" comes back to the invite (a local path only).
-  const next = (await readForm(request)).get("next");
-  try {
-    await resendVerificationMail(
-      await getDeps(),
-      { id: user.ref, email: user.email, emailVerified: user.emailVerified },
-      localReturnPath(next),
-    );
-  } catch (err) {
-    if (err instanceof AccountError) return accountFormError<ResendValues>(err, {});
-    throw err;
-  }
-  return { values: {}, fieldErrors: {}, formError: null, sent: true } satisfies ActionResult<ResendValues> & {
-    sent: boolean;
-  };
+  const deps = await getDeps();
+  return formAction(
+    request,
+    { errors: ACCOUNT_HTTP_ERRORS, values: (): ResendValues => ({}) },
+    {
+      // The invite page's "Send the link again" comes back to the invite (a local path only).
+      schema: z.object({ next: z.unknown().optional() }),
+      async handle({ next }) {
+        const account = { id: user.ref, email: user.email, emailVerified: user.emailVerified };
+        await resendVerificationMail(deps, account, localReturnPath(next));
+        return { values: {}, fieldErrors: {}, formError: null, sent: true } satisfies ActionResult<ResendValues> & {
+          sent: boolean;
+        };
+      },
+    },
+  );
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {

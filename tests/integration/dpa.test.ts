@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DPA_VERSION } from "../../app/lib/domain/dpa";
-import { ImportError } from "../../app/server/items/csv.server";
+import { ImportError } from "../../app/server/items/import-error.server";
 import { importItems } from "../../app/server/items/import.service.server";
 import {
   acceptDpa,

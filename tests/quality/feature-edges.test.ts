@@ -214,6 +214,7 @@ const ALLOWED: Record<string, string[]> = {
     "service-deps",
     "service-error",
   ],
+  "root.http": ["auth", "deps", "http", "orders", "organisations", "relay"],
   runtime: [
     "account",
     "alerts",

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { filesUnder, NOT_YET_ON_THE_HELPER, ROOT } from "./sizes";
+import { ROOT, routeModules } from "./sizes";
 
 /** The try statements of a module that have no comment on the line above them or inside them. */
 export function uncommentedTries(text: string, fileName = "route.tsx"): number[] {
@@ -51,19 +51,12 @@ describe("a route's own try/catch says why (decision 059)", () => {
     expect(uncommentedTries(stringOnly.join("\n"))).toEqual([2]);
   });
 
-  it("no route module has a try/catch without a comment saying why", () => {
-    const routes = filesUnder("app/routes", /\.tsx?$/).filter((f) => !/\.test\.tsx?$/.test(f));
+  it("no route module, the root route's included, has a try/catch without a comment saying why", () => {
+    const routes = routeModules();
     expect(routes.length).toBeGreaterThan(50);
-    const checked = routes.filter((f) => !NOT_YET_ON_THE_HELPER.includes(f));
-    const found = checked
+    const found = routes
       .map((f) => [f, uncommentedTries(fs.readFileSync(path.join(ROOT, f), "utf8"), f)] as const)
       .filter(([, lines]) => lines.length > 0);
     expect(found).toEqual([]);
   }, 60_000);
-
-  it("the routes not yet on the helper still exist and still need the list", () => {
-    for (const f of NOT_YET_ON_THE_HELPER) {
-      expect(uncommentedTries(fs.readFileSync(path.join(ROOT, f), "utf8"), f).length, f).toBeGreaterThan(0);
-    }
-  });
 });

@@ -123,19 +123,7 @@ function declaredNames(stmt: ts.Statement): string[] {
   return [];
 }
 
-/**
- * Routes whose forms are not on the helper yet (decision 059 names them): the photo forms
- * read multipart bodies and tell two features' `notFound` apart by class, the CSV import
- * answers a preview, the claim-mode page reads its form after an access check. A route
- * leaves this list when it is converted; nothing joins it.
- */
-export const NOT_YET_ON_THE_HELPER = [
-  "app/routes/dashboard.tsx",
-  "app/routes/dashboard-import.tsx",
-  "app/routes/organisation-claim.tsx",
-  "app/routes/item-edit.tsx",
-  "app/routes/item-register.tsx",
-  "app/routes/organisation-contacts.tsx",
-  "app/routes/register.tsx",
-  "app/routes/verify-email.tsx",
-];
+/** The route modules: every module of app/routes and the root route (app/root.tsx), which loads on every page. */
+export function routeModules(): string[] {
+  return [...filesUnder("app/routes", /\.tsx?$/).filter((f) => !/\.test\.tsx?$/.test(f)), "app/root.tsx"];
+}

@@ -1,7 +1,7 @@
 /**
  * CSV import and export of items (decision 023): the limits, the columns and the
  * shapes the import page shows. Browser-safe (no parser here): the parsing and the rules
- * live in app/server/items/csv.server.ts and import.service.server.ts (decision 023), the
+ * live in app/server/items/csv-*.server.ts and import.service.server.ts (decision 023), the
  * form's schema in item-csv-form.ts (zod stays out of the page's bundle).
  */
 import type { ItemType } from "./item-types";

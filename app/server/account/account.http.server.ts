@@ -1,15 +1,12 @@
 /** Account page and privacy errors as HTTP (decision 011): status and translation key per code. */
-import { isErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { errorTable, isErrorOf } from "../http/errors.server";
 import { recipientsErrors } from "../recipients/recipients.http.server";
-import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
-import type { AccountPageErrorCode } from "./account.service.server";
-import type { PrivacyErrorCode } from "./privacy.service.server";
+import { AccountPageError, type AccountPageErrorCode } from "./account.service.server";
+import { PrivacyError, type PrivacyErrorCode } from "./privacy.service.server";
 
 const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) });
 
-/** With the who-may-be-messaged refusals: the email change's mail is a consent request (decision 058). */
-export const accountPageErrors: HttpErrorTable<AccountPageErrorCode | RecipientsErrorCode> = {
-  ...recipientsErrors,
+const accountErrors = errorTable<AccountPageErrorCode>(AccountPageError, {
   emailUnverified: { status: 403, key: "account.errors.emailUnverified" },
   rateLimited: { status: 429, key: "auth.errors.rateLimited", headers: retryAfter },
   sameEmail: { status: 400, key: "account.errors.sameEmail" },
@@ -33,20 +30,23 @@ export const accountPageErrors: HttpErrorTable<AccountPageErrorCode | Recipients
   },
   refundsNotForfeited: { status: 409, key: "account.errors.refundsNotForfeited", on: { field: "forfeitRefunds" } },
   signedOut: { status: 401, key: "account.errors.signedOut", on: { redirect: "/login" } },
-};
+});
 
-export const privacyErrors: HttpErrorTable<PrivacyErrorCode> = {
+/** With the who-may-be-messaged refusals: the email change's mail is a consent request (decision 058). */
+export const accountPageErrors = [accountErrors, recipientsErrors] as const;
+
+export const privacyErrors = errorTable<PrivacyErrorCode>(PrivacyError, {
   rateLimited: { status: 429, key: "account.errors.exportRateLimited", headers: retryAfter },
   lastOrganisationAdmin: { status: 409, key: "account.errors.lastOrganisationAdmin" },
-};
+});
 
 /**
  * Which field of this form a password refusal belongs to (the message stays on the alert
  * too): the delete form's `password`, the account page's `currentPassword` / `newPassword`.
  */
 export function passwordMarks(err: unknown, fields: { current: string; new?: string }): Record<string, string> {
-  if (!isErrorOf(accountPageErrors, err)) return {};
-  const key = accountPageErrors[err.code].key;
+  if (!isErrorOf(accountErrors, err)) return {};
+  const key = accountErrors[err.code].key;
   if (err.code.startsWith("password.") && fields.new) return { [fields.new]: key };
   if (err.code === "wrongPassword" || (err.code === "passwordRequired" && !fields.new))
     return { [fields.current]: key };

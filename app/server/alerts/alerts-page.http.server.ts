@@ -8,7 +8,7 @@ import { redirect } from "react-router";
 import { z } from "zod";
 import type { Lang } from "~/i18n/config";
 import { alertSettingsFromForm } from "~/lib/domain/alerts";
-import { contactsSendErrors } from "../trusted-contacts/trusted-contacts.http.server";
+import { chosenItemContacts, contactsSendErrors } from "../trusted-contacts/trusted-contacts.http.server";
 import { removeContact, saveItemContactChoices } from "../trusted-contacts/trusted-contacts.service.server";
 import { addContact } from "../trusted-contacts/invite.service.server";
 import type { RouteDeps } from "../deps.server";
@@ -45,17 +45,6 @@ function valuesOf(form: FormData): Values {
   return values;
 }
 
-/** The item-contacts form's ticked boxes: per item, the contacts its alerts reach. */
-export function chosenItemContacts(form: FormData): Map<string, Set<string>> {
-  const fields = Object.fromEntries(form);
-  const chosen = new Map<string, Set<string>>();
-  for (const key of Object.keys(fields)) {
-    const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
-    if (m && fields[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
-  }
-  return chosen;
-}
-
 /**
  * A phone or code refusal is marked beside its field too: the message with its count
  * (tries left, minutes) is the form's, the field gets a mark that needs none.
@@ -75,7 +64,7 @@ const back = (done: keyof typeof ALERTS_DONE, anchor = "") => redirect(`/account
 export function alertsPageAction(request: Request, deps: RouteDeps, userRef: string, lang: Lang) {
   // The who-may-be-messaged refusals (decision 046) are in the contacts' table.
   const options = {
-    errors: [alertsErrors, contactsSendErrors],
+    errors: [alertsErrors, ...contactsSendErrors],
     values: valuesOf,
     marks: phoneMarks,
     unknownIntent: "alerts.errors.unknown",

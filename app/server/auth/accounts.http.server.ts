@@ -1,8 +1,8 @@
 /** Account errors as HTTP (decision 011): status and translation key per code. */
-import { serviceErrorResponse, type HttpErrorTable } from "../http/errors.server";
-import type { AccountError, AccountErrorCode } from "./accounts.service.server";
+import { errorTable, serviceErrorResponse } from "../http/errors.server";
+import { AccountError, type AccountErrorCode } from "./accounts.service.server";
 
-export const ACCOUNT_HTTP_ERRORS: HttpErrorTable<AccountErrorCode> = {
+export const ACCOUNT_HTTP_ERRORS = errorTable<AccountErrorCode>(AccountError, {
   invalidCredentials: { status: 401, key: "auth.errors.invalidCredentials" },
   rateLimited: {
     status: 429,
@@ -20,7 +20,7 @@ export const ACCOUNT_HTTP_ERRORS: HttpErrorTable<AccountErrorCode> = {
   captchaRequired: { status: 429, key: "auth.errors.captchaRequired" },
   captchaFailed: { status: 400, key: "auth.errors.captchaFailed" },
   invalidVerifyLink: { status: 400, key: "auth.errors.invalidVerifyLink" },
-};
+});
 
 /** The sign-in form shows the captcha for these answers. */
 export function needsCaptcha(err: AccountError): boolean {

@@ -1,8 +1,8 @@
 /** Fulfilment errors as HTTP (decision 011). */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { FulfilErrorCode } from "./fulfil.service.server";
+import { errorTable } from "../http/errors.server";
+import { FulfilError, type FulfilErrorCode } from "./fulfil.service.server";
 
-export const fulfilErrors: HttpErrorTable<FulfilErrorCode> = {
+export const fulfilErrors = errorTable<FulfilErrorCode>(FulfilError, {
   "code.invalid": { status: 400, key: "fulfil.find.errors.invalid" },
   "code.unknown": { status: 404, key: "fulfil.find.errors.unknown" },
   "code.replaced": { status: 410, key: "fulfil.find.errors.replaced" },
@@ -18,4 +18,4 @@ export const fulfilErrors: HttpErrorTable<FulfilErrorCode> = {
   "replacement.notFound": { status: 404, key: "fulfil.replacement.errors.notFound", on: "page" },
   "replacement.notPaid": { status: 400, key: "fulfil.replacement.errors.notPaid" },
   "replacement.limit": { status: 409, key: "fulfil.replacement.errors.limit" },
-};
+});

@@ -24,11 +24,47 @@ export interface HttpError {
   headers?: (params: MessageParams) => HeadersInit;
 }
 
-export type HttpErrorTable<Code extends string> = Record<Code, HttpError>;
+/** A feature's error class (each feature has one, service-error.server.ts). */
+export type ErrorClass = abstract new (...args: never[]) => ServiceError<string>;
 
-/** True when `err` is a service error with one of the table's codes. */
+/** The class a table answers for, kept off its entries (not enumerable: a spread does not copy it). */
+const ERROR_CLASS: unique symbol = Symbol("errorClass");
+
+/** A feature's codes with their answers, for that feature's error class only (made by `errorTable`). */
+export type HttpErrorTable<Code extends string> = Record<Code, HttpError> & { readonly [ERROR_CLASS]: ErrorClass };
+
+/** One feature's table, or the tables of a form whose services are several features'. */
+export type ErrorTables = HttpErrorTable<any> | readonly HttpErrorTable<any>[];
+
+/**
+ * A feature's table, bound to its error class: it answers that class's errors only, so a
+ * code two features share (`notFound`, `rateLimited`) takes the words of the feature
+ * that threw it, whichever table a form names first.
+ */
+export function errorTable<Code extends string>(
+  errorClass: ErrorClass,
+  entries: Record<Code, HttpError>,
+): HttpErrorTable<Code> {
+  return Object.defineProperty({ ...entries }, ERROR_CLASS, {
+    value: errorClass,
+    enumerable: false,
+  }) as HttpErrorTable<Code>;
+}
+
+/**
+ * True when `err` is of the table's error class with one of its codes. (A table copied by a
+ * spread has lost its class and matches by code alone: list tables side by side instead.)
+ */
 export function isErrorOf<Code extends string>(table: HttpErrorTable<Code>, err: unknown): err is ServiceError<Code> {
-  return err instanceof ServiceError && Object.hasOwn(table, err.code);
+  if (!(err instanceof ServiceError) || !Object.hasOwn(table, err.code)) return false;
+  const errorClass = (table as Partial<HttpErrorTable<Code>>)[ERROR_CLASS];
+  return errorClass === undefined || err instanceof errorClass;
+}
+
+/** The table of `tables` that answers `err` (its class, one of its codes), or undefined. */
+export function tableOf(tables: ErrorTables, err: unknown): HttpErrorTable<any> | undefined {
+  const list: readonly HttpErrorTable<any>[] = Array.isArray(tables) ? tables : [tables as HttpErrorTable<any>];
+  return list.find((t) => isErrorOf(t, err));
 }
 
 export function httpErrorOf<Code extends string>(table: HttpErrorTable<Code>, err: ServiceError<Code>) {
@@ -81,17 +117,18 @@ export function invalidForm<V>(values: V, fieldErrors: ActionResult<V>["fieldErr
  * What the service answered, or the error page of its code (decision 059): a loader has
  * no form to show a refusal on, so its catch is written here once.
  */
-export async function orErrorPage<Code extends string, T>(table: HttpErrorTable<Code>, work: Promise<T>): Promise<T> {
+export async function orErrorPage<T>(tables: ErrorTables, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
+    const table = tableOf(tables, err);
+    if (!table) throw err;
     return serviceErrorResponse(table, err);
   }
 }
 
 /** The table with every code on the error page: a form that has no place for this feature's refusals. */
 export function onPage<Code extends string>(table: HttpErrorTable<Code>): HttpErrorTable<Code> {
-  return Object.fromEntries(
-    Object.entries<HttpError>(table).map(([code, e]) => [code, { ...e, on: "page" }]),
-  ) as HttpErrorTable<Code>;
+  const entries = Object.fromEntries(Object.entries<HttpError>(table).map(([code, e]) => [code, { ...e, on: "page" }]));
+  return errorTable(table[ERROR_CLASS], entries as Record<Code, HttpError>);
 }

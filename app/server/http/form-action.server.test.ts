@@ -2,19 +2,19 @@ import { redirect } from "react-router";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ServiceError } from "../service-error.server";
-import type { HttpErrorTable } from "./errors.server";
+import { errorTable } from "./errors.server";
 import { formAction, intent, intentAction } from "./form-action.server";
 
 class ThingError extends ServiceError<"taken" | "gone" | "elsewhere" | "slow"> {}
 class OtherError extends ServiceError<"gone"> {}
 
-const thingErrors: HttpErrorTable<"taken" | "gone" | "elsewhere" | "slow"> = {
+const thingErrors = errorTable<"taken" | "gone" | "elsewhere" | "slow">(ThingError, {
   taken: { status: 409, key: "things.taken" },
   gone: { status: 404, key: "things.gone", on: "page" },
   elsewhere: { status: 400, key: "things.elsewhere", on: { field: "name" } },
   slow: { status: 429, key: "things.slow", headers: (p) => ({ "Retry-After": String(p.s) }) },
-};
-const otherErrors: HttpErrorTable<"gone"> = { gone: { status: 410, key: "other.gone" } };
+});
+const otherErrors = errorTable<"gone">(OtherError, { gone: { status: 410, key: "other.gone" } });
 
 const nameSchema = z.object({ name: z.string().min(1, "things.nameRequired"), password: z.string().optional() });
 

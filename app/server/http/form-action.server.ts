@@ -18,11 +18,9 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { parseForm, type ActionResult, type FormMessage } from "~/lib/forms/form";
-import { httpErrorOf, isErrorOf, serviceErrorResponse, type HttpErrorTable } from "./errors.server";
+import { httpErrorOf, serviceErrorResponse, tableOf, type ErrorTables } from "./errors.server";
 import type { ServiceError } from "../service-error.server";
 import { badRequest, readForm } from "./form.server";
-
-type AnyTable = HttpErrorTable<any>;
 
 export type Values = Record<string, string>;
 
@@ -53,7 +51,7 @@ interface IntentParts<T, R> {
   /** What this intent's form sends back, when it is not the action's `values`. */
   values?: (form: FormData) => unknown;
   /** The tables of this intent's services, when they are not the action's (another feature's codes). */
-  errors?: AnyTable | readonly AnyTable[];
+  errors?: ErrorTables;
   /** "page": this intent's service errors are the error page of their status (there is no form to show them on). */
   errorsOn?: "page" | "form";
 }
@@ -63,8 +61,8 @@ export type Intent<T, R> = IntentParts<T, R> &
   ({ schema: z.ZodType<T> } | { parse: (form: FormData) => FormReading<T> });
 
 export interface FormActionOptions<V = Values, W = never> {
-  /** The feature tables mapping the services' error codes (decision 011); the first that knows a code answers it. */
-  errors: AnyTable | readonly AnyTable[];
+  /** The feature tables mapping the services' errors (decision 011); each answers its own feature's error class. */
+  errors: ErrorTables;
   /** What is sent back to refill the form; default every text field but passwords. */
   values?: (form: FormData) => V;
   /** Field marks a service error adds on this form (which field a wrong password belongs to). */
@@ -144,7 +142,7 @@ export async function buttonAction<R, W = never>(
  */
 export async function buttonsAction<I extends Intents>(
   request: Request,
-  options: { errors: AnyTable | readonly AnyTable[]; otherwise?: string },
+  options: { errors: ErrorTables; otherwise?: string },
   intents: I,
 ): Promise<AnswerOf<I>> {
   const page = Object.fromEntries(
@@ -214,9 +212,8 @@ async function run<T, R, V, W>(
   try {
     return await spec.handle(parsed.data, form);
   } catch (err) {
-    const errors = spec.errors ?? options.errors;
-    const tables = (Array.isArray(errors) ? errors : [errors]) as readonly AnyTable[];
-    const table = tables.find((t) => isErrorOf(t, err));
+    // Each table answers its own feature's errors only (errorTable): the order of the list does not matter.
+    const table = tableOf(spec.errors ?? options.errors, err);
     if (!table) throw err;
     const on = spec.errorsOn ?? options.errorsOn;
     if (on === "page") serviceErrorResponse(table, err);

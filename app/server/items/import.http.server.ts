@@ -1,12 +1,12 @@
 /** The CSV import's errors as HTTP (decision 011): status and message per code. */
 import { data } from "react-router";
 import { getDeps } from "../deps.server";
-import { httpErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { errorTable, httpErrorOf } from "../http/errors.server";
 import { scopeCookieOf } from "../organisations/scope.http.server";
-import { ImportError, type ImportErrorCode } from "./csv.server";
+import { ImportError, type ImportErrorCode } from "./import-error.server";
 import { csvScope } from "./import.service.server";
 
-export const importErrors: HttpErrorTable<ImportErrorCode> = {
+export const importErrors = errorTable<ImportErrorCode>(ImportError, {
   // The active organisation is not one the user administers: like a page that is not there.
   forbidden: { status: 404, key: "csv.errors.forbidden" },
   dpaRequired: { status: 409, key: "csv.errors.dpaRequired" },
@@ -32,7 +32,7 @@ export const importErrors: HttpErrorTable<ImportErrorCode> = {
   duplicateColumn: { status: 400, key: "csv.errors.duplicateColumn" },
   noRows: { status: 400, key: "csv.errors.noRows" },
   tooManyRows: { status: 400, key: "csv.errors.tooManyRows" },
-};
+});
 
 /**
  * The scope of the CSV routes (import, export, template), one way for all three: the

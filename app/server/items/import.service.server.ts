@@ -29,16 +29,10 @@ import {
 } from "../stickers/stickers.service.server";
 import { addMonths } from "~/lib/domain/pricing";
 import { formatStickerCode } from "~/lib/domain/sticker-code";
-import {
-  decodeCsv,
-  exportCsvHeader,
-  exportCsvRows,
-  ImportError,
-  parseItemCsv,
-  stickerCodeError,
-  templateCsv,
-  validateRecords,
-} from "./csv.server";
+import { decodeCsv, parseItemCsv } from "./csv-read.server";
+import { stickerCodeError, validateRecords } from "./csv-rows.server";
+import { exportCsvHeader, exportCsvRows, templateCsv } from "./csv-write.server";
+import { ImportError } from "./import-error.server";
 import {
   countImported,
   insertItems,
@@ -47,7 +41,7 @@ import {
   type ScopeFilter,
 } from "./import.repository.server";
 
-export { ImportError, type ImportErrorCode } from "./csv.server";
+export { ImportError, type ImportErrorCode } from "./import-error.server";
 
 export type { Scope as CsvScope } from "../organisations/scope.server";
 

@@ -2,15 +2,15 @@
 import { data } from "react-router";
 import type { ActionResult } from "~/lib/forms/form";
 import { suggestFeeFromForm, type ProductFormValues } from "~/lib/forms/product-form";
-import { invalidForm, type HttpErrorTable } from "../http/errors.server";
-import type { ItemErrorCode } from "./items.service.server";
+import { errorTable, invalidForm } from "../http/errors.server";
+import { ItemError, type ItemErrorCode } from "../access/item-error.server";
 
-export const itemErrors: HttpErrorTable<ItemErrorCode> = {
+export const itemErrors = errorTable<ItemErrorCode>(ItemError, {
   notFound: { status: 404, key: "items.errorLoadProduct", on: "page" },
   assignForbidden: { status: 403, key: "errors.itemAssignForbidden" },
   assigneeNotMember: { status: 400, key: "errors.itemAssigneeNotMember" },
   deleteAdminOnly: { status: 403, key: "errors.itemDeleteAdminOnly" },
-};
+});
 
 /**
  * The product form's assignment field (decision 026): absent = unchanged (the form of a

@@ -1,8 +1,8 @@
 /** Orders' error codes as HTTP answers (decision 011): status and translation key per code. */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { OrderErrorCode } from "./order-error.server";
+import { errorTable } from "../http/errors.server";
+import { OrderError, type OrderErrorCode } from "./order-error.server";
 
-export const orderErrors: HttpErrorTable<OrderErrorCode> = {
+export const orderErrors = errorTable<OrderErrorCode>(OrderError, {
   nothingSelected: { status: 400, key: "orderErrors.nothingSelected" },
   unknownItems: { status: 400, key: "orderErrors.unknownItems" },
   alreadyInvoiced: { status: 409, key: "orderErrors.alreadyInvoiced" },
@@ -47,4 +47,4 @@ export const orderErrors: HttpErrorTable<OrderErrorCode> = {
     key: "orderErrors.rateLimited",
     headers: (params) => ({ "Retry-After": String(Number(params.count ?? 1) * 60) }),
   },
-};
+});

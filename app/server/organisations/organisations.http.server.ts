@@ -1,10 +1,9 @@
 /** Organisation errors as HTTP (decision 011): one table for /organisations/* and /invite/{token}. */
-import type { HttpErrorTable } from "../http/errors.server";
+import { errorTable } from "../http/errors.server";
 import { recipientsErrors } from "../recipients/recipients.http.server";
-import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
-import type { OrganisationErrorCode } from "./organisations.service.server";
+import { OrganisationError, type OrganisationErrorCode } from "./organisations.service.server";
 
-export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
+export const organisationErrors = errorTable<OrganisationErrorCode>(OrganisationError, {
   notFound: { status: 404, key: "organisations.errors.notFound" },
   forbidden: { status: 403, key: "organisations.errors.forbidden" },
   lastAdmin: { status: 409, key: "organisations.errors.lastAdmin" },
@@ -26,10 +25,7 @@ export const organisationErrors: HttpErrorTable<OrganisationErrorCode> = {
     key: "organisations.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
-};
+});
 
 /** The organisation page's forms: invites and billing-email links are consent requests too (decision 046). */
-export const organisationFormErrors: HttpErrorTable<OrganisationErrorCode | RecipientsErrorCode> = {
-  ...recipientsErrors,
-  ...organisationErrors,
-};
+export const organisationFormErrors = [organisationErrors, recipientsErrors] as const;

@@ -1,13 +1,13 @@
 /** Item photos' error codes as HTTP answers (decision 011), and how a photo form is read. */
 import type { FormMessage } from "~/lib/forms/form";
 import { MAX_PHOTOS_PER_ITEM, PHOTO_FIELD, PHOTO_MAX_MB } from "~/lib/domain/photos";
-import type { HttpErrorTable } from "../http/errors.server";
+import { errorTable } from "../http/errors.server";
 import { badRequest, checkedForm, readForm } from "../http/form.server";
 import { UploadedFile, type PhotoUpload } from "./photo-upload.server";
 import type { PhotoSource } from "./image.server";
 import { PhotoError, type PhotoErrorCode } from "./photos.service.server";
 
-export const photoErrors: HttpErrorTable<PhotoErrorCode> = {
+export const photoErrors = errorTable<PhotoErrorCode>(PhotoError, {
   empty: { status: 400, key: "photos.errors.empty" },
   noFile: { status: 400, key: "photos.errors.noFile" },
   tooLarge: { status: 413, key: "photos.errors.tooLarge" },
@@ -28,7 +28,7 @@ export const photoErrors: HttpErrorTable<PhotoErrorCode> = {
   // Upload slots are for accountable accounts only (decision 058).
   unverified: { status: 403, key: "photos.errors.unverified" },
   notFound: { status: 404, key: "photos.errors.notFound" },
-};
+});
 
 /**
  * The files of a form's `photo` field (decision 035), where the upload intake put them on

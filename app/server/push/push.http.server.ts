@@ -1,8 +1,8 @@
 /** Web push errors as HTTP (decision 011): the API and the account page's device list. */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { PushErrorCode } from "./push.service.server";
+import { errorTable } from "../http/errors.server";
+import { PushError, type PushErrorCode } from "./push.service.server";
 
-export const pushErrors: HttpErrorTable<PushErrorCode> = {
+export const pushErrors = errorTable<PushErrorCode>(PushError, {
   invalid: { status: 400, key: "push.errors.invalid" },
   notHttps: { status: 400, key: "push.errors.notHttps" },
   private: { status: 400, key: "push.errors.private" },
@@ -15,4 +15,4 @@ export const pushErrors: HttpErrorTable<PushErrorCode> = {
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 0) * 60) }),
   },
   notFound: { status: 404, key: "push.errors.notFound" },
-};
+});

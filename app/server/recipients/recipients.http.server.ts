@@ -1,12 +1,12 @@
 /**
- * Who-may-be-messaged errors as HTTP (decisions 011, 046). Spread into the tables of the
- * features that send consent requests (contacts, alerts, organisations), so their routes
- * map these codes with the same one line.
+ * Who-may-be-messaged errors as HTTP (decisions 011, 046). Listed beside the tables of the
+ * features that send consent requests (contacts, alerts, organisations), so their forms
+ * answer these refusals in the same words.
  */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { RecipientsErrorCode } from "./recipients.service.server";
+import { errorTable } from "../http/errors.server";
+import { RecipientsError, type RecipientsErrorCode } from "./recipients.service.server";
 
-export const recipientsErrors: HttpErrorTable<RecipientsErrorCode> = {
+export const recipientsErrors = errorTable<RecipientsErrorCode>(RecipientsError, {
   "sender.unverified": { status: 403, key: "recipients.errors.unverified" },
   "recipient.suppressed": { status: 409, key: "recipients.errors.suppressed" },
   "recipient.busyToday": {
@@ -24,4 +24,4 @@ export const recipientsErrors: HttpErrorTable<RecipientsErrorCode> = {
   "sms.budget": { status: 429, key: "recipients.errors.budget", headers: () => ({ "Retry-After": "3600" }) },
   // A never link that is wrong or altered: "Page not found".
   "never.notFound": { status: 404, key: "recipients.errors.notFound", on: "page" },
-};
+});

@@ -1,8 +1,8 @@
 /** Relay errors as HTTP (decision 011): one table for the item page, /m/{token} and /messages. */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { RelayErrorCode } from "./relay.service.server";
+import { errorTable } from "../http/errors.server";
+import { RelayError, type RelayErrorCode } from "./relay.service.server";
 
-export const relayErrors: HttpErrorTable<RelayErrorCode> = {
+export const relayErrors = errorTable<RelayErrorCode>(RelayError, {
   notFound: { status: 404, key: "relay.errors.notFound", on: "page" },
   // The owner's side answers only while the item relays (decision 058).
   closed: { status: 409, key: "relay.errors.closed" },
@@ -23,4 +23,4 @@ export const relayErrors: HttpErrorTable<RelayErrorCode> = {
   "captcha.expired": { status: 400, key: "relay.errors.captchaExpired" },
   "captcha.used": { status: 400, key: "relay.errors.captchaInvalid" },
   "captcha.unavailable": { status: 503, key: "relay.errors.captchaUnavailable" },
-};
+});

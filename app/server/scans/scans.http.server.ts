@@ -1,7 +1,7 @@
 /** Lost mode's error codes as HTTP answers (decision 011). */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { ScanErrorCode } from "./scans.service.server";
+import { errorTable } from "../http/errors.server";
+import { ScanError, type ScanErrorCode } from "./scans.service.server";
 
-export const scanErrors: HttpErrorTable<ScanErrorCode> = {
+export const scanErrors = errorTable<ScanErrorCode>(ScanError, {
   notFound: { status: 404, key: "items.errorLoadProduct", on: "page" },
-};
+});

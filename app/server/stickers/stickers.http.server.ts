@@ -2,20 +2,20 @@
  * Sticker errors as HTTP (decision 011), in two tables because their messages live in two
  * translation areas: the staff batch pages' (`stickers`) and the owner's claim (`items`).
  */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { StickerErrorCode } from "./stickers.service.server";
+import { errorTable } from "../http/errors.server";
+import { StickerError, type StickerErrorCode } from "./stickers.service.server";
 
 type ClaimCode = Extract<StickerErrorCode, `claim.${string}` | `org.${string}` | `file.${string}`>;
 
-export const batchErrors: HttpErrorTable<Exclude<StickerErrorCode, ClaimCode>> = {
+export const batchErrors = errorTable<Exclude<StickerErrorCode, ClaimCode>>(StickerError, {
   "batch.size": { status: 400, key: "stickers.batches.errors.size", on: { field: "size" } },
   "batch.prepaid": { status: 400, key: "stickers.batches.errors.prepaid", on: { field: "prepaid" } },
   "batch.label": { status: 400, key: "stickers.batches.errors.label", on: { field: "label" } },
   "batch.notFound": { status: 404, key: "stickers.batches.errors.notFound", on: "page" },
   "sticker.notVoidable": { status: 409, key: "stickers.batch.errors.notVoidable", on: { field: "sticker" } },
-};
+});
 
-export const claimErrors: HttpErrorTable<ClaimCode> = {
+export const claimErrors = errorTable<ClaimCode>(StickerError, {
   // Text that cannot be a code: a typing mistake, costs no try (decision 036).
   "claim.invalid": { status: 400, key: "items.claim.errors.invalid" },
   // One answer for wrong, claimed and voided codes (decision 036).
@@ -32,4 +32,4 @@ export const claimErrors: HttpErrorTable<ClaimCode> = {
     key: "items.claim.errors.rateLimited",
     headers: (p) => ({ "Retry-After": String(Number(p.count ?? 1) * 60) }),
   },
-};
+});

@@ -1,8 +1,8 @@
 /** Contact and support-inbox errors as HTTP (decision 011): one table for the API, the page and the inbox. */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { ContactErrorCode } from "./support.service.server";
+import { errorTable } from "../http/errors.server";
+import { ContactError, type ContactErrorCode } from "./support.service.server";
 
-export const contactErrors: HttpErrorTable<ContactErrorCode> = {
+export const contactErrors = errorTable<ContactErrorCode>(ContactError, {
   "captcha.missing": { status: 400, key: "contact.errors.captchaRequired" },
   "captcha.missingRecaptcha": { status: 400, key: "contact.errors.captchaRequiredRecaptcha" },
   "captcha.invalid": { status: 400, key: "contact.errors.captchaInvalid" },
@@ -17,4 +17,4 @@ export const contactErrors: HttpErrorTable<ContactErrorCode> = {
   notFound: { status: 404, key: "contact.errors.failed", on: "page" },
   replyEmpty: { status: 400, key: "admin.messages.replyEmpty" },
   replyTooLong: { status: 400, key: "admin.messages.replyTooLong" },
-};
+});

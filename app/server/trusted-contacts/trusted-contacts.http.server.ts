@@ -1,10 +1,9 @@
 /** Trusted-contact errors as HTTP (decision 011): /account/alerts' forms, the desk's page and the contacts' pages. */
-import type { HttpErrorTable } from "../http/errors.server";
+import { errorTable } from "../http/errors.server";
 import { recipientsErrors } from "../recipients/recipients.http.server";
-import type { RecipientsErrorCode } from "../recipients/recipients.service.server";
-import type { ContactsErrorCode } from "./trusted-contacts.service.server";
+import { ContactsError, type ContactsErrorCode } from "./trusted-contacts.service.server";
 
-export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
+export const contactsErrors = errorTable<ContactsErrorCode>(ContactsError, {
   "name.invalid": { status: 400, key: "trusted.errors.name", on: { field: "name" } },
   "email.invalid": { status: 400, key: "trusted.errors.email", on: { field: "email" } },
   "phone.invalid": { status: 400, key: "trusted.errors.phone", on: { field: "phone" } },
@@ -25,10 +24,18 @@ export const contactsErrors: HttpErrorTable<ContactsErrorCode> = {
   "code.expired": { status: 400, key: "trusted.errors.codeExpired" },
   // The item's relay closed (decision 058): a refunded or never-paid sticker answers nobody.
   closed: { status: 409, key: "trusted.errors.closed" },
-};
+});
 
 /** The forms that send a consent request (naming a contact, a code): with the who-may-be-messaged refusals (decision 046). */
-export const contactsSendErrors: HttpErrorTable<ContactsErrorCode | RecipientsErrorCode> = {
-  ...recipientsErrors,
-  ...contactsErrors,
-};
+export const contactsSendErrors = [contactsErrors, recipientsErrors] as const;
+
+/** The item-contacts form's ticked boxes (`item.{itemId}.{contactId}`): per item, the contacts its alerts reach. */
+export function chosenItemContacts(form: FormData): Map<string, Set<string>> {
+  const fields = Object.fromEntries(form);
+  const chosen = new Map<string, Set<string>>();
+  for (const key of Object.keys(fields)) {
+    const m = /^item\.([^.]+)\.([^.]+)$/.exec(key);
+    if (m && fields[key] === "on") chosen.set(m[1]!, (chosen.get(m[1]!) ?? new Set()).add(m[2]!));
+  }
+  return chosen;
+}

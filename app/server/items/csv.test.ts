@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS } from "~/lib/domain/item-csv";
-import {
-  CSV_MAX_LINES,
-  decodeCsv,
-  escapeFormula,
-  ImportError,
-  itemsToCsv,
-  parseItemCsv,
-  templateCsv,
-  validateRecords,
-  type Assignable,
-  type ExportItem,
-} from "./csv.server";
+import { CSV_MAX_LINES, decodeCsv, parseItemCsv } from "./csv-read.server";
+import { validateRecords, type Assignable } from "./csv-rows.server";
+import { escapeFormula, itemsToCsv, templateCsv, type ExportItem } from "./csv-write.server";
+import { ImportError } from "./import-error.server";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
