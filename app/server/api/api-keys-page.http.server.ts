@@ -6,17 +6,17 @@
 import { data, redirect } from "react-router";
 import { apiKeySchema, revokeApiKeySchema } from "~/lib/domain/api-keys";
 import type { SessionUser } from "~/lib/domain/session-user";
-import { orErrorPage, type HttpErrorTable } from "../http/errors.server";
+import { errorTable, orErrorPage } from "../http/errors.server";
 import { intent, intentAction } from "../http/form-action.server";
 import type { Deps } from "../service-deps.server";
-import type { ApiErrorCode } from "./api-error.server";
+import { ApiError, type ApiErrorCode } from "./api-error.server";
 import { checkApiKeysAdmin, createApiKey, revokeApiKey } from "./api-keys.service.server";
 
 /** The page's refusals: an outsider's or a forged id is the 404 page; the limit is said on the form. */
-export const apiKeyPageErrors: HttpErrorTable<Extract<ApiErrorCode, "notFound" | "key.limit">> = {
+export const apiKeyPageErrors = errorTable<Extract<ApiErrorCode, "notFound" | "key.limit">>(ApiError, {
   notFound: { status: 404, key: "api.keys.errors.notFound", on: "page" },
   "key.limit": { status: 400, key: "api.keys.errors.limit" },
-};
+});
 
 /** Messages a redirect back to the page may ask for (?done=…). */
 const DONE = { revoked: "api.keys.done.revoked" } as const;

@@ -8,19 +8,19 @@
 import { STATUS_CODES } from "node:http";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
-import { httpErrorOf, isErrorOf, type HttpErrorTable } from "../http/errors.server";
+import { errorTable, httpErrorOf, isErrorOf, type HttpErrorTable } from "../http/errors.server";
 import { itemErrors } from "../items/items.http.server";
 import { orderErrors } from "../orders/orders.http.server";
 import { relayErrors } from "../relay/relay.http.server";
 import { scanErrors } from "../scans/scans.http.server";
 import type { ServiceError } from "../service-error.server";
 import { claimErrors } from "../stickers/stickers.http.server";
-import type { ApiErrorCode } from "./api-error.server";
+import { ApiError, type ApiErrorCode } from "./api-error.server";
 import type { ApiProblem } from "./representation.server";
 
 const retryAfter = (p: Record<string, string | number>) => ({ "Retry-After": String(p.count ?? 1) });
 
-export const apiErrors: HttpErrorTable<ApiErrorCode> = {
+export const apiErrors = errorTable<ApiErrorCode>(ApiError, {
   notFound: { status: 404, key: "api.problems.notFound" },
   "auth.missing": {
     status: 401,
@@ -42,7 +42,7 @@ export const apiErrors: HttpErrorTable<ApiErrorCode> = {
   "route.notFound": { status: 404, key: "api.problems.routeNotFound" },
   "method.notAllowed": { status: 405, key: "api.problems.methodNotAllowed" },
   "key.limit": { status: 400, key: "api.keys.errors.limit" },
-};
+});
 
 /** Every table whose codes the API answers; the first that knows a code answers it. */
 const TABLES: readonly HttpErrorTable<string>[] = [

@@ -14,7 +14,7 @@ import { markPaymentFailure, recordPaymentIntent } from "./one-time.repository.s
 import { isOrderId } from "./order-error.server";
 import { applyPayment, claimEvent, type PaymentResult } from "./payment-events.service.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">;
 
 /** The order of a one-time payment's event; null when it is none of ours (a card invoice's PaymentIntent). */
 async function oneTimeOrder(deps: Pick<Deps, "db">, orderId: string | null) {

@@ -1,8 +1,8 @@
 /** Webhook errors as HTTP (decision 011): the organisation's webhooks page. */
-import type { HttpErrorTable } from "../http/errors.server";
-import type { WebhookErrorCode } from "./webhooks.service.server";
+import { errorTable } from "../http/errors.server";
+import { WebhookError, type WebhookErrorCode } from "./webhooks.service.server";
 
-export const webhookErrors: HttpErrorTable<WebhookErrorCode> = {
+export const webhookErrors = errorTable<WebhookErrorCode>(WebhookError, {
   // An outsider, a plain member, another organisation's endpoint: "Page not found".
   notFound: { status: 404, key: "webhooks.errors.notFound", on: "page" },
   "url.invalid": { status: 400, key: "webhooks.errors.urlInvalid", on: { field: "url" } },
@@ -12,4 +12,4 @@ export const webhookErrors: HttpErrorTable<WebhookErrorCode> = {
   "events.none": { status: 400, key: "webhooks.errors.eventsNone", on: { field: "events" } },
   tooMany: { status: 409, key: "webhooks.errors.tooMany" },
   disabled: { status: 409, key: "webhooks.errors.disabled" },
-};
+});
