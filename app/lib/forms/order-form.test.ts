@@ -20,7 +20,13 @@ describe("order form", () => {
     expect(r).toEqual({
       ok: true,
       intent: "pay",
-      data: { items: ["AAAAAAAAAA", "BBBBBBBBBB"], payment: "month", scope: "selected", immediateStart: false },
+      data: {
+        items: ["AAAAAAAAAA", "BBBBBBBBBB"],
+        payment: "month",
+        scope: "selected",
+        immediateStart: false,
+        payWith: "card",
+      },
     });
   });
 
@@ -50,7 +56,7 @@ describe("order form", () => {
     ).toEqual({
       ok: true,
       intent: "pay",
-      data: { items: [], payment: "year", scope: "allUnpaid", immediateStart: false },
+      data: { items: [], payment: "year", scope: "allUnpaid", immediateStart: false, payWith: "card" },
     });
   });
 
