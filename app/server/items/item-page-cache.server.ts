@@ -16,8 +16,8 @@
  *   nonce: its inline scripts are allowed by their SHA-256 hashes instead (as strict as a
  *   nonce: only these exact scripts run). Bodies are stored gzip- and brotli-compressed.
  */
-import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import { isItemId } from "~/lib/domain/ids";
 import type { DB } from "../db/db.server";
 import { findItemVersion, findItemVersions, type Item } from "../access/items.repository.server";
@@ -103,14 +103,22 @@ function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now
  */
 export function toStorablePage(html: string, csp: string, nonce: string): { html: string; csp: string } {
   const stripped = html.split(` nonce="${nonce}"`).join("");
+  return { html: stripped, csp: withScriptHashes(csp, inlineScriptHashes(stripped)) };
+}
+
+/** CSP sources (sha256) of the inline scripts of `html`, in order. */
+export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
-  for (const m of stripped.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
     if (/\bsrc=/.test(m[1]!)) continue;
     hashes.push(`'sha256-${createHash("sha256").update(m[2]!, "utf8").digest("base64")}'`);
   }
-  const scriptSrc = ["'self'", ...hashes].join(" ");
-  const newCsp = csp.replace(/script-src [^;]*/, `script-src ${scriptSrc}`);
-  return { html: stripped, csp: newCsp };
+  return hashes;
+}
+
+/** `csp` with its script-src allowing the page's own files and these inline scripts only. */
+export function withScriptHashes(csp: string, hashes: string[]): string {
+  return csp.replace(/script-src [^;]*/, `script-src ${["'self'", ...hashes].join(" ")}`);
 }
 
 /** One runtime's cache (runtime.server.ts makes it; services reach it as `deps.pageCache`). */
