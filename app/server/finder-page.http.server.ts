@@ -16,7 +16,8 @@ import type { IncomingMessage } from "node:http";
 import type { Lang } from "~/i18n/config";
 import {
   cutTemplate,
-  fillTemplate,
+  fillAround,
+  largestPart,
   sentinelView,
   templateKey,
   TEMPLATE_ITEM_ID,
@@ -30,6 +31,7 @@ import {
   type ItemPageVersion,
 } from "./items/item-page-cache.server";
 import { getStickerAddressView } from "./items/sticker-address.service.server";
+import { gzipAround, gzipPart, type GzipPart } from "./items/joined-gzip.server";
 import { logger } from "./logger.server";
 import { isRelayFlooded } from "./relay/relay.service.server";
 import type { Runtime } from "./runtime.server";
@@ -63,6 +65,8 @@ const MAX_TEMPLATES = 1000;
 
 interface Prepared {
   template: FinderTemplate;
+  /** The template's largest part (the head's end and its stylesheet, 33 KB of 44), compressed once. */
+  shared: { index: number; gzip: GzipPart };
   /** Headers of the pages made from it, its CSP first. */
   headers: string[];
 }
@@ -96,7 +100,9 @@ export async function finderPageMiss(
   const key = templateKey(view, lang, consent, shortUrl);
   const prepared = key === null ? null : await templateOf(key, headers, shortUrl, lang, consent, view);
   if (!prepared || !renderer) return null;
-  const html = fillTemplate(prepared.template, itemId, view, renderer.contact);
+  const { template, shared } = prepared;
+  const [before, after] = fillAround(template, shared.index, itemId, view, renderer.contact);
+  const gzip = gzipAround(before, shared.gzip, after);
   // Every view but a sticker's and a switched-off one's is a scan (the route's loader, decision 014).
   if (view.kind !== "sticker" && view.kind !== "inactive") {
     recordItemPageVisit(scanLog, {
@@ -108,7 +114,7 @@ export async function finderPageMiss(
       at: rt.clock(),
     });
   }
-  return miss.cache.set(miss.key, itemId, miss.version, prepared.headers, html);
+  return miss.cache.set(miss.key, itemId, miss.version, prepared.headers, { gzip });
 }
 
 function templateOf(
@@ -144,5 +150,7 @@ async function makeTemplate(
   const html = await renderer.page(path, lang, consent, sentinelView(view), TEMPLATE_NONCE);
   const template = cutTemplate(html, TEMPLATE_NONCE);
   const csp = withScriptHashes(headers[1]!, template.scriptHashes);
-  return { template, headers: ["Content-Security-Policy", csp, ...headers.slice(2)] };
+  const index = largestPart(template);
+  const shared = { index, gzip: gzipPart(template.parts[index]!) };
+  return { template, shared, headers: ["Content-Security-Policy", csp, ...headers.slice(2)] };
 }

@@ -97,7 +97,7 @@ function sendCachedPage(
 ) {
   cache.markServed(page.itemId);
   const requestId = newRequestId(req);
-  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
+  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"], miss);
   // Every header in one array, none set before: writeHead's fast path.
   const headers = [
     ...page.headers,

@@ -159,19 +159,31 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * The page of `view` from its template. `contactHtml` is the owner's (or the desk's)
+ * The page of `view` from its template, as its text before and after the template's part
+ * `k` (the page is before + parts[k] + after). `contactHtml` is the owner's (or the desk's)
  * contact text as ContactText renders it.
  */
-export function fillTemplate(
+export function fillAround(
   template: FinderTemplate,
+  k: number,
   itemId: string,
   view: FinderView,
   contactHtml: (text: string) => string,
-): string {
+): [before: string, after: string] {
   const values = slotValues(itemId, view, contactHtml);
-  let out = template.parts[0]!;
-  for (let i = 0; i < template.slots.length; i++) out += values[template.slots[i]!] + template.parts[i + 1]!;
-  return out;
+  const { parts, slots } = template;
+  let before = "";
+  for (let i = 0; i < k; i++) before += parts[i]! + values[slots[i]!];
+  let after = "";
+  for (let i = k; i < slots.length; i++) after += values[slots[i]!] + parts[i + 1]!;
+  return [before, after];
+}
+
+/** The index of the template's largest part (the one with the inline stylesheet). */
+export function largestPart(template: FinderTemplate): number {
+  let k = 0;
+  for (let i = 1; i < template.parts.length; i++) if (template.parts[i]!.length > template.parts[k]!.length) k = i;
+  return k;
 }
 
 function slotValues(itemId: string, view: FinderView, contactHtml: (text: string) => string): Record<Slot, string> {

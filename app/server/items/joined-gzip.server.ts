@@ -1,47 +1,46 @@
 /**
- * Gzip of a page whose beginning is the same for many pages (decision 045, point 6): the
- * finder page's first 33 KB, its inline stylesheet most of it, are compressed once per
- * template, and each page's own rest is compressed alone and joined to them. DEFLATE
- * allows it: the beginning ends on a byte boundary without a final block (a sync flush),
- * and the rest is compressed with the beginning's last 32 KB as its dictionary, which is
- * exactly what the decoder has in its window when it gets there, so the rest compresses
- * as well as if the whole page had been compressed at once. The gzip trailer's CRC-32 is
- * the beginning's continued over the rest. Brotli has no such join without a dictionary
- * that Node's zlib does not take.
+ * Gzip of a page whose largest part is the same for many pages (decision 045, point 6):
+ * the finder page's 33 KB around its inline stylesheet is compressed once per template,
+ * on its own, and each page's text before and after it is compressed alone and joined
+ * to it. DEFLATE allows it: each piece but the last ends on a byte boundary without a
+ * final block (a sync flush); the shared part refers to nothing before it; and the text
+ * after it is compressed with the 32 KB before it as its dictionary, which is exactly
+ * what the decoder has in its window there, so it compresses as well as if the whole
+ * page had been compressed at once. The gzip trailer's CRC-32 runs over the three.
+ * Brotli has no such join without a dictionary that Node's zlib does not take.
  */
 import { constants, crc32, deflateRawSync } from "node:zlib";
 
-export interface GzipStart {
-  /** The gzip header and the beginning's DEFLATE blocks, sync-flushed. */
-  head: Buffer;
+export interface GzipPart {
+  raw: Buffer;
+  /** Its DEFLATE blocks, sync-flushed, referring to nothing before them. */
+  blocks: Buffer;
   crc: number;
-  length: number;
-  /** The beginning's last 32 KB: the rest's dictionary. */
-  dictionary: Buffer;
 }
 
-/** gzip's header as zlib writes it at level 6: no name, no time, OS Unix. */
+/** gzip's header as zlib writes it: no name, no time, OS Unix. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 const WINDOW = 32 * 1024;
+const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
 
-/** The beginning compressed once (level 9: it is done once per template). */
-export function gzipStart(beginning: string): GzipStart {
-  const raw = Buffer.from(beginning, "utf8");
-  const blocks = deflateRawSync(raw, { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-  return {
-    head: Buffer.concat([GZIP_HEADER, blocks]),
-    crc: crc32(raw),
-    length: raw.length,
-    dictionary: raw.subarray(Math.max(0, raw.length - WINDOW)),
-  };
+/** A part the same on many pages, compressed once (level 9: it is done once per template). */
+export function gzipPart(text: string): GzipPart {
+  const raw = Buffer.from(text, "utf8");
+  return { raw, blocks: deflateRawSync(raw, { level: 9, ...SYNC }), crc: crc32(raw) };
 }
 
-/** The gzip of beginning + rest. */
-export function gzipJoined(start: GzipStart, rest: string): Buffer {
-  const raw = Buffer.from(rest, "utf8");
-  const blocks = deflateRawSync(raw, { level: 6, dictionary: start.dictionary });
+/** The gzip of before + part + after, with `part` as compressed once. */
+export function gzipAround(before: string, part: GzipPart, after: string): Buffer {
+  const a = Buffer.from(before, "utf8");
+  const b = Buffer.from(after, "utf8");
+  const window = part.raw.length >= WINDOW || a.length === 0 ? part.raw : Buffer.concat([a, part.raw]);
+  const pieces: Buffer[] = [GZIP_HEADER];
+  if (a.length > 0) pieces.push(deflateRawSync(a, { level: 6, ...SYNC }));
+  pieces.push(part.blocks, deflateRawSync(b, { level: 6, dictionary: window.subarray(-WINDOW) }));
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(raw, start.crc) >>> 0, 0);
-  trailer.writeUInt32LE((start.length + raw.length) % 2 ** 32, 4);
-  return Buffer.concat([start.head, blocks, trailer]);
+  const crc = a.length > 0 ? crc32(part.raw, crc32(a)) : part.crc;
+  trailer.writeUInt32LE(crc32(b, crc) >>> 0, 0);
+  trailer.writeUInt32LE((a.length + part.raw.length + b.length) % 2 ** 32, 4);
+  pieces.push(trailer);
+  return Buffer.concat(pieces);
 }
