@@ -25,12 +25,14 @@ import {
   type FinderView,
 } from "./items/finder-page-template.server";
 import {
+  pageVersionOf,
   withScriptHashes,
   type CachedPage,
   type ItemPageCache,
   type ItemPageVersion,
 } from "./items/item-page-cache.server";
-import { getStickerAddressView } from "./items/sticker-address.service.server";
+import { itemPageViewOf } from "./items/items.service.server";
+import { findItemById } from "./access/items.repository.server";
 import { gzipAround, gzipPart, type GzipPart } from "./items/joined-gzip.server";
 import { logger } from "./logger.server";
 import { isRelayFlooded } from "./relay/relay.service.server";
@@ -79,20 +81,23 @@ const templates = new Map<string, Promise<Prepared | null>>();
 export async function finderPageMiss(
   rt: Runtime,
   req: IncomingMessage,
-  miss: { itemId: string; key: string; version: ItemPageVersion; lang: Lang; consent: boolean; cache: ItemPageCache },
+  miss: { itemId: string; key: string; lang: Lang; consent: boolean; cache: ItemPageCache },
 ): Promise<CachedPage | null> {
   const headers = pageHeaders;
   if (!renderer || !headers) return null;
   const { itemId, lang, consent } = miss;
   const deps = { db: rt.database.db, clock: rt.clock, config: rt.config };
   let view: FinderView;
+  let version: ItemPageVersion;
   try {
-    const found = await getStickerAddressView(deps, itemId, null);
-    if (found.kind === "replaced") return null;
-    view = found;
+    // One read of the item gives the page's version too. A sticker address without an item
+    // (a replaced or unclaimed sticker, a mistyped address) is the app's.
+    const row = await findItemById(deps.db, itemId);
+    if (!row) return null;
+    version = pageVersionOf(row, deps.clock());
+    view = await itemPageViewOf(deps, row, null);
     // Too many finder messages this hour (decision 029): the full app with its captcha.
-    if (view.kind !== "sticker" && view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, itemId)))
-      return null;
+    if (view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, itemId))) return null;
   } catch {
     return null; // not found, or database trouble: the app answers
   }
@@ -103,8 +108,8 @@ export async function finderPageMiss(
   const { template, shared } = prepared;
   const [before, after] = fillAround(template, shared.index, itemId, view, renderer.contact);
   const gzip = gzipAround(before, shared.gzip, after);
-  // Every view but a sticker's and a switched-off one's is a scan (the route's loader, decision 014).
-  if (view.kind !== "sticker" && view.kind !== "inactive") {
+  // Every view but a switched-off sticker's is a scan (the route's loader, decision 014).
+  if (view.kind !== "inactive") {
     recordItemPageVisit(scanLog, {
       itemId,
       paid: view.kind === "item" && view.paid,
@@ -114,7 +119,7 @@ export async function finderPageMiss(
       at: rt.clock(),
     });
   }
-  return miss.cache.set(miss.key, itemId, miss.version, prepared.headers, { gzip });
+  return miss.cache.set(miss.key, itemId, version, prepared.headers, { gzip });
 }
 
 function templateOf(

@@ -63,6 +63,10 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
   if (page && now - page.checkedAt <= VERSION_CHECK_MS)
     return sendCachedPage(cache, req, res, page, url, started, lang);
   return (async () => {
+    // Not stored: made from its template, the version from the same read of the item (finder-page.http.server.ts).
+    const made =
+      page || req.method !== "GET" ? null : await finderPageMiss(rt, req, { itemId, key, lang, consent, cache });
+    if (made) return sendCachedPage(cache, req, res, made, url, started, lang, true);
     let version: ItemPageVersion | null;
     try {
       version = await itemPageVersion(rt.database.db, itemId, now);
@@ -72,10 +76,10 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
     if (version === null) return false; // the 404 page
     if (!page || page.version !== version.version) {
       if (page) cache.delete(key);
-      // Filled in from the page's template (finder-page.http.server.ts), else rendered and stored below.
-      const made =
-        req.method === "GET" ? await finderPageMiss(rt, req, { itemId, key, version, lang, consent, cache }) : null;
-      if (made) return sendCachedPage(cache, req, res, made, url, started, lang, true);
+      // A changed item: made from its template as above, else rendered and stored below.
+      const remade =
+        page && req.method === "GET" ? await finderPageMiss(rt, req, { itemId, key, lang, consent, cache }) : null;
+      if (remade) return sendCachedPage(cache, req, res, remade, url, started, lang, true);
       candidates.set(req, { itemId, key, version, cache });
       return false;
     }

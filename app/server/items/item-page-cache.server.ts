@@ -93,7 +93,8 @@ export async function itemPageVersion(db: DB, id: string, now = systemClock()): 
   return row ? pageVersionOf(row, now) : null;
 }
 
-function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
+/** The page's version of an item row (itemPageVersion without the read). */
+export function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
   const paid = isItemPaid(row, now);
   return {
     version: `${Number(row.payed)}|${row.paidUntil ?? ""}|${row.updatedAt}|${paid ? 1 : 0}`,
