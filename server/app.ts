@@ -28,6 +28,7 @@ import {
 import { logger, redactUrl } from "../app/server/logger.server";
 import { getRuntime } from "../app/server/runtime.server";
 import { drainUnreadBody, refuseNulInUrl } from "../app/server/http/request-hygiene.server";
+import { registerFinderPageRenderer } from "./finder-page-renderer";
 import { metricsRoutes, serverBuild } from "./lifecycle";
 
 export { logger, serveCachedItemPage };
@@ -147,6 +148,8 @@ const createHandler = (build: Parameters<typeof createRequestHandler>[0]["build"
     getLoadContext,
   });
 let resolvedHandler: Promise<ReturnType<typeof createHandler>> | undefined;
+// Finder pages that miss the cache, from templates React Router renders (decision 045).
+if (!import.meta.env.DEV) registerFinderPageRenderer(serverBuild);
 const handlerOf = () =>
   import.meta.env.DEV
     ? Promise.resolve(createHandler(serverBuild))

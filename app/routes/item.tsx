@@ -22,6 +22,7 @@ import { withActionHeaders } from "~/server/http/private-link.server";
 import { itemErrors } from "~/server/items/items.http.server";
 import { ItemError } from "~/server/items/items.service.server";
 import { getStickerAddressView } from "~/server/items/sticker-address.service.server";
+import { finderTemplateView } from "~/server/items/finder-preset.server";
 import { scanLog } from "~/server/scans/scan-log.server";
 import { recordItemPageVisit } from "~/server/scans/scans.service.server";
 import type { FinderMessageValues } from "~/lib/domain/relay";
@@ -62,11 +63,13 @@ export const headers = withActionHeaders;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isItemId(params.id)) throw data(null, { status: 404 });
+  // A finder-page template's render (decision 045): its view is given; no scan, no flood.
+  const preset = context.get(finderTemplateView);
   const [deps, viewer] = await Promise.all([getDeps(), getSessionUser(request)]);
   let found;
   // A refusal is the bare page of its status (no message): a stranger's scan learns nothing more.
   try {
-    found = await getStickerAddressView(deps, params.id, viewer?.ref ?? null);
+    found = preset ?? (await getStickerAddressView(deps, params.id, viewer?.ref ?? null));
   } catch (err) {
     if (!(err instanceof ItemError)) throw err;
     throw data(null, { status: httpErrorOf(itemErrors, err).status });
@@ -80,7 +83,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Every view but the owner's is a scan, and a 'not paid' page may alert the owner
   // (decision 014). In memory: the page does not wait for the log.
   // A sticker its owner switched off (decision 017) is no scan and alerts nobody.
-  if (request.method === "GET" && view.kind !== "inactive") {
+  if (request.method === "GET" && view.kind !== "inactive" && !preset) {
     recordItemPageVisit(scanLog, {
       itemId: params.id,
       paid: view.kind === "item" && view.paid,
@@ -92,7 +95,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const captcha = deps.site.captcha;
   // Too many finder messages this hour (decision 029): the form asks for the captcha up front.
-  const flooded = view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
+  const flooded = !preset && view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, params.id));
   // Owner-dependent and possibly private: never kept by shared caches.
   // The owner's view after switching the sticker off or on (decision 032).
   const switchedParam = new URL(request.url).searchParams.get("switched");

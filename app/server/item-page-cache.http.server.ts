@@ -25,6 +25,7 @@ import { startedRuntime } from "./runtime.server";
 import { newRequestId } from "./http/request-id.server";
 import { finderPageCache, metricsEnabled, observeRequest } from "./metrics/metrics.server";
 import { systemClock } from "./clock.server";
+import { finderPageMiss, noteFinderPageHeaders } from "./finder-page.http.server";
 
 /** Set on a finder-page request whose rendered page may be stored. */
 interface CacheCandidate {
@@ -54,13 +55,18 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
   const started = performance.now();
   const cookies = req.headers.cookie ? cookie.parse(req.headers.cookie) : {};
   const lang = languageOf(cookies[LANG_COOKIE], req.headers["accept-language"]);
-  const key = cache.key(url, lang, cookies[CONSENT_COOKIE] !== undefined);
+  const consent = cookies[CONSENT_COOKIE] !== undefined;
+  const key = cache.key(url, lang, consent);
   const now = systemClock();
   const page = cache.get(key, now);
   // The common case answers synchronously: no promise, no database.
   if (page && now - page.checkedAt <= VERSION_CHECK_MS)
     return sendCachedPage(cache, req, res, page, url, started, lang);
   return (async () => {
+    // Not stored: made from its template, the version from the same read of the item (finder-page.http.server.ts).
+    const made =
+      page || req.method !== "GET" ? null : await finderPageMiss(rt, req, { itemId, key, lang, consent, cache });
+    if (made) return sendCachedPage(cache, req, res, made, url, started, lang, true);
     let version: ItemPageVersion | null;
     try {
       version = await itemPageVersion(rt.database.db, itemId, now);
@@ -70,6 +76,10 @@ export function serveCachedItemPage(req: IncomingMessage, res: ServerResponse): 
     if (version === null) return false; // the 404 page
     if (!page || page.version !== version.version) {
       if (page) cache.delete(key);
+      // A changed item: made from its template as above, else rendered and stored below.
+      const remade =
+        page && req.method === "GET" ? await finderPageMiss(rt, req, { itemId, key, lang, consent, cache }) : null;
+      if (remade) return sendCachedPage(cache, req, res, remade, url, started, lang, true);
       candidates.set(req, { itemId, key, version, cache });
       return false;
     }
@@ -86,10 +96,12 @@ function sendCachedPage(
   url: string,
   started: number,
   lang: Lang,
+  /** A miss filled in from its template (finder-page.http.server.ts): its scan is recorded there. */
+  miss = false,
 ) {
   cache.markServed(page.itemId);
   const requestId = newRequestId(req);
-  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"]);
+  const { body, encoding } = ItemPageCache.body(page, req.headers["accept-encoding"], miss);
   // Every header in one array, none set before: writeHead's fast path.
   const headers = [
     ...page.headers,
@@ -104,13 +116,13 @@ function sendCachedPage(
   res.writeHead(200, headers);
   res.end(req.method === "HEAD" ? undefined : body);
   if (metricsEnabled()) {
-    finderPageCache.inc({ result: "hit" });
+    finderPageCache.inc({ result: miss ? "template" : "hit" });
     const route = url.startsWith("/product/") ? "routes/item" : "routes/item-short";
     observeRequest(route, req.method ?? "GET", 200, (performance.now() - started) / 1000);
   }
   // A page served from here is a view by an anonymous visitor (never the signed-in owner):
   // a scan for the log (decision 014), in memory, written within a second.
-  if (req.method === "GET") {
+  if (req.method === "GET" && !miss) {
     recordItemPageVisit(scanLog, {
       itemId: page.itemId,
       paid: page.paid,
@@ -127,7 +139,7 @@ function sendCachedPage(
       req: { id: requestId, method: req.method, url: redactUrl(url) },
       res: { statusCode: 200 },
       responseTime: Math.round(performance.now() - started),
-      cache: "hit",
+      cache: miss ? "miss" : "hit",
     },
     "request completed",
   );
@@ -226,6 +238,7 @@ function storable(req: express.Request, res: express.Response, candidate: CacheC
     if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
     headers.push(name, Array.isArray(value) ? value.join(", ") : String(value));
   }
+  noteFinderPageHeaders(headers);
   const page = candidate.cache.set(candidate.key, candidate.itemId, candidate.version, headers, stored.html);
   if (metricsEnabled()) finderPageCache.inc({ result: "miss" });
   return page;

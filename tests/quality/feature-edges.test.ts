@@ -115,6 +115,7 @@ const ALLOWED: Record<string, string[]> = {
   deps: ["http", "public-settings", "runtime", "service-deps"],
   "domain-events": [],
   "event-bus": ["domain-events", "service-deps"],
+  "finder-page.http": ["access", "items", "logger", "relay", "runtime", "scans"],
   flash: [],
   fulfil: [
     "access",
@@ -130,7 +131,7 @@ const ALLOWED: Record<string, string[]> = {
     "service-error",
   ],
   http: ["config", "flash", "logger", "metrics", "service-error"],
-  "item-page-cache.http": ["clock", "http", "items", "logger", "metrics", "runtime", "scans"],
+  "item-page-cache.http": ["clock", "finder-page.http", "http", "items", "logger", "metrics", "runtime", "scans"],
   items: [
     "access",
     "auth",

@@ -16,8 +16,8 @@
  *   nonce: its inline scripts are allowed by their SHA-256 hashes instead (as strict as a
  *   nonce: only these exact scripts run). Bodies are stored gzip- and brotli-compressed.
  */
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
-import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import { isItemId } from "~/lib/domain/ids";
 import type { DB } from "../db/db.server";
 import { findItemVersion, findItemVersions, type Item } from "../access/items.repository.server";
@@ -56,7 +56,12 @@ export interface CachedPage {
    * compressing each miss twice was a third of its CPU (decision 045).
    */
   gzip?: Buffer;
-  br: Buffer;
+  /**
+   * The page brotli-compressed. A page made from its template (decision 045) is stored as
+   * gzip only, joined to its template's compressed beginning at almost no cost; its brotli
+   * copy is made the first time it is asked for again.
+   */
+  br?: Buffer;
 }
 
 /** The item id when `path` is a finder page, else null. */
@@ -88,7 +93,8 @@ export async function itemPageVersion(db: DB, id: string, now = systemClock()): 
   return row ? pageVersionOf(row, now) : null;
 }
 
-function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
+/** The page's version of an item row (itemPageVersion without the read). */
+export function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now: number): ItemPageVersion {
   const paid = isItemPaid(row, now);
   return {
     version: `${Number(row.payed)}|${row.paidUntil ?? ""}|${row.updatedAt}|${paid ? 1 : 0}`,
@@ -103,14 +109,22 @@ function pageVersionOf(row: Pick<Item, "payed" | "paidUntil" | "updatedAt">, now
  */
 export function toStorablePage(html: string, csp: string, nonce: string): { html: string; csp: string } {
   const stripped = html.split(` nonce="${nonce}"`).join("");
+  return { html: stripped, csp: withScriptHashes(csp, inlineScriptHashes(stripped)) };
+}
+
+/** CSP sources (sha256) of the inline scripts of `html`, in order. */
+export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
-  for (const m of stripped.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
     if (/\bsrc=/.test(m[1]!)) continue;
     hashes.push(`'sha256-${createHash("sha256").update(m[2]!, "utf8").digest("base64")}'`);
   }
-  const scriptSrc = ["'self'", ...hashes].join(" ");
-  const newCsp = csp.replace(/script-src [^;]*/, `script-src ${scriptSrc}`);
-  return { html: stripped, csp: newCsp };
+  return hashes;
+}
+
+/** `csp` with its script-src allowing the page's own files and these inline scripts only. */
+export function withScriptHashes(csp: string, hashes: string[]): string {
+  return csp.replace(/script-src [^;]*/, `script-src ${["'self'", ...hashes].join(" ")}`);
 }
 
 /** One runtime's cache (runtime.server.ts makes it; services reach it as `deps.pageCache`). */
@@ -133,16 +147,16 @@ export class ItemPageCache implements PageCache {
     return page;
   }
 
-  /** Stores a rendered page and returns it. */
+  /** Stores a rendered page (or one already gzip-compressed) and returns it. */
   set(
     key: string,
     itemId: string,
     version: ItemPageVersion,
     headers: string[],
-    html: string,
+    html: string | { gzip: Buffer },
     now = systemClock(),
   ): CachedPage {
-    const raw = Buffer.from(html, "utf8");
+    const body = typeof html === "string" ? { br: brotliOf(Buffer.from(html, "utf8")) } : html;
     const page: CachedPage = {
       itemId,
       version: version.version,
@@ -150,16 +164,7 @@ export class ItemPageCache implements PageCache {
       paid: version.paid,
       checkedAt: now,
       headers,
-      br: brotliCompressSync(raw, {
-        params: {
-          [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-          // A window the page's size (64 KB for a finder page) rather than 4 MB: the
-          // encoder's setup is a good part of a miss (decision 045); the output is the
-          // same or a few bytes smaller.
-          [zlibConstants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(16, Math.ceil(Math.log2(raw.length)))),
-          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        },
-      }),
+      ...body,
     };
     this.entries.delete(key);
     this.entries.set(key, page);
@@ -209,16 +214,38 @@ export class ItemPageCache implements PageCache {
   }
 
   /** The body for an Accept-Encoding header, and its Content-Encoding (none: identity). */
-  static body(page: CachedPage, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
-    const encoding = encodingFor(acceptEncoding);
-    if (encoding === "br") return { body: page.br, encoding };
-    if (encoding === "gzip") {
-      page.gzip ??= gzipSync(brotliDecompressSync(page.br), { level: 6 });
-      return { body: page.gzip, encoding };
+  static body(
+    page: CachedPage,
+    acceptEncoding: string | undefined,
+    /** The answer to the miss that stored the page: its stored gzip rather than a brotli copy made now. */
+    fresh = false,
+  ): { body: Buffer; encoding?: string } {
+    const accepted = acceptedEncodings(acceptEncoding);
+    if (accepted.br && !(fresh && accepted.gzip && !page.br)) {
+      page.br ??= brotliOf(gunzipSync(page.gzip!));
+      return { body: page.br, encoding: "br" };
+    }
+    if (accepted.gzip) {
+      page.gzip ??= gzipSync(brotliDecompressSync(page.br!), { level: 6 });
+      return { body: page.gzip, encoding: "gzip" };
     }
     // Rare (browsers all accept gzip): not worth keeping another copy of every page.
-    return { body: brotliDecompressSync(page.br) };
+    return { body: page.br ? brotliDecompressSync(page.br) : gunzipSync(page.gzip!) };
   }
+}
+
+/** Brotli quality 5 of a page. */
+function brotliOf(raw: Buffer): Buffer {
+  return brotliCompressSync(raw, {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+      // A window the page's size (64 KB for a finder page) rather than 4 MB: the
+      // encoder's setup is a good part of a miss (decision 045); the output is the
+      // same or a few bytes smaller.
+      [zlibConstants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(16, Math.ceil(Math.log2(raw.length)))),
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    },
+  });
 }
 
 /**
@@ -227,6 +254,12 @@ export class ItemPageCache implements PageCache {
  * header value: clients send a handful of distinct ones.
  */
 export function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" | undefined {
+  const accepted = acceptedEncodings(acceptEncoding);
+  return accepted.br ? "br" : accepted.gzip ? "gzip" : undefined;
+}
+
+/** Which of the stored encodings an Accept-Encoding header takes (see encodingFor). */
+function acceptedEncodings(acceptEncoding: string | undefined): { br: boolean; gzip: boolean } {
   const header = acceptEncoding ?? "";
   let found = encodings.get(header);
   if (found === undefined) {
@@ -239,13 +272,13 @@ export function encodingFor(acceptEncoding: string | undefined): "br" | "gzip" |
       q.set(name, Number.isFinite(value) ? value : 0);
     }
     const accepts = (name: string) => (q.get(name) ?? q.get("*") ?? 0) > 0;
-    found = accepts("br") ? "br" : accepts("gzip") ? "gzip" : "identity";
+    found = { br: accepts("br"), gzip: accepts("gzip") };
     if (encodings.size >= 1000) encodings.clear();
     encodings.set(header, found);
   }
-  return found === "identity" ? undefined : found;
+  return found;
 }
-const encodings = new Map<string, "br" | "gzip" | "identity">();
+const encodings = new Map<string, { br: boolean; gzip: boolean }>();
 
 /**
  * One background check: the versions of the items served since the last one, read in

@@ -434,6 +434,15 @@ export async function getItemPageView(
 ): Promise<ItemPageView> {
   const row = await findItemById(deps.db, id);
   if (!row) throw new ItemError("notFound");
+  return itemPageViewOf(deps, row, viewerId);
+}
+
+/** getItemPageView of an item row already read (the finder page's template path reads it once, decision 045). */
+export async function itemPageViewOf(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  row: Item,
+  viewerId: string | null,
+): Promise<ItemPageView> {
   const paid = isItemPaid(row, deps.clock());
   // "Owner" here is whoever may manage the item (decision 026): the owner of a personal
   // item, an organisation's admins and the assigned member. Anonymous finders cost no query.

@@ -78,7 +78,7 @@ export const httpRequestDuration = new client.Histogram({
 
 export const finderPageCache = new client.Counter({
   name: "hittad_finder_page_cache_total",
-  help: "Anonymous finder pages answered from the page cache (hit) or rendered and stored (miss).",
+  help: "Anonymous finder pages answered from the page cache (hit), made from their template and stored (template), or rendered and stored (miss).",
   labelNames: ["result"] as const,
   registers: [registry],
 });
