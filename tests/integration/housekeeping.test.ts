@@ -119,6 +119,7 @@ describe("housekeeping: tables that only grew are pruned", () => {
       outboxBackoffs: 1,
       smsIncoming: 0,
       apiIdempotency: 0,
+      webhooks: 0,
     });
     const db = a.database.db;
     expect((await db.selectFrom("sms_quotas").select("key").execute()).map((r) => r.key)).toEqual(["to-month:fresh"]);

@@ -41,6 +41,7 @@ const HOUSEKEEPING_PERIODS: Record<string, number> = {
   outboxBackoffs: RETENTION_MS.outboxBackoffs,
   smsIncoming: RETENTION_MS.smsIncoming,
   apiIdempotency: RETENTION_MS.apiIdempotency,
+  webhooks: RETENTION_MS.webhooks,
 };
 
 let db: TestDatabase;

@@ -168,6 +168,7 @@ const ALLOWED: Record<string, string[]> = {
     "scans",
     "service-deps",
     "sms-finder",
+    "webhooks",
   ],
   logger: ["config", "secret-urls"],
   lookup: ["db", "http", "service-deps", "service-error"],

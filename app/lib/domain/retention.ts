@@ -47,6 +47,12 @@ export const RETENTION_MS = {
   smsIncoming: 7 * DAY_MS,
   /** The REST API's Idempotency-Keys and the answers kept for them (decision 054): a day. */
   apiIdempotency: DAY_MS,
+  /**
+   * The organisations' webhook events as sent (a finder's message text among them) and their
+   * delivery log (decision 061): 30 days, ten times the 3 days of retries, long enough to
+   * resend from the log and answer "did you send it?".
+   */
+  webhooks: 30 * DAY_MS,
   /** Payment events: the Swedish bookkeeping period, 7 years with leap days (bokföringslagen 7 kap. 2 §). */
   paymentEvents: Math.ceil(7 * 365.25) * DAY_MS,
   /**

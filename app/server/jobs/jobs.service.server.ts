@@ -19,6 +19,7 @@ import { deleteOldSmsQuotas } from "../alerts/alerts.repository.server";
 import { deleteStaleNeverLinks } from "../recipients/recipients.service.server";
 import { deleteOldIncoming } from "../sms-finder/sms-finder.service.server";
 import { deleteExpiredIdempotencyKeys } from "../api/idempotency.server";
+import { deleteWebhookRecordsBefore } from "../webhooks/webhooks.repository.server";
 import * as repo from "./jobs.repository.server";
 
 /** Longer than any rate-limit window (the longest is 60 minutes): a counter this old counts nothing. */
@@ -51,6 +52,8 @@ export interface HousekeepingResult {
   smsIncoming: number;
   /** The REST API's Idempotency-Keys after 24 hours (decision 054). */
   apiIdempotency: number;
+  /** Webhook events and delivery attempts after 30 days (decision 061). */
+  webhooks: number;
 }
 
 /**
@@ -76,5 +79,6 @@ export async function runHousekeeping(
     outboxBackoffs: await deleteBackoffsBefore(db, now - RETENTION_MS.outboxBackoffs),
     smsIncoming: await deleteOldIncoming(db, now),
     apiIdempotency: await deleteExpiredIdempotencyKeys(db, now),
+    webhooks: await deleteWebhookRecordsBefore(db, now - RETENTION_MS.webhooks),
   }));
 }

@@ -133,6 +133,13 @@ export async function findMessage(db: DB, endpointId: string, eventId: string) {
     .executeTakeFirst();
 }
 
+/** The events and delivery attempts older than `cutoff` (housekeeping, RETENTION_MS.webhooks). */
+export async function deleteWebhookRecordsBefore(db: DB, cutoff: number): Promise<number> {
+  const attempts = await db.deleteFrom("webhook_deliveries").where("attemptedAt", "<", cutoff).executeTakeFirst();
+  const messages = await db.deleteFrom("webhook_messages").where("createdAt", "<", cutoff).executeTakeFirst();
+  return Number(attempts.numDeletedRows) + Number(messages.numDeletedRows);
+}
+
 export async function insertDelivery(db: DB, row: DeliveryRow): Promise<void> {
   await db.insertInto("webhook_deliveries").values(row).execute();
 }

@@ -16,6 +16,8 @@ import { setItemLost } from "../scans/scans.service.server";
 import { PermanentError } from "../channels/channel.server";
 import { createWebhookSender, WEBHOOK_RETRY_FOR_MS, webhookBackoffMs } from "./webhook-channel.server";
 import { addEndpoint, getWebhooksPage, setEndpointEnabled, WebhookError } from "./webhooks.service.server";
+import { runHousekeeping } from "../jobs/jobs.service.server";
+import { RETENTION_MS } from "~/lib/domain/retention";
 
 let deps: ServiceTestDeps;
 
@@ -238,5 +240,44 @@ describe("retries and a failing endpoint", () => {
     await setEndpointEnabled(deps, admin.id, org, id, true);
     page = await getWebhooksPage(deps, admin.id, org);
     expect(page.endpoints[0]).toMatchObject({ enabled: true, failingSince: null, disabledReason: null });
+  });
+});
+
+describe("retention", () => {
+  it("housekeeping deletes webhook events and delivery attempts 30 days old, and keeps younger ones", async () => {
+    const { admin, org } = await organisation();
+    const endpoint = await addEndpoint(deps, admin.id, org, { url: hook("old"), events: ["item.lost"] });
+    const now = deps.clock();
+    const old = now - RETENTION_MS.webhooks - 1;
+    const young = now - RETENTION_MS.webhooks + 60_000;
+    for (const [eventId, at] of [
+      ["ev-old", old],
+      ["ev-young", young],
+    ] as const) {
+      await deps.db
+        .insertInto("webhook_messages")
+        .values({ endpointId: endpoint, eventId, eventType: "item.lost", payload: "{}", createdAt: at })
+        .execute();
+      await deps.db
+        .insertInto("webhook_deliveries")
+        .values({
+          id: `d-${eventId}`,
+          endpointId: endpoint,
+          eventId,
+          eventType: "item.lost",
+          attemptedAt: at,
+          statusCode: 500,
+          durationMs: 5,
+          ok: 0,
+          error: null,
+        })
+        .execute();
+    }
+    const result = await runHousekeeping(deps, "sqlite");
+    expect(result?.webhooks).toBe(2);
+    const messages = await deps.db.selectFrom("webhook_messages").select("eventId").execute();
+    const attempts = await deps.db.selectFrom("webhook_deliveries").select("eventId").execute();
+    expect(messages.map((m) => m.eventId)).toEqual(["ev-young"]);
+    expect(attempts.map((m) => m.eventId)).toEqual(["ev-young"]);
   });
 });
