@@ -47,6 +47,21 @@ export interface ItemScanned {
 }
 
 /**
+ * A paid item's scans were written to the scan log, whatever its alert settings: one
+ * announcement per item per flush (about a second), its latest scan. What the organisations'
+ * webhooks report as `item.scanned` (decision 061); the owner's alerts go by ItemScanned.
+ */
+export interface ScanRecorded {
+  itemId: string;
+  /** When the finder saw the page. */
+  at: number;
+  scanLang: Lang;
+  device: DeviceClass;
+  /** When the scans were written. */
+  now: number;
+}
+
+/**
  * An invoice order passed its due date unpaid (the provider's invoice.overdue), inside the
  * transaction that marked it.
  */
@@ -106,6 +121,7 @@ export interface DomainEvents {
   membershipEnded: MembershipEnded;
   orderPaid: OrderPaid;
   ownerReplied: OwnerReplied;
+  scanRecorded: ScanRecorded;
   stickerClaimed: StickerClaimed;
 }
 

@@ -66,7 +66,7 @@ function listen(events: DomainEventBus): void {
   events.on("invoiceOverdue", webhooks.webhookOfInvoiceOverdue);
   events.on("itemFound", webhooks.webhookOfFound);
   events.on("itemMarkedLost", webhooks.webhookOfLost);
-  events.on("itemScanned", webhooks.webhookOfScan);
+  events.on("scanRecorded", webhooks.webhookOfScan);
   events.on("orderPaid", webhooks.webhookOfOrderPaid);
   events.on("stickerClaimed", webhooks.webhookOfStickerClaim);
 }

@@ -181,6 +181,11 @@ export async function writeScanEvents(
     });
     mails += queued;
   }
+  // Every paid item's latest scan of this flush, alerts or not (the webhooks listen).
+  for (const [itemId, e] of lastScan) {
+    if (!existing.has(itemId)) continue;
+    await deps.events.emit("scanRecorded", { itemId, at: e.at, scanLang: e.lang, device: e.device, now }, deps);
+  }
   wakeOutbox();
   if (mails) logger.info({ job: "scan-log", mails }, "scan alerts queued");
   return { scans: scans.length, mails };

@@ -8,7 +8,7 @@ import type {
   FinderMessaged,
   InvoiceOverdue,
   ItemLostModeChanged,
-  ItemScanned,
+  ScanRecorded,
   OrderPaid,
   StickerClaimed,
 } from "../domain-events";
@@ -28,10 +28,11 @@ async function itemEvent(
   itemId: string,
   key: string,
   at: number,
-  extra: Omit<WebhookData, "item"> = {},
+  extra: Omit<WebhookData, "item"> | ((item: { lostAt: number | null }) => Omit<WebhookData, "item">) = {},
 ): Promise<void> {
   const item = await repo.findItemForApi(deps.db, itemId);
   if (!item?.organisationId) return;
+  const more = typeof extra === "function" ? extra(item) : extra;
   const now = deps.clock();
   await enqueueWebhookEvent(deps.db, {
     organisationId: item.organisationId,
@@ -39,13 +40,15 @@ async function itemEvent(
     key,
     at,
     now,
-    data: () => ({ item: toApiItem(item, deps.config.baseUrl, now), ...extra }),
+    data: () => ({ item: toApiItem(item, deps.config.baseUrl, now), ...more }),
   });
 }
 
-export function webhookOfScan(e: ItemScanned, deps: HookDeps): Promise<void> {
-  const scan = { at: new Date(e.at).toISOString(), device: e.device, lang: e.scanLang, lost: e.lost };
-  return itemEvent(deps, "item.scanned", e.itemId, `${e.itemId}:${e.now}`, e.at, { scan });
+/** Every scan the log recorded (one per item per flush), whether or not anyone gets an alert. */
+export function webhookOfScan(e: ScanRecorded, deps: HookDeps): Promise<void> {
+  return itemEvent(deps, "item.scanned", e.itemId, `${e.itemId}:${e.at}`, e.at, (item) => ({
+    scan: { at: new Date(e.at).toISOString(), device: e.device, lang: e.scanLang, lost: item.lostAt != null },
+  }));
 }
 
 export function webhookOfFinderMessage(e: FinderMessaged, deps: HookDeps): Promise<void> {

@@ -12,7 +12,7 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { createTestOrganisation, joinOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem } from "../items/items.service.server";
 import { sendFinderMessage } from "../relay/relay.service.server";
-import { setItemLost } from "../scans/scans.service.server";
+import { setItemLost, writeScanEvents } from "../scans/scans.service.server";
 import { PermanentError } from "../channels/channel.server";
 import { createWebhookSender, WEBHOOK_RETRY_FOR_MS, webhookBackoffMs } from "./webhook-channel.server";
 import { addEndpoint, getWebhooksPage, setEndpointEnabled, WebhookError } from "./webhooks.service.server";
@@ -133,8 +133,8 @@ describe("which announcements become deliveries", () => {
     await setEndpointEnabled(deps, admin.id, org, off, false);
     const now = deps.clock();
     // A scan alert's transaction that ran again (a retried flush) announces the same scan twice.
-    await deps.events.emit("itemScanned", scanned(item, now), deps);
-    await deps.events.emit("itemScanned", scanned(item, now), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now), deps);
     const rows = await webhookRows();
     expect(rows.map((r) => r.to).sort()).toEqual([a, b].sort());
     expect(rows.every((r) => r.subject === "item.scanned" && r.account === org && r.target === "127.0.0.1:9")).toBe(
@@ -151,18 +151,35 @@ describe("which announcements become deliveries", () => {
       data: { item: { id: item }, scan: { device: "phone" } },
     });
     // Another scan (a later alert) is another event.
-    await deps.events.emit("itemScanned", scanned(item, now + 60_000), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now + 60_000), deps);
     expect(await webhookRows()).toHaveLength(4);
+  });
+
+  it("a scan the log records reaches the webhooks whatever the item's alert settings, once per item per flush", async () => {
+    const { admin, org } = await organisation();
+    const item = await orgItem(admin.id, org);
+    // No scan alerts and nobody to alert: the owner hears nothing, the organisation's system does.
+    await deps.db.updateTable("products").set({ scanAlerts: 0 }).where("id", "=", item).execute();
+    const endpoint = await addEndpoint(deps, admin.id, org, { url: hook("scans"), events: ["item.scanned"] });
+    const now = deps.clock();
+    const scan = (at: number) => ({ itemId: item, at, lang: "sv" as const, device: "phone" as const, paid: true });
+    await writeScanEvents(deps, [scan(now - 3000), scan(now - 2000)]);
+    const rows = await webhookRows();
+    expect(rows.map((r) => [r.to, r.subject])).toEqual([[endpoint, "item.scanned"]]);
+    const [message] = await deps.db.selectFrom("webhook_messages").selectAll().execute();
+    expect(JSON.parse(message!.payload)).toMatchObject({
+      data: { item: { id: item }, scan: { at: new Date(now - 2000).toISOString(), lost: false } },
+    });
   });
 
   it("none for a personal item, and none for an event type no endpoint chose", async () => {
     const { admin, org } = await organisation();
     await addEndpoint(deps, admin.id, org, { url: hook("a"), events: ["item.lost"] });
     const personal = await orgItem(admin.id, null);
-    await deps.events.emit("itemScanned", scanned(personal, deps.clock()), deps);
+    await deps.events.emit("scanRecorded", scanned(personal, deps.clock()), deps);
     await setItemLost(deps, admin.id, personal, true);
     const item = await orgItem(admin.id, org);
-    await deps.events.emit("itemScanned", scanned(item, deps.clock()), deps);
+    await deps.events.emit("scanRecorded", scanned(item, deps.clock()), deps);
     expect(await webhookRows()).toHaveLength(0);
     // Lost mode switched on twice is one change; switched off, not chosen.
     await setItemLost(deps, admin.id, item, true);
