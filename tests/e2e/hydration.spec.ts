@@ -53,7 +53,7 @@ async function expectHydratedInPlace(page: Page, path: string, removedByThePage:
         (await page.evaluate(() => (window as unknown as { __removed: string[] }).__removed)).filter(
           (r) => !/^script\b/.test(r) && !STREAMING_PLACEHOLDER.test(r),
         ),
-      { message: `${path}: server elements removed`, timeout: 5000 },
+      { message: `${path}: server elements removed`, timeout: 15_000 },
     )
     .toEqual(removedByThePage);
   const ids = await page.evaluate(() => [...document.querySelectorAll("[id]")].map((e) => e.id));
