@@ -120,8 +120,9 @@ for (const lang of ["en", "sv"] as const) {
         [`/product/${theirs}`, ["p#relay-location-noscript.form-text"]],
         [`/product/${ids[0]}/photos`],
         ["/messages"],
-        // Its "recompute" button is for browsers without JavaScript.
-        ["/order", ["div.mb-3"]],
+        // Its "recompute" button is for browsers without JavaScript, and so is the note that
+        // Swish needs the yearly plan (decision 056: Swedish prices only).
+        ["/order", lang === "sv" ? ["div.mb-3", "p.small"] : ["div.mb-3"]],
         [`/organisations/${org}`],
         ["/organisations/new"],
         ["/no/such/page"],
