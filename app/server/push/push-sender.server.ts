@@ -9,21 +9,18 @@
  */
 import https from "node:https";
 import net from "node:net";
-import tls from "node:tls";
 import webPush from "web-push";
 import type { Lang } from "~/i18n/config";
 import type { Deps } from "../service-deps.server";
 import { systemClock } from "../clock.server";
-import { PRIVATE_ADDRESS_CODE } from "../channels/public-address.server";
-import { isAllowedHost, isPublicAddress, parseEndpoint, pushLookup } from "./endpoint.server";
+import { postToPublicHost } from "../channels/outbound-post.server";
+import { isAllowedHost, isPublicAddress, parseEndpoint } from "./endpoint.server";
 import { vapidKeys } from "./vapid.server";
 
 /** How long one push request may take, connection to answer. */
 export const PUSH_TIMEOUT_MS = 10_000;
 /** How long a push service keeps an undelivered notification (the device is off): one day. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
-/** Of a push service's answer only this much is read (an error text for the log). */
-const ANSWER_MAX_BYTES = 4096;
 
 /** What the service worker shows (public/sw.js). */
 export interface PushPayload {
@@ -94,60 +91,24 @@ export async function sendPushNotification(
     return { result: "failed", error: `encryption: ${err instanceof Error ? err.message : String(err)}` };
   }
   const timeoutMs = deps.push?.timeoutMs ?? PUSH_TIMEOUT_MS;
-  return new Promise<PushOutcome>((resolve) => {
-    let settled = false;
-    const done = (outcome: PushOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const req = https.request({
-      hostname: parsed.hostname,
-      port: parsed.url.port || 443,
-      path: `${parsed.url.pathname}${parsed.url.search}`,
-      method: "POST",
-      headers: details.headers as Record<string, string | number>,
-      agent,
-      servername: net.isIP(parsed.hostname) ? undefined : parsed.hostname,
-      // An allowed stand-in may resolve to loopback; anything else must resolve to public addresses.
-      ...(allowed ? {} : { lookup: pushLookup }),
-      ...(deps.push?.ca ? { ca: [...tls.rootCertificates, ...deps.push.ca] } : {}),
-    });
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    req.on("error", (err: Error & { code?: string }) => {
-      if (err.code === PRIVATE_ADDRESS_CODE) done({ result: "failed", error: err.message });
-      else done({ result: "retry", error: err.message });
-    });
-    req.on("response", (res) => {
-      const status = res.statusCode ?? 0;
-      let answer = "";
-      const finish = () => {
-        const error = `${status} ${answer.replace(/\s+/g, " ").trim()}`.slice(0, 300);
-        if (status >= 200 && status < 300) done({ result: "delivered", status });
-        else if (status === 404 || status === 410) done({ result: "gone", status });
-        else if (status === 429 || status >= 500) {
-          done({ result: "retry", status, error, retryAfterMs: retryAfterMs(res.headers["retry-after"]) });
-        } else done({ result: "failed", status, error });
-      };
-      res.on("data", (chunk: Buffer) => {
-        answer += chunk.toString("utf8");
-        if (answer.length >= ANSWER_MAX_BYTES) {
-          // The rest of a long answer is not waited for.
-          answer = answer.slice(0, ANSWER_MAX_BYTES);
-          finish();
-          res.destroy();
-        }
-      });
-      res.on("end", finish);
-      res.on("error", finish);
-      res.on("close", finish);
-    });
-    if (details.body) req.write(details.body);
-    req.end();
+  const answer = await postToPublicHost({
+    parsed,
+    allowed,
+    headers: details.headers as Record<string, string | number>,
+    body: details.body ?? undefined,
+    agent,
+    timeoutMs,
+    ca: deps.push?.ca,
   });
+  if ("error" in answer) return { result: answer.privateAddress ? "failed" : "retry", error: answer.error };
+  const { status } = answer;
+  const error = `${status} ${answer.text.replace(/\s+/g, " ").trim()}`.slice(0, 300);
+  if (status >= 200 && status < 300) return { result: "delivered", status };
+  if (status === 404 || status === 410) return { result: "gone", status };
+  if (status === 429 || status >= 500) {
+    return { result: "retry", status, error, retryAfterMs: retryAfterMs(answer.headers["retry-after"]) };
+  }
+  return { result: "failed", status, error };
 }
 
 /** The Topic header allows 32 base64url characters: the tag, shortened. */
