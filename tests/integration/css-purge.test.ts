@@ -23,7 +23,7 @@ import { replyAsOwner, sendFinderMessage } from "../../app/server/relay/relay.se
 import type { Runtime } from "../../app/server/runtime.server";
 import { RUNTIME_CLASSES } from "../../app/styles/runtime-classes";
 import { ROUTE_TABLE, type Expectation, type Role } from "../quality/route-table";
-import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase, usingPostgres } from "../support/database";
 import { depsOf } from "../support/deps";
 import { httpClient } from "../support/http";
 import { startServer, type TestServer } from "../support/server";
@@ -246,7 +246,8 @@ async function pages(): Promise<Page[]> {
   return out;
 }
 
-describe("the served stylesheet (issue #18)", () => {
+// The stylesheet a page gets does not depend on the database: the SQLite leg covers it.
+describe.skipIf(usingPostgres())("the served stylesheet (issue #18)", () => {
   it("keeps every rule of the whole stylesheet whose classes are all on the page, on every page", async () => {
     const all = await pages();
     expect(all.length).toBeGreaterThan(100);

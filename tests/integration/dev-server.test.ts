@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createTestDatabase, testEnv, type TestDatabase } from "../support/database";
+import { createTestDatabase, testEnv, type TestDatabase, usingPostgres } from "../support/database";
 import { freePort } from "../support/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -19,7 +19,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe("npm run dev", () => {
+// Vite's dev server does not depend on the database: the SQLite leg covers it.
+describe.skipIf(usingPostgres())("npm run dev", () => {
   it("serves server-rendered pages through Vite", { timeout: 150_000 }, async () => {
     db = await createTestDatabase("dev");
     const port = await freePort();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHOTO_MAX_BYTES } from "../../app/server/photos/image.server";
 import { UPLOADS_PER_ACCOUNT } from "../../app/server/photos/photo-upload.server";
 import type { Runtime } from "../../app/server/runtime.server";
-import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase, usingPostgres } from "../support/database";
 import { phonePhotoWithGps } from "../support/images";
 import { startServer, type TestServer } from "../support/server";
 import { createUser, type TestUser } from "../support/users";
@@ -133,35 +133,42 @@ async function settle(baseline: number, within: number, timeoutMs: number): Prom
 }
 
 describe("uploads are bounded before they are buffered", () => {
-  it("forty 45 MB posts at once from one account: two received, the rest 429 before their bodies; memory stays within 300 MB and comes back", async () => {
-    const owner = await createUser(rt, { name: "Forty Posts" });
-    // The same two uploads once first, so what the server keeps for good (code, pools, the
-    // allocator's arenas of the image threads) is in the baseline: measured is what forty add.
-    expect((await Promise.all([postPhotos(owner, 3), postPhotos(owner, 3)])).map((s) => s.status)).toEqual([302, 302]);
-    const before = await settle(serverRss(), 0, 3000);
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, serverRss())), 50);
-    const sent = await Promise.all(Array.from({ length: 40 }, () => postPhotos(owner, 3)));
-    clearInterval(sampler);
-    peak = Math.max(peak, serverRss());
-    const after = await settle(before, 50 * MB, 30_000);
-    const statuses = sent.map((s) => s.status);
-    const refused = sent.filter((s) => s.status === 429);
-    console.log(
-      `photo upload bounds: RSS before ${(before / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB ` +
-        `(+${((peak - before) / MB).toFixed(0)} MB), after ${(after / MB).toFixed(0)} MB ` +
-        `(${((after - before) / MB).toFixed(0)} MB over); ${sent.length - refused.length} received, ${refused.length} refused`,
-    );
-    // Two at a time are received (a later one may get a slot another has given back).
-    expect(statuses.filter((s) => s === 302).length).toBeGreaterThanOrEqual(UPLOADS_PER_ACCOUNT);
-    expect(statuses.every((s) => s === 302 || s === 429)).toBe(true);
-    expect(refused.length).toBeGreaterThanOrEqual(30);
-    // At once: each refusal arrived before the client had sent even one of its three files.
-    for (const r of refused) expect(r.sentWhenAnswered).toBeLessThan(PHOTO_MAX_BYTES);
-    expect(peak - before).toBeLessThan(300 * MB);
-    expect(after - before).toBeLessThan(50 * MB);
-    await expect.poll(uploadDirs, { timeout: 5000 }).toEqual([]);
-  }, 240_000);
+  // Not a database rule (in-process slots and memory): the SQLite leg covers it; the PostgreSQL leg is kept to what differs by database.
+  it.skipIf(usingPostgres())(
+    "forty 45 MB posts at once from one account: two received, the rest 429 before their bodies; memory stays within 300 MB and comes back",
+    async () => {
+      const owner = await createUser(rt, { name: "Forty Posts" });
+      // The same two uploads once first, so what the server keeps for good (code, pools, the
+      // allocator's arenas of the image threads) is in the baseline: measured is what forty add.
+      expect((await Promise.all([postPhotos(owner, 3), postPhotos(owner, 3)])).map((s) => s.status)).toEqual([
+        302, 302,
+      ]);
+      const before = await settle(serverRss(), 0, 3000);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, serverRss())), 50);
+      const sent = await Promise.all(Array.from({ length: 40 }, () => postPhotos(owner, 3)));
+      clearInterval(sampler);
+      peak = Math.max(peak, serverRss());
+      const after = await settle(before, 50 * MB, 30_000);
+      const statuses = sent.map((s) => s.status);
+      const refused = sent.filter((s) => s.status === 429);
+      console.log(
+        `photo upload bounds: RSS before ${(before / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB ` +
+          `(+${((peak - before) / MB).toFixed(0)} MB), after ${(after / MB).toFixed(0)} MB ` +
+          `(${((after - before) / MB).toFixed(0)} MB over); ${sent.length - refused.length} received, ${refused.length} refused`,
+      );
+      // Two at a time are received (a later one may get a slot another has given back).
+      expect(statuses.filter((s) => s === 302).length).toBeGreaterThanOrEqual(UPLOADS_PER_ACCOUNT);
+      expect(statuses.every((s) => s === 302 || s === 429)).toBe(true);
+      expect(refused.length).toBeGreaterThanOrEqual(30);
+      // At once: each refusal arrived before the client had sent even one of its three files.
+      for (const r of refused) expect(r.sentWhenAnswered).toBeLessThan(PHOTO_MAX_BYTES);
+      expect(peak - before).toBeLessThan(300 * MB);
+      expect(after - before).toBeLessThan(50 * MB);
+      await expect.poll(uploadDirs, { timeout: 5000 }).toEqual([]);
+    },
+    240_000,
+  );
 
   it("the refusal is translated and says to try again, with Retry-After", async () => {
     const owner = await createUser(rt, { name: "Busy Owner", language: "sv" });
