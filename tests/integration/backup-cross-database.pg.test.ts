@@ -27,7 +27,7 @@ const tmp = () => {
 };
 
 async function postgresDb(label: string): Promise<string> {
-  const db: TestDatabase = await createTestDatabase(label);
+  const db: TestDatabase = await createTestDatabase(label, { empty: true });
   cleanup.push(() => db.drop());
   return db.url;
 }

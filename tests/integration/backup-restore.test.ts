@@ -32,7 +32,7 @@ const tmp = (label: string) => {
 };
 
 async function freshTarget(label: string): Promise<{ db: TestDatabase; target: RestoreTarget }> {
-  const db = await createTestDatabase(label);
+  const db = await createTestDatabase(label, { empty: true });
   dropped.push(db);
   const target = parseBackupToolConfig({ DATABASE_URL: db.url, BACKUP_DIR: tmp("bk") }, tmp("data"));
   return { db, target };
@@ -171,7 +171,7 @@ describe("backup and restore", () => {
   });
 
   it("a backup made before the latest migration is migrated forward on restore", async () => {
-    const older = await createTestDatabase("older");
+    const older = await createTestDatabase("older", { empty: true });
     dropped.push(older);
     const all = Object.keys(migrations);
     const handle = openDatabase(parseBackupToolConfig({ DATABASE_URL: older.url }).database);

@@ -7,7 +7,7 @@ let db: TestDatabase;
 let server: TestServer;
 
 beforeAll(async () => {
-  db = await createTestDatabase("foundation");
+  db = await createTestDatabase("foundation", { empty: true });
   server = await startServer(testEnv(db));
 });
 afterAll(async () => {

@@ -399,7 +399,7 @@ describe(`sticker fulfilment on ${label}`, { timeout: 120_000 }, () => {
 
 describe(`migration 0008 on ${label}`, () => {
   it("back-fills a unique, well-formed code for every existing item", async () => {
-    const target = await createTestDatabase("fulfil_migrate");
+    const target = await createTestDatabase("fulfil_migrate", { empty: true });
     const handle = openDatabase(parseDatabaseConfig({ DATABASE_URL: target.url } as NodeJS.ProcessEnv));
     const db = handle.db as unknown as Kysely<any>;
     try {

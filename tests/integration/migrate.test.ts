@@ -29,7 +29,7 @@ function migrate(databaseUrl: string) {
 
 describe("npm run db:migrate", () => {
   it("applies every migration once, then reports the database up to date", { timeout: 60_000 }, async () => {
-    db = await createTestDatabase("migrate");
+    db = await createTestDatabase("migrate", { empty: true });
     const names = Object.keys(migrations).sort();
 
     const first = migrate(db.url);

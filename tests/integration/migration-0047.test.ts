@@ -40,7 +40,7 @@ async function scanIndexes(k: Kysely<any>, dialect: string): Promise<string[]> {
 }
 
 it("0047 keeps every scan of a database that has them, and deleting an item then deletes its scans; down puts the key back", async () => {
-  db = await createTestDatabase("m0047");
+  db = await createTestDatabase("m0047", { empty: true });
   const handle = openDatabase(parseDatabaseConfig({ DATABASE_URL: db.url }));
   const k = handle.db as Kysely<any>;
   try {

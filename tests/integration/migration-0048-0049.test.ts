@@ -23,7 +23,7 @@ afterAll(async () => {
 const BEFORE = "0047-scans-without-foreign-key";
 
 it("0048 keeps only the confirmed channel of existing contacts, 0049 suppresses those who had stopped; down undoes both", async () => {
-  db = await createTestDatabase("m0049");
+  db = await createTestDatabase("m0049", { empty: true });
   const handle = openDatabase(parseDatabaseConfig({ DATABASE_URL: db.url }));
   const k = handle.db as Kysely<any>;
   try {

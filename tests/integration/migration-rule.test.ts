@@ -55,7 +55,7 @@ function allowed(name: string, contract: ContractStep | undefined, names: string
 let tdb: TestDatabase;
 let handle: DatabaseHandle;
 beforeAll(async () => {
-  tdb = await createTestDatabase("migrule");
+  tdb = await createTestDatabase("migrule", { empty: true });
   handle = openDatabase(parseBackupToolConfig({ DATABASE_URL: tdb.url }).database);
 });
 afterAll(async () => {

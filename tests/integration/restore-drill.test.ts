@@ -89,7 +89,7 @@ async function paidItem(owner: TestUser, name: string) {
 
 beforeAll(async () => {
   sourceDb = await createTestDatabase("drill_src");
-  targetDb = await createTestDatabase("drill_dst");
+  targetDb = await createTestDatabase("drill_dst", { empty: true });
   bucketA = await startS3StandIn();
   bucketB = await startS3StandIn();
   const env = testEnv(sourceDb, { RATE_LIMIT_DISABLED: "1", ...bucketA.env });

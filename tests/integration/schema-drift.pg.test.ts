@@ -15,7 +15,7 @@ describe("schema drift on PostgreSQL", () => {
   let rt: Runtime;
 
   beforeAll(async () => {
-    db = await createTestDatabase("drift");
+    db = await createTestDatabase("drift", { empty: true });
     rt = await createTestRuntime(testEnv(db));
   });
   afterAll(async () => {
