@@ -14,7 +14,7 @@ import { CardSection } from "~/components/CardSection";
 import { TrustedContacts } from "~/components/TrustedContacts";
 import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { useTranslation } from "~/i18n/react";
-import { ALERT_CHANNELS, ALERT_EVENTS } from "~/lib/domain/alerts";
+import { ALERT_CHANNELS, ALERT_EVENTS, isAlwaysOn } from "~/lib/domain/alerts";
 import type { ActionResult } from "~/lib/forms/form";
 import { pageMeta } from "~/lib/domain/meta";
 import { PHONE_INPUT_MAX } from "~/lib/domain/phone";
@@ -174,12 +174,15 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
                     </th>
                     {ALERT_CHANNELS.map((c) => (
                       <td key={c} className="text-center">
+                        {/* A cell that is always on (the paid year's mail, decision 056): shown ticked, not sent. */}
                         <input
                           className="form-check-input"
                           type="checkbox"
                           name={`${e}.${c}`}
                           id={`alerts-${e}-${c}`}
                           defaultChecked={settings[e][c]}
+                          disabled={isAlwaysOn(e, c)}
+                          aria-describedby={isAlwaysOn(e, c) ? "alerts-always-help" : undefined}
                           aria-label={`${t(`alerts.events.${e}`)}: ${t(`alerts.channels.${c}`)}`}
                         />
                       </td>
@@ -190,6 +193,9 @@ export default function AccountAlerts({ loaderData, actionData }: Route.Componen
             </table>
           </div>
           <p className="form-text">{t("alerts.settings.help")}</p>
+          <p className="form-text" id="alerts-always-help">
+            {t("alerts.settings.renewalHelp")}
+          </p>
           <button type="submit" className="btn btn-primary">
             {t("alerts.settings.save")}
           </button>

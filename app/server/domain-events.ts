@@ -104,6 +104,25 @@ export interface OwnerReplied {
   now: number;
 }
 
+/**
+ * A year paid at once (decision 056) ends soon (`reminder`: 30 or 7 days before) or has
+ * ended unrenewed (`ended`), announced inside the transaction that claimed the reminder or
+ * the lapse, beside the mail the orders queue there. What hears of it tells the payer only.
+ */
+export interface PaidYearEnding {
+  orderId: string;
+  /** The payer: the account that placed the order. */
+  userId: string;
+  kind: "reminder" | "ended";
+  /** When the year ends or ended. */
+  endsAt: number;
+  /** The items the year paid for that are not paid beyond it by another order. */
+  itemCount: number;
+  /** The payer's saved language, else the order's: the language of the mail. */
+  lang: Lang;
+  now: number;
+}
+
 /** A pre-printed sticker was claimed as an item (whose id is the sticker's), inside the claim's transaction. */
 export interface StickerClaimed {
   itemId: string;
@@ -121,6 +140,7 @@ export interface DomainEvents {
   membershipEnded: MembershipEnded;
   orderPaid: OrderPaid;
   ownerReplied: OwnerReplied;
+  paidYearEnding: PaidYearEnding;
   scanRecorded: ScanRecorded;
   stickerClaimed: StickerClaimed;
 }

@@ -6,7 +6,7 @@
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
  */
 import { eraseUserData } from "./account/privacy.service.server";
-import { alertOfScan } from "./alerts/listeners.server";
+import { alertOfPaidYear, alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
 import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
@@ -57,6 +57,8 @@ export interface Runtime {
 function listen(events: DomainEventBus): void {
   // In the scans' transaction that claimed the alert (decision 033).
   events.on("itemScanned", alertOfScan);
+  // In the billing job's transaction that claimed the reminder or the lapse (decision 056).
+  events.on("paidYearEnding", alertOfPaidYear);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);
   // After the owner's side answer was stored (decision 055).

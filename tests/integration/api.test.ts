@@ -12,6 +12,8 @@ import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { createApiKey } from "../../app/server/api/api-keys.service.server";
+import { createItem } from "../../app/server/items/items.service.server";
+import { completeTestPayment, createOrder } from "../../app/server/orders/checkout.service.server";
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { insertConversation, insertRelayMessage } from "../../app/server/relay/relay.repository.server";
 import type { Runtime } from "../../app/server/runtime.server";
@@ -275,6 +277,50 @@ describe(`the REST API (${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     expect(members.data!.data).toEqual([expect.objectContaining({ userId: admin.id, role: "admin" })]);
     expect((await api.GET("/orders")).data!.data).toEqual([]);
     expect((await api.GET("/invoices")).data!.data).toEqual([]);
+  });
+
+  it("reports what paid each order: paymentMethod card or swish, while method keeps saying checkout", async () => {
+    const deps = depsOf(rt);
+    const paid = async (payWith: "card" | "swish") => {
+      const item = await createItem(
+        deps,
+        admin.id,
+        {
+          name: "Projektor",
+          findFee: 0,
+          prodType: "other",
+          contactInfo: "",
+          contactVisibility: "private",
+          payment: "year",
+          intent: "payLater",
+        },
+        "sv",
+        orgA,
+      );
+      const order = await createOrder(deps, {
+        userId: admin.id,
+        itemIds: [item],
+        organisationId: orgA,
+        period: "year",
+        lang: "sv",
+        payWith,
+      });
+      await completeTestPayment(deps, {
+        userId: admin.id,
+        orderId: order.id,
+        ...(payWith === "swish" ? { phone: "070-123 45 67" } : {}),
+      });
+      return order.id;
+    };
+    const swish = await paid("swish");
+    const card = await paid("card");
+    const orders = (await client(await keyFor(orgA, admin, "read")).GET("/orders")).data!.data;
+    expect(orders).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: swish, method: "card", paymentMethod: "swish", state: "paid" }),
+        expect.objectContaining({ id: card, method: "card", paymentMethod: "card", state: "paid" }),
+      ]),
+    );
   });
 
   it(`counts each key's requests and answers 429 with Retry-After past ${LIMIT} a minute`, async () => {

@@ -561,7 +561,7 @@ describe(`pay by invoice, test provider, on ${label}`, () => {
     expect((await http.post(`/order/${id}/invoice`, {}, inScope(admin, org))).status).toBe(302);
     const lapsed = await rt.database.db
       .transaction()
-      .execute((trx) => lapseOrder(trx, rt.config, stale, late, late, true));
+      .execute((trx) => lapseOrder(trx, depsOf(rt), stale, late, late, true));
     expect(lapsed).toBeNull();
     expect((await orderRow(rt, id)).lapsedAt).toBeNull();
     expect(Number((await productRow(rt, item)).payed)).toBe(1);

@@ -380,8 +380,16 @@ export interface components {
     };
     Order: {
       id: string;
-      /** @enum {string} */
+      /**
+       * @description Checkout (`card`, whatever the payer used there) or invoice.
+       * @enum {string}
+       */
       method: "card" | "invoice";
+      /**
+       * @description What pays it: a card subscription, one year by Swish or Klarna, or an invoice.
+       * @enum {string}
+       */
+      paymentMethod: "card" | "swish" | "klarna" | "invoice";
       /** @enum {string} */
       state: "open" | "overdue" | "paid" | "void" | "lapsed";
       itemCount: number;

@@ -62,3 +62,17 @@ export const YEAR_REMINDER_LEADS = [30, 7] as const;
 export function renewHref(orderId: string): string {
   return `/order/${orderId}/renew`;
 }
+
+/**
+ * What an order is paid with, as the API and the webhooks report it (`paymentMethod`,
+ * decision 056): an invoice, a card subscription, or one year by Swish or Klarna. The older
+ * `method` field keeps its meaning, checkout (`card`) or invoice.
+ */
+export const PAYMENT_METHODS = ["card", "swish", "klarna", "invoice"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export function paymentMethodOf(order: { method: string; paymentKind: string | null | undefined }): PaymentMethod {
+  if (order.method === "invoice") return "invoice";
+  const kind = toPaymentKind(order.paymentKind);
+  return kind === "subscription" ? "card" : kind;
+}

@@ -2,9 +2,10 @@
  * What the alerts hear on the event bus (decision 053), subscribed by runtime.server.ts:
  * the features that announce never import the fan-out.
  */
-import type { ItemScanned } from "../domain-events";
+import type { ItemScanned, PaidYearEnding } from "../domain-events";
 import type { Deps } from "../service-deps.server";
 import { fanOutAlert } from "./fanout.service.server";
+import { alertPayerOfYear } from "./year-alert.service.server";
 
 /**
  * A paid item's scan alert (decision 033): each person who manages the item, by the
@@ -26,4 +27,13 @@ export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "confi
     e.now,
   );
   return { mails: r.email };
+}
+
+/**
+ * A year paid at once ends soon or has ended (decision 056): the payer's SMS and push, as
+ * they chose for "renewal" (the orders queue the mail). `deps.db` is the transaction that
+ * claimed the reminder or the lapse, so it goes once.
+ */
+export async function alertOfPaidYear(e: PaidYearEnding, deps: Pick<Deps, "db" | "config">): Promise<void> {
+  await alertPayerOfYear(deps.db, deps, e);
 }

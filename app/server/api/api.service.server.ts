@@ -296,6 +296,7 @@ export async function listApiOrders(deps: ApiDeps, key: ApiKeyRow): Promise<{ da
     data: rows.map((r) => ({
       id: r.orderId,
       method: r.method,
+      paymentMethod: r.paymentMethod,
       state: r.state,
       itemCount: r.itemCount,
       total: { amount: r.totalAmount, currency: r.currency },

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { isItemPaid } from "~/lib/domain/paid";
 import { ITEM_TYPES, toItemType } from "~/lib/domain/item-types";
+import { PAYMENT_METHODS } from "~/lib/domain/one-time-payment";
 
 export const ITEM_STATUSES = ["unpaid", "active", "lost", "deactivated"] as const;
 
@@ -172,7 +173,10 @@ const money = z.object({
 export const ApiOrder = z
   .object({
     id: z.string(),
-    method: z.enum(["card", "invoice"]),
+    method: z.enum(["card", "invoice"]).describe("Checkout (`card`, whatever the payer used there) or invoice."),
+    paymentMethod: z
+      .enum(PAYMENT_METHODS)
+      .describe("What pays it: a card subscription, one year by Swish or Klarna, or an invoice."),
     state: z.enum(["open", "overdue", "paid", "void", "lapsed"]),
     itemCount: z.number().int(),
     total: money,

@@ -160,7 +160,7 @@ export interface BillingJobsResult {
  * transaction with its mail, so a reminder or lapse mail is sent exactly once.
  */
 export async function runBillingJobs(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
   dialect: Dialect,
 ): Promise<BillingJobsResult | null> {
   return withBillingLock(deps.db, dialect, async () => ({
@@ -173,15 +173,15 @@ export async function runBillingJobs(
 }
 
 /** Subscriptions that are over: items unpaid everywhere (finder pages forgotten), owner told once. */
-export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">): Promise<number> {
+export async function lapseDueOrders(
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
+): Promise<number> {
   const now = deps.clock();
   let count = 0;
   for (const order of await listLapseCandidates(deps.db, now)) {
     if (!lapseDue(order, now)) continue;
     const endedAt = Math.max(order.endsAt ?? 0, order.paidUntil ?? 0);
-    const unpaid = await deps.db
-      .transaction()
-      .execute((trx) => lapseOrder(trx, deps.config, order, endedAt, now, true));
+    const unpaid = await deps.db.transaction().execute((trx) => lapseOrder(trx, deps, order, endedAt, now, true));
     if (unpaid) {
       count++;
       for (const id of unpaid) deps.pageCache.forget(id);

@@ -11,6 +11,7 @@ import { sellerOf } from "../seller/seller.server";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import type { Currency } from "~/lib/domain/currency";
+import { paymentMethodOf, type PaymentMethod } from "~/lib/domain/one-time-payment";
 import { normaliseVatNumber, vatTreatment, type VatTreatment } from "~/lib/domain/eu-vat";
 import { minimumTermEnd, periodEnd, type Period } from "~/lib/domain/pricing";
 import { netLinesOfGross } from "~/lib/domain/vat";
@@ -346,7 +347,7 @@ export async function applyInvoiceEvent(
     if (order.method !== "invoice" || order.status !== "invoiced") return "ignored";
     if (input.kind === "voided") {
       await updateOrder(trx, order.id, { status: "cancelled", voidedAt: now, updatedAt: now });
-      touched = (await lapseOrder(trx, deps.config, order, now, now)) ?? [];
+      touched = (await lapseOrder(trx, deps, order, now, now)) ?? [];
       return "applied";
     }
     if (order.paymentFailedAt == null) await updateOrder(trx, order.id, { paymentFailedAt: now, updatedAt: now });
@@ -364,6 +365,8 @@ export async function applyInvoiceEvent(
 export interface OrganisationBillingRow {
   orderId: string;
   method: Order["method"];
+  /** What pays it (card, swish, klarna, invoice). */
+  paymentMethod: PaymentMethod;
   /** Invoice number (invoice orders), else null. */
   invoiceNumber: string | null;
   state: InvoiceState;
@@ -392,6 +395,7 @@ export async function listOrganisationBilling(
   return orders.map((o) => ({
     orderId: o.id,
     method: o.method,
+    paymentMethod: paymentMethodOf(o),
     invoiceNumber: o.invoiceNumber,
     state: invoiceStateOf(o, now),
     createdAt: o.createdAt,

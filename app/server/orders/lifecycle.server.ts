@@ -5,8 +5,8 @@
  * the owner told). Callers forget the returned items' finder pages after the commit.
  */
 import { randomUUID } from "node:crypto";
-import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
+import type { Deps } from "../service-deps.server";
 import { logger } from "../logger.server";
 import {
   claimLapse,
@@ -16,6 +16,7 @@ import {
   type Receipt,
 } from "./billing.repository.server";
 import { enqueueLapsedMail, enqueueYearEndedMail } from "./billing.mail.server";
+import { announcePaidYearEnding } from "./year-reminders.service.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
 import { allAreClaimedStickers } from "../stickers/stickers.repository.server";
@@ -64,7 +65,7 @@ export async function recordReceipt(
  */
 export async function lapseOrder(
   trx: DB,
-  config: Config,
+  deps: Pick<Deps, "config" | "clock" | "events">,
   order: Order,
   endedAt: number,
   now: number,
@@ -78,8 +79,12 @@ export async function lapseOrder(
   const unpaid = ids.filter((id) => !covered.has(id));
   await setItemsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
   // A year paid at once (decision 056): its own mail, and none once renewed (nothing ended).
-  if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, config, order);
-  else if (unpaid.length > 0) await enqueueYearEndedMail(trx, config, order);
+  if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, deps.config, order);
+  else if (unpaid.length > 0) {
+    await enqueueYearEndedMail(trx, deps.config, order);
+    // The payer's SMS and push, as they chose for "renewal" (the alerts hear of it).
+    await announcePaidYearEnding(trx, deps, order, { kind: "ended", endsAt: endedAt, itemCount: unpaid.length, now });
+  }
   logger.info({ order: order.id, items: unpaid.length }, "subscription lapsed: items unpaid, owner told");
   return unpaid;
 }

@@ -343,7 +343,7 @@ export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until:
  * finder pages forgotten, the owner told.
  */
 export async function endSubscription(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null; endedAt: number },
 ): Promise<PaymentResult> {
   const now = deps.clock();
@@ -366,7 +366,7 @@ export async function endSubscription(
     });
     const unpaid = order.status === "paid" && order.paymentFailedAt != null;
     if (unpaid || (order.status === "paid" && (order.paidUntil ?? 0) <= now)) {
-      touched = (await lapseOrder(trx, deps.config, ended, input.endedAt, now)) ?? [];
+      touched = (await lapseOrder(trx, deps, ended, input.endedAt, now)) ?? [];
     }
     return "applied";
   });

@@ -4,8 +4,11 @@
  * opens a one-year checkout for exactly those items. A step of the billing job (under its
  * lock); each mail is claimed by a row of `year_reminders` inserted in the mail's
  * transaction, so several instances, or two runs at once, send it once. The 30-day mail
- * covers (7, 30] days ahead and the 7-day one (0, 7], so a run never sends both.
+ * covers (7, 30] days ahead and the 7-day one (0, 7], so a run never sends both. Beside
+ * each mail, and the lapse's, `paidYearEnding` is announced in the same transaction: the
+ * alerts add the SMS and push the payer chose for "renewal".
  */
+import { isLang } from "~/i18n/config";
 import { DAY_MS } from "~/lib/domain/dates";
 import { renewHref, YEAR_REMINDER_LEADS } from "~/lib/domain/one-time-payment";
 import { orderTotals } from "~/lib/domain/pricing";
@@ -14,10 +17,10 @@ import { listItemsCoveredElsewhere } from "./billing.repository.server";
 import { enqueueOwnerMail } from "./billing.mail.server";
 import { claimYearReminder, listYearsEnding } from "./one-time.repository.server";
 import { langOfCurrency } from "./one-time.server";
-import { listOrderItemIds, type Order } from "./orders.repository.server";
+import { findUserForReceipt, listOrderItemIds, type Order } from "./orders.repository.server";
 
 /** Sends the due reminders; returns how many this run sent. */
-export async function sendYearReminders(deps: Pick<Deps, "db" | "config" | "clock">): Promise<number> {
+export async function sendYearReminders(deps: Pick<Deps, "db" | "config" | "clock" | "events">): Promise<number> {
   const now = deps.clock();
   let count = 0;
   for (const [i, lead] of YEAR_REMINDER_LEADS.entries()) {
@@ -30,7 +33,9 @@ export async function sendYearReminders(deps: Pick<Deps, "db" | "config" | "cloc
         if (ids.length === 0 || covered.size >= ids.length) return false;
         if (!(await claimYearReminder(trx, order.id, lead, now))) return false;
         // Claimed even when not mailed: an unverified address is not asked again later.
-        await enqueueYearReminderMail(trx, deps, order, ids.length - covered.size);
+        const itemCount = ids.length - covered.size;
+        await enqueueYearReminderMail(trx, deps, order, itemCount);
+        await announcePaidYearEnding(trx, deps, order, { kind: "reminder", endsAt: order.paidUntil!, itemCount, now });
         return true;
       });
       if (sent) count++;
@@ -51,4 +56,23 @@ function enqueueYearReminderMail(trx: Deps["db"], deps: Pick<Deps, "config">, or
       c.t("swish.mail.reminder.lapse"),
     ],
   }));
+}
+
+/**
+ * Tells whoever listens (the payer's alerts) that a paid year ends soon or has ended, in the
+ * caller's transaction, in the language of the mail: the payer's saved one, else the order's.
+ */
+export async function announcePaidYearEnding(
+  trx: Deps["db"],
+  deps: Pick<Deps, "clock" | "events">,
+  order: Order,
+  e: { kind: "reminder" | "ended"; endsAt: number; itemCount: number; now: number },
+): Promise<void> {
+  const payer = await findUserForReceipt(trx, order.userId);
+  const lang = isLang(payer?.language) ? payer.language : order.lang;
+  await deps.events.emit(
+    "paidYearEnding",
+    { orderId: order.id, userId: order.userId, lang, ...e },
+    { db: trx, clock: deps.clock },
+  );
 }

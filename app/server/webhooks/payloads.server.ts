@@ -7,6 +7,7 @@
  * where the finder was (only whether they shared a place).
  */
 import { z } from "zod";
+import { PAYMENT_METHODS, paymentMethodOf } from "~/lib/domain/one-time-payment";
 import { ApiItem } from "../api/representation.server";
 
 const iso = (ms: number | null): string | null => (ms == null ? null : new Date(ms).toISOString());
@@ -37,7 +38,10 @@ export const WebhookOrder = z
   .object({
     id: z.string(),
     status: z.string(),
-    method: z.enum(["card", "invoice"]),
+    method: z.enum(["card", "invoice"]).describe("Checkout (`card`, whatever the payer used there) or invoice."),
+    paymentMethod: z
+      .enum(PAYMENT_METHODS)
+      .describe("What pays it: a card subscription, one year by Swish or Klarna, or an invoice."),
     period: z.enum(["month", "year"]),
     currency: z.string(),
     /** Minor units (öre, cent). */
@@ -74,6 +78,7 @@ export function toWebhookOrder(row: {
   id: string;
   status: string;
   method: string;
+  paymentKind: string;
   period: string;
   currency: string;
   totalAmount: number;
@@ -88,6 +93,7 @@ export function toWebhookOrder(row: {
     id: row.id,
     status: row.status,
     method: row.method === "invoice" ? "invoice" : "card",
+    paymentMethod: paymentMethodOf(row),
     period: row.period === "year" ? "year" : "month",
     currency: row.currency,
     totalAmount: row.totalAmount,

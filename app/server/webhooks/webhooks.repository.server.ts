@@ -213,6 +213,7 @@ export async function findOrderForPayload(db: DB, id: string) {
       "organisationId",
       "status",
       "method",
+      "paymentKind",
       "period",
       "currency",
       "count",

@@ -11,6 +11,7 @@ import { parseFinderMessage } from "~/lib/domain/relay";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createTestOrganisation, joinOrganisation, signUpOwner } from "../../../tests/support/service-fixtures";
 import { createItem } from "../items/items.service.server";
+import { completeTestPayment, createOrder } from "../orders/checkout.service.server";
 import { sendFinderMessage } from "../relay/relay.service.server";
 import { setItemLost, writeScanEvents } from "../scans/scans.service.server";
 import { PermanentError } from "../channels/channel.server";
@@ -210,6 +211,54 @@ describe("which announcements become deliveries", () => {
     expect(body.data.item.id).toBe(item);
     expect(message!.payload).not.toContain("finder.person");
     expect(message!.payload).not.toContain("203.0.113.9");
+  });
+
+  it("an order's payload says what paid it (paymentMethod: card, swish), while method keeps saying checkout", async () => {
+    const { admin, org } = await organisation("sv");
+    await addEndpoint(deps, admin.id, org, { url: hook("orders"), events: ["order.paid"] });
+    const paid = async (payWith: "card" | "swish") => {
+      const item = await createItem(
+        deps,
+        admin.id,
+        {
+          name: "Projektor",
+          findFee: 0,
+          prodType: "other",
+          contactInfo: "",
+          contactVisibility: "private",
+          payment: "year",
+          intent: "payLater",
+        },
+        "sv",
+        org,
+      );
+      const order = await createOrder(deps, {
+        userId: admin.id,
+        itemIds: [item],
+        organisationId: org,
+        period: "year",
+        lang: "sv",
+        payWith,
+      });
+      await completeTestPayment(deps, {
+        userId: admin.id,
+        orderId: order.id,
+        ...(payWith === "swish" ? { phone: "070-123 45 67" } : {}),
+      });
+      return order.id;
+    };
+    const swish = await paid("swish");
+    const card = await paid("card");
+    const orders = (await deps.db.selectFrom("webhook_messages").selectAll().execute()).map(
+      (m) => JSON.parse(m.payload).data.order,
+    );
+    expect(orders).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: swish, method: "card", paymentMethod: "swish", status: "paid" }),
+        expect.objectContaining({ id: card, method: "card", paymentMethod: "card", status: "paid" }),
+      ]),
+    );
+    expect(orders).toHaveLength(2);
   });
 });
 
