@@ -16,8 +16,7 @@ import type { IncomingMessage } from "node:http";
 import type { Lang } from "~/i18n/config";
 import {
   cutTemplate,
-  fillAround,
-  largestPart,
+  fillValues,
   sentinelView,
   templateKey,
   TEMPLATE_ITEM_ID,
@@ -32,10 +31,10 @@ import {
   type ItemPageVersion,
 } from "./items/item-page-cache.server";
 import { itemPageViewOf } from "./items/items.service.server";
-import { findItemById } from "./access/items.repository.server";
-import { gzipAround, gzipPart, type GzipPart } from "./items/joined-gzip.server";
+import { readFinderPage } from "./items/finder-page.repository.server";
+import { gzipJoined, gzipPart, type GzipPart } from "./items/joined-gzip.server";
 import { logger } from "./logger.server";
-import { isRelayFlooded } from "./relay/relay.service.server";
+import { isFloodedBy, relayFloodKey } from "./relay/relay-limits.server";
 import type { Runtime } from "./runtime.server";
 import { scanLog } from "./scans/scan-log.server";
 import { recordItemPageVisit } from "./scans/scans.service.server";
@@ -67,8 +66,8 @@ const MAX_TEMPLATES = 1000;
 
 interface Prepared {
   template: FinderTemplate;
-  /** The template's largest part (the head's end and its stylesheet, 33 KB of 44), compressed once. */
-  shared: { index: number; gzip: GzipPart };
+  /** The template's parts, each compressed once (a page stores its values between them). */
+  gzipParts: GzipPart[];
   /** Headers of the pages made from it, its CSP first. */
   headers: string[];
 }
@@ -90,14 +89,17 @@ export async function finderPageMiss(
   let view: FinderView;
   let version: ItemPageVersion;
   try {
-    // One read of the item gives the page's version too. A sticker address without an item
-    // (a replaced or unclaimed sticker, a mistyped address) is the app's.
-    const row = await findItemById(deps.db, itemId);
-    if (!row) return null;
-    version = pageVersionOf(row, deps.clock());
-    view = await itemPageViewOf(deps, row, null);
+    // One read for the page (finder-page.repository.server.ts): the item, its photo, its
+    // organisation, its lapsed relay and its flood counter; the page's version comes from
+    // the same row. A sticker address without an item (a replaced or unclaimed sticker, a
+    // mistyped address) is the app's.
+    const read = await readFinderPage(deps.db, itemId, relayFloodKey(itemId));
+    if (!read) return null;
+    const now = deps.clock();
+    version = pageVersionOf(read.item, now);
+    view = await itemPageViewOf(deps, read.item, null, read);
     // Too many finder messages this hour (decision 029): the full app with its captcha.
-    if (view.kind !== "inactive" && view.canMessage && (await isRelayFlooded(deps, itemId))) return null;
+    if (view.kind !== "inactive" && view.canMessage && isFloodedBy(deps.config, read.floodCounter, now)) return null;
   } catch {
     return null; // not found, or database trouble: the app answers
   }
@@ -105,9 +107,7 @@ export async function finderPageMiss(
   const key = templateKey(view, lang, consent, shortUrl);
   const prepared = key === null ? null : await templateOf(key, headers, shortUrl, lang, consent, view);
   if (!prepared || !renderer) return null;
-  const { template, shared } = prepared;
-  const [before, after] = fillAround(template, shared.index, itemId, view, renderer.contact);
-  const gzip = gzipAround(before, shared.gzip, after);
+  const gzip = gzipJoined(prepared.gzipParts, fillValues(prepared.template, itemId, view, renderer.contact));
   // Every view but a switched-off sticker's is a scan (the route's loader, decision 014).
   if (view.kind !== "inactive") {
     recordItemPageVisit(scanLog, {
@@ -155,7 +155,6 @@ async function makeTemplate(
   const html = await renderer.page(path, lang, consent, sentinelView(view), TEMPLATE_NONCE);
   const template = cutTemplate(html, TEMPLATE_NONCE);
   const csp = withScriptHashes(headers[1]!, template.scriptHashes);
-  const index = largestPart(template);
-  const shared = { index, gzip: gzipPart(template.parts[index]!) };
-  return { template, shared, headers: ["Content-Security-Policy", csp, ...headers.slice(2)] };
+  const gzipParts = template.parts.map(gzipPart);
+  return { template, gzipParts, headers: ["Content-Security-Policy", csp, ...headers.slice(2)] };
 }

@@ -191,6 +191,44 @@ describe("a finder page made from its template is the page React Router renders"
     await expectSamePages(await withPhoto(await item({ organisationId: "tmpl-org", contactVisibility: "private" })));
   });
 
+  it("an item whose paid year ran out: the relay it earned by a kept payment, read with the item", async () => {
+    const lapsed = await item({ payed: 0, paidUntil: Date.now() - DAY });
+    const now = Date.now();
+    await rt.database.db
+      .insertInto("orders")
+      .values({
+        id: `order-${lapsed}`,
+        userId: owner.id,
+        provider: "test",
+        status: "paid",
+        period: "year",
+        lang: "sv",
+        currency: "SEK",
+        count: 1,
+        unitAmount: 100,
+        packageAmount: 0,
+        discountAmount: 0,
+        totalAmount: 100,
+        adress: "",
+        checkoutId: null,
+        subscriptionId: null,
+        customerId: null,
+        paidAt: now - 366 * DAY,
+        paidUntil: now - DAY,
+        minimumUntil: null,
+        endsAt: null,
+        cancelledAt: null,
+        createdAt: now - 366 * DAY,
+        updatedAt: now - DAY,
+      } as never)
+      .execute();
+    await rt.database.db
+      .insertInto("order_items")
+      .values({ orderId: `order-${lapsed}`, productId: lapsed })
+      .execute();
+    await expectSamePages(lapsed, ['id="relay-message"']);
+  });
+
   it("an item never paid for and a switched-off sticker", async () => {
     await expectSamePages(await item({ payed: 0, paidUntil: null }));
     await expectSamePages(await item({ active: 0 }));

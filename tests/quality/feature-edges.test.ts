@@ -115,7 +115,7 @@ const ALLOWED: Record<string, string[]> = {
   deps: ["http", "public-settings", "runtime", "service-deps"],
   "domain-events": [],
   "event-bus": ["domain-events", "service-deps"],
-  "finder-page.http": ["access", "items", "logger", "relay", "runtime", "scans"],
+  "finder-page.http": ["items", "logger", "relay", "runtime", "scans"],
   flash: [],
   fulfil: [
     "access",

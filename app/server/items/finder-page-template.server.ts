@@ -159,31 +159,18 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * The page of `view` from its template, as its text before and after the template's part
- * `k` (the page is before + parts[k] + after). `contactHtml` is the owner's (or the desk's)
- * contact text as ContactText renders it.
+ * The values of `view` in the template's slots, in order: the page is parts[0] + values[0] +
+ * parts[1] + … (joined-gzip.server.ts joins them compressed). `contactHtml` is the owner's
+ * (or the desk's) contact text as ContactText renders it.
  */
-export function fillAround(
+export function fillValues(
   template: FinderTemplate,
-  k: number,
   itemId: string,
   view: FinderView,
   contactHtml: (text: string) => string,
-): [before: string, after: string] {
+): string[] {
   const values = slotValues(itemId, view, contactHtml);
-  const { parts, slots } = template;
-  let before = "";
-  for (let i = 0; i < k; i++) before += parts[i]! + values[slots[i]!];
-  let after = "";
-  for (let i = k; i < slots.length; i++) after += values[slots[i]!] + parts[i + 1]!;
-  return [before, after];
-}
-
-/** The index of the template's largest part (the one with the inline stylesheet). */
-export function largestPart(template: FinderTemplate): number {
-  let k = 0;
-  for (let i = 1; i < template.parts.length; i++) if (template.parts[i]!.length > template.parts[k]!.length) k = i;
-  return k;
+  return template.slots.map((slot) => values[slot]);
 }
 
 function slotValues(itemId: string, view: FinderView, contactHtml: (text: string) => string): Record<Slot, string> {

@@ -20,7 +20,7 @@ import {
   type EndedByDeletion,
   type ItemSubscription,
 } from "../orders/renewals.service.server";
-import { forgetPhotoBytes, photoHashesOfItems, photosOfItems } from "../photos/photos.service.server";
+import { forgetPhotoBytes, photoHashesOfItems, photosOfItems, photoViewOf } from "../photos/photos.service.server";
 import {
   deleteManagedItem,
   findItemById,
@@ -32,6 +32,7 @@ import {
   type Item,
 } from "../access/items.repository.server";
 import { hasEarnedLapsedRelay } from "./lapsed-relay.repository.server";
+import type { FinderPageRead } from "./finder-page.repository.server";
 import { listPayersOfItem, mayManageItem } from "../access/item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
@@ -437,11 +438,16 @@ export async function getItemPageView(
   return itemPageViewOf(deps, row, viewerId);
 }
 
-/** getItemPageView of an item row already read (the finder page's template path reads it once, decision 045). */
+/**
+ * getItemPageView of an item row already read. The finder page's template path (decision 045)
+ * reads everything an anonymous view needs with the item (finder-page.repository.server.ts)
+ * and gives it as `known`: then nothing more is read.
+ */
 export async function itemPageViewOf(
   deps: Pick<Deps, "db" | "clock" | "config">,
   row: Item,
   viewerId: string | null,
+  known?: Omit<FinderPageRead, "item" | "floodCounter">,
 ): Promise<ItemPageView> {
   const paid = isItemPaid(row, deps.clock());
   // "Owner" here is whoever may manage the item (decision 026): the owner of a personal
@@ -450,12 +456,18 @@ export async function itemPageViewOf(
   // A deactivated sticker shows finders nothing of the item (no contact info, no relay).
   if (!row.active && !isOwner) return { kind: "inactive" };
   if (!paid && !isOwner) {
-    const canMessage = await hasEarnedLapsedRelay(deps.db, row.id);
+    const canMessage = known ? known.earnedLapsedRelay : await hasEarnedLapsedRelay(deps.db, row.id);
     return { kind: "notPaid", id: row.id, code: formatStickerCode(row.code), isOwner: false, canMessage };
   }
   const visible = row.contactVisibility === "public" || isOwner;
-  const photos = (await photosOfItems(deps, [row.id], !isOwner)).get(row.id) ?? [];
-  const organisation = row.organisationId === null ? undefined : await findOrganisation(deps.db, row.organisationId);
+  const photos = known
+    ? known.photo && [photoViewOf(row.id, known.photo)]
+    : (await photosOfItems(deps, [row.id], !isOwner)).get(row.id);
+  const organisation = known
+    ? known.organisation
+    : row.organisationId === null
+      ? undefined
+      : await findOrganisation(deps.db, row.organisationId);
   return {
     kind: "item",
     id: row.id,
@@ -479,7 +491,7 @@ export async function itemPageViewOf(
     lostAt: row.lostAt,
     scans: isOwner ? await listRecentScans(deps.db, row.id, RECENT_SCANS) : [],
     manage: isOwner ? await manageViewOf(deps.db, viewerId, row, paid, deps.clock()) : null,
-    photo: photos.find((p) => !p.private) ?? null,
-    photos: isOwner ? photos : [],
+    photo: photos?.find((p) => !p.private) ?? null,
+    photos: isOwner ? (photos ?? []) : [],
   };
 }

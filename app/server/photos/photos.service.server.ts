@@ -175,7 +175,8 @@ export async function attachPhotos(
   deps.pageCache.forget(itemId);
 }
 
-function toView(itemId: string, p: repo.PhotoRow): PhotoView {
+/** A photo as pages show it (its variants by width, the largest standing in for a missing one). */
+export function photoViewOf(itemId: string, p: repo.PhotoRow): PhotoView {
   const of = (nominal: number) => {
     const v = p.variants.find((x) => x.nominal === nominal) ?? p.variants[p.variants.length - 1]!;
     return { url: photoUrl(itemId, v.hash), width: v.width, height: v.height };
@@ -192,7 +193,7 @@ export async function photosOfItems(
   const out = new Map<string, PhotoView[]>();
   for (const row of await repo.listPhotosOfItems(deps.db, itemIds, publicOnly)) {
     const list = out.get(row.itemId) ?? [];
-    list.push(toView(row.itemId, row));
+    list.push(photoViewOf(row.itemId, row));
     out.set(row.itemId, list);
   }
   return out;

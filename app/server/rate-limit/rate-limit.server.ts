@@ -43,6 +43,8 @@ const ALLOWED: RateLimitResult = { ok: true, count: 0, retryAfterMs: 0, retryAft
 function keyOf(rule: RateRule, subject: string) {
   return `${rule.name}:${subject.toLowerCase()}`;
 }
+/** The app_rate_limits key of `subject` under `rule` (a read joining the counter to other rows). */
+export const rateLimitKey = keyOf;
 
 function resultOf(rule: RateRule, count: number, windowStart: number, now: number, ok: boolean): RateLimitResult {
   const retryAfterMs = Math.max(0, windowStart + rule.windowMs - now);
@@ -61,6 +63,15 @@ export async function peekRateLimit(db: DB, rule: RateRule, subject: string, now
     .select(["count", "windowStart"])
     .where("key", "=", keyOf(rule, subject))
     .executeTakeFirst();
+  return peekedState(rule, row ?? null, now);
+}
+
+/** peekRateLimit's answer for a counter row already read (null: no row), by `rateLimitKey`. */
+export function peekedState(
+  rule: RateRule,
+  row: { count: number | string; windowStart: number | string } | null,
+  now: number,
+): RateLimitResult {
   if (!row || Number(row.windowStart) <= now - rule.windowMs) return { ...ALLOWED, windowStart: now };
   const count = Number(row.count);
   return resultOf(rule, count, Number(row.windowStart), now, count < rule.limit);

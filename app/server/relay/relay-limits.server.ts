@@ -1,5 +1,6 @@
 /** The relay's rate limits (decision 029), counted by relay.service.server.ts. */
-import type { RateRule } from "../rate-limit/rate-limit.server";
+import type { Config } from "../config.server";
+import { peekedState, rateLimitKey, type RateRule } from "../rate-limit/rate-limit.server";
 
 /** Per client IP: a finder with a follow-up or two, not a spam run. */
 export const RELAY_IP_RULE: RateRule = { name: "relay:ip", limit: 5, windowMs: 15 * 60_000 };
@@ -19,3 +20,18 @@ export const RELAY_ITEM_RULE: RateRule = { name: "relay:item", limit: 10, window
 export const RELAY_ITEM_CEILING: RateRule = { name: "relay:item-max", limit: 100, windowMs: 60 * 60_000 };
 /** Owner replies per user (a stolen session must not turn the relay into a mailer). */
 export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, windowMs: 60 * 60_000 };
+
+/** The counter key of an item's flood threshold, for a read that joins it (the finder page's miss). */
+export const relayFloodKey = (itemId: string) => rateLimitKey(RELAY_ITEM_RULE, itemId);
+
+/**
+ * isRelayFlooded (relay.service.server.ts) for the item's flood counter already read by
+ * `relayFloodKey` (null: no counter): the same rule, RATE_LIMIT_DISABLED=1 included.
+ */
+export function isFloodedBy(
+  config: Pick<Config, "rateLimitDisabled">,
+  counter: { count: number; windowStart: number } | null,
+  now: number,
+): boolean {
+  return !config.rateLimitDisabled && !peekedState(RELAY_ITEM_RULE, counter, now).ok;
+}
