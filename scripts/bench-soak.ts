@@ -214,6 +214,12 @@ const outside = serverErrors.filter((s) => !inWindow(s));
 const finder = samples.filter((s) => s.kind === "finder" && s.status === 200 && !inWindow(s)).map((s) => s.ms);
 finder.sort((a, b) => a - b);
 const p = (q: number) => quantile(finder, q);
+/** 5xx (and no answer) by who gave them: the app's instances, the balancer, nobody. */
+const byOrigin = (xs: Sample[]) => ({
+  instance: xs.filter((s) => s.from === "instance").length,
+  balancer: xs.filter((s) => s.from === "balancer").length,
+  noAnswer: xs.filter((s) => s.from === "none").length,
+});
 const byKind = Object.fromEntries(
   [...new Set(samples.map((s) => s.kind))].map((k) => {
     const of = samples.filter((s) => s.kind === k);
@@ -242,6 +248,7 @@ const report = {
   lost,
   serverErrorsInOutages: serverErrors.length - outside.length,
   serverErrorsOutside: outside.length,
+  serverErrorsOutsideFrom: byOrigin(outside),
   serverErrorsOutsideFirst: outside.slice(0, 10).map((s) => ({ ...s, at: new Date(s.at).toISOString() })),
   queueDrained: drained,
   queue,

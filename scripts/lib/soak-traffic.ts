@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import { newItemId } from "../../app/lib/domain/ids";
 import { newStickerCode } from "../../app/lib/domain/sticker-code";
-import { PHONE_UA, postForm } from "./fleet";
+import { BALANCER_HEADER, PHONE_UA, postForm } from "./fleet";
 
 export interface Sample {
   /** When the request was meant to start (open loop) or was sent (closed loop), ms since epoch. */
@@ -20,6 +20,8 @@ export interface Sample {
   kind: string;
   status: number;
   ms: number;
+  /** Who answered: an instance, the balancer itself, or nobody within the timeout (status 0). */
+  from: "instance" | "balancer" | "none";
 }
 
 export interface Owner {
@@ -71,15 +73,22 @@ export async function seedItems(db: pg.Pool, templateId: string, count: number):
 }
 
 /** Records one request of `kind` timed from `at` (its intended start); answers its status. */
-async function timed(ctx: TrafficContext, kind: string, at: number, run: () => Promise<{ status: number }>) {
-  const { status } = await run().catch(() => ({ status: 0 }));
-  ctx.samples.push({ at, kind, status, ms: Date.now() - at });
+async function timed(
+  ctx: TrafficContext,
+  kind: string,
+  at: number,
+  run: () => Promise<{ status: number; fromBalancer: boolean }>,
+) {
+  const { status, fromBalancer } = await run().catch(() => ({ status: 0, fromBalancer: false }));
+  const from = status === 0 ? "none" : fromBalancer ? "balancer" : "instance";
+  ctx.samples.push({ at, kind, status, ms: Date.now() - at, from });
   return status;
 }
 const get = (url: string, headers: Record<string, string>) =>
-  fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(
-    async (r) => (await r.arrayBuffer(), { status: r.status }),
-  );
+  fetch(url, { headers, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }).then(async (r) => {
+    await r.arrayBuffer();
+    return { status: r.status, fromBalancer: r.headers.has(BALANCER_HEADER) };
+  });
 const post = (ctx: TrafficContext, path: string, fields: Record<string, string>, cookie?: string) =>
   Promise.race([
     postForm(ctx.base, path, fields, cookie),
