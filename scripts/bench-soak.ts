@@ -4,11 +4,22 @@
 // (default 20; `-- --minutes 5`). At 40 % PostgreSQL is restarted (pg_ctlcluster; it
 // breaks every other user of that server for a few seconds: SOAK_PG_RESTART=0 leaves it
 // alone), at 70 % one instance is killed with SIGKILL and started again 10 s later.
-// Reported: acknowledged writes lost (counted against the database), 5xx outside the
-// outage windows, the mail queue drained afterwards, each instance's RSS slope, and the
-// finder page's p99 outside the outages. JSON to bench/results/. Exits 1 when a bar is missed.
 //
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:soak [-- --minutes 5]
+// The traffic is an open loop at SOAK_RPS requests a second (`--rps`, default 40: well
+// under what the two cores of the machine it was written on can serve, so the latencies
+// are the app's and not a queue's), each timed from when it was meant to start
+// (scripts/lib/soak-traffic.ts). `--closed` (SOAK_CLOSED=1) sends as fast as the machine
+// goes instead, the old closed loop. The finder pages spread over SOAK_ITEMS paid items
+// (default 6,000, more than the finder-page cache's 5,000), so the cache is full in the
+// second half.
+//
+// Reported: acknowledged writes lost (counted against the database), 5xx inside and
+// outside the outage windows, the mail queue drained afterwards, the finder page's p50,
+// p95 and p99 outside the outages, each instance's RSS slope over the whole run and over
+// the second half, and the machine's CPU and load average with the soak's own share of it.
+// JSON to bench/results/. Exits 1 when a bar is missed.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:soak [-- --minutes 5 --rps 40]
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,9 +28,7 @@ import pg from "pg";
 import { buildIfNeeded, root } from "./lib/build.mjs";
 import {
   createDatabase,
-  PHONE_UA,
   paidItem,
-  postForm,
   registerUser,
   startBalancer,
   startInstance,
@@ -27,25 +36,31 @@ import {
   verifyEmail,
   type Instance,
 } from "./lib/fleet";
+import { cpuReport, machineBusy, memoryReport, quantile, startSampler } from "./lib/soak-measure";
+import { closedLoop, MIX, openLoop, seedItems, type Sample, type TrafficContext } from "./lib/soak-traffic";
 
-const arg = process.argv.indexOf("--minutes");
-const MINUTES = Number(arg > 0 ? process.argv[arg + 1] : (process.env.SOAK_MINUTES ?? 20));
+const flag = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const MINUTES = Number(flag("minutes") ?? process.env.SOAK_MINUTES ?? 20);
+const CLOSED = process.argv.includes("--closed") || process.env.SOAK_CLOSED === "1";
+const RPS = Number(flag("rps") ?? process.env.SOAK_RPS ?? 40);
+const ITEMS = Number(flag("items") ?? process.env.SOAK_ITEMS ?? 6000);
 const RESTART_PG = process.env.SOAK_PG_RESTART !== "0";
+if (!(MINUTES > 0) || !(RPS > 0) || !(ITEMS >= 0)) throw new Error("--minutes and --rps must be > 0, --items ≥ 0");
 /** The finder page's p99 bar (docs/brief: ≤ 50 ms under load). */
 const FINDER_P99_MS = 50;
+/** A mean machine CPU above this share means the figures are a saturated machine's. */
+const SATURATED = 0.8;
 const GRACE_MS = 5000;
 const durationMs = MINUTES * 60_000;
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Sample {
-  at: number;
-  kind: string;
-  status: number;
-  ms: number;
-}
-
 buildIfNeeded();
+const machineBefore = await machineBusy(5000);
+const loadBefore = os.loadavg();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-soak-"));
 const database = await createDatabase(process.env.DATABASE_URL ?? "", "soak");
 const env = {
@@ -63,12 +78,14 @@ const env = {
 };
 const balancer = await startBalancer();
 const instances: Instance[] = [];
-const rss = new Map<string, Array<[number, number]>>();
+// A soak that fails half-way leaves no instance behind (its database stays: hittad_soak_*).
+process.on("exit", () => {
+  for (const i of instances) if (i.child.exitCode === null && i.child.signalCode === null) i.child.kill("SIGKILL");
+});
 const start = async (name: string) => {
   const i = await startInstance(name, root, { ...env, BASE_URL: balancer.url }, work);
   instances.push(i);
   balancer.add(i);
-  rss.set(name, []);
   return i;
 };
 for (const n of [1, 2, 3]) await start(`instance-${n}`);
@@ -85,105 +102,40 @@ for (let o = 0; o < 4; o++) {
   owners.push(owner);
   for (let i = 0; i < 4; i++) items.push(await paidItem(balancer.url, check, owner, `soak-paid-${o}-${i}`));
 }
-await check.end();
 const lookup = new pg.Pool({ connectionString: database.url, max: 2 });
 lookup.on("error", () => undefined);
-log(`3 instances, ${owners.length} owners, ${items.length} paid items; soaking for ${MINUTES} min`);
+if (ITEMS > 0) {
+  // The stickers of an owner who does not sign in: the others' dashboards stay small.
+  const stickers = await registerUser(balancer.url, "Soak Sticker Owner");
+  await verifyEmail(balancer.url, env.MAIL_OUTBOX_DIR, stickers.email);
+  const template = await paidItem(balancer.url, check, stickers, "soak-sticker");
+  items.push(template, ...(await seedItems(lookup, template, ITEMS - 1)));
+}
+await check.end();
+log(
+  `3 instances, ${owners.length} owners, ${items.length} paid items; soaking for ${MINUTES} min, ` +
+    (CLOSED ? "closed loop (as fast as it goes)" : `open loop at ${RPS} requests/s`) +
+    `; machine ${Math.round(machineBefore * 100)} % busy before, load ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+);
 
 const samples: Sample[] = [];
-const acked = { messages: [] as string[], items: [] as string[], orders: [] as string[] };
+const ctx: TrafficContext = {
+  base: balancer.url,
+  owners,
+  items,
+  lookup,
+  samples,
+  acked: { messages: [], items: [], orders: [] },
+};
 const windows: Array<{ what: string; from: number; to: number }> = [];
 const began = Date.now();
 let running = true;
-let seq = 0;
-const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
-
-async function timed(kind: string, run: () => Promise<{ status: number }>) {
-  const t = Date.now();
-  const { status } = await run().catch(() => ({ status: 0 }));
-  samples.push({ at: t, kind, status, ms: Date.now() - t });
-  return status;
-}
-const get = (url: string, headers: Record<string, string>) =>
-  fetch(url, { headers, redirect: "manual" }).then(async (r) => (await r.arrayBuffer(), { status: r.status }));
-
-const loops: Array<() => Promise<void>> = [
-  ...Array.from({ length: 4 }, () => async () => {
-    await timed("finder", () => get(`${balancer.url}/product/${pick(items)}`, { "user-agent": PHONE_UA }));
-  }),
-  async () => {
-    const text = `soak message ${++seq}`;
-    let token = "";
-    await timed("message", async () => {
-      const r = await postForm(balancer.url, `/product/${pick(items)}`, { message: text, contact: "" });
-      if (r.status === 302 && r.location.startsWith("/m/")) token = r.location.slice(3, r.location.indexOf("?"));
-      return r;
-    });
-    if (token) acked.messages.push(token);
-    await wait(200);
-  },
-  async () => {
-    const owner = pick(owners);
-    await timed("sign-in", () => postForm(balancer.url, "/login", { email: owner.email, password: owner.password }));
-    await wait(200);
-  },
-  async () => {
-    await timed("dashboard", () => get(`${balancer.url}/dashboard`, { cookie: pick(owners).cookie }));
-    await wait(100);
-  },
-  async () => {
-    const owner = pick(owners);
-    const name = `soak-item-${++seq}`;
-    const made = await timed("item", () =>
-      postForm(
-        balancer.url,
-        "/product/register",
-        { name, findFee: "10", prodType: "other", contactInfo: "soak", payment: "year", intent: "payLater" },
-        owner.cookie,
-      ),
-    );
-    if (made !== 302) return;
-    acked.items.push(name);
-    let checkout = "";
-    // The new item's id, as the dashboard's form would send it (a pool: it outlives the restart).
-    const found = await lookup
-      .query<{ id: string }>("select id from products where name = $1", [name])
-      .catch(() => null);
-    const itemId = found?.rows[0]?.id;
-    if (!itemId) return;
-    await timed("order", async () => {
-      const r = await postForm(
-        balancer.url,
-        "/order",
-        { immediateStart: "yes", items: itemId, payment: "year" },
-        owner.cookie,
-      );
-      checkout = r.location;
-      return r;
-    });
-    if (!checkout.startsWith("/order/checkout/")) return;
-    const paid = await timed("payment", () => postForm(balancer.url, checkout, {}, owner.cookie));
-    if (paid === 302) acked.orders.push(checkout.slice("/order/checkout/".length));
-    await wait(300);
-  },
-];
-const load = Promise.all(
-  loops.map(async (loop) => {
-    while (running) await loop();
-  }),
-);
-
-const sampler = setInterval(() => {
-  for (const i of instances) {
-    if (i.child.exitCode !== null || i.child.signalCode !== null) continue;
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${i.child.pid}/status`, "utf8"))![1]);
-      rss.get(i.name)!.push([Date.now(), kb / 1024]);
-    } catch {
-      // Exited between the check and the read.
-    }
-  }
-}, 5000);
+const backends = async () =>
+  (await lookup.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()")).rows.map(
+    (r) => r.pid,
+  );
+const sampler = startSampler(() => instances, backends);
+const load = CLOSED ? closedLoop(ctx, () => running) : openLoop(ctx, RPS, () => running);
 
 async function until(ok: () => Promise<boolean>, timeoutMs: number) {
   const end = Date.now() + timeoutMs;
@@ -227,9 +179,10 @@ await wait(10_000);
 const revived = await start(`${victim.name}-restarted`);
 log(`${revived.name} ready`);
 await wait(Math.max(0, began + durationMs - Date.now()));
+const ended = Date.now();
 running = false;
-await load;
-clearInterval(sampler);
+const generator = await load;
+sampler.stop();
 await lookup.end();
 log("load stopped; waiting for the queues to drain");
 
@@ -244,6 +197,7 @@ const missing = async (sql: string, values: string[]) => {
   const { rows } = await db.query<{ n: number }>(sql, [values]);
   return values.length - rows[0]!.n;
 };
+const { acked } = ctx;
 const lost = {
   messages: await missing(`select count(*)::int as n from conversations where "finderToken" = any($1)`, acked.messages),
   items: await missing(`select count(*)::int as n from products where name = any($1)`, acked.items),
@@ -259,38 +213,31 @@ const serverErrors = samples.filter((s) => s.status >= 500 || s.status === 0);
 const outside = serverErrors.filter((s) => !inWindow(s));
 const finder = samples.filter((s) => s.kind === "finder" && s.status === 200 && !inWindow(s)).map((s) => s.ms);
 finder.sort((a, b) => a - b);
-const p = (q: number) => finder[Math.min(finder.length - 1, Math.floor(q * finder.length))] ?? NaN;
-/** MB per minute by least squares, after the first fifth (start-up and warm-up). */
-const slope = (points: Array<[number, number]>) => {
-  const xs = points.filter(([t]) => t > began + durationMs * 0.2);
-  if (xs.length < 3) return NaN;
-  const mx = xs.reduce((s, [t]) => s + t, 0) / xs.length;
-  const my = xs.reduce((s, [, v]) => s + v, 0) / xs.length;
-  const num = xs.reduce((s, [t, v]) => s + (t - mx) * (v - my), 0);
-  const den = xs.reduce((s, [t]) => s + (t - mx) ** 2, 0);
-  return (num / den) * 60_000;
-};
+const p = (q: number) => quantile(finder, q);
+/** 5xx (and no answer) by who gave them: the app's instances, the balancer, nobody. */
+const byOrigin = (xs: Sample[]) => ({
+  instance: xs.filter((s) => s.from === "instance").length,
+  balancer: xs.filter((s) => s.from === "balancer").length,
+  noAnswer: xs.filter((s) => s.from === "none").length,
+});
 const byKind = Object.fromEntries(
   [...new Set(samples.map((s) => s.kind))].map((k) => {
     const of = samples.filter((s) => s.kind === k);
     return [k, { requests: of.length, serverErrors: of.filter((s) => s.status >= 500 || s.status === 0).length }];
   }),
 );
-const memory = Object.fromEntries(
-  [...rss].map(([name, points]) => [
-    name,
-    {
-      startMb: Math.round(points[0]?.[1] ?? NaN),
-      endMb: Math.round(points.at(-1)?.[1] ?? NaN),
-      slopeMbPerMin: Math.round(slope(points) * 100) / 100,
-    },
-  ]),
-);
+const warmFrom = began + durationMs / 2;
+const cpu = cpuReport(sampler.cpu, began, ended);
 const report = {
   at: new Date(began).toISOString(),
   minutes: MINUTES,
+  traffic: CLOSED
+    ? { mode: "closed loop" }
+    : { mode: "open loop", requestsPerSecond: RPS, mix: Object.fromEntries(MIX), ...generator },
+  seededItems: items.length,
   pgRestart: RESTART_PG,
   requests: samples.length,
+  achievedPerSecond: Math.round((samples.length / ((ended - began) / 1000)) * 10) / 10,
   byKind,
   windows: windows.map((w) => ({
     what: w.what,
@@ -301,11 +248,24 @@ const report = {
   lost,
   serverErrorsInOutages: serverErrors.length - outside.length,
   serverErrorsOutside: outside.length,
+  serverErrorsOutsideFrom: byOrigin(outside),
   serverErrorsOutsideFirst: outside.slice(0, 10).map((s) => ({ ...s, at: new Date(s.at).toISOString() })),
   queueDrained: drained,
   queue,
-  finderOutsideOutages: { count: finder.length, p50: p(0.5), p95: p(0.95), p99: p(0.99), barMs: FINDER_P99_MS },
-  memory,
+  finderOutsideOutages: {
+    count: finder.length,
+    timedFrom: CLOSED ? "sending" : "intended start",
+    p50: p(0.5),
+    p95: p(0.95),
+    p99: p(0.99),
+    barMs: FINDER_P99_MS,
+  },
+  memory: { secondHalfFrom: new Date(warmFrom).toISOString(), perInstance: memoryReport(sampler.rss, warmFrom) },
+  machine: {
+    before: { busy: Math.round(machineBefore * 100) / 100, load: loadBefore.map((l) => Math.round(l * 100) / 100) },
+    duringLoad: cpu,
+    saturated: cpu.machineBusyMean > SATURATED,
+  },
 };
 const ok =
   lost.messages + lost.items + lost.orders === 0 && outside.length === 0 && drained && p(0.99) <= FINDER_P99_MS;
@@ -313,7 +273,13 @@ fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
 const out = path.join(root, `bench/results/soak-${report.at.replace(/[:.]/g, "-")}.json`);
 fs.writeFileSync(out, JSON.stringify(report, null, 2));
 console.log(JSON.stringify(report, null, 2));
-console.log(`\n${ok ? "PASS" : "FAIL"}: report in ${out}`);
+console.log(
+  `\n${ok ? "PASS" : "FAIL"}: report in ${out}` +
+    (report.machine.saturated
+      ? `\nThe machine was ${Math.round(cpu.machineBusyMean * 100)} % busy on average (load ${cpu.load1Mean}): ` +
+        "these are a saturated machine's figures, not the app's."
+      : ""),
+);
 for (const i of instances) await stopInstance(i);
 await balancer.close();
 await database.drop();

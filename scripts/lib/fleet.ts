@@ -101,6 +101,9 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
+/** Set on the balancer's own answers (no instance ready, an instance unreachable), not on an instance's. */
+export const BALANCER_HEADER = "x-fleet-balancer";
+
 export async function startBalancer(): Promise<Balancer> {
   const members: Instance[] = [];
   const up = new Set<Instance>();
@@ -142,7 +145,9 @@ export async function startBalancer(): Promise<Balancer> {
       up.delete(to);
       const other = retry && err.code === "ECONNREFUSED" ? pick(to) : undefined;
       if (other) return forward(req, body, res, other, false);
-      res.writeHead(502, { "content-type": "text/plain" }).end(`balancer: ${err.code ?? err.message}`);
+      res
+        .writeHead(502, { "content-type": "text/plain", [BALANCER_HEADER]: "1" })
+        .end(`balancer: ${err.code ?? err.message}`);
     });
     out.end(body);
   };
@@ -151,7 +156,10 @@ export async function startBalancer(): Promise<Balancer> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const to = pick();
-      if (!to) return res.writeHead(503, { "content-type": "text/plain" }).end("balancer: no instance ready");
+      if (!to)
+        return res
+          .writeHead(503, { "content-type": "text/plain", [BALANCER_HEADER]: "1" })
+          .end("balancer: no instance ready");
       forward(req, Buffer.concat(chunks), res, to, true);
     });
   });
@@ -225,7 +233,10 @@ export async function verifyEmail(base: string, outboxDir: string, email: string
   throw new Error(`no verification mail for ${email}`);
 }
 
-/** POSTs a form through `base` the way a browser of ours does; answers status and Location. */
+/**
+ * POSTs a form through `base` the way a browser of ours does; answers status, Location and
+ * whether the balancer answered itself.
+ */
 export async function postForm(base: string, pathname: string, fields: Record<string, string>, cookie?: string) {
   const res = await fetch(`${base}${pathname}`, {
     method: "POST",
@@ -239,7 +250,11 @@ export async function postForm(base: string, pathname: string, fields: Record<st
     body: new URLSearchParams(fields),
   });
   await res.arrayBuffer();
-  return { status: res.status, location: res.headers.get("location") ?? "" };
+  return {
+    status: res.status,
+    location: res.headers.get("location") ?? "",
+    fromBalancer: res.headers.has(BALANCER_HEADER),
+  };
 }
 
 /** An item of `user`'s, paid through the test checkout over HTTP; answers its id. */

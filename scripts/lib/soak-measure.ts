@@ -1,0 +1,159 @@
+// What `npm run bench:soak` reads besides the answers (decision 048): each instance's RSS,
+// the machine's CPU and load average, and the CPU of the soak's own processes (its
+// instances and this process, which is both the load generator and the balancer), every
+// few seconds; and the arithmetic of the report (percentiles, least-squares slopes).
+import fs from "node:fs";
+import os from "node:os";
+import { cpuSecondsOf } from "./bench-kit";
+import type { Instance } from "./fleet";
+
+/** The machine's busy and total CPU ticks since boot (/proc/stat's first line). */
+function machineTicks(): { busy: number; total: number } {
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0); // idle, iowait
+  return { busy: total - idle, total };
+}
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/** The machine's busy share over `ms` (0–1 of all its cores): the load before the soak starts. */
+export async function machineBusy(ms: number): Promise<number> {
+  const a = machineTicks();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = machineTicks();
+  return (b.busy - a.busy) / Math.max(1, b.total - a.total);
+}
+
+export interface CpuPoint {
+  at: number;
+  /** Share of all the machine's cores busy since the last point (0–1), whoever used them. */
+  machine: number;
+  /** The 1-minute load average. */
+  load1: number;
+  /**
+   * Cores the soak used since the last point: its instances, this process and the
+   * PostgreSQL backends serving its database (the same server's other users not included).
+   */
+  soakCores: number;
+}
+
+/**
+ * Samples every `everyMs`: RSS per instance name, the machine's CPU and the soak's own.
+ * `backends` answers the pids of the PostgreSQL backends of the soak's database (read
+ * between samples; a backend first seen after the first sample counts from its start).
+ */
+export function startSampler(instances: () => Instance[], backends: () => Promise<number[]>, everyMs = 5000) {
+  const rss = new Map<string, Array<[number, number]>>();
+  const cpu: CpuPoint[] = [];
+  // CPU seconds per pid at the last point (a restarted instance is a new pid).
+  let lastCpu = new Map<number, number>();
+  let lastOwn = ownCpuSeconds();
+  let lastTicks = machineTicks();
+  let lastAt = Date.now();
+  let backendPids: number[] = [];
+  let primed = false;
+  const readBackends = () =>
+    void backends().then(
+      (pids) => (backendPids = pids),
+      () => undefined, // PostgreSQL restarting: the last list stands
+    );
+  readBackends();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const nextCpu = new Map<number, number>();
+    let used = 0;
+    for (const i of instances()) {
+      const pid = i.child.pid;
+      if (!pid || i.child.exitCode !== null || i.child.signalCode !== null) continue;
+      try {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+        if (!rss.has(i.name)) rss.set(i.name, []);
+        rss.get(i.name)!.push([now, kb / 1024]);
+      } catch {
+        continue; // exited between the check and the read
+      }
+      const s = cpuSecondsOf(pid);
+      nextCpu.set(pid, s);
+      if (Number.isFinite(s)) used += s - (lastCpu.get(pid) ?? s);
+    }
+    for (const pid of backendPids) {
+      const s = cpuSecondsOf(pid);
+      if (!Number.isFinite(s)) continue; // the backend has ended
+      nextCpu.set(pid, s);
+      used += s - (lastCpu.get(pid) ?? (primed ? 0 : s));
+    }
+    primed = true;
+    readBackends();
+    const own = ownCpuSeconds();
+    used += own - lastOwn;
+    const ticks = machineTicks();
+    cpu.push({
+      at: now,
+      machine: (ticks.busy - lastTicks.busy) / Math.max(1, ticks.total - lastTicks.total),
+      load1: os.loadavg()[0]!,
+      soakCores: used / Math.max(0.001, (now - lastAt) / 1000),
+    });
+    lastCpu = nextCpu;
+    lastOwn = own;
+    lastTicks = ticks;
+    lastAt = now;
+  }, everyMs);
+  return { rss, cpu, stop: () => clearInterval(timer) };
+}
+
+/** The q-quantile of ascending `sorted` (NaN when empty). */
+export const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+/** Least-squares slope of [ms, MB] points in MB per minute (NaN with fewer than 3 points). */
+export function slopePerMinute(points: Array<[number, number]>): number {
+  if (points.length < 3) return Number.NaN;
+  const mx = points.reduce((s, [t]) => s + t, 0) / points.length;
+  const my = points.reduce((s, [, v]) => s + v, 0) / points.length;
+  const num = points.reduce((s, [t, v]) => s + (t - mx) * (v - my), 0);
+  const den = points.reduce((s, [t]) => s + (t - mx) ** 2, 0);
+  return den ? (num / den) * 60_000 : Number.NaN;
+}
+
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * Each instance's memory: first and last RSS, the slope over its whole life in the run and
+ * over the part after `warmFrom` (the second half: the finder-page cache full by then).
+ */
+export function memoryReport(rss: Map<string, Array<[number, number]>>, warmFrom: number) {
+  return Object.fromEntries(
+    [...rss].map(([name, points]) => {
+      const warm = points.filter(([t]) => t >= warmFrom);
+      return [
+        name,
+        {
+          startMb: Math.round(points[0]?.[1] ?? Number.NaN),
+          warmStartMb: Math.round(warm[0]?.[1] ?? Number.NaN),
+          endMb: Math.round(points.at(-1)?.[1] ?? Number.NaN),
+          slopeWholeMbPerMin: round(slopePerMinute(points)),
+          slopeAfterWarmUpMbPerMin: round(slopePerMinute(warm)),
+        },
+      ];
+    }),
+  );
+}
+
+/** Mean and peak of the CPU points from `from` to `to` (the load phase). */
+export function cpuReport(points: CpuPoint[], from: number, to: number, cores = os.cpus().length) {
+  const xs = points.filter((p) => p.at > from && p.at <= to);
+  const mean = (f: (p: CpuPoint) => number) => round(xs.reduce((s, p) => s + f(p), 0) / Math.max(1, xs.length));
+  const max = (f: (p: CpuPoint) => number) => round(Math.max(...xs.map(f)));
+  return {
+    cores,
+    machineBusyMean: mean((p) => p.machine),
+    machineBusyMax: max((p) => p.machine),
+    load1Mean: mean((p) => p.load1),
+    load1Max: max((p) => p.load1),
+    soakCoresMean: mean((p) => p.soakCores),
+    soakCoresMax: max((p) => p.soakCores),
+  };
+}
