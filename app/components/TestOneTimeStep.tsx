@@ -1,11 +1,11 @@
-import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { Field } from "./form/Field";
 
 /**
  * The test provider's Swish (decision 056): the payer's mobile number, then "the app"
- * approves or declines; no money moves. Klarna's test is one button. Plain form posts.
+ * approves or declines; no money moves. Klarna's test is one button. Plain form posts; a
+ * refused number takes the focus back (Field does it after every refusal).
  */
 export function TestOneTimeStep({
   method,
@@ -20,11 +20,6 @@ export function TestOneTimeStep({
   busy: boolean;
 }) {
   const { t } = useTranslation();
-  const field = useRef<HTMLDivElement>(null);
-  // After a refused number the focus goes back to it.
-  useEffect(() => {
-    if (phoneError) field.current?.querySelector("input")?.focus();
-  }, [phoneError]);
   if (method === "klarna") {
     return (
       <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
@@ -45,20 +40,18 @@ export function TestOneTimeStep({
         </h2>
         <p>{t("swish.test.intro")}</p>
         <Form method="post" noValidate>
-          <div ref={field}>
-            <Field
-              id="test-swish-phone"
-              name="phone"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              label={t("swish.test.phone")}
-              defaultValue={phone}
-              error={phoneError}
-              maxLength={20}
-              required
-            />
-          </div>
+          <Field
+            id="test-swish-phone"
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            label={t("swish.test.phone")}
+            defaultValue={phone}
+            error={phoneError}
+            maxLength={20}
+            required
+          />
           <div className="d-flex flex-wrap gap-2">
             <button type="submit" name="intent" value="pay" className="btn btn-success" disabled={busy}>
               {t("swish.test.approve")}

@@ -246,6 +246,12 @@ for (const lang of ["en", "sv"] as const) {
         await page.getByLabel(T.phone).fill("12345");
         await page.getByRole("button", { name: T.approve }).click();
         await expect(page.getByText(T.phoneError)).toBeVisible();
+        await expect(page.getByLabel(T.phone)).toBeFocused();
+        // A second refused number (the same message) takes the focus back to the field too.
+        await page.getByLabel(T.phone).fill("0701");
+        await page.getByRole("button", { name: T.approve }).click();
+        await expect(page.getByLabel(T.phone)).toBeFocused();
+        await expect(page.getByLabel(T.phone)).toHaveValue("0701");
         await expectAccessible(page);
         await page.getByLabel(T.phone).fill("070-123 45 67");
         await page.getByRole("button", { name: T.decline }).click();
