@@ -68,7 +68,10 @@ export default function OrganisationApi({ loaderData, actionData }: Route.Compon
           <h2 id="api-key-created-title" className="h5" tabIndex={-1} ref={(el) => el?.focus()}>
             {t("api.keys.created.title", { name: created.name })}
           </h2>
-          <p>{t("api.keys.created.text")}</p>
+          <p>
+            {t("api.keys.created.text")}
+            {created.told > 0 ? ` ${t("api.keys.created.told")}` : ""}
+          </p>
           <label htmlFor="api-key-value" className="form-label">
             {t("api.keys.created.label")}
           </label>
