@@ -9,6 +9,7 @@ import { Form } from "react-router";
 import { CardSection } from "~/components/CardSection";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
+import { IntentButton } from "~/components/form/IntentButton";
 import { UnverifiedSenderNotice } from "~/components/UnverifiedSenderNotice";
 import { useTranslation } from "~/i18n/react";
 import { formatDate, formatDateTime } from "~/lib/domain/dates";
@@ -32,15 +33,7 @@ function Button({
   label: string;
   danger?: boolean;
 }) {
-  return (
-    <Form method="post" className="d-inline">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="endpoint" value={endpoint} />
-      <button type="submit" className={`btn btn-sm ${danger ? "btn-outline-danger" : "btn-outline-secondary"}`}>
-        {label}
-      </button>
-    </Form>
-  );
+  return <IntentButton intent={intent} fields={{ endpoint }} label={label} danger={danger} className="d-inline" />;
 }
 
 /** `sends`: the viewer may make Hittad post (a verified admin); otherwise no test, enable or resend. */
