@@ -55,6 +55,7 @@ const TEXT = {
     paidOnce: "Paid for one year with Swish.",
     paidUntil: "Paid until ",
     renew: "Renew Cykel for another year",
+    renewOne: "This item is paid until ",
   },
   sv: {
     locale: "sv-SE",
@@ -89,6 +90,7 @@ const TEXT = {
     paidOnce: "Betalt för ett år med Swish.",
     paidUntil: "Betald till ",
     renew: "Förnya Cykel ett år till",
+    renewOne: "Den här saken är betald till ",
   },
 } as const;
 
@@ -271,6 +273,10 @@ for (const lang of ["en", "sv"] as const) {
           "href",
           /\/order\/[0-9a-f-]{36}\/renew$/,
         );
+        // One item renewed: the page speaks of it, not of "these items".
+        await page.getByRole("link", { name: T.renew }).click();
+        await expect(page.locator("p.lead")).toContainText(T.renewOne);
+        await expectAccessible(page);
       },
     );
 
