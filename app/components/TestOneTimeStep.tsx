@@ -8,11 +8,13 @@ import { Field } from "./form/Field";
  * refused number takes the focus back (Field does it after every refusal).
  */
 export function TestOneTimeStep({
+  orderId,
   method,
   phone,
   phoneError,
   busy,
 }: {
+  orderId: string;
   method: "swish" | "klarna";
   phone: string;
   /** Translation key of the number's error. */
@@ -20,13 +22,15 @@ export function TestOneTimeStep({
   busy: boolean;
 }) {
   const { t } = useTranslation();
+  // "Cancel" leaves as Stripe's cancel_url does (decision 056): the order's page says nothing was charged.
+  const left = `/order/complete/${orderId}?left=1`;
   if (method === "klarna") {
     return (
       <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
         <button type="submit" name="intent" value="pay" className="btn btn-primary" disabled={busy}>
           {t("swish.test.klarna")}
         </button>
-        <Link to="/order" className="btn btn-outline-secondary">
+        <Link to={left} className="btn btn-outline-secondary">
           {t("orders.checkout.cancel")}
         </Link>
       </Form>
@@ -59,7 +63,7 @@ export function TestOneTimeStep({
             <button type="submit" name="intent" value="decline" className="btn btn-outline-danger" disabled={busy}>
               {t("swish.test.decline")}
             </button>
-            <Link to="/order" className="btn btn-outline-secondary">
+            <Link to={left} className="btn btn-outline-secondary">
               {t("orders.checkout.cancel")}
             </Link>
           </div>

@@ -52,6 +52,8 @@ const TEXT = {
     decline: "Decline in Swish (test)",
     declined: "The payment was declined in the Swish app.",
     tryAgain: "Try again",
+    cancel: "Cancel",
+    left: "You left the payment before it was done.",
     paidOnce: "Paid for one year with Swish.",
     paidUntil: "Paid until ",
     renew: "Renew Cykel for another year",
@@ -87,6 +89,8 @@ const TEXT = {
     decline: "Avböj i Swish (test)",
     declined: "Betalningen avböjdes i Swish-appen.",
     tryAgain: "Försök igen",
+    cancel: "Avbryt",
+    left: "Du lämnade betalningen innan den var klar.",
     paidOnce: "Betalt för ett år med Swish.",
     paidUntil: "Betald till ",
     renew: "Förnya Cykel ett år till",
@@ -260,6 +264,12 @@ for (const lang of ["en", "sv"] as const) {
         await expect(page).toHaveURL(/\/order\/complete\/[0-9a-f-]{36}$/);
         await expect(page.locator(".order-payment-failed")).toContainText(T.declined);
         await expectAccessible(page);
+        await page.getByRole("link", { name: T.tryAgain }).click();
+        await waitForHydration(page);
+        // Leaving the Swish step says so on the order's page, as Stripe's cancel_url does.
+        await paySwish();
+        await page.getByRole("link", { name: T.cancel }).click();
+        await expect(page.locator(".order-payment-failed")).toContainText(T.left);
         await page.getByRole("link", { name: T.tryAgain }).click();
         await waitForHydration(page);
         await paySwish();
