@@ -1,18 +1,20 @@
-import { useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { Field } from "./form/Field";
 
 /**
  * The test provider's Swish (decision 056): the payer's mobile number, then "the app"
- * approves or declines; no money moves. Klarna's test is one button. Plain form posts.
+ * approves or declines; no money moves. Klarna's test is one button. Plain form posts; a
+ * refused number takes the focus back (Field does it after every refusal).
  */
 export function TestOneTimeStep({
+  orderId,
   method,
   phone,
   phoneError,
   busy,
 }: {
+  orderId: string;
   method: "swish" | "klarna";
   phone: string;
   /** Translation key of the number's error. */
@@ -20,18 +22,15 @@ export function TestOneTimeStep({
   busy: boolean;
 }) {
   const { t } = useTranslation();
-  const field = useRef<HTMLDivElement>(null);
-  // After a refused number the focus goes back to it.
-  useEffect(() => {
-    if (phoneError) field.current?.querySelector("input")?.focus();
-  }, [phoneError]);
+  // "Cancel" leaves as Stripe's cancel_url does (decision 056): the order's page says nothing was charged.
+  const left = `/order/complete/${orderId}?left=1`;
   if (method === "klarna") {
     return (
       <Form method="post" className="d-flex flex-wrap gap-2 mt-3">
         <button type="submit" name="intent" value="pay" className="btn btn-primary" disabled={busy}>
           {t("swish.test.klarna")}
         </button>
-        <Link to="/order" className="btn btn-outline-secondary">
+        <Link to={left} className="btn btn-outline-secondary">
           {t("orders.checkout.cancel")}
         </Link>
       </Form>
@@ -45,20 +44,18 @@ export function TestOneTimeStep({
         </h2>
         <p>{t("swish.test.intro")}</p>
         <Form method="post" noValidate>
-          <div ref={field}>
-            <Field
-              id="test-swish-phone"
-              name="phone"
-              type="tel"
-              inputMode="tel"
-              autoComplete="tel"
-              label={t("swish.test.phone")}
-              defaultValue={phone}
-              error={phoneError}
-              maxLength={20}
-              required
-            />
-          </div>
+          <Field
+            id="test-swish-phone"
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            label={t("swish.test.phone")}
+            defaultValue={phone}
+            error={phoneError}
+            maxLength={20}
+            required
+          />
           <div className="d-flex flex-wrap gap-2">
             <button type="submit" name="intent" value="pay" className="btn btn-success" disabled={busy}>
               {t("swish.test.approve")}
@@ -66,7 +63,7 @@ export function TestOneTimeStep({
             <button type="submit" name="intent" value="decline" className="btn btn-outline-danger" disabled={busy}>
               {t("swish.test.decline")}
             </button>
-            <Link to="/order" className="btn btn-outline-secondary">
+            <Link to={left} className="btn btn-outline-secondary">
               {t("orders.checkout.cancel")}
             </Link>
           </div>

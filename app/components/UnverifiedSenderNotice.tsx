@@ -1,6 +1,7 @@
 /**
  * Why a form that messages someone else is not offered (decision 046): the account's email
- * is not verified, and only accountable accounts send invitations or codes. The button
+ * is not verified, and only accountable accounts send invitations or codes (or, on the
+ * webhooks page, requests to an endpoint). The button
  * asks /user/verify-email for another link (as VerifyEmailNotice does).
  */
 import { Form, useRouteLoaderData } from "react-router";
@@ -13,11 +14,12 @@ export function useSenderVerified(): boolean {
   return root?.user?.emailVerified === true;
 }
 
-export function UnverifiedSenderNotice() {
+/** `text`: the page's own translation key for what waits for the confirmation (the alerts' and contacts' by default). */
+export function UnverifiedSenderNotice({ text = "recipients.unverified.text" }: { text?: string }) {
   const { t } = useTranslation();
   return (
     <div className="alert alert-warning unverified-sender" role="note">
-      <p className="mb-2">{t("recipients.unverified.text")}</p>
+      <p className="mb-2">{t(text)}</p>
       <Form method="post" action="/user/verify-email">
         <button type="submit" className="btn btn-sm btn-primary">
           {t("recipients.unverified.resend")}

@@ -2,12 +2,15 @@
  * The webhooks page's body (decision 061): the form that adds an endpoint, and each
  * endpoint with its state, events, signing secret (revealed on demand: admins may always
  * see it, the server needs it in clear to sign), its buttons and its delivery log. Plain
- * forms, posted by intent; the log is a list, not a table, so it fits 390 px.
+ * forms, posted by intent; the log is a list, not a table, so it fits 390 px. An admin
+ * whose email is not verified gets the reason instead of every form that makes Hittad post.
  */
 import { Form } from "react-router";
 import { CardSection } from "~/components/CardSection";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
+import { IntentButton } from "~/components/form/IntentButton";
+import { UnverifiedSenderNotice } from "~/components/UnverifiedSenderNotice";
 import { useTranslation } from "~/i18n/react";
 import { formatDate, formatDateTime } from "~/lib/domain/dates";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX, type WebhookEndpointView } from "~/lib/domain/webhooks";
@@ -30,18 +33,11 @@ function Button({
   label: string;
   danger?: boolean;
 }) {
-  return (
-    <Form method="post" className="d-inline">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="endpoint" value={endpoint} />
-      <button type="submit" className={`btn btn-sm ${danger ? "btn-outline-danger" : "btn-outline-secondary"}`}>
-        {label}
-      </button>
-    </Form>
-  );
+  return <IntentButton intent={intent} fields={{ endpoint }} label={label} danger={danger} className="d-inline" />;
 }
 
-function Endpoint({ e }: { e: WebhookEndpointView }) {
+/** `sends`: the viewer may make Hittad post (a verified admin); otherwise no test, enable or resend. */
+function Endpoint({ e, sends }: { e: WebhookEndpointView; sends: boolean }) {
   const { t } = useTranslation();
   const lang = useLang();
   const state = e.enabled
@@ -64,12 +60,12 @@ function Endpoint({ e }: { e: WebhookEndpointView }) {
         <code className="d-block text-break user-select-all">{e.secret}</code>
       </details>
       <div className="d-flex flex-wrap gap-2 mb-3">
-        {e.enabled ? <Button intent="test" endpoint={e.id} label={t("webhooks.test")} /> : null}
+        {e.enabled && sends ? <Button intent="test" endpoint={e.id} label={t("webhooks.test")} /> : null}
         {e.enabled ? (
           <Button intent="disable" endpoint={e.id} label={t("webhooks.disable")} />
-        ) : (
+        ) : sends ? (
           <Button intent="enable" endpoint={e.id} label={t("webhooks.enable")} />
-        )}
+        ) : null}
         <Button intent="delete" endpoint={e.id} label={t("webhooks.delete")} danger />
       </div>
       <h4 className="h6">{t("webhooks.log.title")}</h4>
@@ -86,7 +82,7 @@ function Endpoint({ e }: { e: WebhookEndpointView }) {
               <span className="text-body-secondary">
                 {formatDateTime(d.attemptedAt, lang)} · {t("webhooks.log.duration", { ms: d.durationMs })}
               </span>
-              {e.enabled ? (
+              {e.enabled && sends ? (
                 <Form method="post" className="ms-auto">
                   <input type="hidden" name="intent" value="resend" />
                   <input type="hidden" name="endpoint" value={e.id} />
@@ -115,7 +111,7 @@ export function WebhookEndpoints({
   page,
   result,
 }: {
-  page: { endpoints: WebhookEndpointView[]; full: boolean };
+  page: { endpoints: WebhookEndpointView[]; full: boolean; emailVerified: boolean };
   result: WebhooksResult | undefined;
 }) {
   const { t } = useTranslation();
@@ -126,7 +122,12 @@ export function WebhookEndpoints({
       {result && result.intent !== "add" ? <FormAlert message={result.formError} /> : null}
       <p>{t("webhooks.intro")}</p>
       <CardSection id="webhooks-add" title={t("webhooks.add.title")}>
-        {page.full ? (
+        {!page.emailVerified ? (
+          <>
+            <FormAlert message={adding?.formError} />
+            <UnverifiedSenderNotice text="webhooks.unverified" />
+          </>
+        ) : page.full ? (
           <p className="mb-0">{t("webhooks.errors.tooMany", { max: page.endpoints.length })}</p>
         ) : (
           <Form method="post" noValidate>
@@ -183,7 +184,7 @@ export function WebhookEndpoints({
         ) : (
           <ul className="list-unstyled mb-0">
             {page.endpoints.map((e) => (
-              <Endpoint key={e.id} e={e} />
+              <Endpoint key={e.id} e={e} sends={page.emailVerified} />
             ))}
           </ul>
         )}

@@ -84,8 +84,16 @@ export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
                   </li>
                 ))}
               </ul>
-              <h4 className="h6">{t("api.docs.example")}</h4>
-              <pre className="bg-body-tertiary p-2 small mb-0 api-docs-example">
+              <h4 id={`${op.operationId}-example`} className="h6">
+                {t("api.docs.example")}
+              </h4>
+              {/* Wider than a phone: it scrolls, so the keyboard must reach it (axe's scrollable-region-focusable). */}
+              <pre
+                className="bg-body-tertiary p-2 small mb-0 api-docs-example"
+                tabIndex={0}
+                role="region"
+                aria-labelledby={`${op.operationId}-example ${op.operationId}-title`}
+              >
                 <code>{op.curl}</code>
               </pre>
             </div>

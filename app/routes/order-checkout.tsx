@@ -111,6 +111,7 @@ export default function OrderCheckout({ loaderData, actionData }: Route.Componen
       </div>
       {order.paymentKind !== "subscription" ? (
         <TestOneTimeStep
+          orderId={order.id}
           method={order.paymentKind}
           phone={typed?.phone ?? ""}
           phoneError={typed?.phoneError}

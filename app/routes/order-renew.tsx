@@ -89,6 +89,7 @@ export default function OrderRenew({ loaderData, actionData }: Route.ComponentPr
           <p className="lead">
             {t(ended ? "swish.renew.introEnded" : "swish.renew.intro", {
               date: formatDate(offer.paidUntil ?? offer.startsAt, lang),
+              count: offer.items.length,
             })}
           </p>
           <ul className="text-break renew-items">

@@ -8,6 +8,7 @@ import { data, Form, Link } from "react-router";
 import { CardSection } from "~/components/CardSection";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
+import { IntentButton } from "~/components/form/IntentButton";
 import { useTranslation } from "~/i18n/react";
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from "~/lib/domain/api-keys";
 import { formatDate, formatDateTime } from "~/lib/domain/dates";
@@ -68,7 +69,10 @@ export default function OrganisationApi({ loaderData, actionData }: Route.Compon
           <h2 id="api-key-created-title" className="h5" tabIndex={-1} ref={(el) => el?.focus()}>
             {t("api.keys.created.title", { name: created.name })}
           </h2>
-          <p>{t("api.keys.created.text")}</p>
+          <p>
+            {t("api.keys.created.text")}
+            {created.told > 0 ? ` ${t("api.keys.created.told")}` : ""}
+          </p>
           <label htmlFor="api-key-value" className="form-label">
             {t("api.keys.created.label")}
           </label>
@@ -141,17 +145,14 @@ export default function OrganisationApi({ loaderData, actionData }: Route.Compon
                   </span>
                 </span>
                 {k.revokedAt === null ? (
-                  <Form method="post" className="align-self-start">
-                    <input type="hidden" name="intent" value="revoke" />
-                    <input type="hidden" name="keyId" value={k.id} />
-                    <button
-                      type="submit"
-                      className="btn btn-outline-danger btn-sm"
-                      aria-label={t("api.keys.list.revokeLabel", { name: k.name })}
-                    >
-                      {t("api.keys.list.revoke")}
-                    </button>
-                  </Form>
+                  <IntentButton
+                    intent="revoke"
+                    fields={{ keyId: k.id }}
+                    label={t("api.keys.list.revoke")}
+                    ariaLabel={t("api.keys.list.revokeLabel", { name: k.name })}
+                    danger
+                    className="align-self-start"
+                  />
                 ) : null}
               </li>
             ))}

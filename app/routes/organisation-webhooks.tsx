@@ -15,7 +15,7 @@ import { getDeps } from "~/server/deps.server";
 import { webhooksAction, webhooksLoader } from "~/server/webhooks/webhooks-page.http.server";
 import type { Route } from "./+types/organisation-webhooks";
 
-export const handle = { i18n: ["common", "webhooks"] };
+export const handle = { i18n: ["common", "recipients", "webhooks"] };
 
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "webhooks.page"), { name: "robots", content: "noindex" }];

@@ -8,6 +8,7 @@ import { useTranslation } from "~/i18n/react";
 import { data, Form, Link } from "react-router";
 import { Field } from "~/components/form/Field";
 import { FormAlert } from "~/components/form/FormAlert";
+import { IntentButton } from "~/components/form/IntentButton";
 import { OrganisationForm } from "~/components/OrganisationForm";
 import { formatDate } from "~/lib/domain/dates";
 import { pageMeta } from "~/lib/domain/meta";
@@ -254,17 +255,13 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
                           : t("organisations.invite.until", { date: formatDate(i.expiresAt, lang) })}
                       </span>
                     </span>
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="revoke" />
-                      <input type="hidden" name="inviteId" value={i.id} />
-                      <button
-                        type="submit"
-                        className="btn btn-outline-danger btn-sm"
-                        aria-label={t("organisations.invite.revokeLabel", { email: i.email })}
-                      >
-                        {t("organisations.invite.revoke")}
-                      </button>
-                    </Form>
+                    <IntentButton
+                      intent="revoke"
+                      fields={{ inviteId: i.id }}
+                      label={t("organisations.invite.revoke")}
+                      ariaLabel={t("organisations.invite.revokeLabel", { email: i.email })}
+                      danger
+                    />
                   </li>
                 ))}
               </ul>

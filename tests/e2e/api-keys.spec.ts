@@ -99,6 +99,9 @@ for (const lang of ["en", "sv"] as const) {
       await expect(page.getByText("POST /api/v1/items", { exact: true })).toBeVisible();
       await expectAccessible(page);
       await atPhoneAndDesk(page, `api-docs-${lang}`);
+      // On a phone the curl examples scroll sideways: each is reachable by the keyboard.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expectAccessible(page, { label: "the API reference at 390 px" });
     });
   });
 }

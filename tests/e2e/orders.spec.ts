@@ -52,9 +52,12 @@ const TEXT = {
     decline: "Decline in Swish (test)",
     declined: "The payment was declined in the Swish app.",
     tryAgain: "Try again",
+    cancel: "Cancel",
+    left: "You left the payment before it was done.",
     paidOnce: "Paid for one year with Swish.",
     paidUntil: "Paid until ",
     renew: "Renew Cykel for another year",
+    renewOne: "This item is paid until ",
   },
   sv: {
     locale: "sv-SE",
@@ -86,9 +89,12 @@ const TEXT = {
     decline: "Avböj i Swish (test)",
     declined: "Betalningen avböjdes i Swish-appen.",
     tryAgain: "Försök igen",
+    cancel: "Avbryt",
+    left: "Du lämnade betalningen innan den var klar.",
     paidOnce: "Betalt för ett år med Swish.",
     paidUntil: "Betald till ",
     renew: "Förnya Cykel ett år till",
+    renewOne: "Den här saken är betald till ",
   },
 } as const;
 
@@ -246,12 +252,24 @@ for (const lang of ["en", "sv"] as const) {
         await page.getByLabel(T.phone).fill("12345");
         await page.getByRole("button", { name: T.approve }).click();
         await expect(page.getByText(T.phoneError)).toBeVisible();
+        await expect(page.getByLabel(T.phone)).toBeFocused();
+        // A second refused number (the same message) takes the focus back to the field too.
+        await page.getByLabel(T.phone).fill("0701");
+        await page.getByRole("button", { name: T.approve }).click();
+        await expect(page.getByLabel(T.phone)).toBeFocused();
+        await expect(page.getByLabel(T.phone)).toHaveValue("0701");
         await expectAccessible(page);
         await page.getByLabel(T.phone).fill("070-123 45 67");
         await page.getByRole("button", { name: T.decline }).click();
         await expect(page).toHaveURL(/\/order\/complete\/[0-9a-f-]{36}$/);
         await expect(page.locator(".order-payment-failed")).toContainText(T.declined);
         await expectAccessible(page);
+        await page.getByRole("link", { name: T.tryAgain }).click();
+        await waitForHydration(page);
+        // Leaving the Swish step says so on the order's page, as Stripe's cancel_url does.
+        await paySwish();
+        await page.getByRole("link", { name: T.cancel }).click();
+        await expect(page.locator(".order-payment-failed")).toContainText(T.left);
         await page.getByRole("link", { name: T.tryAgain }).click();
         await waitForHydration(page);
         await paySwish();
@@ -265,6 +283,10 @@ for (const lang of ["en", "sv"] as const) {
           "href",
           /\/order\/[0-9a-f-]{36}\/renew$/,
         );
+        // One item renewed: the page speaks of it, not of "these items".
+        await page.getByRole("link", { name: T.renew }).click();
+        await expect(page.locator("p.lead")).toContainText(T.renewOne);
+        await expectAccessible(page);
       },
     );
 

@@ -128,6 +128,8 @@ for (const lang of ["en", "sv"] as const) {
       await page.getByRole("button", { name: T.add }).click();
       await expect(page.getByText(T.private).first()).toBeVisible();
       await expect(page.getByLabel(T.url)).toHaveValue("https://10.0.0.7/hook");
+      // Said beside the field alone (no alert above the form): the focus goes to the field.
+      await expect(page.getByLabel(T.url)).toBeFocused();
 
       await expect(page.getByRole("heading", { name: T.log })).toBeVisible();
       await expect(page.getByText("assets.hooks.example/hittad/events")).toBeVisible();

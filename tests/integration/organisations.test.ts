@@ -1074,3 +1074,35 @@ describe("pages offer only what the user may do (issue #20 review)", () => {
     expect(html).not.toContain("Accept the invite");
   });
 });
+
+describe("an admin whose email is not verified", () => {
+  it("is offered no webhook form and refused an endpoint with a translated 403, nothing stored: Hittad posts to no stranger's server for them", async () => {
+    const newcomer = await createUser(rt, { name: "Nils Newcomer", verified: false });
+    const own = await createOrganisationWithDpa(depsOf(rt), newcomer.id, {
+      ...DETAILS,
+      orgNumber: uniqueOrgNumber(),
+      invoiceCountry: "SE",
+      vatNumber: null,
+    });
+    const page = await http.get(`/organisations/${own}/webhooks`, { ...as(newcomer), lang: "sv" });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Bekräfta din e-postadress för att lägga till mottagare");
+    expect(html).not.toContain('value="add"');
+    const url = "https://hooks.stranger.example/collect";
+    const res = await http.post(
+      `/organisations/${own}/webhooks`,
+      { intent: "add", url, events: "item.scanned" },
+      { ...as(newcomer), lang: "sv" },
+    );
+    expect(res.status).toBe(403);
+    const refused = await res.text();
+    expect(refused).toContain("Bekräfta din e-postadress först");
+    const stored = await rt.database.db
+      .selectFrom("webhook_endpoints")
+      .select("id")
+      .where("organisationId", "=", own)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+});

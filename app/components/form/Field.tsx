@@ -3,7 +3,8 @@
  * wired for screen readers (aria-invalid, aria-describedby). Errors arrive as translation
  * keys from the action's ActionResult and are translated here.
  */
-import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useEffect } from "react";
+import { useActionData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { useFieldValue } from "~/lib/hooks/use-field-value";
 import { useLang } from "~/lib/hooks/use-lang";
@@ -46,6 +47,16 @@ function FieldShell({
   const described = [error ? `${id}-error` : null, help ? `${id}-help` : null, counter ? `${id}-counter` : null]
     .filter(Boolean)
     .join(" ");
+  // After every refused submit (a new action answer, the same message again included) the
+  // first field with an error takes the focus, unless the form's alert or an earlier field
+  // has it: a refusal said beside its field alone (a service's `on: { field }`) has no alert.
+  const answer = useActionData();
+  useEffect(() => {
+    if (!error || answer === undefined) return;
+    const active = document.activeElement;
+    if (active?.getAttribute("aria-invalid") === "true" || active?.getAttribute("role") === "alert") return;
+    document.getElementById(id)?.focus();
+  }, [answer, error, id]);
   // A controlled field's value is the truth (it is cleared after a send); else what was typed.
   const left = counter === undefined ? 0 : counter - (valueLength ?? length);
   return (

@@ -25,9 +25,9 @@ export function apiKeysDone(done: string | null): string | null {
   return done && Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : null;
 }
 
-/** What making a key answers: its name and the key, shown this once. */
+/** What making a key answers: its name and the key, shown this once; `told`: other admins mailed. */
 export interface CreatedKey {
-  created: { name: string; key: string };
+  created: { name: string; key: string; told: number };
 }
 
 export async function apiKeysAction(
@@ -45,9 +45,9 @@ export async function apiKeysAction(
       invalid: (errors) => ({ key: Object.values(errors)[0] ?? "api.keys.errors.nameRequired" }),
       async handle(input) {
         const creator = { id: user.ref, name: user.name || user.email };
-        const { key } = await createApiKey(deps, creator, organisationId, input);
+        const { key, told } = await createApiKey(deps, creator, organisationId, input);
         return data<CreatedKey>(
-          { created: { name: input.name, key } },
+          { created: { name: input.name, key, told } },
           { headers: { "Cache-Control": "private, no-store" } },
         );
       },

@@ -107,8 +107,11 @@ describe("an organisation's API keys", () => {
     }
   });
 
-  it("is told to the other admins by mail, in their language, without the key", async () => {
-    const { key } = await createApiKey(deps, admin, org, { name: "Asset register", scope: "read-write" });
+  it("is told to the other admins by mail, in their language, without the key; the creator learns how many were told", async () => {
+    const { key, told } = await createApiKey(deps, admin, org, { name: "Asset register", scope: "read-write" });
+    expect(told).toBe(1);
+    // The only admin of an organisation tells nobody: the page must not say it mailed anyone.
+    expect((await createApiKey(deps, outsider, otherOrg, { name: "Alone", scope: "read" })).told).toBe(0);
     const mails = await deps.db
       .selectFrom("mail_outbox")
       .select(["to", "subject", "text"])

@@ -61,22 +61,22 @@ export async function getApiKeysPage(
 
 /**
  * Makes a key and returns it: the only time it exists outside the caller's hands. The
- * organisation's other admins are mailed in the same transaction. ApiError key.limit past
- * API_KEYS_MAX live keys.
+ * organisation's other admins are mailed in the same transaction (`told`: how many, so the
+ * page does not claim a mail to nobody). ApiError key.limit past API_KEYS_MAX live keys.
  */
 export async function createApiKey(
   deps: Pick<Deps, "db" | "clock" | "config">,
   creator: { id: string; name: string },
   organisationId: string,
   input: { name: string; scope: ApiKeyScope },
-): Promise<{ id: string; key: string }> {
+): Promise<{ id: string; key: string; told: number }> {
   const organisation = await requireKeyAdmin(deps.db, creator.id, organisationId);
   const live = (await repo.listApiKeys(deps.db, organisationId, API_KEYS_LISTED)).filter((k) => k.revokedAt === null);
   if (live.length >= API_KEYS_MAX) throw new ApiError("key.limit", { count: API_KEYS_MAX });
   const key = newApiKey();
   const id = randomUUID();
   const now = deps.clock();
-  await deps.db.transaction().execute(async (trx) => {
+  const told = await deps.db.transaction().execute(async (trx) => {
     await repo.insertApiKey(trx, {
       id,
       organisationId,
@@ -89,7 +89,7 @@ export async function createApiKey(
       lastUsedAt: null,
       revokedAt: null,
     });
-    await tellAdminsOfNewKey(trx, deps.config, {
+    return tellAdminsOfNewKey(trx, deps.config, {
       organisationId,
       organisationName: organisation.name,
       creator,
@@ -97,7 +97,7 @@ export async function createApiKey(
       now,
     });
   });
-  return { id, key };
+  return { id, key, told };
 }
 
 /** Revokes a key at once: its next request is 401. ApiError notFound for a key not live in the organisation. */

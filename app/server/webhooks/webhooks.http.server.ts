@@ -12,4 +12,5 @@ export const webhookErrors = errorTable<WebhookErrorCode>(WebhookError, {
   "events.none": { status: 400, key: "webhooks.errors.eventsNone", on: { field: "events" } },
   tooMany: { status: 409, key: "webhooks.errors.tooMany" },
   disabled: { status: 409, key: "webhooks.errors.disabled" },
+  unverified: { status: 403, key: "webhooks.errors.unverified" },
 });

@@ -28,11 +28,18 @@ export async function findRole(db: DB, organisationId: string, userId: string) {
   const row = await db
     .selectFrom("organisation_members as m")
     .innerJoin("organisations as o", "o.id", "m.organisationId")
-    .select(["m.role", "o.name"])
+    .innerJoin("user as u", "u.id", "m.userId")
+    .select(["m.role", "o.name", "u.emailVerified"])
     .where("m.organisationId", "=", organisationId)
     .where("m.userId", "=", userId)
     .executeTakeFirst();
-  return row && { role: row.role as "admin" | "member", organisationName: row.name };
+  return (
+    row && {
+      role: row.role as "admin" | "member",
+      organisationName: row.name,
+      emailVerified: readBool(row.emailVerified),
+    }
+  );
 }
 
 export async function listEndpoints(db: DB, organisationId: string): Promise<EndpointRow[]> {

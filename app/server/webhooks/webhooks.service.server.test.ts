@@ -16,7 +16,15 @@ import { sendFinderMessage } from "../relay/relay.service.server";
 import { setItemLost, writeScanEvents } from "../scans/scans.service.server";
 import { PermanentError } from "../channels/channel.server";
 import { createWebhookSender, WEBHOOK_RETRY_FOR_MS, webhookBackoffMs } from "./webhook-channel.server";
-import { addEndpoint, getWebhooksPage, setEndpointEnabled, WebhookError } from "./webhooks.service.server";
+import {
+  addEndpoint,
+  deleteEndpoint,
+  getWebhooksPage,
+  resendEvent,
+  sendTestEvent,
+  setEndpointEnabled,
+  WebhookError,
+} from "./webhooks.service.server";
 import { runHousekeeping } from "../jobs/jobs.service.server";
 import { RETENTION_MS } from "~/lib/domain/retention";
 
@@ -101,6 +109,32 @@ describe("who manages an organisation's webhooks", () => {
     expect(page.endpoints).toHaveLength(1);
     expect(page.endpoints[0]!.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(page.endpoints[0]!.secret.slice(6), "base64")).toHaveLength(32);
+  });
+});
+
+describe("an admin whose email is not verified", () => {
+  it("cannot make Hittad post anywhere: no endpoint added, enabled, tested or resent; the page still shows, and disabling and deleting work", async () => {
+    const newcomer = await signUpOwner(deps, { verified: false });
+    const org = await createTestOrganisation(deps, newcomer);
+    const input = { url: hook("stranger"), events: ["item.scanned" as const] };
+    expect(await codeOf(addEndpoint(deps, newcomer.id, org, input))).toBe("unverified");
+    expect(await webhookRows()).toHaveLength(0);
+    expect((await getWebhooksPage(deps, newcomer.id, org)).emailVerified).toBe(false);
+    // An endpoint a verified admin added: the unverified one can stop it, never start it.
+    const colleague = await signUpOwner(deps);
+    await joinOrganisation(deps, org, colleague, "admin");
+    const id = await addEndpoint(deps, colleague.id, org, input);
+    await sendTestEvent(deps, colleague.id, org, id);
+    const sent = await webhookRows();
+    expect(sent).toHaveLength(1);
+    expect(await codeOf(sendTestEvent(deps, newcomer.id, org, id))).toBe("unverified");
+    const eventId = sent[0]!.text;
+    expect(await codeOf(resendEvent(deps, newcomer.id, org, id, eventId))).toBe("unverified");
+    await setEndpointEnabled(deps, newcomer.id, org, id, false);
+    expect(await codeOf(setEndpointEnabled(deps, newcomer.id, org, id, true))).toBe("unverified");
+    expect(await webhookRows()).toHaveLength(1);
+    await deleteEndpoint(deps, newcomer.id, org, id);
+    expect((await getWebhooksPage(deps, colleague.id, org)).endpoints).toHaveLength(0);
   });
 });
 

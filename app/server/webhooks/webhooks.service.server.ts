@@ -3,7 +3,10 @@
  * that resolves to public addresses unless WEBHOOK_ALLOW_HOSTS lists it), choose their
  * events, see each one's signing secret and delivery log, resend a delivery, send a test
  * event, disable, enable and delete them. Anyone else gets notFound: an outsider or a
- * plain member learns nothing of them.
+ * plain member learns nothing of them. Only an admin whose email is verified makes Hittad
+ * post anywhere (adds, enables, tests, resends: `unverified`): a brand-new account with an
+ * organisation of its own must not aim Hittad's requests at a stranger's server (decision
+ * 012's rule for mail, decision 046's for anyone contacted).
  */
 import { randomBytes } from "node:crypto";
 import { isOrganisationId } from "~/lib/domain/organisations";
@@ -24,7 +27,9 @@ export type WebhookErrorCode =
   | "url.unresolvable"
   | "events.none"
   | "tooMany"
-  | "disabled";
+  | "disabled"
+  /** The admin's email is not verified: nothing that makes Hittad post to an endpoint. */
+  | "unverified";
 
 export class WebhookError extends ServiceError<WebhookErrorCode> {}
 
@@ -39,15 +44,22 @@ export function newWebhookSecret(): string {
 }
 
 /** The organisation's name when `userId` may manage its webhooks; notFound for everyone else. */
-async function requireWebhookAdmin(db: Deps["db"], organisationId: string, userId: string): Promise<string> {
+async function requireWebhookAdmin(db: Deps["db"], organisationId: string, userId: string) {
   if (!isOrganisationId(organisationId)) throw new WebhookError("notFound");
   const found = await repo.findRole(db, organisationId, userId);
   if (!found || !may(found.role, "organisation", "webhooks")) throw new WebhookError("notFound");
-  return found.organisationName;
+  return { organisation: found.organisationName, emailVerified: found.emailVerified };
 }
 
-async function requireEndpoint(db: Deps["db"], organisationId: string, userId: string, id: string) {
-  await requireWebhookAdmin(db, organisationId, userId);
+/** As requireWebhookAdmin, and refuses an admin whose email is not verified (`unverified`). */
+async function requireSendingAdmin(db: Deps["db"], organisationId: string, userId: string) {
+  const admin = await requireWebhookAdmin(db, organisationId, userId);
+  if (!admin.emailVerified) throw new WebhookError("unverified");
+  return admin;
+}
+
+async function requireEndpoint(db: Deps["db"], organisationId: string, userId: string, id: string, sends: boolean) {
+  await (sends ? requireSendingAdmin : requireWebhookAdmin)(db, organisationId, userId);
   const endpoint = await repo.findEndpoint(db, id);
   if (!endpoint || endpoint.organisationId !== organisationId) throw new WebhookError("notFound");
   return endpoint;
@@ -57,8 +69,8 @@ export async function getWebhooksPage(
   deps: Pick<Deps, "db">,
   userId: string,
   organisationId: string,
-): Promise<{ organisation: string; endpoints: WebhookEndpointView[]; full: boolean }> {
-  const organisation = await requireWebhookAdmin(deps.db, organisationId, userId);
+): Promise<{ organisation: string; endpoints: WebhookEndpointView[]; full: boolean; emailVerified: boolean }> {
+  const { organisation, emailVerified } = await requireWebhookAdmin(deps.db, organisationId, userId);
   const endpoints: WebhookEndpointView[] = [];
   for (const e of await repo.listEndpoints(deps.db, organisationId)) {
     const log = await repo.listDeliveries(deps.db, e.id, DELIVERY_LOG_LINES);
@@ -82,12 +94,12 @@ export async function getWebhooksPage(
       })),
     });
   }
-  return { organisation, endpoints, full: endpoints.length >= WEBHOOK_ENDPOINTS_MAX };
+  return { organisation, endpoints, full: endpoints.length >= WEBHOOK_ENDPOINTS_MAX, emailVerified };
 }
 
 /**
  * Adds an endpoint: the URL checked now (https, public addresses; it is checked again on
- * every delivery), a new secret. Answers its id.
+ * every delivery), a new secret. Answers its id. A verified admin only.
  */
 export async function addEndpoint(
   deps: Ctx,
@@ -96,7 +108,7 @@ export async function addEndpoint(
   input: { url: string; events: readonly WebhookEventType[] },
   resolve?: (hostname: string) => Promise<string[]>,
 ): Promise<string> {
-  await requireWebhookAdmin(deps.db, organisationId, userId);
+  await requireSendingAdmin(deps.db, organisationId, userId);
   if (input.events.length === 0) throw new WebhookError("events.none");
   const problem = await checkEndpoint(input.url, deps.config.webhooks.allowHosts, resolve);
   if (problem) throw new WebhookError(`url.${problem}`);
@@ -119,7 +131,7 @@ export async function addEndpoint(
   return id;
 }
 
-/** Switches an endpoint on (its failing forgotten) or off; nothing when it already is. */
+/** Switches an endpoint on (its failing forgotten; a verified admin only) or off; nothing when it already is. */
 export async function setEndpointEnabled(
   deps: Pick<Deps, "db">,
   userId: string,
@@ -127,24 +139,24 @@ export async function setEndpointEnabled(
   id: string,
   enabled: boolean,
 ): Promise<void> {
-  await requireEndpoint(deps.db, organisationId, userId, id);
+  await requireEndpoint(deps.db, organisationId, userId, id, enabled);
   await repo.setEnabled(deps.db, id, enabled, enabled ? null : "admin");
 }
 
 export async function deleteEndpoint(deps: Pick<Deps, "db">, userId: string, organisationId: string, id: string) {
-  await requireEndpoint(deps.db, organisationId, userId, id);
+  await requireEndpoint(deps.db, organisationId, userId, id, false);
   await repo.deleteEndpoint(deps.db, id);
 }
 
-/** "Send a test event": a `webhook.test` event to this endpoint alone (enabled ones only). */
+/** "Send a test event": a `webhook.test` event to this endpoint alone (enabled ones only; a verified admin). */
 export async function sendTestEvent(deps: Ctx, userId: string, organisationId: string, id: string): Promise<void> {
-  const endpoint = await requireEndpoint(deps.db, organisationId, userId, id);
+  const endpoint = await requireEndpoint(deps.db, organisationId, userId, id, true);
   if (!endpoint.enabled) throw new WebhookError("disabled");
   await enqueueTestEvent(deps.db, endpoint, deps.clock());
   wakeOutbox("webhook");
 }
 
-/** "Resend": the same event (same id, same body, a new signature) delivered once more. */
+/** "Resend": the same event (same id, same body, a new signature) delivered once more (a verified admin). */
 export async function resendEvent(
   deps: Ctx,
   userId: string,
@@ -152,7 +164,7 @@ export async function resendEvent(
   id: string,
   eventId: string,
 ): Promise<void> {
-  const endpoint = await requireEndpoint(deps.db, organisationId, userId, id);
+  const endpoint = await requireEndpoint(deps.db, organisationId, userId, id, true);
   if (!endpoint.enabled) throw new WebhookError("disabled");
   const message = await repo.findMessage(deps.db, endpoint.id, eventId);
   if (!message) throw new WebhookError("notFound");
