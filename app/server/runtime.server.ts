@@ -1,6 +1,6 @@
 /**
  * Process-wide services, created once at start-up: configuration, database, auth, clock,
- * the payment provider and the finder-page cache (decision 039).
+ * the payment provider, the finder-page cache and the outbox's senders (decision 039).
  * Start-up code imports no feature's logic except the hooks it wires here (decision 031)
  * and the handlers it subscribes to the event bus (`listen`, decision 053).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
@@ -22,8 +22,19 @@ import { createItem } from "./items/items.service.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { photoStoreOf } from "./photos/photo-store.server";
+import { createMailSender } from "./mail/mail.server";
+import { createPushSender } from "./push/push-channel.server";
+import { createSmsSender } from "./sms/elks.server";
+import { createWebhookSender } from "./webhooks/webhook-channel.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
-import { systemClock, type Captcha, type Clock, type Deps, type PhotoStore } from "./service-deps.server";
+import {
+  systemClock,
+  type Captcha,
+  type Clock,
+  type Deps,
+  type OutboxSenders,
+  type PhotoStore,
+} from "./service-deps.server";
 
 export interface Runtime {
   config: Config;
@@ -42,6 +53,11 @@ export interface Runtime {
   photos: PhotoStore;
   /** The captcha CAPTCHA names (decision 029). */
   captcha: Captcha;
+  /**
+   * The outbox's senders, as SMTP_URL, the 46elks credentials and the push and webhook
+   * settings say (decisions 033, 040, 061); the outbox worker takes them from Deps.
+   */
+  senders: OutboxSenders;
   /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
@@ -71,6 +87,19 @@ function listen(events: DomainEventBus): void {
   events.on("stickerClaimed", webhooks.webhookOfStickerClaim);
 }
 
+/**
+ * Every channel's sender, made once from the configuration (decision 039): mail (SMTP or the
+ * outbox folder), SMS (46elks or the folder), push (web push, system CAs) and the webhooks.
+ */
+function sendersOf(deps: Pick<Deps, "db" | "config" | "clock">): OutboxSenders {
+  return {
+    email: createMailSender(deps.config, deps.clock),
+    sms: createSmsSender(deps.config, deps.db, deps.clock),
+    push: createPushSender(deps),
+    webhook: createWebhookSender(deps),
+  };
+}
+
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
   const database = openDatabase(config.database);
   const result = await migrateToLatest(database.db);
@@ -81,6 +110,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const pageCache = new ItemPageCache();
   const photos = photoStoreOf(config);
   const captcha = captchaOf(config, database.db);
+  const senders = sendersOf({ db: database.db, config, clock });
   // The handlers take the runtime's deps, made below; the first announcement comes later.
   const events = new DomainEventBus(() => depsOfRuntime(runtime));
   listen(events);
@@ -103,6 +133,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     pageCache,
     photos,
     captcha,
+    senders,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
     events,
@@ -121,6 +152,7 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     pageCache: rt.pageCache,
     photos: rt.photos,
     captcha: rt.captcha,
+    senders: rt.senders,
     events: rt.events,
     createItem,
     writer: rt.database.writer,

@@ -8,6 +8,7 @@
  */
 import type { Lang } from "~/i18n/config";
 import type { ItemInput } from "./access/item-error.server";
+import type { ChannelSender } from "./channels/channel.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
 import type { DomainEventName, DomainEvents, EventReport } from "./domain-events";
@@ -59,6 +60,16 @@ export interface PhotoStore {
   /** Deletes the bytes of these hashes that no photo uses any more. */
   deleteUnused(db: DB, hashes: string[]): Promise<void>;
 }
+
+/**
+ * The senders of the one outbox's channels (decisions 033, 040, 061), made once at start-up
+ * from the configuration (runtime.server.ts: SMTP or the mail outbox folder, 46elks or the
+ * SMS outbox folder, web push, the webhooks) and handed to the outbox worker
+ * (mail/mail.server.ts' startMailWorker). Services never send: they queue a row. A test
+ * passes in-process senders where a stand-in server is not the point; a channel without a
+ * sender has no lane, and its rows wait.
+ */
+export type OutboxSenders = Partial<Record<"email" | "sms" | "push" | "webhook", ChannelSender>>;
 
 export type CaptchaFailure = "missing" | "invalid" | "expired" | "used" | "unavailable";
 export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaFailure };
@@ -119,6 +130,8 @@ export interface Deps {
   photos: PhotoStore;
   /** The captcha on anonymous writes, made once at start-up. */
   captcha: Captcha;
+  /** The outbox's senders (mail, SMS, push, webhooks), made once at start-up. */
+  senders: OutboxSenders;
   /** This runtime's event bus, its handlers subscribed at start-up (decision 053). */
   events: EventBus;
   /** The items' createItem, for the stickers' claims (decision 053). */

@@ -26,9 +26,7 @@ describe("the outbox's lease (decision 033)", () => {
     await claimed(live, now + 60_000);
     await claimed(dead, now - 1);
     const sent: string[] = [];
-    const worker = startMailWorker(deps.db, deps.config, {
-      sms: { send: async (row) => void sent.push(row.to) },
-    });
+    const worker = startMailWorker({ ...deps, senders: { sms: { send: async (row) => void sent.push(row.to) } } });
     try {
       await worker.drain();
       expect(sent).toEqual(["+46700000002"]);
