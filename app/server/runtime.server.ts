@@ -10,6 +10,7 @@ import { alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
 import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
+import { unsuppressConfirmedContact } from "./recipients/listeners.server";
 import * as webhooks from "./webhooks/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
@@ -19,6 +20,7 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.serv
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { ItemPageCache } from "./items/item-page-cache.server";
 import { createItem } from "./items/items.service.server";
+import { forgetItemPages } from "./items/listeners.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { photoStoreOf } from "./photos/photo-store.server";
@@ -46,7 +48,8 @@ export interface Runtime {
   payments: PaymentProvider;
   /**
    * This runtime's finder-page cache (decisions 009, 021): each instance keeps its own and
-   * checks versions against the database; services forget through `deps.pageCache`.
+   * checks versions against the database; it forgets an item's pages when a feature
+   * announces `itemsChanged` (`listen` below).
    */
   pageCache: ItemPageCache;
   /** Where photo bytes are kept, as S3_* says (decision 035). */
@@ -75,6 +78,10 @@ function listen(events: DomainEventBus): void {
   events.on("itemScanned", alertOfScan);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);
+  // After the write (its commit): this runtime's finder pages of the items (decisions 009, 021).
+  events.on("itemsChanged", forgetItemPages);
+  // After a trusted contact's confirmation was stored (decision 046).
+  events.on("contactConfirmed", unsuppressConfirmedContact);
   // After the owner's side answer was stored (decision 055).
   events.on("ownerReplied", smsFinderOfReply);
   // The organisations' webhooks, in the announcer's transaction (decision 061).
@@ -115,7 +122,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const events = new DomainEventBus(() => depsOfRuntime(runtime));
   listen(events);
   const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache, photos }, user),
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, events, photos }, user),
     // Paid before verifying: the receipt and order confirmation go out now (decision 051).
     // A failure is logged, never the user's: the verification itself has happened.
     afterVerifiedUserUpdate: (userId) =>

@@ -40,8 +40,9 @@ export { systemClock, type Clock } from "./clock.server";
 import type { Clock } from "./clock.server";
 
 /**
- * What a service does to the finder-page cache (items/item-page-cache.server.ts): after
- * changing an item it forgets the item's stored pages. Each runtime has its own cache;
+ * The finder-page cache (items/item-page-cache.server.ts): a service that changes an item
+ * announces `itemsChanged` and the cache's handler (items/listeners.server.ts) forgets the
+ * item's stored pages; no service calls it (decision 053). Each runtime has its own cache;
  * another instance's pages follow within VERSION_CHECK_MS (decisions 009, 021, 039).
  */
 export interface PageCache {
@@ -124,7 +125,10 @@ export interface Deps {
    * PAYMENTS says), made once at start-up by runtime.server.ts (decision 039).
    */
   payments: Provided<"payments">;
-  /** This runtime's finder-page cache, made once at start-up (decision 039). */
+  /**
+   * This runtime's finder-page cache, made once at start-up (decision 039); only its
+   * handler on the bus (`itemsChanged`) uses it.
+   */
   pageCache: PageCache;
   /** Where photo bytes are kept (decision 035), made once at start-up. */
   photos: PhotoStore;

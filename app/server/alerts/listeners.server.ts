@@ -13,7 +13,6 @@ import { fanOutAlert } from "./fanout.service.server";
  */
 export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "config">): Promise<{ mails: number }> {
   const r = await fanOutAlert(
-    deps.db,
     deps,
     {
       event: e.lost ? "lostScan" : "scan",
