@@ -9,8 +9,6 @@ import { startJobs, type Jobs } from "../app/server/jobs/jobs.server";
 import { logger } from "../app/server/logger.server";
 import { startMailWorker, type MailWorker } from "../app/server/mail/mail.server";
 import { outboxQueueStats } from "../app/server/outbox/outbox-worker.server";
-import { createPushSender } from "../app/server/push/push-channel.server";
-import { createWebhookSender } from "../app/server/webhooks/webhook-channel.server";
 import { enableMetrics, scanLogFlushDuration } from "../app/server/metrics/metrics.server";
 import { closeRuntime, depsOfRuntime, getRuntime } from "../app/server/runtime.server";
 import { startItemPageRefresh } from "../app/server/items/item-page-cache.server";
@@ -36,10 +34,8 @@ export async function start() {
   const rt = await getRuntime();
   const deps = depsOfRuntime(rt);
   // Mail, SMS, push notices and webhooks: one outbox, one worker, a lane per channel (decisions 033, 040, 049).
-  mailWorker = startMailWorker(rt.database.db, rt.config, {
-    push: createPushSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
-    webhook: createWebhookSender({ db: rt.database.db, config: rt.config, clock: rt.clock }),
-  });
+  // Their senders were made from the configuration at start-up (runtime.server.ts, decision 039).
+  mailWorker = startMailWorker(deps);
   jobs = startJobs(rt.database, { ...deps, clock: systemClock });
   // BACKUP_EVERY: the instance holding the backup lock makes them (decision 048).
   backups = startScheduledBackups({ ...deps, clock: systemClock }, rt.database.dialect);

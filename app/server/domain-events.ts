@@ -130,13 +130,41 @@ export interface StickerClaimed {
   at: number;
 }
 
+/**
+ * A trusted contact confirmed the address or number they were invited at (the button in
+ * the mail, or the code sent by SMS), after it was stored. Whoever keeps a list of
+ * addresses that asked for no messages hears that this one now wants them (decision 046).
+ */
+export interface ContactConfirmed {
+  contactId: string;
+  /** The owner who named the contact. */
+  userId: string;
+  organisationId: string | null;
+  channel: "email" | "sms";
+  /** The address or number that confirmed. */
+  to: string;
+  at: number;
+}
+
+/**
+ * What a finder sees of these items may have changed: saved, lost mode, photos, paid or
+ * lapsed, a sticker moved, archived or deleted, the finder form closed for a while.
+ * Announced after the write (after its commit, when it had a transaction), so what hears
+ * it, the finder-page cache (decisions 009, 021), reads the new state.
+ */
+export interface ItemsChanged {
+  itemIds: readonly string[];
+}
+
 /** Every event by name. */
 export interface DomainEvents {
+  contactConfirmed: ContactConfirmed;
   finderMessaged: FinderMessaged;
   invoiceOverdue: InvoiceOverdue;
   itemFound: ItemLostModeChanged;
   itemMarkedLost: ItemLostModeChanged;
   itemScanned: ItemScanned;
+  itemsChanged: ItemsChanged;
   membershipEnded: MembershipEnded;
   orderPaid: OrderPaid;
   ownerReplied: OwnerReplied;

@@ -1,6 +1,6 @@
 /**
  * Process-wide services, created once at start-up: configuration, database, auth, clock,
- * the payment provider and the finder-page cache (decision 039).
+ * the payment provider, the finder-page cache and the outbox's senders (decision 039).
  * Start-up code imports no feature's logic except the hooks it wires here (decision 031)
  * and the handlers it subscribes to the event bus (`listen`, decision 053).
  * Route modules reach them through getRuntime(); tests build their own with createRuntime().
@@ -10,6 +10,7 @@ import { alertOfPaidYear, alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
 import { stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
+import { unsuppressConfirmedContact } from "./recipients/listeners.server";
 import * as webhooks from "./webhooks/listeners.server";
 import { sendPendingConfirmations } from "./orders/confirmation.service.server";
 import { createAuth, type Auth } from "./auth/auth.server";
@@ -19,11 +20,23 @@ import { migrateToLatest, openDatabase, type DatabaseHandle } from "./db/db.serv
 import { createCookieWriters, type CookieWriters } from "./http/cookies.server";
 import { ItemPageCache } from "./items/item-page-cache.server";
 import { createItem } from "./items/items.service.server";
+import { forgetItemPages } from "./items/listeners.server";
 import { logger } from "./logger.server";
 import { getPaymentProvider, type PaymentProvider } from "./orders/payments.server";
 import { photoStoreOf } from "./photos/photo-store.server";
+import { createMailSender } from "./mail/mail.server";
+import { createPushSender } from "./push/push-channel.server";
+import { createSmsSender } from "./sms/elks.server";
+import { createWebhookSender } from "./webhooks/webhook-channel.server";
 import { createPublicSettings, type PublicSettings } from "./public-settings.server";
-import { systemClock, type Captcha, type Clock, type Deps, type PhotoStore } from "./service-deps.server";
+import {
+  systemClock,
+  type Captcha,
+  type Clock,
+  type Deps,
+  type OutboxSenders,
+  type PhotoStore,
+} from "./service-deps.server";
 
 export interface Runtime {
   config: Config;
@@ -35,13 +48,19 @@ export interface Runtime {
   payments: PaymentProvider;
   /**
    * This runtime's finder-page cache (decisions 009, 021): each instance keeps its own and
-   * checks versions against the database; services forget through `deps.pageCache`.
+   * checks versions against the database; it forgets an item's pages when a feature
+   * announces `itemsChanged` (`listen` below).
    */
   pageCache: ItemPageCache;
   /** Where photo bytes are kept, as S3_* says (decision 035). */
   photos: PhotoStore;
   /** The captcha CAPTCHA names (decision 029). */
   captcha: Captcha;
+  /**
+   * The outbox's senders, as SMTP_URL, the 46elks credentials and the push and webhook
+   * settings say (decisions 033, 040, 061); the outbox worker takes them from Deps.
+   */
+  senders: OutboxSenders;
   /** Set-Cookie writers, `Secure` as the configuration says (decision 039). */
   cookies: CookieWriters;
   /** The configuration's public side (captcha, seller), built once. */
@@ -61,6 +80,10 @@ function listen(events: DomainEventBus): void {
   events.on("paidYearEnding", alertOfPaidYear);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);
+  // After the write (its commit): this runtime's finder pages of the items (decisions 009, 021).
+  events.on("itemsChanged", forgetItemPages);
+  // After a trusted contact's confirmation was stored (decision 046).
+  events.on("contactConfirmed", unsuppressConfirmedContact);
   // After the owner's side answer was stored (decision 055).
   events.on("ownerReplied", smsFinderOfReply);
   // The organisations' webhooks, in the announcer's transaction (decision 061).
@@ -73,6 +96,19 @@ function listen(events: DomainEventBus): void {
   events.on("stickerClaimed", webhooks.webhookOfStickerClaim);
 }
 
+/**
+ * Every channel's sender, made once from the configuration (decision 039): mail (SMTP or the
+ * outbox folder), SMS (46elks or the folder), push (web push, system CAs) and the webhooks.
+ */
+function sendersOf(deps: Pick<Deps, "db" | "config" | "clock">): OutboxSenders {
+  return {
+    email: createMailSender(deps.config, deps.clock),
+    sms: createSmsSender(deps.config, deps.db, deps.clock),
+    push: createPushSender(deps),
+    webhook: createWebhookSender(deps),
+  };
+}
+
 export async function createRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
   const database = openDatabase(config.database);
   const result = await migrateToLatest(database.db);
@@ -83,11 +119,12 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   const pageCache = new ItemPageCache();
   const photos = photoStoreOf(config);
   const captcha = captchaOf(config, database.db);
+  const senders = sendersOf({ db: database.db, config, clock });
   // The handlers take the runtime's deps, made below; the first announcement comes later.
   const events = new DomainEventBus(() => depsOfRuntime(runtime));
   listen(events);
   const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, pageCache, photos }, user),
+    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, events, photos }, user),
     // Paid before verifying: the receipt and order confirmation go out now (decision 051).
     // A failure is logged, never the user's: the verification itself has happened.
     afterVerifiedUserUpdate: (userId) =>
@@ -105,6 +142,7 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
     pageCache,
     photos,
     captcha,
+    senders,
     cookies: createCookieWriters(config),
     site: createPublicSettings(config),
     events,
@@ -123,6 +161,7 @@ export function depsOfRuntime(rt: Omit<Runtime, "cookies" | "site">): Deps {
     pageCache: rt.pageCache,
     photos: rt.photos,
     captcha: rt.captcha,
+    senders: rt.senders,
     events: rt.events,
     createItem,
     writer: rt.database.writer,

@@ -8,6 +8,7 @@
  */
 import type { Lang } from "~/i18n/config";
 import type { ItemInput } from "./access/item-error.server";
+import type { ChannelSender } from "./channels/channel.server";
 import type { Config } from "./config.server";
 import type { DB } from "./db/db.server";
 import type { DomainEventName, DomainEvents, EventReport } from "./domain-events";
@@ -39,8 +40,9 @@ export { systemClock, type Clock } from "./clock.server";
 import type { Clock } from "./clock.server";
 
 /**
- * What a service does to the finder-page cache (items/item-page-cache.server.ts): after
- * changing an item it forgets the item's stored pages. Each runtime has its own cache;
+ * The finder-page cache (items/item-page-cache.server.ts): a service that changes an item
+ * announces `itemsChanged` and the cache's handler (items/listeners.server.ts) forgets the
+ * item's stored pages; no service calls it (decision 053). Each runtime has its own cache;
  * another instance's pages follow within VERSION_CHECK_MS (decisions 009, 021, 039).
  */
 export interface PageCache {
@@ -59,6 +61,16 @@ export interface PhotoStore {
   /** Deletes the bytes of these hashes that no photo uses any more. */
   deleteUnused(db: DB, hashes: string[]): Promise<void>;
 }
+
+/**
+ * The senders of the one outbox's channels (decisions 033, 040, 061), made once at start-up
+ * from the configuration (runtime.server.ts: SMTP or the mail outbox folder, 46elks or the
+ * SMS outbox folder, web push, the webhooks) and handed to the outbox worker
+ * (mail/mail.server.ts' startMailWorker). Services never send: they queue a row. A test
+ * passes in-process senders where a stand-in server is not the point; a channel without a
+ * sender has no lane, and its rows wait.
+ */
+export type OutboxSenders = Partial<Record<"email" | "sms" | "push" | "webhook", ChannelSender>>;
 
 export type CaptchaFailure = "missing" | "invalid" | "expired" | "used" | "unavailable";
 export type CaptchaResult = { ok: true } | { ok: false; reason: CaptchaFailure };
@@ -113,12 +125,17 @@ export interface Deps {
    * PAYMENTS says), made once at start-up by runtime.server.ts (decision 039).
    */
   payments: Provided<"payments">;
-  /** This runtime's finder-page cache, made once at start-up (decision 039). */
+  /**
+   * This runtime's finder-page cache, made once at start-up (decision 039); only its
+   * handler on the bus (`itemsChanged`) uses it.
+   */
   pageCache: PageCache;
   /** Where photo bytes are kept (decision 035), made once at start-up. */
   photos: PhotoStore;
   /** The captcha on anonymous writes, made once at start-up. */
   captcha: Captcha;
+  /** The outbox's senders (mail, SMS, push, webhooks), made once at start-up. */
+  senders: OutboxSenders;
   /** This runtime's event bus, its handlers subscribed at start-up (decision 053). */
   events: EventBus;
   /** The items' createItem, for the stickers' claims (decision 053). */

@@ -16,7 +16,6 @@ import { photoStoreOf } from "../../app/server/photos/photo-store.server";
 import { phonePhotoWithGps } from "../../tests/support/images";
 import { buildIfNeeded, root } from "./build.mjs";
 import { createBatch, getBatch } from "../../app/server/stickers/stickers.service.server";
-import { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 import { grantAdmin } from "../../app/server/admin/admin.repository.server";
 import { acceptDpa, createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { DPA_VERSION } from "../../app/lib/domain/dpa";
@@ -165,12 +164,13 @@ export async function startQualityServer(): Promise<QualityServer> {
       });
     }
     const config = parseConfig({ ...process.env, ...env });
-    // This process stores no finder pages: the server's own cache follows by version.
+    // This process stores no finder pages and subscribes nothing: the server's own cache
+    // follows by version.
     const deps = {
       db: handle.db,
       config,
       clock: () => Date.now(),
-      pageCache: new ItemPageCache(),
+      events: { emit: () => Promise.resolve({ mails: 0 }) },
       photos: photoStoreOf(config),
     };
     await attachPhotos(

@@ -199,7 +199,10 @@ describe("the push lane's share and a silent host's pause, with an outbox worker
     );
 
     const started = Date.now();
-    worker = startMailWorker(rt.database.db, rt.config, { push: createPushSender(deps()) });
+    worker = startMailWorker({
+      ...deps(),
+      senders: { ...rt.senders, webhook: undefined, push: createPushSender(deps()) },
+    });
     const got = await push.waitFor((p) => p.subscriptionId === good.id, TIMEOUT_MS);
     expect(got.at - started).toBeLessThan(TIMEOUT_MS);
     expect(host.open).toBe(share);
@@ -275,7 +278,10 @@ describe("the push lane's share and a silent host's pause, with an outbox worker
     }, 5);
     try {
       const started = Date.now();
-      worker = startMailWorker(rt.database.db, rt.config, { push: createPushSender(deps()) });
+      worker = startMailWorker({
+        ...deps(),
+        senders: { ...rt.senders, webhook: undefined, push: createPushSender(deps()) },
+      });
       const got = await push.waitFor((p) => p.subscriptionId === good.id, TIMEOUT_MS);
       expect(got.at - started).toBeLessThan(TIMEOUT_MS);
       await worker.drain();

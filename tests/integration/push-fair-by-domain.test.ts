@@ -108,7 +108,10 @@ describe("hosts that differ only by port cannot starve anyone's push", () => {
       );
     }, 5);
     const started = Date.now();
-    const worker = startMailWorker(rt.database.db, rt.config, { push: createPushSender(deps) });
+    const worker = startMailWorker({
+      ...deps,
+      senders: { ...rt.senders, webhook: undefined, push: createPushSender(deps) },
+    });
     try {
       const got = await push.waitFor((p) => p.subscriptionId === good.id, 10_000);
       // Keyed by host:port it waited rounds of the deadline (more than 3 × TIMEOUT_MS); the

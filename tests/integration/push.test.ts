@@ -55,7 +55,10 @@ async function outboxOf(subscriptionId: string) {
 const workers: MailWorker[] = [];
 /** An instance's outbox worker, its push sender trusting the stand-in (a short deadline where a test waits for it). */
 function outboxWorker(r: Runtime = rt, timeoutMs = 10_000): MailWorker {
-  const w = startMailWorker(r.database.db, r.config, { push: createPushSender(deps(r, undefined, timeoutMs)) });
+  const w = startMailWorker({
+    ...deps(r),
+    senders: { ...r.senders, webhook: undefined, push: createPushSender(deps(r, undefined, timeoutMs)) },
+  });
   workers.push(w);
   return w;
 }

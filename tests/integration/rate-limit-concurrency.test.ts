@@ -697,8 +697,7 @@ describe(`${N} requests at once at every limit`, { timeout: 60_000 }, () => {
           .transaction()
           .execute((trx) =>
             admitConsentRequest(
-              trx,
-              rt.config,
+              { db: trx, config: rt.config },
               { channel: "sms", to: phone.e164, accountKey: `account:burst-${i}` },
               Date.now(),
             ),

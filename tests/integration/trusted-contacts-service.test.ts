@@ -240,8 +240,7 @@ describe("the stop link in every message to a contact", () => {
       .transaction()
       .execute((trx) =>
         fanOutAlert(
-          trx,
-          deps,
+          { ...deps, db: trx },
           { event: "lostScan", itemId: item, itemName: "Telefon", at: now, scanLang: "en", device: "phone" },
           now,
         ),
@@ -277,8 +276,7 @@ describe("the stop link in every message to a contact", () => {
       .transaction()
       .execute((trx) =>
         fanOutAlert(
-          trx,
-          deps,
+          { ...deps, db: trx },
           { event: "lostScan", itemId: item, itemName: "Green phone", at: now, scanLang: "en", device: "phone" },
           now,
         ),
@@ -458,7 +456,7 @@ describe("the desk's trusted contacts (an organisation's items assigned to nobod
       email: `kept-${org.slice(0, 6)}@example.test`,
       phone: "",
     });
-    await eraseContacts(rt.database.db, admin.id);
+    await eraseContacts(rt.database, admin.id);
     const row = await rt.database.db
       .selectFrom("trusted_contacts")
       .select(["userId", "organisationId"])

@@ -43,7 +43,7 @@ const workers: MailWorker[] = [];
 /** An instance's outbox worker, its webhook sender trusting the stand-in's certificate. */
 function outboxWorker(r: Runtime = rt): MailWorker {
   const sender = createWebhookSender(depsOf(r), { ca: [PUSH_CA], backoffBaseMs: BACKOFF_BASE_MS });
-  const w = startMailWorker(r.database.db, r.config, { webhook: sender });
+  const w = startMailWorker({ ...depsOf(r), senders: { ...r.senders, push: undefined, webhook: sender } });
   workers.push(w);
   return w;
 }

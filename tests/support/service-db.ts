@@ -22,12 +22,12 @@ export interface ServiceTestDeps extends Deps {
 
 /**
  * `fakes`: in-process stand-ins for the outside systems a test is not about (decision 060's
- * Deps ports: the photo store, the captcha); the runtime's real ones otherwise.
+ * Deps ports: the photo store, the captcha, the outbox's senders); the runtime's real ones otherwise.
  */
 export async function createServiceDeps(
   env: Record<string, string> = {},
   start = Date.UTC(2026, 10, 23, 12),
-  fakes: Partial<Pick<Deps, "photos" | "captcha">> = {},
+  fakes: Partial<Pick<Deps, "photos" | "captcha" | "senders">> = {},
 ): Promise<ServiceTestDeps> {
   const database =
     process.env.SERVICE_TESTS_ON_POSTGRES === "1" && usingPostgres() ? await createTestDatabase("svc") : null;

@@ -174,7 +174,7 @@ export async function requestEmailChange(
   await limit(deps, ACCOUNT_PAGE_LIMITS.emailChange, user.id);
   // better-auth queues the mail in the background, where a refusal reaches no page: the
   // page says it first (the mail's own check still decides and counts).
-  await previewConsentRequest(deps.db, newEmail, deps.clock());
+  await previewConsentRequest(deps, newEmail, deps.clock());
   await deps.auth.api.changeEmail({ body: { newEmail, callbackURL: "/account" }, headers });
 }
 

@@ -179,14 +179,14 @@ export const USER_DATA: UserDataKind[] = [
   {
     // Browsers that get push notifications (decision 034): label and push service, no keys.
     key: "pushDevices",
-    export: (db, u) => exportDevices(db, u.id),
-    erase: (ctx, u) => eraseDevices(ctx.db, u.id),
+    export: (db, u) => exportDevices({ db }, u.id),
+    erase: (ctx, u) => eraseDevices(ctx, u.id),
   },
   {
     // Trusted contacts the account named (decision 033): name, email, number, status.
     key: "trustedContacts",
-    export: (db, u) => exportContacts(db, u.id),
-    erase: (ctx, u) => eraseContacts(ctx.db, u.id),
+    export: (db, u) => exportContacts({ db }, u.id),
+    erase: (ctx, u) => eraseContacts(ctx, u.id),
   },
   {
     // Staff look-ups of items' owners (decision 030): the staff member's own, in their export.
@@ -232,7 +232,7 @@ export interface DataExport {
  * which only the request knows. Rate-limited per user.
  */
 export async function exportUserData(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "photos">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events" | "photos">,
   user: DataSubject,
   input: { consentCookie: boolean },
 ): Promise<DataExport> {
@@ -277,7 +277,7 @@ export async function exportUserData(
  * erased and the account stays.
  */
 export async function eraseUserData(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "photos">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events" | "photos">,
   user: DataSubject,
 ): Promise<void> {
   await stopAllRenewals(deps, user.id);
@@ -289,6 +289,6 @@ export async function eraseUserData(
     const ctx: ErasureContext = { db: trx, config: deps.config, now: deps.clock(), forgottenItems };
     for (const kind of USER_DATA) if (kind.erase) await kind.erase(ctx, user);
   });
-  for (const id of forgottenItems) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: forgottenItems }, deps);
   await forgetPhotoBytes(deps, photoHashes);
 }

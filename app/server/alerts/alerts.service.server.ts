@@ -77,7 +77,7 @@ export async function requestPhoneCode(
   const { db, config } = deps;
   const phone = normalizePhone(typed);
   if (!phone) throw new AlertsError("phone.invalid");
-  await requireVerifiedSender(db, userId);
+  await requireVerifiedSender(deps, userId);
   requireSmsCountry(config, phone);
   const now = deps.clock();
   const hit = await hitRateLimit(db, PHONE_CODE_RULE, userId, now);
@@ -86,8 +86,7 @@ export async function requestPhoneCode(
   const t = getT(lang);
   await db.transaction().execute(async (trx) => {
     const { neverUrl } = await admitConsentRequest(
-      trx,
-      config,
+      { db: trx, config },
       { channel: "sms", to: phone, accountKey: `account:${userId}` },
       now,
     );

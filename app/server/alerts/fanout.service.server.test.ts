@@ -135,16 +135,16 @@ describe("fanOutAlert", () => {
       }),
       START,
     );
-    expect(await fanOutAlert(deps.db, deps, scan(item, "scan"), START)).toMatchObject({ email: 0, sms: 0, push: 0 });
+    expect(await fanOutAlert(deps, scan(item, "scan"), START)).toMatchObject({ email: 0, sms: 0, push: 0 });
     expect(await outbox(owner.email)).toHaveLength(0);
-    expect(await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START)).toMatchObject({ email: 1 });
+    expect(await fanOutAlert(deps, scan(item, "lostScan"), START)).toMatchObject({ email: 1 });
     expect(await outbox(owner.email)).toHaveLength(1);
   });
 
   it("mails only a verified account address", async () => {
     const owner = await signUpOwner(deps, { prefix: "fanout", verified: false });
     const item = await createItem(deps, owner.id, ITEM, "en");
-    expect(await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START)).toMatchObject({ email: 0 });
+    expect(await fanOutAlert(deps, scan(item, "lostScan"), START)).toMatchObject({ email: 0 });
     expect(await outbox(owner.email)).toHaveLength(0);
     expect(await deliveries(item)).toHaveLength(0);
   });
@@ -161,10 +161,10 @@ describe("fanOutAlert", () => {
       START,
     );
     const phone = await withNumber(owner.id);
-    expect(await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START)).toMatchObject({ sms: 0 });
+    expect(await fanOutAlert(deps, scan(item, "lostScan"), START)).toMatchObject({ sms: 0 });
     expect(await outbox(phone)).toHaveLength(0);
     await confirmPhone(deps.db, owner.id, phone, START);
-    expect(await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START)).toMatchObject({ sms: 1 });
+    expect(await fanOutAlert(deps, scan(item, "lostScan"), START)).toMatchObject({ sms: 1 });
     expect((await outbox(phone)).map((m) => m.channel)).toEqual(["sms"]);
   });
 
@@ -173,9 +173,9 @@ describe("fanOutAlert", () => {
     const item = await createItem(deps, owner.id, ITEM, "en");
     const email = unique("bo");
     await confirmedContact(owner.id, email);
-    await fanOutAlert(deps.db, deps, scan(item, "scan"), START);
+    await fanOutAlert(deps, scan(item, "scan"), START);
     expect(await outbox(email)).toHaveLength(0);
-    await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START);
+    await fanOutAlert(deps, scan(item, "lostScan"), START);
     expect(await outbox(email)).toHaveLength(1);
     const toContact = (await deliveries(item)).filter((d) => d.recipientKind === "contact");
     expect(toContact).toHaveLength(1);
@@ -190,7 +190,7 @@ describe("fanOutAlert", () => {
     await deps.db.updateTable("products").set({ assignedTo: null }).where("id", "=", item).execute();
     const email = unique("desk");
     const desk = await confirmedContact(admin.id, email, org);
-    const out = await fanOutAlert(deps.db, deps, scan(item, "lostScan"), START);
+    const out = await fanOutAlert(deps, scan(item, "lostScan"), START);
     // Each admin by mail, and the desk's contact once.
     expect(out.email).toBe(3);
     expect(await outbox(email)).toHaveLength(1);

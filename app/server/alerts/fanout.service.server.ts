@@ -87,11 +87,11 @@ function conversationOf(facts: AlertFacts): string | null {
  * queued; the caller calls wakeOutbox() after its commit.
  */
 export async function fanOutAlert(
-  db: DB,
-  deps: Pick<Deps, "config">,
+  deps: Pick<Deps, "db" | "config">,
   facts: AlertFacts,
   now: number,
 ): Promise<FanOutResult> {
+  const { db } = deps;
   const { config } = deps;
   const out: FanOutResult = { email: 0, sms: 0, push: 0, blocked: 0 };
   const event: AlertEvent = facts.event;
@@ -242,12 +242,12 @@ async function deliverToContacts(
 ): Promise<void> {
   for (const c of contacts) {
     const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
-    if (c.email && c.emailConfirmedAt !== null && (await mayMessage(db, "email", c.email))) {
+    if (c.email && c.emailConfirmedAt !== null && (await mayMessage({ db }, "email", c.email))) {
       const deliveryId = await sink.record("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
       await enqueueMail(db, { to: c.email, ...renderContactEmail(config, contact, sink.owner, facts), deliveryId });
       out.email++;
     }
-    if (c.phone && c.phoneConfirmedAt !== null && (await mayMessage(db, "sms", c.phone))) {
+    if (c.phone && c.phoneConfirmedAt !== null && (await mayMessage({ db }, "sms", c.phone))) {
       const label = `${c.name} (${maskPhone(c.phone)})`;
       const admitted = await admitSms(db, config, { itemId: facts.itemId, accountKey: sink.accountKey }, now);
       if (!admitted.ok) {

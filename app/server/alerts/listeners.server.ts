@@ -14,7 +14,6 @@ import { alertPayerOfYear } from "./year-alert.service.server";
  */
 export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "config">): Promise<{ mails: number }> {
   const r = await fanOutAlert(
-    deps.db,
     deps,
     {
       event: e.lost ? "lostScan" : "scan",

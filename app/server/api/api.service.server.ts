@@ -34,7 +34,7 @@ import {
 } from "./representation.server";
 import type { ItemCreate, ItemListQuery, ItemPatch, ScanQuery } from "./schemas.server";
 
-export type ApiDeps = Pick<Deps, "db" | "clock" | "config" | "pageCache" | "events" | "createItem">;
+export type ApiDeps = Pick<Deps, "db" | "clock" | "config" | "events" | "createItem">;
 
 /** Who calls: the key, the client's address (the claim limits count it) and the answer's language. */
 export interface ApiCaller {

@@ -101,10 +101,9 @@ export async function sendEmailChangeMails(
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
   await db.transaction().execute(async (trx) => {
-    await requireVerifiedSender(trx, input.userId);
+    await requireVerifiedSender({ db: trx }, input.userId);
     const { neverUrl } = await admitConsentRequest(
-      trx,
-      config,
+      { db: trx, config },
       { channel: "email", to: input.newEmail, accountKey: `account:${input.userId}` },
       systemClock(),
     );

@@ -230,7 +230,7 @@ async function oneReplacementAtATime(trx: Deps["db"], itemId: string, now: numbe
  * REPLACEMENT_INTERVAL_MONTHS. Returns the item's id afterwards.
  */
 export async function requestReplacement(
-  deps: Pick<Deps, "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "clock" | "events">,
   owner: string,
   id: string,
   mode: repo.ReplacementMode,
@@ -262,7 +262,7 @@ export async function requestReplacement(
       });
     });
     // The old stored finder pages must go: /{old id} now answers 410.
-    deps.pageCache.forget(item.id);
+    await deps.events.emit("itemsChanged", { itemIds: [item.id] }, deps);
     logger.info({ item: finalId }, "sticker replaced with a new code");
   } else {
     await deps.db.transaction().execute(async (trx) => {

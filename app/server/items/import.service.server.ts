@@ -256,7 +256,7 @@ export async function importItems(
       await deps.db.transaction().execute(async (trx) => {
         // A sticker claimed by someone else since the check: nothing is saved, and the
         // preview shown again names its row.
-        if (!(await claimStickersIn(trx, stickerIds, now))) throw new ImportError("invalidRows", { count: 1 });
+        if (!(await claimStickersIn({ db: trx }, stickerIds, now))) throw new ImportError("invalidRows", { count: 1 });
         const items = rows.map(toItem);
         await insertItems(trx, items);
         for (const item of items.filter((i) => stickerIds.includes(i.id))) {

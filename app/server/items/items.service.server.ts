@@ -183,7 +183,7 @@ export async function getOwnedItem(deps: Pick<Deps, "db" | "clock">, owner: stri
  * Returns the item as it was before (the save flow asks whether it was paid).
  */
 export async function updateOwnedItem(
-  deps: Pick<Deps, "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "clock" | "events">,
   owner: string,
   id: string,
   input: ItemInput,
@@ -217,7 +217,7 @@ export async function updateOwnedItem(
     updatedAt: deps.clock(),
   });
   if (!updated) throw new ItemError("notFound");
-  deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: [id] }, deps);
   return before;
 }
 
@@ -226,13 +226,13 @@ export async function updateOwnedItem(
  * sticker is not active and shows no contact info. ItemError notFound when not theirs.
  */
 export async function setItemActive(
-  deps: Pick<Deps, "db" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "clock" | "events">,
   owner: string,
   id: string,
   active: boolean,
 ): Promise<void> {
   if (!(await writeItemActive(deps.db, owner, id, active, deps.clock()))) throw new ItemError("notFound");
-  deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: [id] }, deps);
 }
 
 /** What the delete confirmation shows (decision 017). */
@@ -278,7 +278,7 @@ export async function getItemDeletion(
  * page, the short URL and the QR code answer 404. ItemError notFound when not theirs.
  */
 export async function deleteOwnedItem(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "photos">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events" | "photos">,
   owner: string,
   id: string,
 ): Promise<{ name: string }> {
@@ -304,7 +304,7 @@ export async function deleteOwnedItem(
   // The photos' rows go with the item (ON DELETE CASCADE); their bytes right after.
   const photoHashes = await photoHashesOfItems(deps, [id]);
   const deleted = await deleteManagedItem(deps.db, owner, id);
-  deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: [id] }, deps);
   if (!deleted) throw new ItemError("notFound");
   await forgetPhotoBytes(deps, photoHashes);
   return { name: row.name };

@@ -34,7 +34,7 @@ async function afterSave(
 
 /** Registers a new item; returns where the owner goes next. */
 export async function registerItem(
-  deps: Pick<Deps, "db" | "clock" | "config" | "pageCache" | "photos" | "events">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "events" | "photos">,
   input: {
     userId: string;
     item: ProductInput;
@@ -93,7 +93,7 @@ export async function registerItems(
 
 /** Saves an item the user manages (ItemError notFound otherwise); returns where they go next. */
 export async function saveItem(
-  deps: Pick<Deps, "db" | "clock" | "config" | "pageCache" | "photos">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "events" | "photos">,
   input: { userId: string; id: string; item: ProductInput; assignTo?: string | null; photos?: PreparedPhoto[] },
 ): Promise<string> {
   const before = await updateOwnedItem(deps, input.userId, input.id, input.item, input.assignTo);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createServiceDeps } from "../../../tests/support/service-db";
-import { enqueueSms, startMailWorker, textToHtml } from "./mail.server";
+import { enqueueMail, enqueueSms, startMailWorker, textToHtml } from "./mail.server";
 
 describe("mail", () => {
   it("makes an escaped HTML part from text, keeping links and paragraphs", () => {
@@ -26,12 +26,30 @@ describe("the outbox's lease (decision 033)", () => {
     await claimed(live, now + 60_000);
     await claimed(dead, now - 1);
     const sent: string[] = [];
-    const worker = startMailWorker(deps.db, deps.config, {
-      sms: { send: async (row) => void sent.push(row.to) },
-    });
+    const worker = startMailWorker({ ...deps, senders: { sms: { send: async (row) => void sent.push(row.to) } } });
     try {
       await worker.drain();
       expect(sent).toEqual(["+46700000002"]);
+    } finally {
+      await worker.stop();
+      await deps.close();
+    }
+  });
+});
+
+describe("the outbox's senders are the ports on Deps (issue #45)", () => {
+  it("each row goes through its own channel's sender from deps.senders, and a channel without one waits", async () => {
+    const deps = await createServiceDeps();
+    await enqueueMail(deps.db, { to: "owner@example.test", subject: "Hi", text: "by mail" });
+    await enqueueSms(deps.db, { to: "+46700000003", text: "by SMS" });
+    const sent: string[] = [];
+    const fake = (channel: string) => ({ send: async (row: { to: string }) => void sent.push(`${channel}:${row.to}`) });
+    const worker = startMailWorker({ ...deps, senders: { email: fake("email") } });
+    try {
+      await worker.drain();
+      expect(sent).toEqual(["email:owner@example.test"]);
+      const sms = await deps.db.selectFrom("mail_outbox").select("status").where("channel", "=", "sms").execute();
+      expect(sms).toEqual([{ status: "pending" }]);
     } finally {
       await worker.stop();
       await deps.close();

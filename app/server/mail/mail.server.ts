@@ -19,8 +19,8 @@ import { insertOutboxRow } from "../outbox/outbox.repository.server";
 import { startOutboxWorker, wakeOutbox, type OutboxWorker } from "../outbox/outbox-worker.server";
 import { pushTargetOf } from "../push/push-target.server";
 import { findSubscription } from "../push/push.repository.server";
-import { createSmsSender } from "../sms/elks.server";
-import { systemClock } from "../clock.server";
+import { systemClock, type Clock } from "../clock.server";
+import type { Deps } from "../service-deps.server";
 
 export { wakeOutbox };
 
@@ -181,9 +181,20 @@ function withFooter(row: { text: string; html: string | null }, config: Config) 
   return { text, html };
 }
 
-type Deliver = (row: Pick<OutboxRow, "id" | "to" | "replyTo" | "subject" | "text" | "html">) => Promise<void>;
-
-function createDeliver(config: Config): { deliver: Deliver; close(): void } {
+/**
+ * The mail channel's sender (decision 039: made once at start-up, runtime.server.ts, and
+ * carried by Deps as `senders.email`): SMTP_URL's server, or without it an .eml file in
+ * MAIL_OUTBOX_DIR. The footer is added here, at delivery.
+ */
+export function createMailSender(config: Config, clock: Clock = systemClock): ChannelSender {
+  const message = (row: OutboxRow) => ({
+    from: config.mailFrom,
+    to: row.to,
+    replyTo: row.replyTo ?? undefined,
+    subject: row.subject,
+    ...withFooter(row, config),
+    messageId: `<${row.id}@${config.baseUrl.hostname}>`,
+  });
   if (config.smtpUrl) {
     // nodemailer waits minutes by default; a hung mail server must free the lane's slot well
     // inside the worker's deadline (SEND_DEADLINE_MS). Settings in SMTP_URL's query win.
@@ -194,35 +205,15 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
       socketTimeout: 20_000,
     });
     return {
-      deliver: async (row) => {
-        await transport.sendMail({
-          from: config.mailFrom,
-          to: row.to,
-          replyTo: row.replyTo ?? undefined,
-          subject: row.subject,
-          ...withFooter(row, config),
-          messageId: `<${row.id}@${config.baseUrl.hostname}>`,
-        });
-      },
+      send: async (row) => void (await transport.sendMail(message(row))),
       close: () => transport.close(),
     };
   }
   const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
-    deliver: async (row) => {
-      const info = await stream.sendMail({
-        from: config.mailFrom,
-        to: row.to,
-        replyTo: row.replyTo ?? undefined,
-        subject: row.subject,
-        ...withFooter(row, config),
-        messageId: `<${row.id}@${config.baseUrl.hostname}>`,
-      });
-      const file = await writeOutboxFile(
-        config.mailOutboxDir,
-        `${systemClock()}-${row.id}.eml`,
-        info.message as Buffer,
-      );
+    send: async (row) => {
+      const info = await stream.sendMail(message(row));
+      const file = await writeOutboxFile(config.mailOutboxDir, `${clock()}-${row.id}.eml`, info.message as Buffer);
       // No recipient or subject in the logs (a subject can carry a name): the id finds the row.
       logger.info({ mailId: row.id, file }, "mail written to outbox folder (no SMTP_URL)");
     },
@@ -233,26 +224,10 @@ function createDeliver(config: Config): { deliver: Deliver; close(): void } {
 export type MailWorker = OutboxWorker;
 
 /**
- * The outbox worker with every channel's sender. `channels`: SMS defaults to 46elks or the
- * SMS outbox folder; push (push/push-channel.server.ts) and the webhooks
- * (webhooks/webhook-channel.server.ts) are given by server/lifecycle.ts
- * (importing it here would close an import cycle through Deps). A channel without a sender
- * has no lane here: its rows wait.
+ * The outbox worker with the channels' senders of `deps.senders` (made once at start-up,
+ * runtime.server.ts): mail, SMS, push notices and webhooks, a lane each. A test passes its
+ * own senders in their place; a channel without a sender has no lane here: its rows wait.
  */
-export function startMailWorker(
-  db: DB,
-  config: Config,
-  channels: Partial<Record<"sms" | "push" | "webhook", ChannelSender>> = {},
-): MailWorker {
-  const { deliver, close } = createDeliver(config);
-  return startOutboxWorker(
-    db,
-    {
-      email: { send: async (row) => void (await deliver(row)), close },
-      sms: channels.sms ?? createSmsSender(config, db),
-      push: channels.push,
-      webhook: channels.webhook,
-    },
-    { pollMs: config.mailPollMs },
-  );
+export function startMailWorker(deps: Pick<Deps, "db" | "config" | "senders">): MailWorker {
+  return startOutboxWorker(deps.db, deps.senders, { pollMs: deps.config.mailPollMs });
 }

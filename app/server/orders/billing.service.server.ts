@@ -60,13 +60,13 @@ export const ABANDONED_AFTER_MS = DAY_MS;
  * the grace). Replays and later retries' failures change nothing more.
  */
 export async function markPaymentFailed(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null },
 ): Promise<PaymentResult> {
   const now = deps.clock();
   const touched: string[] = [];
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const { order, fresh } = await claimEvent(trx, input, now);
+    const { order, fresh } = await claimEvent({ db: trx }, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     // Only a paid, running subscription can fail a renewal (the first payment failing is Checkout's business).
@@ -87,7 +87,7 @@ export async function markPaymentFailed(
     await enqueuePaymentFailedMail(trx, deps.config, order, graceUntil);
     return "applied";
   });
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   return result;
 }
 
@@ -111,7 +111,7 @@ async function simulatedOrder(deps: Pick<Deps, "db" | "config">, orderId: string
  * so a double click renews once.
  */
 export async function simulateRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);
@@ -131,7 +131,7 @@ export async function simulateRenewal(
 
 /** Staff, test provider: the next renewal payment fails, as Stripe's invoice.payment_failed. */
 export async function simulateFailedRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   orderId: string,
 ): Promise<PaymentResult> {
   const order = await simulatedOrder(deps, orderId);
@@ -160,7 +160,7 @@ export interface BillingJobsResult {
  * transaction with its mail, so a reminder or lapse mail is sent exactly once.
  */
 export async function runBillingJobs(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   dialect: Dialect,
 ): Promise<BillingJobsResult | null> {
   return withBillingLock(deps.db, dialect, async () => ({
@@ -173,9 +173,7 @@ export async function runBillingJobs(
 }
 
 /** Subscriptions that are over: items unpaid everywhere (finder pages forgotten), owner told once. */
-export async function lapseDueOrders(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
-): Promise<number> {
+export async function lapseDueOrders(deps: Pick<Deps, "db" | "config" | "clock" | "events">): Promise<number> {
   const now = deps.clock();
   let count = 0;
   for (const order of await listLapseCandidates(deps.db, now)) {
@@ -184,7 +182,7 @@ export async function lapseDueOrders(
     const unpaid = await deps.db.transaction().execute((trx) => lapseOrder(trx, deps, order, endedAt, now, true));
     if (unpaid) {
       count++;
-      for (const id of unpaid) deps.pageCache.forget(id);
+      await deps.events.emit("itemsChanged", { itemIds: unpaid }, deps);
     }
   }
   return count;

@@ -277,7 +277,7 @@ export async function getTestCheckout(
  * the order is completed through applyPayment, exactly as Stripe's webhook would.
  */
 export async function completeTestPayment(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events">,
   input: { userId: string; orderId: string; phone?: string; decline?: boolean },
 ): Promise<PaymentResult> {
   const order = await testCheckoutOrder(deps, input.userId, input.orderId);

@@ -46,7 +46,7 @@ import type { InvoiceLine, IssuedInvoice } from "./payments.server";
 import { may } from "~/lib/domain/permissions";
 import { readableCountry } from "~/lib/domain/countries";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "events">;
 
 /** The buyer on an organisation's invoice, as the organisation's details say now. */
 export function buyerOf(org: Organisation): InvoiceBuyer {
@@ -182,7 +182,7 @@ export async function startInvoice(deps: Ctx, input: OrderInput): Promise<{ orde
     await updateOrder(deps.db, order.id, { status: "cancelled", voidedAt: deps.clock(), updatedAt: deps.clock() });
     throw new OrderError("invoiceFailed");
   }
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   return { orderId: order.id, url: `/order/${order.id}/invoice` };
 }
 
@@ -267,7 +267,7 @@ export interface InvoiceView {
 
 /** The invoice page: the organisation's admins only (requireOrderViewer). */
 export async function getInvoiceView(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   input: { userId: string; orderId: string; lang: Lang },
 ): Promise<InvoiceView> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId);
@@ -341,7 +341,7 @@ export async function applyInvoiceEvent(
   const now = deps.clock();
   let touched: string[] = [];
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const { order, fresh } = await claimEvent(trx, input, now);
+    const { order, fresh } = await claimEvent({ db: trx }, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     if (order.method !== "invoice" || order.status !== "invoiced") return "ignored";
@@ -357,7 +357,7 @@ export async function applyInvoiceEvent(
     }
     return "applied";
   });
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   return result;
 }
 

@@ -14,7 +14,7 @@ import { markPaymentFailure, recordPaymentIntent } from "./one-time.repository.s
 import { isOrderId } from "./order-error.server";
 import { applyPayment, claimEvent, type PaymentResult } from "./payment-events.service.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "events">;
 
 /** The order of a one-time payment's event; null when it is none of ours (a card invoice's PaymentIntent). */
 async function oneTimeOrder(deps: Pick<Deps, "db">, orderId: string | null) {
@@ -63,7 +63,7 @@ export async function failOneTimePayment(
   if (!order) return "ignored";
   const now = deps.clock();
   return deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const { fresh } = await claimEvent(trx, { ...input, orderId: order.id }, now);
+    const { fresh } = await claimEvent({ db: trx }, { ...input, orderId: order.id }, now);
     if (!fresh) return "duplicate";
     const changed = await markPaymentFailure(trx, order.id, input.failure, input.final, now);
     if (changed) logger.info({ order: order.id, failure: input.failure }, "one-time payment failed: nothing activated");

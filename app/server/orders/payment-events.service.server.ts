@@ -54,10 +54,11 @@ export interface PaymentInput {
  * is false when that id was applied before (a replay), so each event counts once.
  */
 export async function claimEvent(
-  trx: Deps["db"],
+  deps: Pick<Deps, "db">,
   input: { eventId: string; eventType: string; orderId?: string | null; subscriptionId?: string | null },
   now: number,
 ): Promise<{ order: Order | undefined; fresh: boolean }> {
+  const { db: trx } = deps;
   let order = input.orderId ? await findOrder(trx, input.orderId) : undefined;
   if (!order && input.subscriptionId) order = await findOrderBySubscription(trx, input.subscriptionId);
   const fresh = await recordPaymentEvent(trx, {
@@ -80,14 +81,14 @@ export async function claimEvent(
  * provider's subscription is cancelled (decision 012).
  */
 export async function applyPayment(
-  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "events">,
   input: PaymentInput,
 ): Promise<PaymentResult> {
   const touched: string[] = [];
   let duplicateOf: Order | null = null;
   const now = deps.clock();
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const { order, fresh } = await claimEvent(trx, input, now);
+    const { order, fresh } = await claimEvent({ db: trx }, input, now);
     if (!fresh) return "duplicate";
     if (!order) {
       logger.warn({ event: input.eventId, type: input.eventType }, "payment for an unknown order ignored");
@@ -223,7 +224,7 @@ export async function applyPayment(
  * applyPayment: it extends paidUntil by the period. No receipt: nothing was paid.
  */
 export async function startOrderAhead(
-  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "payments" | "clock" | "events">,
   input: {
     eventId: string;
     eventType: string;
@@ -236,7 +237,7 @@ export async function startOrderAhead(
   let duplicateOf: Order | null = null;
   const now = deps.clock();
   const result = await deps.db.transaction().execute(async (trx): Promise<PaymentResult> => {
-    const { order, fresh } = await claimEvent(trx, input, now);
+    const { order, fresh } = await claimEvent({ db: trx }, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     if (order.status !== "pending" || order.withdrawnAt != null) return "ignored";
@@ -317,11 +318,11 @@ async function markDuplicate(
  * and a duplicate's subscription cancelled at the provider.
  */
 async function afterPaymentCommit(
-  deps: Pick<Deps, "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "clock" | "payments" | "events">,
   touched: string[],
   duplicate: Order | null,
 ): Promise<void> {
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   if (!duplicate) return;
   try {
     await deps.payments.cancelDuplicate(duplicate);
@@ -343,13 +344,13 @@ export function laterEnd(p: { payed: boolean; paidUntil: number | null }, until:
  * finder pages forgotten, the owner told.
  */
 export async function endSubscription(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   input: { eventId: string; eventType: string; orderId: string | null; subscriptionId: string | null; endedAt: number },
 ): Promise<PaymentResult> {
   const now = deps.clock();
   let touched: string[] = [];
   const result = await deps.db.transaction().execute(async (trx) => {
-    const { order, fresh } = await claimEvent(trx, input, now);
+    const { order, fresh } = await claimEvent({ db: trx }, input, now);
     if (!fresh) return "duplicate";
     if (!order) return "unknownOrder";
     const ended: Order = {
@@ -370,6 +371,6 @@ export async function endSubscription(
     }
     return "applied";
   });
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   return result;
 }

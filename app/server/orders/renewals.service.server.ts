@@ -83,7 +83,7 @@ export async function cancelAtProvider(
  * an item's paidUntil only grows.
  */
 export async function cancelRenewal(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events">,
   input: { userId: string; orderId: string },
 ): Promise<{ endsAt: number }> {
   const order = await requireOrderViewer(deps, input.userId, input.orderId, "payer");
@@ -92,7 +92,7 @@ export async function cancelRenewal(
   if (!order.renewing) throw new OrderError("notRenewing");
   const plan = cancellationPlan(order, deps.clock());
   const touched = await cancelAtProvider(deps, order, plan, { mail: true, coverTestMinimumTerm: true });
-  for (const id of touched) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
   return { endsAt: plan.endsAt };
 }
 
@@ -195,7 +195,7 @@ export async function renewalsEndedByDeletion(
  * caller deletes nothing.
  */
 export async function stopRenewalsOfItem(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events">,
   userId: string,
   itemId: string,
 ): Promise<void> {

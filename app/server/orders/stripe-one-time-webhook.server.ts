@@ -9,7 +9,7 @@ import type { Deps } from "../service-deps.server";
 import { applyOneTimePayment, failOneTimePayment } from "./one-time-payments.service.server";
 import type { PaymentResult } from "./payment-events.service.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache" | "events">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "events">;
 
 const idOf = (v: unknown): string | null =>
   typeof v === "string" ? v : v && typeof v === "object" && "id" in v && typeof v.id === "string" ? v.id : null;

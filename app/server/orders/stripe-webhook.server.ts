@@ -65,7 +65,7 @@ function invoiceOrderId(invoice: Stripe.Invoice): string | null {
 }
 
 export async function handleStripeEvent(
-  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "payments" | "events">,
   event: Stripe.Event,
 ): Promise<PaymentResult> {
   const base = { eventId: event.id, eventType: event.type };

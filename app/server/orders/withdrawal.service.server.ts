@@ -34,7 +34,7 @@ import {
   setItemsPrepaidUntil,
 } from "./withdrawal.repository.server";
 
-type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "pageCache">;
+type Ctx = Pick<Deps, "db" | "config" | "payments" | "clock" | "events">;
 
 /**
  * What the order has been paid so far: a Stripe order placed ahead (decision 036) is on
@@ -291,7 +291,7 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     return ended;
   });
   wakeOutbox();
-  for (const id of unpaid) deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: unpaid }, deps);
   logger.info({ order: order.id, refund: amounts.refund, items: unpaid.length }, "order withdrawn and refunded");
   return { refund: amounts.refund, currency: order.currency };
 }

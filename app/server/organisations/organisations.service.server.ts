@@ -256,8 +256,7 @@ export async function inviteMember(
     const hit = await limiter.hit(INVITE_RULE, actor.id, now);
     if (!hit.ok) throw new OrganisationError("rateLimited", { count: hit.retryAfterMinutes });
     const { neverUrl } = await admitConsentRequest(
-      db,
-      deps.config,
+      { db, config: deps.config },
       { channel: "email", to: input.email, accountKey: `account:${actor.id}` },
       now,
     );
@@ -313,8 +312,7 @@ export async function sendBillingEmailConfirmation(
     if (!organisation) throw new OrganisationError("notFound");
     const email = organisation.billingEmail.toLowerCase();
     const { neverUrl } = await admitConsentRequest(
-      db,
-      deps.config,
+      { db, config: deps.config },
       { channel: "email", to: email, accountKey: `account:${actor.id}` },
       now,
     );

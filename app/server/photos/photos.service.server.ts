@@ -46,7 +46,7 @@ export interface PreparedPhoto {
   size: number;
 }
 
-type PhotoDeps = Pick<Deps, "db" | "config" | "clock" | "pageCache" | "photos">;
+type PhotoDeps = Pick<Deps, "db" | "config" | "clock" | "events" | "photos">;
 
 function mb(bytes: number) {
   return Math.round(bytes / (1024 * 1024));
@@ -172,7 +172,7 @@ export async function attachPhotos(
     await store.deleteUnused(deps.db, hashes);
     throw err;
   }
-  deps.pageCache.forget(itemId);
+  await deps.events.emit("itemsChanged", { itemIds: [itemId] }, deps);
 }
 
 /** A photo as pages show it (its variants by width, the largest standing in for a missing one). */
@@ -288,7 +288,7 @@ export async function changePhoto(
     }
   });
   if (gone.length) await deps.photos.deleteUnused(deps.db, gone);
-  deps.pageCache.forget(itemId);
+  await deps.events.emit("itemsChanged", { itemIds: [itemId] }, deps);
 }
 
 /** Call before deleting items: the hashes whose bytes may go with them (see forgetPhotoBytes). */

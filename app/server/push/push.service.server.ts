@@ -97,7 +97,8 @@ export async function listDevices(deps: Pick<Deps, "db">, userId: string): Promi
 }
 
 /** For the data export: what the user's devices are, without the push services' secrets. */
-export async function exportDevices(db: Deps["db"], userId: string) {
+export async function exportDevices(deps: Pick<Deps, "db">, userId: string) {
+  const { db } = deps;
   return (await repo.listSubscriptions(db, userId)).map((s) => ({
     label: s.label,
     pushService: new URL(s.endpoint).origin,
@@ -106,6 +107,7 @@ export async function exportDevices(db: Deps["db"], userId: string) {
   }));
 }
 
-export async function eraseDevices(db: Deps["db"], userId: string): Promise<void> {
+export async function eraseDevices(deps: Pick<Deps, "db">, userId: string): Promise<void> {
+  const { db } = deps;
   await repo.deleteSubscriptionsOfUser(db, userId);
 }

@@ -18,6 +18,7 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { readBool } from "../db/db.server";
 import { ServiceError } from "../service-error.server";
+import type { Deps } from "../service-deps.server";
 import { hitSmsQuota } from "../sms/sms-quota.repository.server";
 import { admitSms, smsCountryAllowed } from "../sms/sms-guard.server";
 import * as repo from "./recipients.repository.server";
@@ -54,7 +55,8 @@ type NeverDeps = { db: DB; clock: () => number };
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** Refuses an asker whose email is not verified: only an accountable account asks anyone anything. */
-export async function requireVerifiedSender(db: DB, userId: string): Promise<void> {
+export async function requireVerifiedSender(deps: Pick<Deps, "db">, userId: string): Promise<void> {
+  const { db } = deps;
   const row = await db.selectFrom("user").select("emailVerified").where("id", "=", userId).executeTakeFirst();
   if (!row || !readBool(row.emailVerified)) throw new RecipientsError("sender.unverified");
 }
@@ -86,11 +88,11 @@ export interface ConsentRequest {
  * Answers the "never contact me again" link the message must carry.
  */
 export async function admitConsentRequest(
-  db: DB,
-  config: Pick<Config, "sms" | "authSecret" | "baseUrl">,
+  deps: Pick<Deps, "db"> & { config: Pick<Config, "sms" | "authSecret" | "baseUrl"> },
   request: ConsentRequest,
   now: number,
 ): Promise<{ neverUrl: string }> {
+  const { db, config } = deps;
   if (request.channel === "sms") requireSmsCountry(config, request.to);
   // Every spelling of one mailbox is one recipient (decision 058): checked in both forms,
   // counted on the canonical one.
@@ -111,7 +113,7 @@ export async function admitConsentRequest(
     const admitted = await admitSms(db, config, { accountKey: request.accountKey }, now);
     if (!admitted.ok) throw new RecipientsError(admitted.why === "budget" ? "sms.budget" : "sms.quota");
   }
-  return { neverUrl: await neverUrl(db, config, request.channel, request.to, now) };
+  return { neverUrl: await neverUrl(deps, request.channel, request.to, now) };
 }
 
 /**
@@ -119,7 +121,8 @@ export async function admitConsentRequest(
  * for a page whose message is queued later by code that cannot answer the page (better-auth's
  * email change). Throws the RecipientsError it would; admitConsentRequest still decides.
  */
-export async function previewConsentRequest(db: DB, to: string, now: number): Promise<void> {
+export async function previewConsentRequest(deps: Pick<Deps, "db">, to: string, now: number): Promise<void> {
+  const { db } = deps;
   if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
   const hash = repo.canonicalHash("email", to);
   if ((await repo.counterOf(db, `to-day:${hash}`, DAY_MS, now)) >= RECIPIENT_DAY_LIMIT) {
@@ -141,29 +144,31 @@ export const RELAY_MAIL_DAY_LIMIT = 20;
  * RecipientsError; answers the never link the mail must carry.
  */
 export async function admitRelayMail(
-  db: DB,
-  config: Pick<Config, "authSecret" | "baseUrl">,
+  deps: Pick<Deps, "db"> & { config: Pick<Config, "authSecret" | "baseUrl"> },
   to: string,
   now: number,
 ): Promise<{ neverUrl: string }> {
+  const { db } = deps;
   if (await repo.isSuppressed(db, repo.fingerprintsOf("email", to))) throw new RecipientsError("recipient.suppressed");
   const day = await hitSmsQuota(db, `relay-day:${repo.canonicalHash("email", to)}`, RELAY_MAIL_DAY_LIMIT, DAY_MS, now);
   if (!day.ok) {
     throw new RecipientsError("recipient.busyToday", { count: waitOf(day.windowStart + DAY_MS - now, 3_600_000) });
   }
-  return { neverUrl: await neverUrl(db, config, "email", to, now) };
+  return { neverUrl: await neverUrl(deps, "email", to, now) };
 }
 
 /** Whether messages may go to this address or number (not suppressed). */
-export async function mayMessage(db: DB, channel: repo.Channel, to: string): Promise<boolean> {
+export async function mayMessage(deps: Pick<Deps, "db">, channel: repo.Channel, to: string): Promise<boolean> {
+  const { db } = deps;
   return !(await repo.isSuppressed(db, repo.fingerprintsOf(channel, to)));
 }
 
 /** Of these addresses and numbers, which are on the list, in either form (for a page of contacts). */
 export async function suppressedAmong(
-  db: DB,
+  deps: Pick<Deps, "db">,
   targets: { channel: repo.Channel; to: string }[],
 ): Promise<(channel: repo.Channel, to: string) => boolean> {
+  const { db } = deps;
   const listed = await repo.suppressedOf(
     db,
     targets.flatMap((t) => repo.fingerprintsOf(t.channel, t.to)),
@@ -178,12 +183,12 @@ export async function suppressedAmong(
  * a stop covers every spelling of the mailbox.
  */
 export async function neverUrl(
-  db: DB,
-  config: Pick<Config, "authSecret" | "baseUrl">,
+  deps: Pick<Deps, "db"> & { config: Pick<Config, "authSecret" | "baseUrl"> },
   channel: repo.Channel,
   to: string,
   now: number,
 ): Promise<string> {
+  const { db, config } = deps;
   const hash = repo.canonicalHash(channel, to);
   const code = createHmac("sha256", config.authSecret)
     .update(`never\n${hash}`)
@@ -223,18 +228,25 @@ export async function allowContactAgain(deps: Pick<NeverDeps, "db">, code: strin
 }
 
 /** Suppresses addresses a trusted contact's stop covers (contacts.service; decision 046). */
-export async function suppressAll(db: DB, targets: { channel: repo.Channel; to: string }[], now: number) {
+export async function suppressAll(
+  deps: Pick<Deps, "db">,
+  targets: { channel: repo.Channel; to: string }[],
+  now: number,
+) {
+  const { db } = deps;
   for (const t of targets) {
     for (const hash of repo.fingerprintsOf(t.channel, t.to)) await repo.suppress(db, hash, t.channel, now);
   }
 }
 
 /** Lifts the suppression of an address its owner just proved again (a confirmed link or code). */
-export async function unsuppressAddress(db: DB, channel: repo.Channel, to: string): Promise<void> {
+export async function unsuppressAddress(deps: Pick<Deps, "db">, channel: repo.Channel, to: string): Promise<void> {
+  const { db } = deps;
   await repo.unsuppress(db, repo.fingerprintsOf(channel, to));
 }
 
 /** Housekeeping: never links not sent for this long, unless their address is suppressed. */
-export function deleteStaleNeverLinks(db: DB, before: number): Promise<number> {
+export function deleteStaleNeverLinks(deps: Pick<Deps, "db">, before: number): Promise<number> {
+  const { db } = deps;
   return repo.deleteNeverLinksBefore(db, before);
 }

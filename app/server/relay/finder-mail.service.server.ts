@@ -62,7 +62,7 @@ export async function mailFinderLink(
   return sendUnlessRefused(deps.db, async (trx) => {
     // The finder is no account: the request is counted per recipient only (never an SMS).
     const request = { channel: "email" as const, to, accountKey: `finder:${conversation.id}`, pool: "finder" as const };
-    const { neverUrl } = await admitConsentRequest(trx, config, request, now);
+    const { neverUrl } = await admitConsentRequest({ db: trx, config }, request, now);
     await enqueueMail(trx, {
       to,
       subject: t("relay.mail.finder.sentSubject"),
@@ -109,7 +109,7 @@ export async function mailFinderReply(
   if (!to || conversation.finderConfirmedAt === null) return false;
   const t = getT(conversation.finderLang as Lang);
   return sendUnlessRefused(deps.db, async (trx) => {
-    const { neverUrl } = await admitRelayMail(trx, deps.config, to, now);
+    const { neverUrl } = await admitRelayMail({ db: trx, config: deps.config }, to, now);
     await enqueueMail(trx, {
       to,
       subject: t("relay.mail.finder.replySubject"),

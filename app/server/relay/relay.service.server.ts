@@ -60,7 +60,7 @@ interface SendMeta {
  * RELAY_ITEM_RULE): its owners then get the digest instead of this message's mail.
  */
 async function admitFinderMessage(
-  { config, db, pageCache, captcha: captchas }: Pick<Deps, "config" | "db" | "pageCache" | "captcha">,
+  { config, db, clock, events, captcha: captchas }: Pick<Deps, "config" | "db" | "clock" | "events" | "captcha">,
   input: FinderMessageInput,
   itemId: string,
   meta: SendMeta,
@@ -76,7 +76,7 @@ async function admitFinderMessage(
   const flooded = !byItem.ok;
   // The flooded item's stored finder page offers no captcha: render it afresh (this
   // instance; elsewhere the first refused post shows the captcha, decision 029).
-  if (flooded) pageCache.forget(itemId);
+  if (flooded) await events.emit("itemsChanged", { itemIds: [itemId] }, { db, clock });
   // With JavaScript the page solves the captcha; a solution sent is always checked. Without
   // JavaScript there is none to send, and the limits and the honeypot hold (decision 013)
   // until the item is flooded: then every sender needs it.
@@ -129,7 +129,7 @@ function finderMessageFacts(
  * RelayError notFound when the item does not exist or is not paid (its page shows no form).
  */
 export async function sendFinderMessage(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha" | "events">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events" | "captcha">,
   itemId: string,
   input: FinderMessageInput,
   meta: SendMeta & { viewerId: string | null },
@@ -171,7 +171,11 @@ export async function sendFinderMessage(
     });
     // The alerts commit with the message: a crash after this loses neither (decision 033).
     if (!digested)
-      await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, true, state.paidNow), now);
+      await fanOutAlert(
+        { ...deps, db: trx },
+        finderMessageFacts(conversation, item.name, input, true, state.paidNow),
+        now,
+      );
     const stored = { conversationId: conversation.id, messageId, itemId, text: input.message, first: true, at: now };
     await deps.events.emit("finderMessaged", stored, { ...deps, db: trx });
   });
@@ -263,7 +267,7 @@ export async function confirmFinderMail(
 
 /** A finder's follow-up at /m/{token}: continues the conversation, with the same limits. */
 export async function continueFinderConversation(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "captcha" | "events">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events" | "captcha">,
   token: string,
   input: FinderMessageInput,
   meta: SendMeta,
@@ -290,7 +294,11 @@ export async function continueFinderConversation(
     });
     await repo.touchConversation(trx, conversation.id, now);
     if (!digested) {
-      await fanOutAlert(trx, deps, finderMessageFacts(conversation, item.name, input, false, state.paidNow), now);
+      await fanOutAlert(
+        { ...deps, db: trx },
+        finderMessageFacts(conversation, item.name, input, false, state.paidNow),
+        now,
+      );
     }
     const stored = { conversationId: conversation.id, messageId, itemId: item.id, text: input.message, first: false };
     await deps.events.emit("finderMessaged", { ...stored, at: now }, { ...deps, db: trx });
@@ -404,8 +412,7 @@ export async function storeOwnerSideReply(
     await repo.touchConversation(trx, id, now);
     if (contact) {
       await fanOutAlert(
-        trx,
-        deps,
+        { ...deps, db: trx },
         {
           event: "reply",
           itemId: conversation.itemId,
@@ -443,7 +450,7 @@ export async function storeOwnerSideReply(
  * Returns whether this call recorded it.
  */
 export async function confirmReturn(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events">,
   ownerId: string,
   id: string,
 ): Promise<boolean> {
@@ -462,8 +469,7 @@ export async function confirmReturn(
     if (item.lostAt != null) await deps.events.emit("itemFound", { itemId: item.id, at: now }, { ...deps, db: trx });
     // Everyone who manages the item hears of it (decision 026), by the channels they chose.
     await fanOutAlert(
-      trx,
-      deps,
+      { ...deps, db: trx },
       {
         event: "returned",
         itemId: item.id,
@@ -479,11 +485,12 @@ export async function confirmReturn(
   });
   wakeOutbox();
   // After the commit: the finder page no longer shows the lost banner (decision 014).
-  if (recorded) deps.pageCache.forget(item.id);
+  if (recorded) await deps.events.emit("itemsChanged", { itemIds: [item.id] }, deps);
   return recorded;
 }
 
 /** Retention: conversations whose last message is older than 180 days, with their messages. */
-export async function deleteExpiredConversations(db: Deps["db"], now: number): Promise<number> {
+export async function deleteExpiredConversations(deps: Pick<Deps, "db">, now: number): Promise<number> {
+  const { db } = deps;
   return repo.deleteConversationsBefore(db, now - CONVERSATION_RETENTION_MS);
 }

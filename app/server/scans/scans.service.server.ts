@@ -193,7 +193,7 @@ export async function writeScanEvents(
 
 /** An item the user manages (decision 026) in or out of lost mode; its cached finder pages change at once. */
 export async function setItemLost(
-  deps: Pick<Deps, "db" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "db" | "clock" | "events">,
   owner: string,
   id: string,
   lost: boolean,
@@ -210,7 +210,7 @@ export async function setItemLost(
   });
   if (!changed) throw new ScanError("notFound");
   // After the commit (the update above is its own statement), as payments do.
-  deps.pageCache.forget(id);
+  await deps.events.emit("itemsChanged", { itemIds: [id] }, deps);
 }
 
 /** The last scans of an item, newest first (the caller has checked that the viewer owns it). */

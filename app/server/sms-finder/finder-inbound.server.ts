@@ -23,7 +23,7 @@ import { admitSms } from "../sms/sms-guard.server";
 import { finderSmsLang, maySmsFinder, payerOf } from "./finder-sms.server";
 import { latestFinderConversation } from "./sms-finder.repository.server";
 
-export type InboundDeps = Pick<Deps, "config" | "db" | "clock" | "pageCache" | "events">;
+export type InboundDeps = Pick<Deps, "config" | "db" | "clock" | "events">;
 
 /** A later SMS without a code continues the number's latest conversation this long. */
 export const SMS_CONTINUE_MS = 30 * DAY_MS;
@@ -40,7 +40,7 @@ function newSmsRef(): string {
 async function admitToItem(deps: InboundDeps, item: Item, now: number): Promise<{ flooded: boolean } | null> {
   const limit = rateLimiter(deps.config, deps.db);
   const byItem = await limit(RELAY_ITEM_RULE, item.id, now);
-  if (!byItem.ok) deps.pageCache.forget(item.id);
+  if (!byItem.ok) await deps.events.emit("itemsChanged", { itemIds: [item.id] }, deps);
   const ceiling = await limit(RELAY_ITEM_CEILING, item.id, now);
   return ceiling.ok ? { flooded: !byItem.ok } : null;
 }
@@ -74,8 +74,7 @@ async function storeFinderSms(
     // The alerts commit with the message (decision 033).
     if (!digested) {
       await fanOutAlert(
-        trx,
-        deps,
+        { ...deps, db: trx },
         {
           event: "finderMessage",
           itemId: item.id,

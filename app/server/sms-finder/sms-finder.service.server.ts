@@ -64,7 +64,7 @@ function sameSecret(given: string | null, expected: string | undefined): boolean
 
 /** The one answer 46elks gets for an incoming SMS; `secret` is the URL's `?secret=`. */
 export async function receiveElksSms(
-  deps: Pick<Deps, "config" | "db" | "clock" | "pageCache" | "events">,
+  deps: Pick<Deps, "config" | "db" | "clock" | "events">,
   secret: string | null,
   form: URLSearchParams,
 ): Promise<WebhookAnswer> {
@@ -124,7 +124,7 @@ async function stop(deps: InboundDeps, from: string, now: number): Promise<strin
   const { db, config } = deps;
   const already = await isSuppressed(db, fingerprintsOf("sms", from));
   if (already) return null;
-  await suppressAll(db, [{ channel: "sms", to: from }], now);
+  await suppressAll(deps, [{ channel: "sms", to: from }], now);
   if (!config.sms.countries.some((c) => from.startsWith(c))) return null;
   return (await admitFinderText(deps, from, now)) ? getT(finderSmsLang(from))("smsFinder.stopped") : null;
 }
@@ -147,6 +147,7 @@ async function admitFinderText(deps: InboundDeps, from: string, now: number): Pr
 }
 
 /** Housekeeping: 46elks' ids of SMS handled more than a week ago. */
-export function deleteOldIncoming(db: Deps["db"], now: number): Promise<number> {
+export function deleteOldIncoming(deps: Pick<Deps, "db">, now: number): Promise<number> {
+  const { db } = deps;
   return repo.deleteIncomingBefore(db, now - ELKS_ID_RETENTION_MS);
 }

@@ -3,7 +3,8 @@
  * HTTP: POST {ELKS_API_URL}/a1/sms with HTTP Basic (API username and password) and the
  * form fields from, to, message and whendelivered (the delivery-report URL). Without
  * credentials each SMS becomes a text file in SMS_OUTBOX_DIR, so a fresh checkout runs
- * and shows what it would send. Called by the outbox worker (mail/mail.server.ts).
+ * and shows what it would send. Called by the outbox worker (mail/mail.server.ts) through
+ * `deps.senders.sms`.
  */
 import type { Config } from "../config.server";
 import { PermanentError, type ChannelSender, type OutboxRow } from "../channels/channel.server";
@@ -12,7 +13,7 @@ import { logger } from "../logger.server";
 import type { DB } from "../db/db.server";
 import { fingerprintsOf, isSuppressed } from "../channels/suppressions.repository.server";
 import { smsCountryAllowed } from "./sms-guard.server";
-import { systemClock } from "../clock.server";
+import { systemClock, type Clock } from "../clock.server";
 
 /** A provider that does not answer in this time is retried later. */
 export const ELKS_TIMEOUT_MS = 10_000;
@@ -49,7 +50,11 @@ async function refuseSuppressed(db: DB | undefined, row: OutboxRow): Promise<voi
   }
 }
 
-export function createSmsSender(config: Pick<Config, "sms">, db?: DB): ChannelSender {
+/**
+ * The SMS channel's sender, made once at start-up (runtime.server.ts) and carried by Deps
+ * as `senders.sms` (decision 039): 46elks with credentials, else the SMS outbox folder.
+ */
+export function createSmsSender(config: Pick<Config, "sms">, db?: DB, clock: Clock = systemClock): ChannelSender {
   const { sms } = config;
   if (sms.username && sms.password) {
     const auth = "Basic " + Buffer.from(`${sms.username}:${sms.password}`).toString("base64");
@@ -100,7 +105,7 @@ export function createSmsSender(config: Pick<Config, "sms">, db?: DB): ChannelSe
         "",
         row.text,
       ];
-      const file = await writeOutboxFile(sms.outboxDir, `${systemClock()}-${row.id}.txt`, lines.join("\n") + "\n");
+      const file = await writeOutboxFile(sms.outboxDir, `${clock()}-${row.id}.txt`, lines.join("\n") + "\n");
       logger.info({ smsId: row.id, file }, "SMS written to outbox folder (no 46elks credentials)");
       return { providerId: null };
     },

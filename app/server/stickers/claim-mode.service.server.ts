@@ -259,7 +259,7 @@ export async function claimBatchFile(
   const claimed = await deps.db.transaction().execute(async (trx) => {
     if (
       !(await claimStickersIn(
-        trx,
+        { db: trx },
         sorted.claimable.map((s) => s.id),
         now,
       ))

@@ -294,7 +294,8 @@ export async function claimableByCodes(
  * before their items are inserted there. False when any was claimed or voided meanwhile:
  * the caller rolls the whole transaction back.
  */
-export async function claimStickersIn(trx: Deps["db"], ids: readonly string[], now: number): Promise<boolean> {
+export async function claimStickersIn(deps: Pick<Deps, "db">, ids: readonly string[], now: number): Promise<boolean> {
+  const { db: trx } = deps;
   for (const id of ids) if (!(await repo.markClaimed(trx, id, now))) return false;
   return true;
 }
@@ -318,7 +319,7 @@ export async function prepaidRecordOfItem(
  * is not the user's to manage.
  */
 export async function moveOntoSpare(
-  deps: Pick<Deps, "db" | "config" | "clock" | "pageCache">,
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
   who: Claimant,
   itemId: string,
   typedCode: string,
@@ -336,7 +337,7 @@ export async function moveOntoSpare(
     return true;
   });
   if (!moved) throw new StickerError("claim.notClaimable");
-  deps.pageCache.forget(item.id);
+  await deps.events.emit("itemsChanged", { itemIds: [item.id] }, deps);
   await attempt.giveBack();
   return { id: s.id };
 }

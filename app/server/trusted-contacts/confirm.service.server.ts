@@ -99,7 +99,7 @@ export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: 
     desk: c.organisationId !== null,
     step: stepOf(c, now),
     /** The invited address or number said "never contact me again". */
-    declined: !(await mayMessage(deps.db, invited.channel, invited.to)),
+    declined: !(await mayMessage(deps, invited.channel, invited.to)),
     /** The number a code goes to, masked but recognisable to its holder ("+46 70… 67"), on one line. */
     phone: c.phone ? `${maskPhone(c.phone)}\u00a0${c.phone.slice(-2)}`.replace(" ", "\u00a0") : null,
     contact: c,
@@ -111,13 +111,19 @@ export async function readConfirmation(deps: Pick<Deps, "db" | "clock">, token: 
  * that inbox). The number: `typedCode` must be the six digits sent to it — valid 10
  * minutes, five tries counted before they are checked, fifteen checks an hour.
  */
-export async function confirmContact(deps: Pick<Deps, "db" | "config" | "clock">, token: string, typedCode = "") {
+export async function confirmContact(
+  deps: Pick<Deps, "db" | "config" | "clock" | "events">,
+  token: string,
+  typedCode = "",
+) {
   const found = await readConfirmation(deps, token);
   const c = found.contact;
   const now = deps.clock();
+  const confirmed = { contactId: c.id, userId: c.userId, organisationId: c.organisationId, at: now };
   if (found.step === "email") {
     await repo.markConfirmed(deps.db, c.id, "email", now);
-    await unsuppressAddress(deps.db, "email", c.email!);
+    // The recipients take the address off their "never contact me" list (decision 053).
+    await deps.events.emit("contactConfirmed", { ...confirmed, channel: "email", to: c.email! }, deps);
   } else if (found.step === "code") {
     const code = readPhoneCode(typedCode);
     if (!code) throw new ContactsError("code.invalid");
@@ -131,7 +137,7 @@ export async function confirmContact(deps: Pick<Deps, "db" | "config" | "clock">
       throw new ContactsError("code.wrong", { count: left });
     }
     await repo.markConfirmed(deps.db, c.id, "phone", now);
-    await unsuppressAddress(deps.db, "sms", c.phone!);
+    await deps.events.emit("contactConfirmed", { ...confirmed, channel: "sms", to: c.phone! }, deps);
   }
   return readConfirmation(deps, token);
 }
@@ -142,7 +148,7 @@ export async function confirmContact(deps: Pick<Deps, "db" | "config" | "clock">
  */
 export async function declineInvitation(deps: Pick<Deps, "db" | "clock">, token: string) {
   const found = await readConfirmation(deps, token);
-  await suppressAll(deps.db, [invitedChannel(found.contact)], deps.clock());
+  await suppressAll(deps, [invitedChannel(found.contact)], deps.clock());
   return readConfirmation(deps, token);
 }
 
@@ -150,7 +156,7 @@ export async function declineInvitation(deps: Pick<Deps, "db" | "clock">, token:
 export async function allowInvitation(deps: Pick<Deps, "db" | "clock">, token: string) {
   const found = await readConfirmation(deps, token);
   const invited = invitedChannel(found.contact);
-  await unsuppressAddress(deps.db, invited.channel, invited.to);
+  await unsuppressAddress(deps, invited.channel, invited.to);
   return readConfirmation(deps, token);
 }
 
@@ -171,8 +177,7 @@ export async function resendConfirmCode(deps: Pick<Deps, "db" | "config" | "cloc
   const language: Lang = c.language === "sv" ? "sv" : "en";
   await deps.db.transaction().execute(async (trx) => {
     const { neverUrl } = await admitConsentRequest(
-      trx,
-      deps.config,
+      { db: trx, config: deps.config },
       { channel: "sms", to: c.phone!, accountKey: `account:${c.userId}` },
       now,
     );
@@ -185,9 +190,10 @@ export async function resendConfirmCode(deps: Pick<Deps, "db" | "config" | "cloc
 
 /** Whose contact they are, as messages after consent name it: the organisation for a desk contact. */
 export async function ownerOfContact(
-  db: Deps["db"],
+  deps: Pick<Deps, "db">,
   c: { userId: string; organisationId: string | null },
 ): Promise<string> {
+  const { db } = deps;
   if (c.organisationId) return (await findOrganisation(db, c.organisationId))?.name ?? "";
   const row = await db.selectFrom("user").select("name").where("id", "=", c.userId).executeTakeFirst();
   return row?.name ?? "";
@@ -223,10 +229,10 @@ export async function readStop(deps: Pick<Deps, "db" | "config">, token: string)
   const address = channel === "email" ? c.email : c.phone;
   return {
     name: c.name,
-    owner: await ownerOfContact(deps.db, c),
+    owner: await ownerOfContact(deps, c),
     stopped: c.stoppedAt !== null,
     /** The address or number the link came by is on the suppression list. */
-    suppressed: address !== null && !(await mayMessage(deps.db, channel, address)),
+    suppressed: address !== null && !(await mayMessage(deps, channel, address)),
     channel,
     contact: c,
   };
@@ -240,7 +246,7 @@ export async function stopContact(deps: Pick<Deps, "db" | "config" | "clock">, t
   const found = await readStop(deps, token);
   const now = deps.clock();
   await repo.markStopped(deps.db, found.contact.id, now);
-  await suppressAll(deps.db, stopTargets(found.contact, found.channel), now);
+  await suppressAll(deps, stopTargets(found.contact, found.channel), now);
   return { ...found, stopped: true, suppressed: true };
 }
 
@@ -252,6 +258,6 @@ export async function stopContact(deps: Pick<Deps, "db" | "config" | "clock">, t
 export async function allowAfterStop(deps: Pick<Deps, "db" | "config">, token: string) {
   const found = await readStop(deps, token);
   const address = found.channel === "email" ? found.contact.email : found.contact.phone;
-  if (address) await unsuppressAddress(deps.db, found.channel, address);
+  if (address) await unsuppressAddress(deps, found.channel, address);
   return { ...found, suppressed: false };
 }

@@ -58,8 +58,8 @@ export async function addDeskContact(
   organisationId: string,
   input: ContactInput,
 ) {
-  await requireDeskAdmin(deps.db, organisationId, userId);
-  if (!(await deskDpaAccepted(deps.db, organisationId))) throw new ContactsError("dpaRequired");
+  await requireDeskAdmin(deps, organisationId, userId);
+  if (!(await deskDpaAccepted(deps, organisationId))) throw new ContactsError("dpaRequired");
   return inviteContact(deps, userId, organisationId, input);
 }
 
@@ -83,7 +83,7 @@ async function inviteContact(
 ): Promise<void> {
   const now = deps.clock();
   const { name, email, phone } = readInput(input);
-  await requireVerifiedSender(deps.db, userId);
+  await requireVerifiedSender(deps, userId);
   // A number SMS can never reach is refused now, not when the contact asks for a code.
   if (phone) requireSmsCountry(deps.config, phone);
   const owner = await deps.db
@@ -108,8 +108,7 @@ async function inviteContact(
       throw new ContactsError("tooMany", { count: TRUSTED_CONTACTS_MAX });
     }
     const { neverUrl } = await admitConsentRequest(
-      trx,
-      deps.config,
+      { db: trx, config: deps.config },
       { channel: email ? "email" : "sms", to: email ?? phone!, accountKey: `account:${userId}` },
       now,
     );

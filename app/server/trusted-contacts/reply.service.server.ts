@@ -53,7 +53,7 @@ export async function openContactReply(deps: Pick<Deps, "db" | "config">, token:
   const messages = await listMessagesOf(deps.db, conversation.id);
   return {
     itemName: item.name,
-    owner: await ownerOfContact(deps.db, contact),
+    owner: await ownerOfContact(deps, contact),
     contactName: contact.name,
     stopUrl: short ? shortStopUrl(deps.config, contact.id) : stopUrl(deps.config, contact.id),
     messages: messages.map((m) => ({

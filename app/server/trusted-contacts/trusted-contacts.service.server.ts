@@ -54,7 +54,7 @@ export interface ContactView {
 /** The contacts as their owner sees them, each address and number with its own state. */
 async function viewsOf(db: Deps["db"], rows: repo.ContactRow[]): Promise<ContactView[]> {
   const declined = await suppressedAmong(
-    db,
+    { db },
     rows.flatMap((c) => [
       ...(c.email ? [{ channel: "email" as const, to: c.email }] : []),
       ...(c.phone ? [{ channel: "sms" as const, to: c.phone }] : []),
@@ -92,7 +92,12 @@ export async function listContacts(deps: Pick<Deps, "db">, userId: string): Prom
  * notFound (as the organisation's other pages answer outsiders, and an admin who was
  * removed or stepped down).
  */
-export async function requireDeskAdmin(db: Deps["db"], organisationId: string, userId: string): Promise<string> {
+export async function requireDeskAdmin(
+  deps: Pick<Deps, "db">,
+  organisationId: string,
+  userId: string,
+): Promise<string> {
+  const { db } = deps;
   const membership = await findMembership(db, organisationId, userId);
   const org = may(membership?.role, "organisation", "trustedContacts")
     ? await findOrganisation(db, organisationId)
@@ -102,7 +107,8 @@ export async function requireDeskAdmin(db: Deps["db"], organisationId: string, u
 }
 
 /** Whether the organisation accepted the current data processing agreement (decision 030). */
-export function deskDpaAccepted(db: Deps["db"], organisationId: string): Promise<boolean> {
+export function deskDpaAccepted(deps: Pick<Deps, "db">, organisationId: string): Promise<boolean> {
+  const { db } = deps;
   return hasDpaAcceptance(db, organisationId, DPA_VERSION);
 }
 
@@ -159,7 +165,8 @@ async function saveExclusions(
 }
 
 /** For the data export: the contacts an account named (their own data, given by the owner). */
-export async function exportContacts(db: Deps["db"], userId: string) {
+export async function exportContacts(deps: Pick<Deps, "db">, userId: string) {
+  const { db } = deps;
   const rows = await repo.listContacts(db, userId);
   const views = await viewsOf(db, rows);
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
@@ -175,7 +182,8 @@ export async function exportContacts(db: Deps["db"], userId: string) {
   }));
 }
 
-export async function eraseContacts(db: Deps["db"], userId: string): Promise<void> {
+export async function eraseContacts(deps: Pick<Deps, "db">, userId: string): Promise<void> {
+  const { db } = deps;
   await repo.deleteContactsOf(db, userId);
 }
 
@@ -190,17 +198,17 @@ export function contactReach(c: { email: string | null; phone: string | null }):
  * item who is left out.
  */
 export async function getDeskContacts(deps: Pick<Deps, "db">, userId: string, organisationId: string, limit = 50) {
-  const organisation = await requireDeskAdmin(deps.db, organisationId, userId);
+  const organisation = await requireDeskAdmin(deps, organisationId, userId);
   const contacts = await viewsOf(deps.db, await repo.listDeskContacts(deps.db, organisationId));
   const items: ItemContactsView["items"] = [];
   for (const item of await listDeskItems(deps.db, organisationId, limit)) {
     items.push({ id: item.id, name: item.name, excluded: await repo.listExcludedContactIds(deps.db, item.id) });
   }
-  return { organisation, dpaAccepted: await deskDpaAccepted(deps.db, organisationId), contacts, items };
+  return { organisation, dpaAccepted: await deskDpaAccepted(deps, organisationId), contacts, items };
 }
 
 export async function removeDeskContact(deps: Pick<Deps, "db">, userId: string, organisationId: string, id: string) {
-  await requireDeskAdmin(deps.db, organisationId, userId);
+  await requireDeskAdmin(deps, organisationId, userId);
   if (!(await repo.deleteDeskContact(deps.db, organisationId, id))) throw new ContactsError("notFound");
 }
 
@@ -212,7 +220,7 @@ export async function saveDeskItemChoices(
   chosen: Map<string, Set<string>>,
   itemIds: string[],
 ): Promise<void> {
-  await requireDeskAdmin(deps.db, organisationId, userId);
+  await requireDeskAdmin(deps, organisationId, userId);
   const contactIds = (await repo.listDeskContacts(deps.db, organisationId)).map((c) => c.id);
   const desk = new Set((await listDeskItems(deps.db, organisationId, 1000)).map((p) => p.id));
   await saveExclusions(deps.db, contactIds, desk, chosen, itemIds);

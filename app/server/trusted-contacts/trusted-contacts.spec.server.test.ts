@@ -216,10 +216,10 @@ describe("confirming", () => {
     const id = await contactOf(d, owner, { email, emailConfirmed: true });
     const token = stopToken(d.config, id);
     await stopContact(d, token);
-    expect(await mayMessage(d.db, "email", email)).toBe(false);
+    expect(await mayMessage(d, "email", email)).toBe(false);
     const allowed = await allowAfterStop(d, token);
     expect(allowed.suppressed).toBe(false);
-    expect(await mayMessage(d.db, "email", email)).toBe(true);
+    expect(await mayMessage(d, "email", email)).toBe(true);
     expect((await listContacts(d, owner.id))[0]!.status).toBe("stopped");
   });
 });
@@ -233,7 +233,7 @@ describe("the owner's lists", () => {
     await contactOf(d, owner, { email: b, phone: bPhone });
     await contactOf(d, owner, { email: c, phone: cPhone, emailConfirmed: true });
     await suppressAll(
-      d.db,
+      d,
       [
         { channel: "sms", to: aPhone },
         { channel: "email", to: c },
@@ -276,7 +276,7 @@ describe("the owner's lists", () => {
     const own = unique("own");
     await contactOf(d, owner, { email: own, emailConfirmed: true });
     await contactOf(d, owner, { email: unique("desk"), emailConfirmed: true, org });
-    const exported = await exportContacts(d.db, owner.id);
+    const exported = await exportContacts(d, owner.id);
     expect(exported.map((c) => [c.email, c.status])).toEqual([[own, "confirmed"]]);
     expect(exported[0]!.emailConfirmedAt).toBe(new Date(START).toISOString());
   });
