@@ -107,7 +107,8 @@ export interface OwnerReplied {
 /**
  * A year paid at once (decision 056) ends soon (`reminder`: 30 or 7 days before) or has
  * ended unrenewed (`ended`), announced inside the transaction that claimed the reminder or
- * the lapse, beside the mail the orders queue there. What hears of it tells the payer only.
+ * the lapse. What hears of it tells the payer only: the owner's mail (the orders'
+ * `mailOfPaidYear`), then their SMS and push (the alerts'), all in that transaction.
  */
 export interface PaidYearEnding {
   orderId: string;

@@ -8,7 +8,7 @@
 import { eraseUserData } from "./account/privacy.service.server";
 import { alertOfPaidYear, alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
-import { stopRenewalsOfExMember } from "./orders/listeners.server";
+import { mailOfPaidYear, stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
 import { unsuppressConfirmedContact } from "./recipients/listeners.server";
 import * as webhooks from "./webhooks/listeners.server";
@@ -76,7 +76,9 @@ export interface Runtime {
 function listen(events: DomainEventBus): void {
   // In the scans' transaction that claimed the alert (decision 033).
   events.on("itemScanned", alertOfScan);
-  // In the billing job's transaction that claimed the reminder or the lapse (decision 056).
+  // In the billing job's transaction that claimed the reminder or the lapse (decision 056):
+  // the owner's mail first, then the payer's SMS and push, the order they were queued in before.
+  events.on("paidYearEnding", mailOfPaidYear);
   events.on("paidYearEnding", alertOfPaidYear);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);

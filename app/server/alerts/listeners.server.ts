@@ -30,7 +30,7 @@ export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "confi
 
 /**
  * A year paid at once ends soon or has ended (decision 056): the payer's SMS and push, as
- * they chose for "renewal" (the orders queue the mail). `deps.db` is the transaction that
+ * they chose for "renewal" (the orders' `mailOfPaidYear` queues the mail). `deps.db` is the transaction that
  * claimed the reminder or the lapse, so it goes once.
  */
 export async function alertOfPaidYear(e: PaidYearEnding, deps: Pick<Deps, "db" | "config">): Promise<void> {

@@ -9,13 +9,14 @@ import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/domain/dates";
 import { firstName } from "~/lib/domain/first-name";
 import { renewHref } from "~/lib/domain/one-time-payment";
-import { formatPrice } from "~/lib/domain/pricing";
+import { formatPrice, orderTotals } from "~/lib/domain/pricing";
 import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { enqueueMail } from "../mail/mail.server";
 import { sellerOf } from "../seller/seller.server";
 import type { Receipt } from "./billing.repository.server";
+import { langOfCurrency } from "./one-time.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 
 type TFn = ReturnType<typeof getT>;
@@ -152,6 +153,24 @@ export function enqueueYearEndedMail(db: DB, config: Config, order: Order) {
       itemList(c),
       c.t("swish.mail.ended.finder"),
       c.t("swish.mail.ended.renew", { url: `${c.origin}${renewHref(order.id)}` }),
+    ],
+  }));
+}
+
+/**
+ * A year paid at once ends in 30 or 7 days (decision 056): the items still to renew (`count`),
+ * today's price for a year of them, and the link to a one-year checkout for exactly those.
+ */
+export function enqueueYearReminderMail(db: DB, config: Config, order: Order, count: number) {
+  const price = orderTotals({ lang: langOfCurrency(order.currency), period: "year", count }).minor.total;
+  return enqueueOwnerMail(db, config, order, "yearReminder", (c) => ({
+    subject: c.t("swish.mail.reminder.subject", { date: c.date(order.paidUntil!) }),
+    body: [
+      c.t("swish.mail.reminder.intro", { date: c.date(order.paidUntil!) }),
+      c.items.map((i) => `- ${i.name}`).join("\n"),
+      c.t("swish.mail.reminder.renew", { amount: c.money(price), url: `${c.origin}${renewHref(order.id)}` }),
+      c.t("swish.mail.reminder.early"),
+      c.t("swish.mail.reminder.lapse"),
     ],
   }));
 }

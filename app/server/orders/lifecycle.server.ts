@@ -15,7 +15,7 @@ import {
   setItemsUnpaid,
   type Receipt,
 } from "./billing.repository.server";
-import { enqueueLapsedMail, enqueueYearEndedMail } from "./billing.mail.server";
+import { enqueueLapsedMail } from "./billing.mail.server";
 import { announcePaidYearEnding } from "./year-reminders.service.server";
 import { upsertOrderDraft } from "../order-draft/order-draft.repository.server";
 import { getBuyItemId } from "../order-draft/order-draft.service.server";
@@ -81,8 +81,8 @@ export async function lapseOrder(
   // A year paid at once (decision 056): its own mail, and none once renewed (nothing ended).
   if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, deps.config, order);
   else if (unpaid.length > 0) {
-    await enqueueYearEndedMail(trx, deps.config, order);
-    // The payer's SMS and push, as they chose for "renewal" (the alerts hear of it).
+    // The owner's mail (orders' mailOfPaidYear), the payer's SMS and push as they chose for
+    // "renewal" (alerts' alertOfPaidYear): both hear of it in this transaction.
     await announcePaidYearEnding(trx, deps, order, { kind: "ended", endsAt: endedAt, itemCount: unpaid.length, now });
   }
   logger.info({ order: order.id, items: unpaid.length }, "subscription lapsed: items unpaid, owner told");

@@ -1,9 +1,12 @@
 /**
  * What the orders hear on the event bus (decision 053), subscribed by runtime.server.ts:
- * the organisations announce a membership's end and never import the renewals.
+ * the organisations announce a membership's end and never import the renewals; the billing
+ * job announces a paid year's end and its mail is one listener of it, the alerts another.
  */
-import type { MembershipEnded } from "../domain-events";
+import type { MembershipEnded, PaidYearEnding } from "../domain-events";
 import type { Deps } from "../service-deps.server";
+import { enqueueYearEndedMail, enqueueYearReminderMail } from "./billing.mail.server";
+import { findOrder } from "./orders.repository.server";
 import { stopRenewalsInOrganisation } from "./renewals.service.server";
 
 /** An ex-member's subscriptions in the organisation's scope stop renewing (decision 028). */
@@ -12,4 +15,19 @@ export async function stopRenewalsOfExMember(
   deps: Pick<Deps, "db" | "config" | "clock" | "payments">,
 ): Promise<void> {
   await stopRenewalsInOrganisation(deps, e.userId, e.organisationId);
+}
+
+/**
+ * A year paid at once ends soon or has ended (decision 056): the owner's mail, the reminder
+ * (the items still to renew, today's price, the link) or the lapse's. `deps.db` is the billing
+ * job's transaction that claimed the reminder or the lapse, so the mail goes once, with it.
+ */
+export async function mailOfPaidYear(e: PaidYearEnding, deps: Pick<Deps, "db" | "config">): Promise<{ mails: number }> {
+  const order = await findOrder(deps.db, e.orderId);
+  if (!order) return { mails: 0 };
+  const sent =
+    e.kind === "reminder"
+      ? await enqueueYearReminderMail(deps.db, deps.config, order, e.itemCount)
+      : await enqueueYearEndedMail(deps.db, deps.config, order);
+  return { mails: sent ? 1 : 0 };
 }

@@ -2,21 +2,18 @@
  * The reminders before a year paid at once ends (decision 056): 30 and 7 days before, the
  * owner gets a mail in their language naming the items, today's price and the link that
  * opens a one-year checkout for exactly those items. A step of the billing job (under its
- * lock); each mail is claimed by a row of `year_reminders` inserted in the mail's
- * transaction, so several instances, or two runs at once, send it once. The 30-day mail
- * covers (7, 30] days ahead and the 7-day one (0, 7], so a run never sends both. Beside
- * each mail, and the lapse's, `paidYearEnding` is announced in the same transaction: the
- * alerts add the SMS and push the payer chose for "renewal".
+ * lock); each reminder is claimed by a row of `year_reminders`, and `paidYearEnding` is
+ * announced in the claim's transaction, so several instances, or two runs at once, send it
+ * once. What hears of it (decision 053): the orders' `mailOfPaidYear` queues the mail (this
+ * reminder's, or the lapse's), the alerts add the SMS and push the payer chose for "renewal".
+ * The 30-day mail covers (7, 30] days ahead and the 7-day one (0, 7], so a run never sends both.
  */
 import { isLang } from "~/i18n/config";
 import { DAY_MS } from "~/lib/domain/dates";
-import { renewHref, YEAR_REMINDER_LEADS } from "~/lib/domain/one-time-payment";
-import { orderTotals } from "~/lib/domain/pricing";
+import { YEAR_REMINDER_LEADS } from "~/lib/domain/one-time-payment";
 import type { Deps } from "../service-deps.server";
 import { listItemsCoveredElsewhere } from "./billing.repository.server";
-import { enqueueOwnerMail } from "./billing.mail.server";
 import { claimYearReminder, listYearsEnding } from "./one-time.repository.server";
-import { langOfCurrency } from "./one-time.server";
 import { findUserForReceipt, listOrderItemIds, type Order } from "./orders.repository.server";
 
 /** Sends the due reminders; returns how many this run sent. */
@@ -34,7 +31,7 @@ export async function sendYearReminders(deps: Pick<Deps, "db" | "config" | "cloc
         if (!(await claimYearReminder(trx, order.id, lead, now))) return false;
         // Claimed even when not mailed: an unverified address is not asked again later.
         const itemCount = ids.length - covered.size;
-        await enqueueYearReminderMail(trx, deps, order, itemCount);
+        // The mail and the payer's alerts hear of it (orders' mailOfPaidYear, alerts' alertOfPaidYear).
         await announcePaidYearEnding(trx, deps, order, { kind: "reminder", endsAt: order.paidUntil!, itemCount, now });
         return true;
       });
@@ -44,23 +41,10 @@ export async function sendYearReminders(deps: Pick<Deps, "db" | "config" | "cloc
   return count;
 }
 
-function enqueueYearReminderMail(trx: Deps["db"], deps: Pick<Deps, "config">, order: Order, count: number) {
-  const price = orderTotals({ lang: langOfCurrency(order.currency), period: "year", count }).minor.total;
-  return enqueueOwnerMail(trx, deps.config, order, "yearReminder", (c) => ({
-    subject: c.t("swish.mail.reminder.subject", { date: c.date(order.paidUntil!) }),
-    body: [
-      c.t("swish.mail.reminder.intro", { date: c.date(order.paidUntil!) }),
-      c.items.map((i) => `- ${i.name}`).join("\n"),
-      c.t("swish.mail.reminder.renew", { amount: c.money(price), url: `${c.origin}${renewHref(order.id)}` }),
-      c.t("swish.mail.reminder.early"),
-      c.t("swish.mail.reminder.lapse"),
-    ],
-  }));
-}
-
 /**
- * Tells whoever listens (the payer's alerts) that a paid year ends soon or has ended, in the
- * caller's transaction, in the language of the mail: the payer's saved one, else the order's.
+ * Tells whoever listens (the owner's mail, the payer's alerts) that a paid year ends soon or
+ * has ended, in the caller's transaction, in the language of the mail: the payer's saved one,
+ * else the order's.
  */
 export async function announcePaidYearEnding(
   trx: Deps["db"],
