@@ -125,16 +125,21 @@ export async function createRuntime(config: Config, clock: Clock = systemClock):
   // The handlers take the runtime's deps, made below; the first announcement comes later.
   const events = new DomainEventBus(() => depsOfRuntime(runtime));
   listen(events);
-  const auth = createAuth(config, database, {
-    beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, events, photos }, user),
-    // Paid before verifying: the receipt and order confirmation go out now (decision 051).
-    // A failure is logged, never the user's: the verification itself has happened.
-    afterVerifiedUserUpdate: (userId) =>
-      sendPendingConfirmations({ db: database.db, config }, userId).then(
-        () => undefined,
-        (err: unknown) => logger.error({ err, user: userId }, "the receipts that waited could not be queued"),
-      ),
-  });
+  const auth = createAuth(
+    config,
+    database,
+    {
+      beforeDeleteUser: (user) => eraseUserData({ db: database.db, config, clock, payments, events, photos }, user),
+      // Paid before verifying: the receipt and order confirmation go out now (decision 051).
+      // A failure is logged, never the user's: the verification itself has happened.
+      afterVerifiedUserUpdate: (userId) =>
+        sendPendingConfirmations({ db: database.db, config, clock }, userId).then(
+          () => undefined,
+          (err: unknown) => logger.error({ err, user: userId }, "the receipts that waited could not be queued"),
+        ),
+    },
+    clock,
+  );
   const runtime: Runtime = {
     config,
     database,

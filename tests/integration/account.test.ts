@@ -399,7 +399,7 @@ describe(`account self-service on ${label}`, () => {
         createdAt: Date.now(),
       })
       .execute();
-    await enqueueMail(rt.database.db, { to: email, subject: `Mail subject ${tag}`, text: "..." });
+    await enqueueMail(rt.database.db, { to: email, subject: `Mail subject ${tag}`, text: "..." }, rt.clock());
     return id;
   }
   const stillThere = async (messageId: string, email: string, tag: string) => {

@@ -185,6 +185,7 @@ describe("the push lane's share and a silent host's pause, with an outbox worker
         rt.database.db,
         { subscriptionId: await device(many, host), payload: notice(`silent ${i}`) },
         rt.config.push.knownHosts,
+        rt.clock(),
       );
     }
     const other = await createUser(rt);
@@ -196,6 +197,7 @@ describe("the push lane's share and a silent host's pause, with an outbox worker
       rt.database.db,
       { subscriptionId: goodDevice!.id, payload: notice("meanwhile") },
       rt.config.push.knownHosts,
+      rt.clock(),
     );
 
     const started = Date.now();

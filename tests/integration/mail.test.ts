@@ -45,12 +45,16 @@ describe("mail outbox", () => {
     const smtp: TestSmtpServer = await startSmtpServer();
     cleanups.push(() => smtp.close());
     const { rt } = await setup({ SMTP_URL: smtp.url, MAIL_FROM: "Hittad <no-reply@hittad.test>" });
-    const id = await enqueueMail(rt.database.db, {
-      to: "owner@example.test",
-      subject: "Återställ ditt lösenord",
-      text: "Hej!\n\nÖppna https://hittad.test/reset?token=abc för att välja ett nytt lösenord.",
-      replyTo: "finder@example.test",
-    });
+    const id = await enqueueMail(
+      rt.database.db,
+      {
+        to: "owner@example.test",
+        subject: "Återställ ditt lösenord",
+        text: "Hej!\n\nÖppna https://hittad.test/reset?token=abc för att välja ett nytt lösenord.",
+        replyTo: "finder@example.test",
+      },
+      rt.clock(),
+    );
     const mail = await smtp.waitForMail((m) => m.to.includes("owner@example.test"));
     expect(mail.subject).toBe("Återställ ditt lösenord");
     expect(mail.text).toContain("https://hittad.test/reset?token=abc");
@@ -68,7 +72,11 @@ describe("mail outbox", () => {
   it("keeps a mail while the mail server is down and delivers it when it is back", async () => {
     const port = await freePort();
     const { rt } = await setup({ SMTP_URL: `smtp://127.0.0.1:${port}` });
-    const id = await enqueueMail(rt.database.db, { to: "later@example.test", subject: "Kept", text: "Still here" });
+    const id = await enqueueMail(
+      rt.database.db,
+      { to: "later@example.test", subject: "Kept", text: "Still here" },
+      rt.clock(),
+    );
     const failed = await until(
       () => outboxRow(rt, id),
       (r) => r.attempts >= 1 && r.status === "pending",
@@ -90,7 +98,11 @@ describe("mail outbox", () => {
 
   it("without SMTP_URL writes each mail as an .eml file in MAIL_OUTBOX_DIR", async () => {
     const { rt, env } = await setup({});
-    const id = await enqueueMail(rt.database.db, { to: "file@example.test", subject: "To a file", text: "Body" });
+    const id = await enqueueMail(
+      rt.database.db,
+      { to: "file@example.test", subject: "To a file", text: "Body" },
+      rt.clock(),
+    );
     await until(
       () => outboxRow(rt, id),
       (r) => r.status === "sent",
@@ -104,11 +116,15 @@ describe("mail outbox", () => {
 
   it("outbox files are owner-only (0600 in a 0700 folder) and the log names no recipient", async () => {
     const { rt, env, server } = await setup({});
-    const id = await enqueueMail(rt.database.db, {
-      to: "private.person@example.test",
-      subject: "Reset for Private Person",
-      text: "https://hittad.test/resetpassword/new?token=secret-token",
-    });
+    const id = await enqueueMail(
+      rt.database.db,
+      {
+        to: "private.person@example.test",
+        subject: "Reset for Private Person",
+        text: "https://hittad.test/resetpassword/new?token=secret-token",
+      },
+      rt.clock(),
+    );
     await until(
       () => outboxRow(rt, id),
       (r) => r.status === "sent",

@@ -171,8 +171,8 @@ describe("metrics endpoint", () => {
   it("the mail queue gauges move when mail is queued and cannot be delivered", async () => {
     const depth = 'hittad_queue_depth{queue="mail"}';
     const before = sample(await (await scrape()).text(), depth);
-    await enqueueMail(rt.database.db, { to: "someone@example.com", subject: "Queued", text: "Hello" });
-    await enqueueMail(rt.database.db, { to: "someone@example.com", subject: "Queued", text: "Hello" });
+    await enqueueMail(rt.database.db, { to: "someone@example.com", subject: "Queued", text: "Hello" }, rt.clock());
+    await enqueueMail(rt.database.db, { to: "someone@example.com", subject: "Queued", text: "Hello" }, rt.clock());
     const after = await (await scrape()).text();
     expect(sample(after, depth) - before).toBe(2);
     await new Promise((r) => setTimeout(r, 1100));

@@ -158,7 +158,7 @@ describe("the seller", () => {
 
 describe("every mail", () => {
   it("ends with the seller and a link to the privacy notice", async () => {
-    await enqueueMail(rt.database.db, { to: "owner@example.test", subject: "Hello", text: "Body text" });
+    await enqueueMail(rt.database.db, { to: "owner@example.test", subject: "Hello", text: "Body text" }, rt.clock());
     const dir = env.MAIL_OUTBOX_DIR!;
     let eml = "";
     // The worker puts each file in place whole (writeOutboxFile); wait for it.

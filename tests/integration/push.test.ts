@@ -225,6 +225,7 @@ describe("sending", () => {
         rt.database.db,
         { subscriptionId: device!.id, payload: notice(`gone-${status}`) },
         rt.config.push.knownHosts,
+        rt.clock(),
       );
       await worker.drain();
       const [row] = await outboxOf(device!.id);
@@ -258,6 +259,7 @@ describe("sending", () => {
       rt.database.db,
       { subscriptionId: device!.id, payload: notice("retry") },
       rt.config.push.knownHosts,
+      rt.clock(),
     );
     await worker.drain();
     let [row] = await outboxOf(device!.id);
@@ -300,6 +302,7 @@ describe("sending", () => {
       rt.database.db,
       { subscriptionId: device!.id, payload: notice("removed") },
       rt.config.push.knownHosts,
+      rt.clock(),
     );
     await worker.drain();
     expect(await outboxOf(device!.id)).toMatchObject([{ status: "failed", lastError: "device removed" }]);
@@ -315,6 +318,7 @@ describe("sending", () => {
       rt.database.db,
       { subscriptionId: device!.id, payload: notice("stale") },
       rt.config.push.knownHosts,
+      rt.clock(),
     );
     await rt.database.db
       .updateTable("mail_outbox")
@@ -342,6 +346,7 @@ describe("sending", () => {
           rt.database.db,
           { subscriptionId: d.id, payload: notice(`once-${i}`) },
           rt.config.push.knownHosts,
+          rt.clock(),
         );
     }
     await Promise.all([a.drain(), b.drain()]);

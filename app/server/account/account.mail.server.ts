@@ -9,18 +9,23 @@ import { enqueueMail } from "../mail/mail.server";
 export async function sendAccountDeletedMail(
   db: DB,
   config: Config,
-  input: { email: string; name: string; language?: string | null },
+  /** `now`: the caller's `deps.clock()`, when the mail is queued. */
+  input: { email: string; name: string; language?: string | null; now: number },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
-  await enqueueMail(db, {
-    to: input.email,
-    subject: t("account.mail.deleted.subject"),
-    text: [
-      t("account.mail.deleted.greeting", { name: firstName(input.name, input.email) }),
-      t("account.mail.deleted.intro"),
-      t("account.mail.deleted.kept"),
-      t("account.mail.deleted.questions", { email: config.supportEmail }),
-    ].join("\n\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to: input.email,
+      subject: t("account.mail.deleted.subject"),
+      text: [
+        t("account.mail.deleted.greeting", { name: firstName(input.name, input.email) }),
+        t("account.mail.deleted.intro"),
+        t("account.mail.deleted.kept"),
+        t("account.mail.deleted.questions", { email: config.supportEmail }),
+      ].join("\n\n"),
+    },
+    input.now,
+  );
 }

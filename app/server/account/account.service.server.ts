@@ -352,6 +352,7 @@ export async function deleteAccount(
     email: user.email,
     name: user.name,
     language: u.language,
+    now: deps.clock(),
   });
   return cookiesOf(res.headers);
 }

@@ -95,7 +95,7 @@ export async function requestPhoneCode(
       codeHash: codeHash(config.authSecret, userId, phone, code),
       expiresAt: now + PHONE_CODE_TTL_MS,
     });
-    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code, never: neverUrl }) });
+    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code, never: neverUrl }) }, now);
   });
 }
 

@@ -126,7 +126,7 @@ export async function fanOutAlert(
     if (want.email && user.emailVerified) {
       const deliveryId = await delivery("email", maskEmail(user.email), "queued");
       const mail = renderEmail(config, user, facts, now);
-      await enqueueMail(db, { to: user.email, ...mail, deliveryId });
+      await enqueueMail(db, { to: user.email, ...mail, deliveryId }, now);
       out.email++;
     }
 
@@ -144,19 +144,23 @@ export async function fanOutAlert(
             user.emailVerified &&
             (await repo.claimQuotaNotice(db, admitted.key, admitted.windowStart, now))
           ) {
-            await enqueueMail(db, { to: user.email, ...renderGuardNotice(config, user, facts, admitted.why) });
+            await enqueueMail(db, { to: user.email, ...renderGuardNotice(config, user, facts, admitted.why) }, now);
           }
         } else {
           const token = randomBytes(24).toString("base64url");
           const deliveryId = await delivery("sms", maskPhone(phone), "queued", sha256(token));
-          await enqueueSms(db, {
-            to: phone,
-            text: renderSms(config, user.language, facts).text,
-            deliveryId,
-            // Decision 055: an alert the owner may answer by SMS comes from SMS_NUMBER.
-            from: facts.event === "finderMessage" && facts.smsRef ? config.sms.number : undefined,
-            reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-          });
+          await enqueueSms(
+            db,
+            {
+              to: phone,
+              text: renderSms(config, user.language, facts).text,
+              deliveryId,
+              // Decision 055: an alert the owner may answer by SMS comes from SMS_NUMBER.
+              from: facts.event === "finderMessage" && facts.smsRef ? config.sms.number : undefined,
+              reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+            },
+            now,
+          );
           out.sms++;
         }
       }
@@ -168,7 +172,7 @@ export async function fanOutAlert(
         const payload = JSON.stringify(renderPush(config, user.language, facts));
         for (const device of devices) {
           const deliveryId = await delivery("push", device.label, "queued");
-          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts);
+          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts, now);
           out.push++;
         }
       }
@@ -244,7 +248,11 @@ async function deliverToContacts(
     const contact = { id: c.id, name: c.name, language: c.language === "sv" ? ("sv" as const) : ("en" as const) };
     if (c.email && c.emailConfirmedAt !== null && (await mayMessage({ db }, "email", c.email))) {
       const deliveryId = await sink.record("email", `${c.name} (${maskEmail(c.email)})`, "queued", undefined, c.id);
-      await enqueueMail(db, { to: c.email, ...renderContactEmail(config, contact, sink.owner, facts), deliveryId });
+      await enqueueMail(
+        db,
+        { to: c.email, ...renderContactEmail(config, contact, sink.owner, facts), deliveryId },
+        now,
+      );
       out.email++;
     }
     if (c.phone && c.phoneConfirmedAt !== null && (await mayMessage({ db }, "sms", c.phone))) {
@@ -257,12 +265,16 @@ async function deliverToContacts(
         const token = randomBytes(24).toString("base64url");
         const deliveryId = await sink.record("sms", label, "queued", sha256(token), c.id);
         const links = await rememberShortLinks(db, config, c.id, conversationOf(facts), now);
-        await enqueueSms(db, {
-          to: c.phone,
-          text: renderContactSms(contact, sink.owner, facts, links).text,
-          deliveryId,
-          reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-        });
+        await enqueueSms(
+          db,
+          {
+            to: c.phone,
+            text: renderContactSms(contact, sink.owner, facts, links).text,
+            deliveryId,
+            reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+          },
+          now,
+        );
         out.sms++;
       }
     }

@@ -100,12 +100,16 @@ export async function alertPayerOfYear(
     } else {
       const token = randomBytes(24).toString("base64url");
       const deliveryId = await delivery("sms", maskPhone(phone), "queued", token);
-      await enqueueSms(db, {
-        to: phone,
-        text: renderYearSms(config, e.lang, e).text,
-        deliveryId,
-        reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-      });
+      await enqueueSms(
+        db,
+        {
+          to: phone,
+          text: renderYearSms(config, e.lang, e).text,
+          deliveryId,
+          reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+        },
+        e.now,
+      );
       out.sms++;
     }
   }
@@ -115,7 +119,7 @@ export async function alertPayerOfYear(
     const payload = JSON.stringify(renderYearPush(config, e.lang, e));
     for (const device of devices) {
       const deliveryId = await delivery("push", device.label, "queued");
-      await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts);
+      await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts, e.now);
       out.push++;
     }
   }

@@ -36,24 +36,28 @@ export async function tellAdminsOfNewKey(
   for (const admin of admins) {
     const lang = isLang(admin.language) ? admin.language : "en";
     const t = getT(lang);
-    await enqueueMail(db, {
-      to: admin.email,
-      subject: t("api.mail.keyCreated.subject", { organisation: input.organisationName }),
-      text: [
-        t("api.mail.keyCreated.greeting", { name: firstName(admin.name, admin.email) }),
-        t("api.mail.keyCreated.body", {
-          creator: input.creator.name,
-          organisation: input.organisationName,
-          key: input.key.name,
-          scope: t(`api.keys.scopes.${input.key.scope === "read" ? "read" : "readWrite"}`),
-          date: formatDate(input.now, lang),
-        }),
-        t("api.mail.keyCreated.link", {
-          url: new URL(`/organisations/${input.organisationId}/api`, config.baseUrl).toString(),
-        }),
-        t("api.mail.keyCreated.signature"),
-      ].join("\n\n"),
-    });
+    await enqueueMail(
+      db,
+      {
+        to: admin.email,
+        subject: t("api.mail.keyCreated.subject", { organisation: input.organisationName }),
+        text: [
+          t("api.mail.keyCreated.greeting", { name: firstName(admin.name, admin.email) }),
+          t("api.mail.keyCreated.body", {
+            creator: input.creator.name,
+            organisation: input.organisationName,
+            key: input.key.name,
+            scope: t(`api.keys.scopes.${input.key.scope === "read" ? "read" : "readWrite"}`),
+            date: formatDate(input.now, lang),
+          }),
+          t("api.mail.keyCreated.link", {
+            url: new URL(`/organisations/${input.organisationId}/api`, config.baseUrl).toString(),
+          }),
+          t("api.mail.keyCreated.signature"),
+        ].join("\n\n"),
+      },
+      input.now,
+    );
   }
   return admins.length;
 }

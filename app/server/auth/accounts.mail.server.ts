@@ -6,7 +6,6 @@ import type { Config } from "../config.server";
 import type { DB } from "../db/db.server";
 import { enqueueMail } from "../mail/mail.server";
 import { admitConsentRequest, requireVerifiedSender } from "../recipients/recipients.service.server";
-import { systemClock } from "../clock.server";
 
 /** The page where a reset link's token is exchanged for a new password. */
 export function resetPasswordUrl(config: Config, token: string) {
@@ -42,21 +41,25 @@ export function returnPathOf(authUrl: string | undefined): string | null {
 export async function sendVerificationMail(
   db: DB,
   config: Config,
-  input: { email: string; name: string; language?: string | null; token: string; next?: string | null },
+  input: { email: string; name: string; language?: string | null; token: string; next?: string | null; now: number },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
-  await enqueueMail(db, {
-    to: input.email,
-    subject: t("auth.verifyMail.subject"),
-    text: [
-      t("auth.verifyMail.greeting", { name: firstName(input.name, input.email) }),
-      t("auth.verifyMail.intro"),
-      verifyEmailUrl(config, input.token, input.next ?? null),
-      t("auth.verifyMail.expiry"),
-      t("auth.verifyMail.ignore"),
-    ].join("\n\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to: input.email,
+      subject: t("auth.verifyMail.subject"),
+      text: [
+        t("auth.verifyMail.greeting", { name: firstName(input.name, input.email) }),
+        t("auth.verifyMail.intro"),
+        verifyEmailUrl(config, input.token, input.next ?? null),
+        t("auth.verifyMail.expiry"),
+        t("auth.verifyMail.ignore"),
+      ].join("\n\n"),
+    },
+    input.now,
+  );
 }
 
 /**
@@ -66,22 +69,26 @@ export async function sendVerificationMail(
 export async function sendPasswordResetMail(
   db: DB,
   config: Config,
-  input: { email: string; name: string; language?: string | null; token: string },
+  input: { email: string; name: string; language?: string | null; token: string; now: number },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
   const url = resetPasswordUrl(config, input.token);
-  await enqueueMail(db, {
-    to: input.email,
-    subject: t("auth.resetMail.subject"),
-    text: [
-      t("auth.resetMail.greeting", { name: firstName(input.name, input.email) }),
-      t("auth.resetMail.intro"),
-      url,
-      t("auth.resetMail.expiry"),
-      t("auth.resetMail.ignore"),
-    ].join("\n\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to: input.email,
+      subject: t("auth.resetMail.subject"),
+      text: [
+        t("auth.resetMail.greeting", { name: firstName(input.name, input.email) }),
+        t("auth.resetMail.intro"),
+        url,
+        t("auth.resetMail.expiry"),
+        t("auth.resetMail.ignore"),
+      ].join("\n\n"),
+    },
+    input.now,
+  );
 }
 
 /**
@@ -96,7 +103,16 @@ export async function sendPasswordResetMail(
 export async function sendEmailChangeMails(
   db: DB,
   config: Config,
-  input: { userId: string; oldEmail: string; newEmail: string; name: string; language?: string | null; token: string },
+  input: {
+    userId: string;
+    oldEmail: string;
+    newEmail: string;
+    name: string;
+    language?: string | null;
+    token: string;
+    /** The caller's clock: when the mails are queued and the consent request counted. */
+    now: number;
+  },
 ) {
   const lang: Lang = isLang(input.language) ? input.language : "en";
   const t = getT(lang);
@@ -105,28 +121,36 @@ export async function sendEmailChangeMails(
     const { neverUrl } = await admitConsentRequest(
       { db: trx, config },
       { channel: "email", to: input.newEmail, accountKey: `account:${input.userId}` },
-      systemClock(),
+      input.now,
     );
-    await enqueueMail(trx, {
-      to: input.newEmail,
-      subject: t("account.mail.changeEmail.subject"),
-      text: [
-        t("account.mail.changeEmail.greeting", { name: firstName(input.name, input.newEmail) }),
-        t("account.mail.changeEmail.intro", { email: input.newEmail }),
-        verifyEmailUrl(config, input.token),
-        t("account.mail.changeEmail.expiry"),
-        t("account.mail.changeEmail.ignore"),
-        t("account.mail.changeEmail.never", { url: neverUrl }),
-      ].join("\n\n"),
-    });
-    await enqueueMail(trx, {
-      to: input.oldEmail,
-      subject: t("account.mail.emailNotice.subject"),
-      text: [
-        t("account.mail.emailNotice.greeting", { name: firstName(input.name, input.oldEmail) }),
-        t("account.mail.emailNotice.intro", { email: input.newEmail }),
-        t("account.mail.emailNotice.notYou", { url: `${config.baseUrl.origin}/resetpassword` }),
-      ].join("\n\n"),
-    });
+    await enqueueMail(
+      trx,
+      {
+        to: input.newEmail,
+        subject: t("account.mail.changeEmail.subject"),
+        text: [
+          t("account.mail.changeEmail.greeting", { name: firstName(input.name, input.newEmail) }),
+          t("account.mail.changeEmail.intro", { email: input.newEmail }),
+          verifyEmailUrl(config, input.token),
+          t("account.mail.changeEmail.expiry"),
+          t("account.mail.changeEmail.ignore"),
+          t("account.mail.changeEmail.never", { url: neverUrl }),
+        ].join("\n\n"),
+      },
+      input.now,
+    );
+    await enqueueMail(
+      trx,
+      {
+        to: input.oldEmail,
+        subject: t("account.mail.emailNotice.subject"),
+        text: [
+          t("account.mail.emailNotice.greeting", { name: firstName(input.name, input.oldEmail) }),
+          t("account.mail.emailNotice.intro", { email: input.newEmail }),
+          t("account.mail.emailNotice.notYou", { url: `${config.baseUrl.origin}/resetpassword` }),
+        ].join("\n\n"),
+      },
+      input.now,
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { betterAuth, type BetterAuthPlugin } from "better-auth";
+import type { Clock } from "../clock.server";
 import { getOAuthState, getSessionFromCtx } from "better-auth/api";
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import * as cookie from "cookie";
@@ -86,7 +87,8 @@ export interface AuthHooks {
  * The better-auth instance. Sessions live in our database (table session), cookies
  * are HttpOnly. Built once per process by the runtime.
  */
-export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHooks) {
+/** `clock`: the runtime's (decision 004), the time of the mails it queues. */
+export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHooks, clock: Clock) {
   const db = handle.db;
   const plugins: BetterAuthPlugin[] = [];
   if (config.oauth.testIssuer) {
@@ -123,7 +125,13 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
       },
       sendResetPassword: async ({ user, token }) => {
         const u = user as typeof user & { language?: string | null };
-        await sendPasswordResetMail(db, config, { email: u.email, name: u.name, language: u.language, token });
+        await sendPasswordResetMail(db, config, {
+          email: u.email,
+          name: u.name,
+          language: u.language,
+          token,
+          now: clock(),
+        });
       },
     },
     // Email/password accounts prove their address with a mailed link; registration still
@@ -145,6 +153,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
             name: u.name,
             language: u.language,
             token,
+            now: clock(),
           });
           return;
         }
@@ -154,6 +163,7 @@ export function createAuth(config: Config, handle: DatabaseHandle, hooks: AuthHo
           language: u.language,
           token,
           next: returnPathOf(url),
+          now: clock(),
         });
       },
     },

@@ -19,6 +19,7 @@ export async function enqueueShippedMail(
   db: DB,
   config: Config,
   shipment: ShipmentRow & { shippedAt: number; items: StickerItem[] },
+  now: number,
 ): Promise<void> {
   if (!shipment.ownerEmailVerified) {
     logger.info({ shipment: shipment.id }, "no shipped mail: the account's email is not verified");
@@ -50,5 +51,5 @@ export async function enqueueShippedMail(
     t("fulfil.mail.howTo", { url: `${origin}/dashboard` }),
     t("fulfil.mail.signature"),
   ].filter(Boolean);
-  await enqueueMail(db, { to: shipment.ownerEmail, subject: t("fulfil.mail.subject"), text: lines.join("\n\n") });
+  await enqueueMail(db, { to: shipment.ownerEmail, subject: t("fulfil.mail.subject"), text: lines.join("\n\n") }, now);
 }

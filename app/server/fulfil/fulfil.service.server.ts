@@ -149,7 +149,8 @@ export async function markShipped(
     );
     const done = new Set(ids);
     for (const row of rows) {
-      if (done.has(row.id)) await enqueueShippedMail(trx, config, { ...row, shippedAt: now, trackingNumber: tracking });
+      if (done.has(row.id))
+        await enqueueShippedMail(trx, config, { ...row, shippedAt: now, trackingNumber: tracking }, now);
     }
     return ids.length;
   });

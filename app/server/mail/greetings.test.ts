@@ -42,6 +42,7 @@ describe("mail greetings", () => {
         name: FULL,
         language,
         token: "t",
+        now: deps.clock(),
       });
       for (const to of [oldEmail, newEmail]) {
         const line = await firstLineTo(to);
@@ -52,35 +53,45 @@ describe("mail greetings", () => {
   });
 
   it("the account-deleted mail greets by the first name", async () => {
-    await sendAccountDeletedMail(deps.db, deps.config, { email: "gone@example.test", name: FULL, language: "sv" });
+    await sendAccountDeletedMail(deps.db, deps.config, {
+      email: "gone@example.test",
+      name: FULL,
+      language: "sv",
+      now: deps.clock(),
+    });
     const line = await firstLineTo("gone@example.test");
     expect(line).toContain("Anna");
     expect(line).not.toContain("Lind");
   });
 
   it("the stickers-shipped mail greets by the first name", async () => {
-    await enqueueShippedMail(deps.db, deps.config, {
-      id: "s1",
-      kind: "order",
-      orderId: "o1",
-      productId: null,
-      mode: null,
-      userId: "u1",
-      ownerName: FULL,
-      ownerEmail: "shipped@example.test",
-      ownerEmailVerified: true,
-      lang: "en",
-      address: null,
-      count: 1,
-      status: "shipped",
-      createdAt: 0,
-      shippedAt: Date.UTC(2026, 10, 28),
-      shippedBy: null,
-      trackingNumber: null,
-      droppedAt: null,
-      note: null,
-      items: [],
-    } as Parameters<typeof enqueueShippedMail>[2]);
+    await enqueueShippedMail(
+      deps.db,
+      deps.config,
+      {
+        id: "s1",
+        kind: "order",
+        orderId: "o1",
+        productId: null,
+        mode: null,
+        userId: "u1",
+        ownerName: FULL,
+        ownerEmail: "shipped@example.test",
+        ownerEmailVerified: true,
+        lang: "en",
+        address: null,
+        count: 1,
+        status: "shipped",
+        createdAt: 0,
+        shippedAt: Date.UTC(2026, 10, 28),
+        shippedBy: null,
+        trackingNumber: null,
+        droppedAt: null,
+        note: null,
+        items: [],
+      } as Parameters<typeof enqueueShippedMail>[2],
+      deps.clock(),
+    );
     const line = await firstLineTo("shipped@example.test");
     expect(line).toContain("Anna");
     expect(line).not.toContain("Lind");

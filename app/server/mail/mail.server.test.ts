@@ -14,9 +14,9 @@ describe("mail", () => {
 describe("the outbox's lease (decision 033)", () => {
   it("a row an instance claimed waits for its lease; once the lease has passed (the instance died) another sends it", async () => {
     const deps = await createServiceDeps();
-    const live = await enqueueSms(deps.db, { to: "+46700000001", text: "claimed by a live instance" });
-    const dead = await enqueueSms(deps.db, { to: "+46700000002", text: "claimed by a killed instance" });
-    const now = Date.now();
+    const live = await enqueueSms(deps.db, { to: "+46700000001", text: "claimed by a live instance" }, deps.clock());
+    const dead = await enqueueSms(deps.db, { to: "+46700000002", text: "claimed by a killed instance" }, deps.clock());
+    const now = deps.clock();
     const claimed = (id: string, lockedUntil: number) =>
       deps.db
         .updateTable("mail_outbox")
@@ -40,8 +40,8 @@ describe("the outbox's lease (decision 033)", () => {
 describe("the outbox's senders are the ports on Deps (issue #45)", () => {
   it("each row goes through its own channel's sender from deps.senders, and a channel without one waits", async () => {
     const deps = await createServiceDeps();
-    await enqueueMail(deps.db, { to: "owner@example.test", subject: "Hi", text: "by mail" });
-    await enqueueSms(deps.db, { to: "+46700000003", text: "by SMS" });
+    await enqueueMail(deps.db, { to: "owner@example.test", subject: "Hi", text: "by mail" }, deps.clock());
+    await enqueueSms(deps.db, { to: "+46700000003", text: "by SMS" }, deps.clock());
     const sent: string[] = [];
     const fake = (channel: string) => ({ send: async (row: { to: string }) => void sent.push(`${channel}:${row.to}`) });
     const worker = startMailWorker({ ...deps, senders: { email: fake("email") } });

@@ -55,8 +55,8 @@ export interface PushMessage {
   deliveryId?: string;
 }
 
-/** Store a mail for delivery. Returns its outbox id. */
-export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
+/** Store a mail for delivery, due at `now` (the caller's `deps.clock()`). Returns its outbox id. */
+export async function enqueueMail(db: DB, msg: MailMessage, now: number): Promise<string> {
   const id = randomUUID();
   await insertOutboxRow(
     db,
@@ -72,14 +72,17 @@ export async function enqueueMail(db: DB, msg: MailMessage): Promise<string> {
       target: msg.to.trim().toLowerCase(),
       deliveryId: msg.deliveryId,
     },
-    systemClock(),
+    now,
   );
   wakeOutbox("email");
   return id;
 }
 
-/** Store an SMS for delivery (the same outbox, retries and claims as mail). Returns its outbox id. */
-export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
+/**
+ * Store an SMS for delivery (the same outbox, retries and claims as mail), due at `now` (the
+ * caller's `deps.clock()`). Returns its outbox id.
+ */
+export async function enqueueSms(db: DB, msg: SmsMessage, now: number): Promise<string> {
   const id = randomUUID();
   await insertOutboxRow(
     db,
@@ -101,7 +104,7 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
       target: msg.to,
       deliveryId: msg.deliveryId,
     },
-    systemClock(),
+    now,
   );
   wakeOutbox("sms");
   return id;
@@ -111,9 +114,15 @@ export async function enqueueSms(db: DB, msg: SmsMessage): Promise<string> {
  * Store a push notice for delivery (the same outbox, retries and claims as mail). Its
  * target is the push service's registrable domain, hosts outside the known services in a
  * shared pool (pushTargetOf, decision 058), so one host's share of the lane is bounded
- * whatever its port or name. `knownHosts`: PUSH_KNOWN_HOSTS. Returns its outbox id.
+ * whatever its port or name. `knownHosts`: PUSH_KNOWN_HOSTS; due at `now` (the caller's
+ * `deps.clock()`). Returns its outbox id.
  */
-export async function enqueuePush(db: DB, msg: PushMessage, knownHosts: readonly string[]): Promise<string> {
+export async function enqueuePush(
+  db: DB,
+  msg: PushMessage,
+  knownHosts: readonly string[],
+  now: number,
+): Promise<string> {
   const id = randomUUID();
   const sub = await findSubscription(db, msg.subscriptionId);
   const target = sub ? pushTargetOf(sub.endpoint, knownHosts) : null;
@@ -132,7 +141,7 @@ export async function enqueuePush(db: DB, msg: PushMessage, knownHosts: readonly
       target: target ?? msg.subscriptionId,
       deliveryId: msg.deliveryId,
     },
-    systemClock(),
+    now,
   );
   wakeOutbox("push");
   return id;
@@ -228,6 +237,6 @@ export type MailWorker = OutboxWorker;
  * runtime.server.ts): mail, SMS, push notices and webhooks, a lane each. A test passes its
  * own senders in their place; a channel without a sender has no lane here: its rows wait.
  */
-export function startMailWorker(deps: Pick<Deps, "db" | "config" | "senders">): MailWorker {
-  return startOutboxWorker(deps.db, deps.senders, { pollMs: deps.config.mailPollMs });
+export function startMailWorker(deps: Pick<Deps, "db" | "config" | "senders" | "clock">): MailWorker {
+  return startOutboxWorker(deps, deps.senders, { pollMs: deps.config.mailPollMs });
 }

@@ -41,6 +41,8 @@ export async function enqueueAccountMail(
   userId: string,
   fallbackLang: Lang,
   log: Record<string, unknown>,
+  /** The caller's `deps.clock()`: when the mail is queued. */
+  now: number,
   build: (c: { t: TFn; lang: Lang; user: { name: string; email: string } }) => { subject: string; body: string[] },
 ): Promise<boolean> {
   const user = await findUserForReceipt(db, userId);
@@ -58,7 +60,7 @@ export async function enqueueAccountMail(
   ]
     .filter(Boolean)
     .join("\n\n");
-  await enqueueMail(db, { to: user.email, subject, text });
+  await enqueueMail(db, { to: user.email, subject, text }, now);
   return true;
 }
 
@@ -68,11 +70,12 @@ export async function enqueueOwnerMail(
   config: Config,
   order: Order,
   kind: string,
+  now: number,
   build: (c: MailContext) => { subject: string; body: string[] },
 ): Promise<boolean> {
   const items = await listItemsOfOrder(db, order.id);
   const priceLang = order.currency === "SEK" ? "sv" : "en";
-  return enqueueAccountMail(db, order.userId, order.lang, { order: order.id, kind }, ({ t, lang }) =>
+  return enqueueAccountMail(db, order.userId, order.lang, { order: order.id, kind }, now, ({ t, lang }) =>
     build({
       t,
       lang,
@@ -91,8 +94,8 @@ export function receiptUrl(origin: string, receipt: Pick<Receipt, "orderId" | "n
 }
 
 /** A renewal was paid: its receipt (the first charge of an order placed ahead says it started, decision 036). */
-export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, receipt: Receipt) {
-  return enqueueOwnerMail(db, config, order, "renewal", (c) => ({
+export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, receipt: Receipt, now: number) {
+  return enqueueOwnerMail(db, config, order, "renewal", now, (c) => ({
     subject: c.t("billing.mail.renewal.subject", { number: receipt.number }),
     body: [
       c.t(
@@ -119,8 +122,8 @@ export function enqueueRenewalReceiptMail(db: DB, config: Config, order: Order, 
 }
 
 /** A renewal payment failed: fix the card; the items stay active until `graceUntil`. */
-export function enqueuePaymentFailedMail(db: DB, config: Config, order: Order, graceUntil: number) {
-  return enqueueOwnerMail(db, config, order, "paymentFailed", (c) => ({
+export function enqueuePaymentFailedMail(db: DB, config: Config, order: Order, graceUntil: number, now: number) {
+  return enqueueOwnerMail(db, config, order, "paymentFailed", now, (c) => ({
     subject: c.t("billing.mail.failed.subject"),
     body: [
       c.t("billing.mail.failed.intro", { amount: c.money(order.totalAmount) }),
@@ -132,8 +135,8 @@ export function enqueuePaymentFailedMail(db: DB, config: Config, order: Order, g
 }
 
 /** The subscription ended: the items are no longer active. */
-export function enqueueLapsedMail(db: DB, config: Config, order: Order) {
-  return enqueueOwnerMail(db, config, order, "lapsed", (c) => ({
+export function enqueueLapsedMail(db: DB, config: Config, order: Order, now: number) {
+  return enqueueOwnerMail(db, config, order, "lapsed", now, (c) => ({
     subject: c.t("billing.mail.lapsed.subject"),
     body: [
       c.t("billing.mail.lapsed.intro"),
@@ -145,8 +148,8 @@ export function enqueueLapsedMail(db: DB, config: Config, order: Order) {
 }
 
 /** A year paid at once ended unrenewed (decision 056): the items stopped, the way to pay for another. */
-export function enqueueYearEndedMail(db: DB, config: Config, order: Order) {
-  return enqueueOwnerMail(db, config, order, "yearEnded", (c) => ({
+export function enqueueYearEndedMail(db: DB, config: Config, order: Order, now: number) {
+  return enqueueOwnerMail(db, config, order, "yearEnded", now, (c) => ({
     subject: c.t("swish.mail.ended.subject"),
     body: [
       c.t("swish.mail.ended.intro"),
@@ -161,9 +164,9 @@ export function enqueueYearEndedMail(db: DB, config: Config, order: Order) {
  * A year paid at once ends in 30 or 7 days (decision 056): the items still to renew (`count`),
  * today's price for a year of them, and the link to a one-year checkout for exactly those.
  */
-export function enqueueYearReminderMail(db: DB, config: Config, order: Order, count: number) {
+export function enqueueYearReminderMail(db: DB, config: Config, order: Order, count: number, now: number) {
   const price = orderTotals({ lang: langOfCurrency(order.currency), period: "year", count }).minor.total;
-  return enqueueOwnerMail(db, config, order, "yearReminder", (c) => ({
+  return enqueueOwnerMail(db, config, order, "yearReminder", now, (c) => ({
     subject: c.t("swish.mail.reminder.subject", { date: c.date(order.paidUntil!) }),
     body: [
       c.t("swish.mail.reminder.intro", { date: c.date(order.paidUntil!) }),
@@ -176,8 +179,8 @@ export function enqueueYearReminderMail(db: DB, config: Config, order: Order, co
 }
 
 /** A yearly subscription renews in 14 days: price, date, how to cancel. */
-export function enqueueReminderMail(db: DB, config: Config, order: Order, renewsAt: number) {
-  return enqueueOwnerMail(db, config, order, "reminder", (c) => ({
+export function enqueueReminderMail(db: DB, config: Config, order: Order, renewsAt: number, now: number) {
+  return enqueueOwnerMail(db, config, order, "reminder", now, (c) => ({
     subject: c.t("billing.mail.reminder.subject", { date: c.date(renewsAt) }),
     body: [
       c.t("billing.mail.reminder.intro", { date: c.date(renewsAt), amount: c.money(order.totalAmount) }),
@@ -193,8 +196,9 @@ export function enqueueCancelledMail(
   config: Config,
   order: Order,
   plan: { endsAt: number; atPeriodEnd: boolean },
+  now: number,
 ) {
-  return enqueueOwnerMail(db, config, order, "cancelled", (c) => ({
+  return enqueueOwnerMail(db, config, order, "cancelled", now, (c) => ({
     subject: c.t("billing.mail.cancelled.subject"),
     body: [
       c.t("billing.mail.cancelled.intro"),
@@ -209,8 +213,8 @@ export function enqueueCancelledMail(
 }
 
 /** Renewal resumed before the end. */
-export function enqueueResumedMail(db: DB, config: Config, order: Order, renewsAt: number) {
-  return enqueueOwnerMail(db, config, order, "resumed", (c) => ({
+export function enqueueResumedMail(db: DB, config: Config, order: Order, renewsAt: number, now: number) {
+  return enqueueOwnerMail(db, config, order, "resumed", now, (c) => ({
     subject: c.t("billing.mail.resumed.subject"),
     body: [c.t("billing.mail.resumed.intro", { date: c.date(renewsAt) }), itemList(c)],
   }));

@@ -84,7 +84,7 @@ export async function markPaymentFailed(
       });
       touched.push(p.id);
     }
-    await enqueuePaymentFailedMail(trx, deps.config, order, graceUntil);
+    await enqueuePaymentFailedMail(trx, deps.config, order, graceUntil, now);
     return "applied";
   });
   await deps.events.emit("itemsChanged", { itemIds: touched }, deps);
@@ -196,7 +196,7 @@ export async function sendRenewalReminders(deps: Pick<Deps, "db" | "config" | "c
     const renewsAt = order.paidUntil!;
     const sent = await deps.db.transaction().execute(async (trx) => {
       if (!(await claimReminder(trx, order.id, renewsAt))) return false;
-      await enqueueReminderMail(trx, deps.config, order, renewsAt);
+      await enqueueReminderMail(trx, deps.config, order, renewsAt, now);
       return true;
     });
     if (sent) count++;

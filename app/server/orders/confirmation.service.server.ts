@@ -41,7 +41,10 @@ async function claimPendingConfirmation(db: Deps["db"], orderId: string): Promis
  * none: its offer to withdraw would be stale, and its receipt and credit note are on its
  * withdraw page. Returns how many were queued.
  */
-export async function sendPendingConfirmations(deps: Pick<Deps, "db" | "config">, userId: string): Promise<number> {
+export async function sendPendingConfirmations(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  userId: string,
+): Promise<number> {
   const user = await findUserForReceipt(deps.db, userId);
   if (!user?.emailVerified) return 0;
   let sent = 0;
@@ -52,7 +55,7 @@ export async function sendPendingConfirmations(deps: Pick<Deps, "db" | "config">
       if (!order || order.withdrawnAt != null) return false;
       // The first payment's receipt (renewals come later and were mailed on their own).
       const receipt = (await findReceiptOfOrder(trx, id, null, "first")) ?? null;
-      await enqueueReceiptMail(trx, deps.config, order, receipt);
+      await enqueueReceiptMail(trx, deps.config, order, receipt, deps.clock());
       return true;
     });
     if (queued) sent += 1;

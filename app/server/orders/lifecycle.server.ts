@@ -79,7 +79,7 @@ export async function lapseOrder(
   const unpaid = ids.filter((id) => !covered.has(id));
   await setItemsUnpaid(trx, unpaid, Math.min(endedAt, now), now);
   // A year paid at once (decision 056): its own mail, and none once renewed (nothing ended).
-  if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, deps.config, order);
+  if (order.paymentKind === "subscription") await enqueueLapsedMail(trx, deps.config, order, now);
   else if (unpaid.length > 0) {
     // The owner's mail (orders' mailOfPaidYear), the payer's SMS and push as they chose for
     // "renewal" (alerts' alertOfPaidYear): both hear of it in this transaction.

@@ -27,7 +27,7 @@ export async function mailOfPaidYear(e: PaidYearEnding, deps: Pick<Deps, "db" | 
   if (!order) return { mails: 0 };
   const sent =
     e.kind === "reminder"
-      ? await enqueueYearReminderMail(deps.db, deps.config, order, e.itemCount)
-      : await enqueueYearEndedMail(deps.db, deps.config, order);
+      ? await enqueueYearReminderMail(deps.db, deps.config, order, e.itemCount, e.now)
+      : await enqueueYearEndedMail(deps.db, deps.config, order, e.now);
   return { mails: sent ? 1 : 0 };
 }

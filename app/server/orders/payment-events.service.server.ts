@@ -200,8 +200,8 @@ export async function applyPayment(
       periodEnd: covers,
     });
     const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
-    if (first) await enqueueReceiptMail(trx, deps.config, paidOrder, receipt);
-    else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt);
+    if (first) await enqueueReceiptMail(trx, deps.config, paidOrder, receipt, now);
+    else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt, now);
     // The one place an order becomes paid, whichever way it was paid (decision 053).
     if (first)
       await deps.events.emit(
@@ -284,7 +284,7 @@ export async function startOrderAhead(
       touched.push(p.id);
     }
     await queueFirstShipment(trx, order, itemIds, now);
-    await enqueueReceiptMail(trx, deps.config, paidOrder, null);
+    await enqueueReceiptMail(trx, deps.config, paidOrder, null, now);
     return "applied";
   });
   await afterPaymentCommit(deps, touched, duplicateOf);

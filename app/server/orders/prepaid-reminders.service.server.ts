@@ -25,16 +25,23 @@ export async function sendPrepaidReminders(deps: Pick<Deps, "db" | "config" | "c
       const sent = await deps.db.transaction().execute(async (trx) => {
         if (!(await claimPrepaidReminder(trx, item.id, lead, now))) return false;
         // Claimed even when not mailed: an unverified address is not asked again later.
-        return enqueueAccountMail(trx, item.owner, DEFAULT_LANG, { item: item.id, kind: "prepaid" }, ({ t, lang }) => {
-          const date = formatDate(item.paidUntil, lang);
-          return {
-            subject: t("billing.mail.prepaid.subject", { date }),
-            body: [
-              t("billing.mail.prepaid.intro", { name: item.name, date }),
-              t("billing.mail.prepaid.offer", { url: `${deps.config.baseUrl.origin}${prepaidOfferHref()}`, date }),
-            ],
-          };
-        });
+        return enqueueAccountMail(
+          trx,
+          item.owner,
+          DEFAULT_LANG,
+          { item: item.id, kind: "prepaid" },
+          now,
+          ({ t, lang }) => {
+            const date = formatDate(item.paidUntil, lang);
+            return {
+              subject: t("billing.mail.prepaid.subject", { date }),
+              body: [
+                t("billing.mail.prepaid.intro", { name: item.name, date }),
+                t("billing.mail.prepaid.offer", { url: `${deps.config.baseUrl.origin}${prepaidOfferHref()}`, date }),
+              ],
+            };
+          },
+        );
       });
       if (sent) count++;
     }

@@ -29,7 +29,9 @@ export async function enqueueReceiptMail(
   db: DB,
   config: Config,
   order: Order,
-  receipt: Receipt | null = null,
+  receipt: Receipt | null,
+  /** The caller's `deps.clock()`: when the mail is queued. */
+  now: number,
 ): Promise<void> {
   const user = await findUserForReceipt(db, order.userId);
   if (!user) return;
@@ -86,9 +88,13 @@ export async function enqueueReceiptMail(
     ...(order.organisationId == null && order.method === "card" ? withdrawalSection(t, lang, config, order) : []),
     t("orders.receipt.signature"),
   ].filter(Boolean);
-  await enqueueMail(db, {
-    to,
-    subject: t(ahead ? "orders.receipt.subjectAhead" : "orders.receipt.subject"),
-    text: lines.join("\n\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to,
+      subject: t(ahead ? "orders.receipt.subjectAhead" : "orders.receipt.subject"),
+      text: lines.join("\n\n"),
+    },
+    now,
+  );
 }

@@ -63,7 +63,7 @@ export async function cancelAtProvider(
   const touched: string[] = [];
   await deps.db.transaction().execute(async (trx) => {
     await updateOrder(trx, order.id, { renewing: false, endsAt: plan.endsAt, cancelledAt: now, updatedAt: now });
-    if (opts.mail) await enqueueCancelledMail(trx, deps.config, order, plan);
+    if (opts.mail) await enqueueCancelledMail(trx, deps.config, order, plan, now);
     if (opts.coverTestMinimumTerm && order.provider === "test") {
       // The test provider takes no renewals, so the committed months count as paid here;
       // with Stripe, invoice.paid extends paidUntil month by month until the end.
@@ -267,7 +267,7 @@ export async function resumeRenewal(
   const renewsAt = order.paidUntil ?? now;
   await deps.db.transaction().execute(async (trx) => {
     await updateOrder(trx, order.id, { renewing: true, endsAt: null, cancelledAt: null, updatedAt: now });
-    await enqueueResumedMail(trx, deps.config, order, renewsAt);
+    await enqueueResumedMail(trx, deps.config, order, renewsAt, now);
   });
   return { renewsAt };
 }

@@ -66,8 +66,9 @@ export function enqueueWithdrawalMail(
     receiptNumber: number | null;
     creditNoteNumber: number | null;
   },
+  now: number,
 ) {
-  return enqueueOwnerMail(db, config, order, "withdrawn", (c) => ({
+  return enqueueOwnerMail(db, config, order, "withdrawn", now, (c) => ({
     subject: c.t("orders.withdrawal.done.subject"),
     body: [
       done.receiptNumber != null

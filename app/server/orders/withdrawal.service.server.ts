@@ -279,15 +279,21 @@ export async function withdrawOrder(deps: Ctx, input: { userId: string; orderId:
     else await setItemsUnpaid(trx, ended, now, now);
     // Not posted yet: never posted (the mail says so); posted: the mail names them.
     const dropped = await dropPendingShipment(trx, order.id);
-    await enqueueWithdrawalMail(trx, deps.config, order, {
-      ...amounts,
-      paid: paidSoFar(order),
-      startsAt,
-      withdrawnAt: now,
-      shipment: dropped ? { status: "pending", shippedAt: null } : await findShipmentOfOrder(trx, order.id),
-      receiptNumber: (await findReceiptOfOrder(trx, order.id, null, "first"))?.number ?? null,
-      creditNoteNumber: creditNote?.number ?? null,
-    });
+    await enqueueWithdrawalMail(
+      trx,
+      deps.config,
+      order,
+      {
+        ...amounts,
+        paid: paidSoFar(order),
+        startsAt,
+        withdrawnAt: now,
+        shipment: dropped ? { status: "pending", shippedAt: null } : await findShipmentOfOrder(trx, order.id),
+        receiptNumber: (await findReceiptOfOrder(trx, order.id, null, "first"))?.number ?? null,
+        creditNoteNumber: creditNote?.number ?? null,
+      },
+      now,
+    );
     return ended;
   });
   wakeOutbox();

@@ -42,24 +42,28 @@ export async function tellAdminsOfDeparture(
   for (const admin of admins) {
     const lang = isLang(admin.language) ? admin.language : "en";
     const t = getT(lang);
-    await enqueueMail(db, {
-      to: admin.email,
-      subject: t("organisations.mail.departure.subject", { organisation: input.organisationName }),
-      text: [
-        t("organisations.mail.departure.greeting", { name: firstName(admin.name, admin.email) }),
-        t("organisations.mail.departure.body", {
-          member: input.member.name || input.member.email,
-          email: input.member.email,
-          organisation: input.organisationName,
-          date: formatDate(input.now, lang),
-        }),
-        t("organisations.mail.departure.items", { heir: input.heirName }),
-        t("organisations.mail.departure.link", {
-          url: new URL(`/organisations/${input.organisationId}`, config.baseUrl).toString(),
-        }),
-        t("organisations.mail.departure.signature"),
-      ].join("\n\n"),
-    });
+    await enqueueMail(
+      db,
+      {
+        to: admin.email,
+        subject: t("organisations.mail.departure.subject", { organisation: input.organisationName }),
+        text: [
+          t("organisations.mail.departure.greeting", { name: firstName(admin.name, admin.email) }),
+          t("organisations.mail.departure.body", {
+            member: input.member.name || input.member.email,
+            email: input.member.email,
+            organisation: input.organisationName,
+            date: formatDate(input.now, lang),
+          }),
+          t("organisations.mail.departure.items", { heir: input.heirName }),
+          t("organisations.mail.departure.link", {
+            url: new URL(`/organisations/${input.organisationId}`, config.baseUrl).toString(),
+          }),
+          t("organisations.mail.departure.signature"),
+        ].join("\n\n"),
+      },
+      input.now,
+    );
   }
   return admins.length;
 }

@@ -275,17 +275,21 @@ export async function inviteMember(
     await inviteRepo.insertInvite(db, invite);
     const mailLang = (await repo.findUserLanguageByEmail(db, input.email)) ?? lang;
     const t = getT(mailLang);
-    await enqueueMail(db, {
-      to: input.email,
-      subject: t("organisations.mail.invite.subject"),
-      text: t("organisations.mail.invite.text", {
-        who: firstName(actor.name, t("organisations.mail.someone")),
-        role: t(`organisations.rolesInSentence.${input.role}`),
-        url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
-        date: formatDate(invite.expiresAt, mailLang),
-        never: neverUrl,
-      }),
-    });
+    await enqueueMail(
+      db,
+      {
+        to: input.email,
+        subject: t("organisations.mail.invite.subject"),
+        text: t("organisations.mail.invite.text", {
+          who: firstName(actor.name, t("organisations.mail.someone")),
+          role: t(`organisations.rolesInSentence.${input.role}`),
+          url: new URL(`/invite/${token}`, deps.config.baseUrl).toString(),
+          date: formatDate(invite.expiresAt, mailLang),
+          never: neverUrl,
+        }),
+      },
+      now,
+    );
   });
 }
 
@@ -322,16 +326,20 @@ export async function sendBillingEmailConfirmation(
       expiresAt: now + BILLING_CONFIRM_TTL_MS,
     });
     const t = getT(lang);
-    await enqueueMail(db, {
-      to: email,
-      subject: t("organisations.mail.billingConfirm.subject"),
-      text: t("organisations.mail.billingConfirm.text", {
-        who: firstName(actor.name, t("organisations.mail.someone")),
-        url: new URL(`/organisations/billing-email/${token}`, deps.config.baseUrl).toString(),
-        date: formatDate(now + BILLING_CONFIRM_TTL_MS, lang),
-        never: neverUrl,
-      }),
-    });
+    await enqueueMail(
+      db,
+      {
+        to: email,
+        subject: t("organisations.mail.billingConfirm.subject"),
+        text: t("organisations.mail.billingConfirm.text", {
+          who: firstName(actor.name, t("organisations.mail.someone")),
+          url: new URL(`/organisations/billing-email/${token}`, deps.config.baseUrl).toString(),
+          date: formatDate(now + BILLING_CONFIRM_TTL_MS, lang),
+          never: neverUrl,
+        }),
+      },
+      now,
+    );
   });
 }
 

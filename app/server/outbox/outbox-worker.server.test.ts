@@ -36,10 +36,14 @@ describe("mail log lines carry no recipient addresses", () => {
 describe("the outbox worker's deadline (decision 049)", () => {
   it("a send that never settles gives its slot back at the deadline, and the row waits for another try", async () => {
     deps = await createServiceDeps();
-    const id = await enqueueSms(deps.db, { to: "+46700000009", text: "to a provider that never answers" });
+    const id = await enqueueSms(
+      deps.db,
+      { to: "+46700000009", text: "to a provider that never answers" },
+      deps.clock(),
+    );
     // A sender without a deadline of its own (every real sender has one): the worker's is the last resort.
     const worker = startOutboxWorker(
-      deps.db,
+      deps,
       { sms: { send: () => new Promise(() => {}) } },
       {
         pollMs: 60_000,

@@ -12,13 +12,13 @@
  * A lane runs only when it has a sender: rows of a channel this instance cannot send (a
  * newer version's lane during a rolling deploy) wait for an instance that can.
  */
-import type { DB } from "../db/db.server";
 import { logger } from "../logger.server";
 import { markDeliveryFailed, markDeliverySent } from "../alerts/alerts.repository.server";
 import { PermanentError, TargetDown, type ChannelSender, type OutboxRow } from "../channels/channel.server";
 import { LANE_NAMES, LANES, SEND_DEADLINE_MS, type LaneName, type LaneSpec } from "./lanes.server";
 import * as repo from "./outbox.repository.server";
-import { systemClock } from "../clock.server";
+import type { Clock } from "../clock.server";
+import type { DB } from "../db/db.server";
 
 /** Tries before a row fails for good, unless its sender says otherwise (ChannelSender.maxAttempts). */
 const MAX_ATTEMPTS = 8;
@@ -102,8 +102,9 @@ function withDeadline<T>(send: Promise<T>, ms: number): Promise<T> {
   return Promise.race([send, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** `deps.clock`: the time of claims, leases, expiry and retries, the clock the rows were queued by. */
 export function startOutboxWorker(
-  db: DB,
+  { db, clock }: { db: DB; clock: Clock },
   senders: Partial<Record<LaneName, ChannelSender>>,
   opts: { pollMs: number; deadlineMs?: number },
 ): OutboxWorker {
@@ -129,7 +130,7 @@ export function startOutboxWorker(
   async function claim(lane: Lane): Promise<Claimed[]> {
     const { slots, share, pool } = lane.spec;
     const free = slots - lane.sending.size;
-    const now = systemClock();
+    const now = clock();
     return repo.withClaim(db, async (tx) => {
       let pooled = inPool(lane.byTarget, pool);
       const due = await repo.findDueRows(tx, lane.name, now, {
@@ -204,7 +205,7 @@ export function startOutboxWorker(
     let providerId: string | null;
     try {
       const { maxAgeMs } = lane.spec;
-      if (maxAgeMs !== undefined && systemClock() - Number(row.createdAt) > maxAgeMs) {
+      if (maxAgeMs !== undefined && clock() - Number(row.createdAt) > maxAgeMs) {
         throw new PermanentError("expired before it could be sent");
       }
       providerId = (await withDeadline(lane.sender.send(row), deadlineMs))?.providerId ?? null;
@@ -215,7 +216,7 @@ export function startOutboxWorker(
       return;
     }
     try {
-      const sentAt = systemClock();
+      const sentAt = clock();
       await repo.markSent(db, row.id, sentAt);
       if (row.deliveryId) await markDeliverySent(db, row.deliveryId, sentAt, row.attempts, providerId);
       if (strikes !== null && row.target !== null) await repo.clearTarget(db, lane.name, row.target);
@@ -228,7 +229,7 @@ export function startOutboxWorker(
     const e = err as { permanent?: boolean; retryAfterMs?: number; targetDown?: boolean };
     // A refusal no retry can change (an invalid number, a gone push endpoint): failed now.
     const failed = row.attempts >= (lane.sender.maxAttempts ?? MAX_ATTEMPTS) || e.permanent === true;
-    const now = systemClock();
+    const now = clock();
     const message = err instanceof Error ? err.message : String(err);
     if (e.targetDown && lane.spec.backoff && row.target !== null) {
       await repo.strikeTarget(db, lane.name, row.target, now);

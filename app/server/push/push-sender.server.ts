@@ -12,7 +12,6 @@ import net from "node:net";
 import webPush from "web-push";
 import type { Lang } from "~/i18n/config";
 import type { Deps } from "../service-deps.server";
-import { systemClock } from "../clock.server";
 import { postToPublicHost } from "../channels/outbound-post.server";
 import { isAllowedHost, isPublicAddress, parseEndpoint } from "./endpoint.server";
 import { vapidKeys } from "./vapid.server";
@@ -48,13 +47,13 @@ export type PushOutcome =
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: 32 });
 
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
+function retryAfterMs(header: string | string[] | undefined, now: number): number | undefined {
   const v = Array.isArray(header) ? header[0] : header;
   if (!v) return undefined;
   const seconds = Number(v);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds, 3600) * 1000;
   const at = Date.parse(v);
-  return Number.isFinite(at) ? Math.min(Math.max(0, at - systemClock()), 3600_000) : undefined;
+  return Number.isFinite(at) ? Math.min(Math.max(0, at - now), 3600_000) : undefined;
 }
 
 export type { PushTransport } from "../service-deps.server";
@@ -106,7 +105,7 @@ export async function sendPushNotification(
   if (status >= 200 && status < 300) return { result: "delivered", status };
   if (status === 404 || status === 410) return { result: "gone", status };
   if (status === 429 || status >= 500) {
-    return { result: "retry", status, error, retryAfterMs: retryAfterMs(answer.headers["retry-after"]) };
+    return { result: "retry", status, error, retryAfterMs: retryAfterMs(answer.headers["retry-after"], deps.clock()) };
   }
   return { result: "failed", status, error };
 }

@@ -56,11 +56,15 @@ export async function sendDigestIfDue(deps: Pick<Deps, "config" | "db">, itemId:
       // Only a proven address gets relay mail (decision 017), as for single messages.
       if (!owner?.emailVerified) continue;
       const t = getT(owner.language);
-      await enqueueMail(trx, {
-        to: owner.email,
-        subject: t("relay.mail.digest.subject", { count, item: item1 }),
-        text: t("relay.mail.digest.text", { count, item: item.name, url, minutes: DIGEST_INTERVAL_MS / 60_000 }),
-      });
+      await enqueueMail(
+        trx,
+        {
+          to: owner.email,
+          subject: t("relay.mail.digest.subject", { count, item: item1 }),
+          text: t("relay.mail.digest.text", { count, item: item.name, url, minutes: DIGEST_INTERVAL_MS / 60_000 }),
+        },
+        now,
+      );
     }
     return true;
   });

@@ -63,11 +63,15 @@ export async function mailFinderLink(
     // The finder is no account: the request is counted per recipient only (never an SMS).
     const request = { channel: "email" as const, to, accountKey: `finder:${conversation.id}`, pool: "finder" as const };
     const { neverUrl } = await admitConsentRequest({ db: trx, config }, request, now);
-    await enqueueMail(trx, {
-      to,
-      subject: t("relay.mail.finder.sentSubject"),
-      text: t("relay.mail.finder.sentText", { url, never: neverUrl }),
-    });
+    await enqueueMail(
+      trx,
+      {
+        to,
+        subject: t("relay.mail.finder.sentSubject"),
+        text: t("relay.mail.finder.sentText", { url, never: neverUrl }),
+      },
+      now,
+    );
   });
 }
 
@@ -110,16 +114,20 @@ export async function mailFinderReply(
   const t = getT(conversation.finderLang as Lang);
   return sendUnlessRefused(deps.db, async (trx) => {
     const { neverUrl } = await admitRelayMail({ db: trx, config: deps.config }, to, now);
-    await enqueueMail(trx, {
-      to,
-      subject: t("relay.mail.finder.replySubject"),
-      text: t("relay.mail.finder.replyText", {
-        item: itemName,
-        reply: quote(reply),
-        url: finderUrl(deps.config.baseUrl, conversation.finderToken),
-        never: neverUrl,
-      }),
-    });
+    await enqueueMail(
+      trx,
+      {
+        to,
+        subject: t("relay.mail.finder.replySubject"),
+        text: t("relay.mail.finder.replyText", {
+          item: itemName,
+          reply: quote(reply),
+          url: finderUrl(deps.config.baseUrl, conversation.finderToken),
+          never: neverUrl,
+        }),
+      },
+      now,
+    );
   });
 }
 

@@ -67,7 +67,12 @@ export function scanAlertMail(
   };
 }
 
-export async function enqueueInactiveScanMail(db: DB, config: Config, facts: ScanMailFacts): Promise<void> {
+export async function enqueueInactiveScanMail(
+  db: DB,
+  config: Config,
+  facts: ScanMailFacts,
+  now: number,
+): Promise<void> {
   const lang: Lang = isLang(facts.ownerLang) ? facts.ownerLang : "en";
   const t = getT(lang);
   const origin = config.baseUrl.origin;
@@ -84,9 +89,13 @@ export async function enqueueInactiveScanMail(db: DB, config: Config, facts: Sca
     t("scans.inactiveMail.throttle"),
     t("scans.mail.signature"),
   ];
-  await enqueueMail(db, {
-    to: facts.to,
-    subject: t("scans.inactiveMail.subject", { name }),
-    text: lines.join("\n\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to: facts.to,
+      subject: t("scans.inactiveMail.subject", { name }),
+      text: lines.join("\n\n"),
+    },
+    now,
+  );
 }

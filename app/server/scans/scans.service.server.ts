@@ -145,16 +145,21 @@ export async function writeScanEvents(
       const sent = await db.transaction().execute(async (trx) => {
         if (!(await repo.claimAlert(trx, t.id, "inactiveAlertedAt", now, INACTIVE_ALERT_WINDOW_MS))) return false;
         for (const r of recipients) {
-          await enqueueInactiveScanMail(trx, config, {
-            to: r.email,
-            ownerName: r.name,
-            ownerLang: r.language,
-            itemId: t.id,
-            itemName: t.name,
-            at: e.at,
-            scanLang: e.lang,
-            device: e.device,
-          });
+          await enqueueInactiveScanMail(
+            trx,
+            config,
+            {
+              to: r.email,
+              ownerName: r.name,
+              ownerLang: r.language,
+              itemId: t.id,
+              itemName: t.name,
+              at: e.at,
+              scanLang: e.lang,
+              device: e.device,
+            },
+            now,
+          );
         }
         return true;
       });

@@ -59,7 +59,7 @@ export async function smsFinderReply(
   return db.transaction().execute(async (trx) => {
     const admitted = await admitSms(trx, config, { itemId: item.id, accountKey: payerOf(item) }, now);
     if (!admitted.ok) return false;
-    await enqueueSms(trx, { to, from, text: t("smsFinder.ownerAnswer", { message: bounded(text) }) });
+    await enqueueSms(trx, { to, from, text: t("smsFinder.ownerAnswer", { message: bounded(text) }) }, now);
     return true;
   });
 }

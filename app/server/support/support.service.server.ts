@@ -71,12 +71,16 @@ export async function submitContactMessage(
   const englishSummary = (t: ReturnType<typeof getT>) =>
     t("contact.mail.support.summary", { from, lang: language(t), url });
   const sv = swedish(getT("sv"));
-  await enqueueMail(db, {
-    to: config.supportEmail,
-    replyTo: input.email,
-    subject: sv.subject,
-    text: [sv.text, "", "---", englishSummary(getT("en"))].join("\n"),
-  });
+  await enqueueMail(
+    db,
+    {
+      to: config.supportEmail,
+      replyTo: input.email,
+      subject: sv.subject,
+      text: [sv.text, "", "---", englishSummary(getT("en"))].join("\n"),
+    },
+    now,
+  );
   return { id };
 }
 
@@ -151,12 +155,16 @@ export async function replyToMessage(
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");
-  const mailId = await enqueueMail(db, {
-    to: m.email,
-    replyTo: config.supportEmail,
-    subject: t("contact.mail.reply.subject"),
-    text: t("contact.mail.reply.text", { reply: body, quoted }),
-  });
+  const mailId = await enqueueMail(
+    db,
+    {
+      to: m.email,
+      replyTo: config.supportEmail,
+      subject: t("contact.mail.reply.subject"),
+      text: t("contact.mail.reply.text", { reply: body, quoted }),
+    },
+    now,
+  );
   await repo.insertReply(db, {
     id: randomUUID(),
     messageId: id,

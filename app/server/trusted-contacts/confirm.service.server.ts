@@ -183,7 +183,7 @@ export async function resendConfirmCode(deps: Pick<Deps, "db" | "config" | "cloc
     );
     await repo.setConfirmCode(trx, c.id, contactCodeHash(deps.config, c.id, c.phone!, code), now + PHONE_CODE_TTL_MS);
     const t = getT(language);
-    await enqueueSms(trx, { to: c.phone!, text: t("trusted.sms.code", { code, never: neverUrl }) });
+    await enqueueSms(trx, { to: c.phone!, text: t("trusted.sms.code", { code, never: neverUrl }) }, now);
   });
   return readConfirmation(deps, token);
 }

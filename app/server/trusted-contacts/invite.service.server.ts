@@ -136,16 +136,20 @@ async function inviteContact(
     const kind = organisationId ? "deskInvite" : "invite";
     const url = confirmUrl(deps.config, token);
     if (email) {
-      await enqueueMail(trx, {
-        to: email,
-        subject: t(`trusted.mail.${kind}.subject`),
-        text: t(`trusted.mail.${kind}.text`, { who, url, never: neverUrl }),
-      });
+      await enqueueMail(
+        trx,
+        {
+          to: email,
+          subject: t(`trusted.mail.${kind}.subject`),
+          text: t(`trusted.mail.${kind}.text`, { who, url, never: neverUrl }),
+        },
+        now,
+      );
     } else if (phone && code) {
       // GSM-7 only, so a name cannot push the text to UCS-2's 70 characters (decision 040).
       const smsWho = smsName(who, FIRST_NAME_MAX) || t("trusted.someone");
       const sms = fitSms((first) => t("trusted.sms.invite", { who: first, code, url }), smsWho);
-      await enqueueSms(trx, { to: phone, text: sms.text });
+      await enqueueSms(trx, { to: phone, text: sms.text }, now);
     }
   });
 }

@@ -18,6 +18,8 @@ export async function disableFailingEndpoint(
   deps: Pick<Deps, "db" | "config">,
   endpoint: repo.EndpointRow,
   failingSince: number,
+  /** The worker's clock: when the admins' mails are queued. */
+  now: number,
 ): Promise<boolean> {
   const { db, config } = deps;
   const disabled = await db.transaction().execute(async (trx) => {
@@ -27,17 +29,21 @@ export async function disableFailingEndpoint(
     for (const admin of await repo.listAdminsToMail(trx, endpoint.organisationId)) {
       const lang = isLang(admin.language) ? admin.language : "en";
       const t = getT(lang);
-      await enqueueMail(trx, {
-        to: admin.email,
-        subject: t("webhooks.mail.disabled.subject", { organisation }),
-        text: t("webhooks.mail.disabled.text", {
-          name: firstName(admin.name, admin.email),
-          organisation,
-          endpoint: endpoint.url,
-          since: formatDate(failingSince, lang),
-          url,
-        }),
-      });
+      await enqueueMail(
+        trx,
+        {
+          to: admin.email,
+          subject: t("webhooks.mail.disabled.subject", { organisation }),
+          text: t("webhooks.mail.disabled.text", {
+            name: firstName(admin.name, admin.email),
+            organisation,
+            endpoint: endpoint.url,
+            since: formatDate(failingSince, lang),
+            url,
+          }),
+        },
+        now,
+      );
     }
     return true;
   });

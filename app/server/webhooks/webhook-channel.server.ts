@@ -66,7 +66,7 @@ export function createWebhookSender(
         return;
       }
       const failingSince = await repo.markFailing(db, endpoint.id, now);
-      if (now - failingSince >= WEBHOOK_RETRY_FOR_MS) await disableFailingEndpoint(deps, endpoint, failingSince);
+      if (now - failingSince >= WEBHOOK_RETRY_FOR_MS) await disableFailingEndpoint(deps, endpoint, failingSince, now);
       if (outcome.result === "refused") throw new PermanentError(outcome.error);
       if (now - Number(row.createdAt) >= WEBHOOK_RETRY_FOR_MS) {
         throw new PermanentError(`${outcome.error}; not retried after 3 days`);
