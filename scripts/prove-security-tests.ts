@@ -168,8 +168,8 @@ const mutations: Mutation[] = [
       },
       {
         file: ALERTS,
-        find: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });\n  });\n`,
-        replace: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code }) });\n  });\n  await hitRateLimit(db, PHONE_CODE_RULE, userId, now);\n`,
+        find: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code, never: neverUrl }) }, now);\n  });\n`,
+        replace: `    await enqueueSms(trx, { to: phone, text: t("alerts.sms.code", { code, never: neverUrl }) }, now);\n  });\n  await hitRateLimit(db, PHONE_CODE_RULE, userId, now);\n`,
       },
     ],
     suite: "service",
@@ -234,8 +234,8 @@ const mutations: Mutation[] = [
     edits: [
       {
         file: PRIVACY,
-        find: `    .where("owner", "=", userId)\n    .where("organisationId", "is", null)\n    .orderBy("createdAt")`,
-        replace: `    .where("owner", "=", userId)\n    .orderBy("createdAt")`,
+        find: `    .where("products.owner", "=", userId)\n    .where("products.organisationId", "is", null);`,
+        replace: `    .where("products.owner", "=", userId);`,
       },
     ],
     suite: "integration",
@@ -248,8 +248,8 @@ const mutations: Mutation[] = [
     edits: [
       {
         file: "app/server/orders/order-access.server.ts",
-        find: `  if (!membership) throw new OrderError("notFound");\n  if (order.userId === userId) return order;\n`,
-        replace: `  if (order.userId === userId) return order;\n  if (!membership) throw new OrderError("notFound");\n`,
+        find: `  if (!membership) throw new OrderError("notFound");\n  if (may(order.userId === userId ? "placer" : membership.role, "order", action)) return order;\n`,
+        replace: `  if (order.userId === userId) return order;\n  if (!membership) throw new OrderError("notFound");\n  if (may(membership.role, "order", action)) return order;\n`,
       },
     ],
     suite: "integration",
