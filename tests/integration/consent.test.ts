@@ -58,7 +58,10 @@ beforeAll(async () => {
   tdb = await createTestDatabase("consent");
   // No RATE_LIMIT_DISABLED: the per-recipient limits count whatever it says, the others do not.
   rt = await createTestRuntime({ ...testEnv(tdb), BASE_URL: "https://hittad.example" });
-  deps = { ...depsOf(rt), clock: () => now };
+  // The clock the test moves, a millisecond on at each reading: the outbox rows it stamps
+  // (its times come from the caller's clock) keep the order they were written in.
+  let tick = 0;
+  deps = { ...depsOf(rt), clock: () => now + ++tick };
 });
 afterAll(async () => {
   await rt?.database.close();

@@ -58,7 +58,10 @@ beforeAll(async () => {
   tdb = await createTestDatabase("trustedsvc");
   // No RATE_LIMIT_DISABLED: the code rules count whatever it says, the invite rule does not.
   rt = await createTestRuntime({ ...testEnv(tdb), BASE_URL: "https://hittad.example" });
-  deps = { ...depsOf(rt), clock: () => now };
+  // The clock the test moves, a millisecond on at each reading: the outbox rows it stamps
+  // (its times come from the caller's clock) keep the order they were written in.
+  let tick = 0;
+  deps = { ...depsOf(rt), clock: () => now + ++tick };
 });
 afterAll(async () => {
   await rt?.database.close();
@@ -241,8 +244,8 @@ describe("the stop link in every message to a contact", () => {
       .execute((trx) =>
         fanOutAlert(
           { ...deps, db: trx },
-          { event: "lostScan", itemId: item, itemName: "Telefon", at: now, scanLang: "en", device: "phone" },
-          now,
+          { event: "lostScan", itemId: item, itemName: "Telefon", at: deps.clock(), scanLang: "en", device: "phone" },
+          deps.clock(),
         ),
       );
     const [, finderSms, scanSms] = await smsTo(phone);
@@ -277,8 +280,15 @@ describe("the stop link in every message to a contact", () => {
       .execute((trx) =>
         fanOutAlert(
           { ...deps, db: trx },
-          { event: "lostScan", itemId: item, itemName: "Green phone", at: now, scanLang: "en", device: "phone" },
-          now,
+          {
+            event: "lostScan",
+            itemId: item,
+            itemName: "Green phone",
+            at: deps.clock(),
+            scanLang: "en",
+            device: "phone",
+          },
+          deps.clock(),
         ),
       );
     const [, finderMail, scanMail] = await mailTo(email);
