@@ -37,8 +37,13 @@ export interface TestDatabaseOptions {
 
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../app/server/db/migrations");
 
-/** Names the migrations as they are now: a changed or added migration makes a new template. */
+let hashed: string | undefined;
+/**
+ * Names the migrations as they are now: a changed or added migration makes a new template.
+ * Read once per test process (each database made asks for it).
+ */
 function migrationsHash(): string {
+  if (hashed) return hashed;
   const hash = createHash("sha256");
   for (const dir of [MIGRATIONS_DIR, path.dirname(MIGRATIONS_DIR)]) {
     for (const name of fs.readdirSync(dir).sort()) {
@@ -47,7 +52,7 @@ function migrationsHash(): string {
       hash.update(name).update(fs.readFileSync(file));
     }
   }
-  return hash.digest("hex").slice(0, 16);
+  return (hashed = hash.digest("hex").slice(0, 16));
 }
 
 async function migrate(url: string) {
