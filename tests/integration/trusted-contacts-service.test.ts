@@ -275,22 +275,20 @@ describe("the stop link in every message to a contact", () => {
     await confirmContact(deps, tokenOf((await mailTo(email))[0]!, "/t/c/"));
     const item = await paidItem(owner.id, "Green phone");
     await finderWrites(item, "Found your green phone");
-    await rt.database.db
-      .transaction()
-      .execute((trx) =>
-        fanOutAlert(
-          { ...deps, db: trx },
-          {
-            event: "lostScan",
-            itemId: item,
-            itemName: "Green phone",
-            at: deps.clock(),
-            scanLang: "en",
-            device: "phone",
-          },
-          deps.clock(),
-        ),
-      );
+    await rt.database.db.transaction().execute((trx) =>
+      fanOutAlert(
+        { ...deps, db: trx },
+        {
+          event: "lostScan",
+          itemId: item,
+          itemName: "Green phone",
+          at: deps.clock(),
+          scanLang: "en",
+          device: "phone",
+        },
+        deps.clock(),
+      ),
+    );
     const [, finderMail, scanMail] = await mailTo(email);
     for (const mail of [finderMail!, scanMail!])
       expect(mail).toMatch(/Stop getting these messages:\nhttps:\/\/hittad\.example\/t\/s\//);
