@@ -16,7 +16,8 @@
 // Reported: acknowledged writes lost (counted against the database), 5xx inside and
 // outside the outage windows, the mail queue drained afterwards, the finder page's p50,
 // p95 and p99 outside the outages, each instance's RSS slope over the whole run and over
-// the second half, and the machine's CPU and load average with the soak's own share of it.
+// the second half and its used heap after GC (each minute's lowest /metrics reading), and
+// the machine's CPU and load average with the soak's own share of it.
 // JSON to bench/results/. Exits 1 when a bar is missed.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:soak [-- --minutes 5 --rps 40]
@@ -36,7 +37,7 @@ import {
   verifyEmail,
   type Instance,
 } from "./lib/fleet";
-import { cpuReport, machineBusy, memoryReport, quantile, startSampler } from "./lib/soak-measure";
+import { cpuReport, heapReport, machineBusy, memoryReport, quantile, startSampler } from "./lib/soak-measure";
 import { closedLoop, MIX, openLoop, seedItems, type Sample, type TrafficContext } from "./lib/soak-traffic";
 
 const flag = (name: string) => {
@@ -66,6 +67,8 @@ const database = await createDatabase(process.env.DATABASE_URL ?? "", "soak");
 const env = {
   DATABASE_URL: database.url,
   AUTH_SECRET: "soak-secret-0123456789abcdef0123456789abcdef",
+  // The sampler reads each instance's heap from /metrics (the heap after GC, beside RSS).
+  METRICS_TOKEN: "soak-metrics-0123456789abcdef",
   ALLOW_TEST_PAYMENTS: "1",
   // One machine sends everything: the per-address limits would stop the load, not a person.
   RATE_LIMIT_DISABLED: "1",
@@ -134,7 +137,7 @@ const backends = async () =>
   (await lookup.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()")).rows.map(
     (r) => r.pid,
   );
-const sampler = startSampler(() => instances, backends);
+const sampler = startSampler(() => instances, backends, 5000, env.METRICS_TOKEN);
 const load = CLOSED ? closedLoop(ctx, () => running) : openLoop(ctx, RPS, () => running);
 
 async function until(ok: () => Promise<boolean>, timeoutMs: number) {
@@ -260,7 +263,11 @@ const report = {
     p99: p(0.99),
     barMs: FINDER_P99_MS,
   },
-  memory: { secondHalfFrom: new Date(warmFrom).toISOString(), perInstance: memoryReport(sampler.rss, warmFrom) },
+  memory: {
+    secondHalfFrom: new Date(warmFrom).toISOString(),
+    perInstance: memoryReport(sampler.rss, warmFrom),
+    heapAfterGc: heapReport(sampler.heap, warmFrom),
+  },
   machine: {
     before: { busy: Math.round(machineBefore * 100) / 100, load: loadBefore.map((l) => Math.round(l * 100) / 100) },
     duringLoad: cpu,

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { memoryReport, quantile, slopePerMinute } from "./soak-measure";
+import { heapReport, memoryReport, quantile, slopePerMinute } from "./soak-measure";
 import { openLoop, type TrafficContext } from "./soak-traffic";
 
 describe("bench:soak's memory report (decision 048)", () => {
@@ -17,6 +17,23 @@ describe("bench:soak's memory report (decision 048)", () => {
     expect(report.a!.slopeWholeMbPerMin).toBeGreaterThan(4);
     expect(report.a!.slopeAfterWarmUpMbPerMin).toBe(0);
     expect(report.a).toMatchObject({ startMb: 200, warmStartMb: 300, endMb: 300 });
+  });
+
+  it("reads the heap after GC from each minute's lowest reading, so the sawtooth between collections is no slope", () => {
+    const t0 = 0;
+    // Every 5 s for 10 minutes: the heap climbs 40 MB between collections back to 100 MB.
+    const points: Array<[number, number]> = Array.from({ length: 120 }, (_, k) => [
+      t0 + k * 5000,
+      100 + (k % 12) * 3.3,
+    ]);
+    expect(heapReport(new Map([["a", points]]), t0).a).toEqual({
+      afterGcStartMb: 100,
+      afterGcEndMb: 100,
+      afterGcSlopeAfterWarmUpMbPerMin: 0,
+    });
+    // The same sawtooth on a floor that rises 2 MB a minute is a leak.
+    const leaking = points.map(([t, v]): [number, number] => [t, v + (t / 60_000) * 2]);
+    expect(heapReport(new Map([["a", leaking]]), t0).a!.afterGcSlopeAfterWarmUpMbPerMin).toBeCloseTo(2, 0);
   });
 
   it("reads a steady rise as its rate per minute", () => {

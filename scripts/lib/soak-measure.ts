@@ -45,8 +45,27 @@ export interface CpuPoint {
  * `backends` answers the pids of the PostgreSQL backends of the soak's database (read
  * between samples; a backend first seen after the first sample counts from its start).
  */
-export function startSampler(instances: () => Instance[], backends: () => Promise<number[]>, everyMs = 5000) {
+export function startSampler(
+  instances: () => Instance[],
+  backends: () => Promise<number[]>,
+  everyMs = 5000,
+  metricsToken?: string,
+) {
   const rss = new Map<string, Array<[number, number]>>();
+  // V8's used heap per instance from its /metrics (prom-client's default metrics): the
+  // lowest reading of each minute is the heap after that minute's collections, which RSS
+  // (pages V8 keeps once grown) is not.
+  const heap = new Map<string, Array<[number, number]>>();
+  const readHeap = (i: Instance, at: number) =>
+    void fetch(`${i.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })
+      .then((r) => (r.ok ? r.text() : ""))
+      .then((text) => {
+        const m = /^hittad_nodejs_heap_size_used_bytes\s+([\d.e+]+)/m.exec(text);
+        if (!m) return;
+        if (!heap.has(i.name)) heap.set(i.name, []);
+        heap.get(i.name)!.push([at, Number(m[1]) / 2 ** 20]);
+      })
+      .catch(() => undefined); // restarting or killed: no reading this time
   const cpu: CpuPoint[] = [];
   // CPU seconds per pid at the last point (a restarted instance is a new pid).
   let lastCpu = new Map<number, number>();
@@ -72,6 +91,7 @@ export function startSampler(instances: () => Instance[], backends: () => Promis
         const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
         if (!rss.has(i.name)) rss.set(i.name, []);
         rss.get(i.name)!.push([now, kb / 1024]);
+        if (metricsToken) readHeap(i, now);
       } catch {
         continue; // exited between the check and the read
       }
@@ -101,7 +121,7 @@ export function startSampler(instances: () => Instance[], backends: () => Promis
     lastTicks = ticks;
     lastAt = now;
   }, everyMs);
-  return { rss, cpu, stop: () => clearInterval(timer) };
+  return { rss, heap, cpu, stop: () => clearInterval(timer) };
 }
 
 /** The q-quantile of ascending `sorted` (NaN when empty). */
@@ -136,6 +156,39 @@ export function memoryReport(rss: Map<string, Array<[number, number]>>, warmFrom
           endMb: Math.round(points.at(-1)?.[1] ?? Number.NaN),
           slopeWholeMbPerMin: round(slopePerMinute(points)),
           slopeAfterWarmUpMbPerMin: round(slopePerMinute(warm)),
+        },
+      ];
+    }),
+  );
+}
+
+/** The lowest reading of each whole minute since the first point (the heap after GC). */
+export function minimaPerMinute(points: Array<[number, number]>): Array<[number, number]> {
+  const t0 = points[0]?.[0] ?? 0;
+  const byMinute = new Map<number, [number, number]>();
+  for (const [t, v] of points) {
+    const m = Math.floor((t - t0) / 60_000);
+    const low = byMinute.get(m);
+    if (!low || v < low[1]) byMinute.set(m, [t0 + m * 60_000, v]);
+  }
+  return [...byMinute.values()];
+}
+
+/**
+ * Each instance's used heap after GC (the per-minute minima): first and last, and the slope
+ * over the second half. A leak grows this; a cache that has stopped filling does not.
+ */
+export function heapReport(heap: Map<string, Array<[number, number]>>, warmFrom: number) {
+  return Object.fromEntries(
+    [...heap].map(([name, points]) => {
+      const lows = minimaPerMinute(points);
+      const warm = lows.filter(([t]) => t >= warmFrom);
+      return [
+        name,
+        {
+          afterGcStartMb: Math.round(lows[0]?.[1] ?? Number.NaN),
+          afterGcEndMb: Math.round(lows.at(-1)?.[1] ?? Number.NaN),
+          afterGcSlopeAfterWarmUpMbPerMin: round(slopePerMinute(warm)),
         },
       ];
     }),
