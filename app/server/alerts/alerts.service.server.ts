@@ -13,7 +13,7 @@ import { hitRateLimit, type RateRule } from "../rate-limit/rate-limit.server";
 import { admitConsentRequest, requireSmsCountry, requireVerifiedSender } from "../recipients/recipients.service.server";
 import { ServiceError } from "../service-error.server";
 import * as repo from "./alerts.repository.server";
-import { reportTokenHash } from "./fanout.service.server";
+import { reportTokenHash } from "./owner-alert.server";
 import {
   newPhoneCode,
   PHONE_CODE_TRIES,

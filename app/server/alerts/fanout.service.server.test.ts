@@ -84,6 +84,11 @@ const outbox = (to: string) =>
 const deliveries = (itemId: string) =>
   deps.db.selectFrom("alert_deliveries").selectAll().where("itemId", "=", itemId).execute();
 
+const quota = async (key: string) =>
+  Number(
+    (await deps.db.selectFrom("sms_quotas").select("count").where("key", "=", key).executeTakeFirst())?.count ?? 0,
+  );
+
 function settings(change: (s: AlertSettings) => void): AlertSettings {
   const s = structuredClone(DEFAULT_ALERT_SETTINGS);
   change(s);
@@ -166,6 +171,9 @@ describe("fanOutAlert", () => {
     await confirmPhone(deps.db, owner.id, phone, START);
     expect(await fanOutAlert(deps, scan(item, "lostScan"), START)).toMatchObject({ sms: 1 });
     expect((await outbox(phone)).map((m) => m.channel)).toEqual(["sms"]);
+    // Counted against the item's day and the owner's 30 days (sms-guard.server.ts).
+    expect(await quota(`item:${item}`)).toBe(1);
+    expect(await quota(`account:${owner.id}`)).toBe(1);
   });
 
   it("trusted contacts hear of a lost-mode scan, never of an ordinary scan", async () => {

@@ -12,17 +12,17 @@
  * Recipients: everyone who manages the item (decision 026). Email only to a verified
  * account address (decision 012); SMS only to a verified number, through the cost guard
  * and the day's budget (sms/sms-guard.server.ts); push to each device the recipient
- * subscribed (decision 040: the same outbox). A trusted contact only on the addresses and
+ * subscribed (decision 040: the same outbox) — those two by `alertOwnerBySmsAndPush`
+ * (owner-alert.server.ts), as the payer's renewal alert. A trusted contact only on the addresses and
  * numbers that confirmed themselves and are not on the suppression list (decision 046).
  */
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { AlertEvent } from "~/lib/domain/alerts";
 import { maskEmail, maskPhone } from "~/lib/domain/phone";
 import type { Deps } from "../service-deps.server";
 import type { DB } from "../db/db.server";
 import { listItemRecipients } from "../access/item-access.repository.server";
-import { enqueueMail, enqueuePush, enqueueSms } from "../mail/mail.server";
-import { listSubscriptions } from "../push/push.repository.server";
+import { enqueueMail, enqueueSms } from "../mail/mail.server";
 import {
   listActiveContactsForItem,
   rememberLink,
@@ -35,6 +35,7 @@ import { mayMessage } from "../recipients/recipients.service.server";
 import { admitSms } from "../sms/sms-guard.server";
 import * as repo from "./alerts.repository.server";
 import type { AlertFacts } from "./alert-facts.server";
+import { alertOwnerBySmsAndPush, deliveryRecorder, smsReportSecret, type RecordDelivery } from "./owner-alert.server";
 import {
   renderContactEmail,
   renderContactSms,
@@ -99,29 +100,13 @@ export async function fanOutAlert(
     const user = await repo.findRecipientUser(db, userId);
     if (!user) continue;
     const want = (await repo.readSettings(db, userId))[event];
-    const delivery = (
-      channel: string,
-      label: string,
-      status: repo.DeliveryRow["status"],
-      tokenHash?: string,
-      contactId?: string,
-    ) => {
-      const row: repo.DeliveryRow = {
-        id: randomUUID(),
-        userId,
-        itemId: facts.itemId,
-        conversationId: conversationOf(facts),
-        event,
-        channel,
-        recipientKind: contactId ? "contact" : "owner",
-        contactId: contactId ?? null,
-        recipientLabel: label,
-        status,
-        createdAt: now,
-        reportTokenHash: tokenHash ?? null,
-      };
-      return repo.insertDelivery(db, row).then(() => row.id);
-    };
+    const delivery = deliveryRecorder(db, {
+      userId,
+      itemId: facts.itemId,
+      conversationId: conversationOf(facts),
+      event,
+      now,
+    });
 
     if (want.email && user.emailVerified) {
       const deliveryId = await delivery("email", maskEmail(user.email), "queued");
@@ -130,15 +115,22 @@ export async function fanOutAlert(
       out.email++;
     }
 
-    if (want.sms) {
-      const phone = await repo.verifiedPhoneOf(db, userId);
-      if (phone) {
-        const admitted = await admitSms(db, config, { itemId: facts.itemId, accountKey: `account:${userId}` }, now);
-        if (!admitted.ok) {
-          await delivery("sms", maskPhone(phone), "blocked");
-          out.blocked++;
-          // The owner hears of their own limits once per window, by email (never by another
-          // SMS); Hittad's day budget is the operator's to watch (/metrics).
+    const own = await alertOwnerBySmsAndPush(
+      deps,
+      {
+        userId,
+        want,
+        itemId: facts.itemId,
+        record: delivery,
+        sms: () => ({
+          text: renderSms(config, user.language, facts).text,
+          // Decision 055: an alert the owner may answer by SMS comes from SMS_NUMBER.
+          from: facts.event === "finderMessage" && facts.smsRef ? config.sms.number : undefined,
+        }),
+        push: () => renderPush(config, user.language, facts),
+        // The owner hears of their own limits once per window, by email (never by another
+        // SMS); Hittad's day budget is the operator's to watch (/metrics).
+        onBlocked: async (admitted) => {
           if (
             admitted.why !== "budget" &&
             user.emailVerified &&
@@ -146,37 +138,13 @@ export async function fanOutAlert(
           ) {
             await enqueueMail(db, { to: user.email, ...renderGuardNotice(config, user, facts, admitted.why) }, now);
           }
-        } else {
-          const token = randomBytes(24).toString("base64url");
-          const deliveryId = await delivery("sms", maskPhone(phone), "queued", sha256(token));
-          await enqueueSms(
-            db,
-            {
-              to: phone,
-              text: renderSms(config, user.language, facts).text,
-              deliveryId,
-              // Decision 055: an alert the owner may answer by SMS comes from SMS_NUMBER.
-              from: facts.event === "finderMessage" && facts.smsRef ? config.sms.number : undefined,
-              reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-            },
-            now,
-          );
-          out.sms++;
-        }
-      }
-    }
-
-    if (want.push) {
-      const devices = await listSubscriptions(db, userId);
-      if (devices.length > 0) {
-        const payload = JSON.stringify(renderPush(config, user.language, facts));
-        for (const device of devices) {
-          const deliveryId = await delivery("push", device.label, "queued");
-          await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts, now);
-          out.push++;
-        }
-      }
-    }
+        },
+      },
+      now,
+    );
+    out.sms += own.sms;
+    out.push += own.push;
+    out.blocked += own.blocked;
 
     // Trusted contacts (decision 033): finder messages and lost-mode scans, to every
     // confirmed contact who has not stopped and whom the owner did not leave out for this
@@ -196,24 +164,14 @@ export async function fanOutAlert(
       const contacts = await listActiveContactsForItem(db, { organisationId: item.organisationId }, facts.itemId);
       const org = contacts.length > 0 ? await findOrganisation(db, item.organisationId) : undefined;
       for (const c of org ? contacts : []) {
-        const record: RecordDelivery = async (channel, label, status, tokenHash) => {
-          const row: repo.DeliveryRow = {
-            id: randomUUID(),
-            userId: c.userId,
-            itemId: facts.itemId,
-            conversationId: conversationOf(facts),
-            event,
-            channel,
-            recipientKind: "desk",
-            contactId: c.id,
-            recipientLabel: label,
-            status,
-            createdAt: now,
-            reportTokenHash: tokenHash ?? null,
-          };
-          await repo.insertDelivery(db, row);
-          return row.id;
-        };
+        const record = deliveryRecorder(db, {
+          userId: c.userId,
+          itemId: facts.itemId,
+          conversationId: conversationOf(facts),
+          event,
+          now,
+          recipientKind: "desk",
+        });
         const sink = { record, owner: org!.name, accountKey: `org:${item.organisationId}` };
         await deliverToContacts(db, config, facts, [c], sink, out, now);
       }
@@ -221,14 +179,6 @@ export async function fanOutAlert(
   }
   return out;
 }
-
-type RecordDelivery = (
-  channel: string,
-  label: string,
-  status: repo.DeliveryRow["status"],
-  tokenHash?: string,
-  contactId?: string,
-) => Promise<string>;
 
 /**
  * Queues a finder message or lost-mode alert to each contact: by mail if their address
@@ -262,8 +212,8 @@ async function deliverToContacts(
         await sink.record("sms", label, "blocked", undefined, c.id);
         out.blocked++;
       } else {
-        const token = randomBytes(24).toString("base64url");
-        const deliveryId = await sink.record("sms", label, "queued", sha256(token), c.id);
+        const secret = smsReportSecret(config);
+        const deliveryId = await sink.record("sms", label, "queued", secret.tokenHash, c.id);
         const links = await rememberShortLinks(db, config, c.id, conversationOf(facts), now);
         await enqueueSms(
           db,
@@ -271,7 +221,7 @@ async function deliverToContacts(
             to: c.phone,
             text: renderContactSms(contact, sink.owner, facts, links).text,
             deliveryId,
-            reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
+            reportUrl: secret.reportUrl,
           },
           now,
         );
@@ -279,9 +229,4 @@ async function deliverToContacts(
       }
     }
   }
-}
-
-/** The hash under which a delivery-report secret is stored. */
-export function reportTokenHash(token: string): string {
-  return sha256(token);
 }

@@ -34,5 +34,5 @@ export async function alertOfScan(e: ItemScanned, deps: Pick<Deps, "db" | "confi
  * claimed the reminder or the lapse, so it goes once.
  */
 export async function alertOfPaidYear(e: PaidYearEnding, deps: Pick<Deps, "db" | "config">): Promise<void> {
-  await alertPayerOfYear(deps.db, deps, e);
+  await alertPayerOfYear(deps, e);
 }

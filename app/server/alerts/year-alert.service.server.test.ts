@@ -25,6 +25,7 @@ import { sendYearReminders } from "../orders/year-reminders.service.server";
 import { upsertSubscription } from "../push/push.repository.server";
 import { insertContact } from "../trusted-contacts/trusted-contacts.repository.server";
 import { confirmPhone, setPendingPhone, writeSettings } from "./alerts.repository.server";
+import { recordSmsReport } from "./alerts.service.server";
 import { renderYearPush, renderYearSms } from "./year-alert.service.server";
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -111,7 +112,7 @@ const quota = async (key: string) =>
 
 describe("the renewal alert by SMS", () => {
   it("goes only when the payer chose SMS for it and has a verified number, and counts against their SMS limits", async () => {
-    const { u, orderId, end } = await paidYear("sv");
+    const { u, item, orderId, end } = await paidYear("sv");
     // The default: SMS off for "renewal", however verified the number.
     const phone = await verifiedNumber(u.id);
     deps.setNow(end - 29 * DAY_MS);
@@ -133,6 +134,8 @@ describe("the renewal alert by SMS", () => {
       `Hittad: året du har betalat för tar slut den ${formatDate(end, "sv")}. Förnya här: http://localhost:3000/order/${orderId}/renew`,
     );
     expect(await quota(`account:${u.id}`)).toBe(1);
+    // About the payer's payment, not an item: no item's day counts it.
+    expect(await quota(`item:${item}`)).toBe(0);
     expect(await renewalDeliveries(u.id)).toMatchObject([{ channel: "sms", recipientKind: "owner", status: "queued" }]);
   });
 
@@ -174,6 +177,31 @@ describe("the renewal alert by SMS", () => {
     expect(await outbox(phone)).toHaveLength(0);
     expect(await renewalDeliveries(u.id)).toMatchObject([{ channel: "sms", status: "blocked" }]);
     expect(await outbox(u.email)).toHaveLength(mailsBefore + 1);
+  });
+});
+
+describe("the renewal SMS's delivery report", () => {
+  it("finds its delivery by the secret in the SMS's report URL, stored hashed as every alert SMS's", async () => {
+    const { u, end } = await paidYear("en");
+    await writeSettings(
+      deps.db,
+      u.id,
+      settings((s) => (s.renewal.sms = true)),
+      START,
+    );
+    const phone = await verifiedNumber(u.id);
+    deps.setNow(end - 29 * DAY_MS);
+    expect(await sendYearReminders(deps)).toBe(1);
+    const [sms] = await outbox(phone);
+    const url: string = JSON.parse(sms!.meta!).whendelivered;
+    expect(url).toMatch(/^http:\/\/localhost:3000\/api\/sms\/report\/[A-Za-z0-9_-]{32}$/);
+    const token = url.split("/").pop()!;
+    // A made-up secret finds nothing and changes nothing.
+    expect(await recordSmsReport(deps, "x".repeat(32), { status: "failed", delivered: null })).toBe(false);
+    expect(await recordSmsReport(deps, token, { status: "delivered", delivered: null })).toBe(true);
+    expect(await renewalDeliveries(u.id)).toMatchObject([
+      { channel: "sms", status: "delivered", deliveredAt: expect.anything() },
+    ]);
   });
 });
 

@@ -12,23 +12,17 @@
  * Called in the transaction that claimed the reminder (`year_reminders`) or the lapse, so
  * however many instances run the billing job, each goes once.
  */
-import { randomBytes, randomUUID } from "node:crypto";
 import type { Lang } from "~/i18n/config";
 import { getT } from "~/i18n/i18n";
 import { formatDate } from "~/lib/domain/dates";
 import { renewHref } from "~/lib/domain/one-time-payment";
-import { maskPhone } from "~/lib/domain/phone";
 import { fitSms, type SmsText } from "~/lib/domain/sms-text";
 import type { Config } from "../config.server";
-import type { DB } from "../db/db.server";
 import type { PaidYearEnding } from "../domain-events";
-import { enqueuePush, enqueueSms } from "../mail/mail.server";
 import type { PushPayload } from "../push/push-sender.server";
-import { listSubscriptions } from "../push/push.repository.server";
 import type { Deps } from "../service-deps.server";
-import { admitSms } from "../sms/sms-guard.server";
 import * as repo from "./alerts.repository.server";
-import { reportTokenHash } from "./fanout.service.server";
+import { alertOwnerBySmsAndPush, deliveryRecorder, type OwnerAlertResult } from "./owner-alert.server";
 
 /** What the year's end is about, as the texts need it. */
 export type PaidYearFacts = Pick<PaidYearEnding, "orderId" | "kind" | "endsAt" | "itemCount">;
@@ -55,73 +49,32 @@ export function renderYearPush(config: Pick<Config, "baseUrl">, lang: Lang, fact
   };
 }
 
-export interface YearAlertResult {
-  sms: number;
-  push: number;
-  /** SMS the cost guard or the day's budget stopped. */
-  blocked: number;
-}
+export type YearAlertResult = OwnerAlertResult;
 
-/** Queues the payer's SMS and push for the year's end, as their `renewal` settings say. */
-export async function alertPayerOfYear(
-  db: DB,
-  deps: Pick<Deps, "config">,
-  e: PaidYearEnding,
-): Promise<YearAlertResult> {
-  const { config } = deps;
-  const out: YearAlertResult = { sms: 0, push: 0, blocked: 0 };
+/**
+ * Queues the payer's SMS and push for the year's end, as their `renewal` settings say: the
+ * steps of every alert to an account's own number and devices (`alertOwnerBySmsAndPush`),
+ * with no item's day in the guard. A stopped SMS tells the payer nothing more: the mail went anyway.
+ */
+export async function alertPayerOfYear(deps: Pick<Deps, "db" | "config">, e: PaidYearEnding): Promise<YearAlertResult> {
+  const { db, config } = deps;
   const want = (await repo.readSettings(db, e.userId)).renewal;
-  const delivery = async (channel: "sms" | "push", label: string, status: "queued" | "blocked", token?: string) => {
-    const row: repo.DeliveryRow = {
-      id: randomUUID(),
+  return alertOwnerBySmsAndPush(
+    deps,
+    {
       userId: e.userId,
+      want,
       itemId: null,
-      conversationId: null,
-      event: "renewal",
-      channel,
-      recipientKind: "owner",
-      contactId: null,
-      recipientLabel: label,
-      status,
-      createdAt: e.now,
-      reportTokenHash: token ? reportTokenHash(token) : null,
-    };
-    await repo.insertDelivery(db, row);
-    return row.id;
-  };
-
-  const phone = want.sms ? await repo.verifiedPhoneOf(db, e.userId) : null;
-  if (phone) {
-    const admitted = await admitSms(db, config, { accountKey: `account:${e.userId}` }, e.now);
-    if (!admitted.ok) {
-      // The mail went anyway: nothing more to tell the payer.
-      await delivery("sms", maskPhone(phone), "blocked");
-      out.blocked++;
-    } else {
-      const token = randomBytes(24).toString("base64url");
-      const deliveryId = await delivery("sms", maskPhone(phone), "queued", token);
-      await enqueueSms(
-        db,
-        {
-          to: phone,
-          text: renderYearSms(config, e.lang, e).text,
-          deliveryId,
-          reportUrl: new URL(`/api/sms/report/${token}`, config.baseUrl).toString(),
-        },
-        e.now,
-      );
-      out.sms++;
-    }
-  }
-
-  if (want.push) {
-    const devices = await listSubscriptions(db, e.userId);
-    const payload = JSON.stringify(renderYearPush(config, e.lang, e));
-    for (const device of devices) {
-      const deliveryId = await delivery("push", device.label, "queued");
-      await enqueuePush(db, { subscriptionId: device.id, payload, deliveryId }, config.push.knownHosts, e.now);
-      out.push++;
-    }
-  }
-  return out;
+      record: deliveryRecorder(db, {
+        userId: e.userId,
+        itemId: null,
+        conversationId: null,
+        event: "renewal",
+        now: e.now,
+      }),
+      sms: () => ({ text: renderYearSms(config, e.lang, e).text }),
+      push: () => renderYearPush(config, e.lang, e),
+    },
+    e.now,
+  );
 }

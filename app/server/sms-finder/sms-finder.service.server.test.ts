@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { confirmPhone, setPendingPhone } from "../alerts/alerts.repository.server";
 import { recordSmsReport } from "../alerts/alerts.service.server";
-import { reportTokenHash } from "../alerts/fanout.service.server";
+import { reportTokenHash } from "../alerts/owner-alert.server";
 import { createItem } from "../items/items.service.server";
 import { readConversations } from "../account/privacy.repository.server";
 import { listOwnerConversations, openOwnerConversation, replyAsOwner } from "../relay/relay.service.server";
