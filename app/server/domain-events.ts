@@ -82,12 +82,17 @@ export interface MembershipEnded {
 
 /**
  * An order became paid (its first payment: card, invoice or the test provider, through
- * applyPayment), inside the payment's transaction.
+ * applyPayment), inside the payment's transaction, once per payment however often the
+ * provider retries it. What hears of it: the payer's receipt mail (the orders'
+ * `receiptOfOrderPaid`), then the organisation's `order.paid` webhook, both in that transaction.
  */
 export interface OrderPaid {
   orderId: string;
   organisationId: string | null;
+  /** When it was paid (the payment's time): the receipt mail is queued at it. */
   at: number;
+  /** The receipt the payment wrote, by its number; null when it wrote none. */
+  receiptNumber: number | null;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { eraseUserData } from "./account/privacy.service.server";
 import { alertOfPaidYear, alertOfScan } from "./alerts/listeners.server";
 import { DomainEventBus } from "./event-bus.server";
-import { mailOfPaidYear, stopRenewalsOfExMember } from "./orders/listeners.server";
+import { mailOfPaidYear, receiptOfOrderPaid, stopRenewalsOfExMember } from "./orders/listeners.server";
 import { smsFinderOfReply } from "./sms-finder/listeners.server";
 import { unsuppressConfirmedContact } from "./recipients/listeners.server";
 import * as webhooks from "./webhooks/listeners.server";
@@ -80,6 +80,9 @@ function listen(events: DomainEventBus): void {
   // the owner's mail first, then the payer's SMS and push, the order they were queued in before.
   events.on("paidYearEnding", mailOfPaidYear);
   events.on("paidYearEnding", alertOfPaidYear);
+  // In the payment's transaction (decisions 016, 053): the receipt before the organisation's
+  // order.paid webhook (subscribed below), the order they were queued in before.
+  events.on("orderPaid", receiptOfOrderPaid);
   // After the membership's end committed (decision 028).
   events.on("membershipEnded", stopRenewalsOfExMember);
   // After the write (its commit): this runtime's finder pages of the items (decisions 009, 021).

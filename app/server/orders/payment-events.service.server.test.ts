@@ -36,6 +36,10 @@
  * 16. Items prepaid with their sticker are not a duplicate; the first period starts at the
  *     prepaid end. Held by order-ahead.service.server.test.ts.
  * 17. The paid items' cached finder pages are forgotten once the payment commits. Here.
+ * 17a. The first payment's receipt mail (the orders' listener of orderPaid, in the payment's
+ *     transaction) is queued once however often the provider retries, with the receipt the
+ *     payment wrote, in the payer's saved language. Here; the mail that waits for a verified
+ *     address by tests/integration/receipt-after-verify-service.test.ts.
  * laterEnd
  * 18. An item's end never moves earlier, an item paid without end keeps none, and an unpaid
  *     item's old end counts for nothing. Here (the first two also by orders.server.test.ts).
@@ -99,6 +103,15 @@ const itemRow = (id: string) =>
 const shipments = (orderId: string) =>
   deps.db.selectFrom("sticker_shipments").select("id").where("orderId", "=", orderId).execute();
 const mailsTo = (to: string) => deps.db.selectFrom("mail_outbox").select("subject").where("to", "=", to).execute();
+const receiptMailsTo = (to: string) =>
+  deps.db
+    .selectFrom("mail_outbox")
+    .select(["subject", "text", "createdAt"])
+    .where("to", "=", to)
+    .where("subject", "in", ["Your Hittad receipt", "Ditt kvitto från Hittad"])
+    .execute();
+const receipts = (orderId: string) =>
+  deps.db.selectFrom("receipts").select("number").where("orderId", "=", orderId).orderBy("number").execute();
 
 async function pendingOrder(u?: TestOwner, items?: string[]) {
   const owner = u ?? (await signUpOwner(deps, { prefix: "payev" }));
@@ -262,6 +275,36 @@ describe("applyPayment", () => {
     expect(deps.pageCache.get(key, START)).toBeDefined();
     await applyPayment(deps, paymentOf(order));
     expect(deps.pageCache.get(key, START)).toBeUndefined();
+  });
+
+  it("queues the first payment's receipt mail once, with its receipt, however often the provider retries the payment", async () => {
+    const { owner, order } = await pendingOrder();
+    const checkout = paymentOf(order, { eventType: "checkout.session.completed" });
+    expect(await applyPayment(deps, checkout)).toBe("applied");
+    deps.setNow(START + 60_000);
+    expect(await applyPayment(deps, checkout)).toBe("duplicate");
+    // Stripe sends the checkout's payment again as the subscription's first invoice.
+    expect(await applyPayment(deps, paymentOf(order, { kind: "first", paymentId: "in_first", paidAt: START }))).toBe(
+      "applied",
+    );
+    const [receipt, ...more] = await receipts(order.id);
+    expect(more).toHaveLength(0);
+    const mails = await receiptMailsTo(owner.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Your Hittad receipt");
+    expect(mails[0]!.text).toMatch(new RegExp(`Receipt no\\. ${receipt!.number}[: ]`));
+    // Queued at the payment, in its transaction.
+    expect(Number(mails[0]!.createdAt)).toBe(START);
+  });
+
+  it("writes the receipt mail in the payer's saved language, whatever language the order was placed in", async () => {
+    const owner = await signUpOwner(deps, { language: "sv", prefix: "payev" });
+    const { order } = await pendingOrder(owner);
+    expect(await applyPayment(deps, paymentOf(order))).toBe("applied");
+    const [receipt] = await receipts(order.id);
+    const mails = await receiptMailsTo(owner.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Ditt kvitto från Hittad"]);
+    expect(mails[0]!.text).toMatch(new RegExp(`Kvitto nr ${receipt!.number}[: ]`));
   });
 });
 

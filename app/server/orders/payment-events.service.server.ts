@@ -72,7 +72,7 @@ export async function claimEvent(
 
 /**
  * A payment arrived: the first makes the order paid (items payed, paidUntil = end of the
- * first period, a sticker shipment, a receipt mail); later ones (renewals) extend
+ * first period, a sticker shipment, a receipt, `orderPaid` for its mail); later ones (renewals) extend
  * paidUntil. Order does not matter: paidUntil only grows, the first-payment effects
  * happen once, and each event id is applied once (replays change nothing).
  *
@@ -199,14 +199,17 @@ export async function applyPayment(
           : (input.periodStart ?? order.paidUntil ?? input.paidAt),
       periodEnd: covers,
     });
-    const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
-    if (first) await enqueueReceiptMail(trx, deps.config, paidOrder, receipt, now);
-    else if (receipt) await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt, now);
-    // The one place an order becomes paid, whichever way it was paid (decision 053).
+    if (!first && receipt) {
+      const paidOrder: Order = { ...order, paidAt, paidUntil, status: "paid" };
+      await enqueueRenewalReceiptMail(trx, deps.config, paidOrder, receipt, now);
+    }
+    // The one place an order becomes paid, whichever way it was paid (decision 053): its
+    // receipt mail (the orders' receiptOfOrderPaid) and the organisation's webhooks hear it
+    // in this transaction, so a retried event (a replay, above) queues neither again.
     if (first)
       await deps.events.emit(
         "orderPaid",
-        { orderId: order.id, organisationId: order.organisationId, at: now },
+        { orderId: order.id, organisationId: order.organisationId, at: now, receiptNumber: receipt?.number ?? null },
         { ...deps, db: trx },
       );
     return "applied";

@@ -1,7 +1,10 @@
 /**
  * The receipt after an order's first payment, in the owner's language (their saved
  * language, else the order's), queued in the mail outbox inside the payment transaction
- * so a paid order always has its receipt and a rolled-back one never does.
+ * (by the orders' `receiptOfOrderPaid`, which hears `orderPaid` there) so a paid order
+ * always has its receipt and a rolled-back one never does. The order confirmation of an
+ * order placed ahead (startOrderAhead) and a receipt that waited for the verified address
+ * (sendPendingConfirmations) call it directly.
  *
  * The receipt goes only to the account's verified email (decision 012): the order's address
  * email is typed by whoever orders, and must not make the receipt a mail relay. Paid before
@@ -25,6 +28,7 @@ import { receiptUrl } from "./billing.mail.server";
 import { findUserForReceipt, listItemsOfOrder, type Order } from "./orders.repository.server";
 import { withdrawalSection } from "./withdrawal.mail.server";
 
+/** Answers whether the mail was queued (false: no account, or it waits for the verified address). */
 export async function enqueueReceiptMail(
   db: DB,
   config: Config,
@@ -32,9 +36,9 @@ export async function enqueueReceiptMail(
   receipt: Receipt | null,
   /** The caller's `deps.clock()`: when the mail is queued. */
   now: number,
-): Promise<void> {
+): Promise<boolean> {
   const user = await findUserForReceipt(db, order.userId);
-  if (!user) return;
+  if (!user) return false;
   if (!user.emailVerified) {
     logger.info({ order: order.id }, "receipt waits: the account's email is not verified");
     await db
@@ -42,7 +46,7 @@ export async function enqueueReceiptMail(
       .set({ confirmationPendingAt: order.paidAt ?? order.updatedAt })
       .where("id", "=", order.id)
       .execute();
-    return;
+    return false;
   }
   const lang: Lang = isLang(user.language) ? user.language : isLang(order.lang) ? order.lang : "en";
   const t = getT(lang);
@@ -97,4 +101,5 @@ export async function enqueueReceiptMail(
     },
     now,
   );
+  return true;
 }
