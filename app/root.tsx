@@ -24,6 +24,7 @@ import { getT } from "./i18n/i18n";
 import { ensureAllAreas } from "./i18n/load.client";
 import { BRAND } from "./lib/domain/brand";
 import { useLang } from "./lib/hooks/use-lang";
+import { useFragmentFocus } from "./lib/hooks/use-fragment-focus";
 import { requestContext } from "./server/context";
 import stylesHref from "./styles/app.scss?url";
 import { rootData } from "./server/root.http.server";
@@ -167,6 +168,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // A form's redirect back to `#…` puts the focus there (a status message, a heading).
+  useFragmentFocus();
   return <Outlet />;
 }
 

@@ -26,7 +26,9 @@ export const handle = { i18n: ["common", "orderErrors", "orders", "seller", "swi
 /**
  * /order/{orderId}/renew: one more year for a year paid at once (decision 056), linked from
  * the reminder mails and the dashboard: exactly that order's items, today's price, the new
- * year starting where the paid one ends; the button opens a one-year checkout.
+ * year starting where the paid one ends; the button opens a one-year checkout. A consumer is
+ * told what withdrawing means for a year starting then, and asked for the start only when it
+ * falls within the 14 days (the server decides: `offer.withdrawal`).
  */
 export function meta({ matches }: Route.MetaArgs) {
   return [...pageMeta(matches, "swish.renew"), { name: "robots", content: "noindex" }];
@@ -80,6 +82,16 @@ export default function OrderRenew({ loaderData, actionData }: Route.ComponentPr
   const formError = actionData?.formError ?? loaderData.formError;
   const priceLang = offer?.currency === "SEK" ? "sv" : "en";
   const ended = offer ? offer.paidUntil == null || offer.paidUntil <= offer.startsAt - 1000 : false;
+  // The year starts where the paid one ends: the withdrawal is told and asked about that day.
+  const start = offer ? formatDate(offer.startsAt, lang) : "";
+  const withdrawal =
+    offer && offer.withdrawal !== "business"
+      ? {
+          terms: t(`swish.renew.withdrawal.${offer.withdrawal}`, { start }),
+          box:
+            offer.withdrawal === "afterPeriod" ? null : t(`swish.renew.withdrawal.${offer.withdrawal}Box`, { start }),
+        }
+      : undefined;
   return (
     <section className="py-4 col-lg-8" aria-labelledby="renew-title">
       <h1 id="renew-title">{t("swish.renew.title")}</h1>
@@ -97,9 +109,7 @@ export default function OrderRenew({ loaderData, actionData }: Route.ComponentPr
               <li key={i.id}>{i.name}</li>
             ))}
           </ul>
-          <p>
-            {t("swish.renew.newYear", { start: formatDate(offer.startsAt, lang), end: formatDate(offer.endsAt, lang) })}
-          </p>
+          <p>{t("swish.renew.newYear", { start, end: formatDate(offer.endsAt, lang) })}</p>
           <p className="fw-semibold renew-price">
             {t("swish.renew.price", { amount: formatPrice(offer.total / 100, priceLang) })}
           </p>
@@ -132,6 +142,7 @@ export default function OrderRenew({ loaderData, actionData }: Route.ComponentPr
                 consumer={offer.consumer}
                 checked={false}
                 error={actionData?.fieldErrors.immediateStart}
+                texts={withdrawal}
               />
               <button type="submit" className="btn btn-primary" disabled={navigation.state === "submitting"}>
                 {t("swish.renew.submit")}

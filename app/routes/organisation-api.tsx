@@ -60,7 +60,7 @@ export default function OrganisationApi({ loaderData, actionData }: Route.Compon
         <Link to="/api/docs">{t("api.keys.docs")}</Link>
       </p>
       {done ? (
-        <div className="alert alert-success" role="status">
+        <div id="api-keys-done" className="alert alert-success" role="status" tabIndex={-1}>
           {t(done)}
         </div>
       ) : null}

@@ -2,7 +2,9 @@
  * `/organisations/{id}` (decision 022): the organisation's page. Admins edit its details,
  * see members and pending invites, invite by email, revoke invites, change roles and
  * remove members; every member can leave. Outsiders get the 404 page. One form per
- * section, told apart by `intent`; each answers a redirect back here (PRG).
+ * section, told apart by `intent`; each answers a redirect back here (PRG). An admin whose
+ * email is not verified is told why, instead of the forms that would mail someone else (the
+ * invite, the billing email's link; decision 046): the server refuses them anyway.
  */
 import { useTranslation } from "~/i18n/react";
 import { data, Form, Link } from "react-router";
@@ -30,6 +32,7 @@ import {
 import { CardSection } from "~/components/CardSection";
 import { DataProcessingAgreement } from "~/components/DataProcessingAgreement";
 import { OrganisationInvoices } from "~/components/OrganisationInvoices";
+import { UnverifiedSenderNotice, useSenderVerified } from "~/components/UnverifiedSenderNotice";
 import { listOrganisationBilling } from "~/server/orders/invoice.service.server";
 import type { Route } from "./+types/organisation";
 import { may } from "~/lib/domain/permissions";
@@ -81,6 +84,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
   const errorFor = (intent: string) => (result?.intent === intent ? result.formError : null);
   const fieldsFor = (intent: string) => (result?.intent === intent ? result.fieldErrors : {});
   const admin = may(page.role, "organisation", "manage");
+  const verified = useSenderVerified();
   const details: Values =
     result?.intent === "details"
       ? result.values
@@ -94,7 +98,7 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
         {t("organisations.page.orgNumber", { number: org.orgNumber })}
       </p>
       {done ? (
-        <div className="alert alert-success" role="status">
+        <div id="org-done" className="alert alert-success" role="status" tabIndex={-1}>
           {t(done)}
         </div>
       ) : null}
@@ -131,12 +135,16 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
             ) : (
               <>
                 <p className="text-break">{t("organisations.billingEmail.unconfirmed", { email: org.billingEmail })}</p>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="confirmBilling" />
-                  <button type="submit" className="btn btn-outline-primary">
-                    {t("organisations.billingEmail.send")}
-                  </button>
-                </Form>
+                {verified ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="confirmBilling" />
+                    <button type="submit" className="btn btn-outline-primary">
+                      {t("organisations.billingEmail.send")}
+                    </button>
+                  </Form>
+                ) : (
+                  <UnverifiedSenderNotice text="organisations.billingEmail.unverified" />
+                )}
               </>
             )}
           </CardSection>
@@ -198,45 +206,51 @@ export default function OrganisationPage({ loaderData, actionData }: Route.Compo
 
           <CardSection id="org-invite" title={t("organisations.invite.title")}>
             <FormAlert message={errorFor("invite") ?? errorFor("revoke")} />
-            {/* A new pending invite remounts the form: the sent address does not stay in the field. */}
-            <Form method="post" noValidate key={page.invites.length}>
-              <input type="hidden" name="intent" value="invite" />
-              <Field
-                id="invite-email"
-                name="email"
-                type="email"
-                label={t("organisations.invite.email")}
-                autoComplete="off"
-                required
-                maxLength={254}
-                defaultValue={result?.intent === "invite" ? (result.values.email ?? "") : ""}
-                error={fieldsFor("invite").email}
-              />
-              <div className="mb-3">
-                <label htmlFor="invite-role" className="form-label">
-                  {t("organisations.invite.role")}
-                </label>
-                <select
-                  id="invite-role"
-                  name="role"
-                  className="form-select"
-                  defaultValue={result?.intent === "invite" ? (result.values.role ?? "member") : "member"}
-                  aria-describedby="invite-role-help"
-                >
-                  {ORG_ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {t(`organisations.roles.${r}`)}
-                    </option>
-                  ))}
-                </select>
-                <div id="invite-role-help" className="form-text">
-                  {t("organisations.invite.roleHelp")}
-                </div>
-              </div>
-              <button type="submit" className="btn btn-primary">
-                {t("organisations.invite.submit")}
-              </button>
-            </Form>
+            {verified ? (
+              <>
+                {/* A new pending invite remounts the form: the sent address does not stay in the field. */}
+                <Form method="post" noValidate key={page.invites.length}>
+                  <input type="hidden" name="intent" value="invite" />
+                  <Field
+                    id="invite-email"
+                    name="email"
+                    type="email"
+                    label={t("organisations.invite.email")}
+                    autoComplete="off"
+                    required
+                    maxLength={254}
+                    defaultValue={result?.intent === "invite" ? (result.values.email ?? "") : ""}
+                    error={fieldsFor("invite").email}
+                  />
+                  <div className="mb-3">
+                    <label htmlFor="invite-role" className="form-label">
+                      {t("organisations.invite.role")}
+                    </label>
+                    <select
+                      id="invite-role"
+                      name="role"
+                      className="form-select"
+                      defaultValue={result?.intent === "invite" ? (result.values.role ?? "member") : "member"}
+                      aria-describedby="invite-role-help"
+                    >
+                      {ORG_ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {t(`organisations.roles.${r}`)}
+                        </option>
+                      ))}
+                    </select>
+                    <div id="invite-role-help" className="form-text">
+                      {t("organisations.invite.roleHelp")}
+                    </div>
+                  </div>
+                  <button type="submit" className="btn btn-primary">
+                    {t("organisations.invite.submit")}
+                  </button>
+                </Form>
+              </>
+            ) : (
+              <UnverifiedSenderNotice text="organisations.invite.unverified" />
+            )}
             <h3 className="h5 mt-4">{t("organisations.invite.pending")}</h3>
             {page.invites.length === 0 ? (
               <p className="mb-0">{t("organisations.invite.none")}</p>

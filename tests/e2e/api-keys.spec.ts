@@ -1,8 +1,8 @@
 /**
  * An organisation's API keys (decision 054) in both languages: its admin opens them from
  * the organisation's page, makes a read-write key, sees it once, calls the API with it,
- * revokes it and the next call is refused; then reads the API reference. Axe; screenshots
- * with SCREENSHOTS=1.
+ * revokes it (the focus on the message that says so) and the next call is refused; then
+ * reads the API reference. Axe; screenshots with SCREENSHOTS=1.
  */
 import { createOrganisation } from "../../app/server/organisations/organisations.service.server";
 import { depsOf } from "../support/deps";
@@ -90,8 +90,11 @@ for (const lang of ["en", "sv"] as const) {
       await page.reload();
       await expect(page.getByText(key)).toHaveCount(0);
       await expect(page.getByText(`${key.slice(0, 8)}…`)).toBeVisible();
+      await waitForHydration(page);
       await page.getByRole("button", { name: T.revoke }).click();
       await expect(page.getByText(T.revoked)).toBeVisible();
+      // The revoked key's button is gone: the focus is on the message, not lost to <body>.
+      await expect(page.getByRole("status").filter({ hasText: T.revoked })).toBeFocused();
       expect(await call()).toBe(401);
 
       await page.getByRole("link", { name: T.docs }).click();

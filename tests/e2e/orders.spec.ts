@@ -58,6 +58,8 @@ const TEXT = {
     paidUntil: "Paid until ",
     renew: "Renew Cykel for another year",
     renewOne: "This item is paid until ",
+    renewAfterPeriod: "after those 14 days, so if you withdraw you get back everything you paid.",
+    renewSubmit: "Go to payment",
   },
   sv: {
     locale: "sv-SE",
@@ -95,6 +97,8 @@ const TEXT = {
     paidUntil: "Betald till ",
     renew: "Förnya Cykel ett år till",
     renewOne: "Den här saken är betald till ",
+    renewAfterPeriod: "efter de 14 dagarna, så om du ångrar dig får du tillbaka allt du har betalat.",
+    renewSubmit: "Gå till betalning",
   },
 } as const;
 
@@ -286,7 +290,18 @@ for (const lang of ["en", "sv"] as const) {
         // One item renewed: the page speaks of it, not of "these items".
         await page.getByRole("link", { name: T.renew }).click();
         await expect(page.locator("p.lead")).toContainText(T.renewOne);
+        // Renewed the day it was paid, the new year starts long after the 14 days of
+        // withdrawal: the page says a withdrawal gives everything back, and asks nothing.
+        await expect(page.getByTestId("withdrawal-terms")).toContainText(T.renewAfterPeriod);
+        await expect(page.locator("#order-immediate-start")).toHaveCount(0);
         await expectAccessible(page);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: T.renewSubmit }).click();
+        await expect(page).toHaveURL(/\/order\/checkout\/[0-9a-f-]{36}$/);
+        await waitForHydration(page);
+        await page.getByLabel(T.phone).fill("070-123 45 67");
+        await page.getByRole("button", { name: T.approve }).click();
+        await expect(page.getByRole("heading", { level: 1, name: T.thanks })).toBeVisible();
       },
     );
 

@@ -21,6 +21,10 @@ const TEXT = {
     submit: "Register",
     verifyFirst: "Verify your email address first",
     askFirst: /^Confirm your email address to add a mobile number or trusted contacts/,
+    inviteFirst: /^Confirm your email address to invite members/,
+    billingFirst: /^Confirm your own email address to send the billing email its link/,
+    invite: "Send invite",
+    billingSend: "Send confirmation link",
   },
   sv: {
     locale: "sv-SE",
@@ -31,6 +35,10 @@ const TEXT = {
     submit: "Registrera dig",
     verifyFirst: "Bekräfta din e-postadress först",
     askFirst: /^Bekräfta din e-postadress för att lägga till ett mobilnummer eller betrodda kontakter/,
+    inviteFirst: /^Bekräfta din e-postadress för att bjuda in medlemmar/,
+    billingFirst: /^Bekräfta din egen e-postadress för att skicka länken till faktureringsadressen/,
+    invite: "Skicka inbjudan",
+    billingSend: "Skicka bekräftelselänk",
   },
 } as const;
 
@@ -71,6 +79,52 @@ for (const lang of ["en", "sv"] as const) {
             });
         }
       }
+    });
+
+    test("an admin whose email is not verified is told why instead of the invite and billing-link forms, which the server refuses", async ({
+      app,
+      context,
+      page,
+      request,
+      consent,
+    }) => {
+      void consent;
+      const admin = await createUser(app.runtime, { language: lang, verified: false });
+      const org = await createOrganisationWithDpa(depsOf(app.runtime), admin.id, {
+        name: `Unverified AB ${lang}`,
+        orgNumber: uniqueOrgNumber(),
+        billingEmail: `billing-unverified-${lang}@unverified.example`,
+        invoiceStreet: "Storgatan 1",
+        invoicePostcode: "903 26",
+        invoiceCity: "Umeå",
+        invoiceCountry: "SE",
+        vatNumber: null,
+        deskContact: "Reception",
+      });
+      await context.addCookies([{ ...admin.sessionCookie, url: app.server.url }]);
+      await page.goto(`/organisations/${org}`);
+      await waitForHydration(page);
+      await expect(page.getByText(T.inviteFirst)).toBeVisible();
+      await expect(page.getByText(T.billingFirst)).toBeVisible();
+      await expect(page.getByRole("button", { name: T.invite })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: T.billingSend })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: T.resend })).toHaveCount(2);
+      await atPhoneAndDesk(page, `unverified-organisation-${lang}`);
+      await expectAccessible(page);
+      // The form is not shown, and a post made without it is still refused: no mail goes out.
+      const invited = `stranger-${lang}-${Date.now()}@example.test`;
+      const sent = await request.post(`${app.server.url}/organisations/${org}`, {
+        form: { intent: "invite", email: invited, role: "member" },
+        headers: { cookie: admin.cookie, origin: app.server.url },
+        maxRedirects: 0,
+      });
+      expect(sent.status()).toBe(403);
+      const mails = await app.runtime.database.db
+        .selectFrom("mail_outbox")
+        .select("id")
+        .where("to", "=", invited)
+        .execute();
+      expect(mails).toEqual([]);
     });
 
     test("from an invite, 'Create an account' has the invited address typed in and comes back to the invite, which asks the unverified user for the link and can send it again", async ({

@@ -169,7 +169,7 @@ describe(`accountable invoicing on ${label}`, () => {
 
     // Members cannot send the link; the admin can, and it goes to the billing email.
     const sent = await http.post(`/organisations/${org}`, { intent: "confirmBilling" }, inScope(u, org, "sv"));
-    expect(sent.headers.get("location")).toBe(`/organisations/${org}?done=billingLinkSent`);
+    expect(sent.headers.get("location")).toBe(`/organisations/${org}?done=billingLinkSent#org-done`);
     const { billingEmail } = await rt.database.db
       .selectFrom("organisations")
       .select("billingEmail")

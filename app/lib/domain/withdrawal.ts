@@ -67,3 +67,33 @@ export function withdrawalRefund(input: {
   const kept = Math.floor((input.total * daysUsed) / periodDays);
   return { refund: input.total - kept, kept, daysUsed, periodDays };
 }
+
+/**
+ * How long a checkout may take between the page and the payment: a Stripe Checkout Session
+ * is open for 24 hours. A renewal's 14 days run from its payment, at the latest then.
+ */
+export const CHECKOUT_OPEN_MS = DAY_MS;
+
+/**
+ * What a consumer is told and asked about the withdrawal of a year's renewal (decision 056):
+ * - `atOnce`: the year starts at the payment (the paid one has ended): as on /order, the
+ *   service starts at once only at the consumer's explicit request (decision 041);
+ * - `withinPeriod`: the year starts where the paid one ends, before the 14 days from the
+ *   payment are over: the same request, for that date;
+ * - `afterPeriod`: the year starts after the 14 days, even for a payment made as late as the
+ *   checkout allows: nothing of the service is performed while the consumer may withdraw,
+ *   so nothing is asked, nothing is recorded, and a withdrawal gives everything back;
+ * - `business`: an organisation's order has no right of withdrawal.
+ */
+export type RenewalWithdrawal = "atOnce" | "withinPeriod" | "afterPeriod" | "business";
+
+export function renewalWithdrawal(input: { consumer: boolean; startsAt: number; now: number }): RenewalWithdrawal {
+  if (!input.consumer) return "business";
+  if (input.startsAt <= input.now) return "atOnce";
+  return input.startsAt <= withdrawalDeadline(input.now + CHECKOUT_OPEN_MS) ? "withinPeriod" : "afterPeriod";
+}
+
+/** Whether the consumer must ask for the service to start before the withdrawal period ends. */
+export function needsStartRequest(kind: RenewalWithdrawal): boolean {
+  return kind === "atOnce" || kind === "withinPeriod";
+}

@@ -57,7 +57,8 @@ export async function apiKeysAction(
       invalidOn: "page",
       async handle({ keyId }) {
         await revokeApiKey(deps, user.ref, organisationId, keyId);
-        return redirect(`/organisations/${organisationId}/api?done=revoked`);
+        // The revoked key's button is gone: the focus goes to the message that says so.
+        return redirect(`/organisations/${organisationId}/api?done=revoked#api-keys-done`);
       },
     }),
   });

@@ -56,6 +56,11 @@ export interface OrderInput {
    * scope, invoices) have no right of withdrawal and are not asked.
    */
   immediateStart?: boolean;
+  /**
+   * A renewal whose year starts after the consumer's 14 days (decision 056): nothing of it is
+   * performed while they may withdraw, so there is nothing to ask and nothing to record.
+   */
+  startsAfterWithdrawal?: boolean;
   /** The card subscription (default) or one year paid at once (decision 056); invoices ignore it. */
   payWith?: PayWith;
   /** A renewal of this paid-once order (decision 056): its year starts where the paid one ends. */
@@ -184,7 +189,10 @@ export async function createOrder(
     lapsedAt: null,
     // Only a consumer's (personal, card) order records the request; it decides the refund
     // on withdrawal (pro rata for the days used, decision 041).
-    immediateStartAt: input.immediateStart && !invoice && (input.organisationId ?? null) === null ? now : null,
+    immediateStartAt:
+      input.immediateStart && !input.startsAfterWithdrawal && !invoice && (input.organisationId ?? null) === null
+        ? now
+        : null,
     withdrawnAt: null,
     refundAmount: null,
     refundedAt: null,
@@ -216,8 +224,9 @@ export async function startCheckout(
   input: OrderInput,
 ): Promise<{ url: string }> {
   // A consumer's explicit request to start at once before the withdrawal period ends
-  // (distansavtalslagen 2 kap. 13 §, decision 041): without it no checkout starts.
-  if ((input.organisationId ?? null) === null && input.immediateStart !== true) {
+  // (distansavtalslagen 2 kap. 13 §, decision 041): without it no checkout starts, unless
+  // the service starts only after that period (a renewal bought early, decision 056).
+  if ((input.organisationId ?? null) === null && input.immediateStart !== true && !input.startsAfterWithdrawal) {
     throw new OrderError("immediateStartRequired");
   }
   const order = await createOrder(deps, input);

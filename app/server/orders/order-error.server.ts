@@ -44,6 +44,8 @@ export type OrderErrorCode =
   | "payWithYearlyOnly"
   | "notRenewable"
   | "alreadyRenewed"
+  /** A renewal's year starts within the consumer's 14 days: they must ask for it to start then. */
+  | "renewalStartRequired"
   | "swishNumberInvalid";
 
 export class OrderError extends ServiceError<OrderErrorCode> {}

@@ -41,6 +41,7 @@ export const orderErrors = errorTable<OrderErrorCode>(OrderError, {
   payWithYearlyOnly: { status: 400, key: "orderErrors.payWithYearlyOnly" },
   notRenewable: { status: 409, key: "orderErrors.notRenewable", on: "page" },
   alreadyRenewed: { status: 409, key: "orderErrors.alreadyRenewed" },
+  renewalStartRequired: { status: 400, key: "orderErrors.renewalStartRequired", on: { field: "immediateStart" } },
   swishNumberInvalid: { status: 400, key: "orderErrors.swishNumberInvalid", on: { field: "phone" } },
   rateLimited: {
     status: 429,

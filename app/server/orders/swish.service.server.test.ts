@@ -272,6 +272,66 @@ describe("Swish with the test provider", () => {
     expect(await mailsTo(u.email)).toHaveLength(before);
   });
 
+  // What the renew page asks about the right of withdrawal (decisions 041, 056): the rule is the
+  // service's, whatever the browser sent.
+  const renew = (u: { id: string }, orderId: string, immediateStart: boolean) =>
+    startYearRenewal(deps, { userId: u.id, orderId, payWith: "swish", lang: "sv", immediateStart });
+  const renewalOf = async (url: string) => order(url.split("/").pop()!);
+
+  it("a renewal whose year starts after the 14 days asks nothing, records no request, and a withdrawal gives everything back", async () => {
+    const { u, item } = await ownerWithItem();
+    const first = await paidYear(u, item);
+    const end = Number(first.paidUntil);
+    deps.setNow(end - 20 * DAY_MS);
+    expect(await getRenewalOffer(deps, { userId: u.id, orderId: first.id })).toMatchObject({
+      startsAt: end,
+      withdrawal: "afterPeriod",
+    });
+    // A request sent anyway (a forged box) is not recorded: nothing of the year is used in the 14 days.
+    const forged = await renewalOf((await renew(u, first.id, true)).url);
+    expect(forged.immediateStartAt).toBeNull();
+    const renewal = await renewalOf((await renew(u, first.id, false)).url);
+    expect(renewal.immediateStartAt).toBeNull();
+    expect(await completeTestPayment(deps, { userId: u.id, orderId: renewal.id, phone: PHONE })).toBe("applied");
+    deps.setNow(end - 8 * DAY_MS);
+    expect(await withdrawOrder(deps, { userId: u.id, orderId: renewal.id })).toMatchObject({ refund: yearPrice(1) });
+  });
+
+  it("a renewal whose year starts within the 14 days needs the request for that day; withdrawn after it, the days used are paid", async () => {
+    const { u, item } = await ownerWithItem();
+    const first = await paidYear(u, item);
+    const end = Number(first.paidUntil);
+    deps.setNow(end - 6 * DAY_MS);
+    expect(await getRenewalOffer(deps, { userId: u.id, orderId: first.id })).toMatchObject({
+      startsAt: end,
+      withdrawal: "withinPeriod",
+    });
+    await expect(renew(u, first.id, false)).rejects.toMatchObject({ code: "renewalStartRequired" });
+    expect(await orderOf(u.id)).toHaveLength(1);
+    const asked = await renewalOf((await renew(u, first.id, true)).url);
+    expect(Number(asked.immediateStartAt)).toBe(end - 6 * DAY_MS);
+    expect(await completeTestPayment(deps, { userId: u.id, orderId: asked.id, phone: PHONE })).toBe("applied");
+    // Three whole days into the new year, nine after paying: those three days of it are kept.
+    deps.setNow(end + 3 * DAY_MS + 3_600_000);
+    const total = yearPrice(1);
+    const days = Math.round((periodEnd(end, "year") - end) / DAY_MS);
+    expect(await withdrawOrder(deps, { userId: u.id, orderId: asked.id })).toMatchObject({
+      refund: total - Math.floor((total * 3) / days),
+    });
+  });
+
+  it("a renewal after the year has ended starts at the payment and needs the request to start at once", async () => {
+    const { u, item } = await ownerWithItem();
+    const first = await paidYear(u, item);
+    deps.setNow(Number(first.paidUntil) + DAY_MS);
+    await lapseDueOrders(deps);
+    const offer = await getRenewalOffer(deps, { userId: u.id, orderId: first.id });
+    expect(offer).toMatchObject({ startsAt: deps.clock(), withdrawal: "atOnce" });
+    await expect(renew(u, first.id, false)).rejects.toMatchObject({ code: "immediateStartRequired" });
+    const asked = await renewalOf((await renew(u, first.id, true)).url);
+    expect(Number(asked.immediateStartAt)).toBe(deps.clock());
+  });
+
   it("a lapsed year behaves as a lapsed subscription: the item is unpaid, the finder page still relays", async () => {
     const { u, item } = await ownerWithItem();
     const paid = await paidYear(u, item);

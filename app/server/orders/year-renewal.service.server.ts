@@ -3,12 +3,15 @@
  * from the reminder or the dashboard. The renewal is a new order for exactly the renewed
  * order's items that are still there, at today's price in the currency the year was paid
  * in, paid with a one-time method; its year starts where the paid one ends (renewing
- * early adds the year to the end). No HTTP here (decision 011).
+ * early adds the year to the end). What a consumer is asked about the right of withdrawal
+ * depends on that start (`renewalWithdrawal`), here and not in the browser. No HTTP here
+ * (decision 011).
  */
 import type { Lang } from "~/i18n/config";
 import type { Currency } from "~/lib/domain/currency";
 import { offeredOneTimeMethods, type OneTimeMethod, type PayWith } from "~/lib/domain/one-time-payment";
 import { orderTotals, periodEnd } from "~/lib/domain/pricing";
+import { needsStartRequest, renewalWithdrawal, type RenewalWithdrawal } from "~/lib/domain/withdrawal";
 import type { Deps } from "../service-deps.server";
 import { startCheckout } from "./checkout.service.server";
 import { findPaidRenewal } from "./one-time.repository.server";
@@ -33,6 +36,8 @@ export interface RenewalOffer {
   methods: OneTimeMethod[];
   /** A personal order: the consumer's right of withdrawal and the request to start at once. */
   consumer: boolean;
+  /** What the page says of the withdrawal, and whether it asks for the start (decision 056). */
+  withdrawal: RenewalWithdrawal;
 }
 
 /** The renewed order and its items still there; every refusal as the page and the POST share it. */
@@ -55,8 +60,15 @@ async function renewable(deps: Pick<Deps, "db" | "clock">, userId: string, order
   return { order, items };
 }
 
-function offerOf(deps: Pick<Deps, "config">, order: Order, items: RenewalOffer["items"], start: number): RenewalOffer {
+function offerOf(
+  deps: Pick<Deps, "config">,
+  order: Order,
+  items: RenewalOffer["items"],
+  start: number,
+  now: number,
+): RenewalOffer {
   const totals = orderTotals({ lang: langOfCurrency(order.currency), period: "year", count: items.length });
+  const consumer = order.organisationId === null;
   return {
     orderId: order.id,
     items,
@@ -66,16 +78,13 @@ function offerOf(deps: Pick<Deps, "config">, order: Order, items: RenewalOffer["
     currency: order.currency,
     total: totals.minor.total,
     methods: offeredOneTimeMethods(deps.config.oneTimeMethods, order.currency),
-    consumer: order.organisationId === null,
+    consumer,
+    withdrawal: renewalWithdrawal({ consumer, startsAt: start, now }),
   };
 }
 
-/** What the renew page shows: the items, the new year and today's price. */
-export async function getRenewalOffer(
-  deps: Pick<Deps, "db" | "config" | "clock">,
-  input: { userId: string; orderId: string },
-): Promise<RenewalOffer> {
-  const { order, items } = await renewable(deps, input.userId, input.orderId);
+async function offerFor(deps: Pick<Deps, "db" | "config" | "clock">, userId: string, orderId: string) {
+  const { order, items } = await renewable(deps, userId, orderId);
   const now = deps.clock();
   const start =
     (await renewalStart(
@@ -83,23 +92,43 @@ export async function getRenewalOffer(
       items.map((i) => i.id),
       now,
     )) ?? now;
-  return offerOf(deps, order, items, start);
+  return { order, offer: offerOf(deps, order, items, start, now) };
 }
 
-/** The owner renews: a one-year checkout with the chosen method for exactly those items. */
+/** What the renew page shows: the items, the new year, today's price and what withdrawing means. */
+export async function getRenewalOffer(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  input: { userId: string; orderId: string },
+): Promise<RenewalOffer> {
+  return (await offerFor(deps, input.userId, input.orderId)).offer;
+}
+
+/**
+ * The owner renews: a one-year checkout with the chosen method for exactly those items. A
+ * consumer whose year would start while they may still withdraw must ask for it
+ * (`immediateStart`, decision 041): `renewalStartRequired` for a year starting where the paid
+ * one ends, `immediateStartRequired` for one starting at the payment. A year starting after
+ * the 14 days asks nothing, and a request the browser sends anyway is not recorded: nothing
+ * of it is used while the consumer may withdraw, so a withdrawal gives everything back.
+ */
 export async function startYearRenewal(
   deps: Pick<Deps, "db" | "config" | "payments" | "clock">,
   input: { userId: string; orderId: string; payWith: PayWith; lang: Lang; immediateStart: boolean },
 ): Promise<{ url: string }> {
-  const { order, items } = await renewable(deps, input.userId, input.orderId);
+  const { order, offer } = await offerFor(deps, input.userId, input.orderId);
   if (input.payWith === "card") throw new OrderError("payWithUnavailable");
+  const asked = needsStartRequest(offer.withdrawal);
+  if (asked && !input.immediateStart) {
+    throw new OrderError(offer.withdrawal === "atOnce" ? "immediateStartRequired" : "renewalStartRequired");
+  }
   return startCheckout(deps, {
     userId: input.userId,
-    itemIds: items.map((i) => i.id),
+    itemIds: offer.items.map((i) => i.id),
     organisationId: order.organisationId,
     period: "year",
     lang: input.lang,
-    immediateStart: input.immediateStart,
+    immediateStart: asked,
+    startsAfterWithdrawal: offer.withdrawal === "afterPeriod",
     payWith: input.payWith,
     renewalOf: order,
   });

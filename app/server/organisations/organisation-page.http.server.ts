@@ -66,7 +66,9 @@ const firstError = (errors: Record<string, string>) => ({
 const notFound = "organisations.errors.notFound";
 
 export function organisationAction(request: Request, deps: RouteDeps, user: SessionUser, id: string, lang: Lang) {
-  const back = (done: Done) => redirect(`/organisations/${id}?done=${done}`);
+  // The focus goes to the message (#org-done): a withdrawn invite's or a removed member's
+  // button is gone, and a saved form is far below it.
+  const back = (done: Done) => redirect(`/organisations/${id}?done=${done}#org-done`);
   const sender = { id: user.ref, name: user.name, emailVerified: user.emailVerified };
   const options = { errors: organisationFormErrors, values: allValues, unknownIntent: notFound, tagIntent: true };
   return intentAction(request, options, {
