@@ -81,8 +81,10 @@ for (const [lang, tx] of Object.entries(T) as Array<[keyof typeof T, (typeof T)[
       await expectAccessible(page);
       await section.scrollIntoViewIfNeeded();
       await atPhoneAndDesk(page, `item-qr-${lang}`);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await section.screenshot({ path: `test-results/screens/item-qr-section-${lang}-390.png` });
+      if (process.env.SCREENSHOTS) {
+        await page.setViewportSize({ width: 390, height: 844 });
+        await section.screenshot({ path: `test-results/screens/item-qr-section-${lang}-390.png` });
+      }
     });
 
     test("a registered code: its owner is told it is theirs, anyone else gets the wrong-code answer and support", async ({
