@@ -92,7 +92,19 @@ const schema = z.object({
 /** Every variable the schema reads (README and .env.example must document each). */
 export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
-export type DatabaseTarget = { kind: "sqlite"; file: string; url: string } | { kind: "postgres"; url: string };
+export type DatabaseTarget =
+  | {
+      kind: "sqlite";
+      file: string;
+      url: string;
+      /**
+       * An in-memory database's starting contents, as better-sqlite3's `serialize()` gives
+       * them (only with `file` ":memory:"; never from the environment). The service tests
+       * start from their migrated template this way instead of migrating each database.
+       */
+      image?: Buffer;
+    }
+  | { kind: "postgres"; url: string };
 
 export interface Config {
   env: "development" | "production" | "test";

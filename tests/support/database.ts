@@ -13,6 +13,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
 import pg from "pg";
 import { parseConfig, parseDatabaseConfig, type Config } from "../../app/server/config.server";
 import { migrateToLatest, openDatabase } from "../../app/server/db/db.server";
@@ -110,6 +111,30 @@ async function templateOnSqlite(): Promise<string> {
   fs.renameSync(building, file);
   fs.rmSync(dir, { recursive: true, force: true });
   return file;
+}
+
+let sqliteImage: Promise<Buffer> | undefined;
+/**
+ * The SQLite template's contents, serialized once per test process: an in-memory database
+ * opened from it (the service tests') starts migrated, ~90 ms sooner than migrating (460 ms).
+ * Undefined with TEST_DB_TEMPLATE=0.
+ */
+export function sqliteTemplateImage(): Promise<Buffer | undefined> {
+  if (noTemplate()) return Promise.resolve(undefined);
+  return (sqliteImage ??= templateOnSqlite().then((file) => {
+    // A database in WAL mode cannot be opened from its bytes: a copy leaves WAL first.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-img-"));
+    const copy = path.join(dir, "db.sqlite");
+    fs.copyFileSync(file, copy);
+    const db = new SqliteDatabase(copy);
+    try {
+      db.pragma("journal_mode = DELETE");
+      return db.serialize();
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }));
 }
 
 /** TEST_DB_TEMPLATE=0: every database migrated from nothing, as before the templates (to compare, or to rule them out). */

@@ -10,7 +10,7 @@ import { parseConfig, type Config } from "../../app/server/config.server";
 import type { ItemPageCache } from "../../app/server/items/item-page-cache.server";
 import type { Deps } from "../../app/server/service-deps.server";
 import { createRuntime, depsOfRuntime } from "../../app/server/runtime.server";
-import { createTestDatabase, TEST_AUTH_SECRET, usingPostgres } from "./database";
+import { createTestDatabase, sqliteTemplateImage, TEST_AUTH_SECRET, usingPostgres } from "./database";
 
 export interface ServiceTestDeps extends Deps {
   /** The runtime's own finder-page cache, as the server has it (a test may store pages in it). */
@@ -40,6 +40,10 @@ export async function createServiceDeps(
     RATE_LIMIT_DISABLED: "1",
     ...env,
   } as NodeJS.ProcessEnv);
+  // An in-memory SQLite starts as a copy of the migrated template (the runtime's migrations then find nothing to do).
+  if (config.database.kind === "sqlite" && config.database.file === ":memory:") {
+    config.database = { ...config.database, image: await sqliteTemplateImage() };
+  }
   let now = start;
   const rt = await createRuntime(config, () => now);
   return {

@@ -51,7 +51,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
       fs.mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
       fs.closeSync(fs.openSync(target.file, "a", 0o600));
     }
-    const sqlite = new SqliteDatabase(target.file);
+    const sqlite = new SqliteDatabase(target.file === ":memory:" && target.image ? target.image : target.file);
     for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
     // SQLite's own lower() folds only ASCII; PostgreSQL's folds every letter. A query must
     // find "Äppelklocka" from "äpp" on both (decision 021), so lower() here is JavaScript's
