@@ -16,8 +16,10 @@
 // Reported: acknowledged writes lost (counted against the database), 5xx inside and
 // outside the outage windows, the mail queue drained afterwards, the finder page's p50,
 // p95 and p99 outside the outages, each instance's RSS slope over the whole run and over
-// the second half and its used heap after GC (each minute's lowest /metrics reading), and
-// the machine's CPU and load average with the soak's own share of it.
+// the second half, its heap (used and committed), external memory and ArrayBuffers after GC
+// (each minute's lowest /metrics reading) and its event-loop delay, the finder p99 per
+// minute and its slowest seconds, and the machine's CPU and load average with the soak's
+// own share of it, per process.
 // JSON to bench/results/. Exits 1 when a bar is missed.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:soak [-- --minutes 5 --rps 40]
@@ -37,7 +39,18 @@ import {
   verifyEmail,
   type Instance,
 } from "./lib/fleet";
-import { cpuReport, heapReport, machineBusy, memoryReport, quantile, startSampler } from "./lib/soak-measure";
+import {
+  cpuReport,
+  heapReport,
+  lagReport,
+  latencyPerMinute,
+  machineBusy,
+  maximaPerMinute,
+  memoryReport,
+  quantile,
+  startSampler,
+  worstSeconds,
+} from "./lib/soak-measure";
 import { closedLoop, MIX, openLoop, seedItems, type Sample, type TrafficContext } from "./lib/soak-traffic";
 
 const flag = (name: string) => {
@@ -55,6 +68,8 @@ const FINDER_P99_MS = 50;
 /** A mean machine CPU above this share means the figures are a saturated machine's. */
 const SATURATED = 0.8;
 const GRACE_MS = 5000;
+/** How often the sampler reads RSS, CPU and each instance's /metrics. */
+const SAMPLE_MS = 5000;
 const durationMs = MINUTES * 60_000;
 const log = (msg: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,6 +91,13 @@ const env = {
   MAIL_OUTBOX_DIR: path.join(work, "outbox"),
   SMS_OUTBOX_DIR: path.join(work, "sms"),
   MAIL_POLL_MS: "500",
+  // Extra environment for the instances alone, e.g. SOAK_INSTANCE_ENV="MALLOC_ARENA_MAX=2".
+  ...Object.fromEntries(
+    (process.env.SOAK_INSTANCE_ENV ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  ),
   LOG_LEVEL: "warn",
   SHUTDOWN_DELAY_MS: "1000",
 };
@@ -137,7 +159,7 @@ const backends = async () =>
   (await lookup.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()")).rows.map(
     (r) => r.pid,
   );
-const sampler = startSampler(() => instances, backends, 5000, env.METRICS_TOKEN);
+const sampler = startSampler(() => instances, backends, SAMPLE_MS, env.METRICS_TOKEN);
 const load = CLOSED ? closedLoop(ctx, () => running) : openLoop(ctx, RPS, () => running);
 
 async function until(ok: () => Promise<boolean>, timeoutMs: number) {
@@ -179,8 +201,16 @@ await victim.exited;
 balancer.remove(victim);
 windows.push({ what: `kill -9 ${victim.name}`, from: killedAt, to: killedAt + GRACE_MS });
 await wait(10_000);
-const revived = await start(`${victim.name}-restarted`);
-log(`${revived.name} ready`);
+// On a machine other jobs overload the replacement may miss startInstance's 60 s: the run
+// goes on with two instances and says so, rather than losing its report.
+let restartError = "";
+await start(`${victim.name}-restarted`).then(
+  (revived) => log(`${revived.name} ready`),
+  (err: unknown) => {
+    restartError = (err instanceof Error ? err.message : String(err)).split("\n")[0]!;
+    log(`the replacement did not start: ${restartError}`);
+  },
+);
 await wait(Math.max(0, began + durationMs - Date.now()));
 const ended = Date.now();
 running = false;
@@ -214,7 +244,8 @@ await db.end();
 const inWindow = (s: Sample) => windows.some((w) => s.at <= w.to && s.at + s.ms >= w.from);
 const serverErrors = samples.filter((s) => s.status >= 500 || s.status === 0);
 const outside = serverErrors.filter((s) => !inWindow(s));
-const finder = samples.filter((s) => s.kind === "finder" && s.status === 200 && !inWindow(s)).map((s) => s.ms);
+const finderSamples = samples.filter((s) => s.kind === "finder" && s.status === 200 && !inWindow(s));
+const finder = finderSamples.map((s) => s.ms);
 finder.sort((a, b) => a - b);
 const p = (q: number) => quantile(finder, q);
 /** 5xx (and no answer) by who gave them: the app's instances, the balancer, nobody. */
@@ -237,6 +268,7 @@ const report = {
   traffic: CLOSED
     ? { mode: "closed loop" }
     : { mode: "open loop", requestsPerSecond: RPS, mix: Object.fromEntries(MIX), ...generator },
+  instanceEnv: process.env.SOAK_INSTANCE_ENV ?? "",
   seededItems: items.length,
   pgRestart: RESTART_PG,
   requests: samples.length,
@@ -247,6 +279,7 @@ const report = {
     from: new Date(w.from).toISOString(),
     seconds: (w.to - w.from) / 1000,
   })),
+  ...(restartError ? { replacementFailed: restartError } : {}),
   acknowledged: { messages: acked.messages.length, items: acked.items.length, orders: acked.orders.length },
   lost,
   serverErrorsInOutages: serverErrors.length - outside.length,
@@ -262,11 +295,31 @@ const report = {
     p95: p(0.95),
     p99: p(0.99),
     barMs: FINDER_P99_MS,
+    // Where the tail sits in time: against the outage windows, the jobs and the sampler's
+    // own 5-second reads (msAfterSample).
+    perMinute: latencyPerMinute(finderSamples, began),
+    worstSeconds: worstSeconds(finderSamples, began, 12, SAMPLE_MS, FINDER_P99_MS),
   },
   memory: {
     secondHalfFrom: new Date(warmFrom).toISOString(),
     perInstance: memoryReport(sampler.rss, warmFrom),
     heapAfterGc: heapReport(sampler.heap, warmFrom),
+    // V8's heap as committed, used or not (each minute's lowest reading).
+    heapTotal: heapReport(sampler.gauges.get("heapTotal")!, warmFrom),
+    // Outside V8's heap: Buffers, zlib's and brotli's contexts (a subset: ArrayBuffers).
+    externalAfterGc: heapReport(sampler.gauges.get("external")!, warmFrom),
+    arrayBuffersAfterGc: heapReport(sampler.gauges.get("arrayBuffers")!, warmFrom),
+  },
+  eventLoop: {
+    perInstance: lagReport(sampler.gauges.get("lagP99")!, sampler.gauges.get("lagMax")!, began),
+    // This process: the balancer and the load generator (a stall here delays every request).
+    soakProcess: {
+      p99PerMinuteMs: maximaPerMinute(
+        sampler.ownLag.map(([t, p99]) => [t, p99]),
+        began,
+      ),
+      maxMs: Math.round(Math.max(...sampler.ownLag.map(([, , max]) => max))),
+    },
   },
   machine: {
     before: { busy: Math.round(machineBefore * 100) / 100, load: loadBefore.map((l) => Math.round(l * 100) / 100) },
@@ -274,6 +327,27 @@ const report = {
     saturated: cpu.machineBusyMean > SATURATED,
   },
 };
+// Each live instance's finder pages by how they were made (cache hit, from the template,
+// rendered), read once at the end: the share of misses is the share of expensive answers.
+const finderPagesByResult = Object.fromEntries(
+  await Promise.all(
+    instances
+      .filter((i) => i.child.exitCode === null && i.child.signalCode === null)
+      .map(async (i) => {
+        const text = await fetch(`${i.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })
+          .then((r) => r.text())
+          .catch(() => "");
+        const counts = Object.fromEntries(
+          [...text.matchAll(/^hittad_finder_page_cache_total\{result="(\w+)"\}\s+(\d+)/gm)].map((m) => [
+            m[1],
+            Number(m[2]),
+          ]),
+        );
+        return [i.name, counts] as const;
+      }),
+  ),
+);
+Object.assign(report.finderOutsideOutages, { byResultPerInstance: finderPagesByResult });
 const ok =
   lost.messages + lost.items + lost.orders === 0 && outside.length === 0 && drained && p(0.99) <= FINDER_P99_MS;
 fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });

@@ -75,7 +75,11 @@ export async function startInstance(
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited:\n${fs.readFileSync(log, "utf8").slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`${name} did not start:\n${fs.readFileSync(log, "utf8").slice(-3000)}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the caller's back (nobody holds it to stop it).
+      child.kill("SIGKILL");
+      throw new Error(`${name} did not start:\n${fs.readFileSync(log, "utf8").slice(-3000)}`);
+    }
     const up = await fetch(`${url}/readyz`).then(
       (r) => r.ok,
       () => false,

@@ -2,7 +2,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { heapReport, memoryReport, quantile, slopePerMinute } from "./soak-measure";
+import {
+  cpuReport,
+  heapReport,
+  lagReport,
+  latencyPerMinute,
+  memoryReport,
+  parseMetrics,
+  quantile,
+  slopePerMinute,
+  worstSeconds,
+} from "./soak-measure";
 import { openLoop, type TrafficContext } from "./soak-traffic";
 
 describe("bench:soak's memory report (decision 048)", () => {
@@ -44,6 +54,86 @@ describe("bench:soak's memory report (decision 048)", () => {
   it("takes the quantile from the sorted list without interpolation", () => {
     const sorted = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([quantile(sorted, 0.5), quantile(sorted, 0.99)]).toEqual([51, 100]);
+  });
+});
+
+describe("bench:soak's readings of each instance's /metrics (decision 048)", () => {
+  it("reads the heap, external and ArrayBuffer memory in MB and the event-loop delay in ms, not a labelled or longer-named line", () => {
+    const text = [
+      "# HELP hittad_nodejs_heap_size_used_bytes Process heap size used from Node.js in bytes.",
+      "hittad_nodejs_heap_size_used_bytes 62914560",
+      "hittad_nodejs_heap_size_used_bytes_other 1",
+      "hittad_nodejs_heap_size_total_bytes 104857600",
+      "hittad_nodejs_external_memory_bytes 1.048576e+08",
+      "hittad_nodejs_array_buffers_bytes 52428800",
+      'hittad_nodejs_eventloop_lag_p99_seconds{instance="x"} 9',
+      "hittad_nodejs_eventloop_lag_p99_seconds 0.0253",
+      "hittad_nodejs_eventloop_lag_max_seconds 0.5",
+    ].join("\n");
+    expect(parseMetrics(text)).toEqual({
+      heap: 60,
+      heapTotal: 100,
+      external: 100,
+      arrayBuffers: 50,
+      lagP99: 25.3,
+      lagMax: 500,
+    });
+    expect(parseMetrics("hittad_nodejs_heap_size_used_bytes_other 1")).toEqual({});
+  });
+
+  it("gives each minute's event-loop delay as the worst of its 5-second p99s, so one stalled scrape interval shows in its minute", () => {
+    const p99: Array<[number, number]> = Array.from({ length: 24 }, (_, k) => [k * 5000, k === 15 ? 400 : 12]);
+    const max: Array<[number, number]> = p99.map(([t, v]) => [t, v * 2]);
+    expect(lagReport(new Map([["a", p99]]), new Map([["a", max]]), 0)).toEqual({
+      a: { p99PerMinuteMs: [12, 400], maxMs: 800 },
+    });
+  });
+});
+
+describe("bench:soak's finder latency in time (decision 048)", () => {
+  it("gives each minute its own p99, so a tail from one bad minute is not spread over the run", () => {
+    const samples = [
+      ...Array.from({ length: 100 }, (_, k) => ({ at: k * 500, ms: 5 })),
+      ...Array.from({ length: 100 }, (_, k) => ({ at: 60_000 + k * 500, ms: k < 5 ? 900 : 6 })),
+    ];
+    expect(latencyPerMinute(samples, 0)).toEqual([
+      { minute: 0, count: 100, p50: 5, p99: 5, max: 5 },
+      { minute: 1, count: 100, p50: 6, p99: 900, max: 900 },
+    ]);
+  });
+
+  it("names the slowest seconds with their place in the sampler's cycle, slowest first", () => {
+    const t0 = 1_000_000;
+    const samples = [
+      ...Array.from({ length: 200 }, (_, k) => ({ at: t0 + k * 100, ms: 5 })),
+      { at: t0 + 7_200, ms: 300 },
+      { at: t0 + 12_050, ms: 800 },
+      { at: t0 + 12_500, ms: 60 },
+    ];
+    const worst = worstSeconds(samples, t0, 2, 5000, 50);
+    expect(worst).toEqual([
+      { second: 12, at: new Date(t0 + 12_000).toISOString(), msAfterSample: 2000, requests: 12, overBar: 2, max: 800 },
+      { second: 7, at: new Date(t0 + 7_000).toISOString(), msAfterSample: 2000, requests: 11, overBar: 1, max: 300 },
+    ]);
+  });
+});
+
+describe("bench:soak's CPU report (decision 048)", () => {
+  it("splits the soak's cores by process, each averaged over the points it was alive in", () => {
+    const at = (k: number) => k * 5000;
+    const points = [1, 2, 3, 4].map((k) => ({
+      at: at(k),
+      machine: 0.5,
+      load1: 1,
+      soakCores: 1,
+      byProcess: { "instance-1": 0.2, soak: 0.5, postgres: 0.1, ...(k > 2 ? { "instance-2": 0.4 } : {}) },
+    }));
+    expect(cpuReport(points, 0, at(4), 2).soakCoresByProcess).toEqual({
+      "instance-1": 0.2,
+      soak: 0.5,
+      postgres: 0.1,
+      "instance-2": 0.4,
+    });
   });
 });
 

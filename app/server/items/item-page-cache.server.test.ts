@@ -78,6 +78,19 @@ describe("finder page cache", () => {
     expect(ItemPageCache.body(page, undefined)).toEqual({ body: Buffer.from("<p>hello</p>") });
   });
 
+  it("a stored page holds memory of its own size, not the 64 KB zlib chunk its bytes were cut from (decision 048)", () => {
+    const cache = new ItemPageCache();
+    // A finder page's size: about 40 KB of HTML, a few KB compressed.
+    const html = `<main>${Array.from({ length: 2000 }, (_, i) => `<p>line ${i}</p>`).join("")}</main>`;
+    cache.set("k", "AbCdEfGh12", version(), [], html);
+    const page = cache.get("k")!;
+    ItemPageCache.body(page, "gzip");
+    for (const stored of [page.br!, page.gzip!]) {
+      expect(stored.length).toBeLessThan(html.length / 4);
+      expect(stored.buffer.byteLength).toBe(stored.length);
+    }
+  });
+
   it("an encoding the client refuses with q=0 is never sent; '*' accepts both", () => {
     expect(encodingFor("gzip, deflate, br")).toBe("br");
     expect(encodingFor("br;q=0, gzip")).toBe("gzip");

@@ -101,6 +101,19 @@ new client.Gauge({
 });
 
 /**
+ * Node's ArrayBuffers (every Buffer among them: the page cache's compressed pages), which
+ * prom-client's defaults leave inside hittad_nodejs_external_memory_bytes (decision 048).
+ */
+new client.Gauge({
+  name: "hittad_nodejs_array_buffers_bytes",
+  help: "Memory of Node.js ArrayBuffers and Buffers in bytes (part of the external memory).",
+  registers: [registry],
+  collect() {
+    if (enabled) this.set(process.memoryUsage().arrayBuffers);
+  },
+});
+
+/**
  * The queues as read for this scrape: prom-client collects the gauges concurrently, so the
  * three queue gauges share one database read, made afresh by each scrape (metricsText).
  */
