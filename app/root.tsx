@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useMatches,
   useRouteError,
@@ -13,6 +12,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { ConsentOverlay } from "./components/ConsentOverlay";
+import { DeferredScripts } from "./components/DeferredScripts";
 import { FindCodeForm } from "./components/FindCodeForm";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
@@ -158,7 +158,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <>
             <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            {/* React Router's <Scripts>, its modules fetched after the first paint (decision 045). */}
+            <DeferredScripts nonce={nonce} />
           </>
         )}
       </body>
