@@ -5,6 +5,7 @@ import {
   Links,
   Meta,
   Outlet,
+  Scripts,
   ScrollRestoration,
   useMatches,
   useRouteError,
@@ -12,7 +13,6 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { ConsentOverlay } from "./components/ConsentOverlay";
-import { DeferredScripts } from "./components/DeferredScripts";
 import { FindCodeForm } from "./components/FindCodeForm";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
@@ -158,8 +158,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <>
             <ScrollRestoration nonce={nonce} />
-            {/* React Router's <Scripts>, its modules fetched after the first paint (decision 045). */}
-            <DeferredScripts nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         )}
       </body>

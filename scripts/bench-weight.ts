@@ -19,8 +19,7 @@
 //
 // Debian's Chromium loads each page in a fresh context (empty cache) and every response
 // it receives is counted: the document, stylesheets, module scripts and modulepreloads,
-// the chunks loaded while the page starts (translations), fonts and images; a signed-in
-// page until it has hydrated (its modules start after the first paint, decision 045). Sizes are
+// the chunks loaded while the page starts (translations), fonts and images. Sizes are
 // gzip level 6 of each body, computed here, so the figures do not depend on the
 // encoding the server picked or on timing.
 import { chromium } from "@playwright/test";
@@ -227,29 +226,7 @@ try {
         })(),
       );
     });
-    let inFlight = 0;
-    let lastActivity = Date.now();
-    const settle = () => {
-      inFlight--;
-      lastActivity = Date.now();
-    };
-    page.on("request", () => {
-      inFlight++;
-      lastActivity = Date.now();
-    });
-    page.on("requestfinished", settle);
-    page.on("requestfailed", settle);
     const res = await page.goto(server.url + spec.path, { waitUntil: "networkidle" });
-    if (spec.signedIn) {
-      // A signed-in page fetches its modules once it has painted (decision 045), which can be
-      // after the network first went quiet: count until it has hydrated and the network has
-      // been quiet for half a second again.
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
-      const until = Date.now() + 15_000;
-      while ((inFlight > 0 || Date.now() - lastActivity < 500) && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
     await Promise.all(pending);
     const problems: string[] = [];
     if (res?.status() !== (spec.status ?? 200)) problems.push(`status ${res?.status()}`);

@@ -6,7 +6,7 @@
  */
 import { createItem } from "../../app/server/items/items.service.server";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, waitForPageScript, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForPageScript, type WorkerApp } from "./fixtures";
 import { depsOf } from "../support/deps";
 
 async function paidItem(app: WorkerApp, name: string) {
@@ -76,40 +76,5 @@ test.describe("the finder page's next page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Logga in" })).toBeVisible();
     await expect(page.locator("main")).not.toContainText("auth.");
     expect(scripts).toEqual([]);
-  });
-});
-
-test.describe("a signed-in page", () => {
-  test.use({ locale: "en-US" });
-
-  test("is painted before its module scripts are fetched, and then hydrates (decision 045)", async ({
-    page,
-    user,
-    consent,
-  }) => {
-    void user;
-    void consent;
-    // React Router's module preloads and module script are not in the HTML: an inline
-    // script starts them once the page has painted (app/components/DeferredScripts.tsx).
-    const html = await (await page.request.get("/dashboard")).text();
-    expect(html).not.toMatch(/<link[^>]*rel="modulepreload"/);
-    expect(html).not.toMatch(/<script[^>]*type="module"/);
-    expect(html).toContain("__reactRouterContext");
-    await page.goto("/dashboard");
-    // Hydrated: the root's effect ran.
-    await waitForHydration(page);
-    const { fcp, modules } = await page.evaluate(() => ({
-      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
-      modules: performance
-        .getEntriesByType("resource")
-        .filter((e) => /\/assets\/[^/]+\.js$/.test(new URL(e.name).pathname))
-        .map((e) => ({ name: e.name, start: e.startTime })),
-    }));
-    expect(fcp, "the first contentful paint").toBeGreaterThan(0);
-    expect(modules.length, "the modules the page hydrates with").toBeGreaterThan(3);
-    expect(
-      modules.filter((m) => m.start < fcp!),
-      "modules fetched before the first paint",
-    ).toEqual([]);
   });
 });

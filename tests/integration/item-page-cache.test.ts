@@ -113,8 +113,7 @@ describe("anonymous finder page cache", () => {
       expect(styleSrc).not.toContain("unsafe-inline");
     }
     const mine = await get(`/${id}`, owner.cookie);
-    // Its modules, started after the first paint (app/components/DeferredScripts.tsx).
-    expect(mine.html).toMatch(/<script[^>]*type="text\/x-module-after-paint"/);
+    expect(mine.html).toMatch(/<script[^>]*type="module"|modulepreload/);
     expect(mine.html).toContain("__reactRouterContext");
   });
 
