@@ -25,6 +25,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import pg from "pg";
 import { parseConfig } from "../app/server/config.server";
 import { runHousekeeping } from "../app/server/jobs/jobs.service.server";
@@ -246,6 +247,8 @@ interface Target {
   url: string;
   pathFor: () => string;
   pid: number | undefined;
+  /** The PostgreSQL backends serving its database (local PostgreSQL only: their CPU from /proc). */
+  dbPids?: () => Promise<number[]>;
 }
 
 /**
@@ -266,9 +269,22 @@ async function rotate(targets: Target[]): Promise<Record<string, Slice[]>> {
   for (let i = 0; i < SLICES; i++)
     for (const t of targets.map((_, j) => targets[(i + j) % targets.length]!)) {
       await settle();
-      slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid));
+      slices[t.key]!.push(await load(t.url, t.pathFor, SECONDS / SLICES, CONNECTIONS, t.pid, await t.dbPids?.()));
     }
   return slices;
+}
+
+/**
+ * The backends of the app's database: the app's pool (warmed up before the slices, kept
+ * open between them) and the bench's own idle connections. Their CPU is read from /proc,
+ * so it is measured only when PostgreSQL runs on this machine; elsewhere it reads NaN.
+ */
+async function backendsOf(p: Prepared): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(
+    p.rt.database.db,
+  );
+  return rows.map((r) => Number(r.pid));
 }
 
 /**
@@ -287,7 +303,13 @@ async function measureFinder(sets: Prepared[]) {
   /** The bare server and every database's app, each asked for the paths `pathsOf` picks. */
   const withBare = (pathsOf: (p: Prepared) => () => string): Target[] => [
     { key: "bare", url: bareUrl, pathFor: sets[0]!.spread, pid: bare.child.pid },
-    ...sets.map((p) => ({ key: p.label, url: p.appUrl, pathFor: pathsOf(p), pid: p.app.child.pid })),
+    ...sets.map((p) => ({
+      key: p.label,
+      url: p.appUrl,
+      pathFor: pathsOf(p),
+      pid: p.app.child.pid,
+      dbPids: () => backendsOf(p),
+    })),
   ];
   const hot = await rotate(withBare((p) => p.hot));
   const spread = await rotate(withBare((p) => p.spread));
@@ -446,7 +468,7 @@ if (process.env.BENCH_ONLY === "finder") {
   };
   for (const [label, f] of finders)
     console.log(
-      `[${label}] cached ${pct(f.hotRatio)} p99 ${f.hot.p99Ms} ms; spread ${f.spread.requestsPerSec}/s ${pct(f.spreadRatio)} p99 ${f.spread.p99Ms} ms, server CPU ${f.spread.serverCpuPerRequestUs} µs a request; bare ${f.bare.requestsPerSec}/s`,
+      `[${label}] cached ${pct(f.hotRatio)} p99 ${f.hot.p99Ms} ms; spread ${f.spread.requestsPerSec}/s ${pct(f.spreadRatio)} p99 ${f.spread.p99Ms} ms, CPU a request: server ${f.spread.serverCpuPerRequestUs} µs, PostgreSQL ${f.spread.dbCpuPerRequestUs} µs, load generator ${f.spread.clientCpuPerRequestUs} µs; bare ${f.bare.requestsPerSec}/s`,
     );
   const outDir = path.join(root, "bench/results");
   fs.mkdirSync(outDir, { recursive: true });

@@ -53,6 +53,12 @@ export interface ItemScanned {
  */
 export interface ScanRecorded {
   itemId: string;
+  /**
+   * The item's organisation when the scans were written, null for a personal item: what
+   * hears a scan of every item at a million stickers (a thousand a second) can leave the
+   * personal ones without a read each (decision 045, point 6).
+   */
+  organisationId: string | null;
   /** When the finder saw the page. */
   at: number;
   scanLang: Lang;

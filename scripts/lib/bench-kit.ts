@@ -104,6 +104,9 @@ export interface Run {
   clientCpuShare: number;
   /** The server's CPU per request, µs. */
   serverCpuPerRequestUs: number;
+  /** The database's (its backends serving the server, when given) and the load generator's, µs a request. */
+  dbCpuPerRequestUs: number;
+  clientCpuPerRequestUs: number;
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -123,6 +126,8 @@ export interface Slice {
   /** CPU seconds of the server answering, and of this process (the load generator). */
   serverCpu: number;
   clientCpu: number;
+  /** CPU seconds of the database processes given (NaN when none were). */
+  dbCpu: number;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
@@ -177,9 +182,11 @@ export async function load(
   seconds: number,
   connections: number,
   serverPid?: number,
+  dbPids: number[] = [],
 ): Promise<Slice> {
   const server0 = cpuSecondsOf(serverPid);
   const client0 = ownCpuSeconds();
+  const db0 = dbPids.map(cpuSecondsOf);
   const result = await autocannon({
     url,
     connections,
@@ -197,6 +204,13 @@ export async function load(
     bytes: result.throughput.total,
     serverCpu: cpuSecondsOf(serverPid) - server0,
     clientCpu: ownCpuSeconds() - client0,
+    // A backend that ended during the slice counts for nothing (its last reading is gone).
+    dbCpu: dbPids.length
+      ? dbPids.reduce((sum, pid, i) => {
+          const used = cpuSecondsOf(pid) - db0[i]!;
+          return Number.isFinite(used) ? sum + used : sum;
+        }, 0)
+      : Number.NaN,
   };
 }
 
@@ -211,6 +225,8 @@ export function summarise(name: string, list: Slice[]): Run {
     serverCpuShare: serverCpu / seconds,
     clientCpuShare: list.reduce((a, s) => a + s.clientCpu, 0) / seconds,
     serverCpuPerRequestUs: Math.round((serverCpu / Math.max(1, requests)) * 1e6),
+    dbCpuPerRequestUs: Math.round((list.reduce((a, s) => a + s.dbCpu, 0) / Math.max(1, requests)) * 1e6),
+    clientCpuPerRequestUs: Math.round((list.reduce((a, s) => a + s.clientCpu, 0) / Math.max(1, requests)) * 1e6),
     requestsPerSec: Math.round(requests / seconds),
     p50Ms: p50s[Math.floor(p50s.length / 2)]!,
     // The worst slice's p99: never better than the truth.

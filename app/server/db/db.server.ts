@@ -87,7 +87,10 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   // and the request answers 503 (tests/integration/database-outage.pg.test.ts).
   const lost = (err: Error) => logger.warn({ err: err.message }, "database connection lost");
   pool.on("error", lost);
-  pool.on("connect", (client) => client.on("error", lost));
+  pool.on("connect", (client) => {
+    client.on("error", lost);
+    keepNamedStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -98,6 +101,73 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * SQL texts PostgreSQL keeps prepared, by name, on each connection that runs them
+ * (`keepPreparedOnPostgres`): a few hot statements that PostgreSQL would otherwise parse
+ * and plan again for every request (decision 045, point 6). Kysely's driver sends every
+ * query unnamed; a text registered here goes to node-postgres as `{ name, text, values }`
+ * instead, so the connection parses it once and PostgreSQL reuses its plan.
+ */
+const namedStatements = new Map<string, { base: string; name: string; generation: number }>();
+
+/**
+ * PostgreSQL: run `text` as the prepared statement `name` on every connection (SQLite
+ * keeps every statement prepared already: withStatementCache). One name per text.
+ */
+export function keepPreparedOnPostgres(text: string, name: string): void {
+  const kept = namedStatements.get(text);
+  if (kept?.base === name) return;
+  if (kept || [...namedStatements.values()].some((s) => s.base === name))
+    throw new Error(`prepared statement ${name}: one name per SQL text`);
+  namedStatements.set(text, { base: name, name, generation: 0 });
+}
+
+/**
+ * "cached plan must not change result type": a statement a connection prepared before a
+ * migration changed its result's columns (a column added to a table it selects `*` of)
+ * fails on that connection from then on, as long as the connection lives. During a rolling
+ * deploy the new version's migration runs under the old version's open connections.
+ */
+const CACHED_PLAN_CHANGED = "0A000";
+
+type Query = (...args: unknown[]) => Promise<unknown>;
+
+/** A new connection's `query` sends the texts of `namedStatements` by name (openDatabase). */
+function keepNamedStatements(client: pg.PoolClient) {
+  const query = client.query.bind(client) as Query;
+  client.query = ((text: unknown, ...rest: unknown[]) => {
+    const kept = typeof text === "string" && rest.length === 1 ? namedStatements.get(text) : undefined;
+    return kept ? runNamed(query, kept, text as string, rest[0]) : query(text, ...rest);
+  }) as typeof client.query;
+}
+
+/**
+ * The statement by its name; on "cached plan must not change result type" again under a
+ * new name, which this connection (and every other one, when it next runs the text)
+ * prepares afresh for the schema as it is now. The old one stays prepared, unused, until
+ * the connection closes. Not in a transaction: the error has aborted it (the hot
+ * statements run outside one).
+ */
+async function runNamed(
+  query: Query,
+  kept: { base: string; name: string; generation: number },
+  text: string,
+  values: unknown,
+) {
+  const name = kept.name;
+  try {
+    return await query({ name, text, values });
+  } catch (err) {
+    const { code, message } = err as { code?: unknown; message?: unknown };
+    // 0A000 is every "feature not supported": only this one is retried.
+    if (code !== CACHED_PLAN_CHANGED || !/cached plan must not change result type/.test(String(message))) throw err;
+    // Another connection may have renamed it already: then this one prepares that name.
+    if (kept.name === name) kept.name = `${kept.base}_${++kept.generation}`;
+    logger.info({ statement: kept.name }, "prepared statement renamed after a schema change");
+    return await query({ name: kept.name, text, values });
+  }
 }
 
 /** Prepared statements kept per connection (SQL texts the app runs: a few hundred). */

@@ -8,11 +8,14 @@
  *
  * The statement is built by Kysely once per database and reused with the request's
  * values (`compile()` with stand-ins, whose places in the parameters are then filled):
- * the same SQL on SQLite and PostgreSQL, not rebuilt per request.
+ * the same SQL on SQLite and PostgreSQL, not rebuilt per request. Both databases keep it
+ * prepared: SQLite as every statement (withStatementCache), PostgreSQL as the named
+ * statement `finder_page` on each connection, so it is parsed and planned once per
+ * connection rather than once per page (a seven-table plan; decision 045, point 6).
  */
-import type { CompiledQuery, InferResult } from "kysely";
+import { PostgresAdapter, type CompiledQuery, type InferResult } from "kysely";
 import type { DB } from "../db/db.server";
-import { readBool } from "../db/db.server";
+import { keepPreparedOnPostgres, readBool } from "../db/db.server";
 import { toItem, type Item } from "../access/items.repository.server";
 import type { PhotoRow } from "../photos/photos.repository.server";
 import { earnedLapsedRelay } from "./lapsed-relay.repository.server";
@@ -88,16 +91,22 @@ function compiledFor(db: DB): CompiledQuery<Row> {
     for (const standIn of [ITEM_ID, FLOOD_KEY])
       if (query.parameters.filter((p) => p === standIn).length !== 1)
         throw new Error("the finder page's statement must take each value once");
+    if (db.getExecutor().adapter instanceof PostgresAdapter) keepPreparedOnPostgres(query.sql, "finder_page");
     compiled.set(db, query);
   }
   return query;
 }
 
-/** The finder page's read of the item `itemId`, its flood counter under `floodKey`; undefined when there is no such item. */
-export async function readFinderPage(db: DB, itemId: string, floodKey: string): Promise<FinderPageRead | undefined> {
+/** The statement readFinderPage runs for `itemId` and `floodKey` (also for EXPLAIN: query-plans.pg.test.ts). */
+export function finderPageStatement(db: DB, itemId: string, floodKey: string): CompiledQuery<Row> {
   const query = compiledFor(db);
   const parameters = query.parameters.map((p) => (p === ITEM_ID ? itemId : p === FLOOD_KEY ? floodKey : p));
-  const { rows } = await db.executeQuery<Row>({ ...query, parameters });
+  return { ...query, parameters };
+}
+
+/** The finder page's read of the item `itemId`, its flood counter under `floodKey`; undefined when there is no such item. */
+export async function readFinderPage(db: DB, itemId: string, floodKey: string): Promise<FinderPageRead | undefined> {
+  const { rows } = await db.executeQuery<Row>(finderPageStatement(db, itemId, floodKey));
   const first = rows[0];
   if (!first) return undefined;
   let photo: PhotoRow | null = null;

@@ -118,11 +118,15 @@ async function insertScansPostgres(db: DB, rows: ScanRow[]): Promise<void> {
   }
 }
 
-/** Ids among `ids` that still exist (an item may have been deleted since it was scanned). */
-export async function existingItemIds(db: DB, ids: string[]): Promise<Set<string>> {
-  const out = new Set<string>();
+/**
+ * Items among `ids` that still exist (an item may have been deleted since it was scanned),
+ * each with its organisation (null for a personal item).
+ */
+export async function existingItems(db: DB, ids: string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
   for (const part of chunks(ids)) {
-    for (const r of await db.selectFrom("products").select("id").where("id", "in", part).execute()) out.add(r.id);
+    const rows = await db.selectFrom("products").select(["id", "organisationId"]).where("id", "in", part).execute();
+    for (const r of rows) out.set(r.id, r.organisationId);
   }
   return out;
 }

@@ -84,7 +84,7 @@ export async function writeScanEvents(
   const now = deps.clock();
   const ids = [...new Set(events.map((e) => e.itemId))];
   // An item deleted since its page was shown has nothing left to log.
-  const existing = await repo.existingItemIds(db, ids);
+  const existing = await repo.existingItems(db, ids);
   const seen = events.filter((e) => e.paid && existing.has(e.itemId));
   // A batch retried after a failure (ScanLog keeps it) may have some rows in already.
   const loggable = seen.filter((e) => !e.logged);
@@ -189,7 +189,12 @@ export async function writeScanEvents(
   // Every paid item's latest scan of this flush, alerts or not (the webhooks listen).
   for (const [itemId, e] of lastScan) {
     if (!existing.has(itemId)) continue;
-    await deps.events.emit("scanRecorded", { itemId, at: e.at, scanLang: e.lang, device: e.device, now }, deps);
+    const organisationId = existing.get(itemId) ?? null;
+    await deps.events.emit(
+      "scanRecorded",
+      { itemId, organisationId, at: e.at, scanLang: e.lang, device: e.device, now },
+      deps,
+    );
   }
   wakeOutbox();
   if (mails) logger.info({ job: "scan-log", mails }, "scan alerts queued");

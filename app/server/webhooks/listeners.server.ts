@@ -45,7 +45,9 @@ async function itemEvent(
 }
 
 /** Every scan the log recorded (one per item per flush), whether or not anyone gets an alert. */
-export function webhookOfScan(e: ScanRecorded, deps: HookDeps): Promise<void> {
+export async function webhookOfScan(e: ScanRecorded, deps: HookDeps): Promise<void> {
+  // A personal item has no webhooks: no read for it (most scans at a million stickers).
+  if (e.organisationId === null) return;
   return itemEvent(deps, "item.scanned", e.itemId, `${e.itemId}:${e.at}`, e.at, (item) => ({
     scan: { at: new Date(e.at).toISOString(), device: e.device, lang: e.scanLang, lost: item.lostAt != null },
   }));

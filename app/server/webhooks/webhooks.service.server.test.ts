@@ -84,8 +84,9 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   throw new Error("expected a WebhookError");
 }
 
-const scanned = (itemId: string, now: number) => ({
+const scanned = (itemId: string, now: number, organisationId: string | null = null) => ({
   itemId,
+  organisationId,
   itemName: "Projektor",
   lost: false,
   at: now - 1000,
@@ -168,8 +169,8 @@ describe("which announcements become deliveries", () => {
     await setEndpointEnabled(deps, admin.id, org, off, false);
     const now = deps.clock();
     // A scan alert's transaction that ran again (a retried flush) announces the same scan twice.
-    await deps.events.emit("scanRecorded", scanned(item, now), deps);
-    await deps.events.emit("scanRecorded", scanned(item, now), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now, org), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now, org), deps);
     const rows = await webhookRows();
     expect(rows.map((r) => r.to).sort()).toEqual([a, b].sort());
     expect(rows.every((r) => r.subject === "item.scanned" && r.account === org && r.target === "127.0.0.1:9")).toBe(
@@ -186,7 +187,7 @@ describe("which announcements become deliveries", () => {
       data: { item: { id: item }, scan: { device: "phone" } },
     });
     // Another scan (a later alert) is another event.
-    await deps.events.emit("scanRecorded", scanned(item, now + 60_000), deps);
+    await deps.events.emit("scanRecorded", scanned(item, now + 60_000, org), deps);
     expect(await webhookRows()).toHaveLength(4);
   });
 
@@ -214,7 +215,7 @@ describe("which announcements become deliveries", () => {
     await deps.events.emit("scanRecorded", scanned(personal, deps.clock()), deps);
     await setItemLost(deps, admin.id, personal, true);
     const item = await orgItem(admin.id, org);
-    await deps.events.emit("scanRecorded", scanned(item, deps.clock()), deps);
+    await deps.events.emit("scanRecorded", scanned(item, deps.clock(), org), deps);
     expect(await webhookRows()).toHaveLength(0);
     // Lost mode switched on twice is one change; switched off, not chosen.
     await setItemLost(deps, admin.id, item, true);
