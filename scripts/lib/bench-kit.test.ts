@@ -10,6 +10,7 @@ const slice = (requests: number, seconds = 2): Slice => ({
   non2xx: 0,
   bytes: 0,
   serverCpu: 0,
+  dbCpu: 0,
   clientCpu: 0,
 });
 
