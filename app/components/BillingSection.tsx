@@ -30,7 +30,7 @@ export function BillingSection({ billing, lang }: { billing: BillingSectionData;
             <li key={o.id} className="card billing-order">
               <div className="card-body">
                 <h3 className="h6 card-title text-break">
-                  {t("dashboard.billing.subscription", {
+                  {t(o.paidOnce ? "dashboard.billing.year" : "dashboard.billing.subscription", {
                     items:
                       o.itemCount > o.items.length
                         ? t("dashboard.billing.andMore", {
