@@ -41,7 +41,7 @@ import {
 } from "./lib/fleet";
 import {
   cpuReport,
-  heapReport,
+  afterGcReport,
   lagReport,
   latencyPerMinute,
   machineBusy,
@@ -303,12 +303,12 @@ const report = {
   memory: {
     secondHalfFrom: new Date(warmFrom).toISOString(),
     perInstance: memoryReport(sampler.rss, warmFrom),
-    heapAfterGc: heapReport(sampler.heap, warmFrom),
+    heapAfterGc: afterGcReport(sampler.heap, warmFrom),
     // V8's heap as committed, used or not (each minute's lowest reading).
-    heapTotal: heapReport(sampler.gauges.get("heapTotal")!, warmFrom),
+    heapTotal: afterGcReport(sampler.gauges.get("heapTotal")!, warmFrom),
     // Outside V8's heap: Buffers, zlib's and brotli's contexts (a subset: ArrayBuffers).
-    externalAfterGc: heapReport(sampler.gauges.get("external")!, warmFrom),
-    arrayBuffersAfterGc: heapReport(sampler.gauges.get("arrayBuffers")!, warmFrom),
+    externalAfterGc: afterGcReport(sampler.gauges.get("external")!, warmFrom),
+    arrayBuffersAfterGc: afterGcReport(sampler.gauges.get("arrayBuffers")!, warmFrom),
   },
   eventLoop: {
     perInstance: lagReport(sampler.gauges.get("lagP99")!, sampler.gauges.get("lagMax")!, began),

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import {
   cpuReport,
-  heapReport,
+  afterGcReport,
   lagReport,
   latencyPerMinute,
   memoryReport,
@@ -36,14 +36,14 @@ describe("bench:soak's memory report (decision 048)", () => {
       t0 + k * 5000,
       100 + (k % 12) * 3.3,
     ]);
-    expect(heapReport(new Map([["a", points]]), t0).a).toEqual({
+    expect(afterGcReport(new Map([["a", points]]), t0).a).toEqual({
       afterGcStartMb: 100,
       afterGcEndMb: 100,
       afterGcSlopeAfterWarmUpMbPerMin: 0,
     });
     // The same sawtooth on a floor that rises 2 MB a minute is a leak.
     const leaking = points.map(([t, v]): [number, number] => [t, v + (t / 60_000) * 2]);
-    expect(heapReport(new Map([["a", leaking]]), t0).a!.afterGcSlopeAfterWarmUpMbPerMin).toBeCloseTo(2, 0);
+    expect(afterGcReport(new Map([["a", leaking]]), t0).a!.afterGcSlopeAfterWarmUpMbPerMin).toBeCloseTo(2, 0);
   });
 
   it("reads a steady rise as its rate per minute", () => {

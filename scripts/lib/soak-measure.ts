@@ -234,12 +234,13 @@ export function minimaPerMinute(points: Array<[number, number]>): Array<[number,
 }
 
 /**
- * Each instance's used heap after GC (the per-minute minima): first and last, and the slope
- * over the second half. A leak grows this; a cache that has stopped filling does not.
+ * Each instance's reading of one memory gauge after GC (the per-minute minima: V8's used or
+ * committed heap, external memory, ArrayBuffers): first and last, and the slope over the
+ * second half. A leak grows this; a cache that has stopped filling does not.
  */
-export function heapReport(heap: Map<string, Array<[number, number]>>, warmFrom: number) {
+export function afterGcReport(gauge: Map<string, Array<[number, number]>>, warmFrom: number) {
   return Object.fromEntries(
-    [...heap].map(([name, points]) => {
+    [...gauge].map(([name, points]) => {
       const lows = minimaPerMinute(points);
       const warm = lows.filter(([t]) => t >= warmFrom);
       return [
