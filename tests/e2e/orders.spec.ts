@@ -16,7 +16,16 @@ import {
   TEST_WEBHOOK_SECRET,
 } from "../support/stripe";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForHydration, type WorkerApp, englishOnly, walkIn } from "./fixtures";
+import {
+  atPhoneAndDesk,
+  expect,
+  expectAccessible,
+  test,
+  waitForHydration,
+  type WorkerApp,
+  englishOnly,
+  walkIn,
+} from "./fixtures";
 import { depsOf } from "../support/deps";
 import { ADDRESS } from "../support/service-fixtures";
 
@@ -56,6 +65,7 @@ const TEXT = {
     left: "You left the payment before it was done.",
     paidOnce: "Paid for one year with Swish.",
     paidUntil: "Paid until ",
+    yearFor: "One year for ",
     renew: "Renew Cykel for another year",
     renewOne: "This item is paid until ",
     renewAfterPeriod: "after those 14 days, so if you withdraw you get back everything you paid.",
@@ -95,6 +105,7 @@ const TEXT = {
     left: "Du lämnade betalningen innan den var klar.",
     paidOnce: "Betalt för ett år med Swish.",
     paidUntil: "Betald till ",
+    yearFor: "Ett år för ",
     renew: "Förnya Cykel ett år till",
     renewOne: "Den här saken är betald till ",
     renewAfterPeriod: "efter de 14 dagarna, så om du ångrar dig får du tillbaka allt du har betalat.",
@@ -283,6 +294,9 @@ for (const lang of ["en", "sv"] as const) {
         await expect(page.getByText(T.paidOnce)).toBeVisible();
         await page.goto("/dashboard");
         await expect(page.locator(".item-paid-once")).toContainText(T.paidUntil);
+        // The orders list names a year paid at once as a year, not as a subscription.
+        await expect(page.locator(".billing-order .card-title").first()).toContainText(T.yearFor);
+        await atPhoneAndDesk(page, `dashboard-paid-year-${lang}`);
         await expect(page.getByRole("link", { name: T.renew })).toHaveAttribute(
           "href",
           /\/order\/[0-9a-f-]{36}\/renew$/,
