@@ -79,6 +79,27 @@ const machineBefore = await machineBusy(5000);
 const loadBefore = os.loadavg();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "hittad-soak-"));
 const database = await createDatabase(process.env.DATABASE_URL ?? "", "soak");
+// A production PostgreSQL vacuums and analyzes as tables grow; one with autovacuum off (these
+// machines' CI setting, /etc/postgresql/15/main/conf.d/90-ci.conf) plans every query on a table
+// it never analyzed and keeps every dead row, so its latencies grow with the run for reasons
+// no deployment has. The soak measures the app, so it asks for a server configured like one.
+const autovacuum = await (async () => {
+  const c = new pg.Client({ connectionString: database.url });
+  await c.connect();
+  try {
+    return (await c.query<{ autovacuum: string }>("show autovacuum")).rows[0]?.autovacuum ?? "unknown";
+  } finally {
+    await c.end();
+  }
+})();
+if (autovacuum !== "on" && process.env.SOAK_ALLOW_NO_AUTOVACUUM !== "1") {
+  console.error(
+    `PostgreSQL runs with autovacuum ${autovacuum}: a soak on it measures dead rows and unanalyzed tables, not Hittad.\n` +
+      'Turn it on (psql -c "ALTER SYSTEM SET autovacuum = on" -c "SELECT pg_reload_conf()"), or set SOAK_ALLOW_NO_AUTOVACUUM=1 to soak anyway.',
+  );
+  await database.drop();
+  process.exit(2);
+}
 const env = {
   DATABASE_URL: database.url,
   AUTH_SECRET: "soak-secret-0123456789abcdef0123456789abcdef",
@@ -271,6 +292,7 @@ const report = {
   instanceEnv: process.env.SOAK_INSTANCE_ENV ?? "",
   seededItems: items.length,
   pgRestart: RESTART_PG,
+  autovacuum,
   requests: samples.length,
   achievedPerSecond: Math.round((samples.length / ((ended - began) / 1000)) * 10) / 10,
   byKind,

@@ -300,18 +300,29 @@ export async function countUnreadOfOwner(db: DB, ownerId: string, perItemMax = U
 /** A condition on the items, as `products as p`. */
 type ItemFilter = (eb: ExpressionBuilder<Database & { p: Database["products"] }, "p">) => Expression<SqlBool>;
 
-/** The unread finder messages of the items `filter` picks, item by item through the indexes. */
+/**
+ * The unread finder messages of the items `filter` picks, item by item through the indexes:
+ * each item's conversations (`conversations_item_idx`), then each conversation's unread
+ * messages (`conversation_messages_unread_idx`). Nested subqueries, not a join, so the
+ * planner cannot turn the walk around: as a join, on tables it had no statistics for yet
+ * (autovacuum off, or a table just filled), it read every unread message in the database
+ * once per item — 7.4 s for a 6,000-item owner in a soak, growing with every message.
+ */
 async function countUnreadPerItem(db: DB, filter: ItemFilter): Promise<number> {
   const perItem = db
     .selectFrom("products as p")
     .select((eb) =>
       eb
-        .selectFrom("conversation_messages as m")
-        .innerJoin("conversations as c", "c.id", "m.conversationId")
-        .select(sql<number>`count(*)`.as("n"))
+        .selectFrom("conversations as c")
+        .select((inner) =>
+          sql<number>`coalesce(sum(${inner
+            .selectFrom("conversation_messages as m")
+            .select(sql<number>`count(*)`.as("n"))
+            .whereRef("m.conversationId", "=", "c.id")
+            .where("m.author", "=", "finder")
+            .where("m.readAt", "is", null)}), 0)`.as("n"),
+        )
         .whereRef("c.itemId", "=", "p.id")
-        .where("m.author", "=", "finder")
-        .where("m.readAt", "is", null)
         .as("n"),
     )
     .where(filter);

@@ -245,7 +245,7 @@ describe("conversations", () => {
     expect(await counts(admin.id)).toEqual([3, 3]);
   });
 
-  it("the owner reads them newest first with unread counts; opening one marks it read", async () => {
+  it("the owner reads them newest first with unread counts, summed over every conversation of an item; opening one marks it read", async () => {
     const owner = await user();
     const id = await paidItem(owner.id);
     const first = await sendFinderMessage(deps, id, input({ message: "first", contact: "" }), meta());
@@ -260,6 +260,9 @@ describe("conversations", () => {
       [second.conversationId, 1, "second"],
     ]);
     await openOwnerConversation(deps, owner.id, first.conversationId);
+    expect(await countOwnerUnread(deps, owner.id)).toBe(1);
+    // The owner's own answers are never unread to them.
+    await replyAsOwner(deps, owner.id, first.conversationId, "Thank you!");
     expect(await countOwnerUnread(deps, owner.id)).toBe(1);
   });
 
