@@ -222,6 +222,44 @@ describe("failed payments and lapses", () => {
     expect(lapsed[0]!.text).toContain("http://localhost:3000/order");
   });
 
+  it("the dashboard's order list reads a fixed number of statements however many orders the owner paid, each order with its own items", async () => {
+    const { u, o } = await paidOrder("year", 2);
+    let statements = 0;
+    const counting = {
+      ...deps,
+      db: deps.db.withPlugin({
+        transformQuery: (args) => {
+          statements++;
+          return args.node;
+        },
+        transformResult: (args) => Promise.resolve(args.result),
+      }),
+    };
+    const one = await getBillingOverview(counting, u.id);
+    const forOne = statements;
+    // (Both items were made at the same instant: their order among themselves is the id's.)
+    expect(one.orders.map((x) => [x.id, [...x.items].sort(), x.itemCount])).toEqual([[o.id, ["Item 0", "Item 1"], 2]]);
+    const more: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      deps.setNow(deps.clock() + 60_000);
+      const id = await createItem(deps, u.id, { ...ITEM, name: `Later ${i}` }, "en");
+      const next = await createOrder(deps, { userId: u.id, itemIds: [id], period: "year", lang: "en" });
+      await completeTestPayment(deps, { userId: u.id, orderId: next.id });
+      more.push(next.id);
+    }
+    statements = 0;
+    const four = await getBillingOverview(counting, u.id);
+    expect(statements).toBe(forOne);
+    expect(new Map(four.orders.map((x) => [x.id, [...x.items].sort()]))).toEqual(
+      new Map([
+        [o.id, ["Item 0", "Item 1"]],
+        [more[0]!, ["Later 0"]],
+        [more[1]!, ["Later 1"]],
+        [more[2]!, ["Later 2"]],
+      ]),
+    );
+  });
+
   it("a payment after a failure clears the warning", async () => {
     const { u, o } = await paidOrder("month");
     const end = Number((await order(o.id)).paidUntil);
