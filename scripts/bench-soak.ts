@@ -331,6 +331,8 @@ const report = {
     // Outside V8's heap: Buffers, zlib's and brotli's contexts (a subset: ArrayBuffers).
     externalAfterGc: afterGcReport(sampler.gauges.get("external")!, warmFrom),
     arrayBuffersAfterGc: afterGcReport(sampler.gauges.get("arrayBuffers")!, warmFrom),
+    // How much of the ArrayBuffers is the finder-page cache's stored pages (its own gauge).
+    pageCacheBytes: afterGcReport(sampler.gauges.get("pageCacheBytes")!, warmFrom),
   },
   eventLoop: {
     perInstance: lagReport(sampler.gauges.get("lagP99")!, sampler.gauges.get("lagMax")!, began),

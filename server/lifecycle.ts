@@ -56,6 +56,7 @@ export async function start() {
       queues: () => outboxQueueStats(rt.database.db, Date.now()),
       pool: rt.database.poolStats,
       scanLogPending: () => scanLog.size,
+      pageCache: () => rt.pageCache.stored(),
       lastGoodBackup: () => lastBackupWith(rt.database.db, "ok"),
       smsBudget: () => smsBudgetToday(rt.database.db, rt.config, Date.now()),
     });

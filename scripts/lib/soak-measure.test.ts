@@ -58,7 +58,7 @@ describe("bench:soak's memory report (decision 048)", () => {
 });
 
 describe("bench:soak's readings of each instance's /metrics (decision 048)", () => {
-  it("reads the heap, external and ArrayBuffer memory in MB and the event-loop delay in ms, not a labelled or longer-named line", () => {
+  it("reads the heap, external and ArrayBuffer memory and the page cache's bytes in MB and the event-loop delay in ms, not a labelled or longer-named line", () => {
     const text = [
       "# HELP hittad_nodejs_heap_size_used_bytes Process heap size used from Node.js in bytes.",
       "hittad_nodejs_heap_size_used_bytes 62914560",
@@ -66,6 +66,7 @@ describe("bench:soak's readings of each instance's /metrics (decision 048)", () 
       "hittad_nodejs_heap_size_total_bytes 104857600",
       "hittad_nodejs_external_memory_bytes 1.048576e+08",
       "hittad_nodejs_array_buffers_bytes 52428800",
+      "hittad_finder_page_cache_bytes 20971520",
       'hittad_nodejs_eventloop_lag_p99_seconds{instance="x"} 9',
       "hittad_nodejs_eventloop_lag_p99_seconds 0.0253",
       "hittad_nodejs_eventloop_lag_max_seconds 0.5",
@@ -75,6 +76,7 @@ describe("bench:soak's readings of each instance's /metrics (decision 048)", () 
       heapTotal: 100,
       external: 100,
       arrayBuffers: 50,
+      pageCacheBytes: 20,
       lagP99: 25.3,
       lagMax: 500,
     });

@@ -50,6 +50,8 @@ export const METRIC_NAMES = {
   heapTotal: "hittad_nodejs_heap_size_total_bytes",
   external: "hittad_nodejs_external_memory_bytes",
   arrayBuffers: "hittad_nodejs_array_buffers_bytes",
+  /** The finder-page cache's compressed bytes (the app's own gauge). */
+  pageCacheBytes: "hittad_finder_page_cache_bytes",
   lagP99: "hittad_nodejs_eventloop_lag_p99_seconds",
   lagMax: "hittad_nodejs_eventloop_lag_max_seconds",
 } as const;

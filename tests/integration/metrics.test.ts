@@ -100,6 +100,8 @@ describe("metrics endpoint", () => {
       ["hittad_http_requests_total", "counter"],
       ["hittad_http_request_duration_seconds", "histogram"],
       ["hittad_finder_page_cache_total", "counter"],
+      ["hittad_finder_page_cache_entries", "gauge"],
+      ["hittad_finder_page_cache_bytes", "gauge"],
       ["hittad_scan_log_pending", "gauge"],
       ["hittad_scan_log_flush_duration_seconds", "histogram"],
       ["hittad_queue_depth", "gauge"],
@@ -165,6 +167,13 @@ describe("metrics endpoint", () => {
     expect(sample(after, hit) - sample(before, hit)).toBe(2);
     // Hits are answered before Express and still count as requests of the finder page.
     expect(sample(after, finder) - sample(before, finder)).toBe(3);
+    // What the cache holds, so a soak can tell its pages from the rest of the process's memory.
+    expect(sample(after, "hittad_finder_page_cache_entries") - sample(before, "hittad_finder_page_cache_entries")).toBe(
+      1,
+    );
+    expect(
+      sample(after, "hittad_finder_page_cache_bytes") - sample(before, "hittad_finder_page_cache_bytes"),
+    ).toBeGreaterThan(1000);
     expect(after).not.toContain(id);
   });
 

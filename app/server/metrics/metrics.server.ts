@@ -38,6 +38,8 @@ export interface MetricSources {
   /** PostgreSQL's connection pool; undefined on SQLite (one connection, no pool). */
   pool?(): PoolStats;
   scanLogPending(): number;
+  /** The finder-page cache: pages stored and their bytes (bounded by entries, not bytes). */
+  pageCache?(): { entries: number; bytes: number };
   /** The newest good backup (decision 048): when its snapshot was taken, and its size. */
   lastGoodBackup?(): Promise<{ startedAt: number; sizeBytes: number | null } | null>;
   /** SMS counted today against SMS_DAILY_BUDGET, and the budget (decision 046). */
@@ -89,6 +91,24 @@ export const scanLogFlushDuration = new client.Histogram({
   labelNames: ["result"] as const,
   buckets: LATENCY_BUCKETS,
   registers: [registry],
+});
+
+new client.Gauge({
+  name: "hittad_finder_page_cache_entries",
+  help: "Finder pages held in this instance's page cache.",
+  registers: [registry],
+  collect() {
+    this.set(sources?.pageCache?.().entries ?? 0);
+  },
+});
+
+new client.Gauge({
+  name: "hittad_finder_page_cache_bytes",
+  help: "Compressed bytes of the finder pages held in this instance's page cache.",
+  registers: [registry],
+  collect() {
+    this.set(sources?.pageCache?.().bytes ?? 0);
+  },
 });
 
 new client.Gauge({
