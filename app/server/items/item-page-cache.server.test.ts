@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import {
@@ -89,6 +89,20 @@ describe("finder page cache", () => {
       expect(stored.length).toBeLessThan(html.length / 4);
       expect(stored.buffer.byteLength).toBe(stored.length);
     }
+  });
+
+  it("a page made from its template holds memory of its own size, not the shared 64 KB pool slab Buffer.concat cut it from", () => {
+    const cache = new ItemPageCache();
+    const gzip = gzipSync(`<main>${"<p>found</p>".repeat(3000)}</main>`);
+    // As gzipJoined makes it: Buffer.concat of a page's pieces, under half of Buffer.poolSize.
+    const joined = Buffer.concat([gzip.subarray(0, 10), gzip.subarray(10)]);
+    expect(joined.length).toBeLessThan(Buffer.poolSize / 2);
+    const sliced = Buffer.from(new ArrayBuffer(65536), 100, joined.length);
+    joined.copy(sliced);
+    cache.set("k", "AbCdEfGh12", version(), [], { gzip: sliced });
+    const stored = cache.get("k")!.gzip!;
+    expect(stored.buffer.byteLength).toBe(stored.length);
+    expect(gunzipSync(stored).toString()).toContain("<p>found</p>");
   });
 
   it("an encoding the client refuses with q=0 is never sent; '*' accepts both", () => {
