@@ -29,16 +29,14 @@ import {
 import { enqueuePaymentFailedMail, enqueueReminderMail } from "./billing.mail.server";
 import { sendPrepaidReminders } from "./prepaid-reminders.service.server";
 import { sendYearReminders } from "./year-reminders.service.server";
-import { ordersWithPaidRenewal } from "./one-time.repository.server";
+import { findOrders, listItemsOfOrders, ordersWithPaidRenewal } from "./order-list.repository.server";
 import { receiptPdf, type ReceiptView } from "./receipt-pdf.server";
 import { DAY_MS } from "~/lib/domain/dates";
 import { lapseDue, lapseOrder, PAYMENT_RETRY_GRACE_MS } from "./lifecycle.server";
 import {
   findOrder,
-  findOrders,
   findUserForReceipt,
   listOrderItemIds,
-  listItemsOfOrders,
   listOrderItemsForPayment,
   setItemPaid,
   updateOrder,

@@ -78,19 +78,6 @@ export async function claimYearReminder(trx: DB, orderId: string, leadDays: numb
 }
 
 /** A paid renewal of the order already exists (not withdrawn): a second one is refused. */
-/** Which orders of `ids` have a paid renewal that was not withdrawn, in one read. */
-export async function ordersWithPaidRenewal(db: DB, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom("orders")
-    .select("renewalOf")
-    .where("renewalOf", "in", ids)
-    .where("status", "=", "paid")
-    .where("withdrawnAt", "is", null)
-    .execute();
-  return new Set(rows.flatMap((r) => (r.renewalOf == null ? [] : [r.renewalOf])));
-}
-
 export async function findPaidRenewal(db: DB, orderId: string): Promise<string | null> {
   const row = await db
     .selectFrom("orders")
