@@ -248,7 +248,8 @@ export class ItemPageCache implements PageCache {
 
 /**
  * `buf` in memory of its own size. zlib's sync calls answer a slice of their 64 KB output
- * chunk, and Buffer.concat and Buffer.from a slice of the shared pool; a slice keeps the whole chunk alive: a 10 KB page kept that way held 64 KB, so
+ * chunk, and Buffer.concat answers a small result as a slice of Buffer's shared pool slab;
+ * a slice keeps the whole chunk or slab alive: a 10 KB page kept that way held 64 KB, so
  * a full cache held about 300 MB per copy where its pages are 50 (decision 048's soak: RSS
  * rose by 200 MB and more while V8's heap stayed flat). Stored copies are made exact.
  */
