@@ -56,7 +56,8 @@ export async function start() {
       queues: () => outboxQueueStats(rt.database.db, Date.now()),
       pool: rt.database.poolStats,
       scanLogPending: () => scanLog.size,
-      pageCache: () => rt.pageCache.stored(),
+      pageCacheEntries: () => rt.pageCache.size,
+      pageCacheBytes: () => rt.pageCache.storedBytes(),
       lastGoodBackup: () => lastBackupWith(rt.database.db, "ok"),
       smsBudget: () => smsBudgetToday(rt.database.db, rt.config, Date.now()),
     });

@@ -182,11 +182,11 @@ export class ItemPageCache implements PageCache {
     this.entries.delete(key);
   }
 
-  /** How many pages are stored and their compressed bytes (/metrics; a walk over at most MAX_ENTRIES). */
-  stored(): { entries: number; bytes: number } {
+  /** The stored pages' compressed bytes (/metrics; a walk over at most MAX_ENTRIES). */
+  storedBytes(): number {
     let bytes = 0;
     for (const page of this.entries.values()) bytes += (page.gzip?.byteLength ?? 0) + (page.br?.byteLength ?? 0);
-    return { entries: this.entries.size, bytes };
+    return bytes;
   }
 
   /** Notes that a page of the item was served: the next background check includes it. */

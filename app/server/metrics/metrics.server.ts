@@ -38,8 +38,9 @@ export interface MetricSources {
   /** PostgreSQL's connection pool; undefined on SQLite (one connection, no pool). */
   pool?(): PoolStats;
   scanLogPending(): number;
-  /** The finder-page cache: pages stored and their bytes (bounded by entries, not bytes). */
-  pageCache?(): { entries: number; bytes: number };
+  /** The finder-page cache: pages stored, and their bytes (bounded by entries, not bytes). */
+  pageCacheEntries?(): number;
+  pageCacheBytes?(): number;
   /** The newest good backup (decision 048): when its snapshot was taken, and its size. */
   lastGoodBackup?(): Promise<{ startedAt: number; sizeBytes: number | null } | null>;
   /** SMS counted today against SMS_DAILY_BUDGET, and the budget (decision 046). */
@@ -98,7 +99,7 @@ new client.Gauge({
   help: "Finder pages held in this instance's page cache.",
   registers: [registry],
   collect() {
-    this.set(sources?.pageCache?.().entries ?? 0);
+    this.set(sources?.pageCacheEntries?.() ?? 0);
   },
 });
 
@@ -107,7 +108,7 @@ new client.Gauge({
   help: "Compressed bytes of the finder pages held in this instance's page cache.",
   registers: [registry],
   collect() {
-    this.set(sources?.pageCache?.().bytes ?? 0);
+    this.set(sources?.pageCacheBytes?.() ?? 0);
   },
 });
 
