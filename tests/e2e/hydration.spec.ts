@@ -20,19 +20,27 @@ import { expect, test, waitForHydration } from "./fixtures";
 /** React's markers for a part streamed after the shell, removed by its own inline script. */
 const STREAMING_PLACEHOLDER = /^(div#S:\d+|template#B:\d+)$/;
 
-/** Body elements removed from the end of parsing on, as `tag#id.class` lines. */
+/**
+ * Server elements the page lost, as `tag#id.class` lines: every element removed from the
+ * document from its first byte on that is not in it any more. Watched from the start, not
+ * from the end of parsing: React Router's module script is `async`, so on a streamed page
+ * React can hydrate (and the page remove its no-script notes) while the parser still runs.
+ * An element moved rather than dropped (React's streaming script puts a late part in its
+ * place) is still in the document and does not count.
+ */
 async function recordRemovals(context: BrowserContext) {
   await context.addInitScript(() => {
-    const removed: string[] = [];
-    (window as unknown as { __removed: string[] }).__removed = removed;
+    const removed: Element[] = [];
     const name = (e: Element) =>
       `${e.localName}${e.id ? `#${e.id}` : ""}${typeof e.className === "string" && e.className ? `.${e.className.split(" ")[0]}` : ""}`;
-    const observer = new MutationObserver((records) => {
-      for (const r of records) for (const n of r.removedNodes) if (n instanceof Element) removed.push(name(n));
-    });
-    document.addEventListener("readystatechange", () => {
-      if (document.readyState === "interactive") observer.observe(document.body, { childList: true, subtree: true });
-    });
+    (window as unknown as { __removed: () => string[] }).__removed = () =>
+      removed.filter((e) => !e.isConnected).map(name);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.target instanceof Element && r.target.closest("head")) continue;
+        for (const n of r.removedNodes) if (n instanceof Element && n.localName !== "head") removed.push(n);
+      }
+    }).observe(document, { childList: true, subtree: true });
   });
 }
 
@@ -50,7 +58,7 @@ async function expectHydratedInPlace(page: Page, path: string, removedByThePage:
   await expect
     .poll(
       async () =>
-        (await page.evaluate(() => (window as unknown as { __removed: string[] }).__removed)).filter(
+        (await page.evaluate(() => (window as unknown as { __removed: () => string[] }).__removed())).filter(
           (r) => !/^script\b/.test(r) && !STREAMING_PLACEHOLDER.test(r),
         ),
       { message: `${path}: server elements removed`, timeout: 15_000 },
