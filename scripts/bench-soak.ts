@@ -46,6 +46,7 @@ import {
   latencyPerMinute,
   machineBusy,
   maximaPerMinute,
+  memoryFlat,
   memoryReport,
   quantile,
   startSampler,
@@ -65,6 +66,12 @@ const RESTART_PG = process.env.SOAK_PG_RESTART !== "0";
 if (!(MINUTES > 0) || !(RPS > 0) || !(ITEMS >= 0)) throw new Error("--minutes and --rps must be > 0, --items ≥ 0");
 /** The finder page's p99 bar (docs/brief: ≤ 50 ms under load). */
 const FINDER_P99_MS = 50;
+/**
+ * Memory flat: the second-half RSS slope of each instance that ran throughout, in MB a
+ * minute. A leak of a page per request at 40 a second is hundreds; the runs before the
+ * cached pages' slab fix rose 3–4, after it 0.3–0.8 (README, "Soak").
+ */
+const RSS_SLOPE_MB_PER_MIN = 1;
 /** A mean machine CPU above this share means the figures are a saturated machine's. */
 const SATURATED = 0.8;
 const GRACE_MS = 5000;
@@ -325,6 +332,11 @@ const report = {
   memory: {
     secondHalfFrom: new Date(warmFrom).toISOString(),
     perInstance: memoryReport(sampler.rss, warmFrom),
+    flat: memoryFlat(
+      memoryReport(sampler.rss, warmFrom),
+      instances.filter((i) => i !== victim && !i.name.endsWith("-restarted")).map((i) => i.name),
+      RSS_SLOPE_MB_PER_MIN,
+    ),
     heapAfterGc: afterGcReport(sampler.heap, warmFrom),
     // V8's heap as committed, used or not (each minute's lowest reading).
     heapTotal: afterGcReport(sampler.gauges.get("heapTotal")!, warmFrom),
@@ -373,7 +385,11 @@ const finderPagesByResult = Object.fromEntries(
 );
 Object.assign(report.finderOutsideOutages, { byResultPerInstance: finderPagesByResult });
 const ok =
-  lost.messages + lost.items + lost.orders === 0 && outside.length === 0 && drained && p(0.99) <= FINDER_P99_MS;
+  lost.messages + lost.items + lost.orders === 0 &&
+  outside.length === 0 &&
+  drained &&
+  p(0.99) <= FINDER_P99_MS &&
+  report.memory.flat.ok;
 fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
 const out = path.join(root, `bench/results/soak-${report.at.replace(/[:.]/g, "-")}.json`);
 fs.writeFileSync(out, JSON.stringify(report, null, 2));

@@ -37,6 +37,30 @@ describe("configuration", () => {
     expect(() => parseConfig({ ...demo, SMS_DAILY_BUDGET: "-1" }, tmp())).toThrow(/SMS_DAILY_BUDGET/);
   });
 
+  it("backups go to ./data/backups unencrypted and unscheduled unless BACKUP_* say otherwise; a short passphrase or interval stops the start (decision 048)", () => {
+    const cwd = tmp();
+    expect(parseConfig(demo, cwd).operations.backups).toEqual({
+      dir: path.join(cwd, "data/backups"),
+      passphrase: undefined,
+      everyMs: undefined,
+    });
+    const c = parseConfig(
+      { ...demo, BACKUP_DIR: "/srv/backups", BACKUP_PASSPHRASE: "correct horse battery", BACKUP_EVERY: "6h" },
+      cwd,
+    );
+    expect(c.operations.backups).toEqual({
+      dir: "/srv/backups",
+      passphrase: "correct horse battery",
+      everyMs: 6 * 3_600_000,
+    });
+    expect(parseConfig({ ...demo, BACKUP_EVERY: "15m" }, cwd).operations.backups.everyMs).toBe(15 * 60_000);
+    expect(parseConfig({ ...demo, BACKUP_EVERY: "1d" }, cwd).operations.backups.everyMs).toBe(86_400_000);
+    for (const bad of ["14m", "6", "6 hours", "0h", "-1d", "h"]) {
+      expect(() => parseConfig({ ...demo, BACKUP_EVERY: bad }, cwd), bad).toThrow(/BACKUP_EVERY/);
+    }
+    expect(() => parseConfig({ ...demo, BACKUP_PASSPHRASE: "short" }, cwd)).toThrow(/BACKUP_PASSPHRASE/);
+  });
+
   it("STRIPE_ONE_TIME_METHODS: Swish by default, a list of known methods, none for the card only (decision 056)", () => {
     expect(parseConfig(demo, tmp()).oneTimeMethods).toEqual(["swish"]);
     expect(parseConfig({ ...demo, STRIPE_ONE_TIME_METHODS: "" }, tmp()).oneTimeMethods).toEqual(["swish"]);

@@ -7,6 +7,7 @@ import {
   afterGcReport,
   lagReport,
   latencyPerMinute,
+  memoryFlat,
   memoryReport,
   parseMetrics,
   quantile,
@@ -27,6 +28,30 @@ describe("bench:soak's memory report (decision 048)", () => {
     expect(report.a!.slopeWholeMbPerMin).toBeGreaterThan(4);
     expect(report.a!.slopeAfterWarmUpMbPerMin).toBe(0);
     expect(report.a).toMatchObject({ startMb: 200, warmStartMb: 300, endMb: 300 });
+  });
+
+  it("judges memory flat by the second-half RSS slope of the instances that ran throughout, and fails one that rose", () => {
+    const t0 = 1_000_000;
+    const line = (perMinute: number): Array<[number, number]> =>
+      Array.from({ length: 21 }, (_, m) => [t0 + m * 60_000, 300 + perMinute * m]);
+    const report = memoryReport(
+      new Map([
+        ["steady", line(0.5)],
+        ["leaking", line(3)],
+        ["replacement", line(14)],
+      ]),
+      t0 + 10 * 60_000,
+    );
+    expect(memoryFlat(report, ["steady"], 1).ok).toBe(true);
+    expect(memoryFlat(report, ["steady", "leaking"], 1)).toMatchObject({
+      ok: false,
+      rssSlopeAfterWarmUpMbPerMin: { steady: 0.5, leaking: 3 },
+    });
+    // The replacement of the killed instance is not named: its filling cache is no leak.
+    expect(memoryFlat(report, ["steady"], 1).rssSlopeAfterWarmUpMbPerMin).not.toHaveProperty("replacement");
+    // An instance with no second half shows nothing, so it cannot pass.
+    expect(memoryFlat(report, ["steady", "gone"], 1).ok).toBe(false);
+    expect(memoryFlat(report, [], 1).ok).toBe(false);
   });
 
   it("reads the heap after GC from each minute's lowest reading, so the sawtooth between collections is no slope", () => {

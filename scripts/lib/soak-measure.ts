@@ -223,6 +223,21 @@ export function memoryReport(rss: Map<string, Array<[number, number]>>, warmFrom
   );
 }
 
+/**
+ * Whether the instances that ran through the whole soak kept their memory flat: each one's
+ * RSS slope over the second half (the finder-page cache full by then) at most `barMbPerMin`.
+ * The killed instance and its replacement are not judged: one stops early, the other starts
+ * with an empty cache, which fills. An instance without a second half fails (nothing shown).
+ */
+export function memoryFlat(report: ReturnType<typeof memoryReport>, throughout: string[], barMbPerMin: number) {
+  const slopes = Object.fromEntries(
+    throughout.map((name) => [name, report[name]?.slopeAfterWarmUpMbPerMin ?? Number.NaN]),
+  );
+  const ok =
+    throughout.length > 0 && Object.values(slopes).every((slope) => Number.isFinite(slope) && slope <= barMbPerMin);
+  return { ok, barMbPerMin, rssSlopeAfterWarmUpMbPerMin: slopes };
+}
+
 /** The lowest reading of each whole minute since the first point (the heap after GC). */
 export function minimaPerMinute(points: Array<[number, number]>): Array<[number, number]> {
   const t0 = points[0]?.[0] ?? 0;
