@@ -5,9 +5,10 @@
 // with 1,000 items of the same shape, then measures on each, side by side:
 //   - the finder page's requests per second as a share of a bare node:http server, both
 //     databases' apps and the bare server taking turns in slices, p99 and errors, with
-//     scan logging on: in one rotation 1,000 items whose pages are in the page cache (the
-//     bars), in a second one items picked at random from all of them (reported: at a
-//     million stickers nearly every such request misses the 5,000-page cache and renders);
+//     scan logging on: in one rotation 1,000 items whose pages are in the page cache (bars:
+//     half of bare, p99 ≤ 50 ms), in a second one items picked at random from all of them
+//     (bars: ≥ 1,000 a second and p99 ≤ 50 ms, issue #44 point 6; at a million stickers
+//     nearly every such request misses the 5,000-page cache and is made from its template);
 //     the share is the median of the rotations' paired shares;
 //   - the 50,000-item organisation's dashboard (first page, a search, a filter): p50;
 //   - its CSV export, streamed: seconds, bytes and the server's memory growth;
@@ -68,6 +69,9 @@ const BARS = {
   p99Ms: 50,
   errors: 0,
   dashboardP50Ms: 50,
+  /** Spread over every item at a million (issue #44 point 6): scans of different stickers. */
+  spreadPerSec: 1000,
+  spreadP99Ms: 50,
   exportSeconds: 5,
   /** Three exports in a row in a heap-capped server: the third's peak over the first's (MB). */
   exportDriftMb: 16,
@@ -333,6 +337,28 @@ async function measureFinder(sets: Prepared[]) {
   return out;
 }
 
+const errorsOf = (r: Run) => r.errors + r.non2xx;
+
+/**
+ * The finder page's bars at the large size: the cached row's share of bare (within 10 % of
+ * the small database's: a relative bound, not ten points) and p99, and the spread row's
+ * requests a second and p99 (issue #44 point 6).
+ */
+function finderChecks(large: Measured["finder"], small: Measured["finder"]) {
+  return {
+    ratio: large.hotRatio >= BARS.ratio && large.hotRatio >= small.hotRatio * (1 - BARS.ratioDrift),
+    p99: large.hot.p99Ms <= BARS.p99Ms,
+    spreadRate: large.spread.requestsPerSec >= BARS.spreadPerSec,
+    spreadP99: large.spread.p99Ms <= BARS.spreadP99Ms,
+    finderErrors: errorsOf(large.spread) + errorsOf(large.hot) === 0,
+  };
+}
+
+const printChecks = (checks: Record<string, boolean>) =>
+  Object.entries(checks)
+    .map(([k, ok]) => `${k}: ${ok ? "ok" : "MISSED"}`)
+    .join("; ");
+
 /** The big organisation's dashboard, its export and housekeeping on one prepared database; stops its app. */
 async function measureRest(p: Prepared, finder: Measured["finder"]): Promise<Measured> {
   const { label, size, seeded, rt, env, cookie, app, appUrl, hot } = p;
@@ -465,6 +491,7 @@ if (process.env.BENCH_ONLY === "finder") {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg(), node: process.version },
     settings: { seconds: SECONDS, slices: SLICES, connections: CONNECTIONS, scale: SCALE, only: "finder" },
     finder: Object.fromEntries(finders),
+    checks: finderChecks(finders.get(largeSet.label)!, finders.get(smallSet.label)!),
   };
   for (const [label, f] of finders)
     console.log(
@@ -475,11 +502,12 @@ if (process.env.BENCH_ONLY === "finder") {
   const outFile = path.join(outDir, `bench-scale-finder-${report.date.replace(/[:.]/g, "-")}.json`);
   fs.writeFileSync(outFile, JSON.stringify(report, null, 2));
   console.log(`report: ${path.relative(root, outFile)}`);
+  console.log(printChecks(report.checks));
   await smallSet.rt.database.close();
   await largeSet.rt.database.close();
   await admin(`drop database if exists "${smallName}" with (force)`);
   children.stopAll();
-  process.exit(0);
+  process.exit(Object.values(report.checks).every(Boolean) ? 0 : 1);
 }
 const small = await measureRest(smallSet, finders.get(smallSet.label)!);
 const large = await measureRest(largeSet, finders.get(largeSet.label)!);
@@ -496,10 +524,16 @@ const rowsOut: [string, string, string, string][] = [
   ],
   ["finder / bare, spread over all items", pct(small.finder.spreadRatio), pct(large.finder.spreadRatio), "reported"],
   [
+    "finder spread over all items: requests a second",
+    String(small.finder.spread.requestsPerSec),
+    String(large.finder.spread.requestsPerSec),
+    `≥ ${BARS.spreadPerSec.toLocaleString("en")} (at the large size)`,
+  ],
+  [
     "finder p99 (cached / spread)",
     `${small.finder.hot.p99Ms} / ${small.finder.spread.p99Ms} ms`,
     `${large.finder.hot.p99Ms} / ${large.finder.spread.p99Ms} ms`,
-    "≤ 50 ms (cached)",
+    "≤ 50 ms (both)",
   ],
   [
     "finder errors",
@@ -538,22 +572,15 @@ const rowsOut: [string, string, string, string][] = [
 console.log(`\n| | ${small.label} | ${large.label} | bar |\n|---|---|---|---|`);
 for (const r of rowsOut) console.log(`| ${r.join(" | ")} |`);
 
-const errorsOf = (r: Run) => r.errors + r.non2xx;
 const checks = {
-  // Within 10 % of the small database's share: a relative bound, not ten points.
-  ratio: large.finder.hotRatio >= BARS.ratio && large.finder.hotRatio >= small.finder.hotRatio * (1 - BARS.ratioDrift),
-  p99: large.finder.hot.p99Ms <= BARS.p99Ms,
+  ...finderChecks(large.finder, small.finder),
   errors: [large.finder.spread, large.finder.hot, large.housekeeping.finder].every((r) => errorsOf(r) === 0),
   dashboard: Object.values(large.dashboard).every((d) => d.p50Ms <= BARS.dashboardP50Ms),
   exportSeconds: large.export.seconds <= BARS.exportSeconds,
   exportMemory: large.export.cappedDriftMb <= BARS.exportDriftMb,
   housekeeping: large.housekeeping.finder.p99Ms <= BARS.housekeepingP99Ms,
 };
-console.log(
-  `\n${Object.entries(checks)
-    .map(([k, ok]) => `${k}: ${ok ? "ok" : "MISSED"}`)
-    .join("; ")}`,
-);
+console.log(`\n${printChecks(checks)}`);
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavg: os.loadavg(), node: process.version },
