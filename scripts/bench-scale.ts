@@ -7,7 +7,7 @@
 //     databases' apps and the bare server taking turns in slices, p99 and errors, with
 //     scan logging on: in one rotation 1,000 items whose pages are in the page cache (bars:
 //     half of bare, p99 ≤ 50 ms), in a second one items picked at random from all of them
-//     (bars: ≥ 1,000 a second and p99 ≤ 50 ms, issue #44 point 6; at a million stickers
+//     (bars: ≥ 1,000 a second and p99 ≤ 50 ms, decision 045, point 6; at a million stickers
 //     nearly every such request misses the 5,000-page cache and is made from its template);
 //     the share is the median of the rotations' paired shares;
 //   - the 50,000-item organisation's dashboard (first page, a search, a filter): p50;
@@ -69,7 +69,7 @@ const BARS = {
   p99Ms: 50,
   errors: 0,
   dashboardP50Ms: 50,
-  /** Spread over every item at a million (issue #44 point 6): scans of different stickers. */
+  /** Spread over every item at a million (decision 045, point 6): scans of different stickers. */
   spreadPerSec: 1000,
   spreadP99Ms: 50,
   exportSeconds: 5,
@@ -342,7 +342,7 @@ const errorsOf = (r: Run) => r.errors + r.non2xx;
 /**
  * The finder page's bars at the large size: the cached row's share of bare (within 10 % of
  * the small database's: a relative bound, not ten points) and p99, and the spread row's
- * requests a second and p99 (issue #44 point 6).
+ * requests a second and p99 (decision 045, point 6).
  */
 function finderChecks(large: Measured["finder"], small: Measured["finder"]) {
   return {
