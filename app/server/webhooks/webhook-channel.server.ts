@@ -50,7 +50,7 @@ export function createWebhookSender(
         transport,
       });
       const ok = outcome.result === "delivered";
-      await repo.insertDelivery(db, {
+      const attempt = {
         id: randomUUID(),
         endpointId: endpoint.id,
         eventId: message.eventId,
@@ -60,12 +60,20 @@ export function createWebhookSender(
         durationMs: Math.round(performance.now() - started),
         ok: ok ? 1 : 0,
         error: ok ? null : outcome.error,
-      });
+      };
+      // The attempt's log line and the endpoint's state in one transaction: nobody reads a
+      // delivery logged as answered on an endpoint still marked failing, or the reverse.
       if (outcome.result === "delivered") {
-        await repo.clearFailing(db, endpoint.id);
+        await db.transaction().execute(async (trx) => {
+          await repo.insertDelivery(trx, attempt);
+          await repo.clearFailing(trx, endpoint.id);
+        });
         return;
       }
-      const failingSince = await repo.markFailing(db, endpoint.id, now);
+      const failingSince = await db.transaction().execute(async (trx) => {
+        await repo.insertDelivery(trx, attempt);
+        return repo.markFailing(trx, endpoint.id, now);
+      });
       if (now - failingSince >= WEBHOOK_RETRY_FOR_MS) await disableFailingEndpoint(deps, endpoint, failingSince, now);
       if (outcome.result === "refused") throw new PermanentError(outcome.error);
       if (now - Number(row.createdAt) >= WEBHOOK_RETRY_FOR_MS) {
