@@ -290,6 +290,7 @@ const byKind = Object.fromEntries(
 );
 const warmFrom = began + durationMs / 2;
 const cpu = cpuReport(sampler.cpu, began, ended);
+const rssPerInstance = memoryReport(sampler.rss, warmFrom);
 const report = {
   at: new Date(began).toISOString(),
   minutes: MINUTES,
@@ -331,9 +332,9 @@ const report = {
   },
   memory: {
     secondHalfFrom: new Date(warmFrom).toISOString(),
-    perInstance: memoryReport(sampler.rss, warmFrom),
+    perInstance: rssPerInstance,
     flat: memoryFlat(
-      memoryReport(sampler.rss, warmFrom),
+      rssPerInstance,
       instances.filter((i) => i !== victim && !i.name.endsWith("-restarted")).map((i) => i.name),
       RSS_SLOPE_MB_PER_MIN,
     ),
