@@ -5,7 +5,6 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useMatches,
   useRouteError,
@@ -14,6 +13,7 @@ import {
 import type { Route } from "./+types/root";
 import { ConsentOverlay } from "./components/ConsentOverlay";
 import { FindCodeForm } from "./components/FindCodeForm";
+import { LowPriorityScripts } from "./components/LowPriorityScripts";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useNonce } from "./components/nonce";
@@ -159,7 +159,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <>
             <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
+            <LowPriorityScripts nonce={nonce} />
           </>
         )}
       </body>

@@ -19,6 +19,46 @@ export type TFunction = (key: string, options?: TOptions) => string;
 
 const plurals = new Map<Lang, Intl.PluralRules>();
 
+/** The options Intl.NumberFormat reads (ECMA-402); the rest of a call's options are its values. */
+const NUMBER_FORMAT_OPTIONS = [
+  "localeMatcher",
+  "numberingSystem",
+  "style",
+  "currency",
+  "currencyDisplay",
+  "currencySign",
+  "unit",
+  "unitDisplay",
+  "notation",
+  "compactDisplay",
+  "signDisplay",
+  "useGrouping",
+  "minimumIntegerDigits",
+  "minimumFractionDigits",
+  "maximumFractionDigits",
+  "minimumSignificantDigits",
+  "maximumSignificantDigits",
+  "roundingPriority",
+  "roundingIncrement",
+  "roundingMode",
+  "trailingZeroDisplay",
+] as const;
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * i18next's `new Intl.NumberFormat(lang, options)`, made once per language and formatting
+ * options: a formatter costs far more to make than to use, and a price list formats dozens
+ * of amounts while it hydrates (decision 045, point 4).
+ */
+function numberFormat(lang: Lang, options: TOptions): Intl.NumberFormat {
+  const picked: Record<string, unknown> = {};
+  for (const name of NUMBER_FORMAT_OPTIONS) if (options[name] !== undefined) picked[name] = options[name];
+  const key = `${lang}\u0000${JSON.stringify(picked)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(lang, picked as Intl.NumberFormatOptions)));
+  return format;
+}
+
 function lookup(resources: Translation | undefined, key: string): unknown {
   let node: unknown = resources;
   for (const part of key.split(".")) {
@@ -47,9 +87,7 @@ function interpolate(text: string, options: TOptions, lang: Lang): string {
     if (formats.length && value !== null && formats.join(",").trim().toLowerCase() === "number") {
       // i18next hands the call's options to Intl too (and keeps the value if Intl refuses).
       try {
-        value = new Intl.NumberFormat(lang, { ...options, interpolationkey: key } as Intl.NumberFormatOptions).format(
-          value as number,
-        );
+        value = numberFormat(lang, options).format(value as number);
       } catch {
         /* the raw value, as i18next */
       }
