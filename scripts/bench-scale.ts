@@ -146,7 +146,7 @@ interface Measured {
   label: string;
   size: ScaleSize;
   seeded: SeedTimings | "reused";
-  finder: { bare: Run; spread: Run; hot: Run; spreadRatio: number; hotRatio: number };
+  finder: { bare: Run; spread: Run; hot: Run; paced: Run; spreadRatio: number; hotRatio: number };
   dashboard: Record<string, { p50Ms: number; p99Ms: number; bytes: number }>;
   export: {
     seconds: number;
@@ -318,19 +318,37 @@ async function measureFinder(sets: Prepared[]) {
   const hot = await rotate(withBare((p) => p.hot));
   const spread = await rotate(withBare((p) => p.spread));
   bare.child.kill("SIGTERM");
+  // Reported beside the bars: the same spread scans arriving at the spread row's required
+  // rate (1,000 a second) rather than as fast as the app answers them, as a finder's scan
+  // arrives. The saturated row's p99 is mostly the wait behind the other 49 connections.
+  const paced = new Map<string, Slice>();
+  for (const p of sets) {
+    await settle();
+    const slice = await load(
+      p.appUrl,
+      p.spread,
+      SECONDS / 2,
+      CONNECTIONS,
+      p.app.child.pid,
+      await backendsOf(p),
+      BARS.spreadPerSec,
+    );
+    paced.set(p.label, slice);
+  }
   const out = new Map<string, Measured["finder"]>();
   for (const p of sets) {
     const runs = {
       bare: summarise("bare node:http", hot.bare!),
       spread: summarise("finder, all items", spread[p.label]!),
       hot: summarise("finder, 1,000 items", hot[p.label]!),
+      paced: summarise(`finder, all items at ${BARS.spreadPerSec} a second`, [paced.get(p.label)!]),
     };
     const shares = {
       hotRatio: pairedShare(hot[p.label]!, hot.bare!),
       spreadRatio: pairedShare(spread[p.label]!, spread.bare!),
     };
     console.log(
-      `  [${p.label}] finder: 1,000 items ${runs.hot.requestsPerSec}/s (bare ${runs.bare.requestsPerSec}/s), share ${(shares.hotRatio * 100).toFixed(1)} %, p99 ${runs.hot.p99Ms} ms; all items ${runs.spread.requestsPerSec}/s, share ${(shares.spreadRatio * 100).toFixed(1)} %, p99 ${runs.spread.p99Ms} ms`,
+      `  [${p.label}] finder: 1,000 items ${runs.hot.requestsPerSec}/s (bare ${runs.bare.requestsPerSec}/s), share ${(shares.hotRatio * 100).toFixed(1)} %, p99 ${runs.hot.p99Ms} ms; all items ${runs.spread.requestsPerSec}/s, share ${(shares.spreadRatio * 100).toFixed(1)} %, p99 ${runs.spread.p99Ms} ms; at ${BARS.spreadPerSec}/s p99 ${runs.paced.p99Ms} ms`,
     );
     out.set(p.label, { ...runs, ...shares });
   }
@@ -350,7 +368,7 @@ function finderChecks(large: Measured["finder"], small: Measured["finder"]) {
     p99: large.hot.p99Ms <= BARS.p99Ms,
     spreadRate: large.spread.requestsPerSec >= BARS.spreadPerSec,
     spreadP99: large.spread.p99Ms <= BARS.spreadP99Ms,
-    finderErrors: errorsOf(large.spread) + errorsOf(large.hot) === 0,
+    finderErrors: errorsOf(large.spread) + errorsOf(large.hot) + errorsOf(large.paced) === 0,
   };
 }
 
@@ -495,7 +513,7 @@ if (process.env.BENCH_ONLY === "finder") {
   };
   for (const [label, f] of finders)
     console.log(
-      `[${label}] cached ${pct(f.hotRatio)} p99 ${f.hot.p99Ms} ms; spread ${f.spread.requestsPerSec}/s ${pct(f.spreadRatio)} p99 ${f.spread.p99Ms} ms, CPU a request: server ${f.spread.serverCpuPerRequestUs} µs, PostgreSQL ${f.spread.dbCpuPerRequestUs} µs, load generator ${f.spread.clientCpuPerRequestUs} µs; bare ${f.bare.requestsPerSec}/s`,
+      `[${label}] cached ${pct(f.hotRatio)} p99 ${f.hot.p99Ms} ms; spread ${f.spread.requestsPerSec}/s ${pct(f.spreadRatio)} p99 ${f.spread.p99Ms} ms, CPU a request: server ${f.spread.serverCpuPerRequestUs} µs, PostgreSQL ${f.spread.dbCpuPerRequestUs} µs, load generator ${f.spread.clientCpuPerRequestUs} µs; at ${f.paced.requestsPerSec}/s p50 ${f.paced.p50Ms} ms p99 ${f.paced.p99Ms} ms; bare ${f.bare.requestsPerSec}/s`,
     );
   const outDir = path.join(root, "bench/results");
   fs.mkdirSync(outDir, { recursive: true });
@@ -534,6 +552,12 @@ const rowsOut: [string, string, string, string][] = [
     `${small.finder.hot.p99Ms} / ${small.finder.spread.p99Ms} ms`,
     `${large.finder.hot.p99Ms} / ${large.finder.spread.p99Ms} ms`,
     "≤ 50 ms (both)",
+  ],
+  [
+    `finder spread over all items at ${BARS.spreadPerSec.toLocaleString("en")} a second: p99`,
+    `${small.finder.paced.p99Ms} ms`,
+    `${large.finder.paced.p99Ms} ms`,
+    "reported",
   ],
   [
     "finder errors",

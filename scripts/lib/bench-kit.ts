@@ -175,7 +175,10 @@ export async function settle(share = 0.15, maxMs = 10_000): Promise<number> {
   }
 }
 
-/** `connections` clients for `seconds` against `url`, each request on the path `pathFor` gives. */
+/**
+ * `connections` clients for `seconds` against `url`, each request on the path `pathFor`
+ * gives; as fast as the server answers, or at most `rate` requests a second in all.
+ */
 export async function load(
   url: string,
   pathFor: (() => string) | null,
@@ -183,6 +186,7 @@ export async function load(
   connections: number,
   serverPid?: number,
   dbPids: number[] = [],
+  rate?: number,
 ): Promise<Slice> {
   const server0 = cpuSecondsOf(serverPid);
   const client0 = ownCpuSeconds();
@@ -191,6 +195,7 @@ export async function load(
     url,
     connections,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     headers: browserHeaders,
     requests: pathFor ? [{ setupRequest: (req) => ({ ...req, path: pathFor() }) }] : undefined,
   });
