@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { createUser } from "../support/users";
 import { sql } from "kysely";
 
 let db: TestDatabase;
@@ -83,6 +84,21 @@ describe(`foundation on ${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
       expect(html, path).toContain("Page not found");
       expect(html.match(/<script\b[^>]*>/g) ?? [], path).toHaveLength(1);
       expect(html, path).not.toMatch(/<script[^>]+src=|modulepreload/);
+    }
+  });
+
+  it("a page that hydrates fetches its module preloads at low priority, behind its stylesheet (decision 045)", async () => {
+    const rt = await createTestRuntime(testEnv(db));
+    try {
+      const user = await createUser(rt);
+      const res = await fetch(`${server.url}/dashboard`, { headers: { Cookie: `${user.cookie}; ConsentApproved=1` } });
+      expect(res.status).toBe(200);
+      const preloads = (await res.text()).match(/<link\b[^>]*\brel="modulepreload"[^>]*>/g) ?? [];
+      // React Router's entry, its manifest and the route's chunks: all of them, not only some.
+      expect(preloads.length).toBeGreaterThan(5);
+      expect(preloads.filter((link) => !link.includes('fetchPriority="low"'))).toEqual([]);
+    } finally {
+      await rt.database.close();
     }
   });
 
