@@ -3,10 +3,11 @@
 // first-time visitor (no cookies: the consent overlay is part of what a finder sees), and
 // signed in against /dashboard, the item form and /order (decision 045). Five runs per
 // page (LIGHTHOUSE_RUNS to change; a run Lighthouse itself failed is run again), each
-// printed, then the median of each figure; exits 1 when a median is past its budget (decision 020: the finder page 100/100/100, `/`
-// performance ≥ 98 and accessibility 100; decision 045: the signed-in pages performance
-// ≥ 95, total blocking time ≤ 150 ms, layout shift 0). LIGHTHOUSE_PAGES=signed-in measures
-// only the signed-in pages (not in `npm test`: their single runs vary too much for CI, decision 045).
+// printed, then the median of each figure; exits 1 when a median is past its budget
+// (decision 020: the finder page 100/100/100, `/` performance ≥ 98 and accessibility 100;
+// decision 045: the signed-in pages performance ≥ 95, total blocking time ≤ 150 ms, layout
+// shift 0). LIGHTHOUSE_PAGES=signed-in measures only the signed-in pages (not in
+// `npm test`: their single runs vary too much for CI, decision 045).
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import fs from "node:fs";
@@ -19,7 +20,7 @@ type Budget = Record<"performance" | "accessibility" | "best-practices", number>
 /** Upper bounds: total blocking time (ms) and cumulative layout shift. */
 type Ceiling = Partial<Record<"tbt" | "cls", number>>;
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 5);
-/** Runs Lighthouse itself failed (its runtimeError, e.g. NO_NAVSTART: "run Lighthouse again") are run again, this often. */
+/** How often a run Lighthouse itself failed (its runtimeError, e.g. NO_NAVSTART: "run Lighthouse again") is run again. */
 const RETRIES = 2;
 
 const server = await startQualityServer();
