@@ -31,10 +31,10 @@ import {
   type ItemPageVersion,
 } from "./items/item-page-cache.server";
 import { itemPageViewOf } from "./items/items.service.server";
-import { readFinderPage } from "./items/finder-page.repository.server";
+import { batchedFinderPageReads, type FinderPageReader } from "./items/finder-page-reads.server";
 import { gzipJoined, gzipPart, type GzipPart } from "./items/joined-gzip.server";
 import { logger } from "./logger.server";
-import { isFloodedBy, relayFloodKey } from "./relay/relay-limits.server";
+import { isFloodedBy, RELAY_FLOOD_KEY_PREFIX } from "./relay/relay-limits.server";
 import type { Runtime } from "./runtime.server";
 import { scanLog } from "./scans/scan-log.server";
 import { recordItemPageVisit } from "./scans/scans.service.server";
@@ -73,6 +73,14 @@ interface Prepared {
 }
 const templates = new Map<string, Promise<Prepared | null>>();
 
+/** Each database's reader: misses at the same moment share a read (finder-page-reads.server.ts). */
+const readers = new WeakMap<Runtime["database"]["db"], FinderPageReader>();
+function readerOf(db: Runtime["database"]["db"]): FinderPageReader {
+  let reader = readers.get(db);
+  if (!reader) readers.set(db, (reader = batchedFinderPageReads(db, RELAY_FLOOD_KEY_PREFIX)));
+  return reader;
+}
+
 /**
  * The page of a cache miss made from its template and stored in `cache` under `key`, or
  * null when the app must render it.
@@ -89,11 +97,11 @@ export async function finderPageMiss(
   let view: FinderView;
   let version: ItemPageVersion;
   try {
-    // One read for the page (finder-page.repository.server.ts): the item, its photo, its
-    // organisation, its lapsed relay and its flood counter; the page's version comes from
-    // the same row. A sticker address without an item (a replaced or unclaimed sticker, a
-    // mistyped address) is the app's.
-    const read = await readFinderPage(deps.db, itemId, relayFloodKey(itemId));
+    // One read for the page (finder-page.repository.server.ts), shared with the misses of
+    // the same moment: the item, its photo, its organisation, its lapsed relay and its
+    // flood counter; the page's version comes from the same row. A sticker address without
+    // an item (a replaced or unclaimed sticker, a mistyped address) is the app's.
+    const read = await readerOf(deps.db)(itemId);
     if (!read) return null;
     const now = deps.clock();
     version = pageVersionOf(read.item, now);

@@ -10,7 +10,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { readFinderPage } from "../../app/server/items/finder-page.repository.server";
+import { readFinderPages } from "../../app/server/items/finder-page.repository.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { createUser } from "../support/users";
@@ -54,6 +54,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** The finder page's read of the item alone (the statement's size for one item, `finder_page`). */
+const readFinderPage = async () => (await readFinderPages(rt.database.db, [itemId], "relay:flood:none:")).get(itemId);
+
 /**
  * The statements prepared on the pool's most recently used connection: the pool hands its
  * idle connections out last in, first out, so with nothing else running this is the
@@ -67,20 +70,20 @@ async function preparedHere(): Promise<string[]> {
 }
 
 it("the finder page's read is prepared once per connection and survives a column added under it by a migration", async () => {
-  const before = await readFinderPage(rt.database.db, itemId, "relay:flood:none");
+  const before = await readFinderPage();
   expect(before?.item.name).toBe("Umbrella");
   expect(await preparedHere()).toContain("finder_page");
   // Again on the same connection: by its name, without preparing anew.
-  expect((await readFinderPage(rt.database.db, itemId, "relay:flood:none"))?.item.name).toBe("Umbrella");
+  expect((await readFinderPage())?.item.name).toBe("Umbrella");
 
   // A rolling deploy: the new version's migration adds a column to products while this
   // version's connections hold the statement prepared for the old columns.
   await sql`alter table products add column "addedByANewerVersion" text`.execute(rt.database.db);
-  const after = await readFinderPage(rt.database.db, itemId, "relay:flood:none");
+  const after = await readFinderPage();
   expect(after?.item.name).toBe("Umbrella");
   // The same connection now runs it under a new name, prepared for the table as it is.
   const names = await preparedHere();
   expect(names).toContain("finder_page_1");
-  expect((await readFinderPage(rt.database.db, itemId, "relay:flood:none"))?.item.name).toBe("Umbrella");
+  expect((await readFinderPage())?.item.name).toBe("Umbrella");
   expect(await preparedHere()).toEqual(names);
 });

@@ -26,7 +26,7 @@ import { finderPageStatement } from "../../app/server/items/finder-page.reposito
 import { getItemPageView } from "../../app/server/items/items.service.server";
 import { getOrderPage } from "../../app/server/orders/order-page.service.server";
 import { countOwnerUnread, listOwnerConversations } from "../../app/server/relay/relay.service.server";
-import { relayFloodKey } from "../../app/server/relay/relay-limits.server";
+import { RELAY_FLOOD_KEY_PREFIX } from "../../app/server/relay/relay-limits.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { insertScans } from "../../app/server/scans/scans.repository.server";
 import { systemClock, type Deps } from "../../app/server/service-deps.server";
@@ -152,11 +152,15 @@ describe("hot queries use an index on a seeded database", () => {
     expect(expectIndexed(plans)).toContain("products");
   });
 
-  it("a finder page that misses the cache reads its item, photo, organisation and flood counter in one indexed statement", async () => {
+  it("a finder page that misses the cache reads its item, photo, organisation and flood counter in one indexed statement, alone or with fifteen others", async () => {
     // Run with db.executeQuery as compiled once (finder-page.repository.server.ts): no plugin sees it.
     const id = seededItemId(30_001);
-    const plan = await planOf(finderPageStatement(rt.database.db, id, relayFloodKey(id)));
+    const plan = await planOf(finderPageStatement(rt.database.db, [id], RELAY_FLOOD_KEY_PREFIX));
     expect(expectIndexed([plan])).toContain("products");
+    // Sixteen misses at once (finder-page-reads.server.ts): the same, one lookup per id.
+    const ids = Array.from({ length: 16 }, (_, k) => seededItemId(40_001 + k * 997));
+    const batch = await planOf(finderPageStatement(rt.database.db, ids, RELAY_FLOOD_KEY_PREFIX));
+    expect(expectIndexed([batch])).toContain("products");
   });
 
   it("the scan log's insert finds no table to read end to end", async () => {

@@ -23,6 +23,11 @@ export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, wind
 
 /** The counter key of an item's flood threshold, for a read that joins it (the finder page's miss). */
 export const relayFloodKey = (itemId: string) => rateLimitKey(RELAY_ITEM_RULE, itemId);
+/**
+ * What every flood key starts with: an item's is this and its id in lower case
+ * (rateLimitKey), for a read that joins the counters of several items at once.
+ */
+export const RELAY_FLOOD_KEY_PREFIX = relayFloodKey("");
 
 /**
  * isRelayFlooded (relay.service.server.ts) for the item's flood counter already read by
