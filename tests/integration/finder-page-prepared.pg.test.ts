@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { readFinderPages } from "../../app/server/items/finder-page.repository.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { insertItemRow } from "../support/item-rows";
 import { createUser } from "../support/users";
 
 let db: TestDatabase;
@@ -23,31 +24,14 @@ beforeAll(async () => {
   db = await createTestDatabase("finderprepared");
   rt = await createTestRuntime(testEnv(db));
   const owner = await createUser(rt, { name: "Prepared Owner" });
-  const now = Date.now();
-  itemId = "Prep000001";
-  await rt.database.db
-    .insertInto("products")
-    .values({
-      id: itemId,
-      code: "ZPREP0001",
-      owner: owner.id,
-      name: "Umbrella",
-      findFee: 100,
-      currency: "SEK",
-      prodType: "other",
-      contactInfo: "Call me",
-      contactVisibility: "public",
-      payment: "year",
-      payed: 1,
-      paidUntil: now + 365 * 86_400_000,
-      createdAt: now,
-      updatedAt: now,
-      active: 1,
-      scanAlerts: 0,
-      lostAt: null,
-      organisationId: null,
-    } as never)
-    .execute();
+  itemId = await insertItemRow(rt, {
+    id: "Prep000001",
+    code: "ZPREP0001",
+    owner: owner.id,
+    name: "Umbrella",
+    findFee: 100,
+    contactInfo: "Call me",
+  });
 });
 afterAll(async () => {
   await rt?.database.close();

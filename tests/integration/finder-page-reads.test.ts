@@ -14,6 +14,7 @@ import { readFinderPages } from "../../app/server/items/finder-page.repository.s
 import { RELAY_FLOOD_KEY_PREFIX, relayFloodKey } from "../../app/server/relay/relay-limits.server";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
+import { insertItemRow, testStickerCode } from "../support/item-rows";
 import { createUser, type TestUser } from "../support/users";
 
 let tdb: TestDatabase;
@@ -49,36 +50,19 @@ afterAll(async () => {
 let n = 0;
 async function item(row: Record<string, unknown> = {}): Promise<string> {
   n++;
-  // Mixed case: the flood key holds the id in lower case.
-  const id = `BaTch${String(n).padStart(5, "0")}`;
-  const now = Date.now();
-  await rt.database.db
-    .insertInto("products")
-    .values({
-      id,
-      code: `ZB${String(n)
-        .padStart(7, "0")
-        .replace(/[0-9]/g, (d) => "23456789AB"[Number(d)]!)}`,
+  return insertItemRow(
+    rt,
+    {
+      // Mixed case: the flood key holds the id in lower case.
+      id: `BaTch${String(n).padStart(5, "0")}`,
+      code: testStickerCode("ZB", n, 7),
       owner: owner.id,
       name: `Umbrella ${n}`,
       findFee: 100 + n,
-      currency: "SEK",
-      prodType: "other",
       contactInfo: `Call ${n}`,
-      contactVisibility: "public",
-      payment: "year",
-      payed: 1,
-      paidUntil: now + 365 * DAY,
-      createdAt: now,
-      updatedAt: now,
-      active: 1,
-      scanAlerts: 0,
-      lostAt: null,
-      organisationId: null,
-      ...row,
-    } as never)
-    .execute();
-  return id;
+    },
+    row,
+  );
 }
 
 async function withPhoto(id: string, nominals: number[]) {

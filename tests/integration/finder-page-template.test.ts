@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../app/server/runtime.server";
 import { createTestDatabase, createTestRuntime, testEnv, type TestDatabase } from "../support/database";
 import { startServer, type TestServer } from "../support/server";
+import { insertItemRow, testStickerCode } from "../support/item-rows";
 import { createUser, type TestUser } from "../support/users";
 
 let db: TestDatabase;
@@ -57,35 +58,18 @@ let n = 0;
 /** An item row as the app writes it, paid for a year unless `row` says otherwise. */
 async function item(row: Record<string, unknown>): Promise<string> {
   n++;
-  const id = `Tmpl${String(n).padStart(6, "0")}`;
-  const now = Date.now();
-  await rt.database.db
-    .insertInto("products")
-    .values({
-      id,
-      code: `Z${String(n)
-        .padStart(8, "0")
-        .replace(/[0-9]/g, (d) => "23456789AB"[Number(d)]!)}`,
+  return insertItemRow(
+    rt,
+    {
+      id: `Tmpl${String(n).padStart(6, "0")}`,
+      code: testStickerCode("Z", n, 8),
       owner: owner.id,
       name: `Umbrella ${n}`,
       findFee: 100 + n,
-      currency: "SEK",
-      prodType: "other",
       contactInfo: `Call +46 70 123 45 ${String(n).padStart(2, "0")} or write to owner${n}@example.com`,
-      contactVisibility: "public",
-      payment: "year",
-      payed: 1,
-      paidUntil: now + 365 * DAY,
-      createdAt: now,
-      updatedAt: now,
-      active: 1,
-      scanAlerts: 0,
-      lostAt: null,
-      organisationId: null,
-      ...row,
-    } as never)
-    .execute();
-  return id;
+    },
+    row,
+  );
 }
 
 async function withPhoto(id: string) {
