@@ -21,7 +21,7 @@ export const RELAY_ITEM_CEILING: RateRule = { name: "relay:item-max", limit: 100
 /** Owner replies per user (a stolen session must not turn the relay into a mailer). */
 export const RELAY_REPLY_RULE: RateRule = { name: "relay:reply", limit: 30, windowMs: 60 * 60_000 };
 
-/** The counter key of an item's flood threshold, for a read that joins it (the finder page's miss). */
+/** The counter key of an item's flood threshold: what RELAY_ITEM_RULE counts under for the item. */
 export const relayFloodKey = (itemId: string) => rateLimitKey(RELAY_ITEM_RULE, itemId);
 /**
  * What every flood key starts with: an item's is this and its id in lower case
