@@ -58,3 +58,45 @@ describe("the outbox worker's deadline (decision 049)", () => {
     await worker.stop();
   });
 });
+
+describe("a claim whose lease ended", () => {
+  it("a row claimed by an instance that died is sent again once its lease ends, with the rows waiting; a running lease is left alone", async () => {
+    deps = await createServiceDeps();
+    const now = deps.clock();
+    const waiting = await enqueueSms(deps.db, { to: "+46700000001", text: "waiting" }, now - 5_000);
+    const ended = await enqueueSms(deps.db, { to: "+46700000002", text: "lease ended" }, now - 1_000);
+    const running = await enqueueSms(deps.db, { to: "+46700000003", text: "lease running" }, now - 9_000);
+    const claimed = (id: string, lockedUntil: number) =>
+      deps!.db
+        .updateTable("mail_outbox")
+        .set({ status: "sending", lockedUntil, attempts: 1 })
+        .where("id", "=", id)
+        .execute();
+    await claimed(ended, now - 1);
+    await claimed(running, now + 60_000);
+    const sent: string[] = [];
+    const worker = startOutboxWorker(
+      deps,
+      {
+        sms: {
+          send: (row) => {
+            sent.push(row.id);
+            return Promise.resolve({ providerId: null });
+          },
+        },
+      },
+      { pollMs: 60_000 },
+    );
+    await worker.drain();
+    await worker.stop();
+    expect(sent.toSorted()).toEqual([ended, waiting].toSorted());
+    const status = async (id: string) =>
+      await deps!.db
+        .selectFrom("mail_outbox")
+        .select(["status", "attempts"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+    expect(await status(ended)).toEqual({ status: "sent", attempts: 2 });
+    expect(await status(running)).toMatchObject({ status: "sending" });
+  });
+});
