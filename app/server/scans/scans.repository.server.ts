@@ -219,17 +219,51 @@ export async function claimAlert(
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function findOwnerContact(
+/**
+ * claimAlert for many items at once: the ids of those whose `column` was set to `now`.
+ * One statement per 500 items; the same race holds (of two flushes, one sees each row changed).
+ */
+export async function claimAlerts(
   db: DB,
-  userId: string,
-): Promise<{ email: string; emailVerified: boolean; name: string; language: string | null } | undefined> {
-  const row = await db
-    .selectFrom("user")
-    .select(["email", "emailVerified", "name", "language"])
-    .where("id", "=", userId)
-    .executeTakeFirst();
-  // better-auth's column: boolean on PostgreSQL, 0/1 on SQLite.
-  return row && { ...row, emailVerified: readBool(row.emailVerified) };
+  itemIds: string[],
+  column: "scanAlertedAt" | "inactiveAlertedAt",
+  now: number,
+  windowMs: number,
+): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  for (const part of chunks(itemIds)) {
+    const rows = await db
+      .updateTable("products")
+      .set({ [column]: now })
+      .where("id", "in", part)
+      .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]))
+      .returning("id")
+      .execute();
+    for (const r of rows) claimed.add(r.id);
+  }
+  return claimed;
+}
+
+export interface OwnerContact {
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  language: string | null;
+}
+
+/** The account contacts of `userIds`, by user id (a user that no longer exists is missing). */
+export async function findOwnerContacts(db: DB, userIds: string[]): Promise<Map<string, OwnerContact>> {
+  const out = new Map<string, OwnerContact>();
+  for (const part of chunks(userIds)) {
+    const rows = await db
+      .selectFrom("user")
+      .select(["id", "email", "emailVerified", "name", "language"])
+      .where("id", "in", part)
+      .execute();
+    // better-auth's column: boolean on PostgreSQL, 0/1 on SQLite.
+    for (const { id, ...row } of rows) out.set(id, { ...row, emailVerified: readBool(row.emailVerified) });
+  }
+  return out;
 }
 
 /** The item's lost-mode start (null: not lost), or undefined when there is no such item. */

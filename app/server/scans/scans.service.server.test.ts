@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem, getItemPageView } from "../items/items.service.server";
+import { createOrganisation } from "../organisations/organisations.service.server";
+import { uniqueOrgNumber } from "../../../tests/support/org-numbers";
 import { ScanLog, type ScanEvent } from "./scan-log.server";
 import { deleteScansBefore } from "./scans.repository.server";
 import {
@@ -227,6 +229,76 @@ describe("scans of an item whose sticker is not active (issue #19 point 12)", ()
     await writeScanEvents(deps, [scan(id, { paid: false, at: deps.clock() })]);
     sent = await mails();
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe("the mails of a flush's unpaid items, together", () => {
+  it("twenty unpaid items' scans: each verified owner mailed once, the contacts read and the items claimed in a few statements, however many items", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push(await createItem(deps, await owner("en", i !== 0), ITEM, "en"));
+    const statements: string[] = [];
+    const counting = deps.db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(args.node.kind === "InsertQueryNode" ? "insert" : args.node.kind);
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    });
+    const r = await writeScanEvents(
+      { ...deps, db: counting },
+      ids.map((id) => scan(id, { paid: false })),
+    );
+    expect(r.mails).toBe(19);
+    expect(await mails()).toHaveLength(19);
+    // One insert per mail; everything else is a fixed handful: before, four statements an item.
+    expect(statements.filter((k) => k === "insert")).toHaveLength(19);
+    expect(statements.filter((k) => k !== "insert").length).toBeLessThanOrEqual(5);
+    // The owner without a verified address: no mail, and the item is not claimed (the next scan may mail).
+    const unclaimed = await deps.db
+      .selectFrom("products")
+      .select("inactiveAlertedAt")
+      .where("id", "=", ids[0]!)
+      .executeTakeFirstOrThrow();
+    expect(unclaimed.inactiveAlertedAt).toBeNull();
+  });
+
+  it("an organisation's unpaid item: its assigned member and each admin with a verified address, one mail each", async () => {
+    const admin = await owner("sv");
+    const unverifiedAdmin = await owner("en", false);
+    const member = await owner("en");
+    const bystander = await owner("en");
+    const org = await createOrganisation(deps, admin, {
+      name: "Skanna AB",
+      orgNumber: uniqueOrgNumber(),
+      billingEmail: "billing@skanna.example",
+      invoiceStreet: "Storgatan 1",
+      invoicePostcode: "90326",
+      invoiceCity: "Umeå",
+      invoiceCountry: "SE",
+      vatNumber: null,
+      deskContact: "Reception",
+    });
+    const createdAt = deps.clock();
+    await deps.db
+      .insertInto("organisation_members")
+      .values([
+        { organisationId: org, userId: unverifiedAdmin, role: "admin", createdAt },
+        { organisationId: org, userId: member, role: "member", createdAt },
+        { organisationId: org, userId: bystander, role: "member", createdAt },
+      ])
+      .execute();
+    const id = await createItem(deps, admin, ITEM, "en", org);
+    await deps.db.updateTable("products").set({ assignedTo: member }).where("id", "=", id).execute();
+    const email = async (userId: string) =>
+      (await deps.db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
+
+    expect((await writeScanEvents(deps, [scan(id, { paid: false })])).mails).toBe(2);
+    const sent = await mails();
+    expect(sent.map((m) => m.to).toSorted()).toEqual([await email(admin), await email(member)].toSorted());
+    const adminEmail = await email(admin);
+    expect(sent.find((m) => m.to === adminEmail)?.subject).toBe(
+      "Någon skannade ”Black phone”, men klistermärket är inte aktiverat",
+    );
   });
 });
 
