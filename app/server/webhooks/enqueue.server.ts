@@ -52,6 +52,15 @@ function payloadOf(eventId: string, type: string, at: number, data: WebhookData)
   return JSON.stringify(body);
 }
 
+/** The organisation's enabled endpoints that chose `type`. */
+export async function endpointsFor(
+  db: DB,
+  organisationId: string,
+  type: WebhookEventType,
+): Promise<repo.EndpointRow[]> {
+  return (await repo.listEnabledEndpoints(db, organisationId)).filter((e) => e.events.split(",").includes(type));
+}
+
 /**
  * The event for every enabled endpoint of the organisation that chose `type`. `data` is
  * built only when one did. Answers the deliveries queued.
@@ -67,9 +76,7 @@ export async function enqueueWebhookEvent(
     data: () => WebhookData | Promise<WebhookData>;
   },
 ): Promise<number> {
-  const endpoints = (await repo.listEnabledEndpoints(db, input.organisationId)).filter((e) =>
-    e.events.split(",").includes(input.type),
-  );
+  const endpoints = await endpointsFor(db, input.organisationId, input.type);
   if (endpoints.length === 0) return 0;
   const eventId = eventIdOf(`${input.type}:${input.key}`);
   const payload = payloadOf(eventId, input.type, input.at, await input.data());

@@ -15,7 +15,7 @@ import type {
 import type { Deps } from "../service-deps.server";
 import { toApiItem } from "../api/representation.server";
 import type { WebhookEventType } from "~/lib/domain/webhooks";
-import { enqueueWebhookEvent } from "./enqueue.server";
+import { endpointsFor, enqueueWebhookEvent } from "./enqueue.server";
 import { toWebhookOrder, type WebhookData } from "./payloads.server";
 import * as repo from "./webhooks.repository.server";
 
@@ -48,6 +48,8 @@ async function itemEvent(
 export async function webhookOfScan(e: ScanRecorded, deps: HookDeps): Promise<void> {
   // A personal item has no webhooks: no read for it (most scans at a million stickers).
   if (e.organisationId === null) return;
+  // Nor an organisation without an endpoint for scans (most of them): no read of the item.
+  if ((await endpointsFor(deps.db, e.organisationId, "item.scanned")).length === 0) return;
   return itemEvent(deps, "item.scanned", e.itemId, `${e.itemId}:${e.at}`, e.at, (item) => ({
     scan: { at: new Date(e.at).toISOString(), device: e.device, lang: e.scanLang, lost: item.lostAt != null },
   }));
