@@ -42,4 +42,13 @@ describe("writeOutboxFile", () => {
     await expect(writeOutboxFile(dir, "3-taken.eml", "body")).rejects.toThrow();
     expect(fs.readdirSync(dir)).toEqual(["3-taken.eml"]);
   });
+
+  it("a folder removed after the first message is made again for the next, owner-only", async () => {
+    await writeOutboxFile(dir, "4-first.eml", "one");
+    fs.rmSync(dir, { recursive: true });
+    const file = await writeOutboxFile(dir, "5-second.eml", "two");
+    expect(fs.readFileSync(file, "utf8")).toBe("two");
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(dir)).toEqual(["5-second.eml"]);
+  });
 });

@@ -9,14 +9,25 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
+/** Folders made by this process: a mail is one file, and a folder made once needs no mkdir per mail. */
+const made = new Set<string>();
+
 /** Writes `body` as `dir/name` at once; returns the file's path. */
 export async function writeOutboxFile(dir: string, name: string, body: string | Buffer): Promise<string> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!made.has(dir)) {
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    made.add(dir);
+  }
   const file = path.join(dir, name);
   // A name no reader looks for (they match .eml / .txt), removed if the write fails.
   const partial = path.join(dir, `.${name}.${randomUUID()}.part`);
   try {
-    await fs.writeFile(partial, body, { mode: 0o600 });
+    await fs.writeFile(partial, body, { mode: 0o600 }).catch(async (error: unknown) => {
+      // The folder was removed since (a test cleaning up, a developer emptying it): made again.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      await fs.writeFile(partial, body, { mode: 0o600 });
+    });
     await fs.rename(partial, file);
   } catch (error) {
     await fs.rm(partial, { force: true });
