@@ -7,8 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProductInput } from "~/lib/forms/product-form";
 import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/service-db";
 import { createItem, getItemPageView } from "../items/items.service.server";
-import { createOrganisation } from "../organisations/organisations.service.server";
-import { uniqueOrgNumber } from "../../../tests/support/org-numbers";
+import { createTestOrganisation, joinOrganisation } from "../../../tests/support/service-fixtures";
 import { ScanLog, type ScanEvent } from "./scan-log.server";
 import { deleteScansBefore } from "./scans.repository.server";
 import {
@@ -267,31 +266,14 @@ describe("the mails of a flush's unpaid items, together", () => {
     const unverifiedAdmin = await owner("en", false);
     const member = await owner("en");
     const bystander = await owner("en");
-    const org = await createOrganisation(deps, admin, {
-      name: "Skanna AB",
-      orgNumber: uniqueOrgNumber(),
-      billingEmail: "billing@skanna.example",
-      invoiceStreet: "Storgatan 1",
-      invoicePostcode: "90326",
-      invoiceCity: "Umeå",
-      invoiceCountry: "SE",
-      vatNumber: null,
-      deskContact: "Reception",
-    });
-    const createdAt = deps.clock();
-    await deps.db
-      .insertInto("organisation_members")
-      .values([
-        { organisationId: org, userId: unverifiedAdmin, role: "admin", createdAt },
-        { organisationId: org, userId: member, role: "member", createdAt },
-        { organisationId: org, userId: bystander, role: "member", createdAt },
-      ])
-      .execute();
-    const id = await createItem(deps, admin, ITEM, "en", org);
-    await deps.db.updateTable("products").set({ assignedTo: member }).where("id", "=", id).execute();
     const email = async (userId: string) =>
       (await deps.db.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirstOrThrow()).email;
-
+    const org = await createTestOrganisation(deps, { id: admin, name: "Anna Svensson", email: await email(admin) });
+    await joinOrganisation(deps, org, { id: unverifiedAdmin }, "admin");
+    await joinOrganisation(deps, org, { id: member }, "member");
+    await joinOrganisation(deps, org, { id: bystander }, "member");
+    const id = await createItem(deps, admin, ITEM, "en", org);
+    await deps.db.updateTable("products").set({ assignedTo: member }).where("id", "=", id).execute();
     expect((await writeScanEvents(deps, [scan(id, { paid: false })])).mails).toBe(2);
     const sent = await mails();
     expect(sent.map((m) => m.to).toSorted()).toEqual([await email(admin), await email(member)].toSorted());
