@@ -3,6 +3,7 @@ import { createServiceDeps, type ServiceTestDeps } from "../../../tests/support/
 import { enqueueSms } from "../mail/mail.server";
 import { backoffMs, startOutboxWorker, withoutAddresses } from "./outbox-worker.server";
 import { targetBackoffMs } from "./lanes.server";
+import { findDueRows, withClaim } from "./outbox.repository.server";
 
 let deps: ServiceTestDeps | undefined;
 afterEach(async () => {
@@ -98,5 +99,26 @@ describe("a claim whose lease ended", () => {
         .executeTakeFirstOrThrow();
     expect(await status(ended)).toEqual({ status: "sent", attempts: 2 });
     expect(await status(running)).toMatchObject({ status: "sending" });
+  });
+
+  it("a claim reads the ended leases first, then the oldest waiting rows, and never more than its limit", async () => {
+    deps = await createServiceDeps();
+    const now = deps.clock();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++)
+      ids.push(await enqueueSms(deps.db, { to: `+4670000001${i}`, text: `row ${i}` }, now - 10_000 + i * 1_000));
+    // The newest row's claim ended: it comes first, then the oldest waiting row.
+    await deps.db
+      .updateTable("mail_outbox")
+      .set({ status: "sending", lockedUntil: now - 1, attempts: 1 })
+      .where("id", "=", ids[3]!)
+      .execute();
+    const opts = { exceptTargets: [], exceptAccounts: [] };
+    const due = await withClaim(deps.db, (tx) => findDueRows(tx, "sms", now, { ...opts, limit: 2 }));
+    expect(due.map((r) => r.id)).toEqual([ids[3], ids[0]]);
+    const one = await withClaim(deps.db, (tx) => findDueRows(tx, "sms", now, { ...opts, limit: 1 }));
+    expect(one.map((r) => r.id)).toEqual([ids[3]]);
+    const all = await withClaim(deps.db, (tx) => findDueRows(tx, "sms", now, { ...opts, limit: 10 }));
+    expect(all.map((r) => r.id)).toEqual([ids[3], ids[0], ids[1], ids[2]]);
   });
 });

@@ -75,9 +75,9 @@ type DueOptions = {
 };
 
 /**
- * The lane's rows that are due (claimed by an instance whose lease ended, or waiting and
- * due), oldest due first, leaving out targets set aside and the targets and accounts
- * this instance already sends its share to.
+ * The lane's rows that are due: those claimed by an instance whose lease ended, then those
+ * waiting and due, each oldest due first; leaving out targets set aside and the targets
+ * and accounts this instance already sends its share to.
  *
  * Two reads, each along `mail_outbox_lane_idx` in `nextAttemptAt` order: the leases that
  * ended first (rows stuck longest), then the waiting rows. One read with an OR of both made

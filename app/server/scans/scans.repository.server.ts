@@ -2,7 +2,7 @@
  * SQL of the scan log, scan alerts and lost mode (migration 0011, decision 014). One query
  * per function, the same on SQLite and PostgreSQL; rows converted here (decision 004).
  */
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, PostgresAdapter, sql } from "kysely";
 import { isLang } from "~/i18n/config";
 import { toDeviceClass, type ScanEntry } from "~/lib/domain/scans";
 import { readBool, type DB, type Dialect } from "../db/db.server";
@@ -170,6 +170,8 @@ export interface AlertTarget {
   id: string;
   name: string;
   owner: string;
+  /** null: a personal item (its owner is its one recipient). */
+  organisationId: string | null;
   payed: boolean;
   paidUntil: number | null;
   scanAlerts: boolean;
@@ -182,7 +184,7 @@ export async function findAlertTargets(db: DB, ids: string[], paidScans: boolean
   for (const part of chunks(ids)) {
     let q = db
       .selectFrom("products")
-      .select(["id", "name", "owner", "payed", "paidUntil", "scanAlerts", "lostAt"])
+      .select(["id", "name", "owner", "organisationId", "payed", "paidUntil", "scanAlerts", "lostAt"])
       .where("id", "in", part);
     if (paidScans) q = q.where((eb) => eb.or([eb("scanAlerts", "=", 1), eb("lostAt", "is not", null)]));
     rows.push(...(await q.execute()));
@@ -191,6 +193,7 @@ export async function findAlertTargets(db: DB, ids: string[], paidScans: boolean
     id: r.id,
     name: r.name,
     owner: r.owner,
+    organisationId: r.organisationId,
     payed: Number(r.payed) === 1,
     paidUntil: r.paidUntil == null ? null : Number(r.paidUntil),
     scanAlerts: Number(r.scanAlerts) === 1,
@@ -220,8 +223,10 @@ export async function claimAlert(
 }
 
 /**
- * claimAlert for many items at once: the ids of those whose `column` was set to `now`.
- * One statement per 500 items; the same race holds (of two flushes, one sees each row changed).
+ * claimAlert for many items at once, in the caller's transaction: the ids of those whose
+ * `column` was set to `now`. The same race holds (of two flushes, one sees each row
+ * changed). On PostgreSQL the rows are locked in id order first: two instances claiming
+ * overlapping items each in its own plan's order could otherwise deadlock.
  */
 export async function claimAlerts(
   db: DB,
@@ -231,7 +236,11 @@ export async function claimAlerts(
   windowMs: number,
 ): Promise<Set<string>> {
   const claimed = new Set<string>();
-  for (const part of chunks(itemIds)) {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  for (const part of chunks(itemIds.toSorted())) {
+    if (postgres) {
+      await db.selectFrom("products").select("id").where("id", "in", part).orderBy("id").forNoKeyUpdate().execute();
+    }
     const rows = await db
       .updateTable("products")
       .set({ [column]: now })

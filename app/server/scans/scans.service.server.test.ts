@@ -261,6 +261,26 @@ describe("the mails of a flush's unpaid items, together", () => {
     expect(unclaimed.inactiveAlertedAt).toBeNull();
   });
 
+  it("a mail that cannot be queued leaves its item unclaimed, and the flush's retry sends it", async () => {
+    const id = await createItem(deps, await owner("en"), ITEM, "en");
+    const failing = deps.db.withPlugin({
+      transformQuery: (args) => {
+        if (args.node.kind === "InsertQueryNode") throw new Error("disk full");
+        return args.node;
+      },
+      transformResult: (args) => Promise.resolve(args.result),
+    });
+    await expect(writeScanEvents({ ...deps, db: failing }, [scan(id, { paid: false })])).rejects.toThrow("disk full");
+    const row = await deps.db
+      .selectFrom("products")
+      .select("inactiveAlertedAt")
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(row.inactiveAlertedAt).toBeNull();
+    expect((await writeScanEvents(deps, [scan(id, { paid: false })])).mails).toBe(1);
+    expect(await mails()).toHaveLength(1);
+  });
+
   it("an organisation's unpaid item: its assigned member and each admin with a verified address, one mail each", async () => {
     const admin = await owner("sv");
     const unverifiedAdmin = await owner("en", false);

@@ -75,18 +75,21 @@ function latestPerItem(events: ScanEvent[], paid: boolean): Map<string, ScanEven
  */
 const WRITER_CHUNK = 1000;
 
+/** Unpaid items whose mails are claimed and queued in one transaction (queueInactiveScanMails). */
+const MAIL_CHUNK = 50;
+
 /**
  * The mails about scans of items whose sticker is not active, for a whole flush: the
  * owner of a personal item; an organisation item's assigned member and admins (the desk,
  * decision 026). Verified addresses only, one mail per person, at most one per item a day
- * (claimAlerts). The contacts are read, and the items claimed, for all the flush's items
- * at once: one by one it was about ten statements a scan, more than the finder pages'
- * own reads at a million stickers (decision 045). Claims and mails commit together.
+ * (claimAlerts). The contacts are read for all the flush's items at once, and the items
+ * claimed MAIL_CHUNK at a time: one by one it was four statements an item before its
+ * mail's insert, more than the finder pages' own reads at a million stickers (decision
+ * 045). An item's claim and its mails commit together.
  */
 async function queueInactiveScanMails(
   deps: Pick<Deps, "db" | "config">,
   targets: { t: repo.AlertTarget; e: ScanEvent }[],
-  organisationOf: Map<string, string | null>,
   now: number,
 ): Promise<number> {
   const { db, config } = deps;
@@ -96,8 +99,7 @@ async function queueInactiveScanMails(
   const recipientsOf = new Map<string, string[]>();
   for (const { t } of due) {
     // A personal item's one recipient is its owner, read with it; an organisation's item asks.
-    const personal = organisationOf.has(t.id) && organisationOf.get(t.id) === null;
-    recipientsOf.set(t.id, personal ? [t.owner] : await listItemRecipients(db, t.id));
+    recipientsOf.set(t.id, t.organisationId === null ? [t.owner] : await listItemRecipients(db, t.id));
   }
   const contacts = await repo.findOwnerContacts(db, [...new Set([...recipientsOf.values()].flat())]);
   const mailed = due
@@ -109,40 +111,48 @@ async function queueInactiveScanMails(
         .map((userId) => contacts.get(userId))
         .filter((c): c is repo.OwnerContact => c?.emailVerified === true),
     }))
-    .filter((m) => m.to.length > 0);
-  if (mailed.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
-    const claimed = await repo.claimAlerts(
-      trx,
-      mailed.map((m) => m.t.id),
-      "inactiveAlertedAt",
-      now,
-      INACTIVE_ALERT_WINDOW_MS,
-    );
-    let queued = 0;
-    for (const { t, e, to } of mailed) {
-      if (!claimed.has(t.id)) continue;
-      for (const r of to) {
-        await enqueueInactiveScanMail(
-          trx,
-          config,
-          {
-            to: r.email,
-            ownerName: r.name,
-            ownerLang: r.language,
-            itemId: t.id,
-            itemName: t.name,
-            at: e.at,
-            scanLang: e.lang,
-            device: e.device,
-          },
-          now,
-        );
-        queued++;
+    .filter((m) => m.to.length > 0)
+    .sort((a, b) => (a.t.id < b.t.id ? -1 : a.t.id > b.t.id ? 1 : 0));
+  let queued = 0;
+  // MAIL_CHUNK items per transaction, a turn of the event loop between them: SQLite's write
+  // lock and PostgreSQL's row locks are held for a few inserts, not a whole flush's.
+  for (let i = 0; i < mailed.length; i += MAIL_CHUNK) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const part = mailed.slice(i, i + MAIL_CHUNK);
+    queued += await db.transaction().execute(async (trx) => {
+      const claimed = await repo.claimAlerts(
+        trx,
+        part.map((m) => m.t.id),
+        "inactiveAlertedAt",
+        now,
+        INACTIVE_ALERT_WINDOW_MS,
+      );
+      let n = 0;
+      for (const { t, e, to } of part) {
+        if (!claimed.has(t.id)) continue;
+        for (const r of to) {
+          await enqueueInactiveScanMail(
+            trx,
+            config,
+            {
+              to: r.email,
+              ownerName: r.name,
+              ownerLang: r.language,
+              itemId: t.id,
+              itemName: t.name,
+              at: e.at,
+              scanLang: e.lang,
+              device: e.device,
+            },
+            now,
+          );
+          n++;
+        }
       }
-    }
-    return queued;
-  });
+      return n;
+    });
+  }
+  return queued;
 }
 
 /** Writes one batch of the scan log and queues the mails it calls for. */
@@ -199,7 +209,6 @@ export async function writeScanEvents(
     t,
     e: lastInactive.get(t.id)!,
   }));
-  mails += await queueInactiveScanMails(deps, inactiveTargets, existing, now);
   for (const { t, e } of paidTargets) {
     // The page the finder saw decides the kind of alert; a payment or lapse in between sends none.
     if (!isItemPaid(t, now)) continue;
@@ -224,6 +233,7 @@ export async function writeScanEvents(
     });
     mails += queued;
   }
+  mails += await queueInactiveScanMails(deps, inactiveTargets, now);
   // Every paid item's latest scan of this flush, alerts or not (the webhooks listen).
   for (const [itemId, e] of lastScan) {
     if (!existing.has(itemId)) continue;
