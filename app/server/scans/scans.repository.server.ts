@@ -209,17 +209,22 @@ export async function findAlertTargets(db: DB, ids: string[], paidScans: boolean
 export async function claimAlert(
   db: DB,
   itemId: string,
-  column: "scanAlertedAt" | "inactiveAlertedAt",
+  column: AlertColumn,
   now: number,
   windowMs: number,
 ): Promise<boolean> {
-  const r = await db
+  const r = await claimOf(db, column, now, windowMs).where("id", "=", itemId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+type AlertColumn = "scanAlertedAt" | "inactiveAlertedAt";
+
+/** The throttle's update: `column` set to `now` where it was never set or set at least `windowMs` ago. */
+function claimOf(db: DB, column: AlertColumn, now: number, windowMs: number) {
+  return db
     .updateTable("products")
     .set({ [column]: now })
-    .where("id", "=", itemId)
-    .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]));
 }
 
 /**
@@ -231,7 +236,7 @@ export async function claimAlert(
 export async function claimAlerts(
   db: DB,
   itemIds: string[],
-  column: "scanAlertedAt" | "inactiveAlertedAt",
+  column: AlertColumn,
   now: number,
   windowMs: number,
 ): Promise<Set<string>> {
@@ -241,13 +246,7 @@ export async function claimAlerts(
     if (postgres) {
       await db.selectFrom("products").select("id").where("id", "in", part).orderBy("id").forNoKeyUpdate().execute();
     }
-    const rows = await db
-      .updateTable("products")
-      .set({ [column]: now })
-      .where("id", "in", part)
-      .where((eb) => eb.or([eb(column, "is", null), eb(column, "<=", now - windowMs)]))
-      .returning("id")
-      .execute();
+    const rows = await claimOf(db, column, now, windowMs).where("id", "in", part).returning("id").execute();
     for (const r of rows) claimed.add(r.id);
   }
   return claimed;

@@ -111,8 +111,7 @@ async function queueInactiveScanMails(
         .map((userId) => contacts.get(userId))
         .filter((c): c is repo.OwnerContact => c?.emailVerified === true),
     }))
-    .filter((m) => m.to.length > 0)
-    .sort((a, b) => (a.t.id < b.t.id ? -1 : a.t.id > b.t.id ? 1 : 0));
+    .filter((m) => m.to.length > 0);
   let queued = 0;
   // MAIL_CHUNK items per transaction, a turn of the event loop between them: SQLite's write
   // lock and PostgreSQL's row locks are held for a few inserts, not a whole flush's.
