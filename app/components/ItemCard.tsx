@@ -72,7 +72,7 @@ export function ItemCard({
     <article className="card h-100 item-card" aria-labelledby={`item-${item.id}-name`}>
       <div className="card-body d-flex gap-3">
         <img
-          src={`/product/${item.id}/qr.svg`}
+          src={`/product/${item.id}/qr.png?screen`}
           width={128}
           height={128}
           loading={first ? "eager" : "lazy"}

@@ -248,7 +248,7 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
                       )}
                     </div>
                     <img
-                      src={`/product/${item.id}/qr.svg`}
+                      src={`/product/${item.id}/qr.png?screen`}
                       width={128}
                       height={128}
                       loading="lazy"

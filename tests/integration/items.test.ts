@@ -3,6 +3,7 @@
  * PostgreSQL with DATABASE_URL): ids, product form validation and save flow, ownership
  * of edit/update, the dashboard, the public item page and its short URL, the address form.
  */
+import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isItemPaid } from "../../app/lib/domain/paid";
 import { createItem } from "../../app/server/items/items.service.server";
@@ -496,9 +497,11 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(html).toContain("200 kr");
       expect(html).toContain("€200");
       expect((html.match(/<img[^>]*class="item-qr/g) ?? []).length).toBe(3);
+      // The cards show the small screen PNG, not an SVG document per card (decision 045).
+      for (const id of [a, b, c]) expect(html).toContain(`src="/product/${id}/qr.png?screen"`);
     });
 
-    it("an item's QR (SVG and PNG) decodes to the short {origin}/{id} of its sticker; 401 anonymous, 404 not yours", async () => {
+    it("an item's QR (SVG, PNG to print, small PNG for screens) decodes to the short {origin}/{id} of its sticker; 401 anonymous, 404 not yours", async () => {
       const id = await newItem(alice);
       const res = await get(`/product/${id}/qr.svg`, { cookie: alice.cookie });
       expect(res.status).toBe(200);
@@ -509,6 +512,16 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(png.headers.get("content-type")).toBe("image/png");
       expect(png.headers.get("content-disposition")).toMatch(/^attachment; filename="hittad-qr-[0-9A-Z-]+\.png"$/);
       expect(decodeQrPng(Buffer.from(await png.arrayBuffer()))).toBe(`${server.url}/${id}`);
+      // The screen PNG (dashboard, /order): one pixel per module, the same code when scaled up.
+      const screen = await get(`/product/${id}/qr.png?screen`, { cookie: alice.cookie });
+      expect(screen.status).toBe(200);
+      expect(screen.headers.get("content-type")).toBe("image/png");
+      const small = Buffer.from(await screen.arrayBuffer());
+      const { width, height } = PNG.sync.read(small);
+      expect(height).toBe(width);
+      expect(width).toBeLessThanOrEqual(4 + 41 + 4); // the quiet zone and at most a version-6 code
+      expect(decodeQrPng(small, 8)).toBe(`${server.url}/${id}`);
+      expect((await get(`/product/${id}/qr.png?screen`, { cookie: bob.cookie })).status).toBe(404);
       for (const ext of ["svg", "png"]) {
         expect((await get(`/product/${id}/qr.${ext}`, { cookie: bob.cookie })).status).toBe(404);
         const anonymous = await get(`/product/${id}/qr.${ext}`);

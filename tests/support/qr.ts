@@ -5,12 +5,17 @@
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 
-export function decodeQrPng(png: Buffer): string | null {
+/** `scale`: draw each pixel as scale × scale first, as a page does the screen PNG's modules. */
+export function decodeQrPng(png: Buffer, scale = 1): string | null {
   const img = PNG.sync.read(png);
-  return (
-    jsQR(new Uint8ClampedArray(img.data.buffer, img.data.byteOffset, img.data.length), img.width, img.height)?.data ??
-    null
-  );
+  const [w, h] = [img.width * scale, img.height * scale];
+  const pixels = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const from = (Math.floor(y / scale) * img.width + Math.floor(x / scale)) * 4;
+      pixels.set(img.data.subarray(from, from + 4), (y * w + x) * 4);
+    }
+  return jsQR(pixels, w, h)?.data ?? null;
 }
 
 export function decodeQrSvg(svg: string, scale = 8): string | null {

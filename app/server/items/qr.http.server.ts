@@ -3,7 +3,8 @@
  * {origin}/{id}, as printed on its sticker. Images, not pages: an anonymous request gets
  * 401 and someone else's item (or no item) 404, never a sign-in page with 200. Owner only:
  * it is not a secret, but we are not a QR service for ids that are not yours.
- * `?download` saves it as a file named after the sticker code.
+ * `?download` saves it as a file named after the sticker code. `qr.png?screen` is the small
+ * PNG the dashboard and /order show: one pixel per module, scaled up by the page.
  */
 import { isItemId } from "~/lib/domain/ids";
 import { formatStickerCode } from "~/lib/domain/sticker-code";
@@ -18,9 +19,15 @@ export async function qrResponse(request: Request, id: string | undefined, forma
   const noStore = { "Cache-Control": "private, no-store" };
   if (!user) return new Response(null, { status: 401, headers: noStore });
   if (!id || !isItemId(id)) return new Response(null, { status: 404, headers: noStore });
+  const url = new URL(request.url);
   let qr;
   try {
-    qr = await getItemQr(await getDeps(), user.ref, id, format);
+    qr = await getItemQr(
+      await getDeps(),
+      user.ref,
+      id,
+      format === "png" && url.searchParams.has("screen") ? "screen" : format,
+    );
   } catch (err) {
     if (err instanceof ItemError && err.code === "notFound")
       return new Response(null, { status: 404, headers: noStore });
@@ -32,7 +39,7 @@ export async function qrResponse(request: Request, id: string | undefined, forma
     "Cache-Control": "private, max-age=86400",
     "X-QR-Value": qr.target,
   };
-  if (new URL(request.url).searchParams.has("download")) {
+  if (url.searchParams.has("download")) {
     headers["Content-Disposition"] = `attachment; filename="hittad-qr-${formatStickerCode(qr.code)}.${format}"`;
   }
   return new Response(typeof qr.body === "string" ? qr.body : new Uint8Array(qr.body), { headers });
