@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LANGUAGES, type Lang } from "./config";
 import { createI18n } from "./i18next.server";
-import { createT, type TOptions, type Translation } from "./translate";
+import { createT, formatInteger, type TOptions, type Translation } from "./translate";
 
 // The browser translates with createT, the server with i18next (decision 025). Hydration
 // and "one source of truth" hold only if both give the same text for every key: this
@@ -164,6 +164,20 @@ describe("the browser translator on texts the locale files do not have yet", () 
         ["t.spaced", { a: null }],
       ];
       for (const [key, options] of calls) expect(browser(key, options), key).toBe(reference(key, options as never));
+    });
+  }
+});
+
+describe("whole numbers are written as Intl.NumberFormat writes them, without Intl in the browser", () => {
+  // Every integer up to 10,000 either way, then powers of ten and their neighbours up to 2^53.
+  const samples = Array.from({ length: 20_001 }, (_, i) => i - 10_000);
+  for (let p = 10; p <= Number.MAX_SAFE_INTEGER; p *= 10) samples.push(p - 1, p, p + 1, -p, -(p + 1));
+  samples.push(Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, -0, 0.5, 1234567.5, 2 ** 60);
+  for (const lang of LANGUAGES) {
+    it(`${lang}: grouping, minus sign and the values Intl itself formats (fractions, -0, beyond 2^53)`, () => {
+      const intl = new Intl.NumberFormat(lang);
+      const wrong = samples.filter((n) => formatInteger(n, lang) !== intl.format(n));
+      expect(wrong).toEqual([]);
     });
   }
 });

@@ -6,8 +6,8 @@
  *
  * Supported, as i18next does it with this app's options (escapeValue false, fallbackLng
  * false, returnNull false): dotted keys into nested resources; `{{name}}` (`{{- name}}`)
- * interpolation, a missing variable kept as written; `{{name, number}}` with
- * Intl.NumberFormat; plurals `key_zero` (count 0) / `key_<Intl.PluralRules>` / `key` with a
+ * interpolation, a missing variable kept as written; `{{name, number}}` as
+ * Intl.NumberFormat formats it (whole numbers by formatInteger); plurals `key_zero` (count 0) / `key_<Intl.PluralRules>` / `key` with a
  * numeric `count`; a string `defaultValue`; an empty string, a missing key (or one naming an object) gives the key.
  * Not supported (not used): namespaces, nesting `$t()`, context, ordinal, other formats.
  */
@@ -50,6 +50,8 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
  * options: a formatter costs far more to make than to use, and a price list formats dozens
  * of amounts while it hydrates (decision 045, point 4).
  */
+const hasNumberOptions = (options: TOptions) => NUMBER_FORMAT_OPTIONS.some((name) => options[name] !== undefined);
+
 function numberFormat(lang: Lang, options: TOptions): Intl.NumberFormat {
   const picked: Record<string, unknown> = {};
   for (const name of NUMBER_FORMAT_OPTIONS) if (options[name] !== undefined) picked[name] = options[name];
@@ -57,6 +59,20 @@ function numberFormat(lang: Lang, options: TOptions): Intl.NumberFormat {
   let format = numberFormats.get(key);
   if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(lang, picked as Intl.NumberFormatOptions)));
   return format;
+}
+
+/**
+ * `Intl.NumberFormat(lang).format(n)` for the whole numbers pages show (counts, characters
+ * left), written out: the first NumberFormat a browser tab makes costs 20–50 ms of ICU
+ * start-up on its main thread, in the middle of hydration (decision 045), and the server's
+ * text never depends on the browser's ICU data. English groups with ",", Swedish with a
+ * no-break space and writes a minus sign (U+2212), as CLDR does; translate.test.ts holds it to
+ * Intl's own output. Other values (fractions, -0, beyond 2^53) go to Intl.
+ */
+export function formatInteger(n: number, lang: Lang): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return new Intl.NumberFormat(lang).format(n);
+  const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, lang === "sv" ? "\u00a0" : ",");
+  return n < 0 ? `${lang === "sv" ? "\u2212" : "-"}${grouped}` : grouped;
 }
 
 function lookup(resources: Translation | undefined, key: string): unknown {
@@ -87,7 +103,10 @@ function interpolate(text: string, options: TOptions, lang: Lang): string {
     if (formats.length && value !== null && formats.join(",").trim().toLowerCase() === "number") {
       // i18next hands the call's options to Intl too (and keeps the value if Intl refuses).
       try {
-        value = numberFormat(lang, options).format(value as number);
+        value =
+          Number.isSafeInteger(value) && !hasNumberOptions(options)
+            ? formatInteger(value as number, lang)
+            : numberFormat(lang, options).format(value as number);
       } catch {
         /* the raw value, as i18next */
       }

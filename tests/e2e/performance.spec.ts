@@ -6,7 +6,7 @@
  */
 import { createItem } from "../../app/server/items/items.service.server";
 import { createUser } from "../support/users";
-import { expect, expectAccessible, test, waitForPageScript, type WorkerApp } from "./fixtures";
+import { expect, expectAccessible, test, waitForHydration, waitForPageScript, type WorkerApp } from "./fixtures";
 import { depsOf } from "../support/deps";
 
 async function paidItem(app: WorkerApp, name: string) {
@@ -77,4 +77,72 @@ test.describe("the finder page's next page", () => {
     await expect(page.locator("main")).not.toContainText("auth.");
     expect(scripts).toEqual([]);
   });
+});
+
+// Decision 045: what a signed-in page costs a phone's main thread before it answers. Each SVG
+// image is an isolated document of its own (the first 12–30 ms); the first ICU number or date
+// formatter a tab makes costs 20–50 ms. Neither is needed to show these pages.
+test("the dashboard, the item form and /order hydrate with no SVG image and no ICU number or date formatter", async ({
+  page,
+  app,
+  context,
+  consent,
+}) => {
+  void consent;
+  const owner = await createUser(app.runtime, { language: "sv" });
+  const id = await createItem(
+    depsOf(app.runtime),
+    owner.id,
+    {
+      name: "Svart plånbok",
+      findFee: 1500,
+      prodType: "other",
+      contactInfo: "Ring 070-1",
+      payment: "year",
+      intent: "payLater",
+    },
+    "sv",
+  );
+  await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
+  await page.addInitScript(() => {
+    const made: string[] = ((window as unknown as { __intlMade: string[] }).__intlMade = []);
+    for (const name of ["NumberFormat", "DateTimeFormat"] as const) {
+      const Real = Intl[name];
+      Intl[name] = new Proxy(Real, {
+        construct: (target, args) => (made.push(name), Reflect.construct(target, args)),
+        apply: (target, self, args) => (made.push(name), Reflect.apply(target, self, args)),
+      }) as never;
+    }
+    for (const [proto, method] of [
+      [Number.prototype, "toLocaleString"],
+      [Date.prototype, "toLocaleString"],
+      [Date.prototype, "toLocaleDateString"],
+    ] as Array<[object, string]>) {
+      const real = (proto as Record<string, (...a: unknown[]) => unknown>)[method]!;
+      Object.defineProperty(proto, method, {
+        value(this: unknown, ...a: unknown[]) {
+          made.push(method);
+          return real.apply(this, a);
+        },
+      });
+    }
+  });
+  for (const path of ["/dashboard", `/product/edit/${id}`, "/order"]) {
+    await page.goto(path);
+    await waitForHydration(page);
+    await page.waitForLoadState("load");
+    const found = await page.evaluate(() => ({
+      intl: (window as unknown as { __intlMade: string[] }).__intlMade,
+      svgImages: [
+        ...[...document.images].map((i) => i.currentSrc).filter((src) => /\.svg|image\/svg/.test(src)),
+        ...[...document.querySelectorAll("link[rel~=icon]")]
+          .map((l) => (l as HTMLLinkElement).href)
+          .filter((h) => /\.svg/.test(h)),
+        ...[...document.querySelectorAll("*")]
+          .flatMap((el) => [getComputedStyle(el).backgroundImage, getComputedStyle(el).maskImage])
+          .filter((v) => /svg/.test(v)),
+      ],
+    }));
+    expect(found, path).toEqual({ intl: [], svgImages: [] });
+  }
 });

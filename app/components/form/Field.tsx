@@ -6,6 +6,7 @@
 import { type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes, useEffect } from "react";
 import { useActionData } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { formatInteger } from "~/i18n/translate";
 import { useFieldValue } from "~/lib/hooks/use-field-value";
 import { useLang } from "~/lib/hooks/use-lang";
 import { LiveText } from "../LiveText";
@@ -76,7 +77,7 @@ function FieldShell({
           {/* Live after a page translator too (decision 057). */}
           <LiveText
             text={left < 0 ? t("common.counterOver", { count: -left }) : t("common.counter", { count: left })}
-            values={[new Intl.NumberFormat(lang).format(Math.abs(left))]}
+            values={[formatInteger(Math.abs(left), lang)]}
           />
         </div>
       ) : null}
