@@ -522,6 +522,10 @@ describe(`items on ${usingPostgres() ? "PostgreSQL" : "SQLite"}`, () => {
       expect(width).toBeLessThanOrEqual(4 + 41 + 4); // the quiet zone and at most a version-6 code
       expect(decodeQrPng(small, 8)).toBe(`${server.url}/${id}`);
       expect((await get(`/product/${id}/qr.png?screen`, { cookie: bob.cookie })).status).toBe(404);
+      // A download is always the print-size PNG, whatever else the link carries.
+      const saved = await get(`/product/${id}/qr.png?screen&download`, { cookie: alice.cookie });
+      expect(saved.headers.get("content-disposition")).toMatch(/^attachment; /);
+      expect(PNG.sync.read(Buffer.from(await saved.arrayBuffer())).width).toBe(1024);
       for (const ext of ["svg", "png"]) {
         expect((await get(`/product/${id}/qr.${ext}`, { cookie: bob.cookie })).status).toBe(404);
         const anonymous = await get(`/product/${id}/qr.${ext}`);

@@ -36,7 +36,6 @@ import type { FinderPageRead } from "./finder-page.repository.server";
 import { listPayersOfItem, mayManageItem } from "../access/item-access.repository.server";
 import { stickerIdOrCodeTaken } from "../stickers/stickers.repository.server";
 import { findMembership, findOrganisation, listMembers } from "../organisations/organisations.repository.server";
-import { qrPng, qrSvg } from "./qr.server";
 import { listRecentScans } from "../scans/scans.repository.server";
 import { RECENT_SCANS, type ScanEntry } from "~/lib/domain/scans";
 import type { PhotoView } from "~/lib/domain/photos";
@@ -308,27 +307,6 @@ export async function deleteOwnedItem(
   if (!deleted) throw new ItemError("notFound");
   await forgetPhotoBytes(deps, photoHashes);
   return { name: row.name };
-}
-
-export type QrFormat = "svg" | "png" | "screen";
-
-/**
- * The QR code of the owner's item as SVG, PNG to print, or the small PNG for screens (one
- * pixel per module): the sticker's short {origin}/{id}.
- * Owner only (we are not a QR service for ids that are not yours): ItemError notFound.
- */
-export async function getItemQr(
-  deps: Pick<Deps, "db" | "config" | "clock">,
-  owner: string,
-  id: string,
-  format: QrFormat,
-): Promise<{ body: string | Buffer; target: string; code: string }> {
-  const item = await findManagedItem(deps.db, owner, id);
-  if (!item) throw new ItemError("notFound");
-  // The short {origin}/{id}, as printed on the stickers (decision 052): one code per item.
-  const target = `${deps.config.baseUrl.origin}/${item.id}`;
-  const body = format === "svg" ? qrSvg(target) : await qrPng(target, format === "screen" ? "modules" : undefined);
-  return { body, target, code: item.code };
 }
 
 /** The public item page's view: decided here so unpaid details never leave the server. */

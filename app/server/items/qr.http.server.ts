@@ -10,9 +10,14 @@ import { isItemId } from "~/lib/domain/ids";
 import { formatStickerCode } from "~/lib/domain/sticker-code";
 import { getSessionUser } from "../auth/session.server";
 import { getDeps } from "../deps.server";
-import { getItemQr, ItemError } from "./items.service.server";
+import { ItemError } from "./items.service.server";
+import { getItemQr } from "./qr.service.server";
 
 const TYPES = { svg: "image/svg+xml; charset=utf-8", png: "image/png" } as const;
+
+/** The small PNG for the page's own <img>; a download is always the print-size PNG. */
+const screenPng = (format: "svg" | "png", url: URL) =>
+  format === "png" && url.searchParams.has("screen") && !url.searchParams.has("download");
 
 export async function qrResponse(request: Request, id: string | undefined, format: "svg" | "png"): Promise<Response> {
   const user = await getSessionUser(request);
@@ -22,12 +27,7 @@ export async function qrResponse(request: Request, id: string | undefined, forma
   const url = new URL(request.url);
   let qr;
   try {
-    qr = await getItemQr(
-      await getDeps(),
-      user.ref,
-      id,
-      format === "png" && url.searchParams.has("screen") ? "screen" : format,
-    );
+    qr = await getItemQr(await getDeps(), user.ref, id, screenPng(format, url) ? "screen" : format);
   } catch (err) {
     if (err instanceof ItemError && err.code === "notFound")
       return new Response(null, { status: 404, headers: noStore });
