@@ -82,7 +82,7 @@ test.describe("the finder page's next page", () => {
 // Decision 045: what a signed-in page costs a phone's main thread before it answers. Each SVG
 // image is an isolated document of its own (the first 12–30 ms); the first ICU number or date
 // formatter a tab makes costs 20–50 ms. Neither is needed to show these pages.
-test("the dashboard, the item form and /order hydrate with no SVG image and no ICU number or date formatter", async ({
+test("the dashboard, the item form and /order hydrate with no SVG image and no ICU number or date formatter; forced colours keep the controls' marks", async ({
   page,
   app,
   context,
@@ -134,7 +134,7 @@ test("the dashboard, the item form and /order hydrate with no SVG image and no I
     const found = await page.evaluate(() => ({
       intl: (window as unknown as { __intlMade: string[] }).__intlMade,
       svgImages: [
-        ...[...document.images].map((i) => i.currentSrc).filter((src) => /\.svg|image\/svg/.test(src)),
+        ...[...document.images].map((i) => i.getAttribute("src") ?? "").filter((src) => /\.svg|image\/svg/.test(src)),
         ...[...document.querySelectorAll("link[rel~=icon]")]
           .map((l) => (l as HTMLLinkElement).href)
           .filter((h) => /\.svg/.test(h)),
@@ -145,4 +145,19 @@ test("the dashboard, the item form and /order hydrate with no SVG image and no I
     }));
     expect(found, path).toEqual({ intl: [], svgImages: [] });
   }
+  // Forced colours drop gradient backgrounds: there the controls are the system's own and the
+  // menu's bars are drawn in its text colour, so a ticked box still shows its tick.
+  await page.emulateMedia({ forcedColors: "active" });
+  await page.goto(`/product/edit/${id}`);
+  const forced = await page.evaluate(() => {
+    const style = (selector: string) => getComputedStyle(document.querySelector(selector)!);
+    return {
+      checkbox: style('input[type="checkbox"]').appearance,
+      radio: style('input[type="radio"]').appearance,
+      select: style("select.form-select").appearance,
+      // The bars in the system's text colour (its CanvasText, as the body's text is).
+      bars: style(".navbar-toggler-icon").backgroundImage.includes(style("body").color),
+    };
+  });
+  expect(forced).toEqual({ checkbox: "auto", radio: "auto", select: "auto", bars: true });
 });
