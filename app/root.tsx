@@ -122,9 +122,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : (
           <Links nonce="" />
         )}
-        {/* Signed-in pages: a PNG. An SVG icon is decoded as the page's first isolated SVG
-            document, 12–16 ms on the main thread after load (decision 045); the lean pages
-            keep their 174-byte SVG. */}
+        {/* Pages the app hydrates: a PNG. An SVG icon is decoded as the page's first isolated
+            SVG document, 12–16 ms on the main thread after load (decision 045); the lean
+            pages keep their 174-byte SVG. */}
         {lean ? (
           <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         ) : (

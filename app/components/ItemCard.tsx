@@ -49,8 +49,8 @@ export interface ItemCardData {
 }
 
 /**
- * One dashboard card: the QR code of the short {origin}/{id} printed on the stickers (an
- * SVG drawn by qrcode.react on the server, see routes/item-qr.ts; decision 052) and the
+ * One dashboard card: the QR code of the short {origin}/{id} printed on the stickers (the
+ * screen PNG, one pixel per module scaled up by the page: decisions 052 and 045) and the
  * item's facts.
  */
 export function ItemCard({

@@ -45,13 +45,13 @@ const NUMBER_FORMAT_OPTIONS = [
 ] as const;
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
+const hasNumberOptions = (options: TOptions) => NUMBER_FORMAT_OPTIONS.some((name) => options[name] !== undefined);
+
 /**
  * i18next's `new Intl.NumberFormat(lang, options)`, made once per language and formatting
  * options: a formatter costs far more to make than to use, and a price list formats dozens
  * of amounts while it hydrates (decision 045, point 4).
  */
-const hasNumberOptions = (options: TOptions) => NUMBER_FORMAT_OPTIONS.some((name) => options[name] !== undefined);
-
 function numberFormat(lang: Lang, options: TOptions): Intl.NumberFormat {
   const picked: Record<string, unknown> = {};
   for (const name of NUMBER_FORMAT_OPTIONS) if (options[name] !== undefined) picked[name] = options[name];

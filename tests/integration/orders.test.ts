@@ -111,8 +111,9 @@ describe(`orders with the test provider on ${label}`, () => {
     const html = await res.text();
     for (const id of ids) {
       expect(html).toMatch(new RegExp(`id="order-item-${id}"[^>]*checked`));
-      // QR of the short URL, 128 px, and a View link opening the item page in a new tab.
-      expect(html).toContain(`src="/product/${id}/qr.svg"`);
+      // QR of the short URL, 128 px (the screen PNG, decision 045), and a View link opening
+      // the item page in a new tab.
+      expect(html).toContain(`src="/product/${id}/qr.png?screen"`);
       expect(html).toMatch(new RegExp(`href="/product/${id}" target="_blank"`));
       expect(html).toContain(`href="/product/edit/${id}"`);
     }
