@@ -85,25 +85,23 @@ test.describe("the finder page's next page", () => {
 test("the dashboard, the item form and /order hydrate with no SVG image and no ICU number or date formatter; forced colours keep the controls' marks", async ({
   page,
   app,
-  context,
   consent,
+  user,
 }) => {
   void consent;
-  const owner = await createUser(app.runtime, { language: "sv" });
   const id = await createItem(
     depsOf(app.runtime),
-    owner.id,
+    user.id,
     {
-      name: "Svart plånbok",
+      name: "Black wallet",
       findFee: 1500,
       prodType: "other",
-      contactInfo: "Ring 070-1",
+      contactInfo: "Call 070-1",
       payment: "year",
       intent: "payLater",
     },
-    "sv",
+    "en",
   );
-  await context.addCookies([{ ...owner.sessionCookie, url: app.server.url }]);
   await page.addInitScript(() => {
     const made: string[] = ((window as unknown as { __intlMade: string[] }).__intlMade = []);
     for (const name of ["NumberFormat", "DateTimeFormat"] as const) {
