@@ -172,6 +172,8 @@ for (const lang of ["en", "sv"] as const) {
         const qr = card.locator("img.item-qr");
         await expect(qr).toHaveJSProperty("complete", true);
         expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+        // decoding="async": loaded is not yet drawn; the camera's view is the drawn one.
+        await qr.evaluate((img: HTMLImageElement) => img.decode());
         expect(decodeQrPng(await qr.screenshot())).toBe(`${app.server.url}/${item!.id}`);
         await expectAccessible(page);
 
