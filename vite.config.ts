@@ -33,7 +33,7 @@ export default defineConfig({
     // After Vite's Sass compile, before its minifier (issue #18, docs/decisions/020).
     purgeUnusedCss({
       appDir: path.resolve(import.meta.dirname, "app"),
-      stylesheet: /\/app\/styles\/app\.scss(\?(?!url\b|raw\b)|$)/,
+      stylesheet: /\/app\/styles\/(app|lean)\.scss(\?(?!url\b|raw\b)|$)/,
     }),
   ],
 });

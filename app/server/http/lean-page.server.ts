@@ -9,14 +9,14 @@
  * lean pages, the finder page, the home page and the pages anonymous visitors read, the
  * sign-in and contact forms included (LEAN_SOURCES). A word too many only keeps
  * a rule; a class built at run time must be listed in RUNTIME_CLASSES
- * (app/styles/runtime-classes.ts). The site stylesheet it starts from was purged at build
- * time already (scripts/lib/vite-purge-css.ts).
+ * (app/styles/runtime-classes.ts). The stylesheet it starts from (lean.scss: the site's
+ * with Bootstrap's SVG icons) was purged at build time already (scripts/lib/vite-purge-css.ts).
  */
 import { createHash } from "node:crypto";
 import type { LeanPageAssets } from "~/lean/lean-page";
 import script from "~/lean/finder-page-script.js?raw";
 import captchaScript from "virtual:hittad/captcha-script";
-import css from "~/styles/app.scss?inline";
+import css from "~/styles/lean.scss?inline";
 import { purgeCss } from "~/lean/purge-css";
 import { RUNTIME_CLASSES } from "~/styles/runtime-classes";
 
