@@ -70,7 +70,7 @@ function numberFormat(lang: Lang, options: TOptions): Intl.NumberFormat {
  * Intl's own output. Other values (fractions, -0, beyond 2^53) go to Intl.
  */
 export function formatInteger(n: number, lang: Lang): string {
-  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return new Intl.NumberFormat(lang).format(n);
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return numberFormat(lang, {}).format(n);
   const grouped = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, lang === "sv" ? "\u00a0" : ",");
   return n < 0 ? `${lang === "sv" ? "\u2212" : "-"}${grouped}` : grouped;
 }
@@ -103,10 +103,9 @@ function interpolate(text: string, options: TOptions, lang: Lang): string {
     if (formats.length && value !== null && formats.join(",").trim().toLowerCase() === "number") {
       // i18next hands the call's options to Intl too (and keeps the value if Intl refuses).
       try {
-        value =
-          Number.isSafeInteger(value) && !hasNumberOptions(options)
-            ? formatInteger(value as number, lang)
-            : numberFormat(lang, options).format(value as number);
+        value = hasNumberOptions(options)
+          ? numberFormat(lang, options).format(value as number)
+          : formatInteger(value as number, lang);
       } catch {
         /* the raw value, as i18next */
       }
