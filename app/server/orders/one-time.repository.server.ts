@@ -77,18 +77,6 @@ export async function claimYearReminder(trx: DB, orderId: string, leadDays: numb
   return row !== undefined;
 }
 
-/** A paid renewal of the order already exists (not withdrawn): a second one is refused. */
-export async function findPaidRenewal(db: DB, orderId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("orders")
-    .select("id")
-    .where("renewalOf", "=", orderId)
-    .where("status", "=", "paid")
-    .where("withdrawnAt", "is", null)
-    .executeTakeFirst();
-  return row?.id ?? null;
-}
-
 /** The provider's payment of a one-time order, recorded once (the first event that names it). */
 export async function recordPaymentIntent(db: DB, orderId: string, paymentIntentId: string): Promise<void> {
   await db

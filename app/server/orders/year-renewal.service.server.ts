@@ -14,8 +14,8 @@ import { orderTotals, periodEnd } from "~/lib/domain/pricing";
 import { needsStartRequest, renewalWithdrawal, type RenewalWithdrawal } from "~/lib/domain/withdrawal";
 import type { Deps } from "../service-deps.server";
 import { startCheckout } from "./checkout.service.server";
-import { findPaidRenewal } from "./one-time.repository.server";
 import { langOfCurrency, renewalStart } from "./one-time.server";
+import { ordersWithPaidRenewal } from "./order-list.repository.server";
 import { requireOrderViewer } from "./order-access.server";
 import { OrderError } from "./order-error.server";
 import { listItemsForPayment, listItemsOfOrder, type Order } from "./orders.repository.server";
@@ -46,7 +46,7 @@ async function renewable(deps: Pick<Deps, "db" | "clock">, userId: string, order
   if (order.paymentKind === "subscription" || order.status !== "paid" || order.withdrawnAt != null) {
     throw new OrderError("notRenewable");
   }
-  if (await findPaidRenewal(deps.db, order.id)) throw new OrderError("alreadyRenewed");
+  if ((await ordersWithPaidRenewal(deps.db, [order.id])).has(order.id)) throw new OrderError("alreadyRenewed");
   const lines = await listItemsOfOrder(deps.db, order.id);
   const managed = await listItemsForPayment(
     deps.db,
