@@ -45,6 +45,7 @@ import * as m0065 from "./0065-sms-finders";
 import * as m0066 from "./0066-api-keys";
 import * as m0067 from "./0067-webhooks";
 import * as m0068 from "./0068-a-year-at-a-time";
+import * as m0069 from "./0069-room-for-last-scanned";
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so the production
@@ -97,6 +98,7 @@ export const migrations: Record<string, Migration> = {
   "0066-api-keys": m0066,
   "0067-webhooks": m0067,
   "0068-a-year-at-a-time": m0068,
+  "0069-room-for-last-scanned": m0069,
 };
 
 /**
