@@ -8,6 +8,7 @@ import { data } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { pageMeta } from "~/lib/domain/meta";
 import { apiDocs } from "~/server/api/docs.server";
+import { requestContext } from "~/server/context";
 import { getDeps } from "~/server/deps.server";
 import type { Route } from "./+types/api-docs";
 
@@ -17,8 +18,11 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, "api.docs");
 }
 
-export async function loader() {
-  return data(apiDocs(await getDeps()), { headers: { "Cache-Control": "public, max-age=300" } });
+export async function loader({ context }: Route.LoaderArgs) {
+  // In the reader's language (the language cookie, else Accept-Language): no shared cache.
+  return data(apiDocs(await getDeps(), context.get(requestContext).lang), {
+    headers: { "Cache-Control": "private, max-age=300", Vary: "Cookie, Accept-Language" },
+  });
 }
 
 export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
@@ -65,7 +69,7 @@ export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
                     {op.params.map((p) => (
                       <li key={`${p.in}-${p.name}`} className="text-break">
                         <code>{p.name}</code> ({p.in}, {t(p.required ? "api.docs.required" : "api.docs.optional")}):{" "}
-                        <code>{p.type}</code> {p.description}
+                        <code>{p.type}</code> <Described text={p.description} />
                       </li>
                     ))}
                   </ul>
@@ -113,7 +117,7 @@ export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
               {s.fields.map((f) => (
                 <li key={f.name} className="text-break">
                   <code>{f.name}</code> ({t(f.required ? "api.docs.required" : "api.docs.optional")}):{" "}
-                  <code>{f.type}</code> {f.description}
+                  <code>{f.type}</code> <Described text={f.description} />
                 </li>
               ))}
             </ul>
@@ -122,4 +126,9 @@ export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
       </section>
     </div>
   );
+}
+
+/** A description as OpenAPI writes it (CommonMark): `code` spans as code, the rest as text. */
+function Described({ text }: { text: string }) {
+  return text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
 }

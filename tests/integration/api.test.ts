@@ -338,14 +338,23 @@ describe(`the REST API (${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     expect((await client(await keyFor(orgA, admin, "read")).GET("/members")).response.status).toBe(200);
   });
 
-  it("serves its OpenAPI document and reference page without a key", async () => {
+  it("serves its OpenAPI document (in English) and reference page (in the reader's language, descriptions too) without a key", async () => {
     const doc = await (await fetch(`${server.url}/api/v1/openapi.json`)).json();
     expect(doc).toMatchObject({ openapi: "3.1.0", servers: [{ url: `${server.url}/api/v1` }] });
+    expect(doc.components.schemas.Item.properties.code.description).toBe(
+      "The typeable sticker code printed under the QR code.",
+    );
     const page = await fetch(`${server.url}/api/docs`, { headers: { Cookie: "lang=sv" } });
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("Hittads API-referens");
     expect(html).toContain("POST /api/v1/items");
+    expect(html).toContain("Klistermärkets kod som går att skriva in, tryckt under QR-koden.");
+    expect(html).toContain("En del av sakens namn (skiftlägesokänsligt).");
+    expect(html).not.toContain("The typeable sticker code");
+    expect(html).not.toContain("Part of the item&#x27;s name");
+    const english = await (await fetch(`${server.url}/api/docs`, { headers: { Cookie: "lang=en" } })).text();
+    expect(english).toContain("The typeable sticker code printed under the QR code.");
   });
 
   it("never writes a key to the server's log", async () => {

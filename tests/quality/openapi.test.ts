@@ -13,7 +13,7 @@ import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import "../../app/i18n/resources.server";
 import { ENDPOINTS } from "../../app/server/api/endpoints.server";
-import { openApiDocument } from "../../app/server/api/openapi.server";
+import { FIELD_TEXTS, openApiDocument, PARAM_TEXTS } from "../../app/server/api/openapi.server";
 import { ROOT } from "./sizes";
 
 const TYPES = path.join(ROOT, "tests/support/api-v1.d.ts");
@@ -44,5 +44,23 @@ describe("the OpenAPI document of /api/v1", () => {
     const fresh = await generated();
     if (process.env.UPDATE_API_TYPES === "1") fs.writeFileSync(TYPES, fresh);
     expect(fs.readFileSync(TYPES, "utf8")).toBe(fresh);
+  });
+
+  it("describes only fields and parameters it has: a renamed field cannot lose its description in either language", () => {
+    const doc = openApiDocument("http://localhost:3000") as unknown as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    for (const [schema, fields] of Object.entries(FIELD_TEXTS)) {
+      for (const field of Object.keys(fields)) {
+        expect(doc.components.schemas[schema]?.properties, `${schema}.${field}`).toHaveProperty([field]);
+      }
+    }
+    const params = new Set(
+      Object.values(doc.paths).flatMap((item) =>
+        Object.values(item).flatMap((op) => (op.parameters ?? []).map((p) => p.name)),
+      ),
+    );
+    for (const name of Object.keys(PARAM_TEXTS)) expect(params, name).toContain(name);
   });
 });

@@ -393,8 +393,8 @@ export interface components {
       /** @enum {string} */
       state: "open" | "overdue" | "paid" | "void" | "lapsed";
       itemCount: number;
+      /** @description `amount` in minor units (öre, cent). */
       total: {
-        /** @description Minor units (öre, cent). */
         amount: number;
         /** @enum {string} */
         currency: "SEK" | "EUR";
@@ -410,8 +410,8 @@ export interface components {
       number: string | null;
       /** @enum {string} */
       state: "open" | "overdue" | "paid" | "void" | "lapsed";
+      /** @description `amount` in minor units (öre, cent). */
       total: {
-        /** @description Minor units (öre, cent). */
         amount: number;
         /** @enum {string} */
         currency: "SEK" | "EUR";

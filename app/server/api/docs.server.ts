@@ -1,8 +1,11 @@
 /**
  * What the reference page /api/docs shows (decision 054), read from the OpenAPI document
  * itself: every operation with its parameters, body, answer and a curl example, and every
- * schema with its fields. The page adds the words in the reader's language.
+ * schema with its fields. Descriptions in the reader's language (the document's own are the
+ * English of the same keys); the page adds the rest of the words.
  */
+import type { Lang } from "~/i18n/config";
+import { getT, type TFunction } from "~/i18n/i18n";
 import type { Deps } from "../service-deps.server";
 import { openApiDocument } from "./openapi.server";
 
@@ -63,13 +66,13 @@ export function typeOf(schema: unknown): string {
   return `${typeof s.type === "string" ? s.type : "any"}${format}`;
 }
 
-function fieldsOf(schema: Json): DocField[] {
+function fieldsOf(schemaName: string, schema: Json, t: TFunction): DocField[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries((schema.properties as Json | undefined) ?? {}).map(([name, v]) => ({
     name,
     type: typeOf(v),
     required: required.has(name),
-    description: String((v as Json).description ?? ""),
+    description: (v as Json).description ? t(`api.docs.fields.${schemaName}.${name}`) : "",
   }));
 }
 
@@ -85,12 +88,12 @@ function curlOf(origin: string, method: string, path: string, operationId: strin
   return lines.join(" \\\n");
 }
 
-/** The reference page's view of the document, and the key's limit a minute it states. */
-export function apiDocs(deps: Pick<Deps, "config">): { docs: ApiDocs; limit: number } {
-  return { docs: docsOf(deps.config.baseUrl.origin), limit: deps.config.api.rateLimit };
+/** The reference page's view of the document in `lang`, and the key's limit a minute it states. */
+export function apiDocs(deps: Pick<Deps, "config">, lang: Lang): { docs: ApiDocs; limit: number } {
+  return { docs: docsOf(deps.config.baseUrl.origin, getT(lang)), limit: deps.config.api.rateLimit };
 }
 
-function docsOf(origin: string): ApiDocs {
+function docsOf(origin: string, t: TFunction): ApiDocs {
   const doc = openApiDocument(origin) as unknown as Json;
   const operations: DocOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths as Json)) {
@@ -108,7 +111,7 @@ function docsOf(origin: string): ApiDocs {
           in: String(p.in),
           type: typeOf(p.schema),
           required: p.required === true,
-          description: String(p.description ?? (p.schema as Json | undefined)?.description ?? ""),
+          description: p.description ? t(`api.docs.params.${String(p.name)}`) : "",
         })),
         body: body ? typeOf(body.schema) : null,
         responses: Object.entries(o.responses as Json).map(([status, r]) => {
@@ -121,7 +124,7 @@ function docsOf(origin: string): ApiDocs {
     }
   }
   const schemas = Object.entries(((doc.components as Json | undefined)?.schemas as Json | undefined) ?? {}).map(
-    ([name, s]) => ({ name, fields: fieldsOf(s as Json) }),
+    ([name, s]) => ({ name, fields: fieldsOf(name, s as Json, t) }),
   );
   return { documentUrl: `${origin}/api/v1/openapi.json`, operations, schemas };
 }

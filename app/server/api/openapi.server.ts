@@ -2,21 +2,18 @@
  * The OpenAPI 3.1 document of /api/v1 (decision 054), written by zod-openapi from the
  * endpoints' table and their zod schemas: what the server validates is what the document
  * says. Served at /api/v1/openapi.json and read by the reference page /api/docs. Summaries
- * in English from the same translation keys the reference page shows in either language.
+ * and the fields' and parameters' descriptions in English from the same translation keys
+ * the reference page shows in either language (api.docs.ops, api.docs.fields, api.docs.params).
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
 import { getT } from "~/i18n/i18n";
+import enApi from "~/locales/en/server/api.json";
 import { ENDPOINTS, type Endpoint } from "./endpoints.server";
 import { ApiProblem } from "./representation.server";
 
 const IdempotencyHeader = z.object({
-  "Idempotency-Key": z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe("The same key and body within 24 hours gives the same answer and does the work once."),
+  "Idempotency-Key": z.string().min(1).max(255).optional(),
 });
 
 const problem = (
@@ -98,6 +95,34 @@ export function openApiDocument(origin: string): ReturnType<typeof createDocumen
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "hit_…" } } },
     paths,
   });
+  describeFromLocale(doc as unknown as OpenApiParts);
   cached = { origin, doc };
   return doc;
+}
+
+interface OpenApiParts {
+  paths: Record<string, Record<string, { parameters?: { name: string; description?: string }[] }>>;
+  components?: { schemas?: Record<string, { properties?: Record<string, { description?: string }> }> };
+}
+
+/** The English descriptions of the reference (api.docs.fields.<Schema>.<field>, api.docs.params.<name>). */
+export const FIELD_TEXTS: Record<string, Record<string, string>> = enApi.docs.fields;
+export const PARAM_TEXTS: Record<string, string> = enApi.docs.params;
+
+/** Each described field of a schema and each described parameter, in English. */
+function describeFromLocale(doc: OpenApiParts) {
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    for (const [field, text] of Object.entries(FIELD_TEXTS[name] ?? {})) {
+      const property = schema.properties?.[field];
+      if (property) property.description = text;
+    }
+  }
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      for (const param of op.parameters ?? []) {
+        const text = PARAM_TEXTS[param.name];
+        if (text) param.description = text;
+      }
+    }
+  }
 }

@@ -14,20 +14,18 @@ export const ITEM_STATUSES = ["unpaid", "active", "lost", "deactivated"] as cons
 
 export const ApiItem = z
   .object({
-    id: z.string().describe("The item's id; also its sticker's short URL path (/{id})."),
-    code: z.string().describe("The typeable sticker code printed under the QR code."),
+    id: z.string(),
+    code: z.string(),
     name: z.string(),
     type: z.enum(ITEM_TYPES),
     finderFee: z.object({ amount: z.number().int().nonnegative(), currency: z.enum(["SEK", "EUR"]) }),
     contactVisibility: z.enum(["public", "private"]),
-    status: z
-      .enum(ITEM_STATUSES)
-      .describe("deactivated: the sticker shows nothing; lost: lost mode; active: paid; unpaid."),
+    status: z.enum(ITEM_STATUSES),
     paidUntil: z.iso.datetime().nullable(),
     lostSince: z.iso.datetime().nullable(),
     lastScannedAt: z.iso.datetime().nullable(),
-    assignedTo: z.string().nullable().describe("The member's user id, or null for the organisation's."),
-    url: z.url().describe("The sticker's short URL, what the QR code holds."),
+    assignedTo: z.string().nullable(),
+    url: z.url(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -107,7 +105,7 @@ export const apiPage = <T extends z.ZodType>(data: T, id: string) =>
   z
     .object({
       data: z.array(data),
-      nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+      nextCursor: z.string().nullable(),
     })
     .meta({ id });
 
@@ -130,8 +128,8 @@ export const ApiConversation = z
     itemId: z.string(),
     createdAt: z.iso.datetime(),
     lastMessageAt: z.iso.datetime(),
-    channel: z.enum(["web", "sms"]).describe("How the finder writes: the finder page (and mail) or SMS."),
-    returned: z.boolean().describe("The organisation confirmed it has the item back."),
+    channel: z.enum(["web", "sms"]),
+    returned: z.boolean(),
   })
   .meta({ id: "Conversation" });
 export type ApiConversation = z.infer<typeof ApiConversation>;
@@ -145,7 +143,7 @@ export const ApiMessage = z
     author: z.enum(["finder", "organisation"]),
     text: z.string(),
     createdAt: z.iso.datetime(),
-    read: z.boolean().describe("A finder's message: read on the organisation's side. A reply: read by the finder."),
+    read: z.boolean(),
   })
   .meta({ id: "Message" });
 export type ApiMessage = z.infer<typeof ApiMessage>;
@@ -166,17 +164,15 @@ export type ApiMember = z.infer<typeof ApiMember>;
 export const MemberList = z.object({ data: z.array(ApiMember) }).meta({ id: "MemberList" });
 
 const money = z.object({
-  amount: z.number().int().describe("Minor units (öre, cent)."),
+  amount: z.number().int(),
   currency: z.enum(["SEK", "EUR"]),
 });
 
 export const ApiOrder = z
   .object({
     id: z.string(),
-    method: z.enum(["card", "invoice"]).describe("Checkout (`card`, whatever the payer used there) or invoice."),
-    paymentMethod: z
-      .enum(PAYMENT_METHODS)
-      .describe("What pays it: a card subscription, one year by Swish or Klarna, or an invoice."),
+    method: z.enum(["card", "invoice"]),
+    paymentMethod: z.enum(PAYMENT_METHODS),
     state: z.enum(["open", "overdue", "paid", "void", "lapsed"]),
     itemCount: z.number().int(),
     total: money,
@@ -206,7 +202,7 @@ export const InvoiceList = z.object({ data: z.array(ApiInvoice) }).meta({ id: "I
 export const ScanList = z
   .object({
     data: z.array(ApiScan),
-    nextSince: z.iso.datetime().nullable().describe("More scans follow: pass as `since` for the next ones."),
+    nextSince: z.iso.datetime().nullable(),
   })
   .meta({ id: "ScanList" });
 
@@ -216,12 +212,9 @@ export const ApiProblem = z
     type: z.string(),
     title: z.string(),
     status: z.number().int(),
-    detail: z.string().describe("What went wrong, in the language of Accept-Language (en, sv)."),
-    code: z.string().describe("The service's error code, e.g. notFound, claim.notClaimable."),
-    errors: z
-      .array(z.object({ path: z.string(), message: z.string() }))
-      .optional()
-      .describe("input.invalid: the fields that did not pass."),
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: "Problem" });
 export type ApiProblem = z.infer<typeof ApiProblem>;

@@ -13,26 +13,16 @@ import { CONTACT_INFO_MAX, FIND_FEE_MAX, NAME_MAX } from "~/lib/forms/product-fi
 export const PAGE_MAX = 100;
 export const PAGE_DEFAULT = 25;
 
-const memberId = z.string().min(1).max(64).describe("A member's user id (GET /members).");
+const memberId = z.string().min(1).max(64);
 
 export const ItemCreate = z
   .strictObject({
     name: z.string().trim().min(1).max(NAME_MAX),
     type: z.enum(ITEM_TYPES).default("other"),
-    finderFee: z.number().int().min(0).max(FIND_FEE_MAX).default(0).describe("Hittelön, in whole SEK or EUR."),
-    contactInfo: z
-      .string()
-      .trim()
-      .max(CONTACT_INFO_MAX)
-      .optional()
-      .describe(
-        "The item's own contact text (finders of an organisation item see the desk's); default the organisation's name.",
-      ),
+    finderFee: z.number().int().min(0).max(FIND_FEE_MAX).default(0),
+    contactInfo: z.string().trim().max(CONTACT_INFO_MAX).optional(),
     contactVisibility: z.enum(["public", "private"]).default("private"),
-    assignedTo: memberId
-      .nullable()
-      .optional()
-      .describe("The member it is assigned to; null or absent: the organisation's desk."),
+    assignedTo: memberId.nullable().optional(),
     scanAlerts: z.boolean().optional(),
   })
   .meta({ id: "ItemCreate" });
@@ -47,21 +37,21 @@ export const ItemPatch = z
     contactVisibility: z.enum(["public", "private"]).optional(),
     assignedTo: memberId.nullable().optional(),
     scanAlerts: z.boolean().optional(),
-    active: z.boolean().optional().describe("false archives the item (as POST …/archive); true brings it back."),
-    lost: z.boolean().optional().describe("Lost mode on or off."),
+    active: z.boolean().optional(),
+    lost: z.boolean().optional(),
   })
   .meta({ id: "ItemPatch" });
 export type ItemPatch = z.infer<typeof ItemPatch>;
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const limit = z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT);
-const cursor = z.string().max(200).optional().describe("The `nextCursor` of the previous page.");
+const cursor = z.string().max(200).optional();
 
 export const ItemListQuery = z.strictObject({
-  q: z.string().max(SEARCH_MAX).optional().describe("Part of the item's name (case-insensitive)."),
+  q: z.string().max(SEARCH_MAX).optional(),
   type: z.enum(ITEM_TYPES).optional(),
   paid: z.enum(PAID_FILTERS).optional(),
-  lost: bool.optional().describe("true: only items in lost mode."),
+  lost: bool.optional(),
   limit,
   cursor,
 });
@@ -70,7 +60,7 @@ export type ItemListQuery = z.infer<typeof ItemListQuery>;
 export const ListQuery = z.strictObject({ limit, cursor });
 
 export const ScanQuery = z.strictObject({
-  since: z.iso.datetime().optional().describe("Scans at or after this time; default the last 30 days."),
+  since: z.iso.datetime().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type ScanQuery = z.infer<typeof ScanQuery>;
@@ -81,8 +71,8 @@ export const ReplyCreate = z
 
 export const StickerClaim = z
   .strictObject({
-    code: z.string().min(1).max(40).describe("The sticker's printed code (K7M-29Q-XHR; any case, spaces, dashes)."),
-    name: z.string().trim().max(NAME_MAX).optional().describe("Default: “Sticker K7M-29Q-XHR”."),
+    code: z.string().min(1).max(40),
+    name: z.string().trim().max(NAME_MAX).optional(),
     assignedTo: memberId.nullable().optional(),
   })
   .meta({ id: "StickerClaim" });
