@@ -25,6 +25,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   });
 }
 
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
+}
+
 export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { docs, limit } = loaderData;

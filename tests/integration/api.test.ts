@@ -346,11 +346,14 @@ describe(`the REST API (${process.env.DATABASE_URL?.startsWith("postgres") ? "Po
     );
     const page = await fetch(`${server.url}/api/docs`, { headers: { Cookie: "lang=sv" } });
     expect(page.status).toBe(200);
+    // The page is in the reader's language: no shared cache may hand it to another reader.
+    expect(page.headers.get("cache-control")).toBe("private, max-age=300");
+    expect(page.headers.get("vary")).toMatch(/Cookie, Accept-Language/);
     const html = await page.text();
     expect(html).toContain("Hittads API-referens");
     expect(html).toContain("POST /api/v1/items");
     expect(html).toContain("Klistermärkets kod som går att skriva in, tryckt under QR-koden.");
-    expect(html).toContain("En del av sakens namn (skiftlägesokänsligt).");
+    expect(html).toContain("En del av sakens namn (oavsett stora eller små bokstäver).");
     expect(html).not.toContain("The typeable sticker code");
     expect(html).not.toContain("Part of the item&#x27;s name");
     const english = await (await fetch(`${server.url}/api/docs`, { headers: { Cookie: "lang=en" } })).text();

@@ -233,7 +233,7 @@ export interface components {
        * @enum {string}
        */
       contactVisibility?: "public" | "private";
-      /** @description The member it is assigned to; null or absent: the organisation's desk. */
+      /** @description The member it is assigned to (a user id from GET /members); null or absent: the organisation's desk. */
       assignedTo?: string | null;
       scanAlerts?: boolean;
     };
@@ -245,6 +245,7 @@ export interface components {
       contactInfo?: string;
       /** @enum {string} */
       contactVisibility?: "public" | "private";
+      /** @description The member it is assigned to (a user id from GET /members); null: the organisation's desk. */
       assignedTo?: string | null;
       scanAlerts?: boolean;
       /** @description false archives the item (as POST …/archive); true brings it back. */
@@ -257,6 +258,7 @@ export interface components {
       code: string;
       /** @description Default: “Sticker K7M-29Q-XHR”. */
       name?: string;
+      /** @description The member it is assigned to (a user id from GET /members); null or absent: the organisation's desk. */
       assignedTo?: string | null;
     };
     ReplyCreate: {

@@ -66,13 +66,19 @@ export function typeOf(schema: unknown): string {
   return `${typeof s.type === "string" ? s.type : "any"}${format}`;
 }
 
+const described = (part: unknown): string => {
+  const d = (part as Json).description;
+  return typeof d === "string" ? d : "";
+};
+
 function fieldsOf(schemaName: string, schema: Json, t: TFunction): DocField[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries((schema.properties as Json | undefined) ?? {}).map(([name, v]) => ({
     name,
     type: typeOf(v),
     required: required.has(name),
-    description: (v as Json).description ? t(`api.docs.fields.${schemaName}.${name}`) : "",
+    // The reader's words; the document's own English should a key be missing.
+    description: described(v) ? t(`api.docs.fields.${schemaName}.${name}`, { defaultValue: described(v) }) : "",
   }));
 }
 
@@ -111,7 +117,7 @@ function docsOf(origin: string, t: TFunction): ApiDocs {
           in: String(p.in),
           type: typeOf(p.schema),
           required: p.required === true,
-          description: p.description ? t(`api.docs.params.${String(p.name)}`) : "",
+          description: described(p) ? t(`api.docs.params.${String(p.name)}`, { defaultValue: described(p) }) : "",
         })),
         body: body ? typeOf(body.schema) : null,
         responses: Object.entries(o.responses as Json).map(([status, r]) => {
