@@ -66,20 +66,24 @@ export function typeOf(schema: unknown): string {
   return `${typeof s.type === "string" ? s.type : "any"}${format}`;
 }
 
-const described = (part: unknown): string => {
+/** A part's description in the document (English), or "". */
+const englishOf = (part: unknown): string => {
   const d = (part as Json).description;
   return typeof d === "string" ? d : "";
 };
 
 function fieldsOf(schemaName: string, schema: Json, t: TFunction): DocField[] {
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  return Object.entries((schema.properties as Json | undefined) ?? {}).map(([name, v]) => ({
-    name,
-    type: typeOf(v),
-    required: required.has(name),
-    // The reader's words; the document's own English should a key be missing.
-    description: described(v) ? t(`api.docs.fields.${schemaName}.${name}`, { defaultValue: described(v) }) : "",
-  }));
+  return Object.entries((schema.properties as Json | undefined) ?? {}).map(([name, v]) => {
+    const english = englishOf(v);
+    return {
+      name,
+      type: typeOf(v),
+      required: required.has(name),
+      // The reader's words; the document's own English should a key be missing.
+      description: english && t(`api.docs.fields.${schemaName}.${name}`, { defaultValue: english }),
+    };
+  });
 }
 
 function curlOf(origin: string, method: string, path: string, operationId: string): string {
@@ -112,13 +116,16 @@ function docsOf(origin: string, t: TFunction): ApiDocs {
         method: method.toUpperCase(),
         path,
         tag: ((o.tags as string[] | undefined) ?? [""])[0]!,
-        params: ((o.parameters as Json[] | undefined) ?? []).map((p) => ({
-          name: String(p.name),
-          in: String(p.in),
-          type: typeOf(p.schema),
-          required: p.required === true,
-          description: described(p) ? t(`api.docs.params.${String(p.name)}`, { defaultValue: described(p) }) : "",
-        })),
+        params: ((o.parameters as Json[] | undefined) ?? []).map((p) => {
+          const english = englishOf(p);
+          return {
+            name: String(p.name),
+            in: String(p.in),
+            type: typeOf(p.schema),
+            required: p.required === true,
+            description: english && t(`api.docs.params.${String(p.name)}`, { defaultValue: english }),
+          };
+        }),
         body: body ? typeOf(body.schema) : null,
         responses: Object.entries(o.responses as Json).map(([status, r]) => {
           const content = (r as Json).content as Json | undefined;
