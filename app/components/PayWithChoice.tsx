@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n/react";
+import { useHydrated } from "~/lib/hooks/use-hydrated";
 import type { OneTimeMethod, PayWith } from "~/lib/domain/one-time-payment";
 import type { Period } from "~/lib/domain/pricing";
 
@@ -13,16 +14,15 @@ export function PayWithChoice({
   methods,
   period,
   initial,
-  hydrated,
   idPrefix = "order",
 }: {
   methods: readonly OneTimeMethod[];
   period: Period;
   initial: PayWith;
-  hydrated: boolean;
   idPrefix?: string;
 }) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   if (methods.length === 0 || (hydrated && period !== "year")) return null;
   return (
     <fieldset className="mb-3 order-pay-with">

@@ -25,7 +25,7 @@ import { dashboardAction } from "~/server/items/dashboard-page.http.server";
 import { getDashboard } from "~/server/items/dashboard.service.server";
 import { getBillingOverview, renewalConfirmation } from "~/server/orders/billing.service.server";
 import type { Route } from "./+types/dashboard";
-import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { Hydrated } from "~/components/Hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 /**
@@ -101,7 +101,6 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   const unactivated = loaderData.unpaid;
   const from = (pageInfo.page - 1) * DASHBOARD_PAGE_SIZE + 1;
   const unreadMessages = useRootData()?.unreadMessages ?? 0;
-  const hydrated = useHydrated();
   return (
     <section className="py-4" aria-labelledby="dashboard-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
@@ -149,10 +148,16 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           {t(flash)}
         </div>
       ) : null}
-      {pushKey && hydrated ? (
-        <Suspense fallback={null}>
-          <PushToggle publicKey={pushKey} compact />
-        </Suspense>
+      {pushKey ? (
+        <Hydrated>
+          {(hydrated) =>
+            hydrated ? (
+              <Suspense fallback={null}>
+                <PushToggle publicKey={pushKey} compact />
+              </Suspense>
+            ) : null
+          }
+        </Hydrated>
       ) : null}
       <FormAlert message={actionData?.formError} />
       {actionData?.switched ? (

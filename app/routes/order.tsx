@@ -38,7 +38,7 @@ import { loadOrderPage } from "~/server/orders/order-page.http.server";
 import { startCheckout } from "~/server/orders/checkout.service.server";
 import { chosenPackage, forgetPackage } from "~/server/order-draft/package-choice.server";
 import type { Route } from "./+types/order";
-import { useHydrated } from "~/lib/hooks/use-hydrated";
+import { Hydrated } from "~/components/Hydrated";
 
 /** Translation areas the page renders besides the root's (app/i18n/areas.ts, decision 020). */
 export const handle = {
@@ -138,8 +138,6 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
     initial?.scope ?? (large && !loaderData.chosenPackage && !loaderData.focus ? "allUnpaid" : "selected");
   // Without the scope radios (one page of items) this stays the initial scope.
   const scope = useCheckedValue("scope", initialScope) as OrderScope;
-  // Without JavaScript the summary cannot follow the checkboxes: offer a recompute button.
-  const hydrated = useHydrated();
 
   // "All unpaid": the server's count of them (the action counts again when the order is made).
   const count = scope === "allUnpaid" ? unpaidMatching : selected.filter((id) => payable.has(id)).length;
@@ -154,13 +152,79 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
   // Card or one year at once (decision 056): the terms follow the choice.
   const payWith = useCheckedValue("payWith", initial?.payWith ?? "card");
   const once = period === "year" && (loaderData.oneTimeMethods as readonly string[]).includes(payWith);
-  const showCard = !invoice || !hydrated || method === "card";
-  const showInvoice = invoice !== null && (!hydrated || method === "invoice");
 
   // Ticking an item means "the items I tick", so the scope follows.
   const toggle = () => checkRadio("order-scope-selected");
   // The package hint counts all unpaid items (the server's count), not this page's.
   const unpaidAll = isFiltered(filter) ? null : unpaidMatching;
+
+  // Built here, outside <Hydrated>: the render right after hydration skips them.
+  const cardBody = (
+    <>
+      <PayWithChoice methods={loaderData.oneTimeMethods} period={period} initial={initial?.payWith ?? "card"} />
+      <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} once={once} />
+      <WithdrawalConsent
+        consumer={consumer}
+        checked={initial?.immediateStart ?? false}
+        error={actionData?.fieldErrors.immediateStart}
+      />
+      <button
+        type="submit"
+        name="intent"
+        value="pay"
+        className="btn btn-primary"
+        disabled={navigation.state === "submitting"}
+      >
+        {t("orders.submit")}
+      </button>
+    </>
+  );
+  const invoiceSection = invoice ? (
+    <section className="card mt-3 order-invoice" aria-labelledby="order-invoice-title">
+      <div className="card-body">
+        <h2 id="order-invoice-title" className="h6">
+          {t("invoices.order.title")}
+        </h2>
+        <p id="order-invoice-terms" className="mb-1 text-break">
+          {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}{" "}
+          {t("invoices.order.credit", { count: invoice.creditItems })}
+        </p>
+        {invoice.blocker === "verifyEmail" ? (
+          <p className="alert alert-warning mb-2 order-invoice-blocked">{t("invoices.order.blocked.verifyEmail")}</p>
+        ) : invoice.blocker === "billingEmail" ? (
+          <p className="alert alert-warning mb-2 order-invoice-blocked">
+            {t("invoices.order.blocked.billingEmail")}{" "}
+            <Link to={`/organisations/${invoice.organisationId}#org-billing-email`}>
+              {t("invoices.order.blocked.billingEmailLink")}
+            </Link>
+          </p>
+        ) : null}
+        <p className="small">
+          {invoice.treatment === "reverseCharge"
+            ? t("invoices.order.reverseCharge", {
+                amount: formatPrice(
+                  vatOfGross(orderTotals({ lang, period: "year", count }).minor.total).net / 100,
+                  lang,
+                ),
+              })
+            : t("invoices.order.vatIncluded")}{" "}
+          {period === "year" ? null : t("invoices.order.yearlyOnly")}
+        </p>
+        {invoice.blocker ? null : (
+          <button
+            type="submit"
+            name="intent"
+            value="invoice"
+            className="btn btn-primary order-invoice-submit"
+            aria-describedby="order-invoice-terms"
+            disabled={navigation.state === "submitting"}
+          >
+            {t("invoices.order.submit")}
+          </button>
+        )}
+      </div>
+    </section>
+  ) : null;
 
   return (
     <section className="py-4" aria-labelledby="order-title">
@@ -384,107 +448,48 @@ function OrderForm({ loaderData, actionData }: Route.ComponentProps) {
           )}
 
           <p className="small text-body-secondary">{t("orders.footnote")}</p>
-          {invoice && hydrated ? (
-            <fieldset className="mb-3 order-method">
-              <legend className="h5">{t("invoices.order.method.legend")}</legend>
-              {(["invoice", "card"] as const).map((m) => (
-                <div key={m} className="form-check">
-                  <input
-                    id={`order-method-${m}`}
-                    type="radio"
-                    className="form-check-input"
-                    name="method"
-                    value={m}
-                    defaultChecked={initialMethod === m}
-                  />
-                  <label htmlFor={`order-method-${m}`} className="form-check-label">
-                    {t(`invoices.order.method.${m}`)}
-                  </label>
-                </div>
-              ))}
-            </fieldset>
-          ) : null}
-          {hydrated ? null : (
-            <div className="mb-3">
-              <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">
-                {t("orders.recalc")}
-              </button>
-            </div>
-          )}
-          {showCard ? (
-            <div className="order-by-card">
-              {invoice && !hydrated ? <h2 className="h6">{t("invoices.order.method.card")}</h2> : null}
-              <PayWithChoice
-                methods={loaderData.oneTimeMethods}
-                period={period}
-                initial={initial?.payWith ?? "card"}
-                hydrated={hydrated}
-              />
-              <CheckoutTerms period={period} total={totals.total} lang={lang} seller={seller} once={once} />
-              <WithdrawalConsent
-                consumer={consumer}
-                checked={initial?.immediateStart ?? false}
-                error={actionData?.fieldErrors.immediateStart}
-              />
-              <button
-                type="submit"
-                name="intent"
-                value="pay"
-                className="btn btn-primary"
-                disabled={navigation.state === "submitting"}
-              >
-                {t("orders.submit")}
-              </button>
-            </div>
-          ) : null}
-          {invoice && showInvoice ? (
-            <section className="card mt-3 order-invoice" aria-labelledby="order-invoice-title">
-              <div className="card-body">
-                <h2 id="order-invoice-title" className="h6">
-                  {t("invoices.order.title")}
-                </h2>
-                <p id="order-invoice-terms" className="mb-1 text-break">
-                  {t("invoices.order.terms", { organisation: invoice.organisation, email: invoice.email })}{" "}
-                  {t("invoices.order.credit", { count: invoice.creditItems })}
-                </p>
-                {invoice.blocker === "verifyEmail" ? (
-                  <p className="alert alert-warning mb-2 order-invoice-blocked">
-                    {t("invoices.order.blocked.verifyEmail")}
-                  </p>
-                ) : invoice.blocker === "billingEmail" ? (
-                  <p className="alert alert-warning mb-2 order-invoice-blocked">
-                    {t("invoices.order.blocked.billingEmail")}{" "}
-                    <Link to={`/organisations/${invoice.organisationId}#org-billing-email`}>
-                      {t("invoices.order.blocked.billingEmailLink")}
-                    </Link>
-                  </p>
+          {/* Without JavaScript the summary cannot follow the checkboxes (a recompute button), and
+              an organisation's admin sees both ways to pay, each under its own heading. */}
+          <Hydrated>
+            {(hydrated) => (
+              <>
+                {invoice && hydrated ? (
+                  <fieldset className="mb-3 order-method">
+                    <legend className="h5">{t("invoices.order.method.legend")}</legend>
+                    {(["invoice", "card"] as const).map((m) => (
+                      <div key={m} className="form-check">
+                        <input
+                          id={`order-method-${m}`}
+                          type="radio"
+                          className="form-check-input"
+                          name="method"
+                          value={m}
+                          defaultChecked={initialMethod === m}
+                        />
+                        <label htmlFor={`order-method-${m}`} className="form-check-label">
+                          {t(`invoices.order.method.${m}`)}
+                        </label>
+                      </div>
+                    ))}
+                  </fieldset>
                 ) : null}
-                <p className="small">
-                  {invoice.treatment === "reverseCharge"
-                    ? t("invoices.order.reverseCharge", {
-                        amount: formatPrice(
-                          vatOfGross(orderTotals({ lang, period: "year", count }).minor.total).net / 100,
-                          lang,
-                        ),
-                      })
-                    : t("invoices.order.vatIncluded")}{" "}
-                  {period === "year" ? null : t("invoices.order.yearlyOnly")}
-                </p>
-                {invoice.blocker ? null : (
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="invoice"
-                    className="btn btn-primary order-invoice-submit"
-                    aria-describedby="order-invoice-terms"
-                    disabled={navigation.state === "submitting"}
-                  >
-                    {t("invoices.order.submit")}
-                  </button>
+                {hydrated ? null : (
+                  <div className="mb-3">
+                    <button type="submit" name="intent" value="recalc" className="btn btn-outline-secondary">
+                      {t("orders.recalc")}
+                    </button>
+                  </div>
                 )}
-              </div>
-            </section>
-          ) : null}
+                {!invoice || !hydrated || method === "card" ? (
+                  <div className="order-by-card">
+                    {invoice && !hydrated ? <h2 className="h6">{t("invoices.order.method.card")}</h2> : null}
+                    {cardBody}
+                  </div>
+                ) : null}
+                {invoice && (!hydrated || method === "invoice") ? invoiceSection : null}
+              </>
+            )}
+          </Hydrated>
         </Form>
       )}
     </section>

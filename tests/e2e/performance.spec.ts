@@ -159,3 +159,69 @@ test("the dashboard, the item form and /order hydrate with no SVG image and no I
   });
   expect(forced).toEqual({ checkbox: "auto", radio: "auto", select: "auto", bars: true });
 });
+
+test("once hydrated, the dashboard and /order render no more than a few components again: no second render of the whole page", async ({
+  page,
+  app,
+  consent,
+  user,
+}) => {
+  void consent;
+  // An unpaid item, so /order shows its form (and the dashboard its card).
+  await createItem(
+    depsOf(app.runtime),
+    user.id,
+    {
+      name: "Blue bag",
+      findFee: 100,
+      prodType: "other",
+      contactInfo: "Call 070-1",
+      payment: "year",
+      intent: "payLater",
+    },
+    "en",
+  );
+  // React DevTools' hook, which React DOM calls after each commit in production builds too.
+  // A function component rendered in a commit if React cloned its fiber for it (not the
+  // same object as in the last commit's tree) and marked it PerformedWork (flag 1).
+  await page.addInitScript(() => {
+    type Fiber = { child: Fiber | null; sibling: Fiber | null; type: unknown; flags: number };
+    const w = window as unknown as { __commits: number[]; __REACT_DEVTOOLS_GLOBAL_HOOK__: unknown };
+    const commits: number[] = (w.__commits = []);
+    let last = new WeakSet<Fiber>();
+    w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      renderers: new Map(),
+      inject: () => 1,
+      checkDCE: () => {},
+      onScheduleFiberRoot: () => {},
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      onCommitFiberRoot(_id: number, root: { current: Fiber }) {
+        const seen = new WeakSet<Fiber>();
+        let rendered = 0;
+        const stack: Fiber[] = root.current.child ? [root.current.child] : [];
+        while (stack.length) {
+          const f = stack.pop()!;
+          seen.add(f);
+          if (typeof f.type === "function" && f.flags & 1 && !last.has(f)) rendered++;
+          if (f.sibling) stack.push(f.sibling);
+          if (f.child) stack.push(f.child);
+        }
+        last = seen;
+        commits.push(rendered);
+      },
+    };
+  });
+  for (const path of ["/dashboard", "/order"]) {
+    await page.goto(path);
+    await waitForHydration(page);
+    await page.waitForLoadState("networkidle");
+    const commits = await page.evaluate(() => (window as unknown as { __commits: number[] }).__commits);
+    // The first commit is the hydration of the whole page; after it, only the parts that read
+    // the browser (useHydrated in a leaf, a field's live value) may render again.
+    expect(commits.length, path).toBeGreaterThan(0);
+    expect(commits[0], path).toBeGreaterThan(20);
+    expect(Math.max(0, ...commits.slice(1)), `${path}: ${commits.join(", ")}`).toBeLessThanOrEqual(5);
+  }
+});
