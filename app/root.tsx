@@ -175,23 +175,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return (
-    <>
-      <FragmentFocus />
-      <Outlet />
-    </>
-  );
-}
-
-/**
- * A form's redirect back to `#…` puts the focus there (a status message, a heading). Its own
- * component: reading the location here, not in App, keeps a location change from rendering
- * the whole page again (it did once after every hydration; decision 045, "A second render of
- * the whole page after hydration").
- */
-function FragmentFocus() {
+  // A form's redirect back to `#…` puts the focus there (a status message, a heading).
   useFragmentFocus();
-  return null;
+  return <Outlet />;
 }
 
 export function ErrorBoundary() {
