@@ -3,19 +3,20 @@
 // first-time visitor (no cookies: the consent overlay is part of what a finder sees), and
 // signed in against /dashboard, the item form and /order (decision 045). Five runs per
 // page (LIGHTHOUSE_RUNS to change; a run Lighthouse itself failed is run again), each
-// printed, then the median of each figure; exits 1 when a median is past its budget
+// printed, then the median of each figure; a median past its budget is measured again with
+// five more runs and the ten judged; exits 1 when a median is still past its budget
 // (decision 020: the finder page 100/100/100, `/` performance ≥ 98 and accessibility 100;
 // decision 045: the signed-in pages performance ≥ 95, total blocking time ≤ 150 ms, layout
 // shift 0). LIGHTHOUSE_PAGES=signed-in measures only the signed-in pages: `npm test` runs
 // that. The CPU slowdown is 4× on a host of Lighthouse's own class for 4× and less on a
-// slower one (lib/lighthouse-calibration.ts), read from a first, uncounted run of each page.
+// slower one (lib/lighthouse-calibration.ts), the host's index read from uncounted runs.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import fs from "node:fs";
 import path from "node:path";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { root } from "./lib/build.mjs";
-import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP } from "./lib/lighthouse-calibration";
+import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP, judge } from "./lib/lighthouse-calibration";
 import { startQualityServer } from "./lib/quality-server";
 
 type Budget = Record<"performance" | "accessibility" | "best-practices", number>;
@@ -75,33 +76,37 @@ const results: Array<{
   failed: string[];
   audits: string[];
 }> = [];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+let hostIndex = 0;
 try {
   for (const p of pages) {
     const runs: Array<Record<string, number>> = [];
     const audits = new Set<string>();
-    // A first run, not counted: it reads the host's benchmarkIndex (and warms the server's caches).
-    const probe = await measure(p.url, p.name, new Set(), p.headers, DEFAULT_SLOWDOWN, true);
-    const slowdown = calibratedSlowdown(probe.benchmarkIndex!);
+    // First runs, not counted: they read the host's benchmarkIndex (and warm the server's
+    // caches); two before the first page. One reading can dip when something else takes the
+    // CPU for a moment, so the host's index is the highest read so far: a passing stall never
+    // makes a fast host's slowdown smaller.
+    for (let i = 0; i < (hostIndex ? 1 : 2); i++) {
+      const probe = await measure(p.url, p.name, new Set(), p.headers, DEFAULT_SLOWDOWN, true);
+      hostIndex = Math.max(hostIndex, probe.benchmarkIndex ?? 0);
+    }
+    const slowdown = calibratedSlowdown(hostIndex);
     console.log(
-      `${p.name.padEnd(10)} host benchmarkIndex ${probe.benchmarkIndex}: CPU slowdown ${slowdown}×` +
+      `${p.name.padEnd(10)} host benchmarkIndex ${hostIndex} (the highest read): CPU slowdown ${slowdown}×` +
         (slowdown < DEFAULT_SLOWDOWN ? ` (below ${HIGH_END_DESKTOP}, Lighthouse's 4× host class)` : ""),
     );
-    for (let i = 0; i < RUNS; i++) {
-      const scores = await measure(p.url, p.name, audits, p.headers, slowdown);
-      runs.push(scores);
+    for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.name, audits, p.headers, slowdown));
+    let { scores, failed } = judge(runs, p.budget, p.ceiling);
+    // A median past a bar after five runs is measured again with five more, and all ten are
+    // judged: single runs' blocking time varies by a factor of ten on the same build, and the
+    // middle of ten is a steadier reading than the middle of five (decision 045, "The
+    // signed-in Lighthouse bar in npm test").
+    if (failed.length) {
+      console.log(`${p.name.padEnd(10)} median of ${RUNS} past the bar (${failed.join("; ")}): ${RUNS} runs more`);
+      for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.name, audits, p.headers, slowdown));
+      ({ scores, failed } = judge(runs, p.budget, p.ceiling));
     }
-    const scores = Object.fromEntries(Object.keys(runs[0]!).map((k) => [k, median(runs.map((r) => r[k] ?? 0))]));
-    const failed = Object.entries(p.budget)
-      .filter(([k, min]) => (scores[k] ?? 0) < min)
-      .map(([k, min]) => `median ${k} ${scores[k]} < ${min}`)
-      .concat(
-        Object.entries(p.ceiling ?? {})
-          .filter(([k, max]) => (scores[k] ?? Infinity) > max)
-          .map(([k, max]) => `median ${k} ${scores[k]} > ${max}`),
-      );
     console.log(
-      `${p.name.padEnd(10)} MEDIAN of ${RUNS}: performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores["best-practices"]}  TBT ${scores.tbt} ms  CLS ${scores.cls}  (CPU ${slowdown}×)`,
+      `${p.name.padEnd(10)} MEDIAN of ${runs.length}: performance ${scores.performance}  accessibility ${scores.accessibility}  best-practices ${scores["best-practices"]}  TBT ${scores.tbt} ms  CLS ${scores.cls}  (CPU ${slowdown}×)`,
     );
     results.push({ page: p.name, slowdown, scores, runs, failed, audits: [...audits] });
   }
