@@ -7,16 +7,16 @@
 // five more runs and the ten judged; exits 1 when a median is still past its budget
 // (decision 020: the finder page 100/100/100, `/` performance ≥ 98 and accessibility 100;
 // decision 045: the signed-in pages performance ≥ 95, total blocking time ≤ 150 ms, layout
-// shift 0). LIGHTHOUSE_PAGES=signed-in measures only the signed-in pages: `npm test` runs
-// that. The CPU slowdown is 4× on a host of Lighthouse's own class for 4× and less on a
-// slower one (lib/lighthouse-calibration.ts), the host's index read from uncounted runs.
+// shift 0). LIGHTHOUSE_PAGES=signed-in measures only the signed-in pages (not in `npm test`:
+// `/order`'s median sits too near its bar for a gate, decision 045). The CPU slowdown is 4× on a host of Lighthouse's own class for 4× and less on a
+// slower one (lib/lighthouse-calibration.ts), the host's index the median of uncounted runs'.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import fs from "node:fs";
 import path from "node:path";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { root } from "./lib/build.mjs";
-import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP, judge } from "./lib/lighthouse-calibration";
+import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP, judge, median } from "./lib/lighthouse-calibration";
 import { startQualityServer } from "./lib/quality-server";
 
 type Budget = Record<"performance" | "accessibility" | "best-practices", number>;
@@ -76,22 +76,24 @@ const results: Array<{
   failed: string[];
   audits: string[];
 }> = [];
-let hostIndex = 0;
+const probes: number[] = [];
 try {
   for (const p of pages) {
     const runs: Array<Record<string, number>> = [];
     const audits = new Set<string>();
     // First runs, not counted: they read the host's benchmarkIndex (and warm the server's
-    // caches); two before the first page. One reading can dip when something else takes the
-    // CPU for a moment, so the host's index is the highest read so far: a passing stall never
-    // makes a fast host's slowdown smaller.
-    for (let i = 0; i < (hostIndex ? 1 : 2); i++) {
+    // caches); two before the first page, one before each after. The host's index is the
+    // median of all read so far, so one reading taken while something else had the CPU
+    // (1,710 once, between readings of 2,500–2,900) moves it little.
+    const probeRuns = probes.length ? 1 : 2;
+    for (let i = 0; i < probeRuns; i++) {
       const probe = await measure(p.url, p.name, new Set(), p.headers, DEFAULT_SLOWDOWN, true);
-      hostIndex = Math.max(hostIndex, probe.benchmarkIndex ?? 0);
+      if (Number.isFinite(probe.benchmarkIndex)) probes.push(probe.benchmarkIndex!);
     }
+    const hostIndex = probes.length ? Math.round(median(probes)) : Number.NaN;
     const slowdown = calibratedSlowdown(hostIndex);
     console.log(
-      `${p.name.padEnd(10)} host benchmarkIndex ${hostIndex} (the highest read): CPU slowdown ${slowdown}×` +
+      `${p.name.padEnd(10)} host benchmarkIndex ${hostIndex} (median of ${probes.join(", ")}): CPU slowdown ${slowdown}×` +
         (slowdown < DEFAULT_SLOWDOWN ? ` (below ${HIGH_END_DESKTOP}, Lighthouse's 4× host class)` : ""),
     );
     for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.name, audits, p.headers, slowdown));
@@ -99,7 +101,7 @@ try {
     // A median past a bar after five runs is measured again with five more, and all ten are
     // judged: single runs' blocking time varies by a factor of ten on the same build, and the
     // middle of ten is a steadier reading than the middle of five (decision 045, "The
-    // signed-in Lighthouse bar in npm test").
+    // signed-in Lighthouse bar and npm test").
     if (failed.length) {
       console.log(`${p.name.padEnd(10)} median of ${RUNS} past the bar (${failed.join("; ")}): ${RUNS} runs more`);
       for (let i = 0; i < RUNS; i++) runs.push(await measure(p.url, p.name, audits, p.headers, slowdown));
@@ -149,6 +151,7 @@ async function measure(
     Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]),
   );
   scores.benchmarkIndex = Math.round(lhr.environment.benchmarkIndex);
+  if (probe) console.log(`${name.padEnd(10)} uncounted run: benchmarkIndex ${scores.benchmarkIndex}`);
   if (probe) return scores;
   scores.tbt = Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? Infinity);
   scores.cls = Number((lhr.audits["cumulative-layout-shift"]?.numericValue ?? Infinity).toFixed(3));
@@ -177,6 +180,8 @@ const failed = results.filter((r) => r.failed.length);
 for (const r of failed) console.log(`✖ ${r.page}: ${r.failed.join("; ")}`);
 if (!failed.length)
   console.log(
-    "✔ medians within budgets (item page 100/100/100; `/` performance ≥ 98, accessibility 100; signed in: performance ≥ 95, TBT ≤ 150 ms, CLS 0)",
+    process.env.LIGHTHOUSE_PAGES === "signed-in"
+      ? "✔ medians within budgets (signed in: performance ≥ 95, TBT ≤ 150 ms, CLS 0)"
+      : "✔ medians within budgets (item page 100/100/100; `/` performance ≥ 98, accessibility 100; signed in: performance ≥ 95, TBT ≤ 150 ms, CLS 0)",
   );
 process.exit(failed.length ? 1 : 0);

@@ -1,6 +1,5 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   npm test                 typecheck, lint, unit, build, page weight, Lighthouse signed in,
-//                            integration, end-to-end
+//   npm test                 typecheck, lint, unit, build, page weight, integration, end-to-end
 //   npm test -- --db-only    only the database-touching suites (CI's PostgreSQL leg)
 // The database is SQLite unless DATABASE_URL=postgres://… is set.
 import { spawnSync } from "node:child_process";
@@ -73,11 +72,6 @@ if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js")))
 }
 // What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
-// The signed-in pages as a phone feels them: Lighthouse's performance, blocking time and layout
-// shift, medians of five (about two minutes; decision 045). The anonymous pages' bars stay in
-// `npm run lighthouse`.
-if (!dbOnly)
-  steps.push(["Lighthouse, signed in", "npx", ["tsx", "scripts/lighthouse.ts"], { LIGHTHOUSE_PAGES: "signed-in" }]);
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
 // The money paths' service specs on PostgreSQL too: the SQLite leg ran them with the unit tests.
 if (dbOnly && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) {

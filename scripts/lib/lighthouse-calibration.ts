@@ -1,8 +1,13 @@
-// How much `npm run lighthouse` slows the CPU down. Lighthouse's 4× is defined for a host of
-// at least its "high-end desktop" class (benchmarkIndex 1,500 and up) and makes it feel like
-// a mid-tier phone; on a slower host the same 4× emulates a slower phone than the bars mean,
-// and Lighthouse's docs say to lower it there (docs/throttling.md, "Calibrating the CPU
-// slowdown"). Decision 045, "The signed-in Lighthouse bar in npm test".
+// How much `npm run lighthouse` slows the CPU down. The issue's bar says 4×, Lighthouse's
+// default, which its docs (docs/throttling.md, "Calibrating the CPU slowdown") describe as
+// moving a typical high-end desktop (benchmarkIndex 1,500–2,000) into the mid-tier phone
+// bracket, and which they say to lower on a weaker host (for a low-end desktop, 1,000–1,500,
+// they suggest 2×, range 1–5). The rule here is this project's, derived from that: 4× from
+// 1,500 up, and below it in proportion to the index (4 × index / 1,500: 2.7–4× for a low-end
+// desktop, stricter than the docs' 2×). It never goes above the bar's 4×, so on a host faster
+// than Lighthouse's bracket the emulated phone is faster than its mid-tier one: the bar is
+// the issue's 4×, not a calibrated phone. Decision 045, "The signed-in Lighthouse bar and npm
+// test".
 
 /** The bottom of Lighthouse's "high-end desktop" benchmarkIndex bracket, which its 4× is for. */
 export const HIGH_END_DESKTOP = 1500;
