@@ -1,5 +1,6 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   npm test                 typecheck, lint, unit, build, page weight, integration, end-to-end
+//   npm test                 typecheck, lint, unit, build, page weight, signed-in Lighthouse,
+//                            integration, end-to-end
 //   npm test -- --db-only    only the database-touching suites (CI's PostgreSQL leg)
 // The database is SQLite unless DATABASE_URL=postgres://… is set.
 import { spawnSync } from "node:child_process";
@@ -72,6 +73,11 @@ if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js")))
 }
 // What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
+// Issue #44: the signed-in pages on Lighthouse's mobile settings, medians of five (decision 045,
+// "The signed-in Lighthouse gate"; ~2 minutes). The anonymous pages' scores stay in `npm run lighthouse`.
+if (!dbOnly) {
+  steps.push(["Lighthouse, signed in", "npx", ["tsx", "scripts/lighthouse.ts"], { LIGHTHOUSE_PAGES: "signed-in" }]);
+}
 steps.push(["integration tests", "npx", ["vitest", "run", "--config", "vitest.integration.config.ts"]]);
 // The money paths' service specs on PostgreSQL too: the SQLite leg ran them with the unit tests.
 if (dbOnly && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) {
