@@ -73,7 +73,7 @@ if (!(process.env.SKIP_BUILD === "1" && fs.existsSync("build/server/index.js")))
 }
 // What a browser downloads per page (fast: four pages in one Chromium): every budget (decision 021).
 if (!dbOnly) steps.push(["page weight", "npx", ["tsx", "scripts/bench-weight.ts"]]);
-// Issue #44: the signed-in pages on Lighthouse's mobile settings, medians of five (decision 045,
+// The signed-in pages on Lighthouse's mobile settings, medians of five (decision 045,
 // "The signed-in Lighthouse gate"; ~2 minutes). The anonymous pages' scores stay in `npm run lighthouse`.
 if (!dbOnly) {
   steps.push(["Lighthouse, signed in", "npx", ["tsx", "scripts/lighthouse.ts"], { LIGHTHOUSE_PAGES: "signed-in" }]);
