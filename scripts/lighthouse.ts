@@ -8,9 +8,9 @@
 // (decision 020: the finder page 100/100/100, `/` performance ≥ 98 and accessibility 100;
 // decision 045: the signed-in pages performance ≥ 95, total blocking time ≤ 150 ms, layout
 // shift 0). LIGHTHOUSE_PAGES=signed-in measures only the signed-in pages: `npm test` runs
-// it and fails over any budget (decision 045). The CPU slowdown is 4×
-// on a host of Lighthouse's own class for 4× and less on a slower one
-// (lib/lighthouse-calibration.ts), the host's index the median of uncounted runs'.
+// it and fails over any budget (decision 045). The CPU slowdown is 4× on a host of
+// Lighthouse's own class for 4× and less on a slower one (lib/lighthouse-calibration.ts),
+// the host's index the median of uncounted runs'.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import fs from "node:fs";

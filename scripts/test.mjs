@@ -1,6 +1,6 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   npm test                 typecheck, lint, unit, build, page weight, signed-in Lighthouse,
-//                            integration, end-to-end
+//   npm test                 typecheck, lint, format check, unit, build, page weight,
+//                            signed-in Lighthouse, integration, end-to-end
 //   npm test -- --db-only    only the database-touching suites (CI's PostgreSQL leg)
 // The database is SQLite unless DATABASE_URL=postgres://… is set.
 import { spawnSync } from "node:child_process";
