@@ -17,8 +17,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { CHROMIUM_ARGS } from "../playwright.config";
 import { root } from "./lib/build.mjs";
-import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP, judge, median } from "./lib/lighthouse-calibration";
+import { calibratedSlowdown, DEFAULT_SLOWDOWN, HIGH_END_DESKTOP, judge } from "./lib/lighthouse-calibration";
 import { startQualityServer } from "./lib/quality-server";
+import { median } from "./lib/stats";
 
 type Budget = Record<"performance" | "accessibility" | "best-practices", number>;
 /** Upper bounds: total blocking time (ms) and cumulative layout shift. */

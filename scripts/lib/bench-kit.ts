@@ -9,6 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import type { Runtime } from "../../app/server/runtime.server";
 import { root } from "./build.mjs";
+import { median } from "./stats";
 
 // The load generator must not be the bottleneck. autocannon 9 decodes every response
 // body into a string (PipelinedRequestsQueue.addBody, `body += chunk`), which it only
@@ -251,9 +252,7 @@ export function summarise(name: string, list: Slice[]): Run {
  */
 export function pairedShare(target: Slice[], base: Slice[]): number {
   const rate = (s: Slice) => s.requests / Math.max(1e-9, s.seconds);
-  const shares = target.map((s, i) => rate(s) / Math.max(1e-9, rate(base[i]!))).sort((a, b) => a - b);
-  const mid = Math.floor(shares.length / 2);
-  return shares.length % 2 ? shares[mid]! : (shares[mid - 1]! + shares[mid]!) / 2;
+  return median(target.map((s, i) => rate(s) / Math.max(1e-9, rate(base[i]!))));
 }
 
 /** A signed-in session cookie for a new user (better-auth's own sign-up and sign-in). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { calibratedSlowdown, judge, median } from "./lighthouse-calibration";
+import { calibratedSlowdown, judge } from "./lighthouse-calibration";
+import { median } from "./stats";
 
 describe("calibratedSlowdown (npm run lighthouse, decision 045)", () => {
   it("keeps the bars' 4× on any host of Lighthouse's high-end desktop class or faster, never slowing a fast host less", () => {

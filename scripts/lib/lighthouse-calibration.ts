@@ -9,6 +9,8 @@
 // the issue's 4×, not a calibrated phone. Decision 045, "The signed-in Lighthouse bar and npm
 // test".
 
+import { median } from "./stats";
+
 /** The bottom of Lighthouse's "high-end desktop" benchmarkIndex bracket, which its 4× is for. */
 export const HIGH_END_DESKTOP = 1500;
 export const DEFAULT_SLOWDOWN = 4;
@@ -17,13 +19,6 @@ export const DEFAULT_SLOWDOWN = 4;
 export function calibratedSlowdown(benchmarkIndex: number): number {
   if (!Number.isFinite(benchmarkIndex) || benchmarkIndex <= 0) return DEFAULT_SLOWDOWN;
   return Math.min(DEFAULT_SLOWDOWN, Number(((DEFAULT_SLOWDOWN * benchmarkIndex) / HIGH_END_DESKTOP).toFixed(2)));
-}
-
-/** The median; of an even count, the mean of the two middle values. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /**
